@@ -1,0 +1,43 @@
+# Kolrami: `make run` plays the main job on the built-in data, `make test` checks everything,
+# `make bench` prints benchmark figures as JSON. Each target sets up .venv on a fresh machine.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+SRC    := src tests benchmarks
+
+.PHONY: install run test lint typecheck pytest bench clean
+
+install: $(STAMP)
+
+# Reinstall only when the project's dependencies change. Install chatter goes to stderr so that
+# `make bench` keeps stdout for its JSON.
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) >&2
+	@$(BIN)/python -m pip install --quiet --upgrade pip >&2
+	@$(BIN)/python -m pip install --quiet -e '.[dev]' >&2
+	@touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/kolrami ships
+	$(BIN)/kolrami ship "K'T'Roika"
+	$(BIN)/kolrami odds --from Reliant --arc F --vs "K'T'Roika"
+
+lint: $(STAMP)
+	$(BIN)/ruff check $(SRC)
+	$(BIN)/ruff format --check $(SRC)
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict $(SRC)
+
+pytest: $(STAMP)
+	$(BIN)/pytest -q
+
+test: lint typecheck pytest
+
+bench: $(STAMP)
+	@$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build src/*.egg-info

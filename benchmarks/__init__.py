@@ -1,0 +1,1 @@
+"""Kolrami's benchmark suite: `make bench` (python -m benchmarks) prints the figures as JSON."""

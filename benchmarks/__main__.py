@@ -1,0 +1,98 @@
+"""Print benchmark figures as JSON on stdout. Figures are measured here, never asserted in tests.
+
+Each timing is the median of several cold runs: the odds caches are cleared before every run, so
+the figure is what a user's first query costs, not a cache hit.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from kolrami import __version__
+from kolrami.catalog import Arc, WeaponKind, builtin_pack
+from kolrami.catalog.loader import builtin_pack as cached_pack
+from kolrami.engine import chance
+from kolrami.engine.chance import Dice
+from kolrami.sim import odds
+from kolrami.sim.odds import WeaponGroup, ship_volley, volley_odds
+
+REPEATS = 15
+
+
+def clear_caches() -> None:
+    """Forget every memoised distribution so each run starts cold."""
+    for fn in (
+        odds._damage_power,
+        odds._group_damage,
+        odds._group_joint,
+        chance.shot_damage_die,
+        chance.penetration_die,
+    ):
+        fn.cache_clear()
+
+
+def median_ms(work: Callable[[], object], cold: bool = True) -> float:
+    times = []
+    for _ in range(REPEATS):
+        if cold:
+            clear_caches()
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return round(statistics.median(times) * 1000, 3)
+
+
+def odds_figures() -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for kind in WeaponKind:
+        for shots in (1, 10, 20):
+            groups = [WeaponGroup(kind, 5, shots)]
+            out[f"{kind.value}_{shots}_shots_ms"] = median_ms(partial(volley_odds, groups, 12))
+    pack = builtin_pack()
+    for firer, target in (("Reliant", "K'T'Roika"), ("Enterprise", "Drakonath")):
+        a, b = pack.get(firer), pack.get(target)
+        key = f"{a.id}_vs_{b.id}_front_volley_ms"
+        out[key] = median_ms(partial(volley_odds, ship_volley(a, Arc.F, b), b.shields))
+    return out
+
+
+def dice_figures() -> dict[str, Any]:
+    dice = Dice(1)
+    n = 200_000
+    start = time.perf_counter()
+    for _ in range(n):
+        dice.d10()
+    return {"d10_rolls_per_second": round(n / (time.perf_counter() - start))}
+
+
+def pack_figures() -> dict[str, Any]:
+    def load() -> object:
+        cached_pack.cache_clear()
+        return cached_pack()
+
+    return {"builtin_pack_load_ms": median_ms(load, cold=False)}
+
+
+def main() -> None:
+    figures = {
+        "kolrami": __version__,
+        "python": sys.version.split()[0],
+        "machine": platform.machine(),
+        "repeats": REPEATS,
+        "odds": odds_figures(),
+        "dice": dice_figures(),
+        "data": pack_figures(),
+    }
+    json.dump(figures, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""Load data packs from TOML, turning every defect into one message: file, ship, field, problem."""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from kolrami.catalog.models import PackInfo, ShipClass, ShipPack
+from kolrami.errors import DataPackError
+
+BUILTIN_PACK = "fpf_ships.toml"
+
+
+def _field_path(loc: tuple[int | str, ...]) -> str:
+    """Pydantic's error location as a path: ('phasers', 'arcs', 1) -> 'phasers.arcs[1]'."""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif part.startswith(("function-", "union", "list[", "tuple[")):
+            continue  # pydantic's internal validator steps, not fields
+        else:
+            path += f".{part}" if path else part
+    return path
+
+
+def _first_problem(err: ValidationError) -> tuple[str, str]:
+    first = err.errors()[0]
+    path = _field_path(tuple(first["loc"]))
+    msg = first["msg"].removeprefix("Value error, ")
+    if first["type"] == "missing":
+        msg = "required field is missing"
+    elif first["type"] != "value_error" and "input" in first:
+        msg = f"{msg} (got {first['input']!r})"
+    more = len(err.errors()) - 1
+    return path, msg + (f" (and {more} more problem{'s' * (more > 1)})" if more else "")
+
+
+def parse_pack(text: str, source: str) -> ShipPack:
+    """Validate a pack's TOML text; `source` names it in error messages."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataPackError(f"{source}: not valid TOML: {exc}") from None
+
+    try:
+        info = PackInfo.model_validate(raw.get("pack"))
+    except ValidationError as exc:
+        field, msg = _first_problem(exc)
+        where = f"field 'pack.{field}'" if field else "table [pack]"
+        raise DataPackError(f"{source}: {where}: {msg}") from None
+
+    entries = raw.get("ship")
+    if not isinstance(entries, list) or not entries:
+        raise DataPackError(f"{source}: no [[ship]] entries; a pack needs at least one ship")
+
+    ships: list[ShipClass] = []
+    first_seen: dict[str, int] = {}
+    for number, entry in enumerate(entries, start=1):
+        label = _ship_label(entry, number)
+        try:
+            ship = ShipClass.model_validate(entry)
+        except ValidationError as exc:
+            field, msg = _first_problem(exc)
+            where = f"field '{field}'" if field else "entry"
+            raise DataPackError(f"{source}: ship {label}: {where}: {msg}") from None
+        if ship.id in first_seen:
+            raise DataPackError(
+                f"{source}: ship {label}: field 'id': duplicate id '{ship.id}', already used by "
+                f"ship #{first_seen[ship.id]}; give each ship its own id"
+            )
+        first_seen[ship.id] = number
+        ships.append(ship)
+    return ShipPack(pack=info, ships=tuple(ships))
+
+
+def _ship_label(entry: Any, number: int) -> str:
+    if isinstance(entry, dict):
+        for key in ("id", "name"):
+            if isinstance(entry.get(key), str) and entry[key]:
+                return f"'{entry[key]}' (#{number})"
+    return f"#{number}"
+
+
+def load_pack(path: str | Path) -> ShipPack:
+    """Load and validate a pack file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataPackError(f"{path}: cannot read the data pack: {exc.strerror}") from None
+    return parse_pack(text, str(path))
+
+
+@cache
+def builtin_pack() -> ShipPack:
+    """The built-in FPF pack shipped inside the package."""
+    res = resources.files("kolrami.catalog").joinpath("data", BUILTIN_PACK)
+    return parse_pack(res.read_text(encoding="utf-8"), f"kolrami/catalog/data/{BUILTIN_PACK}")

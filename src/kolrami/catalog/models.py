@@ -1,0 +1,275 @@
+"""Pydantic models of the ship data: what an FPF ship sheet says, as typed values.
+
+The models are frozen: a ship class is a definition, never battle state. Battle state (damage,
+current shields, speed) lives in the engine and refers back to its ShipClass.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from enum import StrEnum
+from fractions import Fraction
+from functools import cached_property
+from typing import Annotated, Any, Self
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from kolrami.errors import UnknownNameError
+
+
+class Faction(StrEnum):
+    """Factions with ship sheets in the built-in pack."""
+
+    KLINGON = "Klingon"
+    FEDERATION = "Federation"
+
+
+class Arc(StrEnum):
+    """The four 90-degree firing arcs of FPF-ARC-01, by their sheet codes (FPF-ARC-03)."""
+
+    F = "F"
+    P = "P"
+    S = "S"
+    A = "A"
+
+    @property
+    def full_name(self) -> str:
+        """The arc's full name: front, port, starboard or aft."""
+        return _ARC_NAMES[self]
+
+
+_ARC_NAMES = {Arc.F: "front", Arc.P: "port", Arc.S: "starboard", Arc.A: "aft"}
+# The sheets also print FWD and AFT (FPF-ARC-03).
+_ARC_ALIASES = {"FWD": "F", "AFT": "A"}
+
+
+class WeaponKind(StrEnum):
+    """The two weapon types of the FPF sheets."""
+
+    PHASER = "phaser"
+    PHOTON = "photon"
+
+
+class Location(StrEnum):
+    """Hit locations of the d10 location table (FPF-DMG-06)."""
+
+    SHIELDS = "shields"
+    ENGINE_POWER = "engine_power"
+    PHASERS = "phasers"
+    PHOTONS = "photons"
+    COMPUTER = "computer"
+
+    @property
+    def label(self) -> str:
+        """The location as a sheet prints it, e.g. 'Engine Power'."""
+        return self.value.replace("_", " ").title()
+
+
+Face = Annotated[int, Field(ge=1, le=10)]
+
+
+def _frozen() -> ConfigDict:
+    return ConfigDict(frozen=True, extra="forbid")
+
+
+class Weapon(BaseModel):
+    """One weapon row of a ship sheet: where it bears, how hard, how far, and its mounts."""
+
+    model_config = _frozen()
+
+    arcs: tuple[Arc, ...] = Field(min_length=1, description="Arc codes the weapon fires into.")
+    strength: int = Field(ge=0, description="Subtracted from the target's shields (FPF-DMG-01).")
+    range_cm: int = Field(gt=0, description="Lock-on and firing range, spigot to spigot.")
+    mounts: tuple[Annotated[int, Field(gt=0)], ...] = Field(
+        min_length=1,
+        description="One number per mount as printed: the shots that mount fires per volley.",
+    )
+
+    @field_validator("arcs", mode="before")
+    @classmethod
+    def _arc_aliases(cls, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return tuple(_ARC_ALIASES.get(v, v) if isinstance(v, str) else v for v in value)
+        return value
+
+    @field_validator("arcs")
+    @classmethod
+    def _arcs_unique(cls, value: tuple[Arc, ...]) -> tuple[Arc, ...]:
+        if len(set(value)) != len(value):
+            raise ValueError("an arc is listed twice")
+        return value
+
+    @property
+    def shots(self) -> int:
+        """Shots per volley: the sum of the mounts."""
+        return sum(self.mounts)
+
+    def bears(self, arc: Arc) -> bool:
+        """Whether this weapon fires into `arc` (FPF-ARC-04)."""
+        return arc in self.arcs
+
+    @property
+    def arcs_label(self) -> str:
+        """Arcs as the sheet writes them, e.g. 'F/P/A'."""
+        return "/".join(a.value for a in self.arcs)
+
+
+class HitLocations(BaseModel):
+    """The d10 hit-location table in a sheet's brackets (FPF-DMG-06); face 10 is printed '0'."""
+
+    model_config = _frozen()
+
+    shields: tuple[Face, ...]
+    engine_power: tuple[Face, ...]
+    phasers: tuple[Face, ...]
+    photons: tuple[Face, ...]
+    computer: tuple[Face, ...]
+
+    @model_validator(mode="after")
+    def _covers_d10_once(self) -> Self:
+        faces = [f for loc in Location for f in self.faces(loc)]
+        missing = sorted(set(range(1, 11)) - set(faces))
+        doubled = sorted({f for f in faces if faces.count(f) > 1})
+        if missing or doubled:
+            raise ValueError(
+                "every d10 face 1-10 must name exactly one location"
+                + (f"; missing {missing}" if missing else "")
+                + (f"; listed twice {doubled}" if doubled else "")
+            )
+        return self
+
+    def faces(self, location: Location) -> tuple[int, ...]:
+        """The d10 faces that strike `location`."""
+        faces: tuple[int, ...] = getattr(self, location.value)
+        return faces
+
+    @cached_property
+    def by_face(self) -> dict[int, Location]:
+        """Face (1-10) to location."""
+        return {f: loc for loc in Location for f in self.faces(loc)}
+
+    def probability(self, location: Location) -> float:
+        """Chance that one hit lands on `location`."""
+        return len(self.faces(location)) / 10
+
+    def probability_exact(self, location: Location) -> Fraction:
+        """Chance that one hit lands on `location`, as an exact fraction."""
+        return Fraction(len(self.faces(location)), 10)
+
+    def label(self, location: Location) -> str:
+        """The bracket label of a sheet row, e.g. '1-4', '5-7' or '0'."""
+        shown = sorted(0 if f == 10 else f for f in self.faces(location))
+        if len(shown) > 1 and shown == list(range(shown[0], shown[-1] + 1)):
+            return f"{shown[0]}-{shown[-1]}"
+        return ",".join(str(f) for f in shown)
+
+
+STANDARD_HIT_LOCATIONS = HitLocations(
+    shields=(1, 2, 3, 4), engine_power=(5, 6, 7), phasers=(8,), photons=(9,), computer=(10,)
+)
+
+
+class ShipClass(BaseModel):
+    """One FPF ship class, every number as printed on its sheet."""
+
+    model_config = _frozen()
+
+    id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", description="Stable slug, e.g. 'reliant'.")
+    faction: Faction
+    name: str = Field(min_length=1)
+    class_designation: str = Field("", description="Klingon sheets print one (D-7-t); others none.")
+    type: str = Field(min_length=1, description="Role as printed, e.g. 'Heavy Cruiser'.")
+    registry_prefix: str = ""
+    value: int = Field(gt=0, description="Points value of one ship.")
+    squadron_value: int = Field(gt=0, description="Points value of a squadron of three.")
+    superstructure: int = Field(gt=0)
+    shields: int = Field(ge=0)
+    engine_power: int = Field(ge=0)
+    computer: int = Field(ge=-10, le=10, description="Systems, tracked from +10 to -10.")
+    damage_control: int = Field(ge=0)
+    max_speed_cm: int = Field(40, gt=0)
+    phasers: Weapon | None = None
+    photons: Weapon | None = None
+    hit_locations: HitLocations = STANDARD_HIT_LOCATIONS
+    engine_double_damage: bool = Field(
+        False, description="Sheet note: engine-location hits count double (see FPF-DATA)."
+    )
+
+    @model_validator(mode="after")
+    def _squadron_is_three(self) -> Self:
+        if self.squadron_value != 3 * self.value:
+            raise ValueError(
+                f"squadron_value {self.squadron_value} must be 3 x value {self.value} "
+                f"= {3 * self.value} (a squadron is three ships, FPF-MASK-02)"
+            )
+        return self
+
+    def weapon(self, kind: WeaponKind) -> Weapon | None:
+        """The weapon row of `kind`, or None when the sheet has none."""
+        return self.phasers if kind is WeaponKind.PHASER else self.photons
+
+    def weapons(self) -> list[tuple[WeaponKind, Weapon]]:
+        """Weapon rows in resolution order: phasers, then photons (FPF-FIRE-08)."""
+        return [(k, w) for k in WeaponKind if (w := self.weapon(k)) is not None]
+
+    def arcs_with_weapons(self) -> list[Arc]:
+        """Arcs into which at least one weapon bears."""
+        return [a for a in Arc if any(w.bears(a) for _, w in self.weapons())]
+
+    @property
+    def title(self) -> str:
+        """Name with designation, e.g. 'D-7-t K'T'Roika'."""
+        return f"{self.class_designation} {self.name}".strip()
+
+
+def name_key(text: str) -> str:
+    """Loose form of a name for lookups: lower case, letters and digits only."""
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+class PackInfo(BaseModel):
+    """The header of a data pack."""
+
+    model_config = _frozen()
+
+    id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
+    title: str = ""
+    data_version: str = Field(pattern=r"^\d+\.\d+\.\d+$")
+
+
+class ShipPack(BaseModel):
+    """A loaded data pack: its header and ship classes in sheet order."""
+
+    model_config = _frozen()
+
+    pack: PackInfo
+    ships: tuple[ShipClass, ...]
+
+    @property
+    def data_version(self) -> str:
+        """The pack's data version; stored with every result computed from it."""
+        return self.pack.data_version
+
+    @cached_property
+    def _index(self) -> dict[str, ShipClass]:
+        index: dict[str, ShipClass] = {}
+        for ship in self.ships:
+            for key in (ship.id, ship.name, ship.title, ship.class_designation):
+                if key:
+                    index.setdefault(name_key(key), ship)
+        return index
+
+    def get(self, name: str) -> ShipClass:
+        """Find a class by id, name or designation, loosely ('ktroika', "K'T'Roika", 'D-7-t')."""
+        found = self._index.get(name_key(name))
+        if found is not None:
+            return found
+        names = [s.name for s in self.ships]
+        by_key = {name_key(n): n for n in names}
+        close = difflib.get_close_matches(name_key(name), list(by_key), n=1, cutoff=0.5)
+        raise UnknownNameError("ship class", name, by_key[close[0]] if close else None, names)
+
+    def by_faction(self, faction: Faction | None) -> list[ShipClass]:
+        """Classes of one faction (all when None), in pack order."""
+        return [s for s in self.ships if faction is None or s.faction is faction]

@@ -1,0 +1,1 @@
+"""The battle engine: chance, geometry, state, orders, events and the turn driver."""

@@ -1,0 +1,151 @@
+"""Chance: seeded dice for play, exact distributions for odds. Never the global `random`.
+
+Every battle owns one `Dice`, built from a seed; a search AI gets its own through `Dice.spawn`,
+so it can never see the battle's future rolls (GUIDE 3.5-3.6). The exact side is built on icepool:
+the same rule functions (kolrami.rules.fpf_damage) decide a rolled shot and the exact die of one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from enum import StrEnum
+from functools import cache
+from typing import Any
+
+import icepool
+
+from kolrami.catalog.models import WeaponKind
+from kolrami.rules.fpf_damage import DAMAGE_SIDES, penetrates
+
+#: Seeds live in [0, 2**63): fits SQLite integers and JSON numbers without loss.
+SEED_BITS = 63
+
+
+def derive_seed(*parts: object) -> int:
+    """A seed that depends only on `parts` (master seed, matchup, index ...), stable everywhere.
+
+    Uses a cryptographic hash of the parts' text, not Python's `hash`, so every process, machine
+    and backend derives the same seed.
+    """
+    text = "\x1f".join(repr(p) for p in parts).encode()
+    digest = hashlib.blake2b(text, digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> (64 - SEED_BITS)
+
+
+class AttackFace(StrEnum):
+    """Faces of the 8-sided attack die used by the tournament roll-off (OP-24)."""
+
+    HIT = "hit"
+    CRITICAL = "critical"
+    BATTLE_STATIONS = "battle_stations"
+    BLANK = "blank"
+
+
+#: The attack die: 3 hit, 1 critical, 2 battle stations, 2 blank faces.
+ATTACK_DIE_FACES: tuple[AttackFace, ...] = (
+    (AttackFace.HIT,) * 3
+    + (AttackFace.CRITICAL,)
+    + (AttackFace.BATTLE_STATIONS,) * 2
+    + (AttackFace.BLANK,) * 2
+)
+
+#: Faces that count as a result in a roll-off (OP-24, as catalogued: hits and criticals).
+ROLL_OFF_RESULTS = frozenset({AttackFace.HIT, AttackFace.CRITICAL})
+
+
+class Dice:
+    """A seeded source of dice rolls that counts what it rolls."""
+
+    __slots__ = ("_rng", "rolls", "seed")
+
+    def __init__(self, seed: int) -> None:
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"a seed is a non-negative integer, not {seed!r}")
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.rolls = 0
+
+    def d(self, sides: int) -> int:
+        """One die with `sides` faces numbered 1..sides."""
+        self.rolls += 1
+        return self._rng.randint(1, sides)
+
+    def d6(self) -> int:
+        """A six-sided die."""
+        return self.d(6)
+
+    def d10(self) -> int:
+        """A ten-sided die, 1..10; the face printed 0 reads as 10 (FPF-DMG-06)."""
+        return self.d(10)
+
+    def d100(self) -> int:
+        """Percentile dice, 1..100; '00' reads as 100 (the advanced rules' checks)."""
+        return self.d(100)
+
+    def many(self, count: int, sides: int) -> list[int]:
+        """`count` dice with `sides` faces."""
+        return [self.d(sides) for _ in range(count)]
+
+    def attack(self) -> AttackFace:
+        """One 8-sided attack die."""
+        return ATTACK_DIE_FACES[self.d(8) - 1]
+
+    def attack_dice(self, count: int) -> list[AttackFace]:
+        """`count` attack dice, e.g. the five of a roll-off."""
+        return [self.attack() for _ in range(count)]
+
+    def spawn(self, *label: object) -> Dice:
+        """An independent generator for `label` (an AI's private copy, a sub-battle ...)."""
+        return Dice(derive_seed(self.seed, "spawn", *label))
+
+    def getstate(self) -> tuple[Any, ...]:
+        """The generator's state, for snapshots of a battle."""
+        return (self._rng.getstate(), self.rolls)
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        """Restore a state from `getstate`."""
+        rng_state, self.rolls = state
+        self._rng.setstate(rng_state)
+
+
+def count_roll_off(faces: Sequence[AttackFace]) -> int:
+    """Results in a roll-off throw: hits and criticals (OP-24)."""
+    return sum(f in ROLL_OFF_RESULTS for f in faces)
+
+
+# --- exact distributions (icepool) -------------------------------------------------------------
+
+Die = Any  # icepool ships without type information
+
+
+def die(sides: int) -> Die:
+    """The exact distribution of a die with `sides` faces."""
+    return icepool.d(sides)
+
+
+@cache
+def attack_die() -> Die:
+    """The exact distribution of one attack die's faces."""
+    return icepool.Die([f.value for f in ATTACK_DIE_FACES])
+
+
+@cache
+def roll_off_die(count: int = 5) -> Die:
+    """Exact distribution of the results (hits + criticals) in a roll-off of `count` attack dice."""
+    one = attack_die().map(lambda face: int(AttackFace(face) in ROLL_OFF_RESULTS))
+    return count @ one
+
+
+@cache
+def penetration_die(shields: int, strength: int) -> Die:
+    """1 if one shot penetrates, else 0 (FPF-DMG-01/02)."""
+    return icepool.d10.map(lambda roll: int(penetrates(roll, shields, strength)))
+
+
+@cache
+def shot_damage_die(kind: WeaponKind, shields: int, strength: int) -> Die:
+    """Damage of one shot: 0 if it fails, else 1 (phaser) or d6 (photon) (FPF-DMG-04/05)."""
+    dmg = icepool.d(DAMAGE_SIDES[kind]) if DAMAGE_SIDES[kind] > 1 else 1
+    return icepool.d10.map(lambda roll: dmg if penetrates(roll, shields, strength) else 0)

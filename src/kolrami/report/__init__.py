@@ -1,0 +1,1 @@
+"""What people look at: terminal sheets and tables, plots; later replays and printable sheets."""

@@ -1,0 +1,59 @@
+"""FPF damage rules as pure functions (FPF-DMG-01..06): the one place both the dice engine and
+the exact odds take them from, so simulation and calculation cannot drift apart."""
+
+from __future__ import annotations
+
+from kolrami.catalog.models import HitLocations, Location, WeaponKind
+from kolrami.errors import InvalidInputError
+
+#: The d10 face that always fails and the one that always penetrates (FPF-DMG-02).
+AUTO_FAIL = 1
+AUTO_PENETRATE = 10
+
+
+def penetration_target(shields: int, strength: int) -> int:
+    """The d10 score a shot needs: target shields minus weapon strength (FPF-DMG-01).
+
+    The number may be below 2 or above 10; `penetrates` applies the natural 1 and 10.
+    """
+    return shields - strength
+
+
+def penetrates(roll: int, shields: int, strength: int) -> bool:
+    """Whether a d10 `roll` penetrates: at or above the target, but 1 fails and 10 penetrates."""
+    if roll == AUTO_FAIL:
+        return False
+    if roll == AUTO_PENETRATE:
+        return True
+    return roll >= penetration_target(shields, strength)
+
+
+def penetrating_faces(shields: int, strength: int) -> int:
+    """How many of the ten d10 faces penetrate: always between 1 and 9 (FPF-DMG-01/02)."""
+    return sum(penetrates(r, shields, strength) for r in range(1, 11))
+
+
+def penetration_probability(shields: int, strength: int) -> float:
+    """Chance that one shot penetrates."""
+    return penetrating_faces(shields, strength) / 10
+
+
+def hit_location(roll: int, table: HitLocations) -> Location:
+    """The location a d10 `roll` strikes (FPF-DMG-06); the face printed as 0 is 10."""
+    return table.by_face[roll]
+
+
+#: Damage die per penetrating shot: a phaser beam deals 1, a photon torpedo d6 (FPF-DMG-04/05).
+DAMAGE_SIDES: dict[WeaponKind, int] = {WeaponKind.PHASER: 1, WeaponKind.PHOTON: 6}
+
+
+def check_shot_inputs(strength: int, shots: int, shields: int) -> None:
+    """Reject numbers no sheet or situation can produce, naming the value and the fix."""
+    if strength < 0:
+        raise InvalidInputError(f"weapon strength {strength} is negative; use 0 or more")
+    if shots < 1:
+        raise InvalidInputError(f"{shots} shots fire nothing; use 1 or more shots")
+    if shields < 0:
+        raise InvalidInputError(
+            f"shields {shields} are negative; shields stop at 0 (FPF-DMG-10), use 0 or more"
+        )

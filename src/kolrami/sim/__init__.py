@@ -1,0 +1,1 @@
+"""Simulation and calculation: exact odds now; batch runs and assessment later."""
