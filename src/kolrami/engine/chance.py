@@ -115,7 +115,7 @@ def count_roll_off(faces: Sequence[AttackFace]) -> int:
     return sum(f in ROLL_OFF_RESULTS for f in faces)
 
 
-# --- exact distributions (icepool) -------------------------------------------------------------
+# --- exact distributions (icepool) ------------------------------------------------------------
 
 Die = Any  # icepool ships without type information
 

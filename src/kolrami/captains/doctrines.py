@@ -1,0 +1,413 @@
+"""Built-in captains: `random` (legal but random: the fuzzer), `aggressive` and `kiting`.
+
+The two doctrines score candidate manoeuvres with the same cheap model and different weights:
+the damage their bearing weapons can expect to deal at the middle and end of the move, the
+damage the enemy could deal back from where it stands, and the distance to their focus target.
+`aggressive` closes to bring its forward arc to bear at the best range and focuses fire on what
+it can kill; `kiting` keeps outside the enemy's reach and inside its own where it can.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kolrami.captains.base import (
+    BattleView,
+    default_repairs,
+    expected_volley,
+    register_captain,
+)
+from kolrami.catalog.models import Arc
+from kolrami.engine.battle import ShipState
+from kolrami.engine.chance import Dice
+from kolrami.engine.geometry import _COS, _SIN, HEADINGS, arc_to
+from kolrami.engine.orders import (
+    ActivateOrder,
+    ActivationDecision,
+    Decision,
+    FireTarget,
+    InitiativeDecision,
+    InitiativeOrder,
+    Maneuver,
+    Order,
+    OrdersDecision,
+    ReactionDecision,
+    ReactionOrder,
+    RepairDecision,
+    SquadronOrder,
+)
+
+# --- random -----------------------------------------------------------------------------------
+
+
+class RandomCaptain:
+    """Legal orders chosen at random: the engine's fuzzer and the baseline opponent."""
+
+    name = "random"
+
+    def __init__(self, dice: Dice) -> None:
+        self.dice = dice
+
+    def _pick(self, items: Sequence[str]) -> str:
+        return items[self.dice.d(len(items)) - 1]
+
+    def decide(self, view: BattleView, decision: Decision) -> Order:
+        d = self.dice
+        if isinstance(decision, InitiativeDecision):
+            return InitiativeOrder(d.d(2) == 1)
+        if isinstance(decision, ActivationDecision):
+            squadron = self._pick(decision.squadrons)
+            prey = dict(decision.forcible).get(squadron, ())
+            force = (self._pick(prey)) if prey and d.d(2) == 1 else None
+            return ActivateOrder(squadron, force)
+        if isinstance(decision, RepairDecision):
+            order = default_repairs(view, decision)
+            return order if d.d(4) > 1 else type(order)()
+        if isinstance(decision, ReactionDecision):
+            if d.d(10) > 3:
+                return ReactionOrder(decision.squadron)
+            movers = [s.id for s in view.members(decision.mover)]
+            fire = tuple(
+                FireTarget(s.id, Arc.F, (self._pick(movers)))
+                for s in view.firers(decision.squadron)
+                if s.bears(Arc.F)
+            )
+            return ReactionOrder(decision.squadron, fire or None)
+        assert isinstance(decision, OrdersDecision)
+        return self._orders(view, decision.squadron)
+
+    def _orders(self, view: BattleView, sq: str) -> SquadronOrder:
+        d = self.dice
+        moves: list[tuple[str | None, Maneuver]] = []
+        for mover in view.movers(sq):
+            ship = view.mover_position(mover, sq)
+            pivot = ship.last_speed == 0 and d.d(3) == 1
+            lo, hi = view.speed_limits(mover, sq, pivot)
+            if lo > hi:
+                pivot = False
+                lo, hi = view.speed_limits(mover, sq, False)
+            speed = lo + d.d(hi - lo + 1) - 1
+            if pivot:
+                m = Maneuver(speed, 0, d.d(3) - 2, d.d(6) - 3)
+            elif speed == 0:
+                m = Maneuver(0, 0, 0)
+            else:
+                m = Maneuver(speed, d.d(3) - 2, d.d(3) - 2)
+            moves.append((mover, m))
+        enemies = [s.id for s in view.enemies()]
+        firers = view.firers(sq)
+        fire = None
+        if enemies and firers and not view.squadron(sq).fired and d.d(10) > 3:
+            fire = tuple(
+                FireTarget(
+                    s.id,
+                    s.armed_arcs()[d.d(len(s.armed_arcs())) - 1],
+                    enemies[d.d(len(enemies)) - 1],
+                )
+                for s in firers
+            )
+        return SquadronOrder(sq, tuple(moves), fire)
+
+
+# --- scored doctrines -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """How a doctrine trades damage dealt, damage risked and closing distance."""
+
+    threat: float  # weight of the damage the enemy could deal back
+    closing: float  # value of a centimetre closer to the focus target, when out of reach
+    keep_out: bool  # prefer staying outside the enemy's weapon ranges
+    react: bool  # use reaction fire
+
+
+# A firepower profile: per arc, (range_cm, expected damage) of each bearing weapon group.
+Profile = dict[Arc, list[tuple[int, float]]]
+
+
+def _profile(ships: list[ShipState], target_shields: int) -> Profile:
+    out: Profile = {a: [] for a in Arc}
+    for ship in ships:
+        for kind, weapon in ship.cls.weapons():
+            dmg = expected_volley(ship, kind, target_shields)
+            if dmg <= 0:
+                continue
+            for a in weapon.arcs:
+                out[a].append((weapon.range_cm, dmg))
+    return out
+
+
+def _damage_at(profile: Profile, arc: Arc, dist: float) -> float:
+    return sum(dmg for rng, dmg in profile[arc] if dist <= rng)
+
+
+def _max_range(ships: list[ShipState]) -> int:
+    return max((w.range_cm for s in ships for _, w in s.cls.weapons()), default=0)
+
+
+class ScoredCaptain:
+    """A doctrine that scores candidate manoeuvres with a cheap damage model."""
+
+    name = "scored"
+    weights = Weights(threat=0.5, closing=0.05, keep_out=False, react=True)
+
+    def __init__(self, dice: Dice) -> None:
+        self.dice = dice
+
+    def decide(self, view: BattleView, decision: Decision) -> Order:
+        if isinstance(decision, InitiativeDecision):
+            return InitiativeOrder(False)  # moving second sees where the enemy went
+        if isinstance(decision, ActivationDecision):
+            return self._activation(view, decision)
+        if isinstance(decision, RepairDecision):
+            return default_repairs(view, decision)
+        if isinstance(decision, ReactionDecision):
+            return self._reaction(view, decision)
+        assert isinstance(decision, OrdersDecision)
+        return self._orders(view, decision.squadron)
+
+    # --- decisions ----------------------------------------------------------------------------
+
+    def _activation(self, view: BattleView, decision: ActivationDecision) -> ActivateOrder:
+        enemies = view.enemies()
+
+        def nearest(sq: str) -> float:
+            ships = view.members(sq)
+            return min(
+                (math.hypot(s.x - e.x, s.y - e.y) for s in ships for e in enemies), default=0.0
+            )
+
+        # the squadron farthest from the enemy moves first: the closest ones wait and see
+        squadron = max(decision.squadrons, key=lambda q: (nearest(q), q))
+        prey = dict(decision.forcible).get(squadron, ())
+        return ActivateOrder(squadron, prey[0] if prey else None)
+
+    def _reaction(self, view: BattleView, decision: ReactionDecision) -> ReactionOrder:
+        if not self.weights.react:
+            return ReactionOrder(decision.squadron)
+        own = view.squadron(decision.squadron)
+        movers = view.members(decision.mover)
+        fire = []
+        for ship in view.firers(decision.squadron):
+            if not ship.bears(Arc.F):
+                continue
+            reach = max(ship.range_of(k) for k in ship.bears(Arc.F))
+            best = None
+            for m in movers:
+                d = math.hypot(m.x - ship.x, m.y - ship.y)
+                ahead = arc_to(ship.x, ship.y, ship.heading, m.x, m.y) is Arc.F
+                if ahead and d <= reach + 20 and (best is None or d < best[0]):
+                    best = (d, m.id)
+            if best is not None:
+                fire.append(FireTarget(ship.id, Arc.F, best[1]))
+        if not fire or (not own.activated and len(fire) < len(view.firers(decision.squadron))):
+            return ReactionOrder(decision.squadron)
+        need = [s for s in view.firers(decision.squadron) if s.bears(Arc.F)]
+        if view.fires_as_unit() and len(fire) < len(need):
+            targets = {f.ship for f in fire}
+            fallback = fire[0].target
+            fire += [FireTarget(s.id, Arc.F, fallback) for s in need if s.id not in targets]
+        return ReactionOrder(decision.squadron, tuple(fire))
+
+    def _focus(
+        self, view: BattleView, ships: list[ShipState], enemies: list[ShipState]
+    ) -> ShipState:
+        """The enemy to concentrate on: most of its remaining hull per volley, then nearest."""
+        cx = sum(s.x for s in ships) / len(ships)
+        cy = sum(s.y for s in ships) / len(ships)
+
+        def key(e: ShipState) -> tuple[float, float]:
+            volley = sum(
+                expected_volley(s, k, e.shields) for s in ships for k, _ in s.cls.weapons()
+            )
+            return (min(1.0, volley / max(1, e.superstructure)), -math.hypot(e.x - cx, e.y - cy))
+
+        return max(enemies, key=key)
+
+    def _orders(self, view: BattleView, sq: str) -> SquadronOrder:
+        members = view.members(sq)
+        enemies = view.enemies()
+        if not enemies:
+            drift = [
+                (
+                    m,
+                    Maneuver(
+                        min(
+                            view.speed_limits(m, sq, False)[1],
+                            view.mover_position(m, sq).last_speed,
+                        )
+                    ),
+                )
+                for m in view.movers(sq)
+            ]
+            return SquadronOrder(sq, tuple(drift), None)
+        focus = self._focus(view, members, enemies)
+        threats = [(e, _profile([e], min(s.shields for s in members)), e) for e in enemies]
+        moves: list[tuple[str | None, Maneuver]] = []
+        ends: dict[str, tuple[float, float, int, float, float, int]] = {}
+        sc = view.scenario
+        for mover in view.movers(sq):
+            origin = view.mover_position(mover, sq)
+            group = [s for s in members if (mover is None and not s.detached) or s.id == mover]
+            profile = _profile(group, focus.shields)
+            best: tuple[float, Maneuver, tuple[float, float, int, float, float, int]] | None = None
+            candidates = self._candidates(view, mover, sq, origin)
+            view.count_candidates(len(candidates))
+            for m in candidates:
+                h1 = (origin.heading + (m.pivot if m.pivot is not None else m.turn1)) % HEADINGS
+                half = m.speed / 2
+                mx, my = origin.x + _COS[h1] * half, origin.y + _SIN[h1] * half
+                h2 = (h1 + m.turn2) % HEADINGS
+                ex, ey = mx + _COS[h2] * half, my + _SIN[h2] * half
+                score = self._score(profile, focus, threats, mx, my, h1, ex, ey, h2, sc)
+                if best is None or score > best[0]:
+                    best = (score, m, (mx, my, h1, ex, ey, h2))
+            assert best is not None
+            moves.append((mover, best[1]))
+            for s in group:
+                dx, dy = best[2][3] - origin.x, best[2][4] - origin.y
+                mx, my, h1, ex, ey, h2 = best[2]
+                ends[s.id] = (
+                    s.x + (mx - origin.x),
+                    s.y + (my - origin.y),
+                    h1,
+                    s.x + dx,
+                    s.y + dy,
+                    h2,
+                )
+        fire = self._fire(view, sq, ends, enemies, focus)
+        return SquadronOrder(sq, tuple(moves), fire)
+
+    def _candidates(
+        self, view: BattleView, mover: str | None, sq: str, origin: ShipState
+    ) -> list[Maneuver]:
+        out: list[Maneuver] = []
+        lo, hi = view.speed_limits(mover, sq, False)
+        speeds = sorted({lo, hi, (lo + hi) // 2})
+        for speed in speeds:
+            if speed == 0:
+                out.append(Maneuver(0, 0, 0))
+                continue
+            for t1 in (-1, 0, 1):
+                for t2 in (-1, 0, 1):
+                    out.append(Maneuver(speed, t1, t2))
+        if origin.last_speed == 0:
+            plo, phi = view.speed_limits(mover, sq, True)
+            if plo <= phi:
+                for pivot in (-2, -1, 1, 2, 3):
+                    for t2 in (-1, 0, 1):
+                        out.append(Maneuver(phi, 0, t2, pivot))
+        return out
+
+    def _score(
+        self,
+        profile: Profile,
+        focus: ShipState,
+        threats: list[tuple[ShipState, Profile, ShipState]],
+        mx: float,
+        my: float,
+        h1: int,
+        ex: float,
+        ey: float,
+        h2: int,
+        sc: object,
+    ) -> float:
+        w = self.weights
+        # damage our bearing weapons can expect on the focus target, mid-move or at the end
+        dm = math.hypot(focus.x - mx, focus.y - my)
+        de = math.hypot(focus.x - ex, focus.y - ey)
+        dealt = max(
+            _damage_at(profile, arc_to(mx, my, h1, focus.x, focus.y), dm),
+            _damage_at(profile, arc_to(ex, ey, h2, focus.x, focus.y), de),
+        )
+        if dealt >= focus.superstructure:
+            dealt *= 1.5  # a kill removes its guns from the fight
+        # what the enemy could fire back where we end up (with 8 cm of its own movement)
+        threat = 0.0
+        for e, eprof, _ in threats:
+            d = math.hypot(e.x - ex, e.y - ey)
+            if d > 50:
+                continue
+            threat += _damage_at(eprof, arc_to(e.x, e.y, e.heading, ex, ey), d + 8)
+        score = dealt - w.threat * threat - w.closing * de
+        if w.keep_out and dealt == 0:
+            score -= w.closing * abs(de - 30)
+        width = getattr(sc, "table_width_cm", 180.0)
+        height = getattr(sc, "table_height_cm", 120.0)
+        margin = min(ex, ey, width - ex, height - ey)
+        if margin < 8:
+            score -= (8 - margin) * 0.5
+        return score
+
+    def _fire(
+        self,
+        view: BattleView,
+        sq: str,
+        ends: dict[str, tuple[float, float, int, float, float, int]],
+        enemies: list[ShipState],
+        focus: ShipState,
+    ) -> tuple[FireTarget, ...] | None:
+        firers = view.firers(sq)
+        if not firers or view.squadron(sq).fired:
+            return None
+        choices: list[tuple[float, FireTarget]] = []
+        for ship in firers:
+            mx, my, h1, ex, ey, h2 = ends.get(ship.id, (ship.x, ship.y, ship.heading) * 2)
+            best: tuple[float, FireTarget] | None = None
+            for e in enemies:
+                bonus = 1.2 if e is focus else 1.0
+                for px, py, ph in ((mx, my, h1), (ex, ey, h2)):
+                    arc = arc_to(px, py, ph, e.x, e.y)
+                    kinds = ship.bears(arc)
+                    if not kinds:
+                        continue
+                    d = math.hypot(e.x - px, e.y - py)
+                    value = (
+                        sum(
+                            expected_volley(ship, k, e.shields)
+                            for k in kinds
+                            if d <= ship.range_of(k)
+                        )
+                        * bonus
+                    )
+                    # a lock may still fire later in the turn: value near misses a little
+                    if value == 0:
+                        value = 0.01 / (1 + d)
+                    if best is None or value > best[0]:
+                        best = (value, FireTarget(ship.id, arc, e.id))
+            if best is not None:
+                choices.append(best)
+        if not choices or max(v for v, _ in choices) <= 0:
+            return None
+        if not view.fires_as_unit():
+            chosen = [t for v, t in choices if v > 0]
+            return tuple(chosen) or None
+        if len(choices) < len(firers):
+            return None
+        return tuple(t for _, t in choices)
+
+
+class AggressiveCaptain(ScoredCaptain):
+    """Close in, bring the forward arc to bear at the best range, focus fire on a kill."""
+
+    name = "aggressive"
+    weights = Weights(threat=0.3, closing=0.08, keep_out=False, react=True)
+
+
+class KitingCaptain(ScoredCaptain):
+    """Stay outside the enemy's best range and inside its own; trade at a distance."""
+
+    name = "kiting"
+    weights = Weights(threat=1.0, closing=0.03, keep_out=True, react=True)
+
+
+def _register() -> None:
+    register_captain("random", RandomCaptain)
+    register_captain("aggressive", AggressiveCaptain)
+    register_captain("kiting", KitingCaptain)
+
+
+_register()

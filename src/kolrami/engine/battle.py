@@ -1,0 +1,789 @@
+"""Battle state and the primitives rule modules use: deployment, movement, fire, damage.
+
+A Battle is built from a frozen Scenario, two fleets and a seed (GUIDE 3.1). Its turn structure
+lives in rule modules (kolrami.rules.fpf); this file knows how ships move, how a volley is rolled
+and how damage lands, and records every change in the event log.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from kolrami import __version__
+from kolrami.catalog import Arc, Location, ShipClass, ShipPack, WeaponKind, builtin_pack
+from kolrami.engine import events as ev
+from kolrami.engine.chance import Dice
+from kolrami.engine.geometry import (
+    HEADINGS,
+    Trail,
+    advance,
+    arc_to,
+    entry_distance,
+)
+from kolrami.engine.orders import FireTarget, Maneuver
+from kolrami.fleet.model import Fleet
+from kolrami.rules.registry import Ruleset
+from kolrami.scenarios.models import Movement, Scenario
+
+#: Bump whenever a change can alter a battle's outcome for the same inputs (GUIDE 3.10).
+RULES_VERSION = "fpf-1"
+SIDES = ("A", "B")
+#: Speeds are whole centimetres, 0 to 40 (FPF-MOV-06).
+MAX_SPEED = 40
+PIVOT_COST_CM = 5  # FPF-MOV-13
+SYSTEMS_FLOOR = -10  # FPF-DMG-14
+STEP_CM = 5.0  # locked weapons are checked at least every 5 cm of movement (FPF-FIRE-07)
+
+
+def other(side: str) -> str:
+    """The opposing side."""
+    return "B" if side == "A" else "A"
+
+
+@dataclass(slots=True, eq=False)
+class Lock:
+    """A declared target: weapons fire when it is in range and arc (FPF-FIRE-03, -07)."""
+
+    target: str
+    arc: Arc
+    pending: list[WeaponKind]
+    reaction_to: str | None = None  # reaction fire: only while this squadron moves
+
+
+@dataclass(slots=True, eq=False)
+class ShipState:
+    """One ship in battle. Captains read it; only the engine writes it."""
+
+    id: str
+    side: str
+    cls: ShipClass
+    squadron: str
+    index: int  # position in the battle's ship order, for stable sorting
+    x: float
+    y: float
+    heading: int
+    speed: int  # this turn's speed once moved; last turn's until then
+    last_speed: int
+    superstructure: int
+    shields: int
+    engine_power: int
+    systems: int
+    mounts: dict[WeaponKind, list[int]]
+    destroyed: bool = False
+    derelict: bool = False
+    detached: bool = False  # flies on its own, out of its squadron's formation
+    in_control: bool = True
+    fired: bool = False  # used its volley this turn (declared fire or reaction)
+    moved: bool = False
+    lock: Lock | None = None
+
+    @property
+    def alive(self) -> bool:
+        """On the table and not destroyed (derelicts are not alive)."""
+        return not self.destroyed and not self.derelict
+
+    def shots(self, kind: WeaponKind) -> int:
+        """Working shots of a weapon kind now (knocked-out mounts count 0)."""
+        return sum(self.mounts[kind])
+
+    def bears(self, arc: Arc) -> list[WeaponKind]:
+        """Weapon kinds with working shots that fire into `arc`."""
+        out = []
+        for kind, weapon in self.cls.weapons():
+            if weapon.bears(arc) and self.shots(kind) > 0:
+                out.append(kind)
+        return out
+
+    def range_of(self, kind: WeaponKind) -> int:
+        """Printed range of a weapon kind in cm (0 when the sheet has none)."""
+        weapon = self.cls.weapon(kind)
+        return weapon.range_cm if weapon is not None else 0
+
+    def armed_arcs(self) -> list[Arc]:
+        """Arcs into which a working weapon bears."""
+        return [a for a in Arc if self.bears(a)]
+
+    @property
+    def detoothed(self) -> bool:
+        """Every weapon out of action (FPF-DMG-15)."""
+        return all(self.shots(k) == 0 for k in self.mounts)
+
+    @property
+    def toast(self) -> bool:
+        """Shields at or below half their printed value (FPF-DMG-15, display only)."""
+        return self.shields * 2 <= self.cls.shields
+
+
+@dataclass(slots=True, eq=False)
+class SquadronState:
+    """A squadron: its ships in formation order (leader first) and the leader's trail."""
+
+    id: str
+    side: str
+    ships: list[str]  # every member, in fleet order
+    formation: list[str]  # members flying in formation, leader first
+    offsets: dict[str, float]  # cm behind the leader along the trail
+    trail: Trail
+    activated: bool = False
+    fired: bool = False
+
+    @property
+    def leader(self) -> str | None:
+        """The formation leader, if the formation has anyone left."""
+        return self.formation[0] if self.formation else None
+
+
+@dataclass(slots=True)
+class _Move:
+    """One ship's planned move: start, first-leg heading, end, distance and path."""
+
+    ship: ShipState
+    x0: float
+    y0: float
+    h0: int
+    mid: int
+    x1: float
+    y1: float
+    h1: int
+    dist: float
+    path: list[tuple[float, float, int]] | None
+
+
+@dataclass(slots=True)
+class Stats:
+    """Counters for benchmarks and reports."""
+
+    activations: int = 0
+    volleys: int = 0
+    shots: int = 0
+    candidates: int = 0  # manoeuvres the captains evaluated
+
+
+@dataclass(slots=True)
+class Result:
+    """How the battle ended."""
+
+    winner: str | None
+    reason: str
+    turns: int
+    destroyed_value: dict[str, int]
+
+
+class Battle:
+    """The full state of one battle, its rules, its dice and its log."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        fleets: tuple[Fleet, Fleet],
+        seed: int,
+        captains: tuple[str, str] = ("", ""),
+        pack: ShipPack | None = None,
+        extra_rules: tuple[str, ...] = (),
+    ) -> None:
+        from kolrami.rules import fpf
+
+        self.scenario = scenario
+        self.pack = pack or builtin_pack()
+        self.fleets = fleets
+        self.seed = seed
+        self.dice = Dice(seed)
+        module_names = [*fpf.CORE_MODULES, *fpf.mode_modules(scenario)]
+        module_names += [r for r in (*scenario.rules, *extra_rules) if r not in module_names]
+        self.rules = Ruleset(module_names)
+        self.log = ev.EventLog()
+        self.stats = Stats()
+        self.turn = 0
+        self.result: Result | None = None
+        self.ships: dict[str, ShipState] = {}
+        self.squadrons: dict[str, SquadronState] = {}
+        self.moving: str | None = None  # squadron now moving (for reaction fire)
+        self.activation_order: list[str] = []
+        self.header: dict[str, Any] = {
+            "kolrami": __version__,
+            "rules_version": RULES_VERSION,
+            "data_version": self.pack.data_version,
+            "seed": seed,
+            "scenario": scenario.model_dump(mode="json"),
+            "rules": self.rules.names,
+            "fleets": [f.model_dump(mode="json") for f in fleets],
+            "captains": list(captains),
+        }
+        self.log.record(ev.BattleStarted, self.header)
+        self._deploy()
+
+    # --- set-up ----------------------------------------------------------------------------------
+
+    def _deploy(self) -> None:
+        """Standard set-up: side A along the near edge heading 0, B along the far edge heading 3.
+
+        Squadrons are spread evenly along the edge, in the middle of their deployment zone;
+        wingmen line up behind their leader (FPF-MOV-09).
+        """
+        sc = self.scenario
+        for side, fleet in zip(SIDES, self.fleets, strict=True):
+            heading = 0 if side == "A" else 3  # facing the enemy's edge
+            squadrons = fleet.squadrons()
+            n = len(squadrons)
+            for k, (number, members) in enumerate(squadrons.items()):
+                sq_id = f"{side}S{number}"
+                x = sc.table_width_cm * (k + 1) / (n + 1)
+                zone_mid = sc.deployment_depth_cm / 2
+                y = zone_mid if side == "A" else sc.table_height_cm - zone_mid
+                # the column is centred on its zone: leader ahead, wingmen behind
+                back = sc.formation_spacing_cm * (len(members) - 1)
+                lx, ly = advance(x, y, heading, back / 2)
+                trail = Trail(lx, ly, heading, back + sc.formation_spacing_cm * 4)
+                ids = []
+                offsets = {}
+                for i, member in enumerate(members):
+                    sid = f"{side}{sum(1 for v in self.ships.values() if v.side == side) + 1}"
+                    cls = self.pack.get(member.id)
+                    px, py, ph = trail.point_at(i * sc.formation_spacing_cm)
+                    ship = ShipState(
+                        id=sid,
+                        side=side,
+                        cls=cls,
+                        squadron=sq_id,
+                        index=len(self.ships),
+                        x=px,
+                        y=py,
+                        heading=ph,
+                        speed=sc.start_speed_cm,
+                        last_speed=sc.start_speed_cm,
+                        superstructure=cls.superstructure,
+                        shields=cls.shields,
+                        engine_power=cls.engine_power,
+                        systems=cls.computer,
+                        mounts={k: list(w.mounts) for k, w in cls.weapons()},
+                    )
+                    for kind in WeaponKind:
+                        ship.mounts.setdefault(kind, [])
+                    self.ships[sid] = ship
+                    ids.append(sid)
+                    offsets[sid] = i * sc.formation_spacing_cm
+                    self.log.record(
+                        ev.ShipPlaced, sid, cls.id, side, sq_id, round(px, 3), round(py, 3), ph
+                    )
+                individual = sc.movement is Movement.INDIVIDUAL
+                self.squadrons[sq_id] = SquadronState(
+                    id=sq_id,
+                    side=side,
+                    ships=ids,
+                    formation=[] if individual else list(ids),
+                    offsets={} if individual else offsets,
+                    trail=trail,
+                )
+                if individual:
+                    for sid in ids:
+                        self.ships[sid].detached = True
+
+    # --- queries ------------------------------------------------------------------------------
+
+    def side_ships(self, side: str) -> list[ShipState]:
+        """Ships of a side still alive."""
+        return [s for s in self.ships.values() if s.side == side and s.alive]
+
+    def side_squadrons(self, side: str) -> list[SquadronState]:
+        """Squadrons of a side with a ship still alive."""
+        return [
+            q
+            for q in self.squadrons.values()
+            if q.side == side and any(self.ships[s].alive for s in q.ships)
+        ]
+
+    def squadron_speed(self, squadron: SquadronState) -> int:
+        """A squadron's initiative speed: last turn's speed of its leader or first live ship."""
+        ids = squadron.formation or [s for s in squadron.ships if self.ships[s].alive]
+        return self.ships[ids[0]].last_speed if ids else 0
+
+    def visible(self, side: str, ship: ShipState) -> bool:
+        """Whether `side` can see `ship` (nothing is hidden in FPF; cloaks will change that)."""
+        return True
+
+    def speed_limits(self, ship: ShipState, pivot: bool = False) -> tuple[int, int]:
+        """The speeds `ship` may choose this turn (FPF-MOV-06, -11, -13)."""
+        budget = ship.engine_power - (PIVOT_COST_CM if pivot else 0)
+        if budget < 0:
+            return (1, 0)  # empty range: a pivot needs 5 cm of power
+        return (max(0, ship.last_speed - budget), min(MAX_SPEED, ship.last_speed + budget))
+
+    def formation_limits(self, squadron: SquadronState, pivot: bool = False) -> tuple[int, int]:
+        """Speeds the whole formation may choose: every member's limits at once."""
+        lo, hi = 0, MAX_SPEED
+        for sid in squadron.formation:
+            a, b = self.speed_limits(self.ships[sid], pivot)
+            lo, hi = max(lo, a), min(hi, b)
+        return lo, hi
+
+    def movers(self, squadron: SquadronState) -> list[str | None]:
+        """Who needs a manoeuvre: None for the formation, plus detached ships in control."""
+        out: list[str | None] = []
+        if any(self.ships[s].in_control for s in squadron.formation):
+            out.append(None)
+        out += [
+            s
+            for s in squadron.ships
+            if self.ships[s].alive and self.ships[s].detached and self.ships[s].in_control
+        ]
+        return out
+
+    def firers(self, squadron: SquadronState) -> list[ShipState]:
+        """Ships of a squadron able to fire now: alive, in control, with a working weapon."""
+        return [
+            self.ships[s]
+            for s in squadron.ships
+            if self.ships[s].alive and self.ships[s].in_control and not self.ships[s].detoothed
+        ]
+
+    # --- movement -----------------------------------------------------------------------------
+
+    def plan_path(
+        self, x: float, y: float, heading: int, m: Maneuver, ignore: set[str]
+    ) -> tuple[list[tuple[float, float, int]], float, str | None]:
+        """Waypoints (x, y, heading) of a manoeuvre, its length, and what it stopped short of.
+
+        Activate, turn, half the move, turn, the other half (FPF-MOV-07); a pivot from
+        standstill turns to any facing first (FPF-MOV-13). The final position must not be on
+        another ship or off the table: the ship stops short (FPF-MOV-08).
+        """
+        h = (heading + (m.pivot if m.pivot is not None else m.turn1)) % HEADINGS
+        half = m.speed / 2
+        mx, my = advance(x, y, h, half)
+        h2 = (h + m.turn2) % HEADINGS
+        ex, ey = advance(mx, my, h2, half)
+        path = [(x, y, h), (mx, my, h), (ex, ey, h2)]
+        if m.speed == 0:
+            return [(x, y, h)], 0.0, None
+        return self._stop_short(path, m.speed, ignore)
+
+    def _stop_short(
+        self, path: list[tuple[float, float, int]], length: float, ignore: set[str]
+    ) -> tuple[list[tuple[float, float, int]], float, str | None]:
+        """Cut a path so that it ends clear of other bases and on the table (FPF-MOV-08)."""
+        sc = self.scenario
+        reach = 2 * sc.base_radius_cm
+        cut_at: float | None = None
+        blocker: str | None = None
+        # the table edge: the centre may not leave the table at any point of the path
+        along = 0.0
+        for (x0, y0, _), (x1, y1, _) in pairwise(path):
+            seg = math.hypot(x1 - x0, y1 - y0)
+            t = _edge_exit(x0, y0, x1, y1, sc.table_width_cm, sc.table_height_cm)
+            if t is not None:
+                cut_at, blocker = along + t * seg, "edge"
+                break
+            along += seg
+        end = length if cut_at is None else cut_at
+        # another ship's base at the end: back off along the path until clear
+        for _ in range(8):
+            ex, ey, _ = _point_on(path, end)
+            hit = None
+            for s in self.ships.values():
+                if s.id in ignore or s.destroyed:
+                    continue
+                if (s.x - ex) ** 2 + (s.y - ey) ** 2 < reach * reach:
+                    hit = s
+                    break
+            if hit is None:
+                break
+            end = _back_off(path, end, hit.x, hit.y, reach)
+            blocker = hit.id
+        cut = _cut(path, end) if end < length else path
+        return cut, end, blocker
+
+    def move_formation(self, squadron: SquadronState, m: Maneuver) -> None:
+        """Fly the formation: the leader's manoeuvre, wingmen on its trail (FPF-MOV-07/09)."""
+        if not squadron.formation:
+            return
+        leader = self.ships[squadron.formation[0]]
+        own = set(squadron.formation)
+        path, dist, blocker = self.plan_path(leader.x, leader.y, leader.heading, m, own)
+        if blocker and m.speed > 0:
+            self.log.record(ev.StoppedShort, leader.id, blocker, round(m.speed - dist, 3))
+        trail = squadron.trail
+        for x, y, h in path:
+            trail.extend(x, y, h)
+        if len(path) == 1 and path[0][2] != trail.headings[0]:
+            # a pivot in place: a zero-length segment keeps the new facing on the trail
+            trail.points.insert(0, (path[0][0], path[0][1]))
+            trail.headings.insert(0, path[0][2])
+        # wingmen move as far as the leader did, never more (FPF-MOV-09)
+        moves: list[_Move] = []
+        for sid in squadron.formation:
+            ship = self.ships[sid]
+            off = squadron.offsets[sid]
+            px, py, ph = trail.point_at(off)
+            moved = dist
+            if sid != leader.id:
+                for _ in range(8):  # stop short of ships outside the formation (FPF-MOV-08)
+                    if self._clash(px, py, own) is None:
+                        break
+                    off += self.scenario.formation_spacing_cm / 2
+                    moved -= self.scenario.formation_spacing_cm / 2
+                    px, py, ph = trail.point_at(off)
+                squadron.offsets[sid] = off
+            mid = path[1][2] if len(path) > 1 else ph
+            moves.append(
+                _Move(
+                    ship,
+                    ship.x,
+                    ship.y,
+                    ship.heading,
+                    mid,
+                    px,
+                    py,
+                    ph,
+                    max(0.0, moved),
+                    path if sid == leader.id else None,
+                )
+            )
+        trail.trim(max(squadron.offsets.values()) + self.scenario.formation_spacing_cm * 2)
+        self._execute(moves)
+
+    def move_single(self, ship: ShipState, m: Maneuver | None) -> None:
+        """Fly one ship on its own; None drifts it straight ahead (FPF-MOV-12, DMG-13)."""
+        if m is None:
+            m = Maneuver(ship.last_speed, 0, 0)
+        path, dist, blocker = self.plan_path(ship.x, ship.y, ship.heading, m, {ship.id})
+        if blocker and m.speed > 0:
+            self.log.record(ev.StoppedShort, ship.id, blocker, round(m.speed - dist, 3))
+        x, y, h = path[-1]
+        mid = path[1][2] if len(path) > 1 else h
+        self._execute([_Move(ship, ship.x, ship.y, ship.heading, mid, x, y, h, dist, path)])
+
+    def _clash(self, x: float, y: float, ignore: set[str]) -> str | None:
+        reach2 = (2 * self.scenario.base_radius_cm) ** 2
+        for s in self.ships.values():
+            if s.id not in ignore and not s.destroyed and (s.x - x) ** 2 + (s.y - y) ** 2 < reach2:
+                return s.id
+        return None
+
+    def _execute(self, moves: list[_Move]) -> None:
+        """Step the movers from start to end, letting locked weapons fire on the way, then log.
+
+        Ships advance in straight lines from start to end in steps of at most STEP_CM, keeping
+        their first-leg heading for the first half and their final heading after; exact for
+        straight moves and close for a 60-degree turn. Locks are checked before the first step
+        and after each one (FPF-FIRE-03, -07).
+        """
+        longest = max((mv.dist for mv in moves), default=0.0)
+        steps = max(1, math.ceil(longest / STEP_CM))
+        self.resolve_locks()
+        for k in range(1, steps + 1):
+            t = k / steps
+            for mv in moves:
+                ship = mv.ship
+                if ship.destroyed:
+                    continue
+                ship.x = mv.x0 + (mv.x1 - mv.x0) * t
+                ship.y = mv.y0 + (mv.y1 - mv.y0) * t
+                ship.heading = mv.mid if t <= 0.5 else mv.h1
+            self.resolve_locks()
+        for mv in moves:
+            ship = mv.ship
+            if ship.destroyed:
+                continue
+            ship.x, ship.y, ship.heading = mv.x1, mv.y1, mv.h1
+            ship.speed = round(mv.dist)
+            ship.moved = True
+            points = [[round(mv.x0, 3), round(mv.y0, 3)]]
+            if mv.path is not None:
+                points += [[round(px, 3), round(py, 3)] for px, py, _ in mv.path[1:-1]]
+            points.append([round(mv.x1, 3), round(mv.y1, 3)])
+            self.log.record(ev.ShipMoved, ship.id, points, mv.h1, ship.speed, round(mv.dist, 3))
+
+    # --- fire ---------------------------------------------------------------------------------
+
+    def declare(self, targets: tuple[FireTarget, ...], reaction_to: str | None) -> None:
+        """Lock the listed ships on their targets (FPF-FIRE-06: all declared before any shot)."""
+        for t in targets:
+            ship = self.ships[t.ship]
+            ship.lock = Lock(t.target, t.arc, ship.bears(t.arc), reaction_to)
+            ship.fired = True
+            self.log.record(ev.FireDeclared, t.ship, t.target, t.arc.value, reaction_to is not None)
+
+    def resolve_locks(self) -> None:
+        """Fire every locked weapon whose target is now in range, arc and line of fire."""
+        ready: list[tuple[ShipState, ShipState, WeaponKind, float]] = []
+        for ship in self.ships.values():
+            lock = ship.lock
+            if lock is None or not lock.pending:
+                continue
+            if not ship.alive or not ship.in_control:
+                ship.lock = None
+                continue
+            target = self.ships[lock.target]
+            if not target.alive:
+                ship.lock = None
+                continue
+            if lock.reaction_to is not None and self.moving != lock.reaction_to:
+                continue
+            dx, dy = target.x - ship.x, target.y - ship.y
+            dist = math.sqrt(dx * dx + dy * dy)
+            in_range = [k for k in lock.pending if dist <= ship.range_of(k)]
+            if not in_range:
+                continue
+            if arc_to(ship.x, ship.y, ship.heading, target.x, target.y) is not lock.arc:
+                continue
+            if not self.rules.line_of_fire_clear(self, ship, target):
+                continue
+            for k in in_range:
+                lock.pending.remove(k)
+                ready.append((ship, target, k, dist))
+        if ready:
+            self._fire(ready)
+
+    def _fire(self, ready: list[tuple[ShipState, ShipState, WeaponKind, float]]) -> None:
+        """Resolve the groups that became ready at one moment, in the order the rules give.
+
+        One side: ship by ship, all phasers, then all photons (FPF-FIRE-08/09). Both sides at
+        once (a head-on exchange, FPF-FIRE-14): longest range first across both sides; groups
+        of equal range on opposite sides roll together, then their damage lands together.
+        """
+        sides = {s.side for s, _, _, _ in ready}
+        if len(sides) == 1:
+            ready.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
+            for ship, target, kind, dist in ready:
+                self._apply_hits(self._roll_group(ship, target, kind, dist))
+            return
+        ready.sort(key=lambda r: (-r[0].range_of(r[2]), r[0].index))
+        i = 0
+        while i < len(ready):
+            rng = ready[i][0].range_of(ready[i][2])
+            tier = [r for r in ready[i:] if r[0].range_of(r[2]) == rng]
+            i += len(tier)
+            if len({r[0].side for r in tier}) == 1:
+                tier.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
+                for ship, target, kind, dist in tier:
+                    self._apply_hits(self._roll_group(ship, target, kind, dist))
+            else:
+                rolled = [self._roll_group(s, t, k, d) for s, t, k, d in tier]
+                for hits in rolled:
+                    self._apply_hits(hits)
+
+    def _roll_group(
+        self, ship: ShipState, target: ShipState, kind: WeaponKind, dist: float
+    ) -> tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]:
+        """Roll one group's penetration, location and damage dice (FPF-DMG-01..06)."""
+        weapon = ship.cls.weapon(kind)
+        assert weapon is not None
+        shots = ship.shots(kind)
+        dice = self.dice
+        rolls = [dice.d10() for _ in range(shots)]
+        penetrates = self.rules.penetrates
+        hits: list[tuple[int, int]] = []
+        for roll in rolls:
+            if penetrates(self, ship, target, weapon.strength, roll):
+                loc_roll = dice.d10()
+                dmg = dice.d6() if kind is WeaponKind.PHOTON else 1
+                hits.append((loc_roll, dmg))
+        self.stats.volleys += 1
+        self.stats.shots += shots
+        self.log.record(
+            ev.VolleyFired,
+            ship.id,
+            target.id,
+            kind.value,
+            shots,
+            weapon.strength,
+            target.shields,
+            round(dist, 3),
+            rolls,
+        )
+        return ship, target, kind, hits
+
+    def _apply_hits(
+        self, rolled: tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]
+    ) -> None:
+        ship, target, kind, hits = rolled
+        attack_arc = arc_to(target.x, target.y, target.heading, ship.x, ship.y)
+        for loc_roll, dmg in hits:
+            if target.destroyed:
+                break
+            self.apply_damage(target, loc_roll, dmg, attack_arc, ship, kind.value)
+
+    def apply_damage(
+        self,
+        target: ShipState,
+        loc_roll: int,
+        amount: int,
+        attack_arc: Arc,
+        by: ShipState | None,
+        weapon: str,
+    ) -> None:
+        """Damage to superstructure and the location hit (FPF-DMG-07..14)."""
+        loc = target.cls.hit_locations.by_face[loc_roll]
+        target.superstructure -= amount
+        applied = "superstructure"
+        value = target.superstructure
+        if loc is Location.SHIELDS:
+            if target.shields > 0:
+                target.shields = max(0, target.shields - amount)
+                applied, value = "shields", target.shields
+        elif loc is Location.ENGINE_POWER:
+            if target.engine_power > 0:
+                target.engine_power = max(
+                    0, target.engine_power - self.rules.engine_damage(self, target, amount)
+                )
+                applied, value = "engine_power", target.engine_power
+        elif loc is Location.COMPUTER:
+            # Systems keep falling below zero, to -10 (FPF-DMG-14)
+            target.systems = max(SYSTEMS_FLOOR, target.systems - amount)
+            applied, value = "computer", target.systems
+        else:
+            kind = WeaponKind.PHASER if loc is Location.PHASERS else WeaponKind.PHOTON
+            w = target.cls.weapon(kind)
+            mounts = target.mounts[kind]
+            # a weapon is only damaged by fire from an arc it covers (FPF-DMG-09)
+            if w is not None and w.bears(attack_arc) and sum(mounts) > 0:
+                _damage_mounts(mounts, amount)
+                applied, value = loc.value, sum(mounts)
+        self.log.record(
+            ev.HitScored,
+            by.id if by else "",
+            target.id,
+            weapon,
+            loc_roll,
+            loc.value,
+            amount,
+            applied,
+            target.superstructure,
+            value,
+        )
+        if target.superstructure <= 0:
+            self.rules.destroyed(self, target, by)
+        elif target.in_control and (target.engine_power <= 0 or target.systems <= 0):
+            self.set_control(target, False)
+
+    def set_control(self, ship: ShipState, in_control: bool) -> None:
+        """A ship loses or regains control (FPF-DMG-13); it leaves its formation when lost."""
+        ship.in_control = in_control
+        self.log.record(ev.ControlChanged, ship.id, in_control)
+        if not in_control:
+            ship.lock = None
+            self.leave_formation(ship)
+
+    def leave_formation(self, ship: ShipState) -> None:
+        """Take a ship out of its squadron's formation; a new leader takes over if needed."""
+        squadron = self.squadrons[ship.squadron]
+        if ship.id not in squadron.formation:
+            return
+        was_leader = squadron.formation[0] == ship.id
+        squadron.formation.remove(ship.id)
+        squadron.offsets.pop(ship.id, None)
+        ship.detached = True
+        if was_leader and squadron.formation:
+            shift = squadron.offsets[squadron.formation[0]]
+            squadron.trail.drop_front(shift)
+            for sid in squadron.formation:
+                squadron.offsets[sid] -= shift
+
+    def remove(self, ship: ShipState, by: ShipState | None, derelict: bool) -> None:
+        """Take a destroyed ship out of play (FPF-DMG-11) or leave it derelict (FPF-OPT-01)."""
+        self.leave_formation(ship)
+        ship.destroyed = not derelict
+        ship.derelict = derelict
+        ship.lock = None
+        self.log.record(ev.ShipDestroyed, ship.id, by.id if by else "", derelict)
+
+    # --- end ----------------------------------------------------------------------------------
+
+    def destroyed_value(self) -> dict[str, int]:
+        """Points of each side's fleet destroyed so far (keyed by the side that lost them)."""
+        out = dict.fromkeys(SIDES, 0)
+        for s in self.ships.values():
+            if not s.alive:
+                out[s.side] += s.cls.value
+        return out
+
+    def over(self) -> bool:
+        """A side has nothing left, or the turn limit is reached."""
+        return self.result is not None or any(not self.side_ships(side) for side in SIDES)
+
+    def finish(self) -> Result:
+        """Record the result (once)."""
+        if self.result is None:
+            winner, reason = self.rules.result(self)
+            self.result = Result(winner, reason, self.turn, self.destroyed_value())
+            self.log.record(ev.BattleEnded, winner, reason, self.turn, self.result.destroyed_value)
+        return self.result
+
+    def events(self) -> Iterator[ev.Event]:
+        """The battle's events, built on demand."""
+        return iter(self.log)
+
+
+def _damage_mounts(mounts: list[int], amount: int) -> None:
+    """Remove `amount` shots, concentrated on the weakest working mount (owner's choice, see
+    docs/rules.md FPF-DATA): a mount knocked out needs only one Damage Control point."""
+    for _ in range(amount):
+        working = [i for i, v in enumerate(mounts) if v > 0]
+        if not working:
+            return
+        i = min(working, key=lambda j: (mounts[j], j))
+        mounts[i] -= 1
+
+
+def _edge_exit(x0: float, y0: float, x1: float, y1: float, w: float, h: float) -> float | None:
+    """Fraction of the segment at which the centre leaves the table, or None."""
+    if 0.0 <= x1 <= w and 0.0 <= y1 <= h:
+        return None
+    t = 1.0
+    dx, dy = x1 - x0, y1 - y0
+    for edge, d, origin in ((0.0, dx, x0), (w, dx, x0), (0.0, dy, y0), (h, dy, y0)):
+        if d != 0.0:
+            te = (edge - origin) / d
+            if 0.0 <= te < t:
+                t = te
+    return t
+
+
+def _point_on(path: list[tuple[float, float, int]], at: float) -> tuple[float, float, int]:
+    along = 0.0
+    for (x0, y0, _), (x1, y1, h1) in pairwise(path):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        if at <= along + seg or (x1, y1) == path[-1][:2]:
+            t = 0.0 if seg == 0 else min(1.0, (at - along) / seg)
+            return x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, h1
+        along += seg
+    return path[-1]
+
+
+def _cut(path: list[tuple[float, float, int]], at: float) -> list[tuple[float, float, int]]:
+    out = [path[0]]
+    along = 0.0
+    for (x0, y0, _), (x1, y1, h1) in pairwise(path):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        if along + seg >= at:
+            t = 0.0 if seg == 0 else (at - along) / seg
+            out.append((x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, h1))
+            return out
+        out.append((x1, y1, h1))
+        along += seg
+    return out
+
+
+def _back_off(
+    path: list[tuple[float, float, int]], end: float, cx: float, cy: float, reach: float
+) -> float:
+    """The largest distance <= end along the path whose point is clear of (cx, cy) by reach."""
+    along = 0.0
+    segs = []
+    for (x0, y0, _), (x1, y1, h1) in pairwise(path):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        segs.append((along, x0, y0, h1, seg))
+        along += seg
+    for start, x0, y0, h, seg in reversed(segs):
+        if start >= end:
+            continue
+        length = min(seg, end - start)
+        t = entry_distance(x0, y0, h, length, cx, cy, reach)
+        if t is not None:
+            return start + max(0.0, t - 1e-6)
+        return start + length
+    return 0.0

@@ -1,0 +1,195 @@
+"""Table geometry (GUIDE 4): centimetres on a plane, headings in 60-degree steps, four arcs.
+
+Heading h (0..5) points 60*h degrees counter-clockwise from "up the table" (+y): heading 0 is
+toward the far edge, 3 toward the near one. A turn of +1 is to port (left), -1 to starboard.
+Unit vectors for the six headings are precomputed, and arcs are found by projection, so neither
+movement nor fire calls trigonometry.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from itertools import pairwise
+
+from kolrami.catalog.models import Arc
+
+HEADINGS = 6
+_R3 = math.sqrt(3) / 2
+# x and y of the unit vector at 90 + 60*h degrees, written out so that 0 and 3 are exact.
+_COS = (0.0, -_R3, -_R3, 0.0, _R3, _R3)
+_SIN = (1.0, 0.5, -0.5, -1.0, -0.5, 0.5)
+
+Point = tuple[float, float]
+
+
+def unit(heading: int) -> Point:
+    """The unit vector of a heading."""
+    h = heading % HEADINGS
+    return _COS[h], _SIN[h]
+
+
+def advance(x: float, y: float, heading: int, distance: float) -> Point:
+    """The point `distance` cm ahead of (x, y) along `heading`."""
+    h = heading % HEADINGS
+    return x + _COS[h] * distance, y + _SIN[h] * distance
+
+
+def distance(ax: float, ay: float, bx: float, by: float) -> float:
+    """Centre-to-centre ('spigot to spigot') distance (FPF-TURN-01)."""
+    return math.hypot(bx - ax, by - ay)
+
+
+def relative_bearing(x: float, y: float, heading: int, tx: float, ty: float) -> float:
+    """Bearing of (tx, ty) from a ship at (x, y), in degrees relative to its heading, in [0, 360).
+
+    0 is dead ahead, 90 to port, 180 astern, 270 to starboard.
+    """
+    absolute = math.degrees(math.atan2(ty - y, tx - x))
+    return (absolute - 90.0 - 60 * heading) % 360.0
+
+
+def arc_of_bearing(bearing: float) -> Arc:
+    """The 90-degree arc a relative bearing falls in; boundaries go to front or aft (FPF-ARC-01)."""
+    if bearing <= 45.0 or bearing >= 315.0:
+        return Arc.F
+    if 135.0 <= bearing <= 225.0:
+        return Arc.A
+    return Arc.P if bearing < 180.0 else Arc.S
+
+
+def arc_to(x: float, y: float, heading: int, tx: float, ty: float) -> Arc:
+    """The arc of a ship at (x, y, heading) that contains the point (tx, ty).
+
+    Same answer as arc_of_bearing(relative_bearing(...)) without trigonometry: the offset is
+    split into its ahead and to-port parts; front wins when ahead >= |port| (FPF-ARC-01).
+    """
+    h = heading % HEADINGS
+    ux, uy = _COS[h], _SIN[h]
+    dx, dy = tx - x, ty - y
+    ahead = dx * ux + dy * uy
+    port = dy * ux - dx * uy
+    side = port if port >= 0.0 else -port
+    if ahead >= side:
+        return Arc.F
+    if -ahead >= side:
+        return Arc.A
+    return Arc.P if port > 0.0 else Arc.S
+
+
+def heading_toward(x: float, y: float, tx: float, ty: float) -> int:
+    """The hex heading closest to the direction from (x, y) to (tx, ty)."""
+    absolute = math.degrees(math.atan2(ty - y, tx - x)) - 90.0
+    return round(absolute / 60.0) % HEADINGS
+
+
+def segment_hits_circle(
+    ax: float, ay: float, bx: float, by: float, cx: float, cy: float, radius: float
+) -> bool:
+    """Whether the segment a-b passes within `radius` of c (a base crossing the line of fire)."""
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    if length2 == 0.0:
+        return (cx - ax) ** 2 + (cy - ay) ** 2 < radius * radius
+    t = ((cx - ax) * dx + (cy - ay) * dy) / length2
+    t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+    px, py = ax + t * dx - cx, ay + t * dy - cy
+    return px * px + py * py < radius * radius
+
+
+def entry_distance(
+    ax: float, ay: float, heading: int, length: float, cx: float, cy: float, radius: float
+) -> float | None:
+    """How far along a straight move from a the path first comes within `radius` of c.
+
+    None when the move of `length` cm never comes that close. Used to stop short of a ship
+    (FPF-MOV-08) and at the table edge.
+    """
+    ux, uy = unit(heading)
+    ox, oy = cx - ax, cy - ay
+    b = ox * ux + oy * uy
+    c = ox * ox + oy * oy - radius * radius
+    disc = b * b - c
+    if disc < 0.0:
+        return None
+    t = b - math.sqrt(disc)
+    if t > length:
+        return None
+    return max(t, 0.0)
+
+
+class Trail:
+    """The path a squadron leader has flown, newest point first, so wingmen can follow it.
+
+    Wingmen sit at fixed distances behind the leader measured along this path (FPF-MOV-09);
+    `point_at(d)` gives the position and heading `d` cm back from the leader.
+    """
+
+    __slots__ = ("headings", "points")
+
+    def __init__(self, x: float, y: float, heading: int, length: float) -> None:
+        # A straight trail behind a ship just deployed.
+        bx, by = advance(x, y, heading, -length)
+        self.points: list[Point] = [(x, y), (bx, by)]
+        self.headings: list[int] = [heading % HEADINGS]  # headings[i]: from points[i+1] to [i]
+
+    def extend(self, x: float, y: float, heading: int) -> None:
+        """The leader moved in a straight line to (x, y) on `heading`."""
+        lx, ly = self.points[0]
+        if (x - lx) ** 2 + (y - ly) ** 2 < 1e-12:
+            return
+        if self.headings[0] == heading % HEADINGS:
+            self.points[0] = (x, y)  # same straight line: move the head
+        else:
+            self.points.insert(0, (x, y))
+            self.headings.insert(0, heading % HEADINGS)
+
+    def point_at(self, back: float) -> tuple[float, float, int]:
+        """Position and heading `back` cm behind the head, along the trail."""
+        remaining = back
+        for i, h in enumerate(self.headings):
+            (x0, y0), (x1, y1) = self.points[i], self.points[i + 1]
+            seg = math.hypot(x0 - x1, y0 - y1)
+            if remaining <= seg or i == len(self.headings) - 1:
+                px, py = advance(x0, y0, h, -remaining)
+                return px, py, h
+            remaining -= seg
+        raise AssertionError("unreachable: the loop returns on its last segment")
+
+    def trim(self, keep: float) -> None:
+        """Forget the trail more than `keep` cm behind the head (it is never needed)."""
+        total = 0.0
+        for i in range(len(self.headings)):
+            (x0, y0), (x1, y1) = self.points[i], self.points[i + 1]
+            total += math.hypot(x0 - x1, y0 - y1)
+            if total >= keep:
+                del self.points[i + 2 :]
+                del self.headings[i + 1 :]
+                return
+
+    def drop_front(self, back: float) -> None:
+        """Make the point `back` cm behind the head the new head (its leader was destroyed)."""
+        x, y, h = self.point_at(back)
+        remaining = back
+        while self.headings:
+            (x0, y0), (x1, y1) = self.points[0], self.points[1]
+            seg = math.hypot(x0 - x1, y0 - y1)
+            if remaining < seg or len(self.headings) == 1:
+                break
+            remaining -= seg
+            del self.points[0]
+            del self.headings[0]
+        self.points[0] = (x, y)
+        self.headings[0] = h
+
+    def copy(self) -> Trail:
+        """An independent copy (for a captain's look-ahead)."""
+        new = Trail.__new__(Trail)
+        new.points = list(self.points)
+        new.headings = list(self.headings)
+        return new
+
+
+def polyline_length(points: Sequence[Point]) -> float:
+    """Total length of a path."""
+    return sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(points))

@@ -1,0 +1,270 @@
+"""Orders and decisions: what the engine asks a captain, and what a captain answers.
+
+Orders are small immutable values with a text form that round-trips: `parse(str(order)) ==
+order` (GUIDE 3.2). The battle checks them with verify (raises IllegalOrderError, a message a
+player can read) and can (a bool for AIs and UIs) before applying them.
+
+Text forms (ship ids like A1, squadron ids like AS1):
+  FIRST | SECOND                                   who moves first after winning a roll-off
+  ACT AS1 [FORCE BS2]                              activate a squadron, maybe forcing prey first
+  AS1 SPD 30 T+1 T0 [A3=SPD 20 T0 T0 ...] FIRE A1:F@B2 A2:F@B2 | HOLD
+  REACT AS2 A4:F@B1 ... | REACT AS2 HOLD           reaction fire, forward arc only
+  REPAIR A1:computer A2:phasers.0 | REPAIR NONE     damage-control points
+A manoeuvre is SPD n T<first turn> T<second turn>, or SPD n PIV<facing change> T<turn> for a
+pivot from standstill; turns are -1 (starboard), 0 or +1 (port) hex faces.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kolrami.catalog.models import Arc
+from kolrami.errors import KolramiError
+
+
+class IllegalOrderError(KolramiError):
+    """An order the rules do not allow; the message names the rule and the fix."""
+
+
+class OrderSyntaxError(KolramiError, ValueError):
+    """Order text that does not parse."""
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+@dataclass(frozen=True, slots=True)
+class Maneuver:
+    """One ship's (or a formation leader's) movement for the turn (FPF-MOV-07, -13)."""
+
+    speed: int
+    turn1: int = 0
+    turn2: int = 0
+    pivot: int | None = None  # facing change from standstill, in hex faces; replaces turn1
+
+    def __str__(self) -> str:
+        first = f"PIV{_signed(self.pivot)}" if self.pivot is not None else f"T{_signed(self.turn1)}"
+        return f"SPD {self.speed} {first} T{_signed(self.turn2)}"
+
+
+@dataclass(frozen=True, slots=True)
+class FireTarget:
+    """One ship's lock: the arc it fires through and its target (FPF-FIRE-04/05)."""
+
+    ship: str
+    arc: Arc
+    target: str
+
+    def __str__(self) -> str:
+        return f"{self.ship}:{self.arc.value}@{self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeOrder:
+    """After winning an equal-speed roll-off: move first or second (FPF-MOV-03)."""
+
+    first: bool
+
+    def __str__(self) -> str:
+        return "FIRST" if self.first else "SECOND"
+
+
+@dataclass(frozen=True, slots=True)
+class ActivateOrder:
+    """Which squadron to activate; `force` makes a pursued enemy squadron move first (MOV-10)."""
+
+    squadron: str
+    force: str | None = None
+
+    def __str__(self) -> str:
+        return f"ACT {self.squadron}" + (f" FORCE {self.force}" if self.force else "")
+
+
+@dataclass(frozen=True, slots=True)
+class SquadronOrder:
+    """An activated squadron's orders: movement, then its fire declaration or HOLD.
+
+    `moves` maps a ship id to its manoeuvre; the key None is the formation (its leader's path,
+    followed by the wingmen). `fire` None means the squadron holds fire.
+    """
+
+    squadron: str
+    moves: tuple[tuple[str | None, Maneuver], ...]
+    fire: tuple[FireTarget, ...] | None = None
+
+    def __str__(self) -> str:
+        parts = [self.squadron]
+        for ship, m in self.moves:
+            parts.append(str(m) if ship is None else f"{ship}={m}")
+        if self.fire is None:
+            parts.append("HOLD")
+        else:
+            parts.append("FIRE")
+            parts.extend(str(t) for t in self.fire)
+        return " ".join(parts)
+
+    def move_of(self, ship: str | None) -> Maneuver | None:
+        """The manoeuvre given for `ship` (None: the formation)."""
+        for key, m in self.moves:
+            if key == ship:
+                return m
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionOrder:
+    """Reaction fire through the forward arc at a moving squadron, or HOLD (FPF-FIRE-11)."""
+
+    squadron: str
+    fire: tuple[FireTarget, ...] | None = None
+
+    def __str__(self) -> str:
+        if self.fire is None:
+            return f"REACT {self.squadron} HOLD"
+        return f"REACT {self.squadron} " + " ".join(str(t) for t in self.fire)
+
+
+@dataclass(frozen=True, slots=True)
+class RepairOrder:
+    """Damage-control points for the turn: (ship, item) pairs (FPF-REP-01, -07)."""
+
+    repairs: tuple[tuple[str, str], ...] = ()
+
+    def __str__(self) -> str:
+        if not self.repairs:
+            return "REPAIR NONE"
+        return "REPAIR " + " ".join(f"{s}:{i}" for s, i in self.repairs)
+
+
+Order = InitiativeOrder | ActivateOrder | SquadronOrder | ReactionOrder | RepairOrder
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeDecision:
+    """`side` won the roll-off at `speed` and chooses to move first or second."""
+
+    side: str
+    speed: int
+
+
+@dataclass(frozen=True, slots=True)
+class ActivationDecision:
+    """`side` activates one of `squadrons`; `forcible` lists prey it may force to move first."""
+
+    side: str
+    squadrons: tuple[str, ...]
+    forcible: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersDecision:
+    """`side` gives the orders of its activated `squadron`."""
+
+    side: str
+    squadron: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionDecision:
+    """`side` may reaction-fire with `squadron` at the moving squadron `mover`."""
+
+    side: str
+    squadron: str
+    mover: str
+
+
+@dataclass(frozen=True, slots=True)
+class RepairDecision:
+    """`side` spends the damage-control points of `ships` (FPF-REP-02)."""
+
+    side: str
+    ships: tuple[str, ...]
+
+
+Decision = (
+    InitiativeDecision | ActivationDecision | OrdersDecision | ReactionDecision | RepairDecision
+)
+
+_MANEUVER = r"SPD (\d+) (?:T([+-]?\d+)|PIV([+-]?\d+)) T([+-]?\d+)"
+_TARGET = re.compile(r"^([A-Z]\d+):([FPSA])@([A-Z]\d+)$")
+_MOVE_WITH_SHIP = re.compile(r"^(?:([A-Z]\d+)=)?" + _MANEUVER + "$")
+
+
+def _maneuver(m: re.Match[str], offset: int) -> Maneuver:
+    speed, turn1, pivot, turn2 = (m.group(offset + i) for i in range(4))
+    return Maneuver(
+        int(speed),
+        int(turn1) if turn1 is not None else 0,
+        int(turn2),
+        int(pivot) if pivot is not None else None,
+    )
+
+
+def _targets(tokens: list[str], text: str) -> tuple[FireTarget, ...]:
+    out = []
+    for tok in tokens:
+        m = _TARGET.match(tok)
+        if not m:
+            raise OrderSyntaxError(f"'{tok}' in '{text}' is not a target like A1:F@B2")
+        out.append(FireTarget(m.group(1), Arc(m.group(2)), m.group(3)))
+    return tuple(out)
+
+
+def parse(text: str) -> Order:
+    """An order from its text form."""
+    tokens = text.split()
+    if not tokens:
+        raise OrderSyntaxError("an empty order")
+    head = tokens[0]
+    if head in ("FIRST", "SECOND") and len(tokens) == 1:
+        return InitiativeOrder(head == "FIRST")
+    if head == "ACT":
+        if len(tokens) == 2:
+            return ActivateOrder(tokens[1])
+        if len(tokens) == 4 and tokens[2] == "FORCE":
+            return ActivateOrder(tokens[1], tokens[3])
+    elif head == "REACT" and len(tokens) >= 3:
+        if tokens[2:] == ["HOLD"]:
+            return ReactionOrder(tokens[1])
+        return ReactionOrder(tokens[1], _targets(tokens[2:], text))
+    elif head == "REPAIR" and len(tokens) >= 2:
+        if tokens[1:] == ["NONE"]:
+            return RepairOrder()
+        pairs = []
+        for tok in tokens[1:]:
+            ship, sep, item = tok.partition(":")
+            if not sep or not ship or not item:
+                raise OrderSyntaxError(f"'{tok}' in '{text}' is not a repair like A1:computer")
+            pairs.append((ship, item))
+        return RepairOrder(tuple(pairs))
+    elif re.match(r"^[A-Z]S\d+$", head):
+        return _parse_squadron(tokens, text)
+    raise OrderSyntaxError(f"cannot read the order '{text}'")
+
+
+def _parse_squadron(tokens: list[str], text: str) -> SquadronOrder:
+    squadron, rest = tokens[0], tokens[1:]
+    if "HOLD" in rest:
+        cut = rest.index("HOLD")
+        move_tokens, tail, fire = rest[:cut], rest[cut + 1 :], None
+        if tail:
+            raise OrderSyntaxError(f"nothing may follow HOLD in '{text}'")
+    elif "FIRE" in rest:
+        cut = rest.index("FIRE")
+        move_tokens = rest[:cut]
+        fire = _targets(rest[cut + 1 :], text)
+    else:
+        raise OrderSyntaxError(f"'{text}' must end in FIRE <targets> or HOLD")
+    moves: list[tuple[str | None, Maneuver]] = []
+    # manoeuvres are 4 tokens each: [SHIP=]SPD n Tx|PIVx Ty
+    i = 0
+    while i < len(move_tokens):
+        chunk = " ".join(move_tokens[i : i + 4])
+        m = _MOVE_WITH_SHIP.match(chunk)
+        if not m:
+            raise OrderSyntaxError(f"cannot read the manoeuvre '{chunk}' in '{text}'")
+        moves.append((m.group(1), _maneuver(m, 2)))
+        i += 4
+    return SquadronOrder(squadron, tuple(moves), fire)

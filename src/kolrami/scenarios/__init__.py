@@ -1,0 +1,5 @@
+"""Scenarios: frozen definitions of a battle's table, set-up, limits and rule modules."""
+
+from kolrami.scenarios.models import Masking, Movement, Scenario, load_scenario
+
+__all__ = ["Masking", "Movement", "Scenario", "load_scenario"]

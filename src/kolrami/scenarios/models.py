@@ -1,0 +1,104 @@
+"""The scenario model: everything about a battle that is fixed before the first die is rolled.
+
+Scenarios are TOML files validated like the data packs; `kolrami battle --scenario NAME|FILE`
+takes a built-in name or a path.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from enum import StrEnum
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from kolrami.catalog.loader import _first_problem
+from kolrami.errors import DataPackError, UnknownNameError
+
+
+class Masking(StrEnum):
+    """FPF's two masking methods (FPF-MASK-01..06)."""
+
+    STATIONARY = "method-1"  # bases block the line of fire when firer or target is stationary
+    NONE = "method-2"  # no masking at all
+
+
+class Movement(StrEnum):
+    """Squadron movement (FPF-MOV-07/09) or the one-ship-at-a-time variant (FPF-MOV-14)."""
+
+    SQUADRON = "squadron"
+    INDIVIDUAL = "individual"
+
+
+class Scenario(BaseModel):
+    """A battle's fixed definition: table, deployment, limits, options and rule modules."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
+    title: str = ""
+    description: str = ""
+    table_width_cm: float = Field(180.0, gt=0)
+    table_height_cm: float = Field(120.0, gt=0)
+    deployment_depth_cm: float = Field(20.0, gt=0, description="Depth of each side's zone.")
+    turn_limit: int = Field(12, ge=1, le=200)
+    start_speed_cm: int = Field(20, ge=0, le=40, description="Speed ships enter with (turn 1).")
+    base_radius_cm: float = Field(2.5, gt=0, description="Radius of a ship's base.")
+    formation_spacing_cm: float = Field(6.0, gt=0, description="Gap between squadron ships.")
+    masking: Masking = Masking.STATIONARY
+    movement: Movement = Movement.SQUADRON
+    rules: tuple[str, ...] = Field((), description="Optional rule modules to switch on.")
+
+    @model_validator(mode="after")
+    def _fits(self) -> Self:
+        if 2 * self.deployment_depth_cm >= self.table_height_cm:
+            raise ValueError(
+                f"deployment zones of {self.deployment_depth_cm:g} cm meet on a table "
+                f"{self.table_height_cm:g} cm deep; use less than half the depth"
+            )
+        if self.formation_spacing_cm < 2 * self.base_radius_cm:
+            raise ValueError("formation_spacing_cm must be at least two base radii")
+        return self
+
+
+BUILTIN = ("standard",)
+
+
+def parse_scenario(text: str, source: str) -> Scenario:
+    """Validate scenario TOML; errors name the file and the field."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataPackError(f"{source}: not valid TOML: {exc}") from None
+    try:
+        return Scenario.model_validate(raw.get("scenario", raw))
+    except ValidationError as exc:
+        field, msg = _first_problem(exc)
+        raise DataPackError(f"{source}: scenario field '{field or '-'}': {msg}") from None
+
+
+@cache
+def builtin_scenario(name: str) -> Scenario:
+    """A scenario shipped inside the package."""
+    res = resources.files("kolrami.scenarios").joinpath("data", f"{name}.toml")
+    return parse_scenario(res.read_text(encoding="utf-8"), f"kolrami/scenarios/data/{name}.toml")
+
+
+def load_scenario(name_or_path: str) -> Scenario:
+    """A built-in scenario by name, or a scenario file by path."""
+    if name_or_path in BUILTIN:
+        return builtin_scenario(name_or_path)
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise DataPackError(f"{path}: cannot read the scenario: {exc.strerror}") from None
+        return parse_scenario(text, str(path))
+    import difflib
+
+    close = difflib.get_close_matches(name_or_path, BUILTIN, n=1)
+    raise UnknownNameError("scenario", name_or_path, close[0] if close else None, list(BUILTIN))
