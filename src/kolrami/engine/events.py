@@ -86,8 +86,16 @@ class SquadronActivated(Event):
 
     kind: ClassVar[str] = "squadron_activated"
     squadron: str
-    order: str
     forced_by: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersGiven(Event):
+    """The activated squadron's orders, in their text form (see kolrami.engine.orders)."""
+
+    kind: ClassVar[str] = "orders_given"
+    squadron: str
+    order: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +209,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Repaired,
         InitiativeRolled,
         SquadronActivated,
+        OrdersGiven,
         FireDeclared,
         ShipMoved,
         StoppedShort,

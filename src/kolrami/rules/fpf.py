@@ -325,6 +325,7 @@ def verify_squadron_order(battle: Battle, squadron: SquadronState, order: Squadr
 def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> Iterator[Decision]:
     """One activation: reactions, orders, fire declaration, movement with locked fire."""
     squadron.activated = True
+    battle.log.record(ev.SquadronActivated, squadron.id, forced_by)
     battle.stats.activations += 1
     battle.activation_order.append(squadron.id)
     enemy = "B" if squadron.side == "A" else "A"
@@ -347,9 +348,7 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
             raise IllegalOrderError(f"expected orders for {squadron.id}, got '{got}'")
         verify_squadron_order(battle, squadron, got)
         order = got
-    battle.log.record(
-        ev.SquadronActivated, squadron.id, str(order) if order else "DRIFT", forced_by
-    )
+    battle.log.record(ev.OrdersGiven, squadron.id, str(order) if order else "DRIFT")
     if order is not None and order.fire is not None:
         battle.declare(order.fire, None)
         squadron.fired = True

@@ -1,0 +1,75 @@
+"""A scripted captain: answers decisions from a list of order texts (tests, replays, tutorials).
+
+Each decision takes the next scripted order whose kind fits it; decisions the script does not
+cover (a repair when none was scripted, a reaction chance) go to a fallback captain, by default
+one that holds fire, repairs by the default priority and otherwise raises.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+from kolrami.captains.base import BattleView, Captain, default_repairs
+from kolrami.engine.orders import (
+    ActivateOrder,
+    ActivationDecision,
+    Decision,
+    InitiativeDecision,
+    InitiativeOrder,
+    Order,
+    OrdersDecision,
+    ReactionDecision,
+    ReactionOrder,
+    RepairDecision,
+    RepairOrder,
+    SquadronOrder,
+    parse,
+)
+from kolrami.errors import KolramiError
+
+_FITS: dict[type, type] = {
+    InitiativeDecision: InitiativeOrder,
+    ActivationDecision: ActivateOrder,
+    OrdersDecision: SquadronOrder,
+    ReactionDecision: ReactionOrder,
+    RepairDecision: RepairOrder,
+}
+
+
+class ScriptExhaustedError(KolramiError):
+    """The script has no order for a decision and there is no fallback for it."""
+
+
+class PassiveCaptain:
+    """Fallback: first squadron, hold fire, stand on, default repairs, move second."""
+
+    name = "passive"
+
+    def decide(self, view: BattleView, decision: Decision) -> Order:
+        if isinstance(decision, InitiativeDecision):
+            return InitiativeOrder(False)
+        if isinstance(decision, ActivationDecision):
+            return ActivateOrder(decision.squadrons[0])
+        if isinstance(decision, ReactionDecision):
+            return ReactionOrder(decision.squadron)
+        if isinstance(decision, RepairDecision):
+            return default_repairs(view, decision)
+        raise ScriptExhaustedError(f"no scripted order for {decision}")
+
+
+class ScriptedCaptain:
+    """Plays the given orders in sequence, matching each to the next decision of its kind."""
+
+    name = "scripted"
+
+    def __init__(self, orders: Iterable[str | Order], fallback: Captain | None = None) -> None:
+        self.queue: deque[Order] = deque(parse(o) if isinstance(o, str) else o for o in orders)
+        self.fallback: Captain = fallback or PassiveCaptain()
+        self.seen: list[Decision] = []
+
+    def decide(self, view: BattleView, decision: Decision) -> Order:
+        self.seen.append(decision)
+        if self.queue and isinstance(self.queue[0], _FITS[type(decision)]):
+            return self.queue.popleft()
+        return self.fallback.decide(view, decision)
