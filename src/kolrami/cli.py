@@ -22,6 +22,7 @@ from rich.table import Table
 
 from kolrami import __version__
 from kolrami.catalog import Arc, Faction, ShipClass, ShipPack, WeaponKind, builtin_pack
+from kolrami.engine.battle import RULES_VERSION, Battle
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.report.sheets import roster_table, ship_sheet
 from kolrami.rules.fpf_damage import penetration_target
@@ -400,6 +401,225 @@ def odds_cmd(
         _print_volley(result, title, superstructure)
         if plot is not None:
             _out().print(f"Wrote {plot}")
+
+
+# --- battle ---------------------------------------------------------------------------------
+
+
+def _seed_or_new(seed: int | None) -> int:
+    if seed is None:
+        import secrets
+
+        return secrets.randbelow(10**6)
+    if seed < 0:
+        raise InvalidInputError(f"seed {seed} is negative; use 0 or more")
+    return seed
+
+
+def _battle_json(battle: Battle) -> dict[str, Any]:
+    result = battle.finish()
+    return {
+        "seed": battle.seed,
+        "rules_version": RULES_VERSION,
+        "winner": result.winner,
+        "turns": result.turns,
+        "ships": [
+            {
+                "id": s.id,
+                "class": s.cls.id,
+                "side": s.side,
+                "superstructure": max(0, s.superstructure),
+                "destroyed": not s.alive,
+            }
+            for s in battle.ships.values()
+        ],
+        "log_sha256": battle.log.sha256(),
+    }
+
+
+def _write_log(battle: Battle, path: Path) -> None:
+    try:
+        path.write_text(battle.log.jsonl(), encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"cannot write the log '{path}': {exc.strerror}") from None
+
+
+@_command("battle")
+def battle_cmd(
+    fleet_a: Annotated[
+        str, typer.Option(help="Side A: a FleetX JSON file or presets:NAME.")
+    ] = "presets:federation-cruisers",
+    fleet_b: Annotated[
+        str, typer.Option(help="Side B: a FleetX JSON file or presets:NAME.")
+    ] = "presets:klingon-wolfpack",
+    captain_a: Annotated[str, typer.Option(help="Side A's captain.")] = "aggressive",
+    captain_b: Annotated[str, typer.Option(help="Side B's captain.")] = "aggressive",
+    scenario: Annotated[str, typer.Option(help="A built-in scenario or a TOML file.")] = "standard",
+    turns: Annotated[int | None, typer.Option(help="Turn limit (overrides the scenario).")] = None,
+    rules: Annotated[
+        str | None, typer.Option(help="Extra rule modules, comma separated (see kolrami rules).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed; a new one is drawn if omitted.")] = None,
+    log: Annotated[Path | None, typer.Option(help="Write the event log (JSONL) here.")] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every move and order.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Play one battle with AI captains and tell it turn by turn (or as JSON)."""
+    from kolrami.captains.base import make_captain
+    from kolrami.engine.driver import captain_dice, run
+    from kolrami.fleet.model import load_fleet
+    from kolrami.scenarios.models import load_scenario
+
+    pack = builtin_pack()
+    sc = load_scenario(scenario)
+    if turns is not None:
+        if not 1 <= turns <= 200:
+            raise InvalidInputError(f"--turns {turns}: a battle lasts 1 to 200 turns")
+        sc = sc.model_copy(update={"turn_limit": turns})
+    fleets = (load_fleet(fleet_a, pack), load_fleet(fleet_b, pack))
+    real_seed = _seed_or_new(seed)
+    names = (captain_a, captain_b)
+    captains = {
+        side: make_captain(n, captain_dice(real_seed, side))
+        for side, n in zip(("A", "B"), names, strict=True)
+    }
+    extra = tuple(r.strip() for r in rules.split(",") if r.strip()) if rules else ()
+    battle = Battle(sc, fleets, real_seed, names, pack, extra_rules=extra)
+    run(battle, captains)
+    if log is not None:
+        _write_log(battle, log)
+    if as_json:
+        _print_json(_battle_json(battle))
+        return
+    from kolrami.report.narrate import Narrator, status_table
+
+    out = _out()
+    out.print(
+        f"[bold]{fleets[0].name}[/bold] ({captain_a}) vs [bold]{fleets[1].name}[/bold] "
+        f"({captain_b}), scenario {sc.name}, seed {real_seed}"
+    )
+    Narrator(out, pack, verbose).tell(battle.events())
+    out.print(status_table(battle))
+    if seed is None:
+        out.print(f"[dim]Re-run this battle with --seed {real_seed}.[/dim]")
+    if log is not None:
+        out.print(f"Wrote the event log to {log}")
+
+
+@_command("replay")
+def replay_cmd(
+    log: Annotated[Path, typer.Argument(help="An event log written by kolrami battle --log.")],
+    orders: Annotated[
+        bool,
+        typer.Option("--orders", help="Replay the logged orders instead of re-asking captains."),
+    ] = False,
+    show: Annotated[bool, typer.Option("--show", help="Tell the battle turn by turn.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
+) -> None:
+    """Re-run a battle from its log's header and say whether the new log is identical."""
+    from kolrami.captains.base import make_captain
+    from kolrami.captains.scripted import ScriptedCaptain
+    from kolrami.engine.driver import captain_dice, rebuild, run
+    from kolrami.engine.events import BattleStarted, OrderGiven, parse_jsonl
+
+    try:
+        text = log.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read the log '{log}': {exc.strerror}") from None
+    try:
+        events = parse_jsonl(text)
+    except (ValueError, TypeError) as exc:
+        raise InvalidInputError(f"{log} is not a Kolrami event log: {exc}") from None
+    if not events or not isinstance(events[0], BattleStarted):
+        raise InvalidInputError(f"{log} does not start with a battle_started header")
+    header = events[0].header
+    scenario, fleets, names, seed, extra = rebuild(header)
+    if orders:
+        captains: dict[str, Any] = {
+            side: ScriptedCaptain(
+                [e.order for e in events if isinstance(e, OrderGiven) and e.side == side]
+            )
+            for side in ("A", "B")
+        }
+    else:
+        captains = {
+            side: make_captain(n, captain_dice(seed, side))
+            for side, n in zip(("A", "B"), names, strict=True)
+        }
+    battle = Battle(scenario, fleets, seed, names, extra_rules=extra)
+    run(battle, captains)
+    new = battle.log.jsonl()
+    identical = new == text
+    first_diff = None
+    if not identical:
+        for number, (a, b) in enumerate(zip(text.splitlines(), new.splitlines(), strict=False), 1):
+            if a != b:
+                first_diff = number
+                break
+        else:
+            first_diff = min(len(text.splitlines()), len(new.splitlines())) + 1
+    same_rules = header.get("rules_version") == RULES_VERSION
+    if as_json:
+        _print_json(
+            {
+                "identical": identical,
+                "first_difference_line": first_diff,
+                "rules_version": RULES_VERSION,
+                "log_rules_version": header.get("rules_version"),
+                "log_sha256": battle.log.sha256(),
+            }
+        )
+    else:
+        out = _out()
+        if show:
+            from kolrami.report.narrate import Narrator
+
+            Narrator(out, builtin_pack()).tell(battle.events())
+        if identical:
+            out.print(
+                f"[green]identical[/green]: {len(events)} events, sha256 "
+                f"{battle.log.sha256()[:16]}..."
+            )
+        else:
+            out.print(f"[red]different[/red] from line {first_diff} of {log}")
+            if not same_rules:
+                out.print(
+                    f"The log was made under rules {header.get('rules_version')}; "
+                    f"this is {RULES_VERSION}."
+                )
+    if not identical:
+        raise typer.Exit(1)
+
+
+@_command("captains")
+def captains_cmd() -> None:
+    """List the built-in captains."""
+    from kolrami.captains.base import captain_names
+
+    for name in captain_names():
+        typer.echo(name)
+
+
+@_command("rules")
+def rules_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """List the rule modules: the FPF core and the optional ones a scenario can switch on."""
+    from kolrami.rules import fpf  # noqa: F401  (registers the modules)
+    from kolrami.rules.registry import describe
+
+    rows = describe()
+    if as_json:
+        _print_json(
+            [{"name": n, "core": c, "clauses": list(cl), "summary": s} for n, c, cl, s in rows]
+        )
+        return
+    table = Table(title="Rule modules")
+    table.add_column("Module")
+    table.add_column("Kind")
+    table.add_column("Clauses")
+    table.add_column("What it does")
+    for name, core, clauses, summary in rows:
+        table.add_row(name, "core" if core else "option", " ".join(clauses), summary)
+    _out().print(table)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,12 +8,16 @@ a web page, or an RL loop one step at a time.
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle, Result
+from kolrami.engine.chance import Dice, derive_seed
 from kolrami.engine.orders import Decision, Order
+from kolrami.errors import InvalidInputError
+from kolrami.fleet.model import Fleet
 from kolrami.rules.registry import Phase
+from kolrami.scenarios.models import Scenario
 
 if TYPE_CHECKING:
     from kolrami.captains.base import Captain
@@ -22,7 +26,21 @@ Game = Generator[Decision, Order, Result]
 
 
 def play(battle: Battle) -> Game:
-    """Play `battle` to its end: start, then turns of repairs and initiative (FPF-TURN-02)."""
+    """Play `battle` to its end, logging every order it receives (OrderGiven)."""
+    turns = _turns(battle)
+    try:
+        decision = next(turns)
+        while True:
+            order = yield decision
+            battle.log.record(ev.OrderGiven, decision.side, str(order))
+            decision = turns.send(order)
+    except StopIteration as stop:
+        result: Result = stop.value
+        return result
+
+
+def _turns(battle: Battle) -> Game:
+    """Start, then turns of repairs and initiative until the end (FPF-TURN-02)."""
     rules = battle.rules
     yield from rules.run(Phase.START_OF_BATTLE, battle)
     while battle.turn < battle.scenario.turn_limit and not battle.over():
@@ -51,3 +69,49 @@ def run(battle: Battle, captains: Mapping[str, Captain]) -> Result:
     except StopIteration as stop:
         result: Result = stop.value
         return result
+
+
+def captain_dice(seed: int, side: str) -> Dice:
+    """Each captain's own generator: derived from the battle seed, never the battle's dice."""
+    return Dice(derive_seed(seed, "captain", side))
+
+
+def simulate(
+    scenario: Scenario,
+    fleets: tuple[Fleet, Fleet],
+    captains: tuple[str, str],
+    seed: int,
+    extra_rules: tuple[str, ...] = (),
+) -> Battle:
+    """Build and play a battle between two named captains; returns the finished battle."""
+    from kolrami.captains.base import make_captain
+
+    battle = Battle(scenario, fleets, seed, captains, extra_rules=extra_rules)
+    players = {
+        side: make_captain(name, captain_dice(seed, side))
+        for side, name in zip(("A", "B"), captains, strict=True)
+    }
+    run(battle, players)
+    return battle
+
+
+def rebuild(
+    header: dict[str, Any],
+) -> tuple[Scenario, tuple[Fleet, Fleet], tuple[str, str], int, tuple[str, ...]]:
+    """Scenario, fleets, captains, seed and extra rules from a log's BattleStarted header."""
+    from kolrami.fleet.model import parse_fleet
+    from kolrami.rules import fpf
+
+    try:
+        scenario = Scenario.model_validate(header["scenario"])
+        fleets = tuple(parse_fleet(f, "log header") for f in header["fleets"])
+        captains = tuple(header["captains"])
+        seed = int(header["seed"])
+        rules = list(header["rules"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidInputError(f"the log's header is incomplete or damaged: {exc}") from None
+    if len(fleets) != 2 or len(captains) != 2:
+        raise InvalidInputError("the log's header must name two fleets and two captains")
+    implied = {*fpf.CORE_MODULES, *fpf.mode_modules(scenario), *scenario.rules}
+    extra = tuple(r for r in rules if r not in implied)
+    return scenario, (fleets[0], fleets[1]), (captains[0], captains[1]), seed, extra

@@ -90,11 +90,15 @@ class SquadronActivated(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class OrdersGiven(Event):
-    """The activated squadron's orders, in their text form (see kolrami.engine.orders)."""
+class OrderGiven(Event):
+    """A captain's answer to a decision, in its text form (kolrami.engine.orders).
 
-    kind: ClassVar[str] = "orders_given"
-    squadron: str
+    Every order is logged, so a battle can be re-run from its header and these orders alone,
+    whoever gave them (GUIDE 3.4).
+    """
+
+    kind: ClassVar[str] = "order_given"
+    side: str
     order: str
 
 
@@ -209,7 +213,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Repaired,
         InitiativeRolled,
         SquadronActivated,
-        OrdersGiven,
+        OrderGiven,
         FireDeclared,
         ShipMoved,
         StoppedShort,

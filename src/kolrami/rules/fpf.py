@@ -348,7 +348,6 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
             raise IllegalOrderError(f"expected orders for {squadron.id}, got '{got}'")
         verify_squadron_order(battle, squadron, got)
         order = got
-    battle.log.record(ev.OrdersGiven, squadron.id, str(order) if order else "DRIFT")
     if order is not None and order.fire is not None:
         battle.declare(order.fire, None)
         squadron.fired = True
