@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from kolrami import __version__
@@ -20,6 +22,9 @@ from kolrami.catalog import Arc, WeaponKind, builtin_pack
 from kolrami.catalog.loader import builtin_pack as cached_pack
 from kolrami.engine import chance
 from kolrami.engine.chance import Dice
+from kolrami.engine.driver import simulate
+from kolrami.fleet import load_fleet
+from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim import odds
 from kolrami.sim.odds import WeaponGroup, ship_volley, volley_odds
 
@@ -63,6 +68,52 @@ def odds_figures() -> dict[str, Any]:
     return out
 
 
+BATTLE_SECONDS = 4.0
+
+
+def battle_figures() -> dict[str, Any]:
+    """The standard benchmark battle: cruisers vs wolfpack, aggressive vs aggressive, 12 turns."""
+    scenario = builtin_scenario("standard")
+    fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
+    n = events = dice = candidates = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < BATTLE_SECONDS:
+        battle = simulate(scenario, fleets, ("aggressive", "aggressive"), n)
+        events += len(battle.log)
+        dice += battle.dice.rolls
+        candidates += battle.stats.candidates
+        n += 1
+    seconds = time.perf_counter() - start
+    out: dict[str, Any] = {
+        "battles": n,
+        "battles_per_second": round(n / seconds, 1),
+        "events_per_battle": round(events / n, 1),
+        "dice_per_battle": round(dice / n, 1),
+        "candidate_manoeuvres_per_battle": round(candidates / n, 1),
+    }
+    ref = reference_loop()
+    out["reference_battles_per_second"] = ref
+    out["ratio_to_reference"] = round(out["battles_per_second"] / ref, 4) if ref else None
+    return out
+
+
+def reference_loop() -> float | None:
+    """The shared reference loop (../shared/tools/ref_battle.py), measured in the same run."""
+    here = Path(__file__).resolve().parent.parent
+    script = here.parent / "shared" / "tools" / "ref_battle.py"
+    if not script.exists():
+        return None
+    done = subprocess.run(
+        [sys.executable, str(script), "--seconds", str(BATTLE_SECONDS)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        return None
+    return float(json.loads(done.stdout)["battles_per_second"])
+
+
 def dice_figures() -> dict[str, Any]:
     dice = Dice(1)
     n = 200_000
@@ -87,6 +138,7 @@ def main() -> None:
         "machine": platform.machine(),
         "repeats": REPEATS,
         "odds": odds_figures(),
+        "battle": battle_figures(),
         "dice": dice_figures(),
         "data": pack_figures(),
     }

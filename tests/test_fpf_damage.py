@@ -64,3 +64,10 @@ def test_hit_location_table() -> None:
     ]
     assert STANDARD_HIT_LOCATIONS.label(Location.SHIELDS) == "1-4"
     assert STANDARD_HIT_LOCATIONS.label(Location.COMPUTER) == "0"
+
+
+@pytest.mark.rule("FPF-DMG-01", "FPF-DMG-02")
+@given(st.integers(-5, 40), st.integers(0, 40))
+def test_closed_form_agrees_with_face_by_face(shields: int, strength: int) -> None:
+    by_face = sum(penetrates(r, shields, strength) for r in range(1, 11))
+    assert penetrating_faces(shields, strength) == by_face

@@ -9,6 +9,7 @@ has its own generator.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING, Protocol
 
 from kolrami.catalog.models import Arc, WeaponKind
@@ -120,8 +121,13 @@ def expected_volley(ship: ShipState, kind: WeaponKind, target_shields: int) -> f
     weapon = ship.cls.weapon(kind)
     if weapon is None:
         return 0.0
-    p = penetrating_faces(target_shields, weapon.strength) / 10
-    return ship.shots(kind) * p * (3.5 if kind is WeaponKind.PHOTON else 1.0)
+    return _mean_volley(ship.shots(kind), weapon.strength, target_shields, kind)
+
+
+@cache
+def _mean_volley(shots: int, strength: int, shields: int, kind: WeaponKind) -> float:
+    p = penetrating_faces(shields, strength) / 10
+    return shots * p * (3.5 if kind is WeaponKind.PHOTON else 1.0)
 
 
 def default_repairs(view: BattleView, decision: RepairDecision) -> RepairOrder:

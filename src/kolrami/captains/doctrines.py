@@ -141,11 +141,15 @@ def _profile(ships: list[ShipState], target_shields: int) -> Profile:
 
 
 def _damage_at(profile: Profile, arc: Arc, dist: float) -> float:
-    return sum(dmg for rng, dmg in profile[arc] if dist <= rng)
+    total = 0.0
+    for rng, dmg in profile[arc]:
+        if dist <= rng:
+            total += dmg
+    return total
 
 
-def _max_range(ships: list[ShipState]) -> int:
-    return max((w.range_cm for s in ships for _, w in s.cls.weapons()), default=0)
+def _reach(profile: Profile) -> int:
+    return max((rng for groups in profile.values() for rng, _ in groups), default=0)
 
 
 class ScoredCaptain:
@@ -245,14 +249,16 @@ class ScoredCaptain:
             ]
             return SquadronOrder(sq, tuple(drift), None)
         focus = self._focus(view, members, enemies)
-        threats = [(e, _profile([e], min(s.shields for s in members)), e) for e in enemies]
+        own_shields = min(s.shields for s in members)
+        threats = [(e, p, _reach(p)) for e in enemies for p in (_profile([e], own_shields),)]
         moves: list[tuple[str | None, Maneuver]] = []
         ends: dict[str, tuple[float, float, int, float, float, int]] = {}
-        sc = view.scenario
+        width, height = view.scenario.table_width_cm, view.scenario.table_height_cm
         for mover in view.movers(sq):
             origin = view.mover_position(mover, sq)
             group = [s for s in members if (mover is None and not s.detached) or s.id == mover]
             profile = _profile(group, focus.shields)
+            reach = _reach(profile)
             best: tuple[float, Maneuver, tuple[float, float, int, float, float, int]] | None = None
             candidates = self._candidates(view, mover, sq, origin)
             view.count_candidates(len(candidates))
@@ -262,7 +268,9 @@ class ScoredCaptain:
                 mx, my = origin.x + _COS[h1] * half, origin.y + _SIN[h1] * half
                 h2 = (h1 + m.turn2) % HEADINGS
                 ex, ey = mx + _COS[h2] * half, my + _SIN[h2] * half
-                score = self._score(profile, focus, threats, mx, my, h1, ex, ey, h2, sc)
+                score = self._score(
+                    profile, reach, focus, threats, mx, my, h1, ex, ey, h2, width, height
+                )
                 if best is None or score > best[0]:
                     best = (score, m, (mx, my, h1, ex, ey, h2))
             assert best is not None
@@ -305,38 +313,40 @@ class ScoredCaptain:
     def _score(
         self,
         profile: Profile,
+        reach: int,
         focus: ShipState,
-        threats: list[tuple[ShipState, Profile, ShipState]],
+        threats: list[tuple[ShipState, Profile, int]],
         mx: float,
         my: float,
         h1: int,
         ex: float,
         ey: float,
         h2: int,
-        sc: object,
+        width: float,
+        height: float,
     ) -> float:
+        """The value of ending a move at (ex, ey) after passing (mx, my); the hot path."""
         w = self.weights
+        fx, fy = focus.x, focus.y
         # damage our bearing weapons can expect on the focus target, mid-move or at the end
-        dm = math.hypot(focus.x - mx, focus.y - my)
-        de = math.hypot(focus.x - ex, focus.y - ey)
-        dealt = max(
-            _damage_at(profile, arc_to(mx, my, h1, focus.x, focus.y), dm),
-            _damage_at(profile, arc_to(ex, ey, h2, focus.x, focus.y), de),
-        )
+        dealt = 0.0
+        dm = math.hypot(fx - mx, fy - my)
+        if dm <= reach:
+            dealt = _damage_at(profile, arc_to(mx, my, h1, fx, fy), dm)
+        de = math.hypot(fx - ex, fy - ey)
+        if de <= reach:
+            dealt = max(dealt, _damage_at(profile, arc_to(ex, ey, h2, fx, fy), de))
         if dealt >= focus.superstructure:
             dealt *= 1.5  # a kill removes its guns from the fight
-        # what the enemy could fire back where we end up (with 8 cm of its own movement)
+        # what the enemy could fire back where we end up (allowing 8 cm of its own movement)
         threat = 0.0
-        for e, eprof, _ in threats:
-            d = math.hypot(e.x - ex, e.y - ey)
-            if d > 50:
-                continue
-            threat += _damage_at(eprof, arc_to(e.x, e.y, e.heading, ex, ey), d + 8)
+        for e, eprof, ereach in threats:
+            d = math.hypot(e.x - ex, e.y - ey) + 8
+            if d <= ereach:
+                threat += _damage_at(eprof, arc_to(e.x, e.y, e.heading, ex, ey), d)
         score = dealt - w.threat * threat - w.closing * de
         if w.keep_out and dealt == 0:
             score -= w.closing * abs(de - 30)
-        width = getattr(sc, "table_width_cm", 180.0)
-        height = getattr(sc, "table_height_cm", 120.0)
         margin = min(ex, ey, width - ex, height - ey)
         if margin < 8:
             score -= (8 - margin) * 0.5

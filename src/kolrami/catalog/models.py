@@ -209,9 +209,13 @@ class ShipClass(BaseModel):
         """The weapon row of `kind`, or None when the sheet has none."""
         return self.phasers if kind is WeaponKind.PHASER else self.photons
 
-    def weapons(self) -> list[tuple[WeaponKind, Weapon]]:
+    @cached_property
+    def _weapons(self) -> tuple[tuple[WeaponKind, Weapon], ...]:
+        return tuple((k, w) for k in WeaponKind if (w := self.weapon(k)) is not None)
+
+    def weapons(self) -> tuple[tuple[WeaponKind, Weapon], ...]:
         """Weapon rows in resolution order: phasers, then photons (FPF-FIRE-08)."""
-        return [(k, w) for k in WeaponKind if (w := self.weapon(k)) is not None]
+        return self._weapons
 
     def arcs_with_weapons(self) -> list[Arc]:
         """Arcs into which at least one weapon bears."""

@@ -202,6 +202,7 @@ class Battle:
         self.ships: dict[str, ShipState] = {}
         self.squadrons: dict[str, SquadronState] = {}
         self.moving: str | None = None  # squadron now moving (for reaction fire)
+        self.locked: list[ShipState] = []  # ships with weapons locked and not yet fired
         self.activation_order: list[str] = []
         self.header: dict[str, Any] = {
             "kolrami": __version__,
@@ -472,7 +473,7 @@ class Battle:
         and after each one (FPF-FIRE-03, -07).
         """
         longest = max((mv.dist for mv in moves), default=0.0)
-        steps = max(1, math.ceil(longest / STEP_CM))
+        steps = max(1, math.ceil(longest / STEP_CM)) if self.locked else 0
         self.resolve_locks()
         for k in range(1, steps + 1):
             t = k / steps
@@ -504,13 +505,16 @@ class Battle:
         for t in targets:
             ship = self.ships[t.ship]
             ship.lock = Lock(t.target, t.arc, ship.bears(t.arc), reaction_to)
+            self.locked.append(ship)
             ship.fired = True
             self.log.record(ev.FireDeclared, t.ship, t.target, t.arc.value, reaction_to is not None)
 
     def resolve_locks(self) -> None:
         """Fire every locked weapon whose target is now in range, arc and line of fire."""
+        if not self.locked:
+            return
         ready: list[tuple[ShipState, ShipState, WeaponKind, float]] = []
-        for ship in self.ships.values():
+        for ship in self.locked:
             lock = ship.lock
             if lock is None or not lock.pending:
                 continue
@@ -537,6 +541,7 @@ class Battle:
                 ready.append((ship, target, k, dist))
         if ready:
             self._fire(ready)
+        self.locked = [s for s in self.locked if s.lock is not None and s.lock.pending]
 
     def _fire(self, ready: list[tuple[ShipState, ShipState, WeaponKind, float]]) -> None:
         """Resolve the groups that became ready at one moment, in the order the rules give.

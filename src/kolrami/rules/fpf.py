@@ -63,6 +63,7 @@ class FpfTurn(RuleModule):
         for squadron in battle.squadrons.values():
             squadron.activated = False
             squadron.fired = False
+        battle.locked.clear()
 
 
 # --- repairs ----------------------------------------------------------------------------------

@@ -29,8 +29,13 @@ def penetrates(roll: int, shields: int, strength: int) -> bool:
 
 
 def penetrating_faces(shields: int, strength: int) -> int:
-    """How many of the ten d10 faces penetrate: always between 1 and 9 (FPF-DMG-01/02)."""
-    return sum(penetrates(r, shields, strength) for r in range(1, 11))
+    """How many of the ten d10 faces penetrate: always between 1 and 9 (FPF-DMG-01/02).
+
+    Faces target..10 get through, but never the 1 and always the 10: 11 - target, kept
+    within 1..9. Tests check this against `penetrates` face by face.
+    """
+    faces = 11 - (shields - strength)
+    return 1 if faces < 1 else 9 if faces > 9 else faces
 
 
 def penetration_probability(shields: int, strength: int) -> float:
