@@ -353,6 +353,9 @@ class Battle:
         another ship or off the table: the ship stops short (FPF-MOV-08).
         """
         h = (heading + (m.pivot if m.pivot is not None else m.turn1)) % HEADINGS
+        if m.jump:  # straight ahead after the first turn (FPF-OPT-04)
+            jx, jy = advance(x, y, h, m.speed)
+            return self._stop_short([(x, y, h), (jx, jy, h)], m.speed, ignore)
         half = m.speed / 2
         mx, my = advance(x, y, h, half)
         h2 = (h + m.turn2) % HEADINGS
@@ -490,7 +493,7 @@ class Battle:
             if ship.destroyed:
                 continue
             ship.x, ship.y, ship.heading = mv.x1, mv.y1, mv.h1
-            ship.speed = round(mv.dist)
+            ship.speed = min(MAX_SPEED, round(mv.dist))  # a jump records flat out
             ship.moved = True
             points = [[round(mv.x0, 3), round(mv.y0, 3)]]
             if mv.path is not None:
@@ -500,11 +503,16 @@ class Battle:
 
     # --- fire ---------------------------------------------------------------------------------
 
-    def declare(self, targets: tuple[FireTarget, ...], reaction_to: str | None) -> None:
+    def declare(
+        self, targets: tuple[FireTarget, ...], reaction_to: str | None, jumping: bool = False
+    ) -> None:
         """Lock the listed ships on their targets (FPF-FIRE-06: all declared before any shot)."""
         for t in targets:
             ship = self.ships[t.ship]
-            ship.lock = Lock(t.target, t.arc, ship.bears(t.arc), reaction_to)
+            kinds = ship.bears(t.arc)
+            if jumping:
+                kinds = self.rules.jump_weapons(self, kinds)
+            ship.lock = Lock(t.target, t.arc, kinds, reaction_to)
             self.locked.append(ship)
             ship.fired = True
             self.log.record(ev.FireDeclared, t.ship, t.target, t.arc.value, reaction_to is not None)

@@ -11,7 +11,8 @@ Text forms (ship ids like A1, squadron ids like AS1):
   REACT AS2 A4:F@B1 ... | REACT AS2 HOLD           reaction fire, forward arc only
   REPAIR A1:computer A2:phasers.0 | REPAIR NONE     damage-control points
 A manoeuvre is SPD n T<first turn> T<second turn>, or SPD n PIV<facing change> T<turn> for a
-pivot from standstill; turns are -1 (starboard), 0 or +1 (port) hex faces.
+pivot from standstill; turns are -1 (starboard), 0 or +1 (port) hex faces. With the micro warp
+module, JMP n T<first turn> T0 jumps n cm straight ahead after the first turn.
 """
 
 from __future__ import annotations
@@ -43,10 +44,11 @@ class Maneuver:
     turn1: int = 0
     turn2: int = 0
     pivot: int | None = None  # facing change from standstill, in hex faces; replaces turn1
+    jump: bool = False  # a micro warp jump straight ahead after the first turn (FPF-OPT-04)
 
     def __str__(self) -> str:
         first = f"PIV{_signed(self.pivot)}" if self.pivot is not None else f"T{_signed(self.turn1)}"
-        return f"SPD {self.speed} {first} T{_signed(self.turn2)}"
+        return f"{'JMP' if self.jump else 'SPD'} {self.speed} {first} T{_signed(self.turn2)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,18 +189,19 @@ Decision = (
     InitiativeDecision | ActivationDecision | OrdersDecision | ReactionDecision | RepairDecision
 )
 
-_MANEUVER = r"SPD (\d+) (?:T([+-]?\d+)|PIV([+-]?\d+)) T([+-]?\d+)"
+_MANEUVER = r"(SPD|JMP) (\d+) (?:T([+-]?\d+)|PIV([+-]?\d+)) T([+-]?\d+)"
 _TARGET = re.compile(r"^([A-Z]\d+):([FPSA])@([A-Z]\d+)$")
 _MOVE_WITH_SHIP = re.compile(r"^(?:([A-Z]\d+)=)?" + _MANEUVER + "$")
 
 
 def _maneuver(m: re.Match[str], offset: int) -> Maneuver:
-    speed, turn1, pivot, turn2 = (m.group(offset + i) for i in range(4))
+    kind, speed, turn1, pivot, turn2 = (m.group(offset + i) for i in range(5))
     return Maneuver(
         int(speed),
         int(turn1) if turn1 is not None else 0,
         int(turn2),
         int(pivot) if pivot is not None else None,
+        kind == "JMP",
     )
 
 

@@ -5,10 +5,11 @@ rules (FPF-OPT). Legality checks for every order live here too, beside the rules
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from kolrami.catalog.models import Arc
+from kolrami.catalog.models import Arc, WeaponKind
 from kolrami.engine import events as ev
 from kolrami.engine.geometry import arc_to, segment_hits_circle
 from kolrami.engine.orders import (
@@ -205,6 +206,9 @@ def verify_maneuver(
     battle: Battle, ships: list[ShipState], m: Maneuver, leader_speed: int | None, who: str
 ) -> None:
     """A manoeuvre every ship in `ships` can fly (FPF-MOV-06, -07, -11, -13)."""
+    if m.jump:
+        battle.rules.check_jump(battle, ships, m, who)
+        return
     if m.turn1 not in (-1, 0, 1) or m.turn2 not in (-1, 0, 1):
         raise IllegalOrderError(
             f"{who}: turns are -1, 0 or +1 hex faces (60 degrees) at each of "
@@ -349,9 +353,16 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
             raise IllegalOrderError(f"expected orders for {squadron.id}, got '{got}'")
         verify_squadron_order(battle, squadron, got)
         order = got
+    jumping = order is not None and any(m.jump for _, m in order.moves)
     if order is not None and order.fire is not None:
-        battle.declare(order.fire, None)
+        battle.declare(order.fire, None, jumping)
         squadron.fired = True
+    if order is not None:
+        for who, move in order.moves:
+            if move.jump:
+                ids = squadron.formation if who is None else [who]
+                for sid in list(ids):
+                    battle.rules.before_jump(battle, battle.ships[sid])
     battle.moving = squadron.id
     formation_move = order.move_of(None) if order else None
     if formation_move is not None:
@@ -489,6 +500,18 @@ class FpfDamage(RuleModule):
     def squadron_fires_as_unit(self, battle: Battle) -> bool:
         return True
 
+    def check_jump(self, battle: Battle, ships: list[ShipState], m: Maneuver, who: str) -> None:
+        raise IllegalOrderError(
+            f"{who}: micro warp jumps are an optional rule; switch on the module "
+            "'micro-warp-jump' (FPF-OPT-04)"
+        )
+
+    def jump_weapons(self, battle: Battle, kinds: list[WeaponKind]) -> list[WeaponKind]:
+        return kinds
+
+    def before_jump(self, battle: Battle, ship: ShipState) -> None:
+        return None
+
     def result(self, battle: Battle) -> tuple[str | None, str]:
         alive = {side: bool(battle.side_ships(side)) for side in ("A", "B")}
         if not alive["A"] and not alive["B"]:
@@ -575,3 +598,71 @@ class BirdOfPreyEngines(RuleModule):
 
     def engine_damage(self, battle: Battle, ship: ShipState, amount: int) -> int:
         return amount * 2 if ship.cls.engine_double_damage else amount
+
+
+@register
+class MicroWarpJump(RuleModule):
+    """FPF-OPT-04..06: a squadron may jump 40-60 units straight ahead instead of moving."""
+
+    name = "micro-warp-jump"
+    clauses = ("FPF-OPT-04", "FPF-OPT-05", "FPF-OPT-06")
+    summary = "Jump 40-60 (inches by default) straight ahead after the first turn; photons only."
+
+    def check_jump(self, battle: Battle, ships: list[ShipState], m: Maneuver, who: str) -> None:
+        unit = battle.scenario.micro_warp_unit_cm
+        lo, hi = math.ceil(40 * unit), math.floor(60 * unit)
+        if m.pivot is not None or m.turn2 != 0 or m.turn1 not in (-1, 0, 1):
+            raise IllegalOrderError(
+                f"{who}: a jump allows only the first turn, then goes straight "
+                "ahead: JMP n T-1|T0|T+1 T0 (FPF-OPT-04)"
+            )
+        if not lo <= m.speed <= hi:
+            raise IllegalOrderError(
+                f"{who}: a micro warp jump covers {lo}-{hi} cm (40-60 x "
+                f"{unit:g} cm), not {m.speed} (FPF-OPT-04)"
+            )
+        stalled = [s.id for s in ships if not s.in_control]
+        if stalled:
+            raise IllegalOrderError(
+                f"{who}: {', '.join(stalled)} is out of control and cannot jump (FPF-DMG-13)"
+            )
+
+    def jump_weapons(self, battle: Battle, kinds: list[WeaponKind]) -> list[WeaponKind]:
+        return [k for k in kinds if k is WeaponKind.PHOTON]
+
+    def before_jump(self, battle: Battle, ship: ShipState) -> None:
+        # At half superstructure or less the strain costs d6 superstructure (FPF-OPT-06).
+        if ship.alive and ship.superstructure * 2 <= ship.cls.superstructure:
+            amount = battle.dice.d6()
+            ship.superstructure -= amount
+            battle.log.record(
+                ev.HitScored,
+                "",
+                ship.id,
+                "jump strain",
+                0,
+                "superstructure",
+                amount,
+                "superstructure",
+                ship.superstructure,
+                ship.superstructure,
+            )
+            if ship.superstructure <= 0:
+                battle.rules.destroyed(battle, ship, None)
+
+
+@register
+class NebulaFire(RuleModule):
+    """FPF-OPT-09: a ship inside a nebula has no shields; shots at it get through on 9 or 10."""
+
+    name = "nebula-fire"
+    clauses = ("FPF-OPT-09",)
+    summary = "Shots at a ship inside a nebula (scenario terrain) ignore shields: 9 or 10 hits."
+
+    def penetrates(
+        self, battle: Battle, firer: ShipState, target: ShipState, strength: int, roll: int
+    ) -> bool:
+        for t in battle.scenario.terrain:
+            if t.kind == "nebula" and t.contains(target.x, target.y):
+                return roll >= 9
+        return penetrates(roll, target.shields, strength)

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from kolrami.errors import UnknownNameError
 
 if TYPE_CHECKING:
+    from kolrami.catalog.models import WeaponKind
     from kolrami.engine.battle import Battle, ShipState
-    from kolrami.engine.orders import Decision, Order
+    from kolrami.engine.orders import Decision, Maneuver, Order
 
 
 class Phase(StrEnum):
@@ -96,8 +97,23 @@ class RuleModule:
         """The winner ('A', 'B' or None) and the reason, once the battle is over."""
         raise NotImplementedError
 
+    def check_jump(self, battle: Battle, ships: list[ShipState], m: Maneuver, who: str) -> None:
+        """Verify a micro warp jump (FPF-OPT-04); raise IllegalOrderError if not allowed."""
+        raise NotImplementedError
+
+    def jump_weapons(self, battle: Battle, kinds: list[WeaponKind]) -> list[WeaponKind]:
+        """The weapons a jumping ship may fire (FPF-OPT-05)."""
+        raise NotImplementedError
+
+    def before_jump(self, battle: Battle, ship: ShipState) -> None:
+        """Anything that happens to a ship as it jumps (FPF-OPT-06)."""
+        raise NotImplementedError
+
 
 POLICIES = (
+    "check_jump",
+    "jump_weapons",
+    "before_jump",
     "penetrates",
     "line_of_fire_clear",
     "destroyed",
@@ -157,6 +173,9 @@ class Ruleset:
     engine_damage: Callable[[Battle, ShipState, int], int]
     squadron_fires_as_unit: Callable[[Battle], bool]
     result: Callable[[Battle], tuple[str | None, str]]
+    check_jump: Callable[[Battle, list[ShipState], Maneuver, str], None]
+    jump_weapons: Callable[[Battle, list[WeaponKind]], list[WeaponKind]]
+    before_jump: Callable[[Battle, ShipState], None]
 
     def run(self, phase: Phase, battle: Battle) -> Iterator[Decision]:
         """Run every hook of `phase`; decision phases yield their decisions."""

@@ -11,7 +11,7 @@ from enum import StrEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Self
+from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -33,6 +33,21 @@ class Movement(StrEnum):
     INDIVIDUAL = "individual"
 
 
+class Terrain(BaseModel):
+    """A piece of terrain on the table: a circle of some kind (nebula for FPF-OPT-09)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["nebula"]
+    x: float
+    y: float
+    radius_cm: float = Field(gt=0)
+
+    def contains(self, x: float, y: float) -> bool:
+        """Whether the point (a ship's centre) is inside."""
+        return (x - self.x) ** 2 + (y - self.y) ** 2 <= self.radius_cm**2
+
+
 class Scenario(BaseModel):
     """A battle's fixed definition: table, deployment, limits, options and rule modules."""
 
@@ -51,6 +66,10 @@ class Scenario(BaseModel):
     masking: Masking = Masking.STATIONARY
     movement: Movement = Movement.SQUADRON
     rules: tuple[str, ...] = Field((), description="Optional rule modules to switch on.")
+    terrain: tuple[Terrain, ...] = ()
+    micro_warp_unit_cm: float = Field(
+        2.54, gt=0, description="Unit of the micro warp jump's 40-60 (printed in inches)."
+    )
 
     @model_validator(mode="after")
     def _fits(self) -> Self:
