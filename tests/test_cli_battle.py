@@ -1,0 +1,154 @@
+"""`kolrami battle`, `replay`, `rules` and `captains` as a user meets them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kolrami.cli import app, main
+
+runner = CliRunner()
+
+
+def run_ok(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_battle_json_has_the_documented_keys() -> None:
+    data = json.loads(run_ok("battle", "--seed", "3", "--json"))
+    assert list(data) == ["seed", "rules_version", "winner", "turns", "ships", "log_sha256"]
+    assert data["seed"] == 3
+    assert data["winner"] in ("A", "B", None)
+    assert 1 <= data["turns"] <= 12
+    assert {s["side"] for s in data["ships"]} == {"A", "B"}
+    assert set(data["ships"][0]) == {"id", "class", "side", "superstructure", "destroyed"}
+    assert len(data["log_sha256"]) == 64
+
+
+def test_one_seed_one_battle() -> None:
+    first = json.loads(run_ok("battle", "--seed", "11", "--json"))
+    again = json.loads(run_ok("battle", "--seed", "11", "--json"))
+    other = json.loads(run_ok("battle", "--seed", "12", "--json"))
+    assert first == again
+    assert first["log_sha256"] != other["log_sha256"]
+
+
+def test_battle_tells_the_story() -> None:
+    out = run_ok("battle", "--seed", "3", "--turns", "3")
+    assert "Turn 1" in out
+    assert "Turn 3" in out
+    assert "Turn 4" not in out
+    assert "activates" in out
+    assert "Result" in out
+    assert "Ships" in out
+
+
+def test_log_and_replay_are_identical(tmp_path: Path) -> None:
+    log = tmp_path / "battle.jsonl"
+    run_ok(
+        "battle",
+        "--seed",
+        "5",
+        "--fleet-a",
+        "presets:klingon-strike",
+        "--fleet-b",
+        "presets:federation-venture",
+        "--captain-b",
+        "kiting",
+        "--log",
+        str(log),
+    )
+    lines = log.read_text().splitlines()
+    assert json.loads(lines[0])["e"] == "battle_started"
+    assert json.loads(lines[-1])["e"] == "battle_ended"
+    assert "identical" in run_ok("replay", str(log))
+    verdict = json.loads(run_ok("replay", str(log), "--orders", "--json"))
+    assert verdict["identical"] is True
+
+
+def test_replay_spots_a_tampered_log(tmp_path: Path) -> None:
+    log = tmp_path / "battle.jsonl"
+    run_ok("battle", "--seed", "5", "--log", str(log))
+    lines = log.read_text().splitlines()
+    lines[5] = lines[5].replace('"x":', '"x":1')  # a deployment position that was not played
+    log.write_text("\n".join(lines) + "\n")
+    result = runner.invoke(app, ["replay", str(log)])
+    assert result.exit_code == 1
+    assert "different from line" in result.stdout
+
+
+def test_rules_and_captains_lists() -> None:
+    rules = json.loads(run_ok("rules", "--json"))
+    names = {r["name"] for r in rules}
+    assert {"fpf-initiative", "derelicts", "micro-warp-jump", "nebula-fire"} <= names
+    assert run_ok("captains").split() == ["aggressive", "kiting", "random"]
+
+
+def test_optional_modules_switch_on(tmp_path: Path) -> None:
+    log = tmp_path / "b.jsonl"
+    run_ok("battle", "--seed", "2", "--rules", "derelicts,individual-hold-fire", "--log", str(log))
+    header = json.loads(log.read_text().splitlines()[0])["header"]
+    assert "derelicts" in header["rules"]
+    assert "identical" in run_ok("replay", str(log))
+
+
+def test_scenario_file(tmp_path: Path) -> None:
+    scenario = tmp_path / "small.toml"
+    scenario.write_text(
+        '[scenario]\nname = "small"\ntable_width_cm = 120\ntable_height_cm = 90\n'
+        'turn_limit = 4\nmasking = "method-2"\n'
+    )
+    data = json.loads(run_ok("battle", "--scenario", str(scenario), "--seed", "1", "--json"))
+    assert data["turns"] <= 4
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["battle", "--fleet-a", "presets:klingon-wolfpak"],
+            "no preset fleet 'presets:klingon-wolfpak'; did you mean 'presets:klingon-wolfpack'?",
+        ),
+        (["battle", "--captain-a", "agressive"], "did you mean 'aggressive'?"),
+        (["battle", "--scenario", "standart"], "did you mean 'standard'?"),
+        (["battle", "--turns", "0"], "a battle lasts 1 to 200 turns"),
+        (["battle", "--seed", "-4"], "seed -4 is negative"),
+        (["battle", "--rules", "cloaking"], "no rule module 'cloaking'"),
+        (["battle", "--fleet-a", "/no/such/fleet.json"], "cannot read the fleet"),
+        (["replay", "/no/such/log.jsonl"], "cannot read the log"),
+    ],
+)
+def test_bad_battle_input(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    code = main(args)
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert message in err
+
+
+def test_bad_fleet_file_names_the_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fleet = tmp_path / "mine.json"
+    fleet.write_text(json.dumps({"name": "Mine", "ships": [{"id": "reliance"}]}))
+    assert main(["battle", "--fleet-a", str(fleet)]) == 2
+    err = capsys.readouterr().err
+    assert "ships[0].id" in err
+    assert "did you mean 'Reliant'?" in err
+    too_many = tmp_path / "big.json"
+    too_many.write_text(json.dumps({"ships": [{"id": "reliant", "squadron": 1}] * 4}))
+    assert main(["battle", "--fleet-a", str(too_many)]) == 2
+    assert "at most 3 (FPF-MASK-02)" in capsys.readouterr().err
+
+
+def test_not_a_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("hello\n")
+    assert main(["replay", str(junk)]) == 2
+    assert "is not a Kolrami event log" in capsys.readouterr().err
