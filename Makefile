@@ -23,6 +23,7 @@ run: $(STAMP)
 	$(BIN)/kolrami ships
 	$(BIN)/kolrami ship "K'T'Roika"
 	$(BIN)/kolrami odds --from Reliant --arc F --vs "K'T'Roika"
+	$(BIN)/kolrami battle --seed 1
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(SRC)
