@@ -213,6 +213,11 @@ class ShipClass(BaseModel):
     def _weapons(self) -> tuple[tuple[WeaponKind, Weapon], ...]:
         return tuple((k, w) for k in WeaponKind if (w := self.weapon(k)) is not None)
 
+    @cached_property
+    def ranges(self) -> dict[WeaponKind, int]:
+        """Range in cm of each weapon kind (0 when the sheet has none)."""
+        return {k: w.range_cm if (w := self.weapon(k)) is not None else 0 for k in WeaponKind}
+
     def weapons(self) -> tuple[tuple[WeaponKind, Weapon], ...]:
         """Weapon rows in resolution order: phasers, then photons (FPF-FIRE-08)."""
         return self._weapons

@@ -533,11 +533,14 @@ class Battle:
             if not target.alive:
                 ship.lock = None
                 continue
+            if not lock.pending:
+                continue
             if lock.reaction_to is not None and self.moving != lock.reaction_to:
                 continue
             dx, dy = target.x - ship.x, target.y - ship.y
             dist = math.sqrt(dx * dx + dy * dy)
-            in_range = [k for k in lock.pending if dist <= ship.range_of(k)]
+            ranges = ship.cls.ranges
+            in_range = [k for k in lock.pending if dist <= ranges[k]]
             if not in_range:
                 continue
             if arc_to(ship.x, ship.y, ship.heading, target.x, target.y) is not lock.arc:
@@ -549,7 +552,7 @@ class Battle:
                 ready.append((ship, target, k, dist))
         if ready:
             self._fire(ready)
-        self.locked = [s for s in self.locked if s.lock is not None and s.lock.pending]
+            self.locked = [s for s in self.locked if s.lock is not None and s.lock.pending]
 
     def _fire(self, ready: list[tuple[ShipState, ShipState, WeaponKind, float]]) -> None:
         """Resolve the groups that became ready at one moment, in the order the rules give.
