@@ -434,7 +434,91 @@ def _battle_json(battle: Battle) -> dict[str, Any]:
             for s in battle.ships.values()
         ],
         "log_sha256": battle.log.sha256(),
+        **_peak_json(battle),
     }
+
+
+def _simulating(battle: Battle) -> bool:
+    return "battle-simulation" in battle.rules.names
+
+
+def _resets(battle: Battle) -> list[dict[str, Any]]:
+    """Every reset with its turn and the points the opponent scored for it."""
+    from kolrami.engine import events as ev
+
+    out: list[dict[str, Any]] = []
+    turn = 0
+    for e in battle.events():
+        if isinstance(e, ev.TurnStarted):
+            turn = e.turn
+        elif isinstance(e, ev.ShipReset):
+            out.append({"ship": e.ship, "turn": turn, "points_awarded": 0})
+        elif isinstance(e, ev.FleetPointsAwarded) and e.reason == "kill":
+            out[-1]["points_awarded"] = e.points
+    return out
+
+
+def _peak_json(battle: Battle) -> dict[str, Any]:
+    """Peak Performance's score keys: only when battle simulation is on."""
+    if not _simulating(battle):
+        return {}
+    from kolrami.engine import events as ev
+
+    bonus = {"A": 0, "B": 0}
+    resource = {"A": False, "B": False}
+    for e in battle.events():
+        if isinstance(e, ev.FleetPointsAwarded):
+            if e.reason == "bonus":
+                bonus[e.side] += e.points
+            elif e.reason == "resource":
+                resource[e.side] = True
+    return {
+        "fleet_points": dict(battle.fleet_points),
+        "crit_tokens": {
+            side: sum(s.tokens for s in battle.ships.values() if s.side == side)
+            for side in ("A", "B")
+        },
+        "resource_scored": resource,
+        "bonus": bonus,
+        "resets": _resets(battle),
+    }
+
+
+def _score_sheet(battle: Battle) -> Table:
+    """Peak Performance score sheet: per ship, resets and points given; totals."""
+    from kolrami.engine import events as ev
+
+    table = Table(title="Score sheet (Peak Performance)", title_justify="left")
+    for col in ("Ship", "Class", "Side", "Total SP", "Resets", "Tokens", "Points given"):
+        table.add_column(col, justify="left" if col in ("Ship", "Class", "Side") else "right")
+    given = dict.fromkeys(battle.ships, 0)
+    resource_pts = {"A": 0, "B": 0}
+    bonus = {"A": 0, "B": 0}
+    for e in battle.events():
+        if isinstance(e, ev.FleetPointsAwarded):
+            if e.reason == "kill":
+                given[e.ship] += e.points
+            elif e.reason == "resource":
+                resource_pts[e.side] += e.points
+            else:
+                bonus[e.side] += e.points
+    for s in battle.ships.values():
+        table.add_row(
+            s.id, s.cls.name, s.side, str(s.points), str(s.tokens), str(s.tokens), str(given[s.id])
+        )
+    table.add_section()
+    for side in ("A", "B"):
+        kills = sum(given[s.id] for s in battle.ships.values() if s.side != side)
+        table.add_row(
+            f"Side {side}",
+            "kills + resource + bonus",
+            "",
+            "",
+            "",
+            "",
+            f"{kills} + {resource_pts[side]} + {bonus[side]} = {battle.fleet_points[side]}",
+        )
+    return table
 
 
 def _write_log(battle: Battle, path: Path) -> None:
@@ -500,6 +584,8 @@ def battle_cmd(
     )
     Narrator(out, pack, verbose).tell(battle.events())
     out.print(status_table(battle))
+    if _simulating(battle):
+        out.print(_score_sheet(battle))
     if seed is None:
         out.print(f"[dim]Re-run this battle with --seed {real_seed}.[/dim]")
     if log is not None:
@@ -591,6 +677,51 @@ def replay_cmd(
         raise typer.Exit(1)
 
 
+peak_app = typer.Typer(help="Peak Performance tools.", no_args_is_help=True)
+app.add_typer(peak_app, name="peak")
+
+
+@peak_app.command("check")
+def peak_check_cmd(
+    fleet: Annotated[str, typer.Option(help="The fleet the points were scored against.")],
+    points: Annotated[int, typer.Option(help="The reported Fleet Point total.")],
+    turns: Annotated[int, typer.Option(help="The battle's turn limit.")] = 12,
+    repeat_resource: Annotated[
+        bool, typer.Option(help="The event scores a resource again on later kills (PP-19).")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Could a player have scored POINTS Fleet Points against FLEET? (PP-16..21)"""
+    from kolrami.fleet.model import load_fleet
+    from kolrami.sim.score_check import check_score
+
+    try:
+        verdict = check_score(load_fleet(fleet), points, turns, repeat_resource)
+    except KolramiError as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        _print_json(verdict.to_json())
+        return
+    out = _out()
+    if not verdict.achievable:
+        below, above = verdict.nearest
+        near = " and ".join(str(p) for p in (below, above) if p is not None)
+        out.print(
+            f"[red]Not achievable[/red]: {points} Fleet Points cannot be scored against this "
+            f"fleet in {turns} turns (PP-16..21)." + (f" Nearest possible: {near}." if near else "")
+        )
+        raise typer.Exit(1)
+    out.print(f"[green]Achievable[/green]: {points} Fleet Points, for example:")
+    for line in verdict.ships:
+        if line.resets:
+            out.print(f"  {line.resets} x {line.label}: {line.resets} x {line.total_sp} SP")
+    if verdict.resource_points:
+        out.print(f"  resource {verdict.resource}: {verdict.resource_points}")
+    out.print(
+        f"  end bonus: 5 x {sum(s.resets for s in verdict.ships)} tokens = {verdict.bonus_points}"
+    )
+
+
 @_command("captains")
 def captains_cmd() -> None:
     """List the built-in captains."""
@@ -603,9 +734,10 @@ def captains_cmd() -> None:
 @_command("rules")
 def rules_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """List the rule modules: the FPF core and the optional ones a scenario can switch on."""
-    from kolrami.rules import fpf  # noqa: F401  (registers the modules)
+    from kolrami.rules import register_builtin
     from kolrami.rules.registry import describe
 
+    register_builtin()
     rows = describe()
     if as_json:
         _print_json(
@@ -633,6 +765,15 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Abort:
         typer.echo("kolrami: aborted", err=True)
         return 130
+    except Exception as exc:  # a bug, not bad input: say so in one line unless debugging
+        if os.environ.get("KOLRAMI_DEBUG"):
+            raise
+        typer.echo(
+            f"kolrami: internal error: {type(exc).__name__}: {exc}. This is a bug; run again "
+            "with KOLRAMI_DEBUG=1 for the traceback and report it.",
+            err=True,
+        )
+        return 1
     return rv if isinstance(rv, int) else 0
 
 

@@ -19,6 +19,8 @@ from kolrami.engine.orders import (
     Order,
     RepairDecision,
     RepairOrder,
+    ReturnDecision,
+    ReturnOrder,
 )
 from kolrami.errors import UnknownNameError
 from kolrami.rules.fpf import damaged_items
@@ -111,6 +113,21 @@ class BattleView:
             return self._battle.ships[q.formation[0]]
         return self._battle.ships[mover]
 
+    def obstacles(self) -> list[tuple[float, float, float]]:
+        """(x, y, radius) circles a ship's centre cannot enter: planets grown by a base radius."""
+        r = self._battle.scenario.base_radius_cm
+        return [(t.x, t.y, t.radius_cm + r) for t in self._battle.blockers]
+
+    def return_spots(self, ship_id: str) -> list[tuple[float, float]]:
+        """Legal spots where a reset ship may return (Peak Performance, PP-11)."""
+        from kolrami.rules.peak import return_spots
+
+        return return_spots(self._battle, self._battle.ships[ship_id])
+
+    def fleet_points(self) -> dict[str, int]:
+        """Fleet Points so far, when the scenario scores them."""
+        return dict(self._battle.fleet_points)
+
     def count_candidates(self, n: int) -> None:
         """Report manoeuvres evaluated (for benchmarks)."""
         self._battle.stats.candidates += n
@@ -161,6 +178,18 @@ def default_repairs(view: BattleView, decision: RepairDecision) -> RepairOrder:
             points -= 1
         repairs += [(sid, i) for i in plan]
     return RepairOrder(tuple(repairs))
+
+
+def default_return(view: BattleView, decision: ReturnDecision) -> ReturnOrder:
+    """Return where the enemy is nearest across the table, facing it (PP-11)."""
+    spots = view.return_spots(decision.ship)
+    enemies = view.enemies()
+    if enemies:
+        ex = sum(e.x for e in enemies) / len(enemies)
+        x, y = min(spots, key=lambda p: (abs(p[0] - ex), -p[1] if view.side == "A" else p[1]))
+    else:
+        x, y = spots[len(spots) // 2]
+    return ReturnOrder(decision.ship, x, y, 0 if view.side == "A" else 3)
 
 
 def _mount_value(ship: ShipState, item: str) -> int:

@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from kolrami.captains.base import (
     BattleView,
     default_repairs,
+    default_return,
     expected_volley,
     register_captain,
 )
 from kolrami.catalog.models import Arc
 from kolrami.engine.battle import ShipState
 from kolrami.engine.chance import Dice
-from kolrami.engine.geometry import _COS, _SIN, HEADINGS, arc_to
+from kolrami.engine.geometry import _COS, _SIN, HEADINGS, arc_to, segment_hits_circle
 from kolrami.engine.orders import (
     ActivateOrder,
     ActivationDecision,
@@ -36,6 +37,8 @@ from kolrami.engine.orders import (
     ReactionDecision,
     ReactionOrder,
     RepairDecision,
+    ReturnDecision,
+    ReturnOrder,
     SquadronOrder,
 )
 
@@ -65,6 +68,10 @@ class RandomCaptain:
         if isinstance(decision, RepairDecision):
             order = default_repairs(view, decision)
             return order if d.d(4) > 1 else type(order)()
+        if isinstance(decision, ReturnDecision):
+            spots = view.return_spots(decision.ship)
+            x, y = spots[d.d(len(spots)) - 1]
+            return ReturnOrder(decision.ship, x, y, d.d(6) - 1)
         if isinstance(decision, ReactionDecision):
             if d.d(10) > 3:
                 return ReactionOrder(decision.squadron)
@@ -168,6 +175,8 @@ class ScoredCaptain:
             return self._activation(view, decision)
         if isinstance(decision, RepairDecision):
             return default_repairs(view, decision)
+        if isinstance(decision, ReturnDecision):
+            return default_return(view, decision)
         if isinstance(decision, ReactionDecision):
             return self._reaction(view, decision)
         assert isinstance(decision, OrdersDecision)
@@ -254,6 +263,7 @@ class ScoredCaptain:
         moves: list[tuple[str | None, Maneuver]] = []
         ends: dict[str, tuple[float, float, int, float, float, int]] = {}
         width, height = view.scenario.table_width_cm, view.scenario.table_height_cm
+        obstacles = view.obstacles()
         for mover in view.movers(sq):
             origin = view.mover_position(mover, sq)
             group = [s for s in members if (mover is None and not s.detached) or s.id == mover]
@@ -271,6 +281,11 @@ class ScoredCaptain:
                 score = self._score(
                     profile, reach, focus, threats, mx, my, h1, ex, ey, h2, width, height
                 )
+                for cx, cy, cr in obstacles:  # a planet in the way stops the ship at its rim
+                    if segment_hits_circle(
+                        origin.x, origin.y, mx, my, cx, cy, cr
+                    ) or segment_hits_circle(mx, my, ex, ey, cx, cy, cr):
+                        score -= 1000.0
                 if best is None or score > best[0]:
                     best = (score, m, (mx, my, h1, ex, ey, h2))
             assert best is not None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from kolrami.captains.base import BattleView, Captain, default_repairs
+from kolrami.captains.base import BattleView, Captain, default_repairs, default_return
 from kolrami.engine.orders import (
     ActivateOrder,
     ActivationDecision,
@@ -23,6 +23,8 @@ from kolrami.engine.orders import (
     ReactionOrder,
     RepairDecision,
     RepairOrder,
+    ReturnDecision,
+    ReturnOrder,
     SquadronOrder,
     parse,
 )
@@ -34,6 +36,7 @@ _FITS: dict[type, type] = {
     OrdersDecision: SquadronOrder,
     ReactionDecision: ReactionOrder,
     RepairDecision: RepairOrder,
+    ReturnDecision: ReturnOrder,
 }
 
 
@@ -55,6 +58,8 @@ class PassiveCaptain:
             return ReactionOrder(decision.squadron)
         if isinstance(decision, RepairDecision):
             return default_repairs(view, decision)
+        if isinstance(decision, ReturnDecision):
+            return default_return(view, decision)
         raise ScriptExhaustedError(f"no scripted order for {decision}")
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
 from kolrami import __version__
 from kolrami.catalog import Arc, Location, ShipClass, ShipPack, WeaponKind, builtin_pack
+from kolrami.catalog.cards import card_cost
 from kolrami.engine import events as ev
 from kolrami.engine.chance import Dice
 from kolrami.engine.geometry import (
@@ -23,9 +24,10 @@ from kolrami.engine.geometry import (
     advance,
     arc_to,
     entry_distance,
+    segment_hits_circle,
 )
 from kolrami.engine.orders import FireTarget, Maneuver
-from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import Fleet, member_cards
 from kolrami.rules.registry import Ruleset
 from kolrami.scenarios.models import Movement, Scenario
 
@@ -75,6 +77,11 @@ class ShipState:
     mounts: dict[WeaponKind, list[int]]
     destroyed: bool = False
     derelict: bool = False
+    out_of_play: bool = False  # reset and waiting to return (Peak Performance, PP-05/11)
+    tokens: int = 0  # Critical Hit Tokens (PP-10)
+    cards: list[str] = field(default_factory=list)  # cards on the ship now (PP-08/09/14)
+    start_cards: tuple[str, ...] = ()  # the cards it began the battle with
+    points: int = 0  # Total SP: ship value plus cards
     detached: bool = False  # flies on its own, out of its squadron's formation
     in_control: bool = True
     fired: bool = False  # used its volley this turn (declared fire or reaction)
@@ -83,8 +90,13 @@ class ShipState:
 
     @property
     def alive(self) -> bool:
-        """On the table and not destroyed (derelicts are not alive)."""
-        return not self.destroyed and not self.derelict
+        """In play and able to act or be targeted (not destroyed, derelict or reset)."""
+        return not self.destroyed and not self.derelict and not self.out_of_play
+
+    @property
+    def on_table(self) -> bool:
+        """A model on the table: alive ships and derelicts; not destroyed or reset ships."""
+        return not self.destroyed and not self.out_of_play
 
     def shots(self, kind: WeaponKind) -> int:
         """Working shots of a weapon kind now (knocked-out mounts count 0)."""
@@ -185,7 +197,9 @@ class Battle:
         pack: ShipPack | None = None,
         extra_rules: tuple[str, ...] = (),
     ) -> None:
-        from kolrami.rules import fpf
+        from kolrami.rules import fpf, register_builtin
+
+        register_builtin()
 
         self.scenario = scenario
         self.pack = pack or builtin_pack()
@@ -203,6 +217,13 @@ class Battle:
         self.squadrons: dict[str, SquadronState] = {}
         self.moving: str | None = None  # squadron now moving (for reaction fire)
         self.locked: list[ShipState] = []  # ships with weapons locked and not yet fired
+        #: terrain that blocks movement and fire (planets)
+        self.blockers = [t for t in scenario.terrain if t.kind == "planet"]
+        #: Fleet Points so far, for scenarios that score them (Peak Performance, PP-15)
+        self.fleet_points = dict.fromkeys(SIDES, 0)
+        self.resource_scored = dict.fromkeys(SIDES, False)
+        #: cards each ship lost for good: discarded or taken by an opponent (PP-08, PP-14)
+        self.lost_cards: dict[str, set[str]] = {}
         self.activation_order: list[str] = []
         self.header: dict[str, Any] = {
             "kolrami": __version__,
@@ -264,6 +285,10 @@ class Battle:
                     )
                     for kind in WeaponKind:
                         ship.mounts.setdefault(kind, [])
+                    ship.start_cards = tuple(member_cards(member))
+                    ship.cards = list(ship.start_cards)
+                    # Total SP: ship value plus its cards (FBS-08), what a kill scores (PP-16)
+                    ship.points = cls.value + sum(card_cost(c) for c in ship.start_cards)
                     self.ships[sid] = ship
                     ids.append(sid)
                     offsets[sid] = i * sc.formation_spacing_cm
@@ -382,13 +407,24 @@ class Battle:
                 cut_at, blocker = along + t * seg, "edge"
                 break
             along += seg
+        # a planet: no ship flies through it; the base stops at its rim
+        for rock in self.blockers:
+            along = 0.0
+            rim = rock.radius_cm + sc.base_radius_cm
+            for (x0, y0, h), (x1, y1, _) in pairwise(path):
+                seg = math.hypot(x1 - x0, y1 - y0)
+                entry = entry_distance(x0, y0, h, seg, rock.x, rock.y, rim)
+                if entry is not None and (cut_at is None or along + entry < cut_at):
+                    cut_at, blocker = max(0.0, along + entry - 1e-6), rock.kind
+                    break
+                along += seg
         end = length if cut_at is None else cut_at
         # another ship's base at the end: back off along the path until clear
         for _ in range(8):
             ex, ey, _ = _point_on(path, end)
             hit = None
             for s in self.ships.values():
-                if s.id in ignore or s.destroyed:
+                if s.id in ignore or not s.on_table:
                     continue
                 if (s.x - ex) ** 2 + (s.y - ey) ** 2 < reach * reach:
                     hit = s
@@ -460,10 +496,17 @@ class Battle:
         mid = path[1][2] if len(path) > 1 else h
         self._execute([_Move(ship, ship.x, ship.y, ship.heading, mid, x, y, h, dist, path)])
 
+    def _clear_of_terrain(self, ship: ShipState, target: ShipState) -> bool:
+        """No planet on the line of fire (PP-03: a planet blocks fire whatever the masking)."""
+        for t in self.blockers:
+            if segment_hits_circle(ship.x, ship.y, target.x, target.y, t.x, t.y, t.radius_cm):
+                return False
+        return True
+
     def _clash(self, x: float, y: float, ignore: set[str]) -> str | None:
         reach2 = (2 * self.scenario.base_radius_cm) ** 2
         for s in self.ships.values():
-            if s.id not in ignore and not s.destroyed and (s.x - x) ** 2 + (s.y - y) ** 2 < reach2:
+            if s.id not in ignore and s.on_table and (s.x - x) ** 2 + (s.y - y) ** 2 < reach2:
                 return s.id
         return None
 
@@ -482,7 +525,7 @@ class Battle:
             t = k / steps
             for mv in moves:
                 ship = mv.ship
-                if ship.destroyed:
+                if not ship.on_table:
                     continue
                 ship.x = mv.x0 + (mv.x1 - mv.x0) * t
                 ship.y = mv.y0 + (mv.y1 - mv.y0) * t
@@ -490,7 +533,7 @@ class Battle:
             self.resolve_locks()
         for mv in moves:
             ship = mv.ship
-            if ship.destroyed:
+            if not ship.on_table:
                 continue
             ship.x, ship.y, ship.heading = mv.x1, mv.y1, mv.h1
             ship.speed = min(MAX_SPEED, round(mv.dist))  # a jump records flat out
@@ -544,6 +587,8 @@ class Battle:
             if not in_range:
                 continue
             if arc_to(ship.x, ship.y, ship.heading, target.x, target.y) is not lock.arc:
+                continue
+            if self.blockers and not self._clear_of_terrain(ship, target):
                 continue
             if not self.rules.line_of_fire_clear(self, ship, target):
                 continue
@@ -619,7 +664,7 @@ class Battle:
         ship, target, kind, hits = rolled
         attack_arc = arc_to(target.x, target.y, target.heading, ship.x, ship.y)
         for loc_roll, dmg in hits:
-            if target.destroyed:
+            if not target.alive:
                 break
             self.apply_damage(target, loc_roll, dmg, attack_arc, ship, kind.value)
 
@@ -699,6 +744,18 @@ class Battle:
             for sid in squadron.formation:
                 squadron.offsets[sid] -= shift
 
+    def discard_card(self, ship: ShipState, card: str) -> None:
+        """A ship discards one of its cards; it is gone for the battle (PP-08)."""
+        ship.cards.remove(card)
+        self.lost_cards.setdefault(ship.id, set()).add(card)
+
+    def take_card(self, thief: ShipState, victim: ShipState, card: str) -> None:
+        """A card stolen or assimilated: it stays with the thief (PP-14) until the thief's own
+        reset, when it leaves the game as a card the thief did not start with (PP-09)."""
+        victim.cards.remove(card)
+        self.lost_cards.setdefault(victim.id, set()).add(card)
+        thief.cards.append(card)
+
     def remove(self, ship: ShipState, by: ShipState | None, derelict: bool) -> None:
         """Take a destroyed ship out of play (FPF-DMG-11) or leave it derelict (FPF-OPT-01)."""
         self.leave_formation(ship)
@@ -713,13 +770,13 @@ class Battle:
         """Points of each side's fleet destroyed so far (keyed by the side that lost them)."""
         out = dict.fromkeys(SIDES, 0)
         for s in self.ships.values():
-            if not s.alive:
+            if s.destroyed or s.derelict:
                 out[s.side] += s.cls.value
         return out
 
     def over(self) -> bool:
-        """A side has nothing left, or the turn limit is reached."""
-        return self.result is not None or any(not self.side_ships(side) for side in SIDES)
+        """Whether the battle has ended before its turn limit (the rules decide how)."""
+        return self.result is not None or self.rules.battle_over(self)
 
     def finish(self) -> Result:
         """Record the result (once)."""

@@ -186,6 +186,57 @@ class ShipDestroyed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ShipReset(Event):
+    """Battle simulation: a ship that would be destroyed is reset instead (PP-04..10)."""
+
+    kind: ClassVar[str] = "ship_reset"
+    ship: str
+    by: str
+    tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShipReturned(Event):
+    """A reset ship comes back into play in its owner's zone (PP-11..13)."""
+
+    kind: ClassVar[str] = "ship_returned"
+    ship: str
+    x: float
+    y: float
+    heading: int
+    shields: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnPostponed(Event):
+    """No legal spot to return to this turn; the ship tries again next turn (PP-11)."""
+
+    kind: ClassVar[str] = "return_postponed"
+    ship: str
+
+
+@dataclass(frozen=True, slots=True)
+class FleetPointsAwarded(Event):
+    """Fleet Points scored by `side`: for a kill, a resource or the end bonus (PP-15..21)."""
+
+    kind: ClassVar[str] = "fleet_points_awarded"
+    side: str
+    points: int
+    reason: str
+    ship: str
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class RollOff(Event):
+    """A tie settled by each side rolling attack dice; hits and criticals count (OP-24)."""
+
+    kind: ClassVar[str] = "roll_off"
+    rolls: list[dict[str, list[str]]]
+    winner: str
+
+
+@dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
     """The turn is over."""
 
@@ -221,6 +272,11 @@ EVENT_TYPES: dict[str, type[Event]] = {
         HitScored,
         ControlChanged,
         ShipDestroyed,
+        ShipReset,
+        ShipReturned,
+        ReturnPostponed,
+        FleetPointsAwarded,
+        RollOff,
         TurnEnded,
         BattleEnded,
     )

@@ -10,6 +10,7 @@ Text forms (ship ids like A1, squadron ids like AS1):
   AS1 SPD 30 T+1 T0 [A3=SPD 20 T0 T0 ...] FIRE A1:F@B2 A2:F@B2 | HOLD
   REACT AS2 A4:F@B1 ... | REACT AS2 HOLD           reaction fire, forward arc only
   REPAIR A1:computer A2:phasers.0 | REPAIR NONE     damage-control points
+  RETURN A1 40.0 10.0 H0                           where a reset ship returns (Peak Performance)
 A manoeuvre is SPD n T<first turn> T<second turn>, or SPD n PIV<facing change> T<turn> for a
 pivot from standstill; turns are -1 (starboard), 0 or +1 (port) hex faces. With the micro warp
 module, JMP n T<first turn> T0 jumps n cm straight ahead after the first turn.
@@ -140,7 +141,20 @@ class RepairOrder:
         return "REPAIR " + " ".join(f"{s}:{i}" for s, i in self.repairs)
 
 
-Order = InitiativeOrder | ActivateOrder | SquadronOrder | ReactionOrder | RepairOrder
+@dataclass(frozen=True, slots=True)
+class ReturnOrder:
+    """Where a reset ship comes back: a point in its owner's zone and a heading (PP-11)."""
+
+    ship: str
+    x: float
+    y: float
+    heading: int
+
+    def __str__(self) -> str:
+        return f"RETURN {self.ship} {self.x!r} {self.y!r} H{self.heading}"
+
+
+Order = InitiativeOrder | ActivateOrder | SquadronOrder | ReactionOrder | RepairOrder | ReturnOrder
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,8 +199,21 @@ class RepairDecision:
     ships: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class ReturnDecision:
+    """`side` chooses where its reset `ship` returns (Peak Performance, PP-11)."""
+
+    side: str
+    ship: str
+
+
 Decision = (
-    InitiativeDecision | ActivationDecision | OrdersDecision | ReactionDecision | RepairDecision
+    InitiativeDecision
+    | ActivationDecision
+    | OrdersDecision
+    | ReactionDecision
+    | RepairDecision
+    | ReturnDecision
 )
 
 _MANEUVER = r"(SPD|JMP) (\d+) (?:T([+-]?\d+)|PIV([+-]?\d+)) T([+-]?\d+)"
@@ -242,6 +269,14 @@ def parse(text: str) -> Order:
                 raise OrderSyntaxError(f"'{tok}' in '{text}' is not a repair like A1:computer")
             pairs.append((ship, item))
         return RepairOrder(tuple(pairs))
+    elif head == "RETURN" and len(tokens) == 5:
+        m = re.match(r"^H(\d)$", tokens[4])
+        try:
+            if m:
+                return ReturnOrder(tokens[1], float(tokens[2]), float(tokens[3]), int(m.group(1)))
+        except ValueError:
+            pass
+        raise OrderSyntaxError(f"'{text}' is not like RETURN A1 40.0 10.0 H0")
     elif re.match(r"^[A-Z]S\d+$", head):
         return _parse_squadron(tokens, text)
     raise OrderSyntaxError(f"cannot read the order '{text}'")

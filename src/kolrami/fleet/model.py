@@ -83,6 +83,14 @@ class Fleet(BaseModel):
                 raise InvalidInputError(f"{source}: ships[{i}].id: {exc}") from None
 
 
+def member_cards(ship: FleetShip) -> list[str]:
+    """Card ids on a fleet ship: captain, admiral, then upgrades by slot type."""
+    cards = [c for c in (ship.captain, ship.admiral) if c]
+    for slot in sorted(ship.upgrades):
+        cards += ship.upgrades[slot]
+    return cards
+
+
 def parse_fleet(data: Any, source: str, pack: ShipPack | None = None) -> Fleet:
     """Validate fleet data; errors name the source, the path in the fleet and the fix."""
     try:

@@ -27,9 +27,9 @@ class Narrator:
 
     def ship(self, ship_id: str) -> str:
         """'A1 Reliant', coloured by side."""
-        side = self.sides.get(ship_id, "")
-        name = self.names.get(ship_id, "?")
-        return f"[{SIDE_STYLE.get(side, '')}]{ship_id} {name}[/]"
+        if ship_id not in self.names:
+            return ship_id or "?"
+        return f"[{SIDE_STYLE[self.sides[ship_id]]}]{ship_id} {self.names[ship_id]}[/]"
 
     def tell(self, events: Iterable[ev.Event]) -> None:
         """Print every event worth a line."""
@@ -71,7 +71,11 @@ class Narrator:
                     f"heading {e.heading}[/dim]"
                 )
         elif isinstance(e, ev.StoppedShort):
-            what = "the table edge" if e.of == "edge" else self.ship(e.of)
+            what = (
+                self.ship(e.of)
+                if e.of in self.names
+                else f"the {e.of.replace('edge', 'table edge')}"
+            )
             out.print(f"  {self.ship(e.ship)} stops short of {what} ({e.lost_cm:.1f} cm short)")
         elif isinstance(e, ev.VolleyFired):
             through = sum(penetrates(r, e.shields, e.strength) for r in e.rolls)
@@ -119,7 +123,7 @@ def status_table(battle: Battle) -> Table:
             state = "[yellow]ballistic[/]"
         else:
             state = "toast" if s.toast else "ok"
-        weapons = " ".join(f"{k.value[:2]}{sum(v)}" for k, v in s.mounts.items() if v)
+        weapons = " ".join(f"{k.value}s {sum(v)}" for k, v in s.mounts.items() if v)
         table.add_row(
             s.id,
             s.cls.name,

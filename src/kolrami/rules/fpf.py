@@ -512,6 +512,9 @@ class FpfDamage(RuleModule):
     def before_jump(self, battle: Battle, ship: ShipState) -> None:
         return None
 
+    def battle_over(self, battle: Battle) -> bool:
+        return any(not battle.side_ships(side) for side in ("A", "B"))
+
     def result(self, battle: Battle) -> tuple[str | None, str]:
         alive = {side: bool(battle.side_ships(side)) for side in ("A", "B")}
         if not alive["A"] and not alive["B"]:
@@ -543,7 +546,7 @@ class MaskingStationary(RuleModule):
             return True
         r = battle.scenario.base_radius_cm
         for s in battle.ships.values():
-            if s is firer or s is target or s.destroyed:
+            if s is firer or s is target or not s.on_table:
                 continue
             if segment_hits_circle(firer.x, firer.y, target.x, target.y, s.x, s.y, r):
                 return False

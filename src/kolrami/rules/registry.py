@@ -36,7 +36,7 @@ class Phase(StrEnum):
 
 
 #: Phases whose hooks are generators (they ask captains).
-DECISION_PHASES = frozenset({Phase.REPAIRS, Phase.INITIATIVE})
+DECISION_PHASES = frozenset({Phase.START_OF_TURN, Phase.REPAIRS, Phase.INITIATIVE})
 
 Play = Iterator["Decision"]  # a generator yielding decisions; orders are sent back in
 
@@ -53,8 +53,9 @@ class RuleModule:
     def start_of_battle(self, battle: Battle) -> None:
         """Once, after deployment."""
 
-    def start_of_turn(self, battle: Battle) -> None:
-        """At the start of each turn, before repairs."""
+    def start_of_turn(self, battle: Battle) -> Iterator[Decision]:
+        """At the start of each turn, before repairs (may ask captains, e.g. where to return)."""
+        yield from ()
 
     def repairs(self, battle: Battle) -> Iterator[Decision]:
         """The repairs phase (FPF-TURN-02 step 1)."""
@@ -97,6 +98,10 @@ class RuleModule:
         """The winner ('A', 'B' or None) and the reason, once the battle is over."""
         raise NotImplementedError
 
+    def battle_over(self, battle: Battle) -> bool:
+        """Whether the battle ends now, before its turn limit."""
+        raise NotImplementedError
+
     def check_jump(self, battle: Battle, ships: list[ShipState], m: Maneuver, who: str) -> None:
         """Verify a micro warp jump (FPF-OPT-04); raise IllegalOrderError if not allowed."""
         raise NotImplementedError
@@ -120,6 +125,7 @@ POLICIES = (
     "engine_damage",
     "squadron_fires_as_unit",
     "result",
+    "battle_over",
 )
 PHASE_HOOKS = tuple(p.value for p in Phase)
 
@@ -173,6 +179,7 @@ class Ruleset:
     engine_damage: Callable[[Battle, ShipState, int], int]
     squadron_fires_as_unit: Callable[[Battle], bool]
     result: Callable[[Battle], tuple[str | None, str]]
+    battle_over: Callable[[Battle], bool]
     check_jump: Callable[[Battle, list[ShipState], Maneuver, str], None]
     jump_weapons: Callable[[Battle, list[WeaponKind]], list[WeaponKind]]
     before_jump: Callable[[Battle, ShipState], None]

@@ -34,11 +34,11 @@ class Movement(StrEnum):
 
 
 class Terrain(BaseModel):
-    """A piece of terrain on the table: a circle of some kind (nebula for FPF-OPT-09)."""
+    """A circle of terrain: a nebula (FPF-OPT-09) or a planet (PP-01..03: blocks fire and moves)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    kind: Literal["nebula"]
+    kind: Literal["nebula", "planet"]
     x: float
     y: float
     radius_cm: float = Field(gt=0)
@@ -67,6 +67,12 @@ class Scenario(BaseModel):
     movement: Movement = Movement.SQUADRON
     rules: tuple[str, ...] = Field((), description="Optional rule modules to switch on.")
     terrain: tuple[Terrain, ...] = ()
+    return_range_cm: float = Field(
+        10.0, gt=0, description="Range 1: how far from every ship a reset ship returns (PP-11)."
+    )
+    resource_repeat: bool = Field(
+        False, description="Score a fleet resource again on later kills (PP-19 option)."
+    )
     micro_warp_unit_cm: float = Field(
         2.54, gt=0, description="Unit of the micro warp jump's 40-60 (printed in inches)."
     )
@@ -83,7 +89,7 @@ class Scenario(BaseModel):
         return self
 
 
-BUILTIN = ("standard",)
+BUILTIN = ("standard", "peak-performance")
 
 
 def parse_scenario(text: str, source: str) -> Scenario:

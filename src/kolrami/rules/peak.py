@@ -1,0 +1,177 @@
+"""Peak Performance (seed 000): battle simulation mode and its scoring, as one rule module.
+
+No ship is ever destroyed: at the moment it would be, it is reset (PP-04..10) and returns at the
+start of the next turn in its owner's zone, with weaker shields (PP-11..14). Every would-be
+destruction scores the ship's Total SP for the opponent, a fleet's resource scores once all its
+ships carry a token, and at the end each token on the opponent's ships is worth 5 (PP-15..21).
+Only the turn limit ends the battle (PP-20); most Fleet Points wins, a tie goes to a roll-off
+of five attack dice (PP-22, OP-24).
+
+Mapping from the kit's components onto ours (GUIDE 5): damage cards are the damage on the ship's
+sheet (superstructure, shields, engines, weapons, systems); disabled upgrades are knocked-out
+weapon mounts and systems; the Planning Phase is the start of the next turn; the time limit is the
+scenario's turn limit; a ship's total points are its class value plus its cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from kolrami.catalog.cards import card_cost
+from kolrami.engine import events as ev
+from kolrami.engine.chance import count_roll_off
+from kolrami.engine.orders import Decision, IllegalOrderError, ReturnDecision, ReturnOrder
+from kolrami.rules.registry import RuleModule, register
+
+if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle, ShipState
+
+BONUS_PER_TOKEN = 5  # PP-21
+ROLL_OFF_DICE = 5  # PP-22, OP-24
+SPOT_STEP_CM = 2.0  # grid of candidate return spots
+
+
+def return_zone(battle: Battle, side: str) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of a side's deployment zone: where its ships return (PP-11)."""
+    sc = battle.scenario
+    if side == "A":
+        return 0.0, 0.0, sc.table_width_cm, sc.deployment_depth_cm
+    return 0.0, sc.table_height_cm - sc.deployment_depth_cm, sc.table_width_cm, sc.table_height_cm
+
+
+def return_problem(battle: Battle, ship: ShipState, x: float, y: float) -> str | None:
+    """Why (x, y) is not a legal return spot for `ship`, or None when it is (PP-11)."""
+    x0, y0, x1, y1 = return_zone(battle, ship.side)
+    if not (x0 <= x <= x1 and y0 <= y <= y1):
+        return f"({x:g}, {y:g}) is outside {ship.side}'s zone x {x0:g}-{x1:g}, y {y0:g}-{y1:g}"
+    reach = battle.scenario.return_range_cm
+    for other in battle.ships.values():
+        if other is ship or not other.on_table:
+            continue
+        if (other.x - x) ** 2 + (other.y - y) ** 2 <= reach * reach:
+            return f"({x:g}, {y:g}) is within Range 1 ({reach:g} cm) of {other.id}"
+    r = battle.scenario.base_radius_cm
+    for rock in battle.blockers:
+        if (rock.x - x) ** 2 + (rock.y - y) ** 2 < (rock.radius_cm + r) ** 2:
+            return f"({x:g}, {y:g}) is on the {rock.kind}"
+    return None
+
+
+def return_spots(battle: Battle, ship: ShipState) -> list[tuple[float, float]]:
+    """Legal return spots on a 2 cm grid over the zone (empty: the return waits a turn)."""
+    x0, y0, x1, y1 = return_zone(battle, ship.side)
+    r = battle.scenario.base_radius_cm
+    spots = []
+    y = y0 + r
+    while y <= y1 - r + 1e-9:
+        x = x0 + r
+        while x <= x1 - r + 1e-9:
+            if return_problem(battle, ship, x, y) is None:
+                spots.append((x, y))
+            x += SPOT_STEP_CM
+        y += SPOT_STEP_CM
+    return spots
+
+
+def reset_ship(battle: Battle, ship: ShipState, by: ShipState | None) -> None:
+    """PP-05..10: off the table, damage cleared, cards sorted out, one more token."""
+    battle.leave_formation(ship)
+    ship.out_of_play = True
+    ship.lock = None
+    cls = ship.cls
+    # PP-06, PP-07, PP-13: all damage goes, knocked-out items work again
+    ship.superstructure = cls.superstructure
+    ship.engine_power = cls.engine_power
+    ship.systems = cls.computer
+    ship.in_control = True
+    for kind, weapon in cls.weapons():
+        ship.mounts[kind] = list(weapon.mounts)
+    # PP-08, PP-09, PP-14: only cards it started with and still owns come back
+    lost = battle.lost_cards.get(ship.id, set())
+    ship.cards = [c for c in ship.start_cards if c not in lost]
+    ship.tokens += 1  # PP-10
+    ship.shields = max(0, cls.shields - ship.tokens)  # what it will return with (PP-12)
+    battle.log.record(ev.ShipReset, ship.id, by.id if by else "", ship.tokens)
+
+
+def award(battle: Battle, side: str, points: int, reason: str, ship: str) -> None:
+    """Add Fleet Points to a side's running tally (PP-15)."""
+    battle.fleet_points[side] += points
+    battle.log.record(ev.FleetPointsAwarded, side, points, reason, ship, battle.fleet_points[side])
+
+
+@register
+class BattleSimulation(RuleModule):
+    """Peak Performance: ships are reset instead of destroyed, and Fleet Points are scored."""
+
+    name = "battle-simulation"
+    clauses = tuple(f"PP-{n:02d}" for n in range(4, 23))
+    summary = "Peak Performance: reset instead of destruction, returns, Fleet Points scoring."
+
+    def destroyed(self, battle: Battle, ship: ShipState, by: ShipState | None) -> None:
+        reset_ship(battle, ship, by)
+        opponent = "B" if ship.side == "A" else "A"
+        # PP-16/17: the ship's Total SP, every time, whoever caused it
+        award(battle, opponent, ship.points, "kill", ship.id)
+        fleet = battle.fleets[0 if ship.side == "A" else 1]
+        if fleet.resource and all(
+            s.tokens > 0 for s in battle.ships.values() if s.side == ship.side
+        ):
+            already = battle.resource_scored[ship.side]
+            if not already or battle.scenario.resource_repeat:  # PP-18, PP-19
+                battle.resource_scored[ship.side] = True
+                award(battle, opponent, card_cost(fleet.resource), "resource", fleet.resource)
+
+    def start_of_turn(self, battle: Battle) -> Iterator[Decision]:
+        for ship in list(battle.ships.values()):
+            if not ship.out_of_play:
+                continue
+            if not return_spots(battle, ship):
+                battle.log.record(ev.ReturnPostponed, ship.id)
+                continue
+            decision = ReturnDecision(ship.side, ship.id)
+            order = yield decision
+            if not isinstance(order, ReturnOrder) or order.ship != ship.id:
+                raise IllegalOrderError(f"expected RETURN {ship.id} x y H<heading>, got '{order}'")
+            problem = return_problem(battle, ship, order.x, order.y)
+            if problem is not None:
+                raise IllegalOrderError(f"{ship.id} cannot return there: {problem} (PP-11)")
+            if not 0 <= order.heading < 6:
+                raise IllegalOrderError(f"{ship.id}: heading {order.heading} is not 0-5")
+            ship.x, ship.y, ship.heading = order.x, order.y, order.heading
+            ship.speed = ship.last_speed = battle.scenario.start_speed_cm
+            ship.out_of_play = False
+            ship.detached = True  # it flies on its own, away from its squadron's column
+            battle.log.record(
+                ev.ShipReturned,
+                ship.id,
+                round(order.x, 3),
+                round(order.y, 3),
+                order.heading,
+                ship.shields,
+            )
+
+    def end_of_battle(self, battle: Battle) -> None:
+        for side in ("A", "B"):  # PP-21
+            opponent = "B" if side == "A" else "A"
+            tokens = sum(s.tokens for s in battle.ships.values() if s.side == opponent)
+            if tokens:
+                award(battle, side, BONUS_PER_TOKEN * tokens, "bonus", "")
+
+    def battle_over(self, battle: Battle) -> bool:
+        return False  # PP-20: only the turn limit ends it
+
+    def result(self, battle: Battle) -> tuple[str | None, str]:
+        a, b = battle.fleet_points["A"], battle.fleet_points["B"]
+        if a != b:
+            return ("A" if a > b else "B"), f"Fleet Points A {a} : B {b}"
+        rolls: list[dict[str, list[str]]] = []
+        while True:  # PP-22, OP-24: five attack dice each, hits and criticals; again if level
+            faces = {side: battle.dice.attack_dice(ROLL_OFF_DICE) for side in ("A", "B")}
+            rolls.append({side: [f.value for f in fs] for side, fs in faces.items()})
+            ra, rb = count_roll_off(faces["A"]), count_roll_off(faces["B"])
+            if ra != rb:
+                winner = "A" if ra > rb else "B"
+                battle.log.record(ev.RollOff, rolls, winner)
+                return winner, f"Fleet Points level at {a}; {winner} wins the roll-off {ra}:{rb}"
