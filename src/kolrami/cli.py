@@ -708,7 +708,9 @@ def peak_check_cmd(
         near = " and ".join(str(p) for p in (below, above) if p is not None)
         out.print(
             f"[red]Not achievable[/red]: {points} Fleet Points cannot be scored against this "
-            f"fleet in {turns} turns (PP-16..21)." + (f" Nearest possible: {near}." if near else "")
+            f"fleet in {turns} turns (PP-16..21)."
+            + (f" Nearest possible: {near}." if near else ""),
+            soft_wrap=True,
         )
         raise typer.Exit(1)
     out.print(f"[green]Achievable[/green]: {points} Fleet Points, for example:")

@@ -17,6 +17,7 @@ from kolrami.engine.orders import (
     Decision,
     InitiativeDecision,
     InitiativeOrder,
+    Maneuver,
     Order,
     OrdersDecision,
     ReactionDecision,
@@ -45,7 +46,7 @@ class ScriptExhaustedError(KolramiError):
 
 
 class PassiveCaptain:
-    """Fallback: first squadron, hold fire, stand on, default repairs, move second."""
+    """Fallback: first squadron, hold fire, fly straight on, default repairs, move second."""
 
     name = "passive"
 
@@ -60,6 +61,13 @@ class PassiveCaptain:
             return default_repairs(view, decision)
         if isinstance(decision, ReturnDecision):
             return default_return(view, decision)
+        if isinstance(decision, OrdersDecision):
+            moves = []
+            for mover in view.movers(decision.squadron):
+                lo, hi = view.speed_limits(mover, decision.squadron, False)
+                last = view.mover_position(mover, decision.squadron).last_speed
+                moves.append((mover, Maneuver(min(max(last, lo), hi))))
+            return SquadronOrder(decision.squadron, tuple(moves), None)
         raise ScriptExhaustedError(f"no scripted order for {decision}")
 
 

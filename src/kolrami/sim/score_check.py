@@ -101,8 +101,18 @@ def check_score(
 
     def solve(target: int) -> tuple[list[int], int] | None:
         # (resets per ship, resource awards) reaching `target`, fewest resets first
-        best = _resets_for(values, [turns] * n, target)
-        options = [] if best is None else [(sum(best), best, 0)]
+        options: list[tuple[int, list[int], int]] = []
+        # without the resource: if the fleet has one, some ship must never have been reset,
+        # or the resource would have scored (PP-18)
+        caps_without = (
+            [[0 if j == i else turns for j in range(n)] for i in range(n)]
+            if resource_sp
+            else [[turns] * n]
+        )
+        for caps in caps_without:
+            best = _resets_for(values, caps, target)
+            if best is not None:
+                options.append((sum(best), best, 0))
         if resource_sp:
             # every ship reset at least once: the resource scores once (or, repeating, once
             # plus once per later reset: 1 .. resets - n + 1 times)
@@ -120,7 +130,7 @@ def check_score(
                     options.append((sum(kills), kills, awards))
         if not options:
             return None
-        _, kills, awards = min(options, key=lambda o: (o[0], o[2]))
+        _, kills, awards = min(options, key=lambda o: (o[0], o[2], [-k for k in o[1]]))
         return kills, awards
 
     found = solve(points)
@@ -161,9 +171,10 @@ def _resets_for(values: list[int], caps: list[int], target: int) -> list[int] | 
                 t = s + k * value
                 if t > target:
                     break
-                cand = (count + k, spread - (k > 0), (*counts, k))
+                # ties go to the earlier ships (counts are kept negated for the comparison)
+                cand = (count + k, spread - (k > 0), (*counts, -k))
                 if t not in nxt or cand < nxt[t]:
                     nxt[t] = cand
         dp = nxt
     hit = dp.get(target)
-    return list(hit[2]) if hit else None
+    return [-k for k in hit[2]] if hit else None

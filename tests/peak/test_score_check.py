@@ -1,0 +1,99 @@
+"""The organizer's score check: which Fleet Point totals a fleet can give up (PP-16..21)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from kolrami.cli import app
+from kolrami.engine.sandbox import fleet_of
+from kolrami.errors import InvalidInputError
+from kolrami.fleet import load_fleet
+from kolrami.sim.score_check import check_score
+
+CRUISERS = load_fleet("presets:federation-cruisers")  # Reliant 90, Reliant 90, Charger 70
+
+
+@pytest.mark.rule("PP-16", "PP-17", "PP-21")
+@pytest.mark.parametrize(
+    ("points", "resets"),
+    [
+        (0, [0, 0, 0]),
+        (95, [1, 0, 0]),
+        (75, [0, 0, 1]),
+        (265, [1, 1, 1]),
+        (190, [1, 1, 0]),
+        (360, [2, 1, 1]),
+    ],
+)
+def test_achievable_totals_with_a_breakdown(points: int, resets: list[int]) -> None:
+    verdict = check_score(CRUISERS, points)
+    assert verdict.achievable
+    assert [s.resets for s in verdict.ships] == resets
+    assert verdict.kill_points + verdict.bonus_points == points
+    assert verdict.bonus_points == 5 * sum(resets)
+
+
+@pytest.mark.rule("PP-16", "PP-21")
+@pytest.mark.parametrize("points", [1, 90, 94, 96, 212, 264, 266])
+def test_impossible_totals_are_rejected_with_the_nearest(points: int) -> None:
+    verdict = check_score(CRUISERS, points)
+    assert not verdict.achievable
+    below, above = verdict.nearest
+    assert below is None or (below < points and check_score(CRUISERS, below).achievable)
+    assert above is not None
+    assert above > points
+    assert check_score(CRUISERS, above).achievable
+
+
+@pytest.mark.rule("PP-17")
+def test_a_ship_resets_at_most_once_a_turn() -> None:
+    lone = fleet_of([["bird-of-prey"]])  # 15 SP: 20 a reset
+    assert check_score(lone, 20 * 12, turns=12).achievable
+    assert not check_score(lone, 20 * 13, turns=12).achievable
+    assert check_score(lone, 20 * 13, turns=13).achievable
+
+
+@pytest.mark.rule("PP-18", "PP-19")
+def test_the_resource_scores_once_every_ship_has_a_token() -> None:
+    fleet = CRUISERS.model_copy(update={"resource": "reinforcements-sideboard"})
+    verdict = check_score(fleet, 265 + 10)
+    assert verdict.achievable
+    assert verdict.resource_points == 10
+    assert [s.resets for s in verdict.ships] == [1, 1, 1]
+    # the resource cannot score unless every ship was reset
+    assert not check_score(fleet, 95 + 10).achievable
+    # once per battle by default; again on each later reset with the repeat option:
+    # 485 = Reliant x2, Reliant x2, Charger x1 (4 x 95 + 75) plus the resource 3 times
+    assert not check_score(fleet, 485).achievable
+    repeat = check_score(fleet, 485, resource_repeat=True)
+    assert repeat.achievable
+    assert [s.resets for s in repeat.ships] == [2, 2, 1]
+    assert repeat.resource_points == 30
+
+
+def test_bad_numbers() -> None:
+    with pytest.raises(InvalidInputError, match="negative"):
+        check_score(CRUISERS, -5)
+    with pytest.raises(InvalidInputError, match="turns"):
+        check_score(CRUISERS, 5, turns=0)
+
+
+def test_cli_peak_check() -> None:
+    runner = CliRunner()
+    ok = runner.invoke(
+        app,
+        ["peak", "check", "--fleet", "presets:federation-cruisers", "--points", "265", "--json"],
+    )
+    assert ok.exit_code == 0
+    data = json.loads(ok.stdout)
+    assert data["achievable"] is True
+    assert data["breakdown"]["bonus"] == 15
+    bad = runner.invoke(
+        app, ["peak", "check", "--fleet", "presets:federation-cruisers", "--points", "212"]
+    )
+    assert bad.exit_code == 1
+    assert "Not achievable" in bad.stdout
+    assert "190 and 225" in bad.stdout
