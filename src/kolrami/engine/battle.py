@@ -519,6 +519,8 @@ class Battle:
         and after each one (FPF-FIRE-03, -07).
         """
         longest = max((mv.dist for mv in moves), default=0.0)
+        for mv in moves:  # this turn's speed holds from the start of the move (FPF-MASK-03)
+            mv.ship.speed = min(MAX_SPEED, round(mv.dist))
         steps = max(1, math.ceil(longest / STEP_CM)) if self.locked else 0
         self.resolve_locks()
         for k in range(1, steps + 1):
@@ -610,7 +612,8 @@ class Battle:
         if len(sides) == 1:
             ready.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
             for ship, target, kind, dist in ready:
-                self._apply_hits(self._roll_group(ship, target, kind, dist))
+                if _can_still_fire(ship, target, kind):
+                    self._apply_hits(self._roll_group(ship, target, kind, dist))
             return
         ready.sort(key=lambda r: (-r[0].range_of(r[2]), r[0].index))
         i = 0
@@ -618,10 +621,13 @@ class Battle:
             rng = ready[i][0].range_of(ready[i][2])
             tier = [r for r in ready[i:] if r[0].range_of(r[2]) == rng]
             i += len(tier)
+            # what an earlier tier destroyed, knocked out or took control of fires no more
+            tier = [r for r in tier if _can_still_fire(r[0], r[1], r[2])]
             if len({r[0].side for r in tier}) == 1:
                 tier.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
                 for ship, target, kind, dist in tier:
-                    self._apply_hits(self._roll_group(ship, target, kind, dist))
+                    if _can_still_fire(ship, target, kind):
+                        self._apply_hits(self._roll_group(ship, target, kind, dist))
             else:
                 rolled = [self._roll_group(s, t, k, d) for s, t, k, d in tier]
                 for hits in rolled:
@@ -789,6 +795,12 @@ class Battle:
     def events(self) -> Iterator[ev.Event]:
         """The battle's events, built on demand."""
         return iter(self.log)
+
+
+def _can_still_fire(ship: ShipState, target: ShipState, kind: WeaponKind) -> bool:
+    """A group still fires if its ship is in play and in control, its target is in play and
+    the weapon has working shots: damage lands at once (FPF-DMG-11, -12, -13)."""
+    return ship.alive and ship.in_control and target.alive and ship.shots(kind) > 0
 
 
 def _damage_mounts(mounts: list[int], amount: int) -> None:

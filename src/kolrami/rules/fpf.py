@@ -107,10 +107,7 @@ def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder)
                 f"{ship_id} has no damaged '{item}' to repair; damaged: "
                 f"{', '.join(damaged_items(ship)) or 'nothing'} (FPF-REP-07)"
             )
-        if (
-            item != "computer"
-            and (ship_id, item) in order.repairs[: order.repairs.index((ship_id, item))]
-        ):
+        if item != "computer" and order.repairs.count((ship_id, item)) > 1:
             raise IllegalOrderError(
                 f"{ship_id} repairs '{item}' twice; one point restores it fully "
                 "(FPF-REP-01); only Systems recover a step per point (REP-05)"
@@ -369,8 +366,8 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
         battle.move_formation(squadron, formation_move)
     for sid in list(squadron.ships):
         ship = battle.ships[sid]
-        if not ship.alive or not ship.detached:
-            continue
+        if not ship.alive or not ship.detached or ship.moved:
+            continue  # a ship that lost control during the formation's move has moved already
         m = order.move_of(sid) if (order and ship.in_control) else None
         battle.move_single(ship, m)
     battle.moving = None
