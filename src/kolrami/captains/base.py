@@ -138,7 +138,7 @@ def expected_volley(ship: ShipState, kind: WeaponKind, target_shields: int) -> f
     weapon = ship.cls.weapon(kind)
     if weapon is None:
         return 0.0
-    return _mean_volley(ship.shots(kind), weapon.strength, target_shields, kind)
+    return _mean_volley(ship.shots(kind), ship.strength[kind], target_shields, kind)
 
 
 @cache
@@ -152,7 +152,7 @@ def default_repairs(view: BattleView, decision: RepairDecision) -> RepairOrder:
     repairs: list[tuple[str, str]] = []
     for sid in decision.ships:
         ship = view.ship(sid)
-        points = ship.cls.damage_control
+        points = ship.damage_control
         systems = ship.systems
         items = damaged_items(ship)
         plan: list[str] = []
@@ -172,7 +172,7 @@ def default_repairs(view: BattleView, decision: RepairDecision) -> RepairOrder:
                 break
             plan.append(item)
             points -= 1
-        while points and systems < ship.cls.computer:
+        while points and systems < ship.max_systems:
             plan.append("computer")
             systems += 1
             points -= 1

@@ -143,7 +143,7 @@ def _profile(ships: list[ShipState], target_shields: int) -> Profile:
             if dmg <= 0:
                 continue
             for a in weapon.arcs:
-                out[a].append((weapon.range_cm, dmg))
+                out[a].append((ship.range_of(kind), dmg))
     return out
 
 

@@ -82,6 +82,14 @@ class ShipState:
     cards: list[str] = field(default_factory=list)  # cards on the ship now (PP-08/09/14)
     start_cards: tuple[str, ...] = ()  # the cards it began the battle with
     points: int = 0  # Total SP: ship value plus cards
+    # The ship's own values as the battle began: the sheet's, changed by cards for good.
+    # Repairs restore these, a Peak Performance reset returns to them.
+    max_shields: int = 0
+    max_engine: int = 0
+    max_systems: int = 0
+    damage_control: int = 0
+    strength: dict[WeaponKind, int] = field(default_factory=dict)
+    ranges: dict[WeaponKind, int] = field(default_factory=dict)
     detached: bool = False  # flies on its own, out of its squadron's formation
     in_control: bool = True
     fired: bool = False  # used its volley this turn (declared fire or reaction)
@@ -111,9 +119,8 @@ class ShipState:
         return out
 
     def range_of(self, kind: WeaponKind) -> int:
-        """Printed range of a weapon kind in cm (0 when the sheet has none)."""
-        weapon = self.cls.weapon(kind)
-        return weapon.range_cm if weapon is not None else 0
+        """Range of a weapon kind in cm (0 when the sheet has none)."""
+        return self.ranges.get(kind, 0)
 
     def armed_arcs(self) -> list[Arc]:
         """Arcs into which a working weapon bears."""
@@ -127,7 +134,7 @@ class ShipState:
     @property
     def toast(self) -> bool:
         """Shields at or below half their printed value (FPF-DMG-15, display only)."""
-        return self.shields * 2 <= self.cls.shields
+        return self.shields * 2 <= self.max_shields
 
 
 @dataclass(slots=True, eq=False)
@@ -285,6 +292,10 @@ class Battle:
                     )
                     for kind in WeaponKind:
                         ship.mounts.setdefault(kind, [])
+                    ship.max_shields, ship.max_engine = cls.shields, cls.engine_power
+                    ship.max_systems, ship.damage_control = cls.computer, cls.damage_control
+                    ship.strength = {k: w.strength for k, w in cls.weapons()}
+                    ship.ranges = {k: w.range_cm for k, w in cls.weapons()}
                     ship.start_cards = tuple(member_cards(member))
                     ship.cards = list(ship.start_cards)
                     # Total SP: ship value plus its cards (FBS-08), what a kill scores (PP-16)
@@ -584,7 +595,7 @@ class Battle:
                 continue
             dx, dy = target.x - ship.x, target.y - ship.y
             dist = math.sqrt(dx * dx + dy * dy)
-            ranges = ship.cls.ranges
+            ranges = ship.ranges
             in_range = [k for k in lock.pending if dist <= ranges[k]]
             if not in_range:
                 continue
@@ -637,15 +648,14 @@ class Battle:
         self, ship: ShipState, target: ShipState, kind: WeaponKind, dist: float
     ) -> tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]:
         """Roll one group's penetration, location and damage dice (FPF-DMG-01..06)."""
-        weapon = ship.cls.weapon(kind)
-        assert weapon is not None
+        strength = ship.strength[kind]
         shots = ship.shots(kind)
         dice = self.dice
         rolls = [dice.d10() for _ in range(shots)]
         penetrates = self.rules.penetrates
         hits: list[tuple[int, int]] = []
         for roll in rolls:
-            if penetrates(self, ship, target, weapon.strength, roll):
+            if penetrates(self, ship, target, strength, roll):
                 loc_roll = dice.d10()
                 dmg = dice.d6() if kind is WeaponKind.PHOTON else 1
                 hits.append((loc_roll, dmg))
@@ -657,7 +667,7 @@ class Battle:
             target.id,
             kind.value,
             shots,
-            weapon.strength,
+            strength,
             target.shields,
             round(dist, 3),
             rolls,

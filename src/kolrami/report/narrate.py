@@ -129,9 +129,9 @@ def status_table(battle: Battle) -> Table:
             s.cls.name,
             f"[{SIDE_STYLE[s.side]}]{s.side}[/]",
             f"{max(0, s.superstructure)}/{s.cls.superstructure}",
-            f"{s.shields}/{s.cls.shields}",
-            f"{s.engine_power}/{s.cls.engine_power}",
-            f"{s.systems}/{s.cls.computer}",
+            f"{s.shields}/{s.max_shields}",
+            f"{s.engine_power}/{s.max_engine}",
+            f"{s.systems}/{s.max_systems}",
             weapons,
             state,
         )

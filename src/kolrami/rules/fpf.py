@@ -73,11 +73,11 @@ class FpfTurn(RuleModule):
 def damaged_items(ship: ShipState) -> list[str]:
     """Items a Damage Control point could work on now (FPF-REP-01, -05, -07)."""
     items = []
-    if ship.systems < ship.cls.computer:
+    if ship.systems < ship.max_systems:
         items.append("computer")
-    if ship.engine_power < ship.cls.engine_power:
+    if ship.engine_power < ship.max_engine:
         items.append("engine_power")
-    if ship.shields < ship.cls.shields:
+    if ship.shields < ship.max_shields:
         items.append("shields")
     for kind, weapon in ship.cls.weapons():
         for i, printed in enumerate(weapon.mounts):
@@ -97,9 +97,9 @@ def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder)
             )
         ship = battle.ships[ship_id]
         spent[ship_id] = spent.get(ship_id, 0) + 1
-        if spent[ship_id] > ship.cls.damage_control:
+        if spent[ship_id] > ship.damage_control:
             raise IllegalOrderError(
-                f"{ship_id} has {ship.cls.damage_control} Damage Control point(s) a turn and "
+                f"{ship_id} has {ship.damage_control} Damage Control point(s) a turn and "
                 f"spends {spent[ship_id]} (FPF-REP-01)"
             )
         if item not in damaged_items(ship):
@@ -117,12 +117,12 @@ def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder)
 def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
     """One Damage Control point: Systems +1, anything else back to its printed value."""
     if item == "computer":
-        ship.systems = min(ship.cls.computer, ship.systems + 1)
+        ship.systems = min(ship.max_systems, ship.systems + 1)
         value = ship.systems
     elif item == "engine_power":
-        ship.engine_power = value = ship.cls.engine_power
+        ship.engine_power = value = ship.max_engine
     elif item == "shields":
-        ship.shields = value = ship.cls.shields
+        ship.shields = value = ship.max_shields
     else:
         kind_name, _, index = item.partition(".")
         for kind, weapon in ship.cls.weapons():
@@ -154,7 +154,7 @@ class FpfRepairs(RuleModule):
             ships = tuple(
                 s.id
                 for s in battle.side_ships(side)
-                if s.cls.damage_control > 0 and damaged_items(s)
+                if s.damage_control > 0 and damaged_items(s)
             )
             if not ships:
                 continue

@@ -82,8 +82,8 @@ def reset_ship(battle: Battle, ship: ShipState, by: ShipState | None) -> None:
     cls = ship.cls
     # PP-06, PP-07, PP-13: all damage goes, knocked-out items work again
     ship.superstructure = cls.superstructure
-    ship.engine_power = cls.engine_power
-    ship.systems = cls.computer
+    ship.engine_power = ship.max_engine
+    ship.systems = ship.max_systems
     ship.in_control = True
     for kind, weapon in cls.weapons():
         ship.mounts[kind] = list(weapon.mounts)
@@ -91,7 +91,8 @@ def reset_ship(battle: Battle, ship: ShipState, by: ShipState | None) -> None:
     lost = battle.lost_cards.get(ship.id, set())
     ship.cards = [c for c in ship.start_cards if c not in lost]
     ship.tokens += 1  # PP-10
-    ship.shields = max(0, cls.shields - ship.tokens)  # what it will return with (PP-12)
+    # what it returns with: its starting shields, cards included, less a point a token (PP-12)
+    ship.shields = max(0, ship.max_shields - ship.tokens)
     battle.log.record(ev.ShipReset, ship.id, by.id if by else "", ship.tokens)
 
 
