@@ -26,7 +26,7 @@ damage_control = 1
 phasers = {{ arcs = ["F", "P"], strength = 3, range_cm = 20, mounts = [2, 2] }}
 photons = {{ arcs = ["F", "P", "S", "A"], strength = 6, range_cm = 16, mounts = [1] }}
 """
-HEADER = '[pack]\nid = "test-pack"\ndata_version = "1.0.0"\n'
+HEADER = '[pack]\nid = "test-pack"\ndata_version = "1.1.0"\n'
 
 
 def pack_text(*ships: str) -> str:

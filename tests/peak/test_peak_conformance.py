@@ -51,8 +51,9 @@ def test_battle_simulation_invariants(sample: int) -> None:
                 tokens = sum(
                     1 for r in resets if r.ship == e.ship and events.index(r) < events.index(e)
                 )
-                cls = battle.ships[e.ship].cls
-                assert e.shields == max(0, cls.shields - tokens)
+                # the starting value includes lasting card modifiers (PP-12)
+                start = battle.ships[e.ship].max_shields
+                assert e.shields == max(0, start - tokens)
         assert battle.result is not None
         assert battle.result.turns == PEAK.turn_limit
         total = {"A": 0, "B": 0}

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 from fpf_kit import events_of, fight, load, volleys
-from pydantic import ValidationError
 
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.sandbox import place, sandbox
+from kolrami.errors import InvalidInputError
 from kolrami.scenarios.models import Masking
 
 
@@ -134,7 +134,7 @@ def test_method_2_never_masks() -> None:
 
 @pytest.mark.rule("FPF-MASK-02")
 def test_a_squadron_holds_at_most_three_ships() -> None:
-    with pytest.raises(ValidationError, match=r"squadron 1 has 4 ships.*\(FPF-MASK-02\)"):
+    with pytest.raises(InvalidInputError, match=r"squadron 1 has 4 ships.*\(FPF-MASK-02\)"):
         sandbox([["sting"] * 4], [["ktroika"]])
     battle = sandbox([["sting"] * 3], [["ktroika"]])
     assert battle.squadrons["AS1"].ships == ["A1", "A2", "A3"]

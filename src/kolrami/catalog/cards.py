@@ -1,49 +1,181 @@
-"""Card costs: what a card adds to a ship's or a fleet's points (FBS-08, PP-16, PP-18).
+"""Cards: captains, admirals, upgrades and resources (data/cards.toml), and their costs.
 
-A small loader over catalog/data/cards.toml; the fleets work grows it into the full card model.
+Cards are data: who they are, what they cost, who may carry them, and which engine hook carries
+out their effect with which parameters (the hooks live in kolrami.rules.cards). The squad-building
+rules that check a fleet's cards are in kolrami.fleet.legality.
 """
 
 from __future__ import annotations
 
 import tomllib
+from enum import StrEnum
 from functools import cache
 from importlib import resources
+from typing import Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from kolrami.errors import UnknownNameError
+from kolrami.catalog.loader import _first_problem
+from kolrami.catalog.models import FactionCode, UpgradeType, WeaponKind
+from kolrami.errors import DataPackError, UnknownNameError
+
+
+class CardKind(StrEnum):
+    """What a card is; a FleetX ship carries one captain, one admiral, and upgrades."""
+
+    CAPTAIN = "captain"
+    ADMIRAL = "admiral"
+    UPGRADE = "upgrade"
+    RESOURCE = "resource"
+
+
+class Scope(StrEnum):
+    """Who an effect reaches."""
+
+    SHIP = "ship"
+    SQUADRON = "squadron"
+    FLEET = "fleet"
+
+
+Hook = Literal["stat", "weapon", "reroll", "evasion", "initiative", "hull-patch"]
+Stat = Literal["shields", "engine_power", "computer", "damage_control"]
+
+
+class Effect(BaseModel):
+    """An engine hook and its parameters (see the header of data/cards.toml)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    hook: Hook
+    scope: Scope = Scope.SHIP
+    stat: Stat | None = None
+    amount: int = 0
+    weapon: WeaponKind | None = None
+    strength: int = 0
+    range_cm: int = 0
+    per_turn: int = 0
+    uses: int = 0
+
+    @model_validator(mode="after")
+    def _parameters_fit_the_hook(self) -> Self:
+        need = {
+            "stat": self.stat is not None and self.amount != 0,
+            "weapon": self.weapon is not None and (self.strength != 0 or self.range_cm != 0),
+            "reroll": self.per_turn > 0,
+            "evasion": self.amount > 0,
+            "initiative": self.amount > 0,
+            "hull-patch": self.amount > 0 and self.uses > 0,
+        }
+        if not need[self.hook]:
+            raise ValueError(f"hook '{self.hook}' is missing its parameters")
+        return self
+
+    def describe(self) -> str:
+        """One line for `kolrami card`: hook, parameters, scope."""
+        parts: list[str] = [self.hook]
+        if self.stat:
+            parts.append(f"{self.stat} {self.amount:+d}")
+        elif self.weapon:
+            if self.strength:
+                parts.append(f"{self.weapon.value} strength {self.strength:+d}")
+            if self.range_cm:
+                parts.append(f"{self.weapon.value} range {self.range_cm:+d} cm")
+        elif self.hook == "reroll":
+            parts.append(f"{self.per_turn} a turn")
+        elif self.hook == "hull-patch":
+            parts.append(f"{self.amount} superstructure, {self.uses} use(s)")
+        else:
+            parts.append(f"{self.amount:+d}")
+        return f"{' '.join(parts)} ({self.scope.value})"
+
+
+class Restriction(BaseModel):
+    """Who may carry a card: ships of these factions and/or these types (empty: anyone)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    factions: tuple[FactionCode, ...] = ()
+    ship_types: tuple[str, ...] = ()
 
 
 class Card(BaseModel):
-    """A card: id, name, SP cost and what it does."""
+    """One card of the set."""
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
-    name: str
-    cost: int = Field(ge=0)
-    effect: str = ""
+    name: str = Field(min_length=1)
+    kind: CardKind
+    type: UpgradeType | None = Field(None, description="Upgrade type (upgrades only).")
+    faction: FactionCode
+    cost: int = Field(ge=0, description="SP cost.")
+    unique: bool = False
+    skill: int | None = Field(None, ge=1, le=9, description="Captains only.")
+    text: str = Field(min_length=1)
+    effect: Effect
+    restriction: Restriction = Restriction()
+
+    @model_validator(mode="after")
+    def _kind_fields(self) -> Self:
+        if (self.kind is CardKind.UPGRADE) != (self.type is not None):
+            raise ValueError("upgrades, and only upgrades, have a type")
+        if (self.kind is CardKind.CAPTAIN) != (self.skill is not None):
+            raise ValueError("captains, and only captains, have a skill")
+        return self
+
+    @property
+    def type_code(self) -> str:
+        """The sheet's Type column: C/E/T/W/B/S for upgrades, else the kind's name."""
+        return self.type.code if self.type is not None else self.kind.value.title()
+
+
+def parse_cards(text: str, source: str) -> dict[str, Card]:
+    """Validate a card file; one message naming the file, the card and the field."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataPackError(f"{source}: not valid TOML: {exc}") from None
+    out: dict[str, Card] = {}
+    for table, entries in raw.items():
+        try:
+            kind = CardKind(table)
+        except ValueError:
+            raise DataPackError(
+                f"{source}: unknown table [[{table}]]; use captain, admiral, upgrade or resource"
+            ) from None
+        for number, entry in enumerate(entries, start=1):
+            label = entry.get("id", f"#{number}") if isinstance(entry, dict) else f"#{number}"
+            try:
+                card = Card.model_validate({**entry, "kind": kind})
+            except ValidationError as exc:
+                field, msg = _first_problem(exc)
+                raise DataPackError(
+                    f"{source}: {table} '{label}': field '{field}': {msg}"
+                ) from None
+            if card.id in out:
+                raise DataPackError(f"{source}: {table} '{label}': field 'id': duplicate id")
+            out[card.id] = card
+    return out
 
 
 @cache
 def cards() -> dict[str, Card]:
     """Every built-in card by id."""
     text = resources.files("kolrami.catalog").joinpath("data", "cards.toml").read_text()
-    raw = tomllib.loads(text)
-    out: dict[str, Card] = {}
-    for kind, entries in raw.items():
-        for entry in entries:
-            card = Card.model_validate({**entry, "kind": kind})
-            out[card.id] = card
-    return out
+    return parse_cards(text, "kolrami/catalog/data/cards.toml")
 
 
-def card_cost(card_id: str) -> int:
-    """SP cost of a card; an unknown id is an error naming the card."""
+def get_card(card_id: str) -> Card:
+    """A card by id; an unknown id is an error with a suggestion."""
     card = cards().get(card_id)
     if card is None:
         import difflib
 
         close = difflib.get_close_matches(card_id, list(cards()), n=1)
         raise UnknownNameError("card", card_id, close[0] if close else None, sorted(cards()))
-    return card.cost
+    return card
+
+
+def card_cost(card_id: str) -> int:
+    """SP cost of a card; an unknown id is an error naming the card."""
+    return get_card(card_id).cost

@@ -24,6 +24,75 @@ class Faction(StrEnum):
     KLINGON = "Klingon"
     FEDERATION = "Federation"
 
+    @property
+    def code(self) -> FactionCode:
+        """The Fleet Build Sheet code (FBS-05)."""
+        return FactionCode.KLI if self is Faction.KLINGON else FactionCode.FED
+
+
+class FactionCode(StrEnum):
+    """The twelve faction codes of the Fleet Build Sheet (FBS-05)."""
+
+    FED = "FED"
+    KLI = "KLI"
+    ROM = "ROM"
+    DOM = "DOM"
+    BOR = "BOR"
+    SPE = "SPE"
+    KAZ = "KAZ"
+    BAJ = "BAJ"
+    FER = "FER"
+    VUL = "VUL"
+    IND = "IND"
+    MIR = "MIR"
+
+    @property
+    def full_name(self) -> str:
+        """The faction's name, e.g. 'Species 8472' for SPE."""
+        return _FACTION_NAMES[self]
+
+
+_FACTION_NAMES = {
+    FactionCode.FED: "Federation",
+    FactionCode.KLI: "Klingon",
+    FactionCode.ROM: "Romulan",
+    FactionCode.DOM: "Dominion",
+    FactionCode.BOR: "Borg",
+    FactionCode.SPE: "Species 8472",
+    FactionCode.KAZ: "Kazon",
+    FactionCode.BAJ: "Bajoran",
+    FactionCode.FER: "Ferengi",
+    FactionCode.VUL: "Vulcan",
+    FactionCode.IND: "Independent",
+    FactionCode.MIR: "Mirror Universe",
+}
+
+
+class UpgradeType(StrEnum):
+    """Upgrade slot types, by their FleetX names; `code` is the sheet's letter (FBS-04)."""
+
+    CREW = "crew"
+    TALENT = "talent"
+    TECH = "tech"
+    WEAPON = "weapon"
+    BORG = "borg"
+    SQUADRON = "squadron"
+
+    @property
+    def code(self) -> str:
+        """C, E, T, W, B or S."""
+        return _UPGRADE_CODES[self]
+
+
+_UPGRADE_CODES = {
+    UpgradeType.CREW: "C",
+    UpgradeType.TALENT: "E",
+    UpgradeType.TECH: "T",
+    UpgradeType.WEAPON: "W",
+    UpgradeType.BORG: "B",
+    UpgradeType.SQUADRON: "S",
+}
+
 
 class Arc(StrEnum):
     """The four 90-degree firing arcs of FPF-ARC-01, by their sheet codes (FPF-ARC-03)."""
@@ -170,6 +239,24 @@ STANDARD_HIT_LOCATIONS = HitLocations(
 )
 
 
+class Slots(BaseModel):
+    """Upgrade slots of a ship class, per type (Kolrami's addition to the FPF sheets)."""
+
+    model_config = _frozen()
+
+    crew: int = Field(0, ge=0)
+    talent: int = Field(0, ge=0)
+    tech: int = Field(0, ge=0)
+    weapon: int = Field(0, ge=0)
+    borg: int = Field(0, ge=0)
+    squadron: int = Field(0, ge=0)
+
+    def of(self, kind: UpgradeType) -> int:
+        """Slots of one type."""
+        count: int = getattr(self, kind.value)
+        return count
+
+
 class ShipClass(BaseModel):
     """One FPF ship class, every number as printed on its sheet."""
 
@@ -192,6 +279,7 @@ class ShipClass(BaseModel):
     phasers: Weapon | None = None
     photons: Weapon | None = None
     hit_locations: HitLocations = STANDARD_HIT_LOCATIONS
+    slots: Slots = Slots()
     engine_double_damage: bool = Field(
         False, description="Sheet note: engine-location hits count double (see FPF-DATA)."
     )

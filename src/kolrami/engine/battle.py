@@ -27,6 +27,7 @@ from kolrami.engine.geometry import (
     segment_hits_circle,
 )
 from kolrami.engine.orders import FireTarget, Maneuver
+from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet, member_cards
 from kolrami.rules.registry import Ruleset
 from kolrami.scenarios.models import Movement, Scenario
@@ -90,6 +91,7 @@ class ShipState:
     damage_control: int = 0
     strength: dict[WeaponKind, int] = field(default_factory=dict)
     ranges: dict[WeaponKind, int] = field(default_factory=dict)
+    evasion: int = 0  # shots at it need this much more on the d10 (card effects)
     detached: bool = False  # flies on its own, out of its squadron's formation
     in_control: bool = True
     fired: bool = False  # used its volley this turn (declared fire or reaction)
@@ -210,6 +212,8 @@ class Battle:
 
         self.scenario = scenario
         self.pack = pack or builtin_pack()
+        for side, fleet in zip(SIDES, fleets, strict=True):
+            _check_playable(fleet, side, self.pack)
         self.fleets = fleets
         self.seed = seed
         self.dice = Dice(seed)
@@ -226,6 +230,9 @@ class Battle:
         self.locked: list[ShipState] = []  # ships with weapons locked and not yet fired
         #: terrain that blocks movement and fire (planets)
         self.blockers = [t for t in scenario.terrain if t.kind == "planet"]
+        #: card effects' bookkeeping: re-rolls left this turn, uses of once-a-battle cards
+        self.rerolls_left: dict[str, int] = {}
+        self.card_uses: dict[tuple[str, str], int] = {}
         #: Fleet Points so far, for scenarios that score them (Peak Performance, PP-15)
         self.fleet_points = dict.fromkeys(SIDES, 0)
         self.resource_scored = dict.fromkeys(SIDES, False)
@@ -648,10 +655,13 @@ class Battle:
         self, ship: ShipState, target: ShipState, kind: WeaponKind, dist: float
     ) -> tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]:
         """Roll one group's penetration, location and damage dice (FPF-DMG-01..06)."""
-        strength = ship.strength[kind]
+        # evasion makes a shot as hard as if the weapon were that much weaker (card effects)
+        strength = ship.strength[kind] - self.rules.evasion(self, ship, target)
         shots = ship.shots(kind)
         dice = self.dice
-        rolls = [dice.d10() for _ in range(shots)]
+        rolls = self.rules.after_roll(
+            self, ship, target, strength, [dice.d10() for _ in range(shots)]
+        )
         penetrates = self.rules.penetrates
         hits: list[tuple[int, int]] = []
         for roll in rolls:
@@ -805,6 +815,17 @@ class Battle:
     def events(self) -> Iterator[ev.Event]:
         """The battle's events, built on demand."""
         return iter(self.log)
+
+
+def _check_playable(fleet: Fleet, side: str, pack: ShipPack) -> None:
+    """Refuse a fleet a battle cannot field (unknown ids, squadrons over three ...)."""
+    from kolrami.fleet.legality import PLAY_BLOCKING, validate
+
+    problems = [e for e in validate(fleet, limit=None, pack=pack).errors if e.code in PLAY_BLOCKING]
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        first = problems[0]
+        raise InvalidInputError(f"fleet {side} '{fleet.name}': {first.path}: {first.message}{more}")
 
 
 def _can_still_fire(ship: ShipState, target: ShipState, kind: WeaponKind) -> bool:

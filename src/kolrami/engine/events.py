@@ -52,6 +52,17 @@ class ShipPlaced(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CardUsed(Event):
+    """A card's effect took hold: `ship` carries `card`, `on` is the ship it changed."""
+
+    kind: ClassVar[str] = "card_used"
+    card: str
+    ship: str
+    on: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
 class TurnStarted(Event):
     """A new turn begins."""
 
@@ -261,6 +272,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         BattleStarted,
         ShipPlaced,
         TurnStarted,
+        CardUsed,
         Repaired,
         InitiativeRolled,
         SquadronActivated,

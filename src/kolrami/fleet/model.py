@@ -1,8 +1,10 @@
-"""A fleet in the FleetX JSON shape (GUIDE 6): ship classes grouped into squadrons.
+"""A fleet in the FleetX JSON shape (GUIDE 6): ship classes in squadrons, with their cards.
 
-Captains, admirals, upgrades and resources are carried in the shape already so that the full
-fleet model extends it without breaking files; for now the battle engine reads the ships and
-their squadrons. Unknown card ids are kept, not dropped.
+The model only checks the shape of the document; whether the fleet is legal (budget, slots,
+unique cards, factions ...) is kolrami.fleet.legality's job, which reports every problem at once.
+Nothing is dropped: unknown ids stay in the fleet and are reported. A captain, an admiral or the
+resource may be written as a list, so that a fleet with two of them can be read and told what is
+wrong rather than refused.
 """
 
 from __future__ import annotations
@@ -11,15 +13,14 @@ import json
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kolrami.catalog import ShipPack, builtin_pack
 from kolrami.catalog.loader import _first_problem
 from kolrami.errors import DataPackError, InvalidInputError, UnknownNameError
 
-MAX_SQUADRON = 3  # FPF-MASK-02
 PRESET_PREFIX = "presets:"
 
 
@@ -31,9 +32,23 @@ class FleetShip(BaseModel):
     id: str = Field(description="Ship class id from the data pack, e.g. 'reliant'.")
     squadron: int = Field(1, ge=1, description="Squadron number within the fleet.")
     name: str | None = Field(None, description="The ship's own name, e.g. 'USS Reliant'.")
-    captain: str | None = None
-    admiral: str | None = None
+    captain: str | list[str] | None = None
+    admiral: str | list[str] | None = None
     upgrades: dict[str, list[str]] = Field(default_factory=dict)
+
+    def captains(self) -> list[str]:
+        """Captain ids on this ship (normally zero or one)."""
+        return _as_list(self.captain)
+
+    def admirals(self) -> list[str]:
+        """Admiral ids on this ship (normally zero or one)."""
+        return _as_list(self.admiral)
+
+
+def _as_list(value: str | list[str] | None) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
 
 
 class Fleet(BaseModel):
@@ -48,19 +63,13 @@ class Fleet(BaseModel):
     name: str = Field("Unnamed fleet", min_length=1)
     faction: str | None = None
     points_limit: int | None = Field(None, gt=0)
-    resource: str | None = None
+    resource: str | list[str] | None = None
     ships: tuple[FleetShip, ...] = Field(min_length=1)
     vendor: dict[str, Any] = Field(default_factory=dict)
 
-    @model_validator(mode="after")
-    def _squadrons_of_three(self) -> Self:
-        for number, members in self.squadrons().items():
-            if len(members) > MAX_SQUADRON:
-                raise ValueError(
-                    f"squadron {number} has {len(members)} ships; a squadron holds at most "
-                    f"{MAX_SQUADRON} (FPF-MASK-02): move a ship to another squadron"
-                )
-        return self
+    def resources(self) -> list[str]:
+        """Resource ids of the fleet (normally zero or one, OP-15)."""
+        return _as_list(self.resource)
 
     def squadrons(self) -> dict[int, list[FleetShip]]:
         """Ships by squadron number, in file order."""
@@ -74,32 +83,41 @@ class Fleet(BaseModel):
         pack = pack or builtin_pack()
         return sum(pack.get(s.id).value for s in self.ships)
 
-    def check_classes(self, pack: ShipPack, source: str) -> None:
-        """Every ship id names a class of `pack`."""
-        for i, ship in enumerate(self.ships):
-            try:
-                pack.get(ship.id)
-            except UnknownNameError as exc:
-                raise InvalidInputError(f"{source}: ships[{i}].id: {exc}") from None
-
 
 def member_cards(ship: FleetShip) -> list[str]:
     """Card ids on a fleet ship: captain, admiral, then upgrades by slot type."""
-    cards = [c for c in (ship.captain, ship.admiral) if c]
+    cards = ship.captains() + ship.admirals()
     for slot in sorted(ship.upgrades):
         cards += ship.upgrades[slot]
     return cards
 
 
 def parse_fleet(data: Any, source: str, pack: ShipPack | None = None) -> Fleet:
-    """Validate fleet data; errors name the source, the path in the fleet and the fix."""
+    """A fleet fit to play: its shape valid and nothing in it that a battle cannot field.
+
+    Budget and other squad-building limits are not checked here (see legality.validate);
+    problems that stop a battle (unknown ids, squadrons over three, cards in the wrong place)
+    are, with the first one named and how many there are.
+    """
+    from kolrami.fleet.legality import PLAY_BLOCKING, validate
+
+    fleet = read_fleet(data, source)
+    report = validate(fleet, limit=None, pack=pack)
+    blocking = [e for e in report.errors if e.code in PLAY_BLOCKING]
+    if blocking:
+        first = blocking[0]
+        more = f" (and {len(blocking) - 1} more)" if len(blocking) > 1 else ""
+        raise InvalidInputError(f"{source}: {first.path}: {first.message}{more}")
+    return fleet
+
+
+def read_fleet(data: Any, source: str) -> Fleet:
+    """A FleetX document's shape checked; nothing else (legality reports the rest)."""
     try:
-        fleet = Fleet.model_validate(data)
+        return Fleet.model_validate(data)
     except ValidationError as exc:
         field, msg = _first_problem(exc)
         raise InvalidInputError(f"{source}: {field or 'fleet'}: {msg}") from None
-    fleet.check_classes(pack or builtin_pack(), source)
-    return fleet
 
 
 @cache

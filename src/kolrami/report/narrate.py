@@ -23,6 +23,7 @@ class Narrator:
         self.pack = pack
         self.verbose = verbose
         self.names: dict[str, str] = {}
+        self.turn = 0
         self.sides: dict[str, str] = {}
 
     def ship(self, ship_id: str) -> str:
@@ -43,7 +44,12 @@ class Narrator:
             self.names[e.ship] = self.pack.get(e.cls).name
             self.sides[e.ship] = e.side
         elif isinstance(e, ev.TurnStarted):
+            self.turn = e.turn
             out.rule(f"Turn {e.turn}")
+        elif isinstance(e, ev.CardUsed):
+            lasting = self.turn == 0
+            if self.verbose or not lasting:
+                out.print(f"  card {e.card} ({self.ship(e.ship)}): {self.ship(e.on)} {e.detail}")
         elif isinstance(e, ev.Repaired):
             out.print(f"  repair  {self.ship(e.ship)}: {e.item} back to {e.value}")
         elif isinstance(e, ev.InitiativeRolled):

@@ -35,7 +35,7 @@ from kolrami.scenarios.models import Masking, Scenario
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState, SquadronState
 
-CORE_MODULES = ("fpf-turn", "fpf-repairs", "fpf-initiative", "fpf-damage")
+CORE_MODULES = ("fpf-turn", "fpf-repairs", "fpf-initiative", "fpf-damage", "cards")
 
 
 def mode_modules(scenario: Scenario) -> list[str]:
@@ -152,9 +152,7 @@ class FpfRepairs(RuleModule):
     def repairs(self, battle: Battle) -> Iterator[Decision]:
         for side in ("A", "B"):
             ships = tuple(
-                s.id
-                for s in battle.side_ships(side)
-                if s.damage_control > 0 and damaged_items(s)
+                s.id for s in battle.side_ships(side) if s.damage_control > 0 and damaged_items(s)
             )
             if not ships:
                 continue
@@ -408,12 +406,14 @@ class FpfInitiative(RuleModule):
                 continue
             if tier["A"] and tier["B"]:
                 rolls: list[list[int]] = []
+                bonus_a = battle.rules.initiative_bonus(battle, "A")
+                bonus_b = battle.rules.initiative_bonus(battle, "B")
                 while True:
                     a, b = battle.dice.d10(), battle.dice.d10()
                     rolls.append([a, b])
-                    if a != b:
+                    if a + bonus_a != b + bonus_b:
                         break
-                winner = "A" if a > b else "B"
+                winner = "A" if a + bonus_a > b + bonus_b else "B"
                 choice = yield InitiativeDecision(winner, speed)
                 if not isinstance(choice, InitiativeOrder):
                     raise IllegalOrderError(f"expected FIRST or SECOND, got '{choice}'")

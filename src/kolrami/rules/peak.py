@@ -116,13 +116,12 @@ class BattleSimulation(RuleModule):
         # PP-16/17: the ship's Total SP, every time, whoever caused it
         award(battle, opponent, ship.points, "kill", ship.id)
         fleet = battle.fleets[0 if ship.side == "A" else 1]
-        if fleet.resource and all(
-            s.tokens > 0 for s in battle.ships.values() if s.side == ship.side
-        ):
+        resource = next(iter(fleet.resources()), None)
+        if resource and all(s.tokens > 0 for s in battle.ships.values() if s.side == ship.side):
             already = battle.resource_scored[ship.side]
             if not already or battle.scenario.resource_repeat:  # PP-18, PP-19
                 battle.resource_scored[ship.side] = True
-                award(battle, opponent, card_cost(fleet.resource), "resource", fleet.resource)
+                award(battle, opponent, card_cost(resource), "resource", resource)
 
     def start_of_turn(self, battle: Battle) -> Iterator[Decision]:
         for ship in list(battle.ships.values()):

@@ -102,6 +102,20 @@ class RuleModule:
         """Whether the battle ends now, before its turn limit."""
         raise NotImplementedError
 
+    def after_roll(
+        self, battle: Battle, ship: ShipState, target: ShipState, strength: int, rolls: list[int]
+    ) -> list[int]:
+        """A volley's penetration dice after any re-rolls (card effects)."""
+        raise NotImplementedError
+
+    def evasion(self, battle: Battle, firer: ShipState, target: ShipState) -> int:
+        """How much harder shots at `target` are to get through (card effects)."""
+        raise NotImplementedError
+
+    def initiative_bonus(self, battle: Battle, side: str) -> int:
+        """Added to a side's d10 in initiative roll-offs (card effects)."""
+        raise NotImplementedError
+
     def check_jump(self, battle: Battle, ships: list[ShipState], m: Maneuver, who: str) -> None:
         """Verify a micro warp jump (FPF-OPT-04); raise IllegalOrderError if not allowed."""
         raise NotImplementedError
@@ -126,6 +140,9 @@ POLICIES = (
     "squadron_fires_as_unit",
     "result",
     "battle_over",
+    "after_roll",
+    "evasion",
+    "initiative_bonus",
 )
 PHASE_HOOKS = tuple(p.value for p in Phase)
 
@@ -180,6 +197,9 @@ class Ruleset:
     squadron_fires_as_unit: Callable[[Battle], bool]
     result: Callable[[Battle], tuple[str | None, str]]
     battle_over: Callable[[Battle], bool]
+    after_roll: Callable[[Battle, ShipState, ShipState, int, list[int]], list[int]]
+    evasion: Callable[[Battle, ShipState, ShipState], int]
+    initiative_bonus: Callable[[Battle, str], int]
     check_jump: Callable[[Battle, list[ShipState], Maneuver, str], None]
     jump_weapons: Callable[[Battle, list[WeaponKind]], list[WeaponKind]]
     before_jump: Callable[[Battle, ShipState], None]

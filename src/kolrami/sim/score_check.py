@@ -96,7 +96,8 @@ def check_score(
     pack = pack or builtin_pack()
     totals = ship_totals(fleet, pack)
     values = [sp + BONUS_PER_TOKEN for _, sp in totals]
-    resource_sp = card_cost(fleet.resource) if fleet.resource else 0
+    resource = next(iter(fleet.resources()), None)
+    resource_sp = card_cost(resource) if resource else 0
     n = len(values)
 
     def solve(target: int) -> tuple[list[int], int] | None:
@@ -150,7 +151,7 @@ def check_score(
         points=points,
         achievable=found is not None,
         ships=lines,
-        resource=fleet.resource,
+        resource=resource,
         resource_points=awards * resource_sp,
         kill_points=kill_points,
         bonus_points=bonus,

@@ -1,0 +1,157 @@
+"""Card effects in battle: the hooks that cards.toml names (`stat`, `weapon`, `reroll`,
+`evasion`, `initiative`, `hull-patch`), as one core rule module.
+
+Lasting changes (`stat`, `weapon`) are applied once, when the battle starts, to the ships in
+the card's scope; they raise the values that repairs restore and that a Peak Performance reset
+returns to (PP-12). The others act during play through the module's policies and log a
+`card_used` event each time they change something.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from kolrami.catalog.cards import Card, Scope, get_card
+from kolrami.engine import events as ev
+from kolrami.engine.orders import Decision
+from kolrami.rules.fpf_damage import penetrates
+from kolrami.rules.registry import RuleModule, register
+
+if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle, ShipState
+
+
+def carried(battle: Battle) -> Iterator[tuple[ShipState, Card]]:
+    """Every (ship, card) in play at the start: ship cards, then each fleet's resource on its
+    first ship (a resource belongs to the fleet; the first ship stands for it)."""
+    for ship in battle.ships.values():
+        for card_id in ship.start_cards:
+            yield ship, get_card(card_id)
+    for side, fleet in zip(("A", "B"), battle.fleets, strict=True):
+        for resource in fleet.resources()[:1]:
+            first = next(s for s in battle.ships.values() if s.side == side)
+            yield first, get_card(resource)
+
+
+def in_scope(battle: Battle, ship: ShipState, scope: Scope) -> list[ShipState]:
+    """The ships a card on `ship` reaches."""
+    if scope is Scope.SHIP:
+        return [ship]
+    if scope is Scope.SQUADRON:
+        return [battle.ships[s] for s in battle.squadrons[ship.squadron].ships]
+    return [s for s in battle.ships.values() if s.side == ship.side]
+
+
+@register
+class CardEffects(RuleModule):
+    """The engine side of every card: lasting modifiers, re-rolls, evasion, initiative, repairs."""
+
+    name = "cards"
+    core = True
+    clauses = ("FBS-03", "FBS-06", "PP-12")
+    summary = "Card effects: stat and weapon changes, re-rolls, evasion, initiative, hull patches."
+
+    def start_of_battle(self, battle: Battle) -> None:
+        battle.card_uses = {}
+        for ship, card in carried(battle):
+            fx = card.effect
+            if fx.hook == "evasion":
+                for s in in_scope(battle, ship, fx.scope):
+                    s.evasion += fx.amount
+                    battle.log.record(ev.CardUsed, card.id, ship.id, s.id, f"evasion {s.evasion}")
+                continue
+            if fx.hook not in ("stat", "weapon"):
+                continue
+            for s in in_scope(battle, ship, fx.scope):
+                detail = _apply_lasting(s, card)
+                if detail:
+                    battle.log.record(ev.CardUsed, card.id, ship.id, s.id, detail)
+
+    def start_of_turn(self, battle: Battle) -> Iterator[Decision]:
+        battle.rerolls_left = {}
+        for ship, card in carried(battle):
+            fx = card.effect
+            if fx.hook == "reroll" and ship.alive:
+                battle.rerolls_left[ship.id] = battle.rerolls_left.get(ship.id, 0) + fx.per_turn
+            elif fx.hook == "hull-patch":
+                used = battle.card_uses.get((ship.side, card.id), 0)
+                hurt = [
+                    s
+                    for s in battle.side_ships(ship.side)
+                    if s.superstructure < s.cls.superstructure
+                ]
+                if used < fx.uses and hurt:
+                    worst = min(
+                        hurt, key=lambda s: (s.superstructure / s.cls.superstructure, s.index)
+                    )
+                    worst.superstructure = min(
+                        worst.cls.superstructure, worst.superstructure + fx.amount
+                    )
+                    battle.card_uses[(ship.side, card.id)] = used + 1
+                    battle.log.record(
+                        ev.CardUsed,
+                        card.id,
+                        ship.id,
+                        worst.id,
+                        f"superstructure back to {worst.superstructure}",
+                    )
+        yield from ()
+
+    def after_roll(
+        self, battle: Battle, ship: ShipState, target: ShipState, strength: int, rolls: list[int]
+    ) -> list[int]:
+        left = battle.rerolls_left.get(ship.id, 0)
+        if not left:
+            return rolls
+        shields = target.shields
+        for i, roll in enumerate(rolls):
+            if not penetrates(roll, shields, strength):
+                new = battle.dice.d10()
+                battle.rerolls_left[ship.id] = left - 1
+                card = next(
+                    (c.id for s, c in carried(battle) if s is ship and c.effect.hook == "reroll"),
+                    "",
+                )
+                battle.log.record(
+                    ev.CardUsed, card, ship.id, target.id, f"re-rolled a {roll}: {new}"
+                )
+                return [*rolls[:i], new, *rolls[i + 1 :]]
+        return rolls
+
+    def evasion(self, battle: Battle, firer: ShipState, target: ShipState) -> int:
+        return target.evasion
+
+    def initiative_bonus(self, battle: Battle, side: str) -> int:
+        total = 0
+        for ship, card in carried(battle):
+            if ship.side == side and card.effect.hook == "initiative" and ship.alive:
+                total += card.effect.amount
+        return total
+
+
+def _apply_lasting(ship: ShipState, card: Card) -> str:
+    """Change a ship's values for the battle; say what changed ('' when nothing did)."""
+    fx = card.effect
+    if fx.hook == "stat":
+        if fx.stat == "shields":
+            ship.max_shields += fx.amount
+            ship.shields += fx.amount
+            return f"shields {ship.shields}"
+        if fx.stat == "engine_power":
+            ship.max_engine += fx.amount
+            ship.engine_power += fx.amount
+            return f"engine power {ship.engine_power}"
+        if fx.stat == "computer":
+            ship.max_systems += fx.amount
+            ship.systems += fx.amount
+            return f"systems {ship.systems}"
+        ship.damage_control += fx.amount
+        return f"damage control {ship.damage_control}"
+    if fx.weapon is None or fx.weapon not in ship.strength:
+        return ""  # no such weapon on this ship: nothing to improve
+    ship.strength[fx.weapon] += fx.strength
+    ship.ranges[fx.weapon] += fx.range_cm
+    return (
+        f"{fx.weapon.value}s strength {ship.strength[fx.weapon]}, range {ship.ranges[fx.weapon]} cm"
+    )
