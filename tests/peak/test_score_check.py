@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -10,10 +11,9 @@ from typer.testing import CliRunner
 from kolrami.cli import app
 from kolrami.engine.sandbox import fleet_of
 from kolrami.errors import InvalidInputError
-from kolrami.fleet import load_fleet
 from kolrami.sim.score_check import check_score
 
-CRUISERS = load_fleet("presets:federation-cruisers")  # Reliant 90, Reliant 90, Charger 70
+CRUISERS = fleet_of([["reliant", "reliant", "charger"]])  # 90, 90 and 70 SP, no cards
 
 
 @pytest.mark.rule("PP-16", "PP-17", "PP-21")
@@ -81,19 +81,16 @@ def test_bad_numbers() -> None:
         check_score(CRUISERS, 5, turns=0)
 
 
-def test_cli_peak_check() -> None:
+def test_cli_peak_check(tmp_path: Path) -> None:
     runner = CliRunner()
-    ok = runner.invoke(
-        app,
-        ["peak", "check", "--fleet", "presets:federation-cruisers", "--points", "265", "--json"],
-    )
+    fleet = tmp_path / "cruisers.json"
+    fleet.write_text(CRUISERS.model_dump_json())
+    ok = runner.invoke(app, ["peak", "check", "--fleet", str(fleet), "--points", "265", "--json"])
     assert ok.exit_code == 0
     data = json.loads(ok.stdout)
     assert data["achievable"] is True
     assert data["breakdown"]["bonus"] == 15
-    bad = runner.invoke(
-        app, ["peak", "check", "--fleet", "presets:federation-cruisers", "--points", "212"]
-    )
+    bad = runner.invoke(app, ["peak", "check", "--fleet", str(fleet), "--points", "212"])
     assert bad.exit_code == 1
     assert "Not achievable" in bad.stdout
     assert "190 and 225" in bad.stdout
