@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-SRC    := src tests benchmarks
+SRC    := src tests benchmarks scripts
 
 .PHONY: install run test lint typecheck pytest bench clean
 

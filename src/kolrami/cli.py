@@ -6,22 +6,21 @@ and `main` does the same for usage errors, so no user ever sees a traceback.
 
 from __future__ import annotations
 
-import functools
-import json
 import os
 import sys
 from collections.abc import Callable
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from kolrami import __version__
 from kolrami.catalog import Arc, Faction, ShipClass, ShipPack, WeaponKind, builtin_pack
+from kolrami.cli_fleet import register as register_fleet_commands
+from kolrami.cli_support import P, R, command, console, fail, print_json
 from kolrami.engine.battle import RULES_VERSION, Battle
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.report.sheets import roster_table, ship_sheet
@@ -36,41 +35,14 @@ app = typer.Typer(
     add_completion=False,
 )
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"kolrami: error: {message}", err=True)
-    return typer.Exit(2)
+_fail = fail
+_out = console
+_print_json = print_json
 
 
 def _command(*args: Any, **kwargs: Any) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """`app.command`, with every KolramiError reported as one line and exit code 2."""
-
-    def register(func: Callable[P, R]) -> Callable[P, R]:
-        @functools.wraps(func)
-        def guarded(*a: P.args, **k: P.kwargs) -> R:
-            try:
-                return func(*a, **k)
-            except KolramiError as exc:
-                raise _fail(str(exc)) from None
-
-        app.command(*args, **kwargs)(guarded)
-        return func
-
-    return register
-
-
-def _out() -> Console:
-    console = Console(highlight=False)
-    if not console.is_terminal and "COLUMNS" not in os.environ:
-        console.width = 120  # piped or captured output: logs are wider than 80 columns
-    return console
-
-
-def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return command(app, *args, **kwargs)
 
 
 def _version(value: bool) -> None:
@@ -135,18 +107,29 @@ class SchemaName(StrEnum):
 
     SHIP = "ship"
     PACK = "pack"
+    FLEET = "fleet"
+    CARDS = "card"
 
 
 @_command("schema")
 def schema_cmd(
-    model: Annotated[SchemaName, typer.Argument(help="Which model: ship or pack.")],
+    model: Annotated[SchemaName, typer.Argument(help="Which model: ship, pack, fleet or card.")],
 ) -> None:
     """Print the JSON Schema of a data model (for editors and other tools)."""
+    from pydantic import BaseModel
+
+    from kolrami.catalog.cards import Card
     from kolrami.catalog.models import ShipClass as ShipModel
     from kolrami.catalog.models import ShipPack as PackModel
+    from kolrami.fleet.model import Fleet
 
-    target = ShipModel if model is SchemaName.SHIP else PackModel
-    _print_json(target.model_json_schema())
+    schemas: dict[SchemaName, type[BaseModel]] = {
+        SchemaName.SHIP: ShipModel,
+        SchemaName.PACK: PackModel,
+        SchemaName.FLEET: Fleet,
+        SchemaName.CARDS: Card,
+    }
+    _print_json(schemas[model].model_json_schema())
 
 
 # --- odds -------------------------------------------------------------------------------------
@@ -545,6 +528,12 @@ def battle_cmd(
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed; a new one is drawn if omitted.")] = None,
     log: Annotated[Path | None, typer.Option(help="Write the event log (JSONL) here.")] = None,
+    replay: Annotated[
+        Path | None, typer.Option(help="Write the battle as a self-contained HTML replay here.")
+    ] = None,
+    tracks: Annotated[
+        Path | None, typer.Option(help="Write a PNG of the ships' tracks here.")
+    ] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every move and order.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
@@ -552,8 +541,10 @@ def battle_cmd(
     from kolrami.captains.base import make_captain
     from kolrami.engine.driver import captain_dice, run
     from kolrami.fleet.model import load_fleet
+    from kolrami.report.replay import check_outputs, write_outputs
     from kolrami.scenarios.models import load_scenario
 
+    check_outputs(replay, tracks)
     pack = builtin_pack()
     sc = load_scenario(scenario)
     if turns is not None:
@@ -572,6 +563,7 @@ def battle_cmd(
     run(battle, captains)
     if log is not None:
         _write_log(battle, log)
+    pictures = write_outputs(battle.events(), replay, tracks, pack)
     if as_json:
         _print_json(_battle_json(battle))
         return
@@ -590,6 +582,8 @@ def battle_cmd(
         out.print(f"[dim]Re-run this battle with --seed {real_seed}.[/dim]")
     if log is not None:
         out.print(f"Wrote the event log to {log}")
+    for line in pictures:
+        out.print(line)
 
 
 @_command("replay")
@@ -600,14 +594,25 @@ def replay_cmd(
         typer.Option("--orders", help="Replay the logged orders instead of re-asking captains."),
     ] = False,
     show: Annotated[bool, typer.Option("--show", help="Tell the battle turn by turn.")] = False,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Write the log as a self-contained HTML replay.")
+    ] = None,
+    tracks: Annotated[
+        Path | None, typer.Option(help="Write a PNG of the ships' tracks here.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
-    """Re-run a battle from its log's header and say whether the new log is identical."""
+    """Re-run a battle from its log's header and say whether the new log is identical.
+
+    With --html or --tracks the log's own events are drawn, whatever the re-run gives.
+    """
     from kolrami.captains.base import make_captain
     from kolrami.captains.scripted import ScriptedCaptain
     from kolrami.engine.driver import captain_dice, rebuild, run
     from kolrami.engine.events import BattleStarted, OrderGiven, parse_jsonl
+    from kolrami.report.replay import check_outputs, write_outputs
 
+    check_outputs(html, tracks)
     try:
         text = log.read_text(encoding="utf-8")
     except OSError as exc:
@@ -618,6 +623,7 @@ def replay_cmd(
         raise InvalidInputError(f"{log} is not a Kolrami event log: {exc}") from None
     if not events or not isinstance(events[0], BattleStarted):
         raise InvalidInputError(f"{log} does not start with a battle_started header")
+    pictures = write_outputs(events, html, tracks)
     header = events[0].header
     scenario, fleets, names, seed, extra = rebuild(header)
     if orders:
@@ -661,6 +667,8 @@ def replay_cmd(
             from kolrami.report.narrate import Narrator
 
             Narrator(out, builtin_pack()).tell(battle.events())
+        for line in pictures:
+            out.print(line)
         if identical:
             out.print(
                 f"[green]identical[/green]: {len(events)} events, sha256 "
@@ -754,6 +762,9 @@ def rules_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print JSON."
     for name, core, clauses, summary in rows:
         table.add_row(name, "core" if core else "option", " ".join(clauses), summary)
     _out().print(table)
+
+
+register_fleet_commands(app)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -172,6 +172,9 @@ class _Move:
     h1: int
     dist: float
     path: list[tuple[float, float, int]] | None
+    #: the speed to record; a formation records its leader's for every ship, so the squadron
+    #: keeps one speed (FPF-MOV-05) even when a wingman had to stop short
+    speed: int | None = None
 
 
 @dataclass(slots=True)
@@ -466,25 +469,48 @@ class Battle:
         trail = squadron.trail
         for x, y, h in path:
             trail.extend(x, y, h)
-        if len(path) == 1 and path[0][2] != trail.headings[0]:
-            # a pivot in place: a zero-length segment keeps the new facing on the trail
-            trail.points.insert(0, (path[0][0], path[0][1]))
-            trail.headings.insert(0, path[0][2])
-        # wingmen move as far as the leader did, never more (FPF-MOV-09)
+        ex, ey, eh = path[-1]
+        if trail.headings[0] != eh:
+            # the leader turned without moving on (a pivot, or stopped short at once): a
+            # zero-length segment keeps its new facing at the head of the trail
+            trail.points.insert(0, (ex, ey))
+            trail.headings.insert(0, eh)
+        # Wingmen move as far as the leader did, never more (FPF-MOV-09). A wingman whose place
+        # is taken stops short along the trail, 1 cm at a time, but never behind where it
+        # started and never onto a ship of its own squadron (FPF-MOV-08).
+        reach2 = (2 * self.scenario.base_radius_cm) ** 2
+        others = [s for s in self.ships.values() if s.on_table and s.id not in own]
+        placed: list[tuple[float, float]] = []
+        width, height = self.scenario.table_width_cm, self.scenario.table_height_cm
+
+        def taken(x: float, y: float) -> bool:
+            if not (0.0 <= x <= width and 0.0 <= y <= height):
+                return True  # the trail may run off the table behind a new column
+            if any((o.x - x) ** 2 + (o.y - y) ** 2 < reach2 for o in others):
+                return True
+            return any((qx - x) ** 2 + (qy - y) ** 2 < reach2 for qx, qy in placed)
+
         moves: list[_Move] = []
         for sid in squadron.formation:
             ship = self.ships[sid]
-            off = squadron.offsets[sid]
-            px, py, ph = trail.point_at(off)
-            moved = dist
-            if sid != leader.id:
-                for _ in range(8):  # stop short of ships outside the formation (FPF-MOV-08)
-                    if self._clash(px, py, own) is None:
+            if sid == leader.id:
+                px, py, ph, moved = ex, ey, eh, dist
+            else:
+                off = squadron.offsets[sid]
+                start = off + dist
+                px, py, ph = trail.point_at(off)
+                moved = dist
+                while taken(px, py):
+                    if off >= start:
+                        px, py, ph, moved, off = ship.x, ship.y, ship.heading, 0.0, start
                         break
-                    off += self.scenario.formation_spacing_cm / 2
-                    moved -= self.scenario.formation_spacing_cm / 2
+                    off = min(start, off + 1.0)
+                    moved = start - off
                     px, py, ph = trail.point_at(off)
+                if moved < dist:
+                    self.log.record(ev.StoppedShort, sid, "formation", round(dist - moved, 3))
                 squadron.offsets[sid] = off
+            placed.append((px, py))
             mid = path[1][2] if len(path) > 1 else ph
             moves.append(
                 _Move(
@@ -498,6 +524,7 @@ class Battle:
                     ph,
                     max(0.0, moved),
                     path if sid == leader.id else None,
+                    round(dist),
                 )
             )
         trail.trim(max(squadron.offsets.values()) + self.scenario.formation_spacing_cm * 2)
@@ -538,7 +565,7 @@ class Battle:
         """
         longest = max((mv.dist for mv in moves), default=0.0)
         for mv in moves:  # this turn's speed holds from the start of the move (FPF-MASK-03)
-            mv.ship.speed = min(MAX_SPEED, round(mv.dist))
+            mv.ship.speed = min(MAX_SPEED, round(mv.dist) if mv.speed is None else mv.speed)
         steps = max(1, math.ceil(longest / STEP_CM)) if self.locked else 0
         self.resolve_locks()
         for k in range(1, steps + 1):
@@ -555,13 +582,17 @@ class Battle:
             ship = mv.ship
             if not ship.on_table:
                 continue
-            ship.x, ship.y, ship.heading = mv.x1, mv.y1, mv.h1
-            ship.speed = min(MAX_SPEED, round(mv.dist))  # a jump records flat out
+            # never a hair off the table through rounding
+            x1 = min(max(mv.x1, 0.0), self.scenario.table_width_cm)
+            y1 = min(max(mv.y1, 0.0), self.scenario.table_height_cm)
+            ship.x, ship.y, ship.heading = x1, y1, mv.h1
+            # a jump records flat out; a formation records its leader's speed
+            ship.speed = min(MAX_SPEED, round(mv.dist) if mv.speed is None else mv.speed)
             ship.moved = True
             points = [[round(mv.x0, 3), round(mv.y0, 3)]]
             if mv.path is not None:
                 points += [[round(px, 3), round(py, 3)] for px, py, _ in mv.path[1:-1]]
-            points.append([round(mv.x1, 3), round(mv.y1, 3)])
+            points.append([round(x1, 3), round(y1, 3)])
             self.log.record(ev.ShipMoved, ship.id, points, mv.h1, ship.speed, round(mv.dist, 3))
 
     # --- fire ---------------------------------------------------------------------------------
@@ -854,8 +885,9 @@ def _edge_exit(x0: float, y0: float, x1: float, y1: float, w: float, h: float) -
     for edge, d, origin in ((0.0, dx, x0), (w, dx, x0), (0.0, dy, y0), (h, dy, y0)):
         if d != 0.0:
             te = (edge - origin) / d
-            if 0.0 <= te < t:
-                t = te
+            # a start on the edge may sit a rounding error outside: that is a crossing at 0
+            if -1e-9 <= te < t:
+                t = max(0.0, te)
     return t
 
 

@@ -169,7 +169,7 @@ class Trail:
 
     def drop_front(self, back: float) -> None:
         """Make the point `back` cm behind the head the new head (its leader was destroyed)."""
-        x, y, h = self.point_at(back)
+        x, y, _ = self.point_at(back)
         remaining = back
         while self.headings:
             (x0, y0), (x1, y1) = self.points[0], self.points[1]
@@ -179,8 +179,9 @@ class Trail:
             remaining -= seg
             del self.points[0]
             del self.headings[0]
+        # the head moves back along the first remaining segment, whose heading stays the same
+        # (at a vertex point_at reports the newer segment's heading, which is gone now)
         self.points[0] = (x, y)
-        self.headings[0] = h
 
     def copy(self) -> Trail:
         """An independent copy (for a captain's look-ahead)."""

@@ -18,6 +18,7 @@ module, JMP n T<first turn> T0 jumps n cm straight ahead after the first turn.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -46,6 +47,10 @@ class Maneuver:
     turn2: int = 0
     pivot: int | None = None  # facing change from standstill, in hex faces; replaces turn1
     jump: bool = False  # a micro warp jump straight ahead after the first turn (FPF-OPT-04)
+
+    def __post_init__(self) -> None:
+        if self.pivot is not None and self.turn1 != 0:
+            raise ValueError("a pivot replaces the first turn: give turn1 0 with a pivot")
 
     def __str__(self) -> str:
         first = f"PIV{_signed(self.pivot)}" if self.pivot is not None else f"T{_signed(self.turn1)}"
@@ -80,6 +85,10 @@ class ActivateOrder:
 
     squadron: str
     force: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.force == "":
+            raise ValueError("force names a squadron, or is None")
 
     def __str__(self) -> str:
         return f"ACT {self.squadron}" + (f" FORCE {self.force}" if self.force else "")
@@ -123,6 +132,10 @@ class ReactionOrder:
     squadron: str
     fire: tuple[FireTarget, ...] | None = None
 
+    def __post_init__(self) -> None:
+        if self.fire == ():
+            raise ValueError("a reaction with no targets is a HOLD: give fire=None")
+
     def __str__(self) -> str:
         if self.fire is None:
             return f"REACT {self.squadron} HOLD"
@@ -149,6 +162,10 @@ class ReturnOrder:
     x: float
     y: float
     heading: int
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.x) and math.isfinite(self.y)):
+            raise ValueError("a return spot needs finite coordinates")
 
     def __str__(self) -> str:
         return f"RETURN {self.ship} {self.x!r} {self.y!r} H{self.heading}"
@@ -271,11 +288,9 @@ def parse(text: str) -> Order:
         return RepairOrder(tuple(pairs))
     elif head == "RETURN" and len(tokens) == 5:
         m = re.match(r"^H(\d)$", tokens[4])
-        try:
-            if m:
-                return ReturnOrder(tokens[1], float(tokens[2]), float(tokens[3]), int(m.group(1)))
-        except ValueError:
-            pass
+        number = r"^-?\d+(\.\d+)?(e-?\d+)?$"
+        if m and re.match(number, tokens[2]) and re.match(number, tokens[3]):
+            return ReturnOrder(tokens[1], float(tokens[2]), float(tokens[3]), int(m.group(1)))
         raise OrderSyntaxError(f"'{text}' is not like RETURN A1 40.0 10.0 H0")
     elif re.match(r"^[A-Z]S\d+$", head):
         return _parse_squadron(tokens, text)

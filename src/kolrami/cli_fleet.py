@@ -1,0 +1,367 @@
+"""`kolrami fleet ...`, `kolrami cards` and `kolrami card`: build, check, print and share fleets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from kolrami.catalog.cards import Card, CardKind, cards, get_card
+from kolrami.catalog.models import FactionCode, UpgradeType
+from kolrami.cli_support import command, console, fail, print_json
+from kolrami.errors import InvalidInputError, KolramiError
+from kolrami.fleet.fleetx import (
+    as_text,
+    data_version_note,
+    dumps,
+    from_share_string,
+    load_any,
+    share_string,
+)
+from kolrami.fleet.legality import DEFAULT_SP_LIMIT, EventSettings, FleetReport, validate
+from kolrami.fleet.model import Fleet, FleetShip
+
+fleet_app = typer.Typer(help="Build, check, print and share fleets.", no_args_is_help=True)
+
+Limit = Annotated[int, typer.Option("--limit", help="The event's SP limit (OP-13).")]
+Surcharge = Annotated[
+    int, typer.Option(help="Extra SP per card of another faction (0: off, an event setting).")
+]
+
+
+def _report(fleet: Fleet, limit: int, surcharge: int) -> FleetReport:
+    if limit <= 0:
+        raise InvalidInputError(f"--limit {limit}: an SP limit is a positive number")
+    if surcharge < 0:
+        raise InvalidInputError(f"--surcharge {surcharge}: use 0 (off) or more")
+    return validate(fleet, limit, EventSettings(limit, surcharge))
+
+
+def _print_report(report: FleetReport) -> None:
+    out = console()
+    fleet = report.fleet
+    table = Table(title=f"{fleet.name}", title_justify="left")
+    for col in ("Ship", "Sqdn", "Card", "Type", "Faction", "SP"):
+        table.add_column(col, justify="right" if col in ("Sqdn", "SP") else "left")
+    for ship in report.ships:
+        for n, row in enumerate(ship.lines):
+            title = row.title if row.known else f"[red]{row.title} (unknown)[/red]"
+            table.add_row(
+                f"{ship.index + 1}. {ship.name}" if n == 0 else "",
+                str(ship.squadron) if n == 0 else "",
+                title,
+                row.type,
+                row.faction,
+                str(row.sp),
+            )
+        table.add_row("", "", "[bold]Total SP[/bold]", "", "", f"[bold]{ship.total_sp}[/bold]")
+        table.add_section()
+    if report.resource:
+        r = report.resource
+        table.add_row("Resource", "", r.title, "Resource", r.faction, str(r.sp))
+    limit = report.settings.sp_limit
+    table.add_row(
+        "",
+        "",
+        "[bold]Total Build[/bold]",
+        "",
+        "",
+        f"[bold]{report.total_build}[/bold]" + (f" / {limit}" if limit else ""),
+    )
+    out.print(table)
+    note = data_version_note(fleet)
+    if note:
+        out.print(f"[yellow]Note:[/yellow] {note}")
+    if report.valid:
+        out.print("[green]Legal[/green]: every squad-building rule is met.")
+    else:
+        out.print(f"[red]{len(report.errors)} problem(s)[/red]:")
+        for e in report.errors:
+            out.print(f"  {e.path}: {e.message} [dim]({e.code}, {e.rule})[/dim]")
+
+
+@command(fleet_app, "validate")
+def validate_cmd(
+    source: Annotated[str, typer.Argument(help="FleetX file, share string or presets:NAME.")],
+    limit: Limit = DEFAULT_SP_LIMIT,
+    surcharge: Surcharge = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Check a fleet against the squad-building rules; every problem at once.
+
+    Exit code 0 when legal, 1 when not, 2 when the fleet cannot be read at all.
+    """
+    report = _report(load_any(source), limit, surcharge)
+    if as_json:
+        print_json(report.to_json())
+    else:
+        _print_report(report)
+    if not report.valid:
+        raise typer.Exit(1)
+
+
+@command(fleet_app, "show")
+def show_cmd(
+    source: Annotated[str, typer.Argument(help="FleetX file, share string or presets:NAME.")],
+    limit: Limit = DEFAULT_SP_LIMIT,
+    surcharge: Surcharge = 0,
+) -> None:
+    """Show a fleet as the build sheet adds it up: every card, each ship's Total SP, the build."""
+    _print_report(_report(load_any(source), limit, surcharge))
+
+
+@command(fleet_app, "sheet")
+def sheet_cmd(
+    source: Annotated[str, typer.Argument(help="FleetX file, share string or presets:NAME.")],
+    html: Annotated[Path | None, typer.Option(help="Write the sheet as HTML here.")] = None,
+    pdf: Annotated[Path | None, typer.Option(help="Write the sheet as PDF here.")] = None,
+    player: Annotated[str, typer.Option(help="Player's name (FBS-01).")] = "",
+    email: Annotated[str, typer.Option(help="Player's email (FBS-01).")] = "",
+    event: Annotated[str, typer.Option(help="Event name (FBS-01).")] = "",
+    date: Annotated[str, typer.Option(help="Event date (FBS-01).")] = "",
+    page: Annotated[str, typer.Option(help="Paper: a4 or letter.")] = "a4",
+    limit: Limit = DEFAULT_SP_LIMIT,
+    surcharge: Surcharge = 0,
+) -> None:
+    """The event's Fleet Build Sheet, print-ready (FBS-01..12)."""
+    from kolrami.report.build_sheet import render_html, render_pdf, write
+
+    if html is None and pdf is None:
+        raise InvalidInputError(
+            "say where to write the sheet: --html OUT.html and/or --pdf OUT.pdf"
+        )
+    report = _report(load_any(source), limit, surcharge)
+    text = render_html(report, player, email, event, date, page.lower())
+    out = console()
+    if html is not None:
+        write(html, text)
+        out.print(f"Wrote {html}")
+    if pdf is not None:
+        write(pdf, render_pdf(text))
+        out.print(f"Wrote {pdf}")
+    if not report.valid:
+        out.print(
+            f"[yellow]The fleet is not legal ({len(report.errors)} problem(s)); the sheet "
+            "lists them. kolrami fleet validate tells how to fix them.[/yellow]"
+        )
+
+
+@command(fleet_app, "export")
+def export_cmd(
+    source: Annotated[str, typer.Argument(help="FleetX file, share string or presets:NAME.")],
+    to: Annotated[str, typer.Option("--to", help="share, text or fleetx.")] = "share",
+    limit: Limit = DEFAULT_SP_LIMIT,
+) -> None:
+    """Print a fleet as a share string, a plain-text list, or FleetX JSON."""
+    fleet = load_any(source)
+    if to == "share":
+        typer.echo(share_string(fleet))
+    elif to == "text":
+        typer.echo(as_text(validate(fleet, limit)), nl=False)
+    elif to == "fleetx":
+        typer.echo(dumps(fleet), nl=False)
+    else:
+        raise InvalidInputError(f"--to {to}: use share, text or fleetx")
+
+
+@command(fleet_app, "import")
+def import_cmd(
+    source: Annotated[str, typer.Argument(help="A share string or a FleetX file.")],
+    out: Annotated[Path | None, typer.Option("--out", help="Save it as FleetX JSON here.")] = None,
+    limit: Limit = DEFAULT_SP_LIMIT,
+) -> None:
+    """Read a fleet someone shared, check it, and save it as FleetX (unknown ids are kept)."""
+    fleet = from_share_string(source) if source.strip().startswith("KF1-") else load_any(source)
+    report = validate(fleet, limit)
+    _print_report(report)
+    if out is not None:
+        try:
+            out.write_text(dumps(fleet), encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInputError(f"cannot write '{out}': {exc.strerror}") from None
+        console().print(f"Saved {out}")
+
+
+@command(fleet_app, "new")
+def new_cmd(
+    out: Annotated[Path, typer.Option("--out", help="Where to save the fleet.")] = Path(
+        "fleet.json"
+    ),
+    limit: Limit = DEFAULT_SP_LIMIT,
+) -> None:
+    """Build a fleet at the prompt, with name completion (Tab) and a running SP total."""
+    from kolrami.catalog import builtin_pack
+
+    pack = builtin_pack()
+    ship_ids = [s.id for s in pack.ships]
+    card_ids = list(cards())
+    _completion(ship_ids + card_ids)
+    con = console()
+    name = typer.prompt("Fleet name", default="My fleet")
+    ships: list[FleetShip] = []
+    resource: str | None = None
+    con.print(f"Ship classes: {', '.join(ship_ids)}")
+    while True:
+        sid = typer.prompt("Ship class (blank to finish)", default="", show_default=False).strip()
+        if not sid:
+            if ships:
+                break
+            con.print("A fleet needs at least one ship.")
+            continue
+        try:
+            cls = pack.get(sid)
+        except KolramiError as exc:
+            con.print(f"[red]{exc}[/red]")
+            continue
+        squadron = typer.prompt("  Squadron number", default=1, type=int)
+        captain = _ask_card("  Captain id (blank: none)", CardKind.CAPTAIN, None)
+        admiral = _ask_card("  Admiral id (blank: none)", CardKind.ADMIRAL, None)
+        upgrades: dict[str, list[str]] = {}
+        for kind in UpgradeType:
+            for slot in range(cls.slots.of(kind)):
+                got = _ask_card(
+                    f"  {kind.value} upgrade {slot + 1} of {cls.slots.of(kind)} (blank: none)",
+                    CardKind.UPGRADE,
+                    kind,
+                )
+                if not got:
+                    break
+                upgrades.setdefault(kind.value, []).append(got)
+        ships.append(
+            FleetShip(
+                id=cls.id, squadron=squadron, captain=captain, admiral=admiral, upgrades=upgrades
+            )
+        )
+        report = validate(Fleet(name=name, ships=tuple(ships), resource=resource), limit)
+        con.print(f"  [bold]Total Build {report.total_build} / {limit} SP[/bold]")
+    resource = _ask_card("Resource id (blank: none)", CardKind.RESOURCE, None)
+    fleet = Fleet(name=name, ships=tuple(ships), resource=resource, points_limit=limit)
+    report = validate(fleet, limit)
+    _print_report(report)
+    try:
+        out.write_text(dumps(fleet), encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"cannot write '{out}': {exc.strerror}") from None
+    con.print(f"Saved {out}")
+
+
+def _ask_card(prompt: str, kind: CardKind, upgrade: UpgradeType | None) -> str | None:
+    """Ask for a card id of one kind until the answer is blank or fits."""
+    con = console()
+    while True:
+        answer = typer.prompt(prompt, default="", show_default=False).strip()
+        if not answer:
+            return None
+        try:
+            card = get_card(answer)
+        except KolramiError as exc:
+            con.print(f"[red]{exc}[/red]")
+            continue
+        if card.kind is not kind or (upgrade is not None and card.type is not upgrade):
+            want = upgrade.value + " upgrade" if upgrade else kind.value
+            con.print(f"[red]{card.name} is not a {want}[/red]")
+            continue
+        return card.id
+
+
+def _completion(words: list[str]) -> None:
+    """Tab completion of ids at an interactive prompt (where readline exists)."""
+    import sys
+
+    if not sys.stdin.isatty():
+        return
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - not on every platform
+        return
+
+    def complete(text: str, state: int) -> str | None:
+        matches = [w for w in words if w.startswith(text)]
+        return matches[state] if state < len(matches) else None
+
+    readline.set_completer(complete)
+    readline.parse_and_bind("tab: complete")
+
+
+def _card_row(card: Card) -> list[str]:
+    return [
+        card.id,
+        card.name,
+        card.type.value if card.type else card.kind.value,
+        card.faction.value,
+        str(card.cost),
+        "yes" if card.unique else "",
+        card.effect.describe(),
+    ]
+
+
+def register(app: typer.Typer) -> None:
+    """Add the fleet commands to the main app."""
+    app.add_typer(fleet_app, name="fleet")
+
+    @command(app, "cards")
+    def cards_cmd(
+        type_: Annotated[
+            str | None,
+            typer.Option("--type", help="captain, admiral, upgrade, resource or an upgrade type."),
+        ] = None,
+        faction: Annotated[
+            str | None, typer.Option(help="Faction code, e.g. FED (FBS-05).")
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """List the cards: captains, admirals, upgrades and resources."""
+        chosen = list(cards().values())
+        if type_ is not None:
+            kinds = {k.value for k in CardKind} | {u.value for u in UpgradeType}
+            if type_ not in kinds:
+                raise InvalidInputError(f"--type {type_}: use one of {', '.join(sorted(kinds))}")
+            chosen = [
+                c for c in chosen if c.kind.value == type_ or (c.type and c.type.value == type_)
+            ]
+        if faction is not None:
+            try:
+                code = FactionCode(faction.upper())
+            except ValueError:
+                codes = ", ".join(f.value for f in FactionCode)
+                raise InvalidInputError(f"--faction {faction}: use a code: {codes}") from None
+            chosen = [c for c in chosen if c.faction is code]
+        if as_json:
+            print_json([c.model_dump(mode="json") for c in chosen])
+            return
+        table = Table(title=f"Cards ({len(chosen)})", title_justify="left")
+        for col in ("Id", "Name", "Type", "Faction", "SP", "Unique", "Effect"):
+            table.add_column(col, justify="right" if col == "SP" else "left")
+        for c in chosen:
+            table.add_row(*_card_row(c))
+        console().print(table)
+
+    @command(app, "card")
+    def card_cmd(
+        card_id: Annotated[str, typer.Argument(help="A card id (see kolrami cards).")],
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """One card: what it costs, who may carry it, what it does and how the engine does it."""
+        card = get_card(card_id)
+        if as_json:
+            print_json(card.model_dump(mode="json"))
+            return
+        out = console()
+        kind = f"{card.type.value} upgrade ({card.type.code})" if card.type else card.kind.value
+        out.print(f"[bold]{card.name}[/bold]  [dim]{card.id}[/dim]")
+        out.print(
+            f"{kind}, {card.faction.full_name} ({card.faction.value}), {card.cost} SP"
+            + (", unique" if card.unique else "")
+            + (f", skill {card.skill}" if card.skill else "")
+        )
+        out.print(card.text)
+        out.print(f"[dim]Engine hook: {card.effect.describe()}[/dim]")
+        r = card.restriction
+        if r.factions or r.ship_types:
+            who = ", ".join([f.value for f in r.factions] + list(r.ship_types))
+            out.print(f"Only for: {who}")
+
+
+__all__ = ["fail", "fleet_app", "register"]

@@ -1,0 +1,119 @@
+"""Moving fleets between tools: FleetX JSON, a compact share string and a plain-text list.
+
+Imports re-validate and keep unknown ids (legality reports them); exports record the data
+version the fleet was built against, so a fleet opened with other data can say so.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import zlib
+from pathlib import Path
+from typing import Any
+
+from kolrami.catalog import ShipPack, builtin_pack
+from kolrami.errors import InvalidInputError
+from kolrami.fleet.legality import FleetReport, validate
+from kolrami.fleet.model import Fleet, read_fleet
+
+SHARE_PREFIX = "KF1-"  # Kolrami fleet, share format 1
+
+
+def to_fleetx(fleet: Fleet, pack: ShipPack | None = None) -> dict[str, Any]:
+    """The FleetX document, stamped with the data version it was built against."""
+    pack = pack or builtin_pack()
+    data = fleet.model_dump(mode="json", exclude_none=True)
+    vendor = dict(data.get("vendor", {}))
+    ours = vendor.get("kolrami")
+    # our own namespace: anything else found there is replaced, never fatal
+    vendor["kolrami"] = {
+        **(ours if isinstance(ours, dict) else {}),
+        "data_version": pack.data_version,
+    }
+    data["vendor"] = vendor
+    return data
+
+
+def dumps(fleet: Fleet, pack: ShipPack | None = None) -> str:
+    """FleetX JSON text."""
+    return json.dumps(to_fleetx(fleet, pack), indent=2, ensure_ascii=False) + "\n"
+
+
+def share_string(fleet: Fleet, pack: ShipPack | None = None) -> str:
+    """A compact, copy-pasteable string: 'KF1-' + base64url of zlib-compressed JSON."""
+    raw = json.dumps(to_fleetx(fleet, pack), separators=(",", ":"), ensure_ascii=False)
+    packed = base64.urlsafe_b64encode(zlib.compress(raw.encode(), 9)).decode().rstrip("=")
+    return SHARE_PREFIX + packed
+
+
+def from_share_string(text: str) -> Fleet:
+    """The fleet inside a share string."""
+    body = text.strip().removeprefix(SHARE_PREFIX)
+    try:
+        raw = zlib.decompress(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+        data = json.loads(raw)
+    except (binascii.Error, zlib.error, ValueError, UnicodeDecodeError):
+        raise InvalidInputError(
+            "not a Kolrami share string: it should start with KF1- and be copied whole"
+        ) from None
+    return read_fleet(data, "share string")
+
+
+def load_any(ref: str) -> Fleet:
+    """A fleet from a share string, a FleetX file, or presets:NAME (shape checked only)."""
+    from kolrami.fleet.model import load_fleet
+
+    if ref.strip().startswith(SHARE_PREFIX):
+        return from_share_string(ref)
+    path = Path(ref)
+    if path.suffix == ".json" or path.exists():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInputError(f"{path}: cannot read the fleet: {exc.strerror}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidInputError(f"{path}: not valid JSON: {exc}") from None
+        return read_fleet(data, str(path))
+    return load_fleet(ref)
+
+
+def data_version_note(fleet: Fleet, pack: ShipPack | None = None) -> str | None:
+    """A warning when the fleet was built against other data, else None."""
+    pack = pack or builtin_pack()
+    ours = fleet.vendor.get("kolrami") if fleet.vendor else None
+    built = ours.get("data_version") if isinstance(ours, dict) else None
+    if built and built != pack.data_version:
+        return (
+            f"this fleet was built against data {built}; this Kolrami has "
+            f"{pack.data_version}: check its totals"
+        )
+    return None
+
+
+def as_text(report: FleetReport) -> str:
+    """A plain-text list, squadron by squadron, with every card's SP and the totals."""
+    fleet = report.fleet
+    lines = [f"{fleet.name}" + (f" ({fleet.faction})" if fleet.faction else "")]
+    current = None
+    for ship in report.ships:
+        if ship.squadron != current:
+            current = ship.squadron
+            lines.append(f"Squadron {current}")
+        rows = " + ".join(f"{r.title} {r.sp}" for r in ship.lines)
+        lines.append(f"  {rows} = {ship.total_sp} SP")
+    if report.resource:
+        lines.append(f"Resource: {report.resource.title} {report.resource.sp}")
+    limit = report.settings.sp_limit
+    lines.append(f"Total Build: {report.total_build} SP" + (f" of {limit}" if limit else ""))
+    if report.errors:
+        lines.append(f"Not legal: {len(report.errors)} problem(s); run kolrami fleet validate")
+    return "\n".join(lines) + "\n"
+
+
+def report_for(fleet: Fleet, limit: int | None) -> FleetReport:
+    """Validate against a limit (None: the event's default is not applied)."""
+    return validate(fleet, limit=limit)

@@ -1,0 +1,120 @@
+"""The event's Fleet Build Sheet (FBS-01..12) as print-ready HTML (A4 or Letter) and as PDF.
+
+Ships 1-4 go on the front with the Resource line, the Total Build and the three-round log; further
+ships go on a back page (FBS-02). The same HTML feeds the PDF (xhtml2pdf, pure Python), so the
+paper and the screen always agree.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from kolrami import __version__
+from kolrami.catalog import builtin_pack
+from kolrami.errors import InvalidInputError
+from kolrami.fleet.legality import FleetReport, ShipTotal
+
+FRONT_SHIPS = 4  # FBS-02
+MIN_ROWS = 7  # ship, captain, admiral and at least four upgrade rows per block (FBS-03)
+PAGE_SIZES = {"a4": "A4", "letter": "letter"}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEntry:
+    """One line of the sheet's round log (FBS-09, FBS-10); blank strings print as blanks."""
+
+    round: int
+    opponent: str = ""
+    build_initials: str = ""
+    result: str = ""  # W, L or B
+    fleet_points: str = ""
+    cumulative: str = ""
+    result_initials: str = ""
+
+
+def cumulative_log(results: list[tuple[str, str, int]]) -> list[RoundEntry]:
+    """Round log entries from (opponent, W/L/B, Fleet Points) per round, with the running total
+    of Fleet Points (FBS-10)."""
+    total = 0
+    out = []
+    for n, (opponent, result, points) in enumerate(results, start=1):
+        total += points
+        out.append(RoundEntry(n, opponent, "", result, str(points), str(total), ""))
+    return out
+
+
+def _block(ship: ShipTotal) -> dict[str, Any]:
+    rows = list(ship.lines)
+    return {
+        "number": ship.index + 1,
+        "name": ship.name,
+        "squadron": ship.squadron,
+        "rows": rows,
+        "blank": max(0, MIN_ROWS - len(rows)),
+        "total": ship.total_sp,
+    }
+
+
+def render_html(
+    report: FleetReport,
+    player: str = "",
+    email: str = "",
+    event: str = "",
+    date: str = "",
+    page: str = "a4",
+    rounds: list[RoundEntry] | None = None,
+) -> str:
+    """The sheet as one HTML page (two printed pages when the fleet has more than 4 ships)."""
+    if page not in PAGE_SIZES:
+        raise InvalidInputError(f"page size '{page}': use a4 or letter")
+    env = Environment(
+        loader=PackageLoader("kolrami.report", "templates"),
+        autoescape=select_autoescape(["html", "j2"]),
+    )
+    blocks = [_block(s) for s in report.ships]
+    entries = rounds or [RoundEntry(n) for n in (1, 2, 3)]
+    return env.get_template("build_sheet.html.j2").render(
+        fleet_name=report.fleet.name,
+        player=player,
+        email=email,
+        event=event,
+        date=date,
+        limit=report.settings.sp_limit or "",
+        page_size=PAGE_SIZES[page],
+        front=blocks[:FRONT_SHIPS],
+        back=blocks[FRONT_SHIPS:],
+        resource=report.resource,
+        ship_totals=" + ".join(str(s.total_sp) for s in report.ships),
+        total_build=report.total_build,
+        rounds=entries,
+        problems=[f"{e.path}: {e.message}" for e in report.errors],
+        version=__version__,
+        data_version=builtin_pack().data_version,
+    )
+
+
+def render_pdf(html: str) -> bytes:
+    """PDF bytes of a sheet's HTML."""
+    from xhtml2pdf import pisa
+
+    out = io.BytesIO()
+    status = pisa.CreatePDF(html, dest=out, encoding="utf-8")
+    if status.err:
+        raise InvalidInputError("could not lay out the build sheet as PDF")
+    return out.getvalue()
+
+
+def write(path: Path, data: str | bytes) -> None:
+    """Write a sheet, with a one-line error when the place is not writable."""
+    try:
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data, encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"cannot write '{path}': {exc.strerror}") from None

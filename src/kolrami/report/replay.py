@@ -1,0 +1,765 @@
+"""A battle's event log as one self-contained HTML replay: inline SVG and a little JavaScript.
+
+`replay_data(events)` walks the log once and cuts it into *steps* the viewer pages through:
+the deployment, the start of each turn (repairs, returns, initiative), each squadron's
+activation (its moves and every volley fired while it moved) and the end of the battle. Each
+step carries the moves, the volleys with their hits, the log lines, the changes to ships as they
+happen, and a snapshot of every ship at its end, so the page can jump anywhere without
+replaying from the start. `render_replay(events)` returns the HTML as a string (for reports
+and the web app); `write_replay` writes it to a file.
+
+The log records where a ship ends a move, not where it stood when a locked weapon fired on
+the way. The engine steps movers in straight lines and logs each volley's range, so the moment
+of each volley is recovered here as the fraction of the move at which the two ships stood at
+that range (see `_fire_moment`).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from kolrami.catalog import ShipClass, ShipPack, WeaponKind, builtin_pack
+from kolrami.engine import events as ev
+from kolrami.errors import InvalidInputError
+from kolrami.rules.fpf_damage import penetrates
+
+#: Bump when the data the page reads changes shape.
+FORMAT_VERSION = 1
+
+#: Ship status codes in snapshots (index STATUS in a ship's state).
+OK, ADRIFT, DERELICT, DESTROYED, RESET = range(5)
+STATUS_NAMES = ("in action", "out of control", "derelict", "destroyed", "reset")
+
+#: Indexes of a ship's state array: position, heading, then the sheet's tracks.
+X, Y, H, SS, SHIELDS, ENGINE, SYSTEMS, PHASERS, PHOTONS, TOKENS, STATUS, SPEED = range(12)
+
+#: Fill colours per side, one shade per squadron (the page and the track plot share them).
+SIDE_COLOURS = {
+    "A": ("#2f7fe0", "#19b5c9", "#6c63ff", "#4aa3ff"),
+    "B": ("#e0413a", "#f08a24", "#d6336c", "#b8342e"),
+}
+#: Marker colours of the hit locations (FPF-DMG-06).
+LOCATION_COLOURS = {
+    "shields": "#4fc3f7",
+    "engine_power": "#ffb74d",
+    "phasers": "#fff176",
+    "photons": "#f06292",
+    "computer": "#81c784",
+    "superstructure": "#e0e0e0",
+}
+
+_ASSETS = "assets"
+_TRAIL_KEEP_CM = 240.0  # how much of a squadron's path is kept to lay wingmen along it
+_ON_TRAIL_CM = 0.75  # a wingman's start and end this close to the trail follow it
+
+
+def squadron_colour(side: str, squadron: str) -> str:
+    """The fill colour of a squadron ('AS2' is side A's second squadron)."""
+    shades = SIDE_COLOURS.get(side, ("#9e9e9e",))
+    digits = "".join(c for c in squadron if c.isdigit())
+    number = int(digits) if digits else 1
+    return shades[(number - 1) % len(shades)]
+
+
+# --- extraction -----------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Ship:
+    """What the replay tracks of one ship while it walks the log."""
+
+    index: int
+    id: str
+    side: str
+    squadron: str
+    cls: ShipClass
+    state: list[float]
+    mounts: dict[WeaponKind, list[int]]
+    #: values repairs and resets restore: the sheet's, changed by lasting cards
+    maxima: dict[str, int] = field(default_factory=dict)
+    #: weapon strength and range, changed by lasting cards
+    weapon_stats: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    def weapons(self) -> None:
+        self.state[PHASERS] = sum(self.mounts[WeaponKind.PHASER])
+        self.state[PHOTONS] = sum(self.mounts[WeaponKind.PHOTON])
+
+
+@dataclass(slots=True)
+class _Step:
+    """One page of the replay while it is built."""
+
+    kind: str
+    turn: int
+    label: str
+    events: list[ev.Event] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Walker:
+    """Walks a log step by step, keeping every ship's state and the score."""
+
+    pack: ShipPack
+    header: dict[str, Any]
+    ships: dict[str, _Ship] = field(default_factory=dict)
+    score: list[int] = field(default_factory=lambda: [0, 0])
+    fleet_points: bool = False
+    start_speed: int = 20
+    trails: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
+
+    # -- ships --
+
+    def place(self, e: ev.ShipPlaced) -> None:
+        cls = self.pack.get(e.cls)
+        mounts = {k: list(w.mounts) for k, w in cls.weapons()}
+        for kind in WeaponKind:
+            mounts.setdefault(kind, [])
+        state = [0.0] * 12
+        state[X], state[Y], state[H] = e.x, e.y, e.heading
+        state[SS], state[SHIELDS], state[ENGINE] = cls.superstructure, cls.shields, cls.engine_power
+        state[SYSTEMS], state[SPEED] = cls.computer, self.start_speed
+        ship = _Ship(len(self.ships), e.ship, e.side, e.squadron, cls, state, mounts)
+        ship.maxima = {"sh": cls.shields, "ep": cls.engine_power, "sys": cls.computer}
+        ship.weapon_stats = {k.value: (w.strength, w.range_cm) for k, w in cls.weapons()}
+        ship.weapons()
+        self.ships[e.ship] = ship
+        # the column as deployed, tail first, is the leader's trail: wingmen follow it
+        self.trails[e.ship] = [(e.x, e.y)]
+        leader = next(s for s in self.ships.values() if s.squadron == e.squadron)
+        if leader is not ship:
+            self.trails[leader.id].insert(0, (e.x, e.y))
+
+    def snapshot(self) -> list[list[float]]:
+        return [_rounded(s.state) for s in self.ships.values()]
+
+    def hit(self, e: ev.HitScored) -> None:
+        ship = self.ships[e.target]
+        st = ship.state
+        st[SS] = e.superstructure
+        if e.applied_to == "shields":
+            st[SHIELDS] = e.value
+        elif e.applied_to == "engine_power":
+            st[ENGINE] = e.value
+        elif e.applied_to == "computer":
+            st[SYSTEMS] = e.value
+        elif e.applied_to in ("phasers", "photons"):
+            kind = WeaponKind.PHASER if e.applied_to == "phasers" else WeaponKind.PHOTON
+            _knock_out(ship.mounts[kind], e.damage, e.value)
+            ship.weapons()
+
+    def repair(self, e: ev.Repaired) -> None:
+        ship = self.ships[e.ship]
+        st = ship.state
+        if e.item == "computer":
+            st[SYSTEMS] = e.value
+        elif e.item == "engine_power":
+            st[ENGINE] = e.value
+        elif e.item == "shields":
+            st[SHIELDS] = e.value
+        else:
+            name, _, index = e.item.partition(".")
+            kind = WeaponKind.PHASER if name == "phasers" else WeaponKind.PHOTON
+            mounts = ship.mounts[kind]
+            if index.isdigit() and int(index) < len(mounts):
+                mounts[int(index)] = e.value
+            ship.weapons()
+
+    def card(self, e: ev.CardUsed) -> bool:
+        """Apply what a card changed, read from the event's text; True if a value changed."""
+        ship = self.ships.get(e.on)
+        if ship is None:
+            return False
+        st = ship.state
+        if m := re.fullmatch(r"(shields|engine power|systems) (-?\d+)", e.detail):
+            key, index = {"shields": ("sh", SHIELDS), "engine power": ("ep", ENGINE)}.get(
+                m[1], ("sys", SYSTEMS)
+            )
+            ship.maxima[key] += int(m[2]) - int(st[index])  # a lasting card raises both
+            st[index] = int(m[2])
+            return True
+        if m := re.fullmatch(r"superstructure back to (-?\d+)", e.detail):
+            st[SS] = int(m[1])
+            return True
+        if m := re.fullmatch(r"(phaser|photon)s strength (\d+), range (\d+) cm", e.detail):
+            ship.weapon_stats[m[1]] = (int(m[2]), int(m[3]))
+        return False
+
+    def reset(self, e: ev.ShipReset) -> None:
+        ship = self.ships[e.ship]
+        cls, st, top = ship.cls, ship.state, ship.maxima
+        st[SS], st[ENGINE], st[SYSTEMS] = cls.superstructure, top["ep"], top["sys"]
+        st[TOKENS] = e.tokens
+        st[SHIELDS] = max(0, top["sh"] - e.tokens)
+        st[STATUS] = RESET
+        ship.mounts = {k: list(w.mounts) for k, w in cls.weapons()}
+        for kind in WeaponKind:
+            ship.mounts.setdefault(kind, [])
+        ship.weapons()
+
+    def returned(self, e: ev.ShipReturned) -> None:
+        st = self.ships[e.ship].state
+        st[X], st[Y], st[H] = e.x, e.y, e.heading
+        st[SHIELDS], st[STATUS], st[SPEED] = e.shields, OK, self.start_speed
+
+    def destroyed(self, e: ev.ShipDestroyed) -> None:
+        ship = self.ships[e.ship]
+        ship.state[STATUS] = DERELICT if e.derelict else DESTROYED
+        if not self.fleet_points:
+            winner = 1 if ship.side == "A" else 0
+            self.score[winner] += ship.cls.value  # points destroyed (FPF victory)
+
+    def control(self, e: ev.ControlChanged) -> None:
+        st = self.ships[e.ship].state
+        if e.in_control and st[STATUS] == ADRIFT:
+            st[STATUS] = OK
+        elif not e.in_control and st[STATUS] == OK:
+            st[STATUS] = ADRIFT
+
+    # -- names --
+
+    def name(self, ship_id: str) -> str:
+        ship = self.ships.get(ship_id)
+        return f"{ship_id} {ship.cls.name}" if ship else (ship_id or "?")
+
+
+def _knock_out(mounts: list[int], amount: int, total_after: int) -> None:
+    """Shots lost to a weapons hit, weakest working mount first, as the engine deals them.
+
+    The log gives the total left, not which mount lost it; a disagreement is settled by the
+    total so the panel never shows a wrong count.
+    """
+    for _ in range(amount):
+        working = [i for i, v in enumerate(mounts) if v > 0]
+        if not working:
+            break
+        mounts[min(working, key=lambda j: (mounts[j], j))] -= 1
+    excess = sum(mounts) - total_after
+    for i in reversed(range(len(mounts))):
+        if excess <= 0:
+            break
+        take = min(mounts[i], excess)
+        mounts[i] -= take
+        excess -= take
+
+
+def _rounded(state: list[float]) -> list[float]:
+    return [round(v, 3) if isinstance(v, float) and not v.is_integer() else int(v) for v in state]
+
+
+def _split(events: Sequence[ev.Event]) -> list[_Step]:
+    """Cut the log into steps: deployment, turn starts, activations, the end."""
+    steps = [_Step("deploy", 0, "Deployment")]
+    turn = 0
+    after_turn = False
+    for e in events:
+        if isinstance(e, ev.TurnStarted):
+            turn, after_turn = e.turn, False
+            steps.append(_Step("turn", turn, f"Turn {turn} begins"))
+            continue
+        if isinstance(e, ev.TurnEnded):
+            after_turn = True
+            continue
+        if isinstance(e, ev.SquadronActivated):
+            forced = f" (forced by {e.forced_by})" if e.forced_by else ""
+            steps.append(_Step("activation", turn, f"Turn {turn}: {e.squadron} moves{forced}"))
+        elif (after_turn or isinstance(e, ev.BattleEnded)) and steps[-1].kind != "end":
+            steps.append(_Step("end", turn, "The end of the battle"))
+        steps[-1].events.append(e)
+    if steps[-1].kind != "end":
+        steps.append(_Step("end", turn, "The end of the battle"))
+    return steps
+
+
+def _segments(events: list[ev.Event]) -> list[tuple[list[ev.Event], list[ev.ShipMoved]]]:
+    """An activation's events as (what happened before a move, the move) pairs.
+
+    One engine move logs its ShipMoved records together after the volleys fired on the way,
+    so each run of ShipMoved closes a segment; anything after the last run is a segment of
+    its own without a move.
+    """
+    out: list[tuple[list[ev.Event], list[ev.ShipMoved]]] = []
+    pre: list[ev.Event] = []
+    moves: list[ev.ShipMoved] = []
+    for e in events:
+        if isinstance(e, ev.ShipMoved):
+            moves.append(e)
+            continue
+        if moves:
+            out.append((pre, moves))
+            pre, moves = [], []
+        pre.append(e)
+    if pre or moves:
+        out.append((pre, moves))
+    return out
+
+
+def _fire_moment(
+    walker: _Walker,
+    firer: str,
+    target: str,
+    range_cm: float,
+    moves: list[ev.ShipMoved],
+    after: float,
+) -> float:
+    """The fraction of a move (0..1) at which `firer` and `target` stood `range_cm` apart.
+
+    Movers go in straight lines from start to end in equal steps (kolrami.engine.battle
+    `_execute`), so the moment is one of k/n for a small n; the earliest fraction not before
+    `after` whose range matches the log best is taken.
+    """
+
+    def where(ship_id: str, t: float) -> tuple[float, float]:
+        st = walker.ships[ship_id].state if ship_id in walker.ships else None
+        if st is None:
+            return 0.0, 0.0
+        for m in moves:
+            if m.ship == ship_id:
+                (x0, y0), (x1, y1) = m.path[0], m.path[-1]
+                return x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+        return st[X], st[Y]
+
+    best_t, best_err = after, math.inf
+    candidates = sorted({k / n for n in range(1, 13) for k in range(n + 1)} | {after})
+    for t in candidates:
+        if t < after:
+            continue
+        (ax, ay), (bx, by) = where(firer, t), where(target, t)
+        err = abs(math.hypot(bx - ax, by - ay) - range_cm)
+        if err < best_err - 1e-6:
+            best_t, best_err = t, err
+    return best_t
+
+
+def _wingman_path(
+    trail: list[tuple[float, float]], start: list[float], end: list[float]
+) -> list[list[float]]:
+    """A wingman's path along its squadron's trail, when its start and end lie on it."""
+    s0 = _project(trail, start[0], start[1])
+    s1 = _project(trail, end[0], end[1])
+    if s0 is None or s1 is None or s1[0] < s0[0]:
+        return [start, end]
+    along = 0.0
+    inner: list[list[float]] = []
+    for i in range(1, len(trail)):
+        (x0, y0), (x1, y1) = trail[i - 1], trail[i]
+        along += math.hypot(x1 - x0, y1 - y0)
+        if s0[0] + 1e-6 < along < s1[0] - 1e-6:
+            inner.append([round(x1, 3), round(y1, 3)])
+    return [start, *inner, end]
+
+
+def _project(trail: list[tuple[float, float]], x: float, y: float) -> tuple[float, float] | None:
+    """(distance along the trail, distance off it) of the nearest trail point, if close."""
+    best: tuple[float, float] | None = None
+    along = 0.0
+    for i in range(1, len(trail)):
+        (x0, y0), (x1, y1) = trail[i - 1], trail[i]
+        dx, dy = x1 - x0, y1 - y0
+        seg = math.hypot(dx, dy)
+        t = 0.0 if seg == 0 else max(0.0, min(1.0, ((x - x0) * dx + (y - y0) * dy) / seg**2))
+        off = math.hypot(x0 + dx * t - x, y0 + dy * t - y)
+        if off <= _ON_TRAIL_CM and (best is None or off < best[1]):
+            best = (along + seg * t, off)
+        along += seg
+    return best
+
+
+def _extend_trail(trail: list[tuple[float, float]], path: list[list[float]]) -> None:
+    """Add a squadron leader's path to its trail (a fresh trail if it does not join on)."""
+    first = (path[0][0], path[0][1])
+    if not trail or math.hypot(trail[-1][0] - first[0], trail[-1][1] - first[1]) > _ON_TRAIL_CM:
+        trail[:] = [first]
+    for x, y in path[1:]:
+        if math.hypot(trail[-1][0] - x, trail[-1][1] - y) > 1e-9:
+            trail.append((x, y))
+    total = 0.0
+    for i in range(len(trail) - 1, 0, -1):
+        total += math.hypot(trail[i][0] - trail[i - 1][0], trail[i][1] - trail[i - 1][1])
+        if total > _TRAIL_KEEP_CM:
+            del trail[: i - 1]
+            break
+
+
+class _StepBuilder:
+    """Turns one step's events into the page's step record."""
+
+    def __init__(self, walker: _Walker, step: _Step) -> None:
+        self.w = walker
+        self.step = step
+        self.moves: list[list[Any]] = []
+        self.volleys: list[dict[str, Any]] = []
+        self.changes: list[list[Any]] = []
+        self.scores: list[list[Any]] = []
+        self.marks: list[list[Any]] = []
+        self.log: list[list[Any]] = []
+        self.volley: dict[str, Any] | None = None
+
+    def line(self, t: float, text: str, style: str = "") -> None:
+        self.log.append([round(t, 3), text, style])
+
+    def changed(self, t: float, ship_id: str) -> None:
+        ship = self.w.ships[ship_id]
+        self.changes.append([round(t, 3), ship.index, _rounded(ship.state)])
+
+    def build(self) -> dict[str, Any]:
+        if self.step.kind == "activation":
+            segments = _segments(self.step.events)
+            windows = sum(1 for _, moves in segments if moves) or 1
+            j = 0
+            for pre, moves in segments:
+                if moves:
+                    a, b = j / windows, (j + 1) / windows
+                    j += 1
+                else:
+                    a = b = 0.5 if j == 0 else j / windows
+                self.segment(pre, moves, a, b)
+        else:
+            for e in self.step.events:
+                self.event(e, 0.0)
+        return {
+            "kind": self.step.kind,
+            "turn": self.step.turn,
+            "label": self.step.label,
+            "moves": self.moves,
+            "volleys": self.volleys,
+            "changes": self.changes,
+            "scores": self.scores,
+            "marks": self.marks,
+            "log": self.log,
+            "state": self.w.snapshot(),
+            "score": list(self.w.score),
+        }
+
+    def segment(self, pre: list[ev.Event], moves: list[ev.ShipMoved], a: float, b: float) -> None:
+        local = 0.0
+        for e in pre:
+            t = a + (b - a) * local
+            if isinstance(e, ev.VolleyFired) and moves:
+                local = _fire_moment(self.w, e.ship, e.target, e.range_cm, moves, local)
+                t = a + (b - a) * local
+            self.event(e, t)
+        w = self.w
+        leaders: dict[str, str] = {}  # squadron -> the ship whose full path this move logged
+        moved: dict[float, list[str]] = {}
+        for m in moves:
+            ship = w.ships[m.ship]
+            path = m.path
+            if len(path) >= 3:
+                leaders[ship.squadron] = ship.id
+            elif len(path) == 2 and ship.squadron in leaders:
+                path = _wingman_path(w.trails[leaders[ship.squadron]], path[0], path[1])
+            _extend_trail(w.trails.setdefault(ship.id, []), path)
+            self.moves.append([ship.index, round(a, 3), round(b, 3), path, m.heading])
+            ship.state[X], ship.state[Y] = m.path[-1][0], m.path[-1][1]
+            ship.state[H], ship.state[SPEED] = m.heading, m.speed
+            if m.distance > 0:
+                moved.setdefault(m.distance, []).append(m.ship)
+        for distance, ids in moved.items():
+            verb = "moves" if len(ids) == 1 else "move"
+            self.line(b, f"{', '.join(ids)} {verb} {distance:g} cm", "move")
+
+    def event(self, e: ev.Event, t: float) -> None:
+        w = self.w
+        if isinstance(e, ev.ShipPlaced):
+            w.place(e)
+            self.line(t, f"{w.name(e.ship)} ({e.squadron}) deploys", "move")
+        elif isinstance(e, ev.CardUsed):
+            if w.card(e):
+                self.changed(t, e.on)
+            on = "" if e.on == e.ship else f" on {w.name(e.on)}"
+            self.line(t, f"Card {e.card} of {w.name(e.ship)}{on}: {e.detail}", "card")
+        elif isinstance(e, ev.Repaired):
+            w.repair(e)
+            self.changed(t, e.ship)
+            what = e.item.replace("_", " ").replace(".", " mount ")
+            self.line(t, f"{w.name(e.ship)} repairs {what} (now {e.value})", "repair")
+        elif isinstance(e, ev.InitiativeRolled):
+            rolls = ", ".join(f"A {r[0]} : B {r[1]}" for r in e.rolls)
+            self.line(t, f"Initiative at {e.speed} cm: {rolls}; {e.winner} wins, {e.first} first")
+        elif isinstance(e, ev.OrderGiven):
+            word = e.order.split()[0] if e.order else ""
+            hold = e.order.startswith("REACT") and e.order.endswith(" HOLD")
+            if word not in ("ACT", "FIRST", "SECOND", "REPAIR", "RETURN") and not hold:
+                self.line(t, f"{e.side} orders {e.order}", "order")
+        elif isinstance(e, ev.FireDeclared):
+            how = "in reaction " if e.reaction else ""
+            self.line(t, f"{w.name(e.ship)} locks {how}on {w.name(e.target)} ({e.arc} arc)", "lock")
+        elif isinstance(e, ev.StoppedShort):
+            what = w.name(e.of) if e.of in w.ships else f"the {e.of.replace('edge', 'table edge')}"
+            self.line(t, f"{w.name(e.ship)} stops {e.lost_cm:.1f} cm short of {what}", "move")
+        elif isinstance(e, ev.VolleyFired):
+            self.fired(e, t)
+        elif isinstance(e, ev.HitScored):
+            self.hit(e, t)
+        elif isinstance(e, ev.ControlChanged):
+            w.control(e)
+            self.changed(t, e.ship)
+            state = "regains control" if e.in_control else "is out of control and drifts"
+            self.line(t, f"{w.name(e.ship)} {state}", "info")
+        elif isinstance(e, ev.ShipDestroyed):
+            self.gone(e.ship, t, "derelict" if e.derelict else "destroyed", e.by)
+            w.destroyed(e)
+            self.changed(t, e.ship)
+            self.scores.append([round(t, 3), *w.score])
+        elif isinstance(e, ev.ShipReset):
+            self.gone(e.ship, t, "reset", e.by)
+            w.reset(e)
+            self.changed(t, e.ship)
+        elif isinstance(e, ev.ShipReturned):
+            w.returned(e)
+            self.changed(t, e.ship)
+            self.marks.append([round(t, 3), w.ships[e.ship].index, "returned", e.x, e.y])
+            self.line(t, f"{w.name(e.ship)} returns with shields {e.shields}", "info")
+        elif isinstance(e, ev.ReturnPostponed):
+            self.line(t, f"{w.name(e.ship)} finds no room to return; it tries next turn", "info")
+        elif isinstance(e, ev.FleetPointsAwarded):
+            w.score[0 if e.side == "A" else 1] = e.total
+            self.scores.append([round(t, 3), *w.score])
+            why = {"kill": f"for {w.name(e.ship)}", "resource": f"resource {e.ship}"}.get(
+                e.reason, "bonus for tokens"
+            )
+            self.line(t, f"Side {e.side} scores {e.points} Fleet Points ({why})", "score")
+        elif isinstance(e, ev.RollOff):
+            self.line(t, f"Fleet Points level: side {e.winner} wins the roll-off", "score")
+        elif isinstance(e, ev.BattleEnded):
+            who = f"Side {e.winner} wins" if e.winner else "A draw"
+            self.line(t, f"{who}: {e.reason} (after {e.turns} turns)", "result")
+
+    def fired(self, e: ev.VolleyFired, t: float) -> None:
+        w = self.w
+        through = sum(penetrates(r, e.shields, e.strength) for r in e.rolls)
+        self.volley = {
+            "t": round(t, 3),
+            "a": w.ships[e.ship].index,
+            "b": w.ships[e.target].index,
+            "w": e.weapon,
+            "n": e.shots,
+            "str": e.strength,
+            "sh": e.shields,
+            "rng": e.range_cm,
+            "rolls": e.rolls,
+            "through": through,
+            "hits": [],
+        }
+        self.volleys.append(self.volley)
+        plural = "s" * (e.shots != 1)
+        rolls = " ".join(str(r) for r in e.rolls)
+        self.line(
+            t,
+            f"{w.name(e.ship)} fires {e.shots} {e.weapon}{plural} (str {e.strength}) at "
+            f"{w.name(e.target)}, {e.range_cm:.1f} cm, shields {e.shields}: {rolls}, "
+            f"{through} through",
+            "fire",
+        )
+
+    def hit(self, e: ev.HitScored, t: float) -> None:
+        w = self.w
+        w.hit(e)
+        self.changed(t, e.target)
+        v = self.volley
+        if v is not None and e.ship and w.ships[e.ship].index == v["a"] and e.weapon == v["w"]:
+            v["hits"].append([e.location, e.damage, e.applied_to, e.value, e.superstructure])
+        else:  # damage with no volley: a micro warp jump's strain (FPF-OPT-06)
+            self.volley = None
+            self.marks.append([round(t, 3), w.ships[e.target].index, "strain", 0, 0])
+        where = e.location.replace("_", " ")
+        self.line(
+            t,
+            f"  hit on {where}: {e.damage} damage, superstructure {e.superstructure}"
+            + ("" if e.applied_to == "superstructure" else f", {where} {e.value}"),
+            "hit",
+        )
+
+    def gone(self, ship_id: str, t: float, how: str, by: str) -> None:
+        w = self.w
+        st = w.ships[ship_id].state
+        self.marks.append([round(t, 3), w.ships[ship_id].index, how, st[X], st[Y]])
+        by_text = f" by {w.name(by)}" if by else ""
+        self.line(t, f"{w.name(ship_id)} {how}{by_text}", "kill")
+
+
+def replay_data(events: Iterable[ev.Event], pack: ShipPack | None = None) -> dict[str, Any]:
+    """Everything the replay page shows, as plain JSON-ready data (see the module docstring)."""
+    events = list(events)
+    if not events or not isinstance(events[0], ev.BattleStarted):
+        raise InvalidInputError("a replay needs a battle log that starts with battle_started")
+    header = events[0].header
+    pack = pack or builtin_pack()
+    scenario = header.get("scenario", {})
+    rules = list(header.get("rules", []))
+    walker = _Walker(pack, header)
+    walker.fleet_points = "battle-simulation" in rules
+    walker.start_speed = int(scenario.get("start_speed_cm", 20))
+    steps = [_StepBuilder(walker, s).build() for s in _split(events[1:])]
+    end = next((e for e in reversed(events) if isinstance(e, ev.BattleEnded)), None)
+    classes = {s.cls.id: _class_json(s.cls) for s in walker.ships.values()}
+    fleets = header.get("fleets", [{}, {}])
+    captains = header.get("captains", ["", ""])
+    names = [str(f.get("name", f"Side {side}")) for f, side in zip(fleets, "AB", strict=False)]
+    return {
+        "format": FORMAT_VERSION,
+        "title": f"{names[0]} vs {names[1]}" if len(names) == 2 else "Kolrami battle",
+        "meta": {
+            "seed": header.get("seed"),
+            "kolrami": header.get("kolrami"),
+            "rules_version": header.get("rules_version"),
+            "data_version": header.get("data_version"),
+            "rules": rules,
+            "captains": list(captains),
+            "fleets": [
+                {"name": n, "faction": f.get("faction") or ""}
+                for n, f in zip(names, fleets, strict=False)
+            ],
+            "scenario": {
+                "name": scenario.get("name", ""),
+                "title": scenario.get("title") or scenario.get("name", ""),
+                "width": float(scenario.get("table_width_cm", 180.0)),
+                "height": float(scenario.get("table_height_cm", 120.0)),
+                "deployment": float(scenario.get("deployment_depth_cm", 20.0)),
+                "base": float(scenario.get("base_radius_cm", 2.5)),
+                "turns": int(scenario.get("turn_limit", 12)),
+            },
+            "terrain": [
+                {"kind": t["kind"], "x": t["x"], "y": t["y"], "r": t["radius_cm"]}
+                for t in scenario.get("terrain", [])
+            ],
+            "scoring": "fleet-points" if walker.fleet_points else "destroyed",
+            "result": None
+            if end is None
+            else {"winner": end.winner, "reason": end.reason, "turns": end.turns},
+        },
+        "classes": classes,
+        "ships": [
+            {
+                "id": s.id,
+                "cls": s.cls.id,
+                "side": s.side,
+                "sq": s.squadron,
+                "colour": squadron_colour(s.side, s.squadron),
+                "max": {"ss": s.cls.superstructure, **s.maxima},
+                "weapons": [
+                    {
+                        "kind": kind.value,
+                        "arcs": [a.value for a in w.arcs],
+                        "range": s.weapon_stats[kind.value][1],
+                        "str": s.weapon_stats[kind.value][0],
+                        "shots": w.shots,
+                    }
+                    for kind, w in s.cls.weapons()
+                ],
+            }
+            for s in walker.ships.values()
+        ],
+        "locations": LOCATION_COLOURS,
+        "statuses": list(STATUS_NAMES),
+        "steps": steps,
+    }
+
+
+def _class_json(cls: ShipClass) -> dict[str, Any]:
+    return {
+        "name": cls.name,
+        "title": cls.title,
+        "type": cls.type,
+        "faction": cls.faction.value,
+        "value": cls.value,
+        "ss": cls.superstructure,
+        "sh": cls.shields,
+        "ep": cls.engine_power,
+        "sys": cls.computer,
+        "dc": cls.damage_control,
+        "weapons": [
+            {
+                "kind": kind.value,
+                "arcs": [a.value for a in w.arcs],
+                "range": w.range_cm,
+                "str": w.strength,
+                "shots": w.shots,
+            }
+            for kind, w in cls.weapons()
+        ],
+    }
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+
+def _asset(name: str) -> str:
+    return resources.files("kolrami.report").joinpath(_ASSETS, name).read_text(encoding="utf-8")
+
+
+def _script_json(data: Any) -> str:
+    """JSON safe inside a <script> element: no '<', '>' or '&' can close or open a tag."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def render_replay(events: Iterable[ev.Event], pack: ShipPack | None = None) -> str:
+    """The replay page of a battle as one HTML string: no network, no other files.
+
+    For the tournament report and the web app: they embed or serve this string as it is.
+    """
+    data = replay_data(events, pack)
+    page = _asset("replay.html")
+    return (
+        page.replace("{{TITLE}}", html.escape(f"Kolrami replay: {data['title']}"))
+        .replace("{{STYLE}}", _asset("replay.css"))
+        .replace("{{DATA}}", _script_json(data))
+        .replace("{{SCRIPT}}", _asset("replay.js"))
+    )
+
+
+def check_output(path: Path, suffixes: tuple[str, ...], what: str) -> None:
+    """Fail early, before a battle is played, when `path` cannot be the output file."""
+    if path.suffix.lower() not in suffixes:
+        raise InvalidInputError(f"{what} file '{path}' must end in {' or '.join(suffixes)}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise InvalidInputError(f"cannot write {what} '{path}': folder '{parent}' does not exist")
+
+
+def write_replay(events: Iterable[ev.Event], path: Path, pack: ShipPack | None = None) -> int:
+    """Write the replay page to `path`; returns its size in bytes."""
+    check_output(path, (".html", ".htm"), "replay")
+    text = render_replay(events, pack).encode("utf-8")
+    try:
+        path.write_bytes(text)
+    except OSError as exc:
+        raise InvalidInputError(f"cannot write replay '{path}': {exc.strerror}") from None
+    return len(text)
+
+
+def check_outputs(html_path: Path | None, png_path: Path | None) -> None:
+    """Check the replay and tracks files a command was asked for, before any work is done."""
+    if html_path is not None:
+        check_output(html_path, (".html", ".htm"), "replay")
+    if png_path is not None:
+        check_output(png_path, (".png",), "tracks plot")
+
+
+def write_outputs(
+    events: Iterable[ev.Event],
+    html_path: Path | None,
+    png_path: Path | None,
+    pack: ShipPack | None = None,
+) -> list[str]:
+    """Write the HTML replay and/or the tracks PNG; returns one line per file written."""
+    events = list(events)
+    done: list[str] = []
+    if html_path is not None:
+        size = write_replay(events, html_path, pack)
+        done.append(f"Wrote the replay to {html_path} ({size / 1024:.0f} KB)")
+    if png_path is not None:
+        from kolrami.report.tracks import write_tracks
+
+        write_tracks(events, png_path, pack)
+        done.append(f"Wrote the ships' tracks to {png_path}")
+    return done

@@ -1,0 +1,194 @@
+"""`kolrami fleet ...`, `kolrami cards` and `kolrami card` as a player meets them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kolrami.cli import app, main
+
+runner = CliRunner()
+
+
+def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
+    result = runner.invoke(app, list(args), input=stdin)
+    return result.exit_code, result.stdout
+
+
+def write(tmp_path: Path, doc: object, name: str = "fleet.json") -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
+def test_validate_legal_fleet_exits_0_with_the_documented_json(tmp_path: Path) -> None:
+    code, out = invoke("fleet", "validate", "presets:federation-flagship", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert list(data) == ["valid", "total_build", "ships", "errors"]
+    assert data["valid"] is True
+    assert data["total_build"] == 297
+    assert [s["total_sp"] for s in data["ships"]] == [200, 48, 49]
+
+
+def test_validate_illegal_fleet_exits_1_naming_every_problem(tmp_path: Path) -> None:
+    path = write(
+        tmp_path, {"ships": [{"id": "enterprise", "captain": "korvekh"}, {"id": "enterprise"}]}
+    )
+    code, out = invoke("fleet", "validate", path, "--json")
+    assert code == 1
+    errors = json.loads(out)["errors"]
+    assert {e["code"] for e in errors} == {"faction-restriction", "over-budget"}
+    assert set(errors[0]) == {"code", "rule", "path", "message"}
+    code, out = invoke("fleet", "validate", path)
+    assert code == 1
+    assert "2 problem(s)" in out
+    assert "ships[0].captain" in out
+
+
+def test_validate_limit_changes_the_verdict(tmp_path: Path) -> None:
+    assert invoke("fleet", "validate", "presets:federation-flagship", "--limit", "250")[0] == 1
+    assert invoke("fleet", "validate", "presets:federation-flagship", "--limit", "297")[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["fleet", "validate", "/no/such.json"], "cannot read the fleet"),
+        (["fleet", "validate", "presets:nope"], "no preset fleet"),
+        (["fleet", "validate", "presets:federation-fleet", "--limit", "0"], "positive"),
+        (["fleet", "import", "KF1-garbage!"], "not a Kolrami share string"),
+        (["fleet", "export", "presets:klingon-fleet", "--to", "pdf"], "use share, text or fleetx"),
+        (["fleet", "sheet", "presets:klingon-fleet"], "--html OUT.html and/or --pdf OUT.pdf"),
+        (["card", "vennn"], "did you mean 'venn'?"),
+        (["cards", "--type", "laser"], "--type laser"),
+        (["cards", "--faction", "XYZ"], "use a code"),
+    ],
+)
+def test_bad_input_exit_2(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert message in err
+
+
+def test_unreadable_json_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text("{not json")
+    assert main(["fleet", "validate", str(path)]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_share_export_import_round_trip(tmp_path: Path) -> None:
+    code, share = invoke("fleet", "export", "presets:klingon-wolfpack", "--to", "share")
+    assert code == 0
+    out = tmp_path / "friend.json"
+    code, text = invoke("fleet", "import", share.strip(), "--out", str(out))
+    assert code == 0
+    assert "Legal" in text
+    before = invoke("fleet", "validate", "presets:klingon-wolfpack", "--json")[1]
+    after = invoke("fleet", "validate", str(out), "--json")[1]
+    assert before == after
+
+
+def test_text_export() -> None:
+    code, text = invoke("fleet", "export", "presets:klingon-wolfpack", "--to", "text")
+    assert code == 0
+    assert "K'T'Roika 80 + Captain Kor'vekh 4 + Admiral Torga 4 + Heavy Warheads 4 = 92 SP" in text
+    assert "Total Build: 273 SP of 300" in text
+
+
+def test_show(tmp_path: Path) -> None:
+    code, out = invoke("fleet", "show", "presets:klingon-raiders")
+    assert code == 0
+    for text in ("Evasive Pattern Delta", "Total Build", "258", "Legal"):
+        assert text in out
+
+
+def test_sheet_writes_html_and_pdf(tmp_path: Path) -> None:
+    html, pdf = tmp_path / "s.html", tmp_path / "s.pdf"
+    code, _ = invoke(
+        "fleet",
+        "sheet",
+        "presets:klingon-fleet",
+        "--html",
+        str(html),
+        "--pdf",
+        str(pdf),
+        "--player",
+        "Dev",
+        "--page",
+        "letter",
+    )
+    assert code == 0
+    assert "Dev" in html.read_text()
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+
+
+def test_new_builds_a_fleet_at_the_prompt(tmp_path: Path) -> None:
+    out = tmp_path / "mine.json"
+    answers = (
+        "\n".join(
+            [
+                "Dev's cruisers",  # fleet name
+                "reliance",  # a typo: told, asked again
+                "reliant",
+                "1",
+                "venn",
+                "",  # squadron, captain, no admiral
+                "damage-control-team",
+                "",  # crew slots (two)
+                "",
+                "",  # talent, tech
+                "phaser-focus",
+                "",  # weapon, squadron
+                "charger",
+                "1",
+                "",
+                "",
+                "",
+                "",
+                "",
+                "",
+                "",  # no cards
+                "",  # no more ships
+                "sensor-picket",
+            ]
+        )
+        + "\n"
+    )
+    code, text = invoke("fleet", "new", "--out", str(out), stdin=answers)
+    assert code == 0, text
+    assert "did you mean 'Reliant'?" in text
+    assert "Total Build 103 / 300 SP" in text
+    assert "Total Build 173 / 300 SP" in text
+    saved = json.loads(out.read_text())
+    assert [s["id"] for s in saved["ships"]] == ["reliant", "charger"]
+    assert saved["ships"][0]["captain"] == "venn"
+    assert saved["resource"] == "sensor-picket"
+    assert invoke("fleet", "validate", str(out))[0] == 0
+
+
+def test_cards_and_card() -> None:
+    code, out = invoke("cards", "--type", "weapon", "--json")
+    assert code == 0
+    assert {c["type"] for c in json.loads(out)} == {"weapon"}
+    code, out = invoke("cards", "--faction", "kli")
+    assert code == 0
+    assert "Captain Kor'vekh" in out
+    assert "Captain Ilsa Venn" not in out
+    code, out = invoke("card", "reinforcements-sideboard")
+    assert code == 0
+    assert "10 SP" in out
+    assert "hull-patch" in out
+
+
+def test_fleet_schema() -> None:
+    schema = json.loads(invoke("schema", "fleet")[1])
+    assert schema["title"] == "Fleet"
+    assert "ships" in schema["properties"]

@@ -1,0 +1,63 @@
+"""The tracks picture: one PNG of every ship's path over the battle."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from matplotlib import image
+
+from kolrami.engine.battle import Battle
+from kolrami.engine.driver import simulate
+from kolrami.errors import InvalidInputError
+from kolrami.fleet import load_fleet
+from kolrami.report.replay import SIDE_COLOURS, replay_data
+from kolrami.report.tracks import ship_tracks, write_tracks
+from kolrami.scenarios.models import load_scenario
+
+
+def play(scenario: str, seed: int) -> Battle:
+    fleets = (load_fleet("presets:federation-fleet"), load_fleet("presets:klingon-fleet"))
+    return simulate(load_scenario(scenario), fleets, ("aggressive", "kiting"), seed)
+
+
+def has_colour(pixels: np.ndarray, hex_colour: str, tolerance: float = 0.08) -> bool:
+    rgb = np.array([int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)])
+    return bool((np.abs(pixels[..., :3] - rgb).max(axis=-1) < tolerance).any())
+
+
+def test_tracks_png_shows_both_sides(tmp_path: Path) -> None:
+    out = tmp_path / "tracks.png"
+    write_tracks(play("standard", 3).events(), out)
+    pixels = image.imread(out)
+    assert pixels.shape[0] > 400
+    assert pixels.shape[1] > 600
+    assert has_colour(pixels, SIDE_COLOURS["A"][0])
+    assert has_colour(pixels, SIDE_COLOURS["B"][0])
+
+
+def test_a_reset_breaks_the_track_where_the_ship_returns() -> None:
+    battle = play("peak-performance", 3)
+    data = replay_data(battle.events())
+    tracks = ship_tracks(data)
+    for ship in battle.ships.values():
+        returns = sum(
+            1
+            for step in data["steps"]
+            for m in step["marks"]
+            if m[1] == ship.index and m[2] == "returned"
+        )
+        assert len(tracks[ship.index]) == 1 + returns, ship.id
+        if ship.on_table:
+            last = tracks[ship.index][-1][-1]
+            assert last == pytest.approx((ship.x, ship.y), abs=0.01)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [("tracks.jpg", "must end in .png"), ("missing/tracks.png", "does not exist")],
+)
+def test_bad_output_paths_are_refused(tmp_path: Path, name: str, message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        write_tracks(play("standard", 1).events(), tmp_path / name)
