@@ -20,10 +20,9 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/kolrami ships
-	$(BIN)/kolrami ship "K'T'Roika"
-	$(BIN)/kolrami odds --from Reliant --arc F --vs "K'T'Roika"
-	$(BIN)/kolrami battle --seed 1
+	@mkdir -p report
+	$(BIN)/kolrami tournament simulate --players 7 --seed 1 --report report/index.html
+	@echo "Open report/index.html in a browser: standings, every battle's score sheet, replays."
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(SRC)
@@ -41,4 +40,4 @@ bench: $(STAMP)
 	@$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build src/*.egg-info
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build src/*.egg-info report

@@ -21,6 +21,7 @@ from kolrami import __version__
 from kolrami.catalog import Arc, Faction, ShipClass, ShipPack, WeaponKind, builtin_pack
 from kolrami.cli_fleet import register as register_fleet_commands
 from kolrami.cli_support import P, R, command, console, fail, print_json
+from kolrami.cli_tournament import register as register_tournament_commands
 from kolrami.engine.battle import RULES_VERSION, Battle
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.report.sheets import roster_table, ship_sheet
@@ -765,6 +766,7 @@ def rules_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print JSON."
 
 
 register_fleet_commands(app)
+register_tournament_commands(app)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,404 @@
+"""`kolrami tournament ...`: run a store event at the counter, or simulate a whole one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from kolrami.cli_support import command, console, print_json
+from kolrami.errors import InvalidInputError
+from kolrami.tournament import core
+
+tournament_app = typer.Typer(
+    help="Run a tournament: players, pairings, results, standings.", no_args_is_help=True
+)
+player_app = typer.Typer(help="Register and drop players.", no_args_is_help=True)
+tournament_app.add_typer(player_app, name="player")
+
+Db = Annotated[str | None, typer.Option("--db", help="Database URL or SQLite file (./kolrami.db).")]
+EventName = Annotated[str | None, typer.Option("--event", help="Event name (default: the latest).")]
+
+
+def _store(db: str | None) -> Any:
+    from kolrami.tournament.store import Store
+
+    return Store(db)
+
+
+@command(tournament_app, "new")
+def new_cmd(
+    name: Annotated[str, typer.Argument(help="The event's name.")],
+    date: Annotated[str, typer.Option(help="The event's date.")] = "",
+    limit: Annotated[int, typer.Option("--limit", help="SP limit (OP-13).")] = 300,
+    scenario: Annotated[str, typer.Option(help="Scenario of every battle.")] = "peak-performance",
+    rounds: Annotated[int, typer.Option(help="Battle Rounds (OP-01).")] = 3,
+    minutes: Annotated[int, typer.Option(help="Minutes per round (OP-02).")] = 60,
+    seed: Annotated[int | None, typer.Option(help="Seed for pairings and byes.")] = None,
+    titles: Annotated[
+        str, typer.Option(help="Rank titles, comma separated, best first (OP-22).")
+    ] = "Admiral,Vice Admiral",
+    db: Db = None,
+) -> None:
+    """Create an event."""
+    store = _store(db)
+    store.create_event(
+        name,
+        date,
+        limit,
+        scenario,
+        rounds,
+        minutes,
+        seed,
+        tuple(t.strip() for t in titles.split(",") if t.strip()),
+    )
+    console().print(
+        f"Created [bold]{name}[/bold]: {rounds} rounds of {scenario}, {limit} SP ({store.url})"
+    )
+
+
+@command(player_app, "add")
+def player_add_cmd(
+    name: Annotated[str, typer.Argument(help="The player's name.")],
+    fleet: Annotated[str, typer.Option(help="FleetX file, share string or presets:NAME.")],
+    email: Annotated[str, typer.Option(help="Email (FBS-01).")] = "",
+    event: EventName = None,
+    db: Db = None,
+) -> None:
+    """Register a player with his fleet (OP-11); after round 1 he joins as a late entry."""
+    from kolrami.fleet.fleetx import load_any
+
+    store = _store(db)
+    store.add_player(event, name, load_any(fleet), email)
+    console().print(f"Registered {name}.")
+
+
+@command(player_app, "drop")
+def player_drop_cmd(
+    name: Annotated[str, typer.Argument(help="The player's name.")],
+    event: EventName = None,
+    db: Db = None,
+) -> None:
+    """Drop a player: not paired from the next round; his results stay."""
+    _store(db).drop_player(event, name)
+    console().print(f"{name} has dropped.")
+
+
+@command(tournament_app, "pair")
+def pair_cmd(
+    event: EventName = None,
+    db: Db = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Pair the next round (round 1 at random; then Swiss by Battle and Fleet Points)."""
+    pairing = _store(db).pair_next_round(event)
+    if as_json:
+        print_json(
+            {
+                "round": pairing.round,
+                "tables": [
+                    {"table": i, "a": g.a, "b": g.b} for i, g in enumerate(pairing.games, start=1)
+                ],
+                "rematches": [list(r) for r in pairing.rematches],
+            }
+        )
+        return
+    _print_pairing(pairing)
+
+
+def _print_pairing(pairing: core.Pairing) -> None:
+    table = Table(title=f"Round {pairing.round}", title_justify="left")
+    table.add_column("Table", justify="right")
+    table.add_column("Player")
+    table.add_column("Opponent")
+    for i, g in enumerate(pairing.games, start=1):
+        table.add_row(str(i), g.a, g.b or "[dim]bye: 2 BP and the round's average FP[/dim]")
+    out = console()
+    out.print(table)
+    if pairing.rematches:
+        pairs = ", ".join(f"{a} v {b}" for a, b in pairing.rematches)
+        out.print(f"[yellow]Rematch unavoidable:[/yellow] {pairs}")
+
+
+@command(tournament_app, "result")
+def result_cmd(
+    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="Round number.")],
+    player: Annotated[str, typer.Argument(help="The player reporting.")],
+    fp: Annotated[int, typer.Option("--fp", help="The player's Fleet Points this round.")],
+    win: Annotated[bool, typer.Option("--win/--loss", help="Won or lost.")] = True,
+    event: EventName = None,
+    db: Db = None,
+) -> None:
+    """Record a player's result and Fleet Points (the opponent's result follows)."""
+    warning = _store(db).record_result(event, round_number, player, win, fp)
+    out = console()
+    out.print(f"Round {round_number}: {player} {'won' if win else 'lost'} with {fp} Fleet Points.")
+    if warning:
+        out.print(f"[yellow]Check:[/yellow] {warning}")
+
+
+@command(tournament_app, "verify")
+def verify_cmd(
+    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="Round number.")],
+    player: Annotated[str, typer.Argument(help="Whose sheet the opponent initials.")],
+    initials: Annotated[str, typer.Option(help="The opponent's initials.")],
+    stage: Annotated[
+        str, typer.Option(help="build (before the round) or result (after).")
+    ] = "build",
+    event: EventName = None,
+    db: Db = None,
+) -> None:
+    """The opponent initials a player's build or result (OP-14, FBS-09, FBS-10)."""
+    _store(db).verify(event, round_number, player, initials, stage)
+    console().print(f"Round {round_number}: {player}'s {stage} initialled {initials}.")
+
+
+@command(tournament_app, "rolloff")
+def rolloff_cmd(
+    enter: Annotated[
+        list[str] | None,
+        typer.Option("--enter", help="PLAYER=N: hits and criticals rolled at the table."),
+    ] = None,
+    event: EventName = None,
+    db: Db = None,
+) -> None:
+    """Settle players level on Battle and Fleet Points: roll for them, or enter the dice (OP-24)."""
+    store = _store(db)
+    if enter:
+        results = {}
+        for item in enter:
+            name, sep, value = item.partition("=")
+            if not sep or not value.strip().isdigit():
+                raise InvalidInputError(f"--enter {item}: write PLAYER=N, e.g. Ann=3")
+            results[name.strip()] = int(value)
+        store.record_roll_off(event, results, "entered at the table")
+        console().print("Recorded the roll-off.")
+        return
+    results = store.roll_off_ties(event)
+    out = console()
+    if not results:
+        out.print("Nobody is level on Battle and Fleet Points: no roll-off needed.")
+    for name, value in results.items():
+        out.print(f"{name}: {value}")
+
+
+@command(tournament_app, "standings")
+def standings_cmd(
+    from_file: Annotated[
+        Path | None, typer.Option("--from", help="Compute from a results file instead.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    event: EventName = None,
+    db: Db = None,
+) -> None:
+    """Standings with ranks and titles (OP-18..24)."""
+    if from_file is not None:
+        from kolrami.tournament.results_file import standings_json
+
+        try:
+            doc = json.loads(from_file.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise InvalidInputError(f"cannot read '{from_file}': {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise InvalidInputError(f"{from_file}: not valid JSON: {exc}") from None
+        data = standings_json(doc)
+        if as_json:
+            print_json({"standings": data["standings"]})
+        else:
+            _print_standings(data["standings"], data["ties"])
+        return
+    state = _store(db).state(event)
+    table = state.standings()
+    rows = [
+        {
+            "rank": s.rank,
+            "title": s.title,
+            "player": s.player,
+            "battle_points": s.battle_points,
+            "fleet_points": s.fleet_points,
+            "byes": s.byes,
+            "fp_by_round": s.fp_by_round,
+        }
+        for s in table
+    ]
+    if as_json:
+        print_json({"event": state.name, "rounds_played": len(state.rounds), "standings": rows})
+    else:
+        _print_standings(rows, core.tied_groups(table))
+
+
+def _standing_row(s: core.Standing) -> dict[str, Any]:
+    return {
+        "rank": s.rank,
+        "title": s.title,
+        "player": s.player,
+        "battle_points": s.battle_points,
+        "fleet_points": s.fleet_points,
+        "byes": s.byes,
+        "fp_by_round": s.fp_by_round,
+    }
+
+
+def _print_standings(rows: list[dict[str, Any]], ties: list[list[str]]) -> None:
+    table = Table(title="Standings", title_justify="left")
+    for col in ("Rank", "Title", "Player", "BP", "FP", "By round", "Byes"):
+        table.add_column(col, justify="right" if col in ("Rank", "BP", "FP", "Byes") else "left")
+    for r in rows:
+        table.add_row(
+            str(r["rank"]),
+            r["title"],
+            r["player"],
+            str(r["battle_points"]),
+            str(r["fleet_points"]),
+            " / ".join(map(str, r["fp_by_round"])),
+            str(r["byes"]),
+        )
+    out = console()
+    out.print(table)
+    for group in ties:
+        out.print(
+            f"[yellow]Level:[/yellow] {', '.join(group)}: roll off (kolrami tournament rolloff)"
+        )
+
+
+@command(tournament_app, "sheet")
+def sheet_cmd(
+    html: Annotated[Path | None, typer.Option(help="Write the sheets as HTML here.")] = None,
+    pdf: Annotated[Path | None, typer.Option(help="Write the sheets as PDF here.")] = None,
+    event: EventName = None,
+    db: Db = None,
+) -> None:
+    """The organizer's score sheet and every player's Fleet Build Sheet with the round log."""
+    from kolrami.report.build_sheet import write
+    from kolrami.tournament.sheets import event_sheets_html
+
+    if html is None and pdf is None:
+        raise InvalidInputError("say where to write: --html OUT.html and/or --pdf OUT.pdf")
+    text = event_sheets_html(_store(db), event)
+    if html is not None:
+        write(html, text)
+        console().print(f"Wrote {html}")
+    if pdf is not None:
+        from kolrami.report.build_sheet import render_pdf
+
+        write(pdf, render_pdf(text))
+        console().print(f"Wrote {pdf}")
+
+
+@command(tournament_app, "export")
+def export_cmd(
+    out: Annotated[Path | None, typer.Option("--out", help="Write here instead of stdout.")] = None,
+    event: EventName = None,
+    db: Db = None,
+) -> None:
+    """The whole event as one JSON document."""
+    doc = _store(db).export(event)
+    text = json.dumps(doc, indent=2, ensure_ascii=False, default=str) + "\n"
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"cannot write '{out}': {exc.strerror}") from None
+    console().print(f"Wrote {out}")
+
+
+@command(tournament_app, "import")
+def import_cmd(
+    source: Annotated[Path, typer.Argument(help="A JSON file from kolrami tournament export.")],
+    db: Db = None,
+) -> None:
+    """Load an exported event into this store."""
+    try:
+        doc = json.loads(source.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read '{source}': {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(f"{source}: not valid JSON: {exc}") from None
+    name = _store(db).import_event(doc)
+    console().print(f"Imported {name}.")
+
+
+@command(tournament_app, "simulate")
+def simulate_cmd(
+    players: Annotated[int, typer.Option(help="How many players.")] = 8,
+    fleets: Annotated[
+        str, typer.Option(help="Comma-separated presets or fleet files (default: all presets).")
+    ] = "presets:*",
+    seed: Annotated[int, typer.Option(help="Seed of the whole event.")] = 1,
+    scenario: Annotated[str, typer.Option(help="Scenario of every battle.")] = "peak-performance",
+    rounds: Annotated[int, typer.Option(help="Battle Rounds.")] = 3,
+    report: Annotated[Path | None, typer.Option(help="Write an HTML report here.")] = None,
+    db: Db = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the final standings as JSON.")
+    ] = False,
+) -> None:
+    """A whole event played by AI captains: pairings, battles, byes and final ranks."""
+    from kolrami.fleet.fleetx import load_any
+    from kolrami.fleet.model import preset_names
+    from kolrami.tournament.simulate import PlayedGame, run_event
+
+    refs = [f.strip() for f in fleets.split(",") if f.strip()]
+    if refs == ["presets:*"]:
+        refs = [f"presets:{p}" for p in preset_names()]
+    chosen = [(ref.removeprefix("presets:"), load_any(ref)) for ref in refs]
+    if report is not None and not report.parent.exists():
+        raise InvalidInputError(f"cannot write '{report}': folder '{report.parent}' does not exist")
+    out = console()
+    quiet = as_json
+
+    def tell(kind: str, data: object) -> None:
+        if quiet:
+            return
+        if kind == "player" and isinstance(data, tuple):
+            name, label, captain = data
+            out.print(f"  {name}: {label} ({captain})")
+        elif kind == "pairing" and isinstance(data, core.Pairing):
+            _print_pairing(data)
+        elif kind == "game" and isinstance(data, PlayedGame):
+            winner = data.winner or data.a
+            loser = data.b if winner == data.a else data.a
+            out.print(
+                f"  table {data.table}: [bold]{winner}[/bold] beats {loser}, Fleet Points "
+                f"{data.fp[winner]} : {data.fp[loser or '']}"
+            )
+        elif kind == "final" and isinstance(data, list):
+            _print_standings([_standing_row(s) for s in data], [])
+
+    if not quiet:
+        out.rule(f"Simulated event: {players} players, {rounds} rounds of {scenario}, seed {seed}")
+    event = run_event(chosen, players, seed, scenario, rounds, db, tell)
+    if report is not None:
+        from kolrami.report.tournament_report import write_report
+
+        files = write_report(event, report)
+        if not quiet:
+            out.print(f"Wrote {report} and {len(files) - 1} battle replays.")
+    if as_json:
+        print_json(
+            {
+                "event": event.name,
+                "standings": [
+                    {
+                        "rank": s.rank,
+                        "title": s.title,
+                        "player": s.player,
+                        "battle_points": s.battle_points,
+                        "fleet_points": s.fleet_points,
+                        "byes": s.byes,
+                        "fp_by_round": s.fp_by_round,
+                    }
+                    for s in event.standings
+                ],
+            }
+        )
+
+
+def register(app: typer.Typer) -> None:
+    """Add the tournament commands to the main app."""
+    app.add_typer(tournament_app, name="tournament")

@@ -1,0 +1,1 @@
+"""The tournament manager: organized-play rules, pairing, byes, standings, a store, simulations."""

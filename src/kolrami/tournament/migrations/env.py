@@ -1,0 +1,12 @@
+"""Alembic environment: migrations run on the connection the store hands over."""
+
+from __future__ import annotations
+
+from alembic import context
+
+from kolrami.tournament.models import Base
+
+connection = context.config.attributes.get("connection")
+context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)
+with context.begin_transaction():
+    context.run_migrations()

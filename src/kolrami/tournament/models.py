@@ -1,0 +1,125 @@
+"""The tournament store's tables (SQLAlchemy 2); migrations/ creates and evolves them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def now() -> datetime:
+    """The current time, timezone-aware (UTC)."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Base of the store's tables."""
+
+
+class EventRow(Base):
+    """An event: its settings and seed (OP-01, OP-02, OP-13)."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    date: Mapped[str] = mapped_column(String(40), default="")
+    sp_limit: Mapped[int] = mapped_column(Integer, default=300)
+    scenario: Mapped[str] = mapped_column(String(200), default="peak-performance")
+    rounds: Mapped[int] = mapped_column(Integer, default=3)
+    round_minutes: Mapped[int] = mapped_column(Integer, default=60)
+    seed: Mapped[int] = mapped_column(Integer)
+    titles: Mapped[str] = mapped_column(Text, default='["Admiral", "Vice Admiral"]')
+    faction_surcharge: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    players: Mapped[list[PlayerRow]] = relationship(back_populates="event", order_by="PlayerRow.id")
+    round_rows: Mapped[list[RoundRow]] = relationship(
+        back_populates="event", order_by="RoundRow.number"
+    )
+
+
+class PlayerRow(Base):
+    """A player: name, email, fleet (locked once round 1 is paired, OP-12), drop and entry."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("event_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
+    name: Mapped[str] = mapped_column(String(120))
+    email: Mapped[str] = mapped_column(String(200), default="")
+    fleet_json: Mapped[str] = mapped_column(Text)
+    pin_hash: Mapped[str | None] = mapped_column(String(200), nullable=True, default=None)
+    joined_round: Mapped[int] = mapped_column(Integer, default=1)
+    dropped_after: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    event: Mapped[EventRow] = relationship(back_populates="players")
+
+
+class RoundRow(Base):
+    """A paired round, with the seed it was paired with (so it can be derived again)."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("event_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(Integer)
+    rematches: Mapped[str] = mapped_column(Text, default="[]")
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    event: Mapped[EventRow] = relationship(back_populates="round_rows")
+    games: Mapped[list[GameRow]] = relationship(back_populates="round", order_by="GameRow.table")
+
+
+class GameRow(Base):
+    """A table of a round (b None: a bye), its result and the opponents' initials."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    table: Mapped[int] = mapped_column(Integer)
+    a_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    b_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    fp_a: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    fp_b: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    build_initials_a: Mapped[str] = mapped_column(String(10), default="")
+    build_initials_b: Mapped[str] = mapped_column(String(10), default="")
+    result_initials_a: Mapped[str] = mapped_column(String(10), default="")
+    result_initials_b: Mapped[str] = mapped_column(String(10), default="")
+    flag: Mapped[str] = mapped_column(Text, default="")
+    version: Mapped[int] = mapped_column(Integer, default=1)
+
+    round: Mapped[RoundRow] = relationship(back_populates="games")
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012  (SQLAlchemy's own API)
+
+
+class RollOffRow(Base):
+    """A roll-off result for a player: hits and criticals, rolled by Kolrami or entered (OP-24)."""
+
+    __tablename__ = "roll_offs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    result: Mapped[int] = mapped_column(Integer)
+    source: Mapped[str] = mapped_column(String(100))
+
+
+class CorrectionRow(Base):
+    """The corrections log: every change to a result after it was first entered, and by whom."""
+
+    __tablename__ = "corrections"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
+    at: Mapped[datetime] = mapped_column(default=now)
+    who: Mapped[str] = mapped_column(String(120))
+    what: Mapped[str] = mapped_column(Text)
