@@ -114,6 +114,32 @@ def reference_loop() -> float | None:
     return float(json.loads(done.stdout)["battles_per_second"])
 
 
+def pairing_figures() -> dict[str, Any]:
+    """Swiss pairing time for a third round (results random but seeded), by event size."""
+    import random
+
+    from kolrami.tournament.core import Game, pair_round
+
+    out: dict[str, Any] = {}
+    for n in (32, 256, 1024):
+        players = [f"P{i}" for i in range(n)]
+        rng = random.Random(n)
+        rounds: list[list[Game]] = []
+        for number in (1, 2):
+            games = []
+            for g in pair_round(number, players, rounds, 1).games:
+                if g.b is None:
+                    games.append(g)
+                else:
+                    fp = ((g.a, rng.randint(0, 300)), (g.b, rng.randint(0, 300)))
+                    games.append(Game(number, g.a, g.b, rng.choice([g.a, g.b]), fp))
+            rounds.append(games)
+        start = time.perf_counter()
+        pair_round(3, players, rounds, 1)
+        out[f"pair_round_3_{n}_players_ms"] = round((time.perf_counter() - start) * 1000, 1)
+    return out
+
+
 def dice_figures() -> dict[str, Any]:
     dice = Dice(1)
     n = 200_000
@@ -140,6 +166,7 @@ def main() -> None:
         "odds": odds_figures(),
         "battle": battle_figures(),
         "dice": dice_figures(),
+        "pairing": pairing_figures(),
         "data": pack_figures(),
     }
     json.dump(figures, sys.stdout, indent=2)
