@@ -15,7 +15,7 @@ from typing import Any
 
 from kolrami import __version__
 from kolrami.catalog import Arc, Location, ShipClass, ShipPack, WeaponKind, builtin_pack
-from kolrami.catalog.cards import card_cost
+from kolrami.catalog.cards import Card, card_cost
 from kolrami.engine import events as ev
 from kolrami.engine.chance import Dice
 from kolrami.engine.geometry import (
@@ -236,6 +236,7 @@ class Battle:
         #: card effects' bookkeeping: re-rolls left this turn, uses of once-a-battle cards
         self.rerolls_left: dict[str, int] = {}
         self.card_uses: dict[tuple[str, str], int] = {}
+        self.cards_in_play: list[tuple[ShipState, Card]] | None = None  # rules/cards.py
         #: Fleet Points so far, for scenarios that score them (Peak Performance, PP-15)
         self.fleet_points = dict.fromkeys(SIDES, 0)
         self.resource_scored = dict.fromkeys(SIDES, False)
@@ -848,15 +849,24 @@ class Battle:
         return iter(self.log)
 
 
+_PLAYABLE: dict[int, tuple[Fleet, ShipPack]] = {}  # fleets already checked (by identity)
+
+
 def _check_playable(fleet: Fleet, side: str, pack: ShipPack) -> None:
     """Refuse a fleet a battle cannot field (unknown ids, squadrons over three ...)."""
     from kolrami.fleet.legality import PLAY_BLOCKING, validate
 
+    known = _PLAYABLE.get(id(fleet))
+    if known is not None and known[0] is fleet and known[1] is pack:
+        return  # sweeps and tournaments play the same fleet object again and again
     problems = [e for e in validate(fleet, limit=None, pack=pack).errors if e.code in PLAY_BLOCKING]
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         first = problems[0]
         raise InvalidInputError(f"fleet {side} '{fleet.name}': {first.path}: {first.message}{more}")
+    if len(_PLAYABLE) > 256:
+        _PLAYABLE.clear()
+    _PLAYABLE[id(fleet)] = (fleet, pack)
 
 
 def _can_still_fire(ship: ShipState, target: ShipState, kind: WeaponKind) -> bool:

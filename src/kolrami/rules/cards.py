@@ -22,9 +22,15 @@ if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
 
 
-def carried(battle: Battle) -> Iterator[tuple[ShipState, Card]]:
-    """Every (ship, card) in play at the start: ship cards, then each fleet's resource on its
-    first ship (a resource belongs to the fleet; the first ship stands for it)."""
+def carried(battle: Battle) -> list[tuple[ShipState, Card]]:
+    """Every (ship, card) in play: ship cards, then each fleet's resource on its first ship (a
+    resource belongs to the fleet; the first ship stands for it). Worked out once a battle."""
+    if battle.cards_in_play is None:
+        battle.cards_in_play = list(_carried(battle))
+    return battle.cards_in_play
+
+
+def _carried(battle: Battle) -> Iterator[tuple[ShipState, Card]]:
     for ship in battle.ships.values():
         for card_id in ship.start_cards:
             yield ship, get_card(card_id)
