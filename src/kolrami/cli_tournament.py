@@ -212,34 +212,11 @@ def standings_cmd(
         return
     state = _store(db).state(event)
     table = state.standings()
-    rows = [
-        {
-            "rank": s.rank,
-            "title": s.title,
-            "player": s.player,
-            "battle_points": s.battle_points,
-            "fleet_points": s.fleet_points,
-            "byes": s.byes,
-            "fp_by_round": s.fp_by_round,
-        }
-        for s in table
-    ]
+    rows = [core.standing_json(s) for s in table]
     if as_json:
         print_json({"event": state.name, "rounds_played": len(state.rounds), "standings": rows})
     else:
         _print_standings(rows, core.tied_groups(table))
-
-
-def _standing_row(s: core.Standing) -> dict[str, Any]:
-    return {
-        "rank": s.rank,
-        "title": s.title,
-        "player": s.player,
-        "battle_points": s.battle_points,
-        "fleet_points": s.fleet_points,
-        "byes": s.byes,
-        "fp_by_round": s.fp_by_round,
-    }
 
 
 def _print_standings(rows: list[dict[str, Any]], ties: list[list[str]]) -> None:
@@ -368,7 +345,7 @@ def simulate_cmd(
                 f"{data.fp[winner]} : {data.fp[loser or '']}"
             )
         elif kind == "final" and isinstance(data, list):
-            _print_standings([_standing_row(s) for s in data], [])
+            _print_standings([core.standing_json(s) for s in data], [])
 
     if not quiet:
         out.rule(f"Simulated event: {players} players, {rounds} rounds of {scenario}, seed {seed}")
@@ -383,18 +360,7 @@ def simulate_cmd(
         print_json(
             {
                 "event": event.name,
-                "standings": [
-                    {
-                        "rank": s.rank,
-                        "title": s.title,
-                        "player": s.player,
-                        "battle_points": s.battle_points,
-                        "fleet_points": s.fleet_points,
-                        "byes": s.byes,
-                        "fp_by_round": s.fp_by_round,
-                    }
-                    for s in event.standings
-                ],
+                "standings": [core.standing_json(s) for s in event.standings],
             }
         )
 

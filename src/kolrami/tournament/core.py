@@ -74,6 +74,19 @@ class Standing:
     roll_off: int | None = None  # hits and criticals in the final roll-off (OP-24)
 
 
+def standing_json(s: Standing) -> dict[str, object]:
+    """A standing as JSON, in the documented shape (rank, title, player, points, byes)."""
+    return {
+        "rank": s.rank,
+        "title": s.title,
+        "player": s.player,
+        "battle_points": s.battle_points,
+        "fleet_points": s.fleet_points,
+        "byes": s.byes,
+        "fp_by_round": list(s.fp_by_round),
+    }
+
+
 def bye_fleet_points(games: Sequence[Game]) -> int:
     """A bye's Fleet Points: the mean of everyone else's that round, rounded up (OP-10)."""
     scores = [p for g in games if not g.bye for _, p in g.fp]

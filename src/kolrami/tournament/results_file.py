@@ -80,17 +80,6 @@ def standings_json(doc: Any, titles: tuple[str, ...] = core.DEFAULT_TITLES) -> d
     players, rounds, rolls = parse_results(doc)
     table = core.standings(players, rounds, rolls, titles)
     return {
-        "standings": [
-            {
-                "rank": s.rank,
-                "title": s.title,
-                "player": s.player,
-                "battle_points": s.battle_points,
-                "fleet_points": s.fleet_points,
-                "byes": s.byes,
-                "fp_by_round": s.fp_by_round,
-            }
-            for s in table
-        ],
+        "standings": [core.standing_json(s) for s in table],
         "ties": core.tied_groups(table),
     }
