@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from benchmarks.web_load import web_figures
 from kolrami import __version__
 from kolrami.catalog import Arc, WeaponKind, builtin_pack
 from kolrami.catalog.loader import builtin_pack as cached_pack
@@ -97,6 +98,26 @@ def battle_figures() -> dict[str, Any]:
     return out
 
 
+def advanced_battle_figures() -> dict[str, Any]:
+    """The same fleets and captains in the advanced game (8 turns of 5 phases)."""
+    scenario = builtin_scenario("advanced")
+    fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
+    n = events = dice = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < BATTLE_SECONDS:
+        battle = simulate(scenario, fleets, ("aggressive", "aggressive"), n)
+        events += len(battle.log)
+        dice += battle.dice.rolls
+        n += 1
+    seconds = time.perf_counter() - start
+    return {
+        "battles": n,
+        "battles_per_second": round(n / seconds, 1),
+        "events_per_battle": round(events / n, 1),
+        "dice_per_battle": round(dice / n, 1),
+    }
+
+
 def reference_loop() -> float | None:
     """The shared reference loop (../shared/tools/ref_battle.py), measured in the same run."""
     here = Path(__file__).resolve().parent.parent
@@ -165,9 +186,11 @@ def main() -> None:
         "repeats": REPEATS,
         "odds": odds_figures(),
         "battle": battle_figures(),
+        "advanced_battle": advanced_battle_figures(),
         "dice": dice_figures(),
         "pairing": pairing_figures(),
         "data": pack_figures(),
+        "web": web_figures(),
     }
     json.dump(figures, sys.stdout, indent=2)
     sys.stdout.write("\n")

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from kolrami.tournament.store import Store
+from kolrami.web import create_app
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -24,3 +32,27 @@ def full(request: pytest.FixtureRequest) -> bool:
 def sample(full: bool) -> int:
     """Scale for slow suites: 1 in `make test`, 20 with `--full`."""
     return 20 if full else 1
+
+
+# --- the web app's fixtures (tests/web) ---
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "store.db")
+
+
+@pytest.fixture
+def store(db: str) -> Store:
+    return Store(db)
+
+
+@pytest.fixture
+def app(store: Store) -> FastAPI:
+    return create_app(store)
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(app) as c:
+        yield c

@@ -22,6 +22,7 @@ from kolrami.catalog import Arc, Faction, ShipClass, ShipPack, WeaponKind, built
 from kolrami.cli_fleet import register as register_fleet_commands
 from kolrami.cli_support import P, R, command, console, fail, print_json
 from kolrami.cli_tournament import register as register_tournament_commands
+from kolrami.cli_web import register as register_web_commands
 from kolrami.engine.battle import RULES_VERSION, Battle
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.report.sheets import roster_table, ship_sheet
@@ -93,10 +94,22 @@ def ship_cmd(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print JSON instead of the sheet.")
     ] = False,
+    advanced: Annotated[
+        bool, typer.Option("--advanced", help="The advanced game's sheet (derived, overridden).")
+    ] = False,
 ) -> None:
     """Show one ship sheet, laid out like the FPF sheet with its hit-location brackets."""
     pack = builtin_pack()
     ship = pack.get(name)
+    if advanced:
+        from kolrami.catalog.advanced import advanced_pack
+        from kolrami.report.adv_sheet import advanced_json, advanced_sheet
+
+        if as_json:
+            _print_json(advanced_json(ship, advanced_pack()))
+        else:
+            _out().print(advanced_sheet(ship, advanced_pack()))
+        return
     if as_json:
         _print_json(ship.model_dump(mode="json"))
         return
@@ -767,6 +780,7 @@ def rules_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print JSON."
 
 register_fleet_commands(app)
 register_tournament_commands(app)
+register_web_commands(app)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kolrami.catalog import Arc
+from kolrami.engine.adv_orders import (
+    Attack,
+    AttackOrder,
+    BonusOrder,
+    EvadeOrder,
+    LockOrder,
+    MoveOrder,
+    PowerOrder,
+    PowerPlan,
+    ShieldOrder,
+)
 from kolrami.engine.orders import (
     ActivateOrder,
     FireTarget,
@@ -75,6 +86,32 @@ ORDERS: dict[type, st.SearchStrategy[Order]] = {
         st.integers(0, 5),
     ),
 }
+
+# The advanced game's orders (kolrami.engine.adv_orders) share the Order union and `parse`.
+words = st.from_regex(r"[a-z]{1,9}", fullmatch=True)
+small = st.integers(0, 99)
+ints = st.lists(small, max_size=7).map(tuple)
+six = st.lists(small, min_size=1, max_size=7).map(tuple)
+aims = st.none() | st.from_regex(r"(w[0-9]{1,2}|warp_port|impulse|hull)", fullmatch=True)
+attacks = st.builds(
+    Attack, ships, st.lists(small, min_size=1, max_size=2).map(tuple), ships, aims, st.booleans()
+)
+plans = st.builds(
+    PowerPlan, ships, small, st.booleans(), ints, small, st.none() | six, st.none() | six
+)
+ORDERS.update(
+    {
+        BonusOrder: st.builds(
+            BonusOrder, st.lists(st.tuples(ships, words, words), max_size=5).map(tuple)
+        ),
+        LockOrder: st.builds(LockOrder, st.lists(st.tuples(ships, ships), max_size=4).map(tuple)),
+        PowerOrder: st.builds(PowerOrder, st.lists(plans, max_size=3).map(tuple)),
+        MoveOrder: st.builds(MoveOrder, ships, small, turns, turns),
+        AttackOrder: st.builds(AttackOrder, st.lists(attacks, max_size=4).map(tuple)),
+        EvadeOrder: st.builds(EvadeOrder, st.lists(st.tuples(ships, turns), max_size=3).map(tuple)),
+        ShieldOrder: st.builds(ShieldOrder, st.lists(st.tuples(ships, six), max_size=3).map(tuple)),
+    }
+)
 
 
 def test_every_order_type_has_a_strategy() -> None:

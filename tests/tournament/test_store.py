@@ -57,7 +57,7 @@ def test_migrations_build_the_schema(tmp_path: Path) -> None:
         "alembic_version",
     } <= tables
     with store.engine.connect() as c:
-        assert c.execute(text("select version_num from alembic_version")).scalar() == "0001"
+        assert c.execute(text("select version_num from alembic_version")).scalar() == "0002"
     Store(str(tmp_path / "x.db"))  # opening again is a no-op upgrade
 
 

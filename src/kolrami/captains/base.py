@@ -28,6 +28,7 @@ from kolrami.rules.fpf_damage import penetrating_faces
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState, SquadronState
+    from kolrami.rules.advanced.view import AdvancedView
     from kolrami.scenarios.models import Scenario
 
 
@@ -131,6 +132,13 @@ class BattleView:
     def count_candidates(self, n: int) -> None:
         """Report manoeuvres evaluated (for benchmarks)."""
         self._battle.stats.candidates += n
+
+    def advanced(self) -> AdvancedView:
+        """The advanced game's part of the view (officers, power, shields, locks); only in a
+        battle the advanced driver plays."""
+        from kolrami.rules.advanced.view import AdvancedView
+
+        return AdvancedView(self._battle, self.side)
 
 
 def expected_volley(ship: ShipState, kind: WeaponKind, target_shields: int) -> float:

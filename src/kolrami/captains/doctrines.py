@@ -13,6 +13,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kolrami.captains.advanced import (
+    ADVANCED_DECISIONS,
+    AGGRESSIVE,
+    KITING,
+    AdvancedDoctrine,
+    RandomAdvanced,
+    Temperament,
+)
 from kolrami.captains.base import (
     BattleView,
     default_repairs,
@@ -52,12 +60,15 @@ class RandomCaptain:
 
     def __init__(self, dice: Dice) -> None:
         self.dice = dice
+        self.advanced = RandomAdvanced(dice)  # the advanced game's decisions
 
     def _pick(self, items: Sequence[str]) -> str:
         return items[self.dice.d(len(items)) - 1]
 
     def decide(self, view: BattleView, decision: Decision) -> Order:
         d = self.dice
+        if isinstance(decision, ADVANCED_DECISIONS):
+            return self.advanced.decide(view, decision)
         if isinstance(decision, InitiativeDecision):
             return InitiativeOrder(d.d(2) == 1)
         if isinstance(decision, ActivationDecision):
@@ -164,11 +175,15 @@ class ScoredCaptain:
 
     name = "scored"
     weights = Weights(threat=0.5, closing=0.05, keep_out=False, react=True)
+    temperament: Temperament = AGGRESSIVE  # how it plays the advanced game
 
     def __init__(self, dice: Dice) -> None:
         self.dice = dice
+        self.advanced = AdvancedDoctrine(self.temperament)
 
     def decide(self, view: BattleView, decision: Decision) -> Order:
+        if isinstance(decision, ADVANCED_DECISIONS):
+            return self.advanced.decide(view, decision)
         if isinstance(decision, InitiativeDecision):
             return InitiativeOrder(False)  # moving second sees where the enemy went
         if isinstance(decision, ActivationDecision):
@@ -427,6 +442,7 @@ class KitingCaptain(ScoredCaptain):
 
     name = "kiting"
     weights = Weights(threat=1.0, closing=0.03, keep_out=True, react=True)
+    temperament = KITING
 
 
 def _register() -> None:

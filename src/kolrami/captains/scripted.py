@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
+from kolrami.captains.advanced import ADVANCED_DECISIONS, AGGRESSIVE, AdvancedDoctrine
 from kolrami.captains.base import BattleView, Captain, default_repairs, default_return
+from kolrami.engine.adv_orders import FITS as ADVANCED_FITS
 from kolrami.engine.orders import (
     ActivateOrder,
     ActivationDecision,
@@ -38,6 +40,7 @@ _FITS: dict[type, type] = {
     ReactionDecision: ReactionOrder,
     RepairDecision: RepairOrder,
     ReturnDecision: ReturnOrder,
+    **ADVANCED_FITS,
 }
 
 
@@ -51,6 +54,8 @@ class PassiveCaptain:
     name = "passive"
 
     def decide(self, view: BattleView, decision: Decision) -> Order:
+        if isinstance(decision, ADVANCED_DECISIONS):  # the advanced game: the built-in doctrine
+            return AdvancedDoctrine(AGGRESSIVE).decide(view, decision)
         if isinstance(decision, InitiativeDecision):
             return InitiativeOrder(False)
         if isinstance(decision, ActivationDecision):

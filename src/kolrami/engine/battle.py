@@ -243,6 +243,8 @@ class Battle:
         #: cards each ship lost for good: discarded or taken by an opponent (PP-08, PP-14)
         self.lost_cards: dict[str, set[str]] = {}
         self.activation_order: list[str] = []
+        #: state that other games' drivers and rule modules keep (the advanced game's)
+        self.extensions: dict[str, Any] = {}
         self.header: dict[str, Any] = {
             "kolrami": __version__,
             "rules_version": RULES_VERSION,

@@ -7,14 +7,14 @@ a web page, or an RL loop one step at a time.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Callable, Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle, Result
 from kolrami.engine.chance import Dice, derive_seed
 from kolrami.engine.orders import Decision, Order
-from kolrami.errors import InvalidInputError
+from kolrami.errors import InvalidInputError, UnknownNameError
 from kolrami.fleet.model import Fleet
 from kolrami.rules.registry import Phase
 from kolrami.scenarios.models import Scenario
@@ -23,11 +23,41 @@ if TYPE_CHECKING:
     from kolrami.captains.base import Captain
 
 Game = Generator[Decision, Order, Result]
+#: A turn driver: plays a battle's turns, yielding decisions; returns the result.
+Driver = Callable[[Battle], Game]
+#: Turn drivers by name: FPF's ("fpf", below) and any a rule set registers (the advanced game's).
+DRIVERS: dict[str, Driver] = {}
+
+
+def register_driver(name: str, driver: Driver) -> None:
+    """Make a turn driver available to scenarios (`driver = "name"`) and rule modules."""
+    known = DRIVERS.get(name)
+    if known is not None and known is not driver:
+        raise ValueError(f"two turn drivers are called '{name}'")
+    DRIVERS[name] = driver
+
+
+def driver_of(battle: Battle) -> Driver:
+    """The battle's turn driver: the one its rule modules need, else its scenario's."""
+    wanted = sorted({m.driver for m in battle.rules.modules if m.driver})
+    if len(wanted) > 1:
+        raise InvalidInputError(
+            f"rule modules need different turn drivers ({', '.join(wanted)}); switch on modules "
+            "of one game"
+        )
+    name = wanted[0] if wanted else battle.scenario.driver
+    driver = DRIVERS.get(name)
+    if driver is None:
+        import difflib
+
+        close = difflib.get_close_matches(name, list(DRIVERS), n=1)
+        raise UnknownNameError("turn driver", name, close[0] if close else None, sorted(DRIVERS))
+    return driver
 
 
 def play(battle: Battle) -> Game:
     """Play `battle` to its end, logging every order it receives (OrderGiven)."""
-    turns = _turns(battle)
+    turns = driver_of(battle)(battle)
     try:
         decision = next(turns)
         while True:
@@ -53,6 +83,9 @@ def _turns(battle: Battle) -> Game:
         battle.log.record(ev.TurnEnded, battle.turn)
     yield from rules.run(Phase.END_OF_BATTLE, battle)
     return battle.finish()
+
+
+register_driver("fpf", _turns)
 
 
 def run(battle: Battle, captains: Mapping[str, Captain]) -> Result:

@@ -295,6 +295,25 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
+def register_event(*classes: type[Event]) -> None:
+    """Make more event kinds readable from JSONL (the advanced game's, kolrami.engine.adv_events).
+
+    Kinds must be new: one name, one class.
+    """
+    for cls in classes:
+        known = EVENT_TYPES.get(cls.kind)
+        if known is not None and known is not cls:
+            raise ValueError(f"two event classes are called '{cls.kind}'")
+        EVENT_TYPES[cls.kind] = cls
+
+
+def _load_extensions() -> None:
+    """Import the modules that register more event kinds (every built-in rule module)."""
+    from kolrami.rules import register_builtin
+
+    register_builtin()
+
+
 class EventLog:
     """An append-only log of compact records; events are built on demand."""
 
@@ -340,7 +359,11 @@ def parse_jsonl(text: str) -> list[Event]:
         if not line.strip():
             continue
         data = json.loads(line)
-        cls = EVENT_TYPES.get(data.pop("e", None))
+        kind = data.pop("e", None)
+        cls = EVENT_TYPES.get(kind)
+        if cls is None and kind is not None:
+            _load_extensions()
+            cls = EVENT_TYPES.get(kind)
         if cls is None:
             raise ValueError(f"line {number}: unknown event kind")
         out.append(cls(**data))

@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass
 
 from kolrami.catalog.models import Arc
+from kolrami.engine import adv_orders
+from kolrami.engine.adv_orders import AdvancedDecision, AdvancedOrder
 from kolrami.errors import KolramiError
 
 
@@ -171,7 +173,15 @@ class ReturnOrder:
         return f"RETURN {self.ship} {self.x!r} {self.y!r} H{self.heading}"
 
 
-Order = InitiativeOrder | ActivateOrder | SquadronOrder | ReactionOrder | RepairOrder | ReturnOrder
+Order = (
+    InitiativeOrder
+    | ActivateOrder
+    | SquadronOrder
+    | ReactionOrder
+    | RepairOrder
+    | ReturnOrder
+    | AdvancedOrder  # the advanced game's orders (kolrami.engine.adv_orders)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +241,7 @@ Decision = (
     | ReactionDecision
     | RepairDecision
     | ReturnDecision
+    | AdvancedDecision  # the advanced game's decisions (kolrami.engine.adv_orders)
 )
 
 _MANEUVER = r"(SPD|JMP) (\d+) (?:T([+-]?\d+)|PIV([+-]?\d+)) T([+-]?\d+)"
@@ -294,6 +305,11 @@ def parse(text: str) -> Order:
         raise OrderSyntaxError(f"'{text}' is not like RETURN A1 40.0 10.0 H0")
     elif re.match(r"^[A-Z]S\d+$", head):
         return _parse_squadron(tokens, text)
+    elif head in adv_orders.HEADS:
+        try:
+            return adv_orders.parse_advanced(tokens, text)
+        except ValueError as exc:
+            raise OrderSyntaxError(f"{exc} (in '{text}')") from None
     raise OrderSyntaxError(f"cannot read the order '{text}'")
 
 

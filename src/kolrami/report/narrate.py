@@ -61,8 +61,12 @@ class Narrator:
             forced = f" [yellow](forced by {e.forced_by})[/]" if e.forced_by else ""
             out.print(f"[bold]▶ {e.squadron}[/bold] activates{forced}")
         elif isinstance(e, ev.OrderGiven):
-            routine = e.order.split()[0] in ("ACT", "FIRST", "SECOND", "REPAIR") or (
-                e.order.startswith("REACT") and e.order.endswith(" HOLD")
+            routine = (
+                e.order.split()[0] in ("ACT", "FIRST", "SECOND", "REPAIR")
+                or (e.order.startswith("REACT") and e.order.endswith(" HOLD"))
+                # the advanced game's routine orders: their effects are told by their events
+                or e.order.split()[0] in ("BONUS", "LOCK", "POWER", "MOVE", "SHIELDS")
+                or e.order.endswith(" NONE")
             )
             if self.verbose or not routine:
                 out.print(f"  [dim]{e.side} orders: {e.order}[/dim]")
@@ -111,10 +115,19 @@ class Narrator:
             out.rule("Result")
             who = f"Side {e.winner} wins" if e.winner else "A draw"
             out.print(f"[bold]{who}[/bold]: {e.reason} (after {e.turns} turns)")
+        else:  # events of other games tell themselves (kolrami.engine.adv_events)
+            tell = getattr(e, "story", None)
+            line = tell(self.ship, self.verbose) if callable(tell) else None
+            if line:
+                out.print(line)
 
 
 def status_table(battle: Battle) -> Table:
     """Every ship's state at the end."""
+    if "advanced" in battle.extensions:  # the advanced game keeps its own ship state
+        from kolrami.report.adv_sheet import advanced_status_table
+
+        return advanced_status_table(battle)
     table = Table(title="Ships", title_justify="left")
     for col in ("Ship", "Class", "Side", "SS", "Shields", "Engine", "Systems", "Weapons", "State"):
         table.add_column(

@@ -3,4 +3,4 @@
 
 def register_builtin() -> None:
     """Import every built-in rule module so that the registry knows them."""
-    from kolrami.rules import cards, fpf, peak  # noqa: F401
+    from kolrami.rules import advanced, cards, fpf, peak  # noqa: F401

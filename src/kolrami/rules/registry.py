@@ -48,6 +48,8 @@ class RuleModule:
     clauses: ClassVar[tuple[str, ...]] = ()
     summary: ClassVar[str] = ""
     core: ClassVar[bool] = False  # part of FPF itself, always on
+    #: the turn driver the module needs ("" for FPF's); a scenario's `driver` names one too
+    driver: ClassVar[str] = ""
 
     # --- phase hooks --------------------------------------------------------------------------
     def start_of_battle(self, battle: Battle) -> None:

@@ -11,9 +11,17 @@ from enum import StrEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Literal, Self
+from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 
 from kolrami.catalog.loader import _first_problem
 from kolrami.errors import DataPackError, UnknownNameError
@@ -76,6 +84,24 @@ class Scenario(BaseModel):
     micro_warp_unit_cm: float = Field(
         2.54, gt=0, description="Unit of the micro warp jump's 40-60 (printed in inches)."
     )
+    driver: str = Field(
+        "fpf",
+        pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$",
+        description="The turn driver: 'fpf', or 'advanced' for the advanced game.",
+    )
+    hex_cm: int = Field(
+        4, ge=1, le=20, description="Centimetres in one hex where the advanced rules count hexes."
+    )
+
+    @model_serializer(mode="wrap")
+    def _quiet_defaults(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Fields added for other games stay out of a dump while they hold their defaults, so
+        # FPF battle logs (whose header holds the scenario) read exactly as before.
+        data: dict[str, Any] = handler(self)
+        for key, default in _QUIET_DEFAULTS.items():
+            if key in data and data[key] == default:
+                del data[key]
+        return data
 
     @model_validator(mode="after")
     def _fits(self) -> Self:
@@ -89,7 +115,10 @@ class Scenario(BaseModel):
         return self
 
 
-BUILTIN = ("standard", "peak-performance")
+#: Fields left out of a scenario's dump while at these defaults (see `_quiet_defaults`).
+_QUIET_DEFAULTS: dict[str, Any] = {"driver": "fpf", "hex_cm": 4}
+
+BUILTIN = ("standard", "peak-performance", "advanced")
 
 
 def parse_scenario(text: str, source: str) -> Scenario:

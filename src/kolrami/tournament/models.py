@@ -123,3 +123,67 @@ class CorrectionRow(Base):
     at: Mapped[datetime] = mapped_column(default=now)
     who: Mapped[str] = mapped_column(String(120))
     what: Mapped[str] = mapped_column(Text)
+
+
+# --- the web app's tables (migration 0002) ----------------------------------------------------
+
+
+class OrganizerRow(Base):
+    """An organizer's account for the web app; the password is stored hashed (argon2)."""
+
+    __tablename__ = "organizers"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(80), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class EventOrganizerRow(Base):
+    """Who may run an event in the web app (an event without one was made by the CLI)."""
+
+    __tablename__ = "event_organizers"
+
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), primary_key=True)
+    organizer_id: Mapped[int] = mapped_column(ForeignKey("organizers.id"), primary_key=True)
+
+
+class ResultReportRow(Base):
+    """A result reported by a player, waiting for the opponent's PIN (OP-14, FBS-10).
+
+    status: pending, confirmed, disputed, flagged (confirmed but the score check failed: the
+    organizer decides), overridden (the organizer entered the result), superseded.
+    """
+
+    __tablename__ = "result_reports"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    winner_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    fp_a: Mapped[int] = mapped_column(Integer)
+    fp_b: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    note: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    resolved_by: Mapped[str] = mapped_column(String(120), default="")
+
+
+class BattleLogRow(Base):
+    """The event log (JSONL) of a game the AI captains played, for its replay page."""
+
+    __tablename__ = "battle_logs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), unique=True)
+    captains: Mapped[str] = mapped_column(String(200), default="")
+    jsonl: Mapped[str] = mapped_column(Text)
+
+
+class SecretRow(Base):
+    """Secrets the web app keeps across restarts (the session signing key)."""
+
+    __tablename__ = "app_secrets"
+
+    name: Mapped[str] = mapped_column(String(60), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)

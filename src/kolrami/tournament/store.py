@@ -24,12 +24,17 @@ from kolrami.fleet.legality import EventSettings, validate
 from kolrami.fleet.model import Fleet, read_fleet
 from kolrami.tournament import core
 from kolrami.tournament.models import (
+    BattleLogRow,
     CorrectionRow,
+    EventOrganizerRow,
     EventRow,
     GameRow,
+    OrganizerRow,
     PlayerRow,
+    ResultReportRow,
     RollOffRow,
     RoundRow,
+    SecretRow,
 )
 
 DEFAULT_DB = "sqlite:///kolrami.db"
@@ -267,8 +272,10 @@ class Store:
         seed: int | None = None,
         titles: tuple[str, ...] = core.DEFAULT_TITLES,
         faction_surcharge: int = 0,
+        owner: int | None = None,
     ) -> None:
-        """A new event (OP-01: three rounds unless the organizer says otherwise)."""
+        """A new event (OP-01: three rounds unless the organizer says otherwise); `owner` is
+        the web app organizer who runs it."""
         from kolrami.scenarios.models import load_scenario
 
         if not name.strip():
@@ -283,19 +290,21 @@ class Store:
         with self.transaction() as s:
             if s.scalars(select(EventRow).where(EventRow.name == name)).first():
                 raise InvalidInputError(f"an event '{name}' exists already; pick another name")
-            s.add(
-                EventRow(
-                    name=name,
-                    date=date,
-                    sp_limit=sp_limit,
-                    scenario=scenario,
-                    rounds=rounds,
-                    round_minutes=round_minutes,
-                    seed=seed,
-                    titles=json.dumps(list(titles)),
-                    faction_surcharge=faction_surcharge,
-                )
+            row = EventRow(
+                name=name,
+                date=date,
+                sp_limit=sp_limit,
+                scenario=scenario,
+                rounds=rounds,
+                round_minutes=round_minutes,
+                seed=seed,
+                titles=json.dumps(list(titles)),
+                faction_surcharge=faction_surcharge,
             )
+            s.add(row)
+            if owner is not None:
+                s.flush()
+                s.add(EventOrganizerRow(event_id=row.id, organizer_id=owner))
 
     def add_player(
         self,
@@ -304,6 +313,7 @@ class Store:
         fleet: Fleet,
         email: str = "",
         allow_illegal: bool = False,
+        pin_hash: str | None = None,
     ) -> list[str]:
         """Register a player and his fleet (OP-11); a late entry joins at the next round.
 
@@ -335,6 +345,7 @@ class Store:
                     email=email,
                     fleet_json=fleet.model_dump_json(),
                     joined_round=joined,
+                    pin_hash=pin_hash,
                 )
             )
             return problems
@@ -430,38 +441,54 @@ class Store:
                     f"round {number}, table {g.table} was changed by someone else "
                     "a moment ago; reload it and enter the result again"
                 )
-            opponent_id = g.b_id if p.id == g.a_id else g.a_id
-            winner = p.id if won else opponent_id
-            before = (g.winner_id, g.fp_a, g.fp_b)
-            if g.winner_id is not None and g.winner_id != winner:
-                s.add(
-                    CorrectionRow(
-                        event_id=e.id,
-                        who=who,
-                        what=f"round {number} table {g.table}: winner changed to "
-                        f"{player if won else 'the opponent of ' + player}",
-                    )
+            return self._apply_result(s, e, number, g, p, won, fleet_points, who)
+
+    def _apply_result(
+        self,
+        s: Session,
+        e: EventRow,
+        number: int,
+        g: GameRow,
+        p: PlayerRow,
+        won: bool,
+        fleet_points: int,
+        who: str,
+    ) -> str:
+        """One player's result and Fleet Points on a game, inside the caller's transaction."""
+        player = p.name
+        assert g.b_id is not None  # callers refuse byes
+        opponent_id = g.b_id if p.id == g.a_id else g.a_id
+        winner = p.id if won else opponent_id
+        before = (g.winner_id, g.fp_a, g.fp_b)
+        if g.winner_id is not None and g.winner_id != winner:
+            s.add(
+                CorrectionRow(
+                    event_id=e.id,
+                    who=who,
+                    what=f"round {number} table {g.table}: winner changed to "
+                    f"{player if won else 'the opponent of ' + player}",
                 )
-            g.winner_id = winner
-            old_fp = g.fp_a if p.id == g.a_id else g.fp_b
-            if p.id == g.a_id:
-                g.fp_a = fleet_points
-            else:
-                g.fp_b = fleet_points
-            if old_fp is not None and old_fp != fleet_points:
-                s.add(
-                    CorrectionRow(
-                        event_id=e.id,
-                        who=who,
-                        what=f"round {number} table {g.table}: {player}'s Fleet "
-                        f"Points {old_fp} -> {fleet_points}",
-                    )
+            )
+        g.winner_id = winner
+        old_fp = g.fp_a if p.id == g.a_id else g.fp_b
+        if p.id == g.a_id:
+            g.fp_a = fleet_points
+        else:
+            g.fp_b = fleet_points
+        if old_fp is not None and old_fp != fleet_points:
+            s.add(
+                CorrectionRow(
+                    event_id=e.id,
+                    who=who,
+                    what=f"round {number} table {g.table}: {player}'s Fleet "
+                    f"Points {old_fp} -> {fleet_points}",
                 )
-            warning = self._score_warning(e, opponent_id, fleet_points)
-            g.flag = warning
-            if before == (g.winner_id, g.fp_a, g.fp_b):
-                g.version = g.version  # nothing changed; keep the version
-            return warning
+            )
+        warning = self._score_warning(e, opponent_id, fleet_points)
+        g.flag = warning
+        if before == (g.winner_id, g.fp_a, g.fp_b):
+            g.version = g.version  # nothing changed; keep the version
+        return warning
 
     def _score_warning(self, e: EventRow, opponent_id: int, points: int) -> str:
         if "battle-simulation" not in _scenario_rules(e.scenario):
@@ -626,6 +653,468 @@ class Store:
             return str(name)
         except (KeyError, TypeError) as exc:
             raise InvalidInputError(f"not a Kolrami event export: missing or bad {exc}") from None
+
+    # --- the web app: organizers, ownership, PINs, players' reports, AI battle logs ---------------
+
+    @contextmanager
+    def _checked(self) -> Iterator[Session]:
+        """A transaction in which losing a race on a game's version is a ConflictError."""
+        from sqlalchemy.orm.exc import StaleDataError
+
+        try:
+            with self.transaction() as s:
+                yield s
+        except StaleDataError:
+            raise ConflictError(
+                "this table was changed by someone else a moment ago; reload it and enter the "
+                "result again"
+            ) from None
+
+    def secret(self, name: str) -> str:
+        """A random secret kept in the store (made on first use), e.g. the session key."""
+        import secrets
+
+        from sqlalchemy.exc import IntegrityError
+
+        for _ in range(2):
+            try:
+                with self.transaction() as s:
+                    row = s.get(SecretRow, name)
+                    if row is None:
+                        row = SecretRow(name=name, value=secrets.token_urlsafe(48))
+                        s.add(row)
+                    return row.value
+            except IntegrityError:  # another process made it first: read theirs
+                continue
+        raise KolramiError(f"cannot keep the secret '{name}' in {self.url}")
+
+    def create_organizer(self, username: str, password_hash: str) -> int:
+        """A web app organizer account (the password arrives hashed); returns its id."""
+        import re
+
+        username = username.strip()
+        if not re.fullmatch(r"[A-Za-z0-9_.@-]{2,80}", username):
+            raise InvalidInputError("a user name is 2 to 80 letters, digits or . _ @ - (no spaces)")
+        with self.transaction() as s:
+            taken = s.scalars(select(OrganizerRow).where(OrganizerRow.username == username))
+            if taken.first() is not None:
+                raise InvalidInputError(f"the user name '{username}' is taken; pick another")
+            row = OrganizerRow(username=username, password_hash=password_hash)
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def organizer(self, username: str) -> tuple[int, str] | None:
+        """(id, password hash) of an organizer account, or None."""
+        with self.transaction() as s:
+            row = s.scalars(
+                select(OrganizerRow).where(OrganizerRow.username == username.strip())
+            ).first()
+            return None if row is None else (row.id, row.password_hash)
+
+    def organizer_name(self, organizer_id: int) -> str | None:
+        """An organizer's user name, or None when the account does not exist."""
+        with self.transaction() as s:
+            row = s.get(OrganizerRow, organizer_id)
+            return None if row is None else row.username
+
+    def organizer_count(self) -> int:
+        """How many organizer accounts exist."""
+        with self.transaction() as s:
+            return len(list(s.scalars(select(OrganizerRow.id))))
+
+    def event_list(self) -> list[dict[str, Any]]:
+        """Every event: id, name, date, rounds planned and paired, players, organizer ids."""
+        with self.transaction() as s:
+            owners: dict[int, list[int]] = {}
+            for link in s.scalars(select(EventOrganizerRow)):
+                owners.setdefault(link.event_id, []).append(link.organizer_id)
+            return [
+                {
+                    "id": e.id,
+                    "name": e.name,
+                    "date": e.date,
+                    "scenario": e.scenario,
+                    "rounds": e.rounds,
+                    "paired": len(e.round_rows),
+                    "players": len(e.players),
+                    "organizers": owners.get(e.id, []),
+                }
+                for e in s.scalars(select(EventRow).order_by(EventRow.id))
+            ]
+
+    def event_name(self, event_id: int) -> str:
+        """The name of the event with this id."""
+        with self.transaction() as s:
+            row = s.get(EventRow, event_id)
+            if row is None:
+                raise InvalidInputError(f"no event #{event_id}")
+            return row.name
+
+    def event_id(self, event_name: str | None) -> int:
+        """The id of an event (the latest when None)."""
+        with self.transaction() as s:
+            return self._event(s, event_name).id
+
+    def organizers_of(self, event_name: str | None) -> list[int]:
+        """Ids of the organizers who run an event in the web app (empty: made by the CLI)."""
+        with self.transaction() as s:
+            e = self._event(s, event_name)
+            return list(
+                s.scalars(
+                    select(EventOrganizerRow.organizer_id).where(EventOrganizerRow.event_id == e.id)
+                )
+            )
+
+    def adopt_event(self, event_name: str | None, organizer_id: int, who: str) -> None:
+        """An organizer takes over an event nobody runs in the web app (one made by the CLI)."""
+        with self.transaction() as s:
+            e = self._event(s, event_name)
+            links = s.scalars(select(EventOrganizerRow).where(EventOrganizerRow.event_id == e.id))
+            if links.first() is not None:
+                raise InvalidInputError(f"{e.name} is run by another organizer already")
+            s.add(EventOrganizerRow(event_id=e.id, organizer_id=organizer_id))
+            s.add(CorrectionRow(event_id=e.id, who=who, what=f"{who} runs {e.name} from now on"))
+
+    def players(self, event_name: str | None = None) -> list[dict[str, Any]]:
+        """The registered players: id, name, email, joined and dropped rounds, has a PIN."""
+        with self.transaction() as s:
+            e = self._event(s, event_name)
+            return [
+                {
+                    "id": p.id,
+                    "name": p.name,
+                    "email": p.email,
+                    "joined_round": p.joined_round,
+                    "dropped_after": p.dropped_after,
+                    "has_pin": p.pin_hash is not None,
+                }
+                for p in e.players
+            ]
+
+    def pin_hash(self, event_name: str | None, player: str) -> str | None:
+        """The stored hash of a player's PIN (None: he has none)."""
+        with self.transaction() as s:
+            return self._player(s, self._event(s, event_name), player).pin_hash
+
+    def set_pin_hash(self, event_name: str | None, player: str, pin_hash: str, who: str) -> None:
+        """Give a player a new PIN (arriving hashed), logged."""
+        with self.transaction() as s:
+            e = self._event(s, event_name)
+            self._player(s, e, player).pin_hash = pin_hash
+            s.add(CorrectionRow(event_id=e.id, who=who, what=f"new PIN for {player}"))
+
+    def score_warning(
+        self, event_name: str | None, number: int, player: str, fleet_points: int
+    ) -> str:
+        """The score check of a player's Fleet Points against his opponent's fleet in a round,
+        recording nothing: '' when they can be scored."""
+        with self.transaction() as s:
+            e = self._event(s, event_name)
+            g = self._game_of(e, number, self._player(s, e, player))
+            if g.b_id is None:
+                return ""
+            me = self._player(s, e, player).id
+            return self._score_warning(e, g.b_id if me == g.a_id else g.a_id, fleet_points)
+
+    def _table(self, e: EventRow, number: int, table: int) -> GameRow:
+        for g in self._round(e, number).games:
+            if g.table == table:
+                return g
+        raise InvalidInputError(f"round {number} of {e.name} has no table {table}")
+
+    def _at_table(self, e: EventRow, g: GameRow) -> tuple[PlayerRow, PlayerRow]:
+        by_id = {p.id: p for p in e.players}
+        if g.b_id is None:
+            raise InvalidInputError(f"table {g.table} is a bye: nothing to report")
+        return by_id[g.a_id], by_id[g.b_id]
+
+    def record_game(
+        self,
+        event_name: str | None,
+        number: int,
+        table: int,
+        winner: str,
+        fleet_points: dict[str, int],
+        who: str,
+        expected_version: int | None = None,
+        battle_log: tuple[str, str] | None = None,
+    ) -> str:
+        """A whole table's result in one transaction: the winner and both players' Fleet Points.
+
+        For the organizer's entry or override and for battles the AI played (`battle_log`:
+        captains and the JSONL log, kept for the replay). Every entry is logged with `who`;
+        players' open reports of the table are closed. With `expected_version` a stale entry
+        is refused (ConflictError). Returns the score-check warnings, '' when there are none.
+        """
+        if any(v < 0 for v in fleet_points.values()):
+            raise InvalidInputError("Fleet Points start at 0")
+        with self._checked() as s:
+            e = self._event(s, event_name)
+            g = self._table(e, number, table)
+            a, b = self._at_table(e, g)
+            if winner not in (a.name, b.name):
+                raise InvalidInputError(
+                    f"{winner} does not play at table {table} in round {number}"
+                )
+            if set(fleet_points) != {a.name, b.name}:
+                raise InvalidInputError(f"give the Fleet Points of both {a.name} and {b.name}")
+            if expected_version is not None and g.version != expected_version:
+                raise ConflictError(
+                    f"round {number}, table {g.table} was changed by someone else "
+                    "a moment ago; reload it and enter the result again"
+                )
+            again = g.winner_id is not None
+            warnings = [
+                self._apply_result(s, e, number, g, p, p.name == winner, fleet_points[p.name], who)
+                for p in (a, b)
+            ]
+            g.flag = "; ".join(w for w in warnings if w)
+            winner_id = a.id if winner == a.name else b.id
+            for r in self._open_reports(s, g):
+                same = (r.winner_id, r.fp_a, r.fp_b) == (
+                    winner_id,
+                    fleet_points[a.name],
+                    fleet_points[b.name],
+                )
+                r.status = "accepted" if same else "overridden"
+                r.resolved_by = who
+            if battle_log is not None:
+                old = s.scalars(select(BattleLogRow).where(BattleLogRow.game_id == g.id)).first()
+                if old is not None:
+                    s.delete(old)
+                    s.flush()
+                s.add(BattleLogRow(game_id=g.id, captains=battle_log[0], jsonl=battle_log[1]))
+            loser = b.name if winner == a.name else a.name
+            s.add(
+                CorrectionRow(
+                    event_id=e.id,
+                    who=who,
+                    what=f"round {number} table {g.table}: {winner} beat {loser}, Fleet Points "
+                    f"{a.name} {fleet_points[a.name]}, {b.name} {fleet_points[b.name]}"
+                    + (" (entered again)" if again else ""),
+                )
+            )
+            return g.flag
+
+    def _open_reports(self, s: Session, g: GameRow) -> list[ResultReportRow]:
+        return list(
+            s.scalars(
+                select(ResultReportRow).where(
+                    ResultReportRow.game_id == g.id,
+                    ResultReportRow.status.in_(("pending", "disputed", "flagged")),
+                )
+            )
+        )
+
+    def report_result(
+        self,
+        event_name: str | None,
+        number: int,
+        reporter: str,
+        winner: str,
+        fleet_points: dict[str, int],
+    ) -> int:
+        """A player reports his table's result; it waits for the opponent's PIN (OP-14).
+
+        A new report by the same player replaces his earlier one; while one player's report
+        waits, the other confirms or disputes it rather than reporting. Returns the report id.
+        """
+        if any(v < 0 for v in fleet_points.values()):
+            raise InvalidInputError("Fleet Points start at 0")
+        with self.transaction() as s:
+            e = self._event(s, event_name)
+            p = self._player(s, e, reporter)
+            g = self._game_of(e, number, p)
+            a, b = self._at_table(e, g)
+            if winner not in (a.name, b.name):
+                raise InvalidInputError(f"{winner} does not play at table {g.table}")
+            if set(fleet_points) != {a.name, b.name}:
+                raise InvalidInputError(f"give the Fleet Points of both {a.name} and {b.name}")
+            if g.winner_id is not None and g.fp_a is not None and g.fp_b is not None:
+                raise InvalidInputError(
+                    f"table {g.table}'s result is recorded already; ask the organizer to correct it"
+                )
+            for r in self._open_reports(s, g):
+                if r.reporter_id != p.id:
+                    other = a.name if r.reporter_id == a.id else b.name
+                    raise InvalidInputError(
+                        f"{other} has reported table {g.table} already: confirm that report "
+                        "with your PIN, or dispute it"
+                    )
+                r.status = "superseded"
+            row = ResultReportRow(
+                game_id=g.id,
+                reporter_id=p.id,
+                winner_id=a.id if winner == a.name else b.id,
+                fp_a=fleet_points[a.name],
+                fp_b=fleet_points[b.name],
+                status="pending",
+            )
+            s.add(row)
+            opponent = b.name if p.id == a.id else a.name
+            s.add(
+                CorrectionRow(
+                    event_id=e.id,
+                    who=f"{reporter} (PIN)",
+                    what=f"round {number} table {g.table}: {reporter} reports {winner} won, "
+                    f"Fleet Points {a.name} {fleet_points[a.name]}, {b.name} "
+                    f"{fleet_points[b.name]}; waiting for {opponent}'s PIN",
+                )
+            )
+            s.flush()
+            return row.id
+
+    def _report(self, s: Session, e: EventRow, report_id: int) -> tuple[ResultReportRow, GameRow]:
+        r = s.get(ResultReportRow, report_id)
+        g = None if r is None else s.get(GameRow, r.game_id)
+        if r is None or g is None or g.round.event_id != e.id:
+            raise InvalidInputError(f"no report #{report_id} in {e.name}")
+        return r, g
+
+    def confirm_report(self, event_name: str | None, report_id: int, confirmer: str) -> str:
+        """The opponent confirms a report with his PIN: the result is recorded and each sheet
+        initialled by the other player (FBS-10). When the score check fails the report waits
+        for the organizer instead (status flagged) and the warning is returned."""
+        with self._checked() as s:
+            e = self._event(s, event_name)
+            r, g = self._report(s, e, report_id)
+            a, b = self._at_table(e, g)
+            me = self._player(s, e, confirmer)
+            if r.status != "pending":
+                raise InvalidInputError(f"this report is {r.status} already")
+            if me.id == r.reporter_id or me.id not in (a.id, b.id):
+                raise InvalidInputError(
+                    f"only the opponent of the player who reported confirms table {g.table}"
+                )
+            who = f"{confirmer} (PIN)"
+            number = g.round.number
+            warning = "; ".join(
+                w
+                for w in (
+                    self._score_warning(e, b.id, r.fp_a),
+                    self._score_warning(e, a.id, r.fp_b),
+                )
+                if w
+            )
+            if warning:
+                r.status = "flagged"
+                r.note = warning
+                r.resolved_by = who
+                s.add(
+                    CorrectionRow(
+                        event_id=e.id,
+                        who=who,
+                        what=f"round {number} table {g.table}: {confirmer} confirms, but the score "
+                        f"check fails ({warning}); the organizer decides",
+                    )
+                )
+                return warning
+            self._apply_result(s, e, number, g, a, r.winner_id == a.id, r.fp_a, who)
+            self._apply_result(s, e, number, g, b, r.winner_id == b.id, r.fp_b, who)
+            g.flag = ""
+            g.result_initials_a = _initials(b.name)
+            g.result_initials_b = _initials(a.name)
+            r.status = "confirmed"
+            r.resolved_by = who
+            winner = a.name if r.winner_id == a.id else b.name
+            s.add(
+                CorrectionRow(
+                    event_id=e.id,
+                    who=who,
+                    what=f"round {number} table {g.table}: {confirmer} confirms {winner} won, "
+                    f"Fleet Points {a.name} {r.fp_a}, {b.name} {r.fp_b}",
+                )
+            )
+            return ""
+
+    def dispute_report(
+        self, event_name: str | None, report_id: int, disputer: str, note: str = ""
+    ) -> None:
+        """The opponent says a report is wrong: it goes to the organizer."""
+        note = note.strip()[:500]
+        with self.transaction() as s:
+            e = self._event(s, event_name)
+            r, g = self._report(s, e, report_id)
+            a, b = self._at_table(e, g)
+            me = self._player(s, e, disputer)
+            if r.status != "pending":
+                raise InvalidInputError(f"this report is {r.status} already")
+            if me.id == r.reporter_id or me.id not in (a.id, b.id):
+                raise InvalidInputError(
+                    f"only the opponent of the player who reported disputes table {g.table}"
+                )
+            r.status = "disputed"
+            r.note = note
+            r.resolved_by = f"{disputer} (PIN)"
+            s.add(
+                CorrectionRow(
+                    event_id=e.id,
+                    who=f"{disputer} (PIN)",
+                    what=f"round {g.round.number} table {g.table}: {disputer} disputes the "
+                    "report; the organizer decides" + (f" ({note})" if note else ""),
+                )
+            )
+
+    def reports(self, event_name: str | None, number: int | None = None) -> list[dict[str, Any]]:
+        """Players' reports, oldest first (of one round when `number` is given)."""
+        with self.transaction() as s:
+            e = self._event(s, event_name)
+            names = {p.id: p.name for p in e.players}
+            out = []
+            for r in e.round_rows:
+                if number is not None and r.number != number:
+                    continue
+                games = {g.id: g for g in r.games}
+                rows = s.scalars(
+                    select(ResultReportRow)
+                    .where(ResultReportRow.game_id.in_(list(games)))
+                    .order_by(ResultReportRow.id)
+                )
+                for row in rows:
+                    g = games[row.game_id]
+                    a, b = names[g.a_id], names[g.b_id] if g.b_id else ""
+                    out.append(
+                        {
+                            "id": row.id,
+                            "round": r.number,
+                            "table": g.table,
+                            "reporter": names[row.reporter_id],
+                            "confirmer": b if row.reporter_id == g.a_id else a,
+                            "winner": names[row.winner_id],
+                            "fp": {a: row.fp_a, b: row.fp_b},
+                            "status": row.status,
+                            "note": row.note,
+                            "resolved_by": row.resolved_by,
+                        }
+                    )
+            return out
+
+    def battle_log(self, event_name: str | None, number: int, table: int) -> str | None:
+        """The JSONL log of a game the AI played, or None."""
+        with self.transaction() as s:
+            g = self._table(self._event(s, event_name), number, table)
+            row = s.scalars(select(BattleLogRow).where(BattleLogRow.game_id == g.id)).first()
+            return None if row is None else row.jsonl
+
+    def battle_log_tables(self, event_name: str | None) -> set[tuple[int, int]]:
+        """(round, table) of every game with a battle log."""
+        with self.transaction() as s:
+            e = self._event(s, event_name)
+            out = set()
+            for r in e.round_rows:
+                ids = {g.id: g.table for g in r.games}
+                logged = s.scalars(
+                    select(BattleLogRow.game_id).where(BattleLogRow.game_id.in_(list(ids)))
+                )
+                out |= {(r.number, ids[game_id]) for game_id in logged}
+            return out
+
+
+def _initials(name: str) -> str:
+    """A player's initials for the sheet's initials box (at most 4 letters)."""
+    words = [w for w in name.replace("-", " ").split() if w]
+    return "".join(w[0].upper() for w in words)[:4] or name[:4]
 
 
 def _scenario_rules(name: str) -> tuple[str, ...]:

@@ -1,0 +1,185 @@
+"""The web app under load on loopback: 50 clients for 20 s read the standings and post results.
+
+The server runs in its own process (uvicorn, one worker, a SQLite store in a temporary folder)
+on 127.0.0.1; the clients are asyncio tasks in this process. Each client reads the public
+standings and enters its own table's result as the organizer would (with the version its page
+showed; a 409 for a stale version is the app working, counted apart from errors). The request
+loop is bounded in time and stops by itself; the server is stopped at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+CLIENTS = 50
+SECONDS = float(os.environ.get("KOLRAMI_BENCH_WEB_SECONDS", "20"))
+PASSWORD = "bench-password"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _prepare(db: str) -> int:
+    """An event with 100 players and round 1 paired (50 tables), and an organizer account."""
+    from kolrami.fleet import load_fleet
+    from kolrami.fleet.model import preset_names
+    from kolrami.tournament.store import Store
+    from kolrami.web.security import hash_secret
+
+    store = Store(db)
+    owner = store.create_organizer("bench", hash_secret(PASSWORD))
+    store.create_event("Load test", seed=1, owner=owner)
+    fleets = [load_fleet(f"presets:{p}") for p in preset_names()]
+    for i in range(2 * CLIENTS):
+        store.add_player("Load test", f"Player {i:03d}", fleets[i % len(fleets)])
+    store.pair_next_round("Load test")
+    return store.event_id("Load test")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def _run(base: str, eid: int) -> dict[str, Any]:
+    import httpx
+
+    reads: list[float] = []
+    writes: list[float] = []
+    counts = {"errors": 0, "conflicts": 0}
+    async with httpx.AsyncClient(base_url=base, timeout=30) as login:
+        page = await login.get("/login")
+        token = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
+        assert token is not None
+        done = await login.post(
+            "/login",
+            data={"username": "bench", "password": PASSWORD, "csrf_token": token.group(1)},
+        )
+        assert done.status_code == 303, done.text
+        cookies = dict(login.cookies)
+        page = await login.get("/org")
+        token = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
+        assert token is not None
+        csrf = token.group(1)
+        round_page = (await login.get(f"/org/events/{eid}/rounds/1")).text
+    versus = r'<p class="versus">([^<]+) <span class="v">v</span> ([^<]+)</p>'
+    names = re.findall(versus, round_page)
+    stop = time.perf_counter() + SECONDS
+
+    async def client(n: int) -> None:
+        table = n + 1
+        a, b = names[n]
+        version = 1
+        winner = a
+        async with httpx.AsyncClient(base_url=base, timeout=30, cookies=cookies) as http:
+            while time.perf_counter() < stop:
+                start = time.perf_counter()
+                try:
+                    got = await http.get(f"/events/{eid}/standings")
+                    reads.append(time.perf_counter() - start)
+                    if got.status_code != 200:
+                        counts["errors"] += 1
+                    start = time.perf_counter()
+                    sent = await http.post(
+                        f"/org/events/{eid}/rounds/1/tables/{table}",
+                        data={
+                            "winner": winner,
+                            "fp_a": "0",
+                            "fp_b": "0",
+                            "version": str(version),
+                            "csrf_token": csrf,
+                        },
+                    )
+                    writes.append(time.perf_counter() - start)
+                except httpx.HTTPError:
+                    counts["errors"] += 1
+                    continue
+                if sent.status_code == 303:
+                    version += 1
+                    winner = b if winner == a else a
+                elif sent.status_code == 409:
+                    counts["conflicts"] += 1
+                    fresh = re.search(
+                        rf'id="table-{table}".*?name="version" value="(\d+)"', sent.text, re.S
+                    )
+                    version = int(fresh.group(1)) if fresh else version + 1
+                else:
+                    counts["errors"] += 1
+
+    began = time.perf_counter()
+    await asyncio.gather(*(client(n) for n in range(CLIENTS)))
+    seconds = time.perf_counter() - began
+    every = reads + writes
+
+    def ms(values: list[float], q: float) -> float:
+        return round(_percentile(values, q) * 1000, 1)
+
+    return {
+        "clients": CLIENTS,
+        "seconds": round(seconds, 1),
+        "requests": len(every),
+        "requests_per_second": round(len(every) / seconds, 1),
+        "errors": counts["errors"],
+        "stale_version_conflicts": counts["conflicts"],
+        "p50_ms": ms(every, 0.50),
+        "p95_ms": ms(every, 0.95),
+        "standings_p50_ms": ms(reads, 0.50),
+        "standings_p95_ms": ms(reads, 0.95),
+        "post_result_p50_ms": ms(writes, 0.50),
+        "post_result_p95_ms": ms(writes, 0.95),
+        "mean_ms": round(statistics.fmean(every) * 1000, 1) if every else 0.0,
+    }
+
+
+def web_figures() -> dict[str, Any]:
+    """Latency of the web app under 50 concurrent clients (target: p95 under 100 ms)."""
+    folder = tempfile.mkdtemp(prefix="kolrami-bench-web-")
+    db = str(Path(folder) / "store.db")
+    eid = _prepare(db)
+    port = _free_port()
+    code = (
+        "import uvicorn; from kolrami.web import create_app; "
+        f"uvicorn.run(create_app({db!r}), host='127.0.0.1', port={port}, log_level='error')"
+    )
+    server = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError("the web app did not start") from None
+                time.sleep(0.1)
+        return asyncio.run(_run(base, eid))
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+if __name__ == "__main__":
+    import json
+
+    json.dump(web_figures(), sys.stdout, indent=2)
+    sys.stdout.write("\n")

@@ -1,0 +1,599 @@
+"""How the built-in captains play the advanced game: one doctrine with two temperaments, and
+the random fuzzer. The captains in kolrami.captains.doctrines hand every advanced decision to
+`AdvancedDoctrine.decide` (aggressive, kiting) or `RandomAdvanced.decide` (random), so one
+Captain protocol plays both games.
+
+The doctrine allocates power (shields first, enough movement to reach its chosen range, then
+torpedoes and beams), picks bonus rolls by what is damaged, locks on the nearest enemy, steers to
+bring charged weapons to bear at its range, fires when the odds are good or the turn is ending,
+aims beams at the enemy's strongest weapon, evades heavy torpedo salvos and turns its shields'
+points toward the enemy.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from kolrami.captains.base import BattleView
+from kolrami.catalog.advanced import FACINGS, AdvancedSheet
+from kolrami.catalog.models import Arc
+from kolrami.engine.adv_orders import (
+    AdvancedDecision,
+    AdvancedOrder,
+    Attack,
+    AttackDecision,
+    AttackOrder,
+    BonusDecision,
+    BonusOrder,
+    EvadeDecision,
+    EvadeOrder,
+    LockDecision,
+    LockOrder,
+    MoveDecision,
+    MoveOrder,
+    PowerDecision,
+    PowerOrder,
+    PowerPlan,
+    ShieldDecision,
+    ShieldOrder,
+)
+from kolrami.engine.chance import Dice
+from kolrami.engine.geometry import _COS, _SIN, HEADINGS
+from kolrami.rules.advanced.geometry import bearing_to, facing_toward, weapon_bears
+from kolrami.rules.advanced.state import PHASES, AdvShip
+from kolrami.rules.advanced.view import AdvancedView, Contact
+
+ADVANCED_DECISIONS = (
+    BonusDecision,
+    LockDecision,
+    PowerDecision,
+    MoveDecision,
+    AttackDecision,
+    EvadeDecision,
+    ShieldDecision,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Temperament:
+    """How the doctrine trades range, risk and fire discipline."""
+
+    range_share: float  # the share of its weapons' reach it wants to fight at
+    threat: float  # weight of the damage the enemy could deal where it ends a move
+    min_needed: int  # the worst to-hit number it fires at before the last phases
+
+
+AGGRESSIVE = Temperament(range_share=0.3, threat=0.2, min_needed=6)
+KITING = Temperament(range_share=0.75, threat=0.8, min_needed=4)
+
+
+def _dist(a: AdvShip | Contact, b: AdvShip | Contact) -> float:
+    return math.hypot(a.ship.x - b.ship.x, a.ship.y - b.ship.y)
+
+
+def _enemies(view: BattleView) -> list[Contact]:
+    return view.advanced().contacts()
+
+
+def _reach(sheet: AdvancedSheet) -> int:
+    return max((w.range_cm for w in sheet.weapons), default=0)
+
+
+def _firepower(sheet: AdvancedSheet) -> list[tuple[tuple[Arc, ...], float, float]]:
+    """A sheet's weapons grouped by arcs and reach (range + 8 cm of closing): half their size."""
+    groups: dict[tuple[tuple[Arc, ...], float], float] = {}
+    for w in sheet.weapons:
+        key = (w.arcs, w.range_cm + 8.0)
+        groups[key] = groups.get(key, 0.0) + (w.power if w.beam else w.damage * w.torpedoes) * 0.5
+    return [(arcs, reach, size) for (arcs, reach), size in groups.items()]
+
+
+def _expected(power: int, needed: int, penalty: int) -> float:
+    p = max(0, min(10, needed - penalty)) / 10
+    return power * p
+
+
+class AdvancedDoctrine:
+    """The built-in captains' way of playing the advanced game."""
+
+    def __init__(self, temperament: Temperament) -> None:
+        self.t = temperament
+
+    def decide(self, view: BattleView, decision: AdvancedDecision) -> AdvancedOrder:
+        """Answer one advanced decision."""
+        if isinstance(decision, BonusDecision):
+            return self.bonus(view, decision)
+        if isinstance(decision, LockDecision):
+            return self.locks(view, decision)
+        if isinstance(decision, PowerDecision):
+            return self.power(view, decision)
+        if isinstance(decision, MoveDecision):
+            return self.move(view, decision)
+        if isinstance(decision, AttackDecision):
+            return self.attack(view, decision)
+        if isinstance(decision, EvadeDecision):
+            return self.evade(view, decision)
+        return self.shields(view, decision)
+
+    # --- start of turn ----------------------------------------------------------------------------
+
+    def bonus(self, view: BattleView, decision: BonusDecision) -> BonusOrder:
+        adv = view.advanced()
+        choices: list[tuple[str, str, str]] = []
+        for sid in decision.ships:
+            a = adv.ship(sid)
+            options = adv.bonus_options(sid)
+            cap = a.sheet.shield_points
+            hull_hurt = a.ship.superstructure < a.ship.cls.superstructure
+            for role, opts in options.items():
+                pick = self._bonus_pick(a, role, opts, cap, hull_hurt)
+                if pick:
+                    choices.append((sid, role, pick))
+        return BonusOrder(tuple(choices))
+
+    @staticmethod
+    def _bonus_pick(
+        a: AdvShip, role: str, opts: tuple[str, ...], cap: int, hull_hurt: bool
+    ) -> str | None:
+        def first(*names: str) -> str | None:
+            for n in names:
+                if n in opts:
+                    return n
+            return None
+
+        if role == "science":
+            if a.sensor_damage:
+                return first("sensors", "shields")
+            if sum(a.base) < 6 * cap * 0.9:
+                return first("shields")
+            return first("hull" if hull_hurt else "shields", "shields")
+        if role == "helm":
+            return first("aim")
+        if role == "engineer":
+            if a.impulse == 0:
+                return first("engines")
+            if not all(a.generator_ok) or sum(a.base) < 6 * cap * 0.5:
+                return first("shields")
+            if not all(a.weapon_ok):
+                return first("weapons")
+            if not a.engines_undamaged:
+                return first("engines")
+            if a.sensor_damage:
+                return first("sensors")
+            return first("power", "hull")
+        if role == "medical":
+            if any(o.out for o in a.officers.values()):
+                return first("revive", "casualties")
+            if a.casualties > a.fatalities:
+                return first("casualties")
+        return None  # nothing worth the roll
+
+    def locks(self, view: BattleView, decision: LockDecision) -> LockOrder:
+        adv = view.advanced()
+        enemies = _enemies(view)
+        out = []
+        for sid in decision.ships:
+            a = adv.ship(sid)
+            if not enemies:
+                break
+            nearest = min(enemies, key=lambda e: (_dist(a, e), e.id))
+            current = next((e for e in enemies if e.id == a.lock), None)
+            if current is not None and _dist(a, current) <= _dist(a, nearest) * 1.3:
+                out.append((sid, current.id))
+            else:
+                out.append((sid, nearest.id))
+        return LockOrder(tuple(out))
+
+    def power(self, view: BattleView, decision: PowerDecision) -> PowerOrder:
+        adv = view.advanced()
+        enemies = _enemies(view)
+        plans = []
+        for sid in decision.ships:
+            a = adv.ship(sid)
+            plans.append(self._plan(view, a, enemies))
+        return PowerOrder(tuple(plans))
+
+    def _plan(self, view: BattleView, a: AdvShip, enemies: list[Contact]) -> PowerPlan:
+        s = a.sheet
+        adv = view.advanced()
+        budget = a.available
+        # the charge is due even with every facing at 0 (ADV-SHLD-06); worth it if points
+        # stand on the facings or bonuses will put some there
+        shields = s.shield_cost <= budget and sum(a.base) + a.shield_bonus + a.bonus_power > 0
+        if shields:
+            budget -= s.shield_cost
+        extra = a.bonus_power if any(b < a.facing_cap(f + 1) for f, b in enumerate(a.base)) else 0
+        extra = min(extra, budget)
+        budget -= extra
+        reach = _reach(s)
+        want = 0
+        if enemies and a.impulse > 0:
+            d = min(_dist(a, e) for e in enemies)
+            goal = max(adv.hex_cm * 2.0, reach * self.t.range_share)
+            want = max(3, math.ceil(max(0.0, d - goal) / adv.hex_cm))
+            want = min(want, s.max_moves)
+        first_moves = min(want, 4, budget // s.move_cost)
+        budget -= first_moves * s.move_cost
+        weapons = [0] * len(s.weapons)
+        order = sorted(
+            range(len(s.weapons)),
+            key=lambda i: (s.weapons[i].beam, -(s.weapons[i].power or s.weapons[i].damage)),
+        )
+        torpedoes = 0
+        for i in order:
+            w = s.weapons[i]
+            if not a.weapon_ok[i]:
+                continue
+            if w.beam:
+                give = min(w.power, budget)
+                if give < max(1, w.min_power):
+                    continue
+                weapons[i] = give
+                budget -= give
+            elif w.arm_cost <= budget and torpedoes + w.torpedoes <= a.stores:
+                weapons[i] = 1
+                torpedoes += w.torpedoes
+                budget -= w.arm_cost
+        self._even_pairs(s, weapons)
+        more = min(want - first_moves, budget // s.move_cost)
+        moves = first_moves + max(0, more)
+        budget -= max(0, more) * s.move_cost
+        reinforce = None
+        if shields and budget > 0 and enemies:
+            reinforce = self._reinforce(view, a, enemies, budget)
+        plan = PowerPlan(a.id, moves, shields, tuple(weapons), extra, None, reinforce)
+        if adv.plan_problem(plan) is not None:  # never send an illegal plan: fall back safely
+            plan = PowerPlan(a.id, 0, shields, (0,) * len(s.weapons))
+            if adv.plan_problem(plan) is not None:
+                plan = PowerPlan(a.id, 0, False, (0,) * len(s.weapons))
+        return plan
+
+    @staticmethod
+    def _even_pairs(s: AdvancedSheet, weapons: list[int]) -> None:
+        """Charge disruptors of equal size to the same power so they can pair (ADV-DIS-01);
+        heavy disruptors fire only in pairs (ADV-DIS-02)."""
+        for i, w in enumerate(s.weapons):
+            for j in range(i + 1, len(s.weapons)):
+                v = s.weapons[j]
+                pairable = w.kind is v.kind and w.kind.value.endswith("disruptor")
+                if pairable and w.power == v.power and weapons[i] and weapons[j]:
+                    low = min(weapons[i], weapons[j])
+                    weapons[i] = weapons[j] = low
+
+    @staticmethod
+    def _reinforce(
+        view: BattleView, a: AdvShip, enemies: list[Contact], budget: int
+    ) -> tuple[int, ...] | None:
+        adv = view.advanced()
+        nearest = min(enemies, key=lambda e: (_dist(a, e), e.id))
+        s = a.ship
+        f = facing_toward(s.x, s.y, s.heading, nearest.ship.x, nearest.ship.y)
+        room = adv.reinforcement_cap(a.id, f, a.base[f - 1]) - a.reinforcement[f - 1]
+        points = min(room, budget * a.sheet.shield_ratio)
+        points -= points % a.sheet.shield_ratio  # whole power points only
+        if points <= 0:
+            return None
+        out = [0] * FACINGS
+        out[f - 1] = points
+        return tuple(out)
+
+    # --- phases -----------------------------------------------------------------------------------
+
+    def move(self, view: BattleView, decision: MoveDecision) -> MoveOrder:
+        adv = view.advanced()
+        a = adv.ship(decision.ship)
+        enemies = _enemies(view)
+        if not enemies or decision.hexes == 0:
+            return MoveOrder(a.id, decision.hexes)
+        focus = next((e for e in enemies if e.id == a.lock), None) or min(
+            enemies, key=lambda e: (_dist(a, e), e.id)
+        )
+        s = a.ship
+        hex_cm = adv.hex_cm
+        width, height = view.scenario.table_width_cm, view.scenario.table_height_cm
+        obstacles = view.obstacles()
+        goal = max(hex_cm * 2.0, _reach(a.sheet) * self.t.range_share)
+        crowd = 2 * view.scenario.base_radius_cm + 1
+        others = [(o.x, o.y) for o in view.own_ships() if o.id != a.id]
+        others += [(e.ship.x, e.ship.y) for e in enemies]
+        threats = [(e.ship.x, e.ship.y, e.ship.heading, _firepower(e.sheet)) for e in enemies]
+        best: tuple[float, MoveOrder] | None = None
+        count = 0
+        for hexes in sorted({decision.hexes, max(0, decision.hexes - 1)}):
+            turns = (
+                ((0, 0),) if hexes == 0 else [(t1, t2) for t1 in (-1, 0, 1) for t2 in (-1, 0, 1)]
+            )
+            for t1, t2 in turns:
+                count += 1
+                cm = hexes * hex_cm
+                h1 = (s.heading + t1) % HEADINGS
+                mx, my = s.x + _COS[h1] * cm / 2, s.y + _SIN[h1] * cm / 2
+                h2 = (h1 + t2) % HEADINGS
+                ex, ey = mx + _COS[h2] * cm / 2, my + _SIN[h2] * cm / 2
+                score = self._score_spot(adv, a, focus, threats, ex, ey, h2, goal)
+                margin = min(ex, ey, width - ex, height - ey)
+                if margin < 10:
+                    score -= (10 - margin) * 0.5
+                for cx, cy, cr in obstacles:
+                    if math.hypot(ex - cx, ey - cy) < cr + 1:
+                        score -= 100.0
+                for ox, oy in others:  # ending on another base only stops the ship short
+                    if abs(ex - ox) < crowd and abs(ey - oy) < crowd:
+                        score -= 3.0
+                order = MoveOrder(a.id, hexes, t1, t2)
+                if best is None or score > best[0]:
+                    best = (score, order)
+        view.count_candidates(count)
+        assert best is not None
+        return best[1]
+
+    def _score_spot(
+        self,
+        adv: AdvancedView,
+        a: AdvShip,
+        focus: Contact,
+        threats: list[tuple[float, float, int, list[tuple[tuple[Arc, ...], float, float]]]],
+        x: float,
+        y: float,
+        heading: int,
+        goal: float,
+    ) -> float:
+        """The value of ending a move at (x, y): what our weapons can expect on the focus target
+        (charged ones now, all of them later), less what the enemy could fire back."""
+        s = a.sheet
+        fx, fy = focus.ship.x, focus.ship.y
+        d = math.hypot(fx - x, fy - y)
+        bearing = bearing_to(x, y, heading, fx, fy)
+        dealt = 0.0
+        for i, w in enumerate(s.weapons):
+            if not a.weapon_ok[i] or d > w.range_cm or not weapon_bears(w.arcs, bearing):
+                continue
+            charged = a.power[i] and not a.fired[i]
+            size = (a.power[i] if w.beam else w.damage * w.torpedoes) if charged else 0
+            future = (w.power if w.beam else w.damage * w.torpedoes) * 0.3
+            dealt += _expected(size, adv.to_hit(a.id, i, d), a.penalty) + future
+        threat = 0.0
+        for ex, ey, eh, groups in threats:
+            ed = math.hypot(ex - x, ey - y)
+            back = bearing_to(ex, ey, eh, x, y)
+            for arcs, reach, part in groups:
+                if ed <= reach and weapon_bears(arcs, back):
+                    threat += part
+        return dealt - self.t.threat * threat * 0.3 - 0.15 * abs(d - goal)
+
+    def attack(self, view: BattleView, decision: AttackDecision) -> AttackOrder:
+        adv = view.advanced()
+        attacks: list[Attack] = []
+        for sid in decision.ships:
+            a = adv.ship(sid)
+            options = adv.legal_attacks(sid)
+            scored: list[tuple[float, tuple[int, ...], str]] = []
+            for weapons, target in options:
+                e = adv.contact(target)
+                d = _dist(a, e)
+                needed = min(adv.to_hit(sid, i, d) for i in weapons)
+                late = decision.phase >= PHASES - 1
+                if needed < self.t.min_needed and not (late and needed > 0):
+                    continue
+                ws = [a.sheet.weapons[i] for i in weapons]
+                size = (
+                    sum(a.power[i] for i in weapons)
+                    if ws[0].beam
+                    else sum(w.damage * w.torpedoes for w in ws)
+                )
+                manual = 1.0 if (a.lock == target and a.sensors_ok) else 0.6
+                value = _expected(size, needed, a.penalty) * manual
+                if e.ship.superstructure <= size:
+                    value *= 1.3
+                scored.append((value, weapons, target))
+            scored.sort(key=lambda v: (-v[0], v[2], v[1]))
+            used: set[int] = set()
+            engaged: list[str] = []
+            bonus = a.aim_bonus
+            for value, weapons, target in scored:
+                if value <= 0 or target in engaged or used & set(weapons):
+                    continue
+                if len(engaged) >= adv.targets_allowed(sid):
+                    break
+                e = adv.contact(target)
+                aim = self._aim(view, e)
+                use_bonus = bonus > 0 and adv.to_hit(sid, weapons[0], _dist(a, e)) <= 6
+                if use_bonus:
+                    bonus -= 1
+                attacks.append(Attack(sid, weapons, target, aim, use_bonus))
+                used |= set(weapons)
+                engaged.append(target)
+        return AttackOrder(tuple(attacks))
+
+    @staticmethod
+    def _aim(view: BattleView, e: Contact) -> str:
+        """The enemy's strongest weapon (as far as it is known), else its impulse engine."""
+        known = e.known
+        best: tuple[int, int] | None = None
+        for i, w in enumerate(e.sheet.weapons):
+            if known is not None and not known.weapon_ok[i]:
+                continue
+            size = w.power if w.beam else w.damage * w.torpedoes
+            if best is None or size > best[0]:
+                best = (size, i)
+        return f"w{best[1]}" if best else "impulse"
+
+    def evade(self, view: BattleView, decision: EvadeDecision) -> EvadeOrder:
+        adv = view.advanced()
+        out = []
+        for sid in decision.ships:
+            a = adv.ship(sid)
+            incoming = 0.0
+            attacker = None
+            for attack in adv.attacks_at(sid):
+                firer = adv.contact(attack.ship)
+                ws = [firer.sheet.weapons[i] for i in attack.weapons]
+                if ws[0].beam:
+                    continue
+                d = _dist(a, firer)
+                needed = min(adv.to_hit(firer.id, i, d) for i in attack.weapons)
+                incoming += _expected(sum(w.damage * w.torpedoes for w in ws), needed, 0)
+                attacker = firer
+            own = sum(
+                a.power[i]
+                for attack in adv.declared()
+                if attack.ship == sid
+                for i in attack.weapons
+            )
+            if attacker is None or incoming < 8 or a.ship.superstructure <= 2 or own > incoming:
+                continue
+            s = a.ship
+            best = max(
+                (-1, 1),
+                key=lambda t: a.base[
+                    facing_toward(s.x, s.y, (s.heading + t) % 6, attacker.ship.x, attacker.ship.y)
+                    - 1
+                ],
+            )
+            out.append((sid, best))
+        return EvadeOrder(tuple(out))
+
+    def shields(self, view: BattleView, decision: ShieldDecision) -> ShieldOrder:
+        adv = view.advanced()
+        enemies = _enemies(view)
+        plans = []
+        for sid in decision.ships:
+            a = adv.ship(sid)
+            s = a.ship
+            near = [e for e in enemies if _dist(a, e) <= 40]
+            exposed = {facing_toward(s.x, s.y, s.heading, e.ship.x, e.ship.y) for e in near}
+            if not exposed:
+                continue
+            new = list(a.base)
+            changed = False
+            for f in sorted(exposed, key=lambda n: (new[n - 1], n)):
+                cap = a.facing_cap(f)
+                donors = [d for d in range(1, FACINGS + 1) if d not in exposed and new[d - 1] > 0]
+                while new[f - 1] < cap and donors:
+                    donor = max(donors, key=lambda n: (new[n - 1], -n))
+                    take = min(cap - new[f - 1], max(1, new[donor - 1] // 2))
+                    new[donor - 1] -= take
+                    new[f - 1] += take
+                    changed = True
+                    donors = [d for d in donors if new[d - 1] > new[f - 1] // 2]
+            if changed and sum(abs(x - y) for x, y in zip(new, a.base, strict=True)) >= 4:
+                plans.append((sid, tuple(new)))
+        return ShieldOrder(tuple(plans))
+
+
+class RandomAdvanced:
+    """Legal advanced orders chosen at random: the fuzzer."""
+
+    def __init__(self, dice: Dice) -> None:
+        self.dice = dice
+
+    def _pick(self, n: int) -> int:
+        return self.dice.d(n) - 1
+
+    def decide(self, view: BattleView, decision: AdvancedDecision) -> AdvancedOrder:
+        """Answer one advanced decision at random (but legally)."""
+        adv = view.advanced()
+        d = self.dice
+        if isinstance(decision, BonusDecision):
+            bonus: list[tuple[str, str, str]] = []
+            for sid in decision.ships:
+                for role, opts in adv.bonus_options(sid).items():
+                    if opts and d.d(4) > 1:
+                        bonus.append((sid, role, opts[self._pick(len(opts))]))
+            return BonusOrder(tuple(bonus))
+        if isinstance(decision, LockDecision):
+            enemies = [e.id for e in view.enemies()]
+            if not enemies:
+                return LockOrder()
+            return LockOrder(
+                tuple(
+                    (sid, enemies[self._pick(len(enemies))]) for sid in decision.ships if d.d(5) > 1
+                )
+            )
+        if isinstance(decision, PowerDecision):
+            return PowerOrder(tuple(self._plan(view, sid) for sid in decision.ships))
+        if isinstance(decision, MoveDecision):
+            hexes = self._pick(decision.hexes + 1)
+            if hexes == 0:
+                return MoveOrder(decision.ship, 0)
+            return MoveOrder(decision.ship, hexes, d.d(3) - 2, d.d(3) - 2)
+        if isinstance(decision, AttackDecision):
+            return self._attacks(view, decision)
+        if isinstance(decision, EvadeDecision):
+            return EvadeOrder(
+                tuple((sid, 1 if d.d(2) == 1 else -1) for sid in decision.ships if d.d(3) == 1)
+            )
+        plans = []
+        for sid in decision.ships:
+            a = adv.ship(sid)
+            if d.d(4) > 1:
+                continue
+            new = list(a.base)
+            src, dst = self._pick(FACINGS), self._pick(FACINGS)
+            move = min(new[src], self._pick(6), a.facing_cap(dst + 1) - new[dst])
+            if move > 0 and src != dst:
+                new[src] -= move
+                new[dst] += move
+                plans.append((sid, tuple(new)))
+        return ShieldOrder(tuple(plans))
+
+    def _plan(self, view: BattleView, sid: str) -> PowerPlan:
+        adv = view.advanced()
+        a = adv.ship(sid)
+        s = a.sheet
+        d = self.dice
+        budget = a.available
+        shields = d.d(10) > 2 and s.shield_cost <= budget
+        if shields:
+            budget -= s.shield_cost
+        moves = 0
+        if a.impulse > 0:
+            moves = min(self._pick(s.max_moves + 1), budget // s.move_cost)
+            budget -= moves * s.move_cost
+        weapons = [0] * len(s.weapons)
+        torpedoes = 0
+        for i, w in enumerate(s.weapons):
+            if not a.weapon_ok[i] or d.d(3) == 1:
+                continue
+            if w.beam:
+                give = min(
+                    budget, max(w.min_power, 1) + self._pick(w.power - max(w.min_power, 1) + 1)
+                )
+                if give >= max(w.min_power, 1):
+                    weapons[i] = give
+                    budget -= give
+            elif w.arm_cost <= budget and torpedoes + w.torpedoes <= a.stores:
+                weapons[i] = 1
+                torpedoes += w.torpedoes
+                budget -= w.arm_cost
+        plan = PowerPlan(sid, moves, shields, tuple(weapons))
+        if adv.plan_problem(plan) is not None:
+            plan = PowerPlan(sid, 0, False, (0,) * len(s.weapons))
+        return plan
+
+    def _attacks(self, view: BattleView, decision: AttackDecision) -> AttackOrder:
+        adv = view.advanced()
+        d = self.dice
+        out: list[Attack] = []
+        for sid in decision.ships:
+            a = adv.ship(sid)
+            options = adv.legal_attacks(sid)
+            used: set[int] = set()
+            engaged: list[str] = []
+            bonus = a.aim_bonus
+            while options and d.d(3) > 1:
+                weapons, target = options.pop(self._pick(len(options)))
+                if used & set(weapons) or target in engaged:
+                    continue
+                if len(engaged) >= adv.targets_allowed(sid):
+                    break
+                aim = None
+                if d.d(3) == 1:
+                    aim = ("impulse", "warp_port", "warp_starboard", "w0")[self._pick(4)]
+                use = bonus > 0 and d.d(2) == 1
+                bonus -= use
+                out.append(Attack(sid, weapons, target, aim, use))
+                used |= set(weapons)
+                engaged.append(target)
+        return AttackOrder(tuple(out))

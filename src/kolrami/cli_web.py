@@ -1,0 +1,46 @@
+"""`kolrami serve`: the web app for organizers and players, under uvicorn."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from kolrami.cli_support import command, console
+from kolrami.errors import InvalidInputError
+
+
+def serve_cmd(
+    host: Annotated[
+        str, typer.Option(help="Address to listen on; 0.0.0.0 lets tablets and phones in.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None, typer.Option("--db", help="Database URL or SQLite file (./kolrami.db).")
+    ] = None,
+) -> None:
+    """Run the web app: organizers run events, players report from their phones."""
+    import uvicorn
+
+    from kolrami.web import create_app
+
+    if not 0 < port < 65536:
+        raise InvalidInputError(f"--port {port}: use a port from 1 to 65535")
+    app = create_app(db)
+    store = app.state.web.store
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    out = console()
+    out.print(f"Kolrami web app on [bold]http://{shown}:{port}/[/bold] (store {store.url})")
+    if store.organizer_count() == 0:
+        out.print(f"First time: open http://{shown}:{port}/setup to make the organizer account.")
+    if host in ("0.0.0.0", "::"):
+        out.print("Listening on every network interface: players' phones can reach it.")
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning")
+    except OSError as exc:  # pragma: no cover - the port is taken, say so in one line
+        raise InvalidInputError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add `kolrami serve` to the main app."""
+    command(app, "serve")(serve_cmd)

@@ -1,0 +1,391 @@
+"""The advanced game's events (GUIDE 3.4): every change the advanced driver makes, one frozen
+event each. They are registered with kolrami.engine.events, so logs with them parse back.
+
+Each event can tell itself in one line (`story`) for `kolrami battle`'s narration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from kolrami.engine.events import Event, register_event
+
+Name = Callable[[str], str]
+
+FACINGS = {1: "fwd-port", 2: "fwd", 3: "fwd-stbd", 4: "aft-stbd", 5: "aft", 6: "aft-port"}
+
+
+@dataclass(frozen=True, slots=True)
+class AdvancedStarted(Event):
+    """The advanced driver took over: its rules version, data version, hex size, phases a turn."""
+
+    kind: ClassVar[str] = "advanced_started"
+    rules_version: str
+    data_version: str
+    hex_cm: int
+    phases: int
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        return (
+            f"[bold]Advanced game[/] (rules {self.rules_version}, data {self.data_version}): "
+            f"{self.phases} phases a turn, 1 hex = {self.hex_cm} cm"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class OfficersAssigned(Event):
+    """A ship's six officers and their ratings (ADV-OFF-01, -02)."""
+
+    kind: ClassVar[str] = "officers_assigned"
+    ship: str
+    officers: dict[str, dict[str, int]]
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        if not verbose:
+            return None
+        parts = [
+            f"{role} " + "/".join(str(v) for v in skills.values())
+            for role, skills in self.officers.items()
+        ]
+        return f"  officers of {name(self.ship)}: " + ", ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class TacticalAdvantage(Event):
+    """The captains' opposed roll for Tactical Advantage (ADV-SEQ-04); ties re-rolled."""
+
+    kind: ClassVar[str] = "tactical_advantage"
+    ratings: dict[str, int]
+    rolls: list[dict[str, int]]
+    winner: str
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        last = self.rolls[-1]
+        return (
+            f"  Tactical Advantage: A {last.get('A')} vs {self.ratings.get('A')}, "
+            f"B {last.get('B')} vs {self.ratings.get('B')}: side {self.winner}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BonusRolled(Event):
+    """One officer's bonus roll (ADV-OFF-03..11): the check and what it did."""
+
+    kind: ClassVar[str] = "bonus_rolled"
+    ship: str
+    officer: str
+    choice: str
+    roll: int
+    modifier: int
+    rating: int
+    outcome: str
+    effect: str
+    superstructure: int
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        if not verbose and self.outcome != "exceptional":
+            return None  # the routine ones show with --verbose
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        return (
+            f"  bonus {name(self.ship)} {self.officer} {self.choice}: d100 {self.roll:02d}{mod} "
+            f"vs {self.rating} {self.outcome}" + (f" → {self.effect}" if self.effect else "")
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CasualtiesRecovered(Event):
+    """Casualties back on duty at the start of a turn (ADV-CAS-02)."""
+
+    kind: ClassVar[str] = "casualties_recovered"
+    ship: str
+    recovered: int
+    casualties: int
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        if not verbose:
+            return None
+        return f"  {name(self.ship)}: {self.recovered} back on duty, {self.casualties} casualties"
+
+
+@dataclass(frozen=True, slots=True)
+class SensorLock(Event):
+    """A sensor lock tried (roll > 0) or kept (roll 0) (ADV-SENS-01, -04)."""
+
+    kind: ClassVar[str] = "sensor_lock"
+    ship: str
+    target: str
+    roll: int
+    modifier: int
+    rating: int
+    locked: bool
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        if self.roll == 0:
+            return f"  {name(self.ship)} keeps its lock on {name(self.target)}" if verbose else None
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        how = "locked" if self.locked else "no lock"
+        return (
+            f"  sensors {name(self.ship)} → {name(self.target)}: d100 {self.roll:02d}{mod} "
+            f"vs {self.rating}: {how}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LockLost(Event):
+    """A sensor lock ends: target gone, sensors hit, another target chosen (ADV-SENS-04)."""
+
+    kind: ClassVar[str] = "lock_lost"
+    ship: str
+    target: str
+    reason: str
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        return f"  {name(self.ship)} loses its lock on {name(self.target)} ({self.reason})"
+
+
+@dataclass(frozen=True, slots=True)
+class PowerAllocated(Event):
+    """A ship's power for the game turn (ADV-POW-01, ADV-SHLD-01..06)."""
+
+    kind: ClassVar[str] = "power_allocated"
+    ship: str
+    available: int
+    cost: int
+    plan: str
+    shields_up: bool
+    base: list[int]
+    reinforcement: list[int]
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        if not verbose:
+            return None
+        shields = "/".join(str(b) for b in self.base) if self.shields_up else "down"
+        return (
+            f"  power {name(self.ship)}: {self.cost} of {self.available} ({self.plan}); "
+            f"shields {shields}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PowerCut(Event):
+    """Engine damage left less power than allocated: allocations cut back (ADV-POW-01)."""
+
+    kind: ClassVar[str] = "power_cut"
+    ship: str
+    available: int
+    allocated: int
+    cut: list[str]
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        return (
+            f"  {name(self.ship)} powers down to {self.available}: " + ", ".join(self.cut)
+            if self.cut
+            else None
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseStarted(Event):
+    """One of the game turn's phases begins (ADV-SEQ-02)."""
+
+    kind: ClassVar[str] = "phase_started"
+    turn: int
+    phase: int
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        return f"[dim]— phase {self.turn}.{self.phase}[/dim]"
+
+
+@dataclass(frozen=True, slots=True)
+class FireCheck(Event):
+    """A Weapons check for manual fire (ADV-FIRE-03) or an aimed lock (ADV-LOCK-01)."""
+
+    kind: ClassVar[str] = "fire_check"
+    ship: str
+    target: str
+    purpose: str
+    roll: int
+    modifier: int
+    rating: int
+    passed: bool
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        return (
+            f"    {self.purpose} check {name(self.ship)} → {name(self.target)}: d100 "
+            f"{self.roll:02d}{mod} vs "
+            f"{self.rating} {'passed' if self.passed else 'failed'}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRolled(Event):
+    """One to-hit roll: a beam attack, or one torpedo of a salvo (ADV-FIRE, ADV-TORP-01)."""
+
+    kind: ClassVar[str] = "attack_rolled"
+    ship: str
+    target: str
+    weapons: list[int]
+    weapon: str
+    range_cm: float
+    needed: int
+    roll: int
+    modifier: int
+    hit: bool
+    damage: int
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        ws = "+".join(f"w{w}" for w in self.weapons)
+        result = f"[bold]hit[/] for {self.damage}" if self.hit else "miss"
+        return (
+            f"  {name(self.ship)} {ws} {self.weapon} → {name(self.target)} at "
+            f"{self.range_cm:.1f} cm: d10 {self.roll}{mod} needs {self.needed} or less: {result}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DamageDealt(Event):
+    """A hit on a facing: what the shield absorbed (reinforcement first, ADV-SHLD-07), what got
+    through, the location it struck and its effect (superstructure after)."""
+
+    kind: ClassVar[str] = "damage_dealt"
+    ship: str
+    target: str
+    facing: int
+    damage: int
+    absorbed: int
+    through: int
+    location_roll: int
+    shift: int
+    location: str
+    aimed: bool
+    effect: str
+    reinforcement: int
+    base: int
+    superstructure: int
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        face = FACINGS.get(self.facing, str(self.facing))
+        line = (
+            f"      shield {self.facing} ({face}) takes {self.damage}: {self.absorbed} absorbed, "
+            f"left {self.base}" + (f"+{self.reinforcement}" if self.reinforcement else "")
+        )
+        if self.through:
+            how = "aimed" if self.aimed else f"d10 {self.location_roll % 10}"
+            shift = f" shifted {self.shift:+d}" if self.shift else ""
+            line += (
+                f"; {self.through} through → {self.location.replace('_', ' ')} ({how}{shift})"
+                f"{': ' + self.effect if self.effect else ''}, superstructure "
+                f"{self.superstructure}"
+            )
+        return line
+
+
+@dataclass(frozen=True, slots=True)
+class Evaded(Event):
+    """A ship turned one hexside to evade torpedoes (ADV-EVA-01..03)."""
+
+    kind: ClassVar[str] = "evaded"
+    ship: str
+    turn: int
+    heading: int
+    roll: int
+    modifier: int
+    rating: int
+    outcome: str
+    superstructure: int
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        return (
+            f"  {name(self.ship)} evades ({self.turn:+d} hexside, 1 stress): Helm Ops d100 "
+            f"{self.roll:02d}{mod} vs {self.rating} {self.outcome}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CasualtiesTaken(Event):
+    """Crew out of action from a hit (ADV-CAS-01, -04); fatalities are 15% of all taken."""
+
+    kind: ClassVar[str] = "casualties_taken"
+    ship: str
+    amount: int
+    casualties: int
+    fatalities: int
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        if not verbose:
+            return None
+        return (
+            f"      {name(self.ship)}: {self.amount} casualties ({self.casualties} out of "
+            f"action, {self.fatalities} dead)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class OfficerShaken(Event):
+    """A bridge hit shakes an officer; the third time he dies and is replaced (ADV-OFF-04)."""
+
+    kind: ClassVar[str] = "officer_shaken"
+    ship: str
+    officer: str
+    times: int
+    out: int
+    replacement: dict[str, int] | None
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        if self.replacement is not None:
+            return (
+                f"      {name(self.ship)}'s {self.officer} is killed; replacement rated "
+                + "/".join(str(v) for v in self.replacement.values())
+            )
+        return f"      {name(self.ship)}'s {self.officer} is shaken ({self.times}x)"
+
+
+@dataclass(frozen=True, slots=True)
+class ShieldsRedistributed(Event):
+    """An end-of-phase redistribution tried with a Shield Tech check (ADV-SEQ-05)."""
+
+    kind: ClassVar[str] = "shields_redistributed"
+    ship: str
+    roll: int
+    modifier: int
+    rating: int
+    passed: bool
+    base: list[int]
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        if not self.passed and not verbose:
+            return None
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        now = "/".join(str(b) for b in self.base)
+        result = f"shields now {now}" if self.passed else "no change"
+        return (
+            f"  shields {name(self.ship)}: Shield Tech d100 {self.roll:02d}{mod} vs "
+            f"{self.rating}: {result}"
+        )
+
+
+ADVANCED_EVENTS: tuple[type[Event], ...] = (
+    AdvancedStarted,
+    OfficersAssigned,
+    TacticalAdvantage,
+    BonusRolled,
+    CasualtiesRecovered,
+    SensorLock,
+    LockLost,
+    PowerAllocated,
+    PowerCut,
+    PhaseStarted,
+    FireCheck,
+    AttackRolled,
+    DamageDealt,
+    Evaded,
+    CasualtiesTaken,
+    OfficerShaken,
+    ShieldsRedistributed,
+)
+register_event(*ADVANCED_EVENTS)

@@ -1,0 +1,387 @@
+"""The advanced game's decisions and orders, with text forms that round-trip (GUIDE 3.2).
+
+They join kolrami.engine.orders' `Decision` and `Order` unions, so one Captain protocol answers
+both games, and `orders.parse` reads them. This module imports nothing from orders.py.
+
+Text forms (ship ids like A1; weapons by their index on the advanced sheet, w0 = 0):
+  BONUS A1.science:shields A1.helm:aim A2.engineer:power | BONUS NONE     officer bonus rolls
+  LOCK A1:B2 A2:B1 | LOCK NONE                                           sensor locks
+  POWER A1:M6/S/W10.5.0.5.1.1[/X1][/D16.16.16.16.16.16][/R0.0.4.0.0.0] ... | POWER NONE
+      M hexes of movement; S shields charged (N: not); W power per weapon (beams: power,
+      launchers: 1 armed / 0 not); X bonus power turned into shield points; D the six facings'
+      shield points after redistribution; R reinforcement points bought per facing
+  MOVE A1 3 T+1 T0                                                       hexes, two turn points
+  ATTACK A1:0+1>B2@impulse* A1:4>B3 | ATTACK NONE     weapons > target, @ aimed system, * -2 bonus
+  EVADE A1:+1 | EVADE NONE                                               turn one hexside
+  SHIELDS A1=16.16.10.16.16.16 | SHIELDS NONE                            end-of-phase redistribution
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def _ints(values: tuple[int, ...]) -> str:
+    return ".".join(str(v) for v in values)
+
+
+def _non_negative(name: str, values: tuple[int, ...]) -> None:
+    if any(v < 0 for v in values):
+        raise ValueError(f"{name} values are 0 or more, not {values}")
+
+
+# --- decisions ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BonusDecision:
+    """`side` chooses each officer's bonus roll for `ships` (ADV-OFF-03)."""
+
+    side: str
+    ships: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LockDecision:
+    """`side` names a sensor-lock target for each of `ships` (ADV-SENS-01)."""
+
+    side: str
+    ships: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PowerDecision:
+    """`side` allocates the power of `ships` for the game turn (ADV-POW, ADV-SHLD)."""
+
+    side: str
+    ships: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveDecision:
+    """`side` moves `ship` up to `hexes` hexes in movement phase `phase` (ADV-SEQ-03)."""
+
+    side: str
+    ship: str
+    hexes: int
+    phase: int
+
+
+@dataclass(frozen=True, slots=True)
+class AttackDecision:
+    """`side` declares the fire of `ships` in firing phase `phase` (ADV-FIRE)."""
+
+    side: str
+    phase: int
+    ships: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EvadeDecision:
+    """`side` may have `ships`, targeted by torpedoes, evade instead of firing (ADV-EVA)."""
+
+    side: str
+    phase: int
+    ships: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShieldDecision:
+    """`side` may redistribute the shields of `ships` after firing phase `phase` (ADV-SEQ-05)."""
+
+    side: str
+    phase: int
+    ships: tuple[str, ...]
+
+
+AdvancedDecision = (
+    BonusDecision
+    | LockDecision
+    | PowerDecision
+    | MoveDecision
+    | AttackDecision
+    | EvadeDecision
+    | ShieldDecision
+)
+
+
+# --- orders -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BonusOrder:
+    """(ship, officer, choice) for each bonus roll taken (ADV-OFF-03..11)."""
+
+    choices: tuple[tuple[str, str, str], ...] = ()
+
+    def __str__(self) -> str:
+        if not self.choices:
+            return "BONUS NONE"
+        return "BONUS " + " ".join(f"{s}.{r}:{c}" for s, r, c in self.choices)
+
+
+@dataclass(frozen=True, slots=True)
+class LockOrder:
+    """(ship, target) for each sensor lock tried or kept (ADV-SENS-01, -04)."""
+
+    locks: tuple[tuple[str, str], ...] = ()
+
+    def __str__(self) -> str:
+        if not self.locks:
+            return "LOCK NONE"
+        return "LOCK " + " ".join(f"{s}:{t}" for s, t in self.locks)
+
+
+@dataclass(frozen=True, slots=True)
+class PowerPlan:
+    """One ship's power for the game turn."""
+
+    ship: str
+    move: int
+    shields: bool
+    weapons: tuple[int, ...]
+    extra: int = 0  # bonus power turned into shield points (ADV-SHLD-02, -03)
+    dist: tuple[int, ...] | None = None  # the facings' points after redistribution
+    reinforce: tuple[int, ...] | None = None  # reinforcement bought per facing (ADV-SHLD-05)
+
+    def __post_init__(self) -> None:
+        _non_negative("power", (self.move, self.extra, *self.weapons))
+        for name, values in (("D", self.dist), ("R", self.reinforce)):
+            if values is not None:
+                if not values:
+                    raise ValueError(f"{name} lists at least one facing, or is left out")
+                _non_negative(name, values)
+
+    def __str__(self) -> str:
+        parts = [f"M{self.move}", "S" if self.shields else "N", f"W{_ints(self.weapons)}"]
+        if self.extra:
+            parts.append(f"X{self.extra}")
+        if self.dist is not None:
+            parts.append(f"D{_ints(self.dist)}")
+        if self.reinforce is not None:
+            parts.append(f"R{_ints(self.reinforce)}")
+        return f"{self.ship}:" + "/".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class PowerOrder:
+    """Power plans, one per ship (ships left out allocate nothing)."""
+
+    plans: tuple[PowerPlan, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.plans:
+            return "POWER NONE"
+        return "POWER " + " ".join(str(p) for p in self.plans)
+
+    def plan_of(self, ship: str) -> PowerPlan | None:
+        """The plan given for `ship`."""
+        for p in self.plans:
+            if p.ship == ship:
+                return p
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOrder:
+    """A ship's move in one movement phase: hexes, then a turn at the start and at the middle."""
+
+    ship: str
+    hexes: int
+    turn1: int = 0
+    turn2: int = 0
+
+    def __post_init__(self) -> None:
+        _non_negative("hexes", (self.hexes,))
+
+    def __str__(self) -> str:
+        return f"MOVE {self.ship} {self.hexes} T{_signed(self.turn1)} T{_signed(self.turn2)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """One attack: weapons (one, or a disruptor pair) of `ship` at `target`.
+
+    `aim` names a system of the target: for beams an aimed lock (ADV-LOCK-01), for torpedoes
+    the row the targeting subsystem shifts toward (ADV-TGT-01). `bonus` spends one of the
+    helmsman's -2 bonuses on the to-hit roll (ADV-OFF-06).
+    """
+
+    ship: str
+    weapons: tuple[int, ...]
+    target: str
+    aim: str | None = None
+    bonus: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.weapons:
+            raise ValueError("an attack fires at least one weapon")
+        _non_negative("weapon", self.weapons)
+        if self.aim == "":
+            raise ValueError("aim names a system, or is None")
+
+    def __str__(self) -> str:
+        aim = f"@{self.aim}" if self.aim else ""
+        weapons = "+".join(str(w) for w in self.weapons)
+        return f"{self.ship}:{weapons}>{self.target}{aim}{'*' if self.bonus else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOrder:
+    """A side's attacks in one firing phase."""
+
+    attacks: tuple[Attack, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.attacks:
+            return "ATTACK NONE"
+        return "ATTACK " + " ".join(str(a) for a in self.attacks)
+
+
+@dataclass(frozen=True, slots=True)
+class EvadeOrder:
+    """(ship, turn) for each ship that evades incoming torpedoes (ADV-EVA-01)."""
+
+    evasions: tuple[tuple[str, int], ...] = ()
+
+    def __str__(self) -> str:
+        if not self.evasions:
+            return "EVADE NONE"
+        return "EVADE " + " ".join(f"{s}:{_signed(t)}" for s, t in self.evasions)
+
+
+@dataclass(frozen=True, slots=True)
+class ShieldOrder:
+    """(ship, the six facings' points) for each redistribution tried (ADV-SEQ-05)."""
+
+    plans: tuple[tuple[str, tuple[int, ...]], ...] = ()
+
+    def __post_init__(self) -> None:
+        for _, values in self.plans:
+            if not values:
+                raise ValueError("a redistribution lists the facings' points")
+            _non_negative("shield", values)
+
+    def __str__(self) -> str:
+        if not self.plans:
+            return "SHIELDS NONE"
+        return "SHIELDS " + " ".join(f"{s}={_ints(v)}" for s, v in self.plans)
+
+
+AdvancedOrder = (
+    BonusOrder | LockOrder | PowerOrder | MoveOrder | AttackOrder | EvadeOrder | ShieldOrder
+)
+
+#: What each advanced decision is answered with (for scripted captains).
+FITS: dict[type, type] = {
+    BonusDecision: BonusOrder,
+    LockDecision: LockOrder,
+    PowerDecision: PowerOrder,
+    MoveDecision: MoveOrder,
+    AttackDecision: AttackOrder,
+    EvadeDecision: EvadeOrder,
+    ShieldDecision: ShieldOrder,
+}
+
+
+# --- parsing ------------------------------------------------------------------------------------
+
+_SHIP = r"[A-Z]\d+"
+_LIST = r"\d+(?:\.\d+)*"
+_BONUS = re.compile(rf"^({_SHIP})\.([a-z]+):([a-z_]+)$")
+_PAIR = re.compile(rf"^({_SHIP}):({_SHIP})$")
+_PLAN = re.compile(
+    rf"^({_SHIP}):M(\d+)/([SN])/W((?:{_LIST})?)(?:/X(\d+))?(?:/D({_LIST}))?(?:/R({_LIST}))?$"
+)
+_MOVE = re.compile(rf"^MOVE ({_SHIP}) (\d+) T([+-]?\d+) T([+-]?\d+)$")
+_ATTACK = re.compile(rf"^({_SHIP}):(\d+(?:\+\d+)*)>({_SHIP})(?:@([a-z_]+\d*|w\d+))?(\*)?$")
+_EVADE = re.compile(rf"^({_SHIP}):([+-]?\d+)$")
+_SHIELDS = re.compile(rf"^({_SHIP})=({_LIST})$")
+
+HEADS: dict[str, str] = {
+    "BONUS": "BONUS A1.science:shields ... | BONUS NONE",
+    "LOCK": "LOCK A1:B2 ... | LOCK NONE",
+    "POWER": "POWER A1:M6/S/W10.5.1 ... | POWER NONE",
+    "MOVE": "MOVE A1 3 T+1 T0",
+    "ATTACK": "ATTACK A1:0+1>B2@impulse* ... | ATTACK NONE",
+    "EVADE": "EVADE A1:+1 ... | EVADE NONE",
+    "SHIELDS": "SHIELDS A1=16.16.10.16.16.16 ... | SHIELDS NONE",
+}
+
+
+def _split(text: str) -> tuple[int, ...]:
+    return tuple(int(v) for v in text.split(".")) if text else ()
+
+
+def _each(tokens: list[str], pattern: re.Pattern[str], what: str) -> list[re.Match[str]]:
+    out = []
+    for tok in tokens:
+        m = pattern.match(tok)
+        if not m:
+            raise ValueError(f"'{tok}' is not {what}")
+        out.append(m)
+    return out
+
+
+def parse_advanced(tokens: list[str], text: str) -> AdvancedOrder:
+    """An advanced order from its tokens; ValueError names what does not read."""
+    head, rest = tokens[0], tokens[1:]
+    if head == "MOVE":
+        m = _MOVE.match(" ".join(tokens))
+        if not m:
+            raise ValueError(f"'{text}' is not like {HEADS['MOVE']}")
+        return MoveOrder(m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4)))
+    if not rest:
+        raise ValueError(f"'{text}' is not like {HEADS[head]}")
+    none = rest == ["NONE"]
+    if head == "BONUS":
+        if none:
+            return BonusOrder()
+        found = _each(rest, _BONUS, "a bonus like A1.science:shields")
+        return BonusOrder(tuple((m.group(1), m.group(2), m.group(3)) for m in found))
+    if head == "LOCK":
+        if none:
+            return LockOrder()
+        found = _each(rest, _PAIR, "a lock like A1:B2")
+        return LockOrder(tuple((m.group(1), m.group(2)) for m in found))
+    if head == "POWER":
+        if none:
+            return PowerOrder()
+        plans = []
+        for m in _each(rest, _PLAN, "a power plan like A1:M6/S/W10.5.1"):
+            plans.append(
+                PowerPlan(
+                    m.group(1),
+                    int(m.group(2)),
+                    m.group(3) == "S",
+                    _split(m.group(4)),
+                    int(m.group(5)) if m.group(5) else 0,
+                    _split(m.group(6)) if m.group(6) else None,
+                    _split(m.group(7)) if m.group(7) else None,
+                )
+            )
+        return PowerOrder(tuple(plans))
+    if head == "ATTACK":
+        if none:
+            return AttackOrder()
+        attacks = []
+        for m in _each(rest, _ATTACK, "an attack like A1:0+1>B2@impulse*"):
+            weapons = tuple(int(w) for w in m.group(2).split("+"))
+            attacks.append(Attack(m.group(1), weapons, m.group(3), m.group(4), bool(m.group(5))))
+        return AttackOrder(tuple(attacks))
+    if head == "EVADE":
+        if none:
+            return EvadeOrder()
+        found = _each(rest, _EVADE, "an evasion like A1:+1")
+        return EvadeOrder(tuple((m.group(1), int(m.group(2))) for m in found))
+    if head == "SHIELDS":
+        if none:
+            return ShieldOrder()
+        found = _each(rest, _SHIELDS, "a redistribution like A1=16.16.10.16.16.16")
+        return ShieldOrder(tuple((m.group(1), _split(m.group(2))) for m in found))
+    raise ValueError(f"cannot read the order '{text}'")

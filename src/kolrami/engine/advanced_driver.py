@@ -1,0 +1,267 @@
+"""The advanced game's turn driver (ADV-SEQ-01..05): a different turn from FPF's.
+
+A game turn: the captains roll for Tactical Advantage (ADV-SEQ-04); every officer but the Captain
+takes one bonus roll (ADV-OFF-03); casualties recover (ADV-CAS-02); ships try sensor locks
+(ADV-SENS-01); power is allocated (ADV-POW-01, ADV-SHLD). Then five phases (ADV-SEQ-02), each:
+movement, fewest movement points first and Tactical Advantage last on ties (ADV-SEQ-03); fire,
+declared by the side without Tactical Advantage first, then evasions, then resolution; and shield
+redistribution (ADV-SEQ-05). In every step the side without Tactical Advantage answers first.
+
+Scenarios choose it with `driver = "advanced"`, or any advanced rule module names it; FPF's driver
+and this one know nothing of each other (kolrami.engine.driver.register_driver).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TypeVar
+
+from kolrami.catalog.advanced import advanced_pack
+from kolrami.engine import adv_events as ae
+from kolrami.engine import events as ev
+from kolrami.engine.adv_orders import (
+    AttackDecision,
+    AttackOrder,
+    BonusDecision,
+    BonusOrder,
+    EvadeDecision,
+    EvadeOrder,
+    LockDecision,
+    LockOrder,
+    MoveDecision,
+    MoveOrder,
+    PowerDecision,
+    PowerOrder,
+    ShieldDecision,
+    ShieldOrder,
+)
+from kolrami.engine.battle import Battle, Result, other
+from kolrami.engine.driver import Game, register_driver
+from kolrami.engine.orders import Decision, IllegalOrderError, Maneuver, Order
+from kolrami.errors import InvalidInputError
+from kolrami.rules.advanced import combat, officers, power
+from kolrami.rules.advanced.modules import AdvancedModule, AdvancedRules
+from kolrami.rules.advanced.state import KEY, PHASES, AdvancedState, AdvShip, setup
+
+#: Bump whenever a change can alter an advanced battle's outcome for the same inputs (GUIDE 3.10).
+ADVANCED_RULES_VERSION = "adv-1"
+
+T = TypeVar("T")
+#: One step of the turn: yields decisions, receives orders, returns nothing.
+Steps = Generator[Decision, Order, None]
+
+
+def _expect(order: Order, kind: type[T], what: str) -> T:
+    if not isinstance(order, kind):
+        raise IllegalOrderError(f"expected {what}, got '{order}'")
+    return order
+
+
+def allowance(adv: AdvShip, phase: int) -> int:
+    """Hexes a ship may move in `phase`: its turn's movement spread evenly over the five phases,
+    the odd hexes in the later ones, never more than it has left."""
+    share = adv.moves * phase // PHASES - adv.moves * (phase - 1) // PHASES
+    return max(0, min(share, adv.moves - adv.moved))
+
+
+def verify_move(adv: AdvShip, decision: MoveDecision, order: MoveOrder) -> None:
+    """A move within the phase's allowance; a ship turns only as it moves."""
+    if order.ship != decision.ship:
+        raise IllegalOrderError(f"this move is {decision.ship}'s, not {order.ship}'s")
+    if order.hexes > decision.hexes:
+        raise IllegalOrderError(
+            f"{adv.id} may move {decision.hexes} hex(es) in phase {decision.phase}, not "
+            f"{order.hexes} (its {adv.moves} a turn spread over {PHASES} phases, ADV-SEQ-02)"
+        )
+    if order.turn1 not in (-1, 0, 1) or order.turn2 not in (-1, 0, 1):
+        raise IllegalOrderError(
+            f"{adv.id}: turns are -1, 0 or +1 hexside at the start and the middle of the move"
+        )
+    if order.hexes == 0 and (order.turn1 or order.turn2):
+        raise IllegalOrderError(f"{adv.id}: a ship turns only as it moves (give 1 hex or more)")
+
+
+#: FPF modules whose rules still hold in the advanced game: its victory conditions and
+#: destruction (the FPF core's policies), masking's method (unused), and derelicts.
+FPF_MODULES_KEPT = frozenset({"derelicts", "masking-stationary", "masking-none"})
+
+
+def check_modules(battle: Battle) -> None:
+    """Refuse FPF options the advanced game would silently ignore (micro warp jumps, battle
+    simulation ...): they hook FPF's turn, which the advanced driver does not play."""
+    for module in battle.rules.modules:
+        if module.core or module.name in FPF_MODULES_KEPT or isinstance(module, AdvancedModule):
+            continue
+        raise InvalidInputError(
+            f"rule module '{module.name}' belongs to FPF's turn and has no effect in the advanced "
+            "game; leave it out (advanced modules: see kolrami rules)"
+        )
+
+
+def advanced_turns(battle: Battle) -> Game:
+    """Set up the advanced game, then game turns until the turn limit or a fleet is gone."""
+    check_modules(battle)
+    rules = AdvancedRules.of(battle)
+    pack = advanced_pack()
+    battle.log.record(
+        ae.AdvancedStarted,
+        ADVANCED_RULES_VERSION,
+        pack.data_version,
+        battle.scenario.hex_cm,
+        PHASES,
+    )
+    state = setup(battle, pack, rules)
+    battle.extensions[KEY] = state
+    while battle.turn < battle.scenario.turn_limit and not battle.over():
+        battle.turn += 1
+        battle.log.record(ev.TurnStarted, battle.turn)
+        yield from _turn(battle, state)
+        battle.log.record(ev.TurnEnded, battle.turn)
+    result: Result = battle.finish()
+    return result
+
+
+def _upkeep(battle: Battle, state: AdvancedState) -> None:
+    """Per-turn bookkeeping: officers and sensors count down; this turn's allocations clear."""
+    for a in state.ships.values():
+        if not a.alive:
+            continue
+        for officer in a.officers.values():
+            officer.out = max(0, officer.out - 1)
+        a.sensor_damage = max(0, a.sensor_damage - 1)
+        a.aim_bonus = a.extra_targets = a.bonus_power = a.shield_bonus = 0
+        a.recovery = officers.BASE_RECOVERY
+        a.plan = None
+        a.cost = a.moves = a.moved = 0
+        a.power = [0] * len(a.sheet.weapons)
+        a.fired = [False] * len(a.sheet.weapons)
+        a.shields_up = False
+        a.evasion = None
+        if a.lock is not None and not state.of(a.lock).alive:
+            officers.lose_lock(battle, a, "target gone")
+
+
+def _turn(battle: Battle, state: AdvancedState) -> Steps:
+    state.rules.run("adv_turn_start", battle, state)
+    _upkeep(battle, state)
+    officers.roll_tactical_advantage(battle, state)
+    sides = (other(state.tac), state.tac)  # Tactical Advantage answers last
+
+    for side in sides:  # 1. bonus rolls (ADV-OFF-03)
+        ships = tuple(a.id for a in state.side(side) if officers.bonus_options(a))
+        if not ships:
+            continue
+        decision = BonusDecision(side, ships)
+        order = _expect((yield decision), BonusOrder, "BONUS ... or BONUS NONE")
+        officers.verify_bonus(state, decision, order)
+        for ship_id, role, choice in order.choices:
+            officers.take_bonus(battle, state.of(ship_id), role, choice)
+    for a in state.ships.values():
+        if a.alive:
+            officers.recover(battle, a)
+
+    for side in sides:  # then sensor locks (ADV-SENS-01)
+        ships = tuple(a.id for a in officers.lock_candidates(state, side))
+        if not ships or not state.side(other(side)):
+            continue
+        locks = LockDecision(side, ships)
+        got = _expect((yield locks), LockOrder, "LOCK ... or LOCK NONE")
+        officers.verify_locks(state, locks, got)
+        for ship_id, target in got.locks:
+            officers.try_lock(battle, state.of(ship_id), target)
+
+    for side in sides:  # power allocation (ADV-POW-01, ADV-SHLD-01..06)
+        ships = tuple(a.id for a in state.side(side))
+        if not ships:
+            continue
+        allocation = PowerDecision(side, ships)
+        plans = _expect((yield allocation), PowerOrder, "POWER ... or POWER NONE")
+        power.verify_power(state, allocation, plans)
+        for ship_id in ships:
+            adv = state.of(ship_id)
+            power.apply_plan(battle, state, adv, plans.plan_of(ship_id) or power.idle_plan(adv))
+
+    for phase in range(1, PHASES + 1):  # five phases (ADV-SEQ-02)
+        if battle.over():
+            break
+        state.phase = phase
+        battle.log.record(ae.PhaseStarted, battle.turn, phase)
+        yield from _movement(battle, state, phase)
+        if battle.over():
+            break
+        yield from _fire(battle, state, phase, sides)
+        yield from _redistribution(battle, state, phase, sides)
+        state.rules.run("adv_phase_end", battle, state, phase)
+        for a in state.ships.values():
+            a.evasion = None
+    state.rules.run("adv_turn_end", battle, state)
+
+
+def _movement(battle: Battle, state: AdvancedState, phase: int) -> Steps:
+    """Fewest movement points first; on equal points the side with Tactical Advantage moves
+    later (ADV-SEQ-03)."""
+    movers = [a for a in state.ships.values() if a.alive and allowance(a, phase) > 0]
+    movers.sort(key=lambda a: (a.moves, a.side == state.tac, a.ship.index))
+    for adv in movers:
+        if not adv.alive:
+            continue
+        decision = MoveDecision(adv.side, adv.id, allowance(adv, phase), phase)
+        order = _expect((yield decision), MoveOrder, f"MOVE {adv.id} n T0 T0")
+        verify_move(adv, decision, order)
+        if order.hexes:
+            m = Maneuver(order.hexes * state.hex_cm, order.turn1, order.turn2)
+            battle.move_single(adv.ship, m)
+            adv.moved += order.hexes
+    return None
+
+
+def _fire(battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]) -> Steps:
+    """Declarations (no Tactical Advantage first), evasions, then every attack resolves."""
+    for side in sides:
+        ships = tuple(a.id for a in state.side(side) if combat.can_fire(a))
+        if not ships or not state.side(other(side)):
+            continue
+        decision = AttackDecision(side, phase, ships)
+        order = _expect((yield decision), AttackOrder, "ATTACK ... or ATTACK NONE")
+        combat.verify_attacks(state, decision, order)
+        for ship_id in ships:
+            combat.declare(state, state.of(ship_id), order.attacks)
+    for side in sides:  # evasion is declared before the enemy fires (ADV-EVA-03)
+        threatened = tuple(combat.evasion_candidates(state, side))
+        if not threatened:
+            continue
+        dodge = EvadeDecision(side, phase, threatened)
+        got = _expect((yield dodge), EvadeOrder, "EVADE ... or EVADE NONE")
+        combat.verify_evasions(state, dodge, got)
+        for ship_id, turn in got.evasions:
+            combat.evade(battle, state, state.of(ship_id), turn)
+    combat.resolve(battle, state)
+    return None
+
+
+def _redistribution(
+    battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
+) -> Steps:
+    """Leftover shield points may be moved between facings with a Shield Tech check
+    (ADV-SEQ-05)."""
+    for side in sides:
+        ships = tuple(a.id for a in state.side(side) if a.shields_up)
+        if not ships:
+            continue
+        decision = ShieldDecision(side, phase, ships)
+        order = _expect((yield decision), ShieldOrder, "SHIELDS ... or SHIELDS NONE")
+        seen: set[str] = set()
+        for ship_id, new in order.plans:
+            if ship_id not in ships or ship_id in seen:
+                raise IllegalOrderError(
+                    f"{ship_id} cannot redistribute now (once a phase, shields up); ships that "
+                    f"can: {', '.join(ships)} (ADV-SEQ-05)"
+                )
+            seen.add(ship_id)
+            power.verify_redistribution(state.of(ship_id), new)
+        for ship_id, new in order.plans:
+            power.redistribute(battle, state.of(ship_id), new)
+    return None
+
+
+register_driver("advanced", advanced_turns)

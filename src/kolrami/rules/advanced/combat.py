@@ -1,0 +1,494 @@
+"""Fire in the advanced game: declarations (ADV-FIRE, ADV-DIS, ADV-LOCK), to-hit, the
+targeting subsystem (ADV-TGT-01), evasion (ADV-EVA), torpedo stores (ADV-TORP-01), and where
+damage goes: shield facings, then the detailed damage chart.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING
+
+from kolrami.catalog.advanced import AdvLocation, AdvWeapon, AdvWeaponKind
+from kolrami.catalog.models import Arc
+from kolrami.engine import adv_events as ae
+from kolrami.engine import events as ev
+from kolrami.engine.adv_orders import Attack, AttackDecision, AttackOrder, EvadeDecision, EvadeOrder
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.rules.advanced.checks import Outcome, check
+from kolrami.rules.advanced.geometry import bearing_to, facing_toward, weapon_bears
+from kolrami.rules.advanced.officers import casualties_from, lose_lock, shake, take_casualties
+from kolrami.rules.advanced.power import absorb, cut_power
+from kolrami.rules.advanced.state import ROLES, SHAKEN_LIMIT, AdvancedState, AdvShip
+
+if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle
+
+#: Systems a beam may be aimed at (ADV-LOCK-02): a nacelle, the impulse engine, or a named
+#: weapon "w<n>". Sensors and shield generators may not be aimed at.
+AIMABLE = {
+    "warp_port": AdvLocation.WARP_PORT,
+    "warp_starboard": AdvLocation.WARP_STARBOARD,
+    "impulse": AdvLocation.IMPULSE,
+}
+_WEAPON_AIM = re.compile(r"^w(\d+)$")
+BASE_TARGETS = 2  # targets a ship may engage in one phase (ADV-FIRE-02)
+MAX_EXTRA_TARGETS = 2  # the helmsman's bonus adds a third, or a fourth (ADV-OFF-06)
+HELM_BONUS = 2  # the helmsman's -2 on a to-hit roll (ADV-OFF-06)
+EVASION_STRESS = 1  # superstructure an evasion costs (ADV-EVA-01)
+#: Pairs must sit port + starboard, both forward or both aft (ADV-DIS-01).
+PAIR_MOUNTS = ({Arc.P, Arc.S}, {Arc.F}, {Arc.A})
+
+
+def distance(a: AdvShip, b: AdvShip) -> float:
+    """Centre to centre, in cm."""
+    return math.hypot(b.ship.x - a.ship.x, b.ship.y - a.ship.y)
+
+
+def aim_location(target: AdvShip, aim: str) -> tuple[AdvLocation, int | None] | None:
+    """The chart location (and weapon index) an aim names on `target`, or None if unknown."""
+    m = _WEAPON_AIM.match(aim)
+    if m:
+        index = int(m.group(1))
+        if index >= len(target.sheet.weapons):
+            return None
+        kind = AdvLocation.BEAM if target.sheet.weapons[index].beam else AdvLocation.TORPEDO
+        return kind, index
+    try:
+        return AdvLocation(aim), None
+    except ValueError:
+        return None
+
+
+def weapon_problem(adv: AdvShip, index: int, target: AdvShip) -> str | None:
+    """Why weapon `index` of `adv` cannot fire at `target` now, or None."""
+    if index >= len(adv.sheet.weapons):
+        return f"has no weapon w{index} (w0-w{len(adv.sheet.weapons) - 1})"
+    w = adv.sheet.weapons[index]
+    if not adv.weapon_ok[index]:
+        return f"w{index} is damaged"
+    if adv.fired[index]:
+        return f"w{index} has already fired this turn"
+    if not adv.power[index]:
+        return f"w{index} was given no power this turn"
+    dist = distance(adv, target)
+    if dist > w.range_cm:
+        return f"w{index} reaches {w.range_cm} cm; {target.id} is {dist:.1f} cm away"
+    s = adv.ship
+    bearing = bearing_to(s.x, s.y, s.heading, target.ship.x, target.ship.y)
+    if not weapon_bears(w.arcs, bearing):
+        arcs = "/".join(a.value for a in w.arcs)
+        return (
+            f"w{index} fires {arcs}; {target.id} bears {bearing:.0f} degrees "
+            "(side arcs 60-120 and 240-300, ADV-ARC-01..03)"
+        )
+    return None
+
+
+def pair_problem(adv: AdvShip, indices: tuple[int, ...]) -> str | None:
+    """Why these weapons cannot fire together (or one alone), or None (ADV-DIS-01, -02)."""
+    weapons = [adv.sheet.weapons[i] for i in indices]
+    heavy = [w.kind is AdvWeaponKind.HEAVY_DISRUPTOR for w in weapons]
+    if len(indices) == 1:
+        if heavy[0]:
+            return "heavy disruptors fire only as a pair (ADV-DIS-02)"
+        return None
+    if len(indices) != 2 or indices[0] == indices[1]:
+        return "an attack is one weapon, or one disruptor pair (ADV-FIRE-01)"
+    kinds = {w.kind for w in weapons}
+    if kinds not in ({AdvWeaponKind.DISRUPTOR}, {AdvWeaponKind.HEAVY_DISRUPTOR}):
+        return "only two disruptors (or two heavy disruptors) fire together (ADV-DIS-01, -02)"
+    if {w.mount for w in weapons} not in PAIR_MOUNTS:
+        mounts = "+".join(w.mount.value for w in weapons)
+        return f"a pair is port + starboard, two forward or two aft, not {mounts} (ADV-DIS-01)"
+    if adv.power[indices[0]] != adv.power[indices[1]]:
+        return "both disruptors of a pair carry the same power (ADV-DIS-01)"
+    return None
+
+
+def aim_problem(weapon: AdvWeapon, target: AdvShip, aim: str) -> str | None:
+    """Why `aim` is not allowed for this weapon on `target`, or None."""
+    found = aim_location(target, aim)
+    if found is None:
+        return f"'{aim}' is no system of {target.id}"
+    if weapon.beam and found[1] is None and aim not in AIMABLE:
+        return (
+            "a beam may be aimed at warp_port, warp_starboard, impulse or a weapon w<n>; "
+            f"not '{aim}' (ADV-LOCK-02)"
+        )
+    return None
+
+
+def targets_allowed(adv: AdvShip) -> int:
+    """Targets this ship may engage in one phase (ADV-FIRE-02, ADV-OFF-06)."""
+    return BASE_TARGETS + min(MAX_EXTRA_TARGETS, adv.extra_targets)
+
+
+def can_fire(adv: AdvShip) -> bool:
+    """Alive with a weapon powered, working and not yet fired this turn."""
+    return adv.alive and any(
+        p and ok and not f for p, ok, f in zip(adv.power, adv.weapon_ok, adv.fired, strict=True)
+    )
+
+
+def verify_attacks(state: AdvancedState, decision: AttackDecision, order: AttackOrder) -> None:
+    """A side's declarations for one firing phase."""
+    used: dict[str, set[int]] = {}
+    targets: dict[str, list[str]] = {}
+    bonuses: dict[str, int] = {}
+    for a in order.attacks:
+        if a.ship not in decision.ships:
+            raise IllegalOrderError(
+                f"{a.ship} cannot fire now; ships that can: {', '.join(decision.ships) or 'none'}"
+            )
+        adv = state.of(a.ship)
+        target = state.ships.get(a.target)
+        if target is None or not target.alive or target.side == adv.side:
+            raise IllegalOrderError(f"{a.ship} cannot fire at '{a.target}': not an enemy in play")
+        mine = used.setdefault(a.ship, set())
+        for i in a.weapons:
+            if i in mine:
+                raise IllegalOrderError(f"{a.ship}: w{i} fires once (ADV-FIRE-01)")
+            problem = weapon_problem(adv, i, target)
+            if problem:
+                raise IllegalOrderError(f"{a.ship}: {problem}")
+            mine.add(i)
+        problem = pair_problem(adv, a.weapons)
+        if problem:
+            raise IllegalOrderError(f"{a.ship}: {problem}")
+        hit = targets.setdefault(a.ship, [])
+        if a.target in hit:
+            raise IllegalOrderError(
+                f"{a.ship}: one bank (or disruptor pair) per target per phase; {a.target} is "
+                "already engaged (ADV-FIRE-01)"
+            )
+        hit.append(a.target)
+        if len(hit) > targets_allowed(adv):
+            raise IllegalOrderError(
+                f"{a.ship}: engages {len(hit)} targets; {targets_allowed(adv)} allowed this phase "
+                "(2, more with the helmsman's bonus) (ADV-FIRE-02, ADV-OFF-06)"
+            )
+        if a.aim is not None:
+            problem = aim_problem(adv.sheet.weapons[a.weapons[0]], target, a.aim)
+            if problem:
+                raise IllegalOrderError(f"{a.ship}: {problem}")
+        if a.bonus:
+            bonuses[a.ship] = bonuses.get(a.ship, 0) + 1
+            if bonuses[a.ship] > adv.aim_bonus:
+                raise IllegalOrderError(
+                    f"{a.ship}: {adv.aim_bonus} helmsman's -2 bonus(es) left this turn (ADV-OFF-06)"
+                )
+
+
+def declare(state: AdvancedState, adv: AdvShip, attacks: tuple[Attack, ...]) -> None:
+    """Record verified attacks; the extra targets and -2 bonuses they use are spent."""
+    mine = [a for a in attacks if a.ship == adv.id]
+    extra = max(0, len({a.target for a in mine}) - BASE_TARGETS)
+    adv.extra_targets -= extra
+    adv.aim_bonus -= sum(1 for a in mine if a.bonus)
+    state.attacks.extend(mine)
+
+
+def legal_attacks(state: AdvancedState, adv: AdvShip) -> list[tuple[tuple[int, ...], str]]:
+    """Every (weapons, target) this ship could declare now: single weapons and legal pairs."""
+    out: list[tuple[tuple[int, ...], str]] = []
+    enemies = [e for e in state.ships.values() if e.alive and e.side != adv.side]
+    n = len(adv.sheet.weapons)
+    for e in enemies:
+        ready = [i for i in range(n) if weapon_problem(adv, i, e) is None]
+        for i in ready:
+            if pair_problem(adv, (i,)) is None:
+                out.append(((i,), e.id))
+        for x in ready:
+            for y in ready:
+                if x < y and pair_problem(adv, (x, y)) is None:
+                    out.append(((x, y), e.id))
+    return out
+
+
+# --- evasion ----------------------------------------------------------------------------------
+
+
+def evasion_candidates(state: AdvancedState, side: str) -> list[str]:
+    """Ships of `side` that enemy torpedoes are declared at this phase and that still have
+    impulse power to dodge with (ADV-EVA-01, ADV-IMP-01)."""
+    out = []
+    for a in state.side(side):
+        if a.impulse <= 0:
+            continue
+        for attack in state.attacks:
+            firer = state.of(attack.ship)
+            if attack.target == a.id and not firer.sheet.weapons[attack.weapons[0]].beam:
+                out.append(a.id)
+                break
+    return out
+
+
+def verify_evasions(state: AdvancedState, decision: EvadeDecision, order: EvadeOrder) -> None:
+    """Each evading ship is threatened by torpedoes and turns one hexside (ADV-EVA-01)."""
+    seen: set[str] = set()
+    for ship_id, turn in order.evasions:
+        if ship_id not in decision.ships:
+            raise IllegalOrderError(
+                f"{ship_id} cannot evade: no torpedo is declared at it, or it has no impulse "
+                f"power; ships that can: {', '.join(decision.ships) or 'none'} (ADV-EVA-01)"
+            )
+        if ship_id in seen:
+            raise IllegalOrderError(f"{ship_id} evades once a phase")
+        seen.add(ship_id)
+        if turn not in (-1, 1):
+            raise IllegalOrderError(
+                f"{ship_id}: an evasion turns one hexside, -1 or +1 (ADV-EVA-01)"
+            )
+
+
+def evade(battle: Battle, state: AdvancedState, adv: AdvShip, turn: int) -> None:
+    """Turn one hexside, take 1 stress, roll Helm Ops; the ship's own fire this phase is
+    given up (ADV-EVA-01..03)."""
+    ship = adv.ship
+    adv.evaded_from = ship.heading
+    ship.heading = (ship.heading + turn) % 6
+    point = [round(ship.x, 3), round(ship.y, 3)]
+    battle.log.record(ev.ShipMoved, ship.id, [point, point], ship.heading, ship.speed, 0.0)
+    ship.superstructure -= EVASION_STRESS
+    result = check(battle.dice, adv.rating("helm", "helm_ops"), adv.penalty)
+    adv.evasion = result.outcome
+    state.attacks = [a for a in state.attacks if a.ship != adv.id]
+    battle.log.record(
+        ae.Evaded,
+        adv.id,
+        turn,
+        ship.heading,
+        result.roll,
+        result.modifier,
+        result.rating,
+        result.outcome.value,
+        ship.superstructure,
+    )
+    if ship.superstructure <= 0 and ship.alive:
+        battle.rules.destroyed(battle, ship, None)
+
+
+# --- resolution ---------------------------------------------------------------------------------
+
+
+def resolve(battle: Battle, state: AdvancedState) -> None:
+    """Fire every declared attack, in declaration order. Fire is simultaneous: a ship destroyed
+    during the phase still fires what it declared; an attack whose target is gone is lost."""
+    attacks, state.attacks = state.attacks, []
+    for attack in attacks:
+        fire(battle, state, attack)
+
+
+def fire(battle: Battle, state: AdvancedState, attack: Attack) -> None:
+    """One attack: charges and torpedoes are spent, then checks, to-hit and damage."""
+    adv = state.of(attack.ship)
+    target = state.of(attack.target)
+    weapons = [adv.sheet.weapons[i] for i in attack.weapons]
+    damage = sum(adv.power[i] for i in attack.weapons)
+    for i in attack.weapons:
+        adv.fired[i] = True
+    beam = weapons[0].beam
+    if not beam:
+        adv.stores -= sum(w.torpedoes for w in weapons)  # ADV-TORP-01
+    if not target.alive:
+        return
+    dist = distance(adv, target)
+    label = weapons[0].kind.value + (" pair" if len(weapons) > 1 else "")
+    # Without a sensor lock on the target the gunner fires by hand (ADV-FIRE-03).
+    if not (adv.sensors_ok and adv.lock == target.id):
+        result = check(battle.dice, adv.rating("helm", "weapons"), adv.penalty)
+        battle.log.record(
+            ae.FireCheck,
+            adv.id,
+            target.id,
+            "manual fire",
+            result.roll,
+            result.modifier,
+            result.rating,
+            result.outcome.passed,
+        )
+        if not result.outcome.passed:
+            return
+    aimed = False
+    if attack.aim is not None and beam:  # an aimed lock needs a Weapons check (ADV-LOCK-01)
+        result = check(battle.dice, adv.rating("helm", "weapons"), adv.penalty)
+        aimed = result.outcome.passed
+        battle.log.record(
+            ae.FireCheck,
+            adv.id,
+            target.id,
+            f"aim at {attack.aim}",
+            result.roll,
+            result.modifier,
+            result.rating,
+            aimed,
+        )
+    needed = min(state.rules.to_hit_number(state, adv, w, dist) for w in weapons)
+    shots = [damage] if beam else [w.damage for w in weapons for _ in range(w.torpedoes)]
+    for k, amount in enumerate(shots):
+        if not target.alive:
+            break  # a salvo's later torpedoes find nothing to hit
+        roll = battle.dice.d10()
+        modifier = adv.penalty - (HELM_BONUS if attack.bonus and k == 0 else 0)
+        hit = needed > 0 and roll + modifier <= needed
+        battle.log.record(
+            ae.AttackRolled,
+            adv.id,
+            target.id,
+            list(attack.weapons),
+            label,
+            round(dist, 3),
+            needed,
+            roll,
+            modifier,
+            hit,
+            amount if hit else 0,
+        )
+        if hit:
+            undershoot = needed - (roll + modifier)
+            deal(battle, state, adv, target, amount, beam, attack.aim, aimed, undershoot)
+
+
+def shifted_row(
+    chart: tuple[AdvLocation, ...], roll: int, prefer: AdvLocation | None, rows: int
+) -> int:
+    """The chart row (0-based) a location roll lands on after the targeting subsystem moves it up
+    to `rows` rows toward the preferred location (ADV-TGT-01)."""
+    row = roll - 1
+    if prefer is None or rows <= 0:
+        return row
+    wanted = [i for i, loc in enumerate(chart) if loc is prefer]
+    if not wanted:
+        return row
+    goal = min(wanted, key=lambda i: (abs(i - row), i))
+    step = max(-rows, min(rows, goal - row))
+    return row + step
+
+
+def tgt_rows(undershoot: int) -> int:
+    """Rows the targeting subsystem may move the location: one per full 3 points a to-hit roll
+    came in under what it needed (ADV-TGT-01)."""
+    return max(0, undershoot) // 3
+
+
+def deal(
+    battle: Battle,
+    state: AdvancedState,
+    firer: AdvShip,
+    target: AdvShip,
+    damage: int,
+    beam: bool,
+    aim: str | None,
+    aimed: bool,
+    undershoot: int,
+) -> None:
+    """A hit: shields first, then what gets through strikes a location of the chart."""
+    ts = target.ship
+    fs = firer.ship
+    facing = facing_toward(ts.x, ts.y, ts.heading, fs.x, fs.y)
+    if not beam and target.evasion is not None:  # ADV-EVA-02
+        if not target.evasion.passed:
+            facing = facing_toward(ts.x, ts.y, target.evaded_from, fs.x, fs.y)
+        elif target.evasion is Outcome.EXCEPTIONAL:
+            damage = 0
+        else:
+            damage //= 2
+    absorbed, through = absorb(target, facing, damage)
+    location_roll = shift = 0
+    location = ""
+    effect = ""
+    followups: list[tuple[str, object]] = []
+    if through > 0:
+        chart = target.sheet.damage_chart
+        found = aim_location(target, aim) if aim else None
+        weapon_index = found[1] if found else None
+        if aimed and found is not None:
+            loc = found[0]
+        else:
+            location_roll = battle.dice.d10()
+            prefer = found[0] if found else None
+            row = shifted_row(chart, location_roll, prefer, tgt_rows(undershoot))
+            shift = row - (location_roll - 1)
+            loc = chart[row]
+            if loc not in (AdvLocation.BEAM, AdvLocation.TORPEDO) or (
+                found is not None and found[0] is not loc
+            ):
+                weapon_index = None
+        location = loc.value
+        ts.superstructure -= through + (1 if aimed else 0)  # aimed hits: +1 (ADV-LOCK-02)
+        effect, followups = _location_effect(battle, target, loc, through, facing, weapon_index)
+    battle.log.record(
+        ae.DamageDealt,
+        firer.id,
+        target.id,
+        facing,
+        damage,
+        absorbed,
+        through,
+        location_roll,
+        shift,
+        location,
+        aimed and through > 0,
+        effect,
+        target.reinforcement[facing - 1],
+        target.base[facing - 1],
+        ts.superstructure,
+    )
+    for what, arg in followups:
+        if what == "shake":
+            shake(battle, target, str(arg))
+        elif what == "lock":
+            lose_lock(battle, target, "sensors hit")
+        elif what == "power":
+            cut_power(battle, target)
+    if through > 0:
+        crew_hit = location == AdvLocation.CREW.value
+        take_casualties(battle, target, casualties_from(target, through, crew_hit))
+    if ts.superstructure <= 0 and ts.alive:
+        battle.rules.destroyed(battle, ts, fs)
+
+
+def _location_effect(
+    battle: Battle,
+    target: AdvShip,
+    loc: AdvLocation,
+    through: int,
+    facing: int,
+    weapon_index: int | None,
+) -> tuple[str, list[tuple[str, object]]]:
+    """Apply what a location hit does to systems; returns its description and the logged
+    consequences to follow the DamageDealt event."""
+    if loc is AdvLocation.SENSORS:
+        turns = max(1, through // 3)
+        target.sensor_damage += turns
+        follow: list[tuple[str, object]] = [("lock", None)] if target.lock else []
+        return f"sensors out {target.sensor_damage} turn(s)", follow
+    if loc is AdvLocation.BRIDGE:
+        role = ROLES[battle.dice.d6() - 1]
+        fate = "killed" if target.officers[role].shaken + 1 >= SHAKEN_LIMIT else "shaken"
+        return f"{role} {fate}", [("shake", role)]
+    if loc in (AdvLocation.BEAM, AdvLocation.TORPEDO):
+        beam = loc is AdvLocation.BEAM
+        working = [
+            i for i, w in enumerate(target.sheet.weapons) if w.beam == beam and target.weapon_ok[i]
+        ]
+        if not working:
+            return f"no working {'beam' if beam else 'launcher'} left", []
+        if weapon_index is None or weapon_index not in working:
+            weapon_index = working[battle.dice.d(len(working)) - 1]
+        target.weapon_ok[weapon_index] = False
+        return f"w{weapon_index} damaged", []
+    if loc in (AdvLocation.WARP_PORT, AdvLocation.WARP_STARBOARD, AdvLocation.IMPULSE):
+        part = loc.value
+        value = max(0, getattr(target, part) - through)
+        setattr(target, part, value)
+        return f"{part.replace('_', ' ')} {value}", [("power", None)]
+    if loc is AdvLocation.SHIELD:
+        target.generator_ok[facing - 1] = False
+        target.base[facing - 1] = 0
+        target.reinforcement[facing - 1] = 0
+        return f"facing {facing} generator damaged", []
+    if loc is AdvLocation.CREW:
+        return "crew quarters: double casualties", []
+    return "", []

@@ -1,0 +1,326 @@
+"""Officers at work: bonus rolls (ADV-OFF-03..11), casualties (ADV-CAS-01..04), shaken and
+killed officers (ADV-OFF-04), Tactical Advantage (ADV-SEQ-04) and sensor locks (ADV-SENS).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kolrami.engine import adv_events as ae
+from kolrami.engine.adv_orders import BonusDecision, BonusOrder, LockDecision, LockOrder
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.rules.advanced.checks import (
+    REPLACEMENT_BASE,
+    Outcome,
+    check,
+    roll_rating,
+)
+from kolrami.rules.advanced.state import (
+    ROLES,
+    SHAKEN_LIMIT,
+    SHAKEN_TURNS,
+    SKILLS,
+    AdvancedState,
+    AdvShip,
+    Officer,
+)
+
+if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle
+
+#: Each officer's bonus choices and the rating each is rolled against (ADV-OFF-05..11). The
+#: Captain has none (ADV-OFF-03); the Communications officer's tasks come with part 2's
+#: communications rules (ADV-OFF-12, ADV-COMM).
+BONUS: dict[str, dict[str, str]] = {
+    "science": {"shields": "shield_tech", "hull": "damage_control", "sensors": "sensors"},
+    "helm": {"aim": "weapons", "targets": "weapons"},
+    "engineer": {
+        "power": "warp_tech",
+        "engines": "warp_tech",
+        "hull": "starship_eng",
+        "weapons": "starship_eng",
+        "shields": "starship_eng",
+        "sensors": "starship_eng",
+    },
+    "medical": {"casualties": "medicine", "revive": "medicine"},
+}
+#: Casualty recovery at the start of a turn, in percentage points of the crew (ADV-CAS-02):
+#: 1 by default, 3 with a Medical success, 5 (the cap) on an exceptional one.
+RECOVERY = {Outcome.SUCCESS: 3, Outcome.EXCEPTIONAL: 5}
+BASE_RECOVERY = 1
+FATALITY_PERCENT = 15  # ADV-CAS-01
+
+
+def bonus_options(adv: AdvShip) -> dict[str, tuple[str, ...]]:
+    """The bonus choices each officer of `adv` may take this turn."""
+    out: dict[str, tuple[str, ...]] = {}
+    for role, choices in BONUS.items():
+        if not adv.officers[role].on_duty:
+            continue  # a shaken officer makes no bonus roll
+        out[role] = tuple(
+            c for c in choices if (role, c) != ("engineer", "power") or adv.engines_undamaged
+        )
+    return out
+
+
+def verify_bonus(state: AdvancedState, decision: BonusDecision, order: BonusOrder) -> None:
+    """One bonus roll per officer (not the Captain) per turn, from that officer's choices."""
+    seen: set[tuple[str, str]] = set()
+    for ship_id, role, choice in order.choices:
+        if ship_id not in decision.ships:
+            raise IllegalOrderError(
+                f"{ship_id} makes no bonus rolls now; ships that do: {', '.join(decision.ships)}"
+            )
+        if role not in BONUS:
+            what = "the Captain has no bonus roll" if role == "captain" else f"no officer '{role}'"
+            raise IllegalOrderError(
+                f"{ship_id}: {what}; officers with bonus rolls: {', '.join(BONUS)} (ADV-OFF-03)"
+            )
+        if (ship_id, role) in seen:
+            raise IllegalOrderError(
+                f"{ship_id}: the {role} officer gets one bonus roll a turn (ADV-OFF-03)"
+            )
+        seen.add((ship_id, role))
+        adv = state.of(ship_id)
+        options = bonus_options(adv)
+        if role not in options:
+            raise IllegalOrderError(f"{ship_id}: the {role} officer is shaken and off duty")
+        if choice not in options[role]:
+            why = (
+                " (bonus power needs undamaged engines, ADV-OFF-08)"
+                if (role, choice) == ("engineer", "power")
+                else ""
+            )
+            raise IllegalOrderError(
+                f"{ship_id}: the {role} officer's bonus is one of "
+                f"{', '.join(options[role])}, not '{choice}'{why}"
+            )
+
+
+def take_bonus(battle: Battle, adv: AdvShip, role: str, choice: str) -> None:
+    """Roll one bonus and apply its benefit: 1, or 2 on 05 or less (ADV-CHK-01)."""
+    skill = BONUS[role][choice]
+    result = check(battle.dice, adv.rating(role, skill), adv.penalty)
+    n = result.outcome.amount
+    effect = _apply_bonus(adv, role, choice, result.outcome) if n else ""
+    battle.log.record(
+        ae.BonusRolled,
+        adv.id,
+        role,
+        choice,
+        result.roll,
+        result.modifier,
+        result.rating,
+        result.outcome.value,
+        effect,
+        adv.ship.superstructure,
+    )
+
+
+def _apply_bonus(adv: AdvShip, role: str, choice: str, outcome: Outcome) -> str:
+    n = outcome.amount
+    s = adv.sheet
+    ship = adv.ship
+    if choice == "shields" and role == "science":
+        points = n * s.shield_ratio  # a bonus power point at the shield ratio (ADV-SHLD-03)
+        adv.shield_bonus += points
+        return f"+{points} shield points (may pass the maximum)"
+    if choice == "hull":
+        gain = min(n, ship.cls.superstructure - ship.superstructure)
+        ship.superstructure += gain
+        return f"superstructure +{gain}"
+    if choice == "sensors":
+        fixed = min(n, adv.sensor_damage)
+        adv.sensor_damage -= fixed
+        return f"sensors {fixed} turn{'s' * (fixed != 1)} repaired"
+    if choice == "aim":
+        adv.aim_bonus = n
+        return f"-2 on {n} to-hit roll{'s' * (n != 1)}"
+    if choice == "targets":
+        adv.extra_targets = n
+        return f"{n} extra target{'s' * (n != 1)} this turn"
+    if choice == "power":
+        adv.bonus_power = n
+        return f"+{n} power"
+    if choice == "engines":
+        parts: list[str] = []
+        for _ in range(n):
+            part = _most_damaged_engine(adv)
+            if part is None:
+                break
+            setattr(adv, part, getattr(adv, part) + 1)
+            parts.append(part.replace("_", " "))
+        return "repaired " + ", ".join(parts) if parts else "engines undamaged"
+    if choice == "weapons":
+        broken = [i for i, ok in enumerate(adv.weapon_ok) if not ok][:n]
+        for i in broken:
+            adv.weapon_ok[i] = True
+        return "repaired " + ", ".join(f"w{i}" for i in broken) if broken else "no weapon damaged"
+    if choice == "shields":
+        done = []
+        for _ in range(n):
+            f = min(
+                range(1, 7),
+                key=lambda k: (adv.generator_ok[k - 1], adv.base[k - 1] - s.shield_points, k),
+            )
+            if adv.generator_ok[f - 1] and adv.base[f - 1] >= s.shield_points:
+                break
+            adv.generator_ok[f - 1] = True
+            adv.base[f - 1] = max(adv.base[f - 1], s.shield_points)
+            done.append(str(f))
+        return "facing " + ", ".join(done) + " restored" if done else "shields whole"
+    if choice == "casualties":
+        adv.recovery = RECOVERY[outcome]
+        return f"{adv.recovery}% of the crew back on duty"
+    if choice == "revive":
+        shaken = [o for o in adv.officers.values() if o.out > 0]
+        if not shaken:
+            return "nobody to revive"
+        officer = max(shaken, key=lambda o: (o.out, -ROLES.index(o.role)))
+        officer.out = max(0, officer.out - n)
+        return f"{officer.role} back {n} turn{'s' * (n != 1)} sooner"
+    raise AssertionError(f"unknown bonus {role}.{choice}")
+
+
+def _most_damaged_engine(adv: AdvShip) -> str | None:
+    s = adv.sheet
+    parts = (
+        ("impulse", s.impulse - adv.impulse, adv.impulse == 0),
+        ("warp_port", s.warp_port - adv.warp_port, False),
+        ("warp_starboard", s.warp_starboard - adv.warp_starboard, False),
+    )
+    damaged = [p for p in parts if p[1] > 0]
+    if not damaged:
+        return None
+    # a dead impulse engine first (no movement without it), then the worst
+    return max(damaged, key=lambda p: (p[2], p[1]))[0]
+
+
+def recover(battle: Battle, adv: AdvShip) -> None:
+    """Casualties back on duty at the start of the turn, never below the fatalities (ADV-CAS-02)."""
+    floor = adv.fatalities
+    if adv.casualties <= floor:
+        return
+    amount = max(1, adv.sheet.crew * adv.recovery // 100)
+    back = min(amount, adv.casualties - floor)
+    adv.casualties -= back
+    battle.log.record(ae.CasualtiesRecovered, adv.id, back, adv.casualties)
+
+
+def casualties_from(adv: AdvShip, through: int, crew_hit: bool) -> int:
+    """Crew put out of action by `through` damage: crew / (2 x superstructure) a point, twice
+    that on the crew row, halved (rounded down) for Gorn and Borg (ADV-CAS-04)."""
+    per_point = max(1, adv.sheet.crew // (2 * adv.ship.cls.superstructure))
+    raw = through * per_point * (2 if crew_hit else 1)
+    return int(raw * adv.species.casualty_factor)
+
+
+def take_casualties(battle: Battle, adv: AdvShip, amount: int) -> None:
+    """Crew out of action; 15% of all ever taken are dead (ADV-CAS-01)."""
+    amount = min(amount, adv.sheet.crew - adv.casualties)
+    if amount <= 0:
+        return
+    adv.casualties += amount
+    adv.taken += amount
+    battle.log.record(ae.CasualtiesTaken, adv.id, amount, adv.casualties, adv.fatalities)
+
+
+def shake(battle: Battle, adv: AdvShip, role: str) -> str:
+    """An officer is shaken; the third time he dies and a replacement is rolled (ADV-OFF-04)."""
+    officer = adv.officers[role]
+    officer.shaken += 1
+    replacement: dict[str, int] | None = None
+    if officer.shaken >= SHAKEN_LIMIT:
+        replacement = {skill: roll_rating(battle.dice, REPLACEMENT_BASE) for skill in SKILLS[role]}
+        if "cloak_tech" in officer.ratings and adv.species.cloak_tech_base is not None:
+            # his Cloak Tech is rolled as a normal officer's of his species (ADV-CLOAK-05)
+            replacement["cloak_tech"] = roll_rating(battle.dice, adv.species.cloak_tech_base)
+        adv.officers[role] = Officer(role, replacement, replacement=True)
+        effect = f"{role} killed, replaced"
+    else:
+        officer.out = SHAKEN_TURNS
+        effect = f"{role} shaken"
+    battle.log.record(
+        ae.OfficerShaken, adv.id, role, officer.shaken, adv.officers[role].out, replacement
+    )
+    return effect
+
+
+# --- Tactical Advantage -------------------------------------------------------------------------
+
+
+def roll_tactical_advantage(battle: Battle, state: AdvancedState) -> None:
+    """Each side's best captain rolls; the larger margin under his rating wins, ties re-roll
+    (ADV-SEQ-04)."""
+    best: dict[str, AdvShip] = {}
+    for side in ("A", "B"):
+        ships = state.side(side)
+        if ships:
+            best[side] = max(ships, key=lambda a: (a.rating("captain", "command"), -a.ship.index))
+    if len(best) < 2:
+        return
+    ratings = {side: a.rating("captain", "command") for side, a in best.items()}
+    rolls: list[dict[str, int]] = []
+    while True:
+        roll = {side: battle.dice.d100() for side in ("A", "B")}
+        rolls.append(roll)
+        margin = {s: ratings[s] - roll[s] - best[s].penalty for s in ("A", "B")}
+        if margin["A"] != margin["B"]:
+            break
+    state.tac = "A" if margin["A"] > margin["B"] else "B"
+    battle.log.record(ae.TacticalAdvantage, ratings, rolls, state.tac)
+
+
+# --- sensor locks ---------------------------------------------------------------------------
+
+
+def lock_candidates(state: AdvancedState, side: str) -> list[AdvShip]:
+    """Ships of `side` whose sensors work: they may keep or try a lock."""
+    return [a for a in state.side(side) if a.sensors_ok]
+
+
+def verify_locks(state: AdvancedState, decision: LockDecision, order: LockOrder) -> None:
+    """One target per ship, an enemy in play (ADV-SENS-01)."""
+    seen: set[str] = set()
+    for ship_id, target in order.locks:
+        if ship_id not in decision.ships:
+            raise IllegalOrderError(
+                f"{ship_id} cannot lock now (sensors out or not in play); ships that can: "
+                f"{', '.join(decision.ships) or 'none'} (ADV-SENS-01)"
+            )
+        if ship_id in seen:
+            raise IllegalOrderError(f"{ship_id} locks on one target at a time (ADV-SENS-04)")
+        seen.add(ship_id)
+        adv = state.of(ship_id)
+        other = state.ships.get(target)
+        if other is None or not state.rules.lock_allowed(state, adv, other):
+            raise IllegalOrderError(
+                f"{ship_id} cannot lock on '{target}': not an enemy ship in play (ADV-SENS-01)"
+            )
+
+
+def lose_lock(battle: Battle, adv: AdvShip, reason: str) -> None:
+    """The lock ends (ADV-SENS-04)."""
+    if adv.lock is not None:
+        battle.log.record(ae.LockLost, adv.id, adv.lock, reason)
+        adv.lock = None
+
+
+def try_lock(battle: Battle, adv: AdvShip, target: str) -> None:
+    """Keep a standing lock on the same target, or roll Sensors for a new one (ADV-SENS-01, -04)."""
+    if adv.lock == target:
+        battle.log.record(ae.SensorLock, adv.id, target, 0, 0, 0, True)
+        return
+    lose_lock(battle, adv, "another target chosen")
+    result = check(battle.dice, adv.rating("science", "sensors"), adv.penalty)
+    if result.outcome.passed:
+        adv.lock = target
+    battle.log.record(
+        ae.SensorLock,
+        adv.id,
+        target,
+        result.roll,
+        result.modifier,
+        result.rating,
+        result.outcome.passed,
+    )

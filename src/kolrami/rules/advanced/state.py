@@ -1,0 +1,251 @@
+"""The advanced game's state: officers, and each ship's engines, shields, weapons and crew.
+
+A Battle keeps it under `battle.extensions["advanced"]`; the FPF ShipState still holds what both
+games share (position, heading, superstructure, destruction). Only the engine writes it;
+captains read it through `BattleView.advanced()`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from kolrami.catalog.advanced import FACINGS, AdvancedPack, AdvancedSheet, Species
+from kolrami.engine import adv_events as ae
+from kolrami.engine.adv_orders import Attack, PowerPlan
+from kolrami.rules.advanced.checks import (
+    OFFICER_BASE,
+    Outcome,
+    assign_by_strength,
+    casualty_penalty,
+    roll_rating,
+)
+
+if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle, ShipState
+    from kolrami.rules.advanced.modules import AdvancedRules
+
+KEY = "advanced"
+#: A game turn has five phases of movement and fire (ADV-SEQ-02).
+PHASES = 5
+#: Officers and the ratings each holds (ADV-OFF-05..12); the Captain's drives Tactical Advantage.
+SKILLS: dict[str, tuple[str, ...]] = {
+    "captain": ("command",),
+    "science": ("shield_tech", "damage_control", "sensors"),
+    "helm": ("weapons", "helm_ops"),
+    "engineer": ("warp_tech", "starship_eng"),
+    "medical": ("medicine",),
+    "comms": ("communications",),
+}
+ROLES = tuple(SKILLS)
+#: A shaken officer is off duty for this many game turns (ADV-OFF-04, ADV-OFF-11).
+SHAKEN_TURNS = 2
+#: The third shaking kills (ADV-OFF-04).
+SHAKEN_LIMIT = 3
+
+
+@dataclass(slots=True, eq=False)
+class Officer:
+    """One bridge officer: ratings by skill; shaken count; turns still off duty."""
+
+    role: str
+    ratings: dict[str, int]
+    shaken: int = 0
+    out: int = 0
+    replacement: bool = False
+
+    @property
+    def on_duty(self) -> bool:
+        """Not shaken out of action."""
+        return self.out == 0
+
+    def rating(self, skill: str) -> int:
+        """The rating a check uses: half while shaken (a junior stands in)."""
+        value = self.ratings[skill]
+        return value if self.on_duty else value // 2
+
+
+@dataclass(slots=True, eq=False)
+class AdvShip:
+    """One ship's advanced state."""
+
+    ship: ShipState
+    sheet: AdvancedSheet
+    species: Species
+    officers: dict[str, Officer]
+    warp_port: int
+    warp_starboard: int
+    impulse: int
+    base: list[int]
+    reinforcement: list[int]
+    generator_ok: list[bool]
+    weapon_ok: list[bool]
+    power: list[int]  # this turn: beam power, or 1 for an armed launcher
+    fired: list[bool]  # this turn
+    stores: int
+    casualties: int = 0  # crew out of action now
+    taken: int = 0  # casualties taken in all (fatalities are 15% of these, ADV-CAS-01)
+    sensor_damage: int = 0  # game turns of sensor outage left
+    lock: str | None = None
+    shields_up: bool = False
+    moves: int = 0  # hexes of movement bought this turn
+    moved: int = 0  # hexes moved so far this turn
+    cost: int = 0  # power allocated this turn
+    plan: PowerPlan | None = None
+    aim_bonus: int = 0  # helmsman's -2 bonuses left this turn
+    extra_targets: int = 0  # helmsman's extra targets left this turn
+    bonus_power: int = 0  # engineer's bonus power this turn
+    shield_bonus: int = 0  # science officer's shield points this turn (may pass the maximum)
+    recovery: int = 1  # percentage points of casualties back on duty this turn (ADV-CAS-02)
+    evasion: Outcome | None = None  # this phase's evasion, if any
+    evaded_from: int = 0  # heading before the evasion
+
+    @property
+    def id(self) -> str:
+        """The ship id."""
+        return self.ship.id
+
+    @property
+    def side(self) -> str:
+        """A or B."""
+        return self.ship.side
+
+    @property
+    def alive(self) -> bool:
+        """In play."""
+        return self.ship.alive
+
+    @property
+    def fatalities(self) -> int:
+        """15% of all casualties taken, rounded down (ADV-CAS-01)."""
+        return self.taken * 15 // 100
+
+    @property
+    def penalty(self) -> int:
+        """+1 to every roll per full 10% casualties (ADV-CAS-03)."""
+        return casualty_penalty(self.casualties, self.sheet.crew)
+
+    @property
+    def engine_power(self) -> int:
+        """What the engines give now, after damage."""
+        return self.warp_port + self.warp_starboard + self.impulse
+
+    @property
+    def available(self) -> int:
+        """Power available this turn: the engines plus the engineer's bonus (ADV-POW-01)."""
+        return self.engine_power + self.bonus_power
+
+    @property
+    def engines_undamaged(self) -> bool:
+        """Warp and impulse at their sheet values (the engineer's power bonus needs it)."""
+        s = self.sheet
+        return (self.warp_port, self.warp_starboard, self.impulse) == (
+            s.warp_port,
+            s.warp_starboard,
+            s.impulse,
+        )
+
+    @property
+    def sensors_ok(self) -> bool:
+        """Sensors working (no outage left)."""
+        return self.sensor_damage == 0
+
+    def facing_cap(self, facing: int) -> int:
+        """Most base points a facing holds: the sheet's, or 0 with its generator damaged."""
+        return self.sheet.shield_points if self.generator_ok[facing - 1] else 0
+
+    def overflow(self) -> int:
+        """Base points above the facings' caps (science officer bonus points, ADV-SHLD-04)."""
+        return sum(max(0, b - self.facing_cap(f)) for f, b in enumerate(self.base, start=1))
+
+    def facing(self, number: int) -> tuple[int, int]:
+        """(base, reinforcement) of a facing, as it stands (even with shields down)."""
+        return self.base[number - 1], self.reinforcement[number - 1]
+
+    def rating(self, role: str, skill: str) -> int:
+        """The rating of one officer's skill (halved while shaken)."""
+        return self.officers[role].rating(skill)
+
+
+@dataclass(slots=True, eq=False)
+class AdvancedState:
+    """The advanced game's state of one battle."""
+
+    pack: AdvancedPack
+    rules: AdvancedRules
+    hex_cm: int
+    ships: dict[str, AdvShip] = field(default_factory=dict)
+    tac: str = "A"
+    phase: int = 0
+    #: this phase's declared attacks, in resolution order
+    attacks: list[Attack] = field(default_factory=list)
+
+    def of(self, ship_id: str) -> AdvShip:
+        """A ship's advanced state."""
+        return self.ships[ship_id]
+
+    def side(self, side: str) -> list[AdvShip]:
+        """A side's ships in play, in battle order."""
+        return [a for a in self.ships.values() if a.side == side and a.alive]
+
+
+def state_of(battle: Battle) -> AdvancedState:
+    """The advanced state of a battle the advanced driver is playing."""
+    state = battle.extensions.get(KEY)
+    if not isinstance(state, AdvancedState):
+        raise LookupError("this battle is not an advanced game (no advanced state)")
+    return state
+
+
+def setup(battle: Battle, pack: AdvancedPack, rules: AdvancedRules) -> AdvancedState:
+    """Build every ship's advanced state and roll the fleets' officers (ADV-OFF-01, -02)."""
+    state = AdvancedState(pack, rules, battle.scenario.hex_cm)
+    for ship in battle.ships.values():
+        sheet = pack.sheet(ship.cls)
+        n = len(sheet.weapons)
+        state.ships[ship.id] = AdvShip(
+            ship=ship,
+            sheet=sheet,
+            species=pack.species_of(sheet),
+            officers={},
+            warp_port=sheet.warp_port,
+            warp_starboard=sheet.warp_starboard,
+            impulse=sheet.impulse,
+            base=[sheet.shield_points] * FACINGS,
+            reinforcement=[0] * FACINGS,
+            generator_ok=[True] * FACINGS,
+            weapon_ok=[True] * n,
+            power=[0] * n,
+            fired=[False] * n,
+            stores=sheet.torpedo_stores,
+        )
+    for side in ("A", "B"):
+        fleet = [state.ships[s.id] for s in battle.ships.values() if s.side == side]
+        roll_officers(battle, fleet)
+    for adv in state.ships.values():
+        battle.log.record(
+            ae.OfficersAssigned,
+            adv.id,
+            {role: dict(o.ratings) for role, o in adv.officers.items()},
+        )
+    return state
+
+
+def roll_officers(battle: Battle, fleet: list[AdvShip]) -> None:
+    """Roll each rating category for the whole fleet at once and hand the best results to the
+    strongest ships (by points value; equal values keep fleet order) (ADV-OFF-02)."""
+    strengths = [(a.ship.cls.value, a.ship.index) for a in fleet]
+    for a in fleet:
+        a.officers = {role: Officer(role, {}) for role in ROLES}
+    for role, skills in SKILLS.items():
+        for skill in skills:
+            rolled = [roll_rating(battle.dice) for _ in fleet]
+            for a, value in zip(fleet, assign_by_strength(rolled, strengths), strict=True):
+                a.officers[role].ratings[skill] = value
+    cloaked = [a for a in fleet if a.species.cloak_tech_base is not None]
+    if cloaked:  # Cloak Tech, for the cloaking rules (ADV-CLOAK-05, part 2)
+        base = [a.species.cloak_tech_base or OFFICER_BASE for a in cloaked]
+        rolled = [roll_rating(battle.dice, 0) for _ in cloaked]
+        strengths = [(a.ship.cls.value, a.ship.index) for a in cloaked]
+        for a, value, b in zip(cloaked, assign_by_strength(rolled, strengths), base, strict=True):
+            a.officers["engineer"].ratings["cloak_tech"] = value + b

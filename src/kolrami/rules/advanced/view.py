@@ -1,0 +1,161 @@
+"""What one side may know of the advanced game (GUIDE 3.8, ADV-SENS-03).
+
+Its own ships in full; an enemy's advanced state (shields per facing, power, damage, crew) only
+while one of its ships holds a sensor lock on it, as the locked ship's sheet is handed to the
+sensing player. Otherwise only the enemy's printed advanced sheet is known. Captains get it from
+`BattleView.advanced()`; they read it and never change what it returns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kolrami.catalog.advanced import AdvancedSheet
+from kolrami.engine.adv_orders import Attack, PowerPlan
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.rules.advanced import combat, officers, power
+from kolrami.rules.advanced.state import AdvancedState, AdvShip, state_of
+
+if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle, ShipState
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    """What every player knows of a ship: the model on the table and its printed advanced
+    sheet; `known` is its full advanced state when this side may see it (ADV-SENS-03)."""
+
+    ship: ShipState
+    sheet: AdvancedSheet
+    known: AdvShip | None
+
+    @property
+    def id(self) -> str:
+        """The ship id."""
+        return self.ship.id
+
+
+class AdvancedView:
+    """One side's window on the advanced state."""
+
+    __slots__ = ("_battle", "_state", "side")
+
+    def __init__(self, battle: Battle, side: str) -> None:
+        self._battle = battle
+        self._state: AdvancedState = state_of(battle)
+        self.side = side
+
+    @property
+    def tactical_advantage(self) -> str:
+        """The side holding Tactical Advantage this turn."""
+        return self._state.tac
+
+    @property
+    def phase(self) -> int:
+        """The phase (1-5) being played; 0 before the first."""
+        return self._state.phase
+
+    @property
+    def hex_cm(self) -> int:
+        """Centimetres in a hex."""
+        return self._state.hex_cm
+
+    def own(self) -> list[AdvShip]:
+        """This side's ships in play."""
+        return self._state.side(self.side)
+
+    def locked(self, ship_id: str) -> bool:
+        """Whether one of this side's ships holds a sensor lock on `ship_id`."""
+        return any(a.lock == ship_id and a.sensors_ok for a in self._state.side(self.side))
+
+    def ship(self, ship_id: str) -> AdvShip:
+        """A ship's full advanced state: own ships, and enemies under sensor lock."""
+        adv = self._state.ships[ship_id]
+        if adv.side != self.side and not self.locked(ship_id):
+            raise KeyError(ship_id)
+        return adv
+
+    def known(self, ship_id: str) -> AdvShip | None:
+        """The ship's advanced state if this side may see it, else None."""
+        try:
+            return self.ship(ship_id)
+        except KeyError:
+            return None
+
+    def contact(self, ship_id: str) -> Contact:
+        """What this side knows of any ship in play."""
+        adv = self._state.ships[ship_id]
+        return Contact(adv.ship, adv.sheet, self.known(ship_id))
+
+    def contacts(self) -> list[Contact]:
+        """The enemy ships in play, as this side knows them."""
+        return [
+            self.contact(a.id)
+            for a in self._state.ships.values()
+            if a.side != self.side and a.alive and self._battle.visible(self.side, a.ship)
+        ]
+
+    def sheet(self, ship_id: str) -> AdvancedSheet:
+        """Any ship's printed advanced sheet (what every player knows)."""
+        return self._state.ships[ship_id].sheet
+
+    def facing_points(self, ship_id: str, facing: int) -> int:
+        """A facing's shield points: exact when known, else the sheet's full value."""
+        adv = self.known(ship_id)
+        if adv is None:
+            return self.sheet(ship_id).shield_points
+        if not adv.shields_up and adv.plan is not None:
+            return 0
+        return adv.base[facing - 1] + adv.reinforcement[facing - 1]
+
+    def attacks_at(self, ship_id: str) -> list[Attack]:
+        """The attacks declared at one of this side's ships this phase (to decide on evasion)."""
+        if self._state.ships[ship_id].side != self.side:
+            raise KeyError(ship_id)
+        return [a for a in self._state.attacks if a.target == ship_id]
+
+    def declared(self) -> list[Attack]:
+        """Every attack declared so far this phase (declarations are open, ADV-SEQ-04)."""
+        return list(self._state.attacks)
+
+    def legal_attacks(self, ship_id: str) -> list[tuple[tuple[int, ...], str]]:
+        """(weapons, target) pairs one of this side's ships could declare now."""
+        return combat.legal_attacks(self._state, self.ship(ship_id))
+
+    def targets_allowed(self, ship_id: str) -> int:
+        """Targets the ship may engage this phase."""
+        return combat.targets_allowed(self.ship(ship_id))
+
+    def to_hit(self, ship_id: str, weapon: int, distance: float) -> int:
+        """The to-hit number of one weapon at a distance (before modifiers)."""
+        adv = self._state.ships[ship_id]
+        return self._state.rules.to_hit_number(
+            self._state, adv, adv.sheet.weapons[weapon], distance
+        )
+
+    def bonus_options(self, ship_id: str) -> dict[str, tuple[str, ...]]:
+        """The bonus choices of each officer of one of this side's ships."""
+        return officers.bonus_options(self.ship(ship_id))
+
+    def plan_cost(self, plan: PowerPlan) -> int:
+        """The power a plan needs."""
+        return power.plan_cost(self.ship(plan.ship), plan)
+
+    def plan_problem(self, plan: PowerPlan) -> str | None:
+        """Why a power plan is illegal, or None (for AIs and UIs: `can`, GUIDE 3.3)."""
+        try:
+            power.verify_plan(self._state, self.ship(plan.ship), plan)
+        except IllegalOrderError as exc:
+            return str(exc)
+        return None
+
+    def reinforcement_cap(self, ship_id: str, facing: int, base: int) -> int:
+        """Most reinforcement a facing may hold over `base` (0 without the option)."""
+        return self._state.rules.reinforcement_cap(self._state, self.ship(ship_id), facing, base)
+
+    def allowance(self, ship_id: str, phase: int) -> int:
+        """Hexes the ship may move in `phase`."""
+        from kolrami.engine.advanced_driver import allowance
+
+        return allowance(self.ship(ship_id), phase)

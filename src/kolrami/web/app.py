@@ -1,0 +1,163 @@
+"""The app factory: `create_app(store_url)` builds the FastAPI app on a tournament store.
+
+The store is the only implementation of pairing and scoring; the routers read it and call it.
+Nothing is fetched from the internet: htmx and the stylesheet are served from static/.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, FileSystemLoader
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from kolrami import __version__
+from kolrami.errors import KolramiError
+from kolrami.tournament.store import ConflictError, Store
+from kolrami.web.deps import LoginRequiredError, Web, csrf_guard, login_url, render
+from kolrami.web.security import AttemptLimiter
+
+HERE = Path(__file__).resolve().parent
+SESSION_COOKIE = "kolrami_session"
+SESSION_HOURS = 12
+
+#: Pages are ours alone: scripts only from this server; styles may be inline (the printable
+#: sheets carry theirs). The replay page, one self-contained file, sets its own policy.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+    "form-action 'self'"
+)
+
+
+class SecurityHeaders:
+    """Adds the security headers to every response that does not set its own."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {k.lower() for k, _ in headers}
+                for key, value in (
+                    (b"content-security-policy", CSP.encode()),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"x-frame-options", b"DENY"),
+                    (b"referrer-policy", b"same-origin"),
+                    (b"cache-control", b"no-store"),
+                ):
+                    if key not in present:
+                        headers.append((key, value))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+def create_app(
+    store: Store | str | None = None,
+    *,
+    https_only: bool = False,
+    pin_attempts: int = 5,
+    login_attempts: int = 5,
+    attempt_window_seconds: float = 600.0,
+) -> FastAPI:
+    """The web app on a store (a Store, a database URL or path, or the default ./kolrami.db)."""
+    from kolrami.web.routers import auth, organizer, players, public, report, rounds
+
+    the_store = store if isinstance(store, Store) else Store(store)
+    # autoescape everything: the templates end in .j2, which select_autoescape would not escape
+    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
+    templates = Jinja2Templates(env=env)
+    templates.env.globals["version"] = __version__
+    app = FastAPI(
+        title="Kolrami",
+        version=__version__,
+        dependencies=[Depends(csrf_guard)],
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    app.state.web = Web(
+        the_store,
+        templates,
+        AttemptLimiter(pin_attempts, attempt_window_seconds),
+        AttemptLimiter(pin_attempts * 4, attempt_window_seconds),
+        AttemptLimiter(login_attempts, attempt_window_seconds),
+    )
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=the_store.secret("session-key"),
+        session_cookie=SESSION_COOKIE,
+        max_age=SESSION_HOURS * 3600,
+        same_site="lax",
+        https_only=https_only,
+    )
+    app.add_middleware(SecurityHeaders)
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    for module in (public, report, auth, organizer, players, rounds):
+        app.include_router(module.router)
+
+    @app.exception_handler(LoginRequiredError)
+    async def _login(request: Request, exc: LoginRequiredError) -> Response:
+        if request.headers.get("hx-request") == "true":  # htmx: load the whole login page
+            return Response(status_code=401, headers={"HX-Redirect": login_url(exc.path)})
+        return RedirectResponse(login_url(exc.path), status_code=303)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> HTMLResponse:
+        message = exc.detail if isinstance(exc.detail, str) else "something went wrong"
+        if exc.status_code == 404 and message == "Not Found":
+            message = "there is no such page here"
+        return _error_page(request, exc.status_code, message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> HTMLResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(x) for x in e.get('loc', ())[1:]) or 'request'}: {e.get('msg', '')}"
+            for e in exc.errors()
+        )
+        return _error_page(request, 422, f"the form is not complete: {problems}")
+
+    @app.exception_handler(ConflictError)
+    async def _conflict(request: Request, exc: ConflictError) -> HTMLResponse:
+        return _error_page(request, 409, str(exc))
+
+    @app.exception_handler(KolramiError)
+    async def _kolrami(request: Request, exc: KolramiError) -> HTMLResponse:
+        return _error_page(request, 400, str(exc))
+
+    return app
+
+
+def _error_page(request: Request, status: int, message: str) -> HTMLResponse:
+    titles = {
+        400: "That did not work",
+        403: "Refused",
+        404: "Not found",
+        409: "Changed by someone else",
+        422: "Something is missing",
+        429: "Too many tries",
+    }
+    return render(
+        request,
+        "error.html.j2",
+        {"status": status, "title": titles.get(status, "Error"), "message": message},
+        status_code=status,
+    )
+
+
+__all__ = ["HTTPException", "create_app"]

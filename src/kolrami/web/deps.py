@@ -1,0 +1,186 @@
+"""What every router shares: the store, the templates, who is logged in, and the guards.
+
+`require_organizer` and `owned_event` are the doors of the organizer pages: an anonymous
+request is sent to the login page, an organizer asking for another organizer's event gets 404
+(the event's existence is public; nothing else of it is). `csrf_guard` runs on every request of
+the app and refuses any POST without the session's token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+from urllib.parse import quote, urlsplit
+
+from fastapi import Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+
+from kolrami.errors import InvalidInputError
+from kolrami.tournament.store import Store
+from kolrami.web.security import AttemptLimiter, new_token, same_token
+
+CSRF_FIELD = "csrf_token"
+CSRF_HEADER = "x-csrf-token"
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+@dataclass(slots=True)
+class Web:
+    """The app's shared parts (on app.state.web)."""
+
+    store: Store
+    templates: Jinja2Templates
+    pins: AttemptLimiter  # wrong PINs per player
+    pin_clients: AttemptLimiter  # wrong PINs per device, whoever they were for
+    logins: AttemptLimiter  # wrong passwords per user name and per device
+
+
+@dataclass(frozen=True, slots=True)
+class Organizer:
+    """The organizer of this request."""
+
+    id: int
+    name: str
+
+    @property
+    def who(self) -> str:
+        """How the corrections log names him."""
+        return f"organizer {self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class EventRef:
+    """An event in a URL: its id and its name (the store's key)."""
+
+    id: int
+    name: str
+
+
+class LoginRequiredError(Exception):
+    """An organizer page asked for without a login."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.path = path
+
+
+def web(request: Request) -> Web:
+    """The app's shared parts."""
+    found: Web = request.app.state.web
+    return found
+
+
+def csrf_token(request: Request) -> str:
+    """The session's CSRF token (made on first use)."""
+    token = request.session.get("csrf")
+    if not isinstance(token, str):
+        token = new_token()
+        request.session["csrf"] = token
+    return token
+
+
+def client_key(request: Request) -> str:
+    """The client's address, for attempt limits."""
+    return request.client.host if request.client else "unknown"
+
+
+def current_organizer(request: Request) -> Organizer | None:
+    """The logged-in organizer, or None."""
+    org_id = request.session.get("org")
+    if not isinstance(org_id, int):
+        return None
+    name = web(request).store.organizer_name(org_id)
+    if name is None:  # the account is gone: forget the session
+        request.session.clear()
+        return None
+    return Organizer(org_id, name)
+
+
+def require_organizer(request: Request) -> Organizer:
+    """The logged-in organizer; anyone else is sent to the login page."""
+    org = current_organizer(request)
+    if org is None:
+        raise LoginRequiredError(request.url.path)
+    return org
+
+
+OrganizerDep = Annotated[Organizer, Depends(require_organizer)]
+
+
+def owned_event(eid: int, org: OrganizerDep, request: Request) -> EventRef:
+    """An event the logged-in organizer runs; any other is 'not found'."""
+    store = web(request).store
+    try:
+        name = store.event_name(eid)
+    except InvalidInputError:
+        raise HTTPException(404, f"no event #{eid} among yours") from None
+    if org.id not in store.organizers_of(name):
+        raise HTTPException(404, f"no event #{eid} among yours")
+    return EventRef(eid, name)
+
+
+OwnedEvent = Annotated[EventRef, Depends(owned_event)]
+
+
+def public_event(eid: int, request: Request) -> EventRef:
+    """Any event, for the public pages."""
+    try:
+        return EventRef(eid, web(request).store.event_name(eid))
+    except InvalidInputError:
+        raise HTTPException(404, f"no event #{eid}") from None
+
+
+PublicEvent = Annotated[EventRef, Depends(public_event)]
+
+
+async def csrf_guard(request: Request) -> None:
+    """Refuse a state-changing request without the session's CSRF token, or from another site."""
+    if request.method not in UNSAFE:
+        return
+    origin = request.headers.get("origin")
+    if origin and origin != "null":
+        host = request.headers.get("host", "")
+        if urlsplit(origin).netloc != host:
+            raise HTTPException(403, "this form was sent from another site; it was refused")
+    given = request.headers.get(CSRF_HEADER)
+    if given is None:
+        content_type = request.headers.get("content-type", "")
+        if content_type.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
+            value = (await request.form()).get(CSRF_FIELD)
+            given = value if isinstance(value, str) else None
+    if not same_token(request.session.get("csrf"), given):
+        raise HTTPException(
+            403,
+            "the form has expired or did not come from this site: reload the page and send it "
+            "again",
+        )
+
+
+def render(
+    request: Request,
+    template: str,
+    context: dict[str, Any] | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    """A page from a template, with what every page needs (CSRF token, who is logged in)."""
+    ctx = dict(context or {})
+    ctx.setdefault("organizer", current_organizer(request))
+    ctx["csrf"] = csrf_token(request)
+    ctx["htmx"] = request.headers.get("hx-request") == "true"
+    response: HTMLResponse = web(request).templates.TemplateResponse(
+        request, template, ctx, status_code=status_code
+    )
+    return response
+
+
+def login_url(path: str) -> str:
+    """The login page, coming back to `path`."""
+    return "/login?next=" + quote(path, safe="/")
+
+
+def safe_next(target: str | None) -> str:
+    """A local path to go to after logging in (never another site)."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/org"
+    return target

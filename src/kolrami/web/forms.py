@@ -1,0 +1,234 @@
+"""Fleets from the registration forms: a pasted share string, an uploaded FleetX file, or a fleet
+typed from a paper list, one ship a row. Every problem is attached to the form field it is about
+(legality's structured errors carry a path into the fleet; the path names the field)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from kolrami.catalog import builtin_pack
+from kolrami.catalog.cards import Card, CardKind, cards
+from kolrami.catalog.models import name_key
+from kolrami.errors import KolramiError
+from kolrami.fleet.fleetx import SHARE_PREFIX, from_share_string
+from kolrami.fleet.legality import EventSettings, FleetReport, validate
+from kolrami.fleet.model import Fleet, FleetShip, read_fleet
+
+SHIP_FIELDS = ("class", "squadron", "captain", "admiral", "upgrades")
+START_ROWS = 6
+MAX_ROWS = 24
+MAX_UPLOAD = 256 * 1024
+
+
+@dataclass(slots=True)
+class FleetForm:
+    """A fleet read from a form: the fleet (None when it could not be read), its legality
+    report, and the problems by form field."""
+
+    fleet: Fleet | None = None
+    report: FleetReport | None = None
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    rows: list[dict[str, str]] = field(default_factory=list)  # the typed rows, as entered
+    row_totals: dict[int, int] = field(default_factory=dict)  # form row: its ship's Total SP
+
+    def add(self, name: str, message: str) -> None:
+        """Attach a problem to a field."""
+        self.errors.setdefault(name, []).append(message)
+
+    @property
+    def ok(self) -> bool:
+        """Read and legal."""
+        return self.fleet is not None and not self.errors
+
+
+def check(form: FleetForm, settings: EventSettings, field_of: dict[int, int] | None) -> FleetForm:
+    """Validate the form's fleet for the event and file each problem under its field.
+
+    `field_of` maps a ship's index in the fleet to its row in the typed form; without it (a
+    share string or file) every problem goes under the one field it came from.
+    """
+    if form.fleet is None:
+        return form
+    report = validate(form.fleet, settings.sp_limit, settings)
+    form.report = report
+    if field_of is not None:
+        form.row_totals = {field_of[s.index]: s.total_sp for s in report.ships}
+    for err in report.errors:
+        name = _field_for_path(err.path, field_of)
+        text = err.message if field_of is not None else f"{err.path}: {err.message}"
+        form.add(name, f"{text} ({err.rule})")
+    return form
+
+
+def _field_for_path(path: str, field_of: dict[int, int] | None) -> str:
+    if field_of is None:
+        return "fleet"
+    if path.startswith("resource"):
+        return "resource"
+    m = re.match(r"ships\[(\d+)\]\.(\w+)", path)
+    if m is None:
+        return "total"
+    row = field_of.get(int(m.group(1)), 0)
+    part = {"id": "class"}.get(m.group(2), m.group(2))
+    return f"ship_{row}_{part if part in SHIP_FIELDS else 'class'}"
+
+
+def from_text(text: str) -> FleetForm:
+    """A fleet pasted as a share string (KF1-...) or as FleetX JSON."""
+    form = FleetForm()
+    text = text.strip()
+    if not text:
+        form.add("fleet", "paste the player's share string (it starts with KF1-)")
+        return form
+    try:
+        if text.startswith("{"):
+            form.fleet = read_fleet(_json(text), "pasted fleet")
+        elif text.startswith(SHARE_PREFIX):
+            form.fleet = from_share_string(text)
+        else:
+            form.add(
+                "fleet",
+                "not a share string: it starts with KF1- (Kolrami's fleet share format) and "
+                "is copied whole",
+            )
+    except KolramiError as exc:
+        form.add("fleet", str(exc))
+    return form
+
+
+def from_upload(data: bytes, filename: str) -> FleetForm:
+    """A fleet from an uploaded FleetX file."""
+    form = FleetForm()
+    if len(data) > MAX_UPLOAD:
+        form.add("fleet", f"{filename}: larger than {MAX_UPLOAD // 1024} KiB; is it a FleetX file?")
+        return form
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        form.add("fleet", f"{filename}: not a text file; upload the fleet's .json file")
+        return form
+    try:
+        form.fleet = read_fleet(_json(text, filename), filename or "uploaded file")
+    except KolramiError as exc:
+        form.add("fleet", str(exc))
+    return form
+
+
+def _json(text: str, source: str = "pasted fleet") -> Any:
+    from kolrami.errors import InvalidInputError
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(f"{source}: not valid JSON: {exc}") from None
+
+
+# --- the typed fleet ------------------------------------------------------------------------------
+
+
+def card_choices(kind: CardKind) -> list[Card]:
+    """Cards of one kind for a select, by name."""
+    return sorted((c for c in cards().values() if c.kind is kind), key=lambda c: c.name)
+
+
+def upgrade_names() -> list[str]:
+    """Names of every upgrade card, for the upgrades field's suggestions."""
+    return sorted(c.name for c in cards().values() if c.kind is CardKind.UPGRADE)
+
+
+def _find_card(token: str) -> Card | None:
+    every = cards()
+    if token in every:
+        return every[token]
+    key = name_key(token)
+    for card in every.values():
+        if key in (name_key(card.id), name_key(card.name)):
+            return card
+    starts = [c for c in every.values() if name_key(c.name).startswith(key)]
+    return starts[0] if len(starts) == 1 and key else None
+
+
+def _suggest(token: str) -> str:
+    import difflib
+
+    names = {name_key(c.name): c.name for c in cards().values()}
+    close = difflib.get_close_matches(name_key(token), list(names), n=1, cutoff=0.5)
+    return f"; did you mean '{names[close[0]]}'?" if close else ""
+
+
+def row_count(values: Mapping[str, str]) -> int:
+    """How many ship rows the typed form shows."""
+    try:
+        n = int(values.get("rows", START_ROWS))
+    except ValueError:
+        n = START_ROWS
+    return max(1, min(MAX_ROWS, n))
+
+
+def from_rows(values: Mapping[str, str]) -> tuple[FleetForm, dict[int, int]]:
+    """A fleet from the typed form: rows with a ship class become ships, in order.
+
+    Returns the form and the map from each ship's index in the fleet to its form row.
+    """
+    form = FleetForm()
+    pack = builtin_pack()
+    count = row_count(values)
+    ships: list[FleetShip] = []
+    field_of: dict[int, int] = {}
+    for row in range(count):
+        entered = {f: values.get(f"ship_{row}_{f}", "").strip() for f in SHIP_FIELDS}
+        form.rows.append(entered)
+        if not entered["class"]:
+            if any(entered[f] for f in ("captain", "admiral", "upgrades")):
+                form.add(f"ship_{row}_class", "choose the ship class of this row")
+            continue
+        try:
+            cls = pack.get(entered["class"])
+        except KolramiError as exc:
+            form.add(f"ship_{row}_class", str(exc))
+            continue
+        squadron_text = entered["squadron"] or "1"
+        if not squadron_text.isdigit() or int(squadron_text) < 1:
+            form.add(
+                f"ship_{row}_squadron", f"'{squadron_text}': a squadron is a number, 1 or more"
+            )
+            continue
+        upgrades: dict[str, list[str]] = {}
+        for token in (t.strip() for t in entered["upgrades"].split(",")):
+            if not token:
+                continue
+            card = _find_card(token)
+            if card is None:
+                form.add(f"ship_{row}_upgrades", f"no card '{token}'{_suggest(token)}")
+            elif card.kind is not CardKind.UPGRADE or card.type is None:
+                form.add(
+                    f"ship_{row}_upgrades",
+                    f"'{card.name}' is a {card.kind.value}, not an upgrade: choose it in its own "
+                    "field",
+                )
+            else:
+                upgrades.setdefault(card.type.value, []).append(card.id)
+        data: dict[str, Any] = {"id": cls.id, "squadron": int(squadron_text)}
+        for part in ("captain", "admiral"):
+            if entered[part]:
+                data[part] = entered[part]
+        if upgrades:
+            data["upgrades"] = upgrades
+        field_of[len(ships)] = row
+        ships.append(FleetShip.model_validate(data))
+    fleet_name = values.get("fleet_name", "").strip() or "Typed fleet"
+    if not ships and not form.errors:
+        form.add("ship_0_class", "a fleet has at least one ship: choose its class")
+    if ships:
+        doc: dict[str, Any] = {"name": fleet_name, "ships": [s.model_dump() for s in ships]}
+        if values.get("resource", "").strip():
+            doc["resource"] = values["resource"].strip()
+        try:
+            form.fleet = read_fleet(doc, "typed fleet")
+        except KolramiError as exc:
+            form.add("fleet", str(exc))
+    return form, field_of

@@ -1,0 +1,250 @@
+"""Organizer pages for events (login required): the dashboard, creating an event, taking over
+one made with the CLI, the event's page, standings and roll-offs, the corrections log, the
+printable pairings, result slips and sheets, and the export."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from kolrami.errors import InvalidInputError
+from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, render, web
+from kolrami.web.forms import START_ROWS
+from kolrami.web.views import event_view
+
+router = APIRouter(prefix="/org", tags=["organizer"])
+
+SCENARIOS = (
+    ("peak-performance", "Peak Performance (organized play)"),
+    ("standard", "Standard battle"),
+)
+
+
+def _dashboard(
+    request: Request,
+    org: OrganizerDep,
+    errors: dict[str, str] | None = None,
+    values: dict[str, str] | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    events = web(request).store.event_list()
+    return render(
+        request,
+        "org_home.html.j2",
+        {
+            "mine": [e for e in reversed(events) if org.id in e["organizers"]],
+            "unowned": [e for e in events if not e["organizers"]],
+            "errors": errors or {},
+            "values": values
+            or {
+                "sp_limit": "300",
+                "rounds": "3",
+                "minutes": "60",
+                "titles": "Admiral, Vice Admiral",
+            },
+            "scenarios": SCENARIOS,
+        },
+        status_code=status_code,
+    )
+
+
+@router.get("", response_class=HTMLResponse)
+def dashboard(org: OrganizerDep, request: Request) -> HTMLResponse:
+    """Your events, and a form for a new one."""
+    return _dashboard(request, org)
+
+
+def _positive(values: dict[str, str], key: str, label: str, errors: dict[str, str]) -> int:
+    text = values.get(key, "").strip()
+    if not text.isdigit() or int(text) <= 0:
+        errors[key] = f"{label}: a whole number above 0"
+        return 0
+    return int(text)
+
+
+@router.post("/events", response_model=None)
+def create_event(
+    org: OrganizerDep,
+    request: Request,
+    name: Annotated[str, Form(max_length=200)] = "",
+    date: Annotated[str, Form(max_length=40)] = "",
+    sp_limit: Annotated[str, Form(max_length=10)] = "300",
+    scenario: Annotated[str, Form(max_length=200)] = "peak-performance",
+    rounds: Annotated[str, Form(max_length=10)] = "3",
+    minutes: Annotated[str, Form(max_length=10)] = "60",
+    titles: Annotated[str, Form(max_length=500)] = "Admiral, Vice Admiral",
+) -> Response:
+    """Create an event run by you (OP-01, OP-02, OP-13, OP-22)."""
+    values = {
+        "name": name,
+        "date": date,
+        "sp_limit": sp_limit,
+        "scenario": scenario,
+        "rounds": rounds,
+        "minutes": minutes,
+        "titles": titles,
+    }
+    errors: dict[str, str] = {}
+    if not name.strip():
+        errors["name"] = "an event needs a name"
+    limit = _positive(values, "sp_limit", "SP limit", errors)
+    count = _positive(values, "rounds", "Rounds", errors)
+    length = _positive(values, "minutes", "Minutes per round", errors)
+    if count > 20:
+        errors["rounds"] = "at most 20 rounds"
+    if scenario not in dict(SCENARIOS):
+        errors["scenario"] = "choose one of the scenarios"
+    if date and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+        errors["date"] = "a date like 2026-11-30"
+    title_list = tuple(t.strip() for t in titles.split(",") if t.strip())
+    if errors:
+        return _dashboard(request, org, errors, values, status_code=400)
+    store = web(request).store
+    try:
+        store.create_event(
+            name.strip(), date, limit, scenario, count, length, titles=title_list, owner=org.id
+        )
+    except InvalidInputError as exc:
+        return _dashboard(request, org, {"name": str(exc)}, values, status_code=400)
+    return RedirectResponse(f"/org/events/{store.event_id(name.strip())}", status_code=303)
+
+
+@router.post("/events/{eid}/adopt", response_model=None)
+def adopt(eid: int, org: OrganizerDep, request: Request) -> Response:
+    """Run an event made with the CLI (one that no organizer runs yet) from the web app."""
+    store = web(request).store
+    try:
+        name = store.event_name(eid)
+    except InvalidInputError:
+        raise HTTPException(404, f"no event #{eid}") from None
+    if store.organizers_of(name):
+        raise HTTPException(404, f"no event #{eid} to take over")
+    store.adopt_event(name, org.id, org.who)
+    return RedirectResponse(f"/org/events/{eid}", status_code=303)
+
+
+@router.get("/events/{eid}", response_class=HTMLResponse)
+def event_page(ev: OwnedEvent, request: Request) -> HTMLResponse:
+    """The event at the counter: players and registration, rounds, standings."""
+    return render(request, "org_event.html.j2", event_page_ctx(request, ev))
+
+
+def event_page_ctx(request: Request, ev: EventRef, **extra: Any) -> dict[str, Any]:
+    """What the organizer's event page shows; `extra` adds form errors and values."""
+    ctx: dict[str, Any] = {
+        "ev": event_view(web(request).store, ev.id, ev.name),
+        "errors": {},
+        "values": {},
+        "rows": START_ROWS,
+        "fleets": fleet_totals(request, ev),
+    }
+    ctx.update(extra)
+    return ctx
+
+
+def fleet_totals(request: Request, ev: EventRef) -> dict[str, tuple[str, int]]:
+    """Each player's fleet name and Total Build, for the players' table."""
+    from kolrami.fleet.legality import EventSettings, validate
+
+    store = web(request).store
+    s = store.settings(ev.name)
+    limits = EventSettings(s["sp_limit"], s["faction_surcharge"])
+    return {
+        player: (fleet.name, validate(fleet, s["sp_limit"], limits).total_build)
+        for player, fleet in store.fleets(ev.name).items()
+    }
+
+
+@router.post("/events/{eid}/rolloff", response_model=None)
+async def rolloff(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Response:
+    """Settle players level on Battle and Fleet Points (OP-24): Kolrami rolls, or the dice
+    rolled at the table are entered (fields roll_NAME)."""
+    form = await request.form()
+    store = web(request).store
+    view = event_view(store, ev.id, ev.name)
+    tied = {p for group in view.ties for p in group}
+    if form.get("how") == "entered":
+        results: dict[str, int] = {}
+        for player in tied:
+            value = form.get(f"roll_{player}")
+            if not isinstance(value, str) or not value.strip().isdigit():
+                raise HTTPException(
+                    400, f"{player}'s roll-off: the hits and criticals rolled, a whole number"
+                )
+            results[player] = int(value)
+        if results:
+            store.record_roll_off(ev.name, results, f"entered at the table by {org.who}"[:100])
+    else:
+        store.roll_off_ties(ev.name)
+    return RedirectResponse(f"/org/events/{ev.id}#standings", status_code=303)
+
+
+@router.get("/events/{eid}/corrections", response_class=HTMLResponse)
+def corrections(ev: OwnedEvent, request: Request) -> HTMLResponse:
+    """Every change, with who made it, oldest first."""
+    store = web(request).store
+    view = event_view(store, ev.id, ev.name, with_tables=False)
+    return render(
+        request, "org_corrections.html.j2", {"ev": view, "rows": store.corrections(ev.name)}
+    )
+
+
+@router.get("/events/{eid}/export")
+def export(ev: OwnedEvent, request: Request) -> Response:
+    """The whole event as one JSON file (for the regional organizer, or a backup)."""
+    doc = web(request).store.export(ev.name)
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", ev.name).strip("-").lower() or "event"
+    return Response(
+        json.dumps(doc, indent=2, ensure_ascii=False, default=str) + "\n",
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{slug}.json"'},
+    )
+
+
+@router.get("/events/{eid}/print/sheets", response_class=HTMLResponse)
+def print_sheets(ev: OwnedEvent, request: Request) -> HTMLResponse:
+    """The score sheet and every player's Fleet Build Sheet, with the round logs filled in."""
+    from kolrami.tournament.sheets import event_sheets_html
+
+    return HTMLResponse(event_sheets_html(web(request).store, ev.name))
+
+
+@router.get("/events/{eid}/print/sheets.pdf")
+def print_sheets_pdf(ev: OwnedEvent, request: Request) -> Response:
+    """The same sheets as one PDF."""
+    from kolrami.report.build_sheet import render_pdf
+    from kolrami.tournament.sheets import event_sheets_html
+
+    pdf = render_pdf(event_sheets_html(web(request).store, ev.name))
+    return Response(
+        pdf,
+        media_type="application/pdf",
+        headers={"Content-Disposition": 'inline; filename="sheets.pdf"'},
+    )
+
+
+@router.get("/events/{eid}/print/rounds/{number}/pairings", response_class=HTMLResponse)
+def print_pairings(ev: OwnedEvent, number: int, request: Request) -> HTMLResponse:
+    """A round's pairings in large print, for the wall."""
+    view = event_view(web(request).store, ev.id, ev.name)
+    if not 1 <= number <= len(view.rounds):
+        raise HTTPException(404, f"round {number} is not paired yet")
+    return render(request, "print_pairings.html.j2", {"ev": view, "round": view.rounds[number - 1]})
+
+
+@router.get("/events/{eid}/print/rounds/{number}/slips", response_class=HTMLResponse)
+def print_slips(ev: OwnedEvent, number: int, request: Request) -> HTMLResponse:
+    """One result slip per table, to cut out and hand to the players."""
+    view = event_view(web(request).store, ev.id, ev.name)
+    if not 1 <= number <= len(view.rounds):
+        raise HTTPException(404, f"round {number} is not paired yet")
+    base = str(request.base_url).rstrip("/")
+    return render(
+        request,
+        "print_slips.html.j2",
+        {"ev": view, "round": view.rounds[number - 1], "base": base},
+    )

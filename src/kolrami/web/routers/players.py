@@ -1,0 +1,199 @@
+"""Registering players (login required): a pasted share string or FleetX, an uploaded FleetX file,
+or a fleet typed from a paper list. Each problem is shown next to its field; a legal fleet is
+registered and the player's PIN shown, once. Dropping players and giving new PINs."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from kolrami.catalog import builtin_pack
+from kolrami.catalog.cards import CardKind
+from kolrami.errors import InvalidInputError
+from kolrami.fleet.legality import EventSettings
+from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, render, web
+from kolrami.web.forms import (
+    START_ROWS,
+    FleetForm,
+    card_choices,
+    check,
+    from_rows,
+    from_text,
+    from_upload,
+    row_count,
+    upgrade_names,
+)
+from kolrami.web.security import hash_pin, new_pin
+from kolrami.web.views import event_view
+
+router = APIRouter(prefix="/org/events/{eid}", tags=["organizer"])
+
+
+def _settings(request: Request, ev: EventRef) -> EventSettings:
+    s = web(request).store.settings(ev.name)
+    return EventSettings(s["sp_limit"], s["faction_surcharge"])
+
+
+def _player_errors(name: str, email: str) -> dict[str, str]:
+    errors = {}
+    if not name.strip():
+        errors["name"] = "the player's name"
+    elif len(name.strip()) > 120:
+        errors["name"] = "at most 120 characters"
+    if email and ("@" not in email or len(email) > 200):
+        errors["email"] = "an email address like ann@example.org, or nothing"
+    return errors
+
+
+def _register(
+    request: Request, ev: EventRef, org: OrganizerDep, name: str, email: str, form: FleetForm
+) -> tuple[str | None, dict[str, str]]:
+    """Register when everything is right: returns (the PIN, {}) or (None, problems by field)."""
+    errors = _player_errors(name, email)
+    for key, messages in form.errors.items():
+        errors[key] = "; ".join(messages)
+    if errors or form.fleet is None:
+        return None, errors
+    pin = new_pin()
+    try:
+        web(request).store.add_player(
+            ev.name, name.strip(), form.fleet, email.strip(), pin_hash=hash_pin(pin)
+        )
+    except InvalidInputError as exc:
+        text = str(exc)
+        return None, {"name" if "registered already" in text else "form": text}
+    return pin, {}
+
+
+def _pin_page(request: Request, ev: EventRef, name: str, pin: str, form: FleetForm) -> HTMLResponse:
+    view = event_view(web(request).store, ev.id, ev.name, with_tables=False)
+    return render(
+        request,
+        "org_pin.html.j2",
+        {"ev": view, "player": name.strip(), "pin": pin, "report": form.report},
+    )
+
+
+@router.post("/players", response_model=None)
+async def register(
+    ev: OwnedEvent,
+    org: OrganizerDep,
+    request: Request,
+    name: Annotated[str, Form(max_length=200)] = "",
+    email: Annotated[str, Form(max_length=300)] = "",
+    fleet: Annotated[str, Form(max_length=100_000)] = "",
+    upload: Annotated[UploadFile | None, File()] = None,
+) -> Response:
+    """Register a player with a pasted share string (or FleetX JSON) or an uploaded file."""
+    if upload is not None and upload.filename:
+        form = from_upload(await upload.read(), upload.filename)
+    else:
+        form = from_text(fleet)
+    check(form, _settings(request, ev), None)
+    pin, errors = _register(request, ev, org, name, email, form)
+    if pin is not None:
+        return _pin_page(request, ev, name, pin, form)
+    from kolrami.web.routers.organizer import event_page_ctx
+
+    ctx = event_page_ctx(
+        request,
+        ev,
+        errors=errors,
+        values={"name": name, "email": email, "fleet": fleet},
+        report=form.report,
+    )
+    return render(request, "org_event.html.j2", ctx, status_code=400)
+
+
+@router.post("/fleet-check", response_class=HTMLResponse)
+def fleet_check(
+    ev: OwnedEvent,
+    request: Request,
+    fleet: Annotated[str, Form(max_length=100_000)] = "",
+) -> HTMLResponse:
+    """The pasted fleet's totals and problems, for the feedback beside the field (htmx)."""
+    form = check(from_text(fleet), _settings(request, ev), None) if fleet.strip() else FleetForm()
+    return render(
+        request, "_fleet_feedback.html.j2", {"form": form, "limit": _settings(request, ev).sp_limit}
+    )
+
+
+def _build_ctx(
+    request: Request, ev: EventRef, form: FleetForm, values: dict[str, Any], rows: int
+) -> dict[str, Any]:
+    view = event_view(web(request).store, ev.id, ev.name, with_tables=False)
+    return {
+        "ev": view,
+        "form": form,
+        "values": values,
+        "rows": rows,
+        "errors": {k: "; ".join(v) for k, v in form.errors.items()},
+        "ships": builtin_pack().ships,
+        "captains": card_choices(CardKind.CAPTAIN),
+        "admirals": card_choices(CardKind.ADMIRAL),
+        "resources": card_choices(CardKind.RESOURCE),
+        "upgrades": upgrade_names(),
+    }
+
+
+@router.get("/players/build", response_class=HTMLResponse)
+def build_page(ev: OwnedEvent, request: Request) -> HTMLResponse:
+    """The typed fleet: one ship a row, as on the paper list."""
+    ctx = _build_ctx(request, ev, FleetForm(), {}, START_ROWS)
+    return render(request, "org_build.html.j2", ctx)
+
+
+@router.post("/players/build", response_model=None)
+async def build(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Response:
+    """Check the typed fleet (action=check), add rows (action=more) or register it."""
+    raw = await request.form()
+    values = {k: v for k, v in raw.items() if isinstance(v, str)}
+    action = values.get("action", "register")
+    rows = row_count(values)
+    if action == "more":
+        rows = row_count({"rows": str(rows + 3)})
+        values["rows"] = str(rows)
+    form, field_of = from_rows(values)
+    check(form, _settings(request, ev), field_of)
+    if action == "register":
+        pin, errors = _register(
+            request, ev, org, values.get("name", ""), values.get("email", ""), form
+        )
+        if pin is not None:
+            return _pin_page(request, ev, values.get("name", ""), pin, form)
+        ctx = _build_ctx(request, ev, form, values, rows)
+        ctx["errors"] = errors
+        return render(request, "org_build.html.j2", ctx, status_code=400)
+    ctx = _build_ctx(request, ev, form, values, rows)
+    return render(request, "org_build.html.j2", ctx)
+
+
+def _player_name(request: Request, ev: EventRef, pid: int) -> str:
+    found = next((p for p in web(request).store.players(ev.name) if p["id"] == pid), None)
+    if found is None:
+        raise HTTPException(404, f"no player #{pid} in {ev.name}")
+    name: str = found["name"]
+    return name
+
+
+@router.post("/players/{pid}/drop", response_model=None)
+def drop(ev: OwnedEvent, org: OrganizerDep, pid: int, request: Request) -> Response:
+    """The player leaves: not paired from the next round on; his results stay."""
+    web(request).store.drop_player(ev.name, _player_name(request, ev, pid), who=org.who)
+    return RedirectResponse(f"/org/events/{ev.id}#players", status_code=303)
+
+
+@router.post("/players/{pid}/pin", response_class=HTMLResponse)
+def new_player_pin(ev: OwnedEvent, org: OrganizerDep, pid: int, request: Request) -> HTMLResponse:
+    """A new PIN for a player who lost his (shown once; the old one stops working)."""
+    name = _player_name(request, ev, pid)
+    pin = new_pin()
+    store = web(request).store
+    store.set_pin_hash(ev.name, name, hash_pin(pin), org.who)
+    web(request).pins.succeeded(f"{ev.id}:{name}")
+    view = event_view(store, ev.id, ev.name, with_tables=False)
+    return render(
+        request, "org_pin.html.j2", {"ev": view, "player": name, "pin": pin, "again": True}
+    )

@@ -1,0 +1,185 @@
+"""Players report from their phones: one reports his table's result with his PIN, the opponent
+confirms it with his (the digital initials of OP-14 and FBS-10) or disputes it, and a dispute
+goes to the organizer. Wrong PINs are counted: five for a player, or twenty from one device,
+and PINs are refused for a while."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from kolrami.errors import InvalidInputError
+from kolrami.web.deps import EventRef, PublicEvent, client_key, render, web
+from kolrami.web.security import verify_secret
+from kolrami.web.views import EventView, Table, event_view
+
+router = APIRouter(tags=["players"])
+
+
+def _table(view: EventView, number: int, table: int) -> Table:
+    if not 1 <= number <= len(view.rounds):
+        raise HTTPException(404, f"round {number} is not paired yet")
+    found = next((t for t in view.rounds[number - 1].tables if t.table == table), None)
+    if found is None:
+        raise HTTPException(404, f"round {number} has no table {table}")
+    return found
+
+
+def _page(
+    request: Request,
+    view: EventView,
+    t: Table,
+    errors: dict[str, str] | None = None,
+    values: dict[str, Any] | None = None,
+    notice: str = "",
+    status_code: int = 200,
+) -> HTMLResponse:
+    return render(
+        request,
+        "report_table.html.j2",
+        {
+            "ev": view,
+            "t": t,
+            "errors": errors or {},
+            "values": values or {},
+            "notice": notice,
+            "latest": t.round == len(view.rounds),
+        },
+        status_code=status_code,
+    )
+
+
+def check_pin(request: Request, ev: EventRef, player: str, pin: str) -> str | None:
+    """None when `pin` is the player's PIN; else what to tell him (and the attempt is counted)."""
+    w = web(request)
+    player_key, client = f"{ev.id}:{player}", client_key(request)
+    wait = max(w.pins.wait_seconds(player_key), w.pin_clients.wait_seconds(client))
+    if wait:
+        minutes = (wait + 59) // 60
+        return (
+            f"too many wrong PINs: PINs are refused for {minutes} minute(s); the organizer can "
+            "enter the result or give a new PIN"
+        )
+    if not pin.strip().isdigit():
+        w.pins.failed(player_key)
+        w.pin_clients.failed(client)
+        return f"{player}'s PIN is 4 digits"
+    if not verify_secret(w.store.pin_hash(ev.name, player), pin.strip()):
+        w.pins.failed(player_key)
+        w.pin_clients.failed(client)
+        return f"that is not {player}'s PIN"
+    w.pins.succeeded(player_key)
+    return None
+
+
+def _locked(message: str) -> bool:
+    return message.startswith("too many")
+
+
+@router.get("/events/{eid}/report", response_class=HTMLResponse)
+def pick_table(ev: PublicEvent, request: Request) -> HTMLResponse:
+    """Find your table in the current round."""
+    view = event_view(web(request).store, ev.id, ev.name)
+    return render(request, "report_pick.html.j2", {"ev": view, "round": view.current})
+
+
+@router.get("/events/{eid}/rounds/{number}/tables/{table}", response_class=HTMLResponse)
+def table_page(ev: PublicEvent, number: int, table: int, request: Request) -> HTMLResponse:
+    """A table: report its result, or confirm or dispute the opponent's report."""
+    view = event_view(web(request).store, ev.id, ev.name)
+    return _page(request, view, _table(view, number, table))
+
+
+@router.post("/events/{eid}/rounds/{number}/tables/{table}/report", response_model=None)
+def report(
+    ev: PublicEvent,
+    number: int,
+    table: int,
+    request: Request,
+    player: Annotated[str, Form()] = "",
+    winner: Annotated[str, Form()] = "",
+    fp_a: Annotated[str, Form()] = "",
+    fp_b: Annotated[str, Form()] = "",
+    pin: Annotated[str, Form()] = "",
+) -> Response:
+    """A player reports the result of his table; it waits for the opponent's PIN."""
+    store = web(request).store
+    view = event_view(store, ev.id, ev.name)
+    t = _table(view, number, table)
+    values = {"player": player, "winner": winner, "fp_a": fp_a, "fp_b": fp_b}
+    if t.b is None:
+        raise HTTPException(400, f"{t.a} has the bye: there is nothing to report")
+    errors: dict[str, str] = {}
+    if player not in (t.a, t.b):
+        errors["player"] = "say who you are"
+    if winner not in (t.a, t.b):
+        errors["winner"] = "say who won"
+    points: dict[str, int] = {}
+    for side, text in ((t.a, fp_a), (t.b, fp_b)):
+        key = "fp_a" if side == t.a else "fp_b"
+        if not text.strip().isdigit():
+            errors[key] = f"{side}'s Fleet Points: a whole number, 0 or more"
+        else:
+            points[side] = int(text.strip())
+    if errors:
+        return _page(request, view, t, errors, values, status_code=400)
+    problem = check_pin(request, ev, player, pin)
+    if problem:
+        errors["pin"] = problem
+        return _page(request, view, t, errors, values, status_code=429 if _locked(problem) else 400)
+    try:
+        store.report_result(ev.name, number, player, winner, points)
+    except InvalidInputError as exc:
+        return _page(request, view, t, {"form": str(exc)}, values, status_code=400)
+    return RedirectResponse(
+        f"/events/{ev.id}/rounds/{number}/tables/{table}?sent=1", status_code=303
+    )
+
+
+@router.post("/events/{eid}/reports/{rid}", response_model=None)
+def answer(
+    ev: PublicEvent,
+    rid: int,
+    request: Request,
+    action: Annotated[str, Form()] = "confirm",
+    pin: Annotated[str, Form()] = "",
+    note: Annotated[str, Form(max_length=500)] = "",
+) -> Response:
+    """The opponent confirms the report with his PIN, or disputes it (then the organizer
+    decides)."""
+    store = web(request).store
+    found = next((r for r in store.reports(ev.name) if r["id"] == rid), None)
+    if found is None:
+        raise HTTPException(404, f"no report #{rid} in {ev.name}")
+    view = event_view(store, ev.id, ev.name)
+    t = _table(view, found["round"], found["table"])
+    if action not in ("confirm", "dispute"):
+        raise HTTPException(400, "answer confirm or dispute")
+    confirmer = found["confirmer"]
+    problem = check_pin(request, ev, confirmer, pin)
+    if problem:
+        return _page(
+            request, view, t, {"pin": problem}, status_code=429 if _locked(problem) else 400
+        )
+    try:
+        if action == "confirm":
+            warning = store.confirm_report(ev.name, rid, confirmer)
+        else:
+            store.dispute_report(ev.name, rid, confirmer, note)
+            warning = ""
+    except InvalidInputError as exc:
+        return _page(request, view, t, {"form": str(exc)}, status_code=400)
+    view = event_view(store, ev.id, ev.name)
+    t = _table(view, found["round"], found["table"])
+    if action == "dispute":
+        notice = "Sent to the organizer: they will settle the result with you both."
+    elif warning:
+        notice = (
+            f"Confirmed, but the score check fails: {warning}. The organizer will look at the "
+            "sheet before the result counts."
+        )
+    else:
+        notice = "Confirmed: the result is recorded. Thank you!"
+    return _page(request, view, t, notice=notice)

@@ -1,0 +1,184 @@
+"""Rounds at the counter (login required): pair the next round, enter or correct a table's
+result (with the version the tablet saw: a second tablet with an older page is told, not
+obeyed), accept or override players' reports, and let the AI captains play a table."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from kolrami.errors import InvalidInputError
+from kolrami.tournament.store import ConflictError
+from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, render, web
+from kolrami.web.views import EventView, Round, Table, event_view
+
+router = APIRouter(prefix="/org/events/{eid}", tags=["organizer"])
+CAPTAINS = ("aggressive", "kiting")
+
+
+@router.post("/pair", response_model=None)
+def pair(ev: OwnedEvent, request: Request) -> Response:
+    """Pair the next round (round 1 at random, then Swiss; the bye by OP-07..09)."""
+    store = web(request).store
+    try:
+        pairing = store.pair_next_round(ev.name)
+    except InvalidInputError as exc:
+        from kolrami.web.routers.organizer import event_page_ctx
+
+        ctx = event_page_ctx(request, ev, errors={"pair": str(exc)})
+        return render(request, "org_event.html.j2", ctx, status_code=400)
+    return RedirectResponse(f"/org/events/{ev.id}/rounds/{pairing.round}", status_code=303)
+
+
+def _round(view: EventView, number: int) -> Round:
+    if not 1 <= number <= len(view.rounds):
+        raise HTTPException(404, f"round {number} is not paired yet")
+    return view.rounds[number - 1]
+
+
+def _table(view: EventView, number: int, table: int) -> Table:
+    found = next((t for t in _round(view, number).tables if t.table == table), None)
+    if found is None:
+        raise HTTPException(404, f"round {number} has no table {table}")
+    return found
+
+
+@router.get("/rounds/{number}", response_class=HTMLResponse)
+def round_page(ev: OwnedEvent, number: int, request: Request) -> HTMLResponse:
+    """A round's tables: results, players' reports, disputes, flags, and the entry forms."""
+    view = event_view(web(request).store, ev.id, ev.name)
+    return render(
+        request, "org_round.html.j2", {"ev": view, "round": _round(view, number), "cards": {}}
+    )
+
+
+def _card(
+    request: Request,
+    ev: EventRef,
+    number: int,
+    table: int,
+    card: dict[str, Any],
+    status_code: int,
+) -> HTMLResponse:
+    """The round page again (or, for htmx, just the table's card) with a message on the table."""
+    view = event_view(web(request).store, ev.id, ev.name)
+    t = _table(view, number, table)
+    ctx = {"ev": view, "round": _round(view, number), "t": t, "cards": {table: card}}
+    if request.headers.get("hx-request") == "true":
+        return render(request, "_table_card.html.j2", ctx, status_code=status_code)
+    return render(request, "org_round.html.j2", ctx, status_code=status_code)
+
+
+@router.post("/rounds/{number}/tables/{table}", response_model=None)
+def enter_result(
+    ev: OwnedEvent,
+    org: OrganizerDep,
+    number: int,
+    table: int,
+    request: Request,
+    winner: Annotated[str, Form(max_length=200)] = "",
+    fp_a: Annotated[str, Form(max_length=10)] = "",
+    fp_b: Annotated[str, Form(max_length=10)] = "",
+    version: Annotated[str, Form(max_length=10)] = "",
+    accept: Annotated[str, Form(max_length=10)] = "",
+) -> Response:
+    """Enter or correct a table's result. A score the opponent's fleet cannot give is shown
+    first and recorded only when accepted; a stale page is told to reload (409)."""
+    store = web(request).store
+    try:  # the two players only: the whole event is read again only to show a page
+        t = next(g for g in store.games(ev.name, number) if g["table"] == table)
+    except (InvalidInputError, StopIteration):
+        raise HTTPException(404, f"round {number} has no table {table}") from None
+    if t["b"] is None:
+        raise HTTPException(400, f"{t['a']} has the bye: there is no result to enter")
+    a, b = str(t["a"]), str(t["b"])
+    values = {"winner": winner, "fp_a": fp_a, "fp_b": fp_b}
+    errors: dict[str, str] = {}
+    if winner not in (a, b):
+        errors["winner"] = "choose the winner"
+    points: dict[str, int] = {}
+    for side, text, key in ((a, fp_a, "fp_a"), (b, fp_b, "fp_b")):
+        if not text.strip().isdigit():
+            errors[key] = f"{side}'s Fleet Points: a whole number, 0 or more"
+        else:
+            points[side] = int(text.strip())
+    if not version.strip().isdigit():
+        errors["form"] = "the page is incomplete: reload it"
+    if errors:
+        return _card(request, ev, number, table, {"errors": errors, "values": values}, 400)
+    if accept != "yes":
+        warnings = [
+            w
+            for w in (
+                store.score_warning(ev.name, number, a, points[a]),
+                store.score_warning(ev.name, number, b, points[b]),
+            )
+            if w
+        ]
+        if warnings:
+            card = {"values": values, "warning": "; ".join(warnings), "version": version}
+            return _card(request, ev, number, table, card, 200)
+    try:
+        store.record_game(
+            ev.name, number, table, winner, points, org.who, expected_version=int(version)
+        )
+    except ConflictError as exc:
+        card = {"conflict": str(exc), "mine": values}
+        return _card(request, ev, number, table, card, 409)
+    except InvalidInputError as exc:
+        return _card(
+            request, ev, number, table, {"errors": {"form": str(exc)}, "values": values}, 400
+        )
+    if request.headers.get("hx-request") == "true":
+        return _card(request, ev, number, table, {"saved": True}, 200)
+    return RedirectResponse(f"/org/events/{ev.id}/rounds/{number}#table-{table}", status_code=303)
+
+
+@router.post("/rounds/{number}/tables/{table}/ai", response_model=None)
+def ai_plays(
+    ev: OwnedEvent,
+    org: OrganizerDep,
+    number: int,
+    table: int,
+    request: Request,
+    version: Annotated[str, Form(max_length=10)] = "",
+) -> Response:
+    """The AI captains play the table's battle with the two registered fleets; the result is
+    recorded like any other and the battle log kept for its replay."""
+    from kolrami.engine.chance import derive_seed
+    from kolrami.engine.driver import simulate
+    from kolrami.scenarios.models import load_scenario
+
+    store = web(request).store
+    view = event_view(store, ev.id, ev.name)
+    t = _table(view, number, table)
+    if t.b is None:
+        raise HTTPException(400, f"{t.a} has the bye: there is no battle to play")
+    fleets = store.fleets(ev.name)
+    scenario = load_scenario(view.settings["scenario"])
+    seed = derive_seed(view.state.seed, "battle", number, table)
+    battle = simulate(scenario, (fleets[t.a], fleets[t.b]), CAPTAINS, seed)
+    result = battle.finish()
+    if scenario.rules and "battle-simulation" in scenario.rules:
+        points = battle.fleet_points
+    else:
+        destroyed = battle.destroyed_value()
+        points = {"A": destroyed["B"], "B": destroyed["A"]}
+    side = result.winner or ("A" if points["A"] >= points["B"] else "B")
+    winner = t.a if side == "A" else t.b
+    try:
+        store.record_game(
+            ev.name,
+            number,
+            table,
+            winner,
+            {t.a: points["A"], t.b: points["B"]},
+            f"AI captains ({org.who})",
+            expected_version=int(version) if version.isdigit() else None,
+            battle_log=(" v ".join(CAPTAINS), battle.log.jsonl()),
+        )
+    except ConflictError as exc:
+        return _card(request, ev, number, table, {"conflict": str(exc)}, 409)
+    return RedirectResponse(f"/org/events/{ev.id}/rounds/{number}#table-{table}", status_code=303)

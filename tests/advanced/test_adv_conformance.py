@@ -1,0 +1,347 @@
+"""Conformance of the advanced game: seeded battles between the built-in captains (the random
+fuzzer among them), each log checked event by event against the rules' invariants, and one seed
+giving one log.
+
+`check` trusts only the log and the advanced sheets: it rebuilds each ship's superstructure,
+casualties and movement allowance from the events and reports every invariant a log breaks. The
+quick tests feed it logs with one fact falsified, to show each invariant can fail.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import replace
+from functools import cache
+from typing import Any
+
+import pytest
+
+from kolrami.catalog import builtin_pack
+from kolrami.catalog.advanced import AdvancedSheet, advanced_pack
+from kolrami.engine import adv_events as ae
+from kolrami.engine import events as ev
+from kolrami.engine.battle import Battle
+from kolrami.engine.driver import simulate
+from kolrami.fleet import load_fleet, preset_names
+from kolrami.rules.advanced.state import PHASES, state_of
+from kolrami.scenarios.models import builtin_scenario
+
+EPS = 0.01
+CAPTAINS = [
+    ("random", "random"),
+    ("aggressive", "random"),
+    ("random", "kiting"),
+    ("aggressive", "kiting"),
+    ("kiting", "aggressive"),
+]
+RULES: list[tuple[str, ...]] = [(), ("adv-shield-reinforcement",), ("derelicts",)]
+RATING_RANGE = {"normal": (48, 75), "replacement": (43, 70)}
+
+
+def _allowance(moves: int, phase: int) -> int:
+    return moves * phase // PHASES - moves * (phase - 1) // PHASES
+
+
+def check(events: list[ev.Event]) -> list[str]:
+    """Every invariant the log breaks, as 'key: detail' lines (empty when the log is sound)."""
+    problems: list[str] = []
+
+    def bad(key: str, detail: str) -> None:
+        problems.append(f"{key}: {detail}")
+
+    header = events[0]
+    assert isinstance(header, ev.BattleStarted)
+    hex_cm = int(header.header["scenario"].get("hex_cm", 4))
+    pack, fpf = advanced_pack(), builtin_pack()
+    sheets: dict[str, AdvancedSheet] = {}
+    max_ss: dict[str, int] = {}
+    ss: dict[str, int] = {}
+    crew: dict[str, int] = {}
+    taken: dict[str, int] = defaultdict(int)
+    dead: set[str] = set()
+    dead_phase: dict[str, tuple[int, int]] = {}
+    moves: dict[str, int] = {}
+    moved_in: set[tuple[int, int, str]] = set()
+    attack_at: dict[tuple[int, int, str, str], set[tuple[int, ...]]] = defaultdict(set)
+    weapon_used: dict[tuple[int, str, int], set[tuple[int, str]]] = defaultdict(set)
+    turn = phase = 0
+    if not isinstance(events[-1], ev.BattleEnded):
+        bad("plays", "the log does not end with battle_ended")
+    for e in events:
+        if isinstance(e, ev.ShipPlaced):
+            cls = fpf.get(e.cls)
+            sheets[e.ship] = pack.sheet(cls)
+            ss[e.ship] = max_ss[e.ship] = cls.superstructure
+            crew[e.ship] = sheets[e.ship].crew
+        elif isinstance(e, ev.TurnStarted):
+            turn, phase = e.turn, 0
+        elif isinstance(e, ae.PhaseStarted):
+            phase = e.phase
+        elif isinstance(e, ae.OfficersAssigned):
+            for role, skills in e.officers.items():
+                for skill, value in skills.items():
+                    lo, hi = RATING_RANGE["normal"]
+                    if skill == "cloak_tech":
+                        base = pack.species[sheets[e.ship].species].cloak_tech_base or 45
+                        lo, hi = base + 3, base + 30
+                    if not lo <= value <= hi:
+                        bad("ratings", f"{e.ship} {role} {skill} {value} outside {lo}-{hi}")
+        elif isinstance(e, ae.OfficerShaken):
+            if e.replacement is not None:
+                for skill, value in e.replacement.items():
+                    lo, hi = RATING_RANGE["replacement"]
+                    if skill != "cloak_tech" and not lo <= value <= hi:
+                        bad("ratings", f"{e.ship} replacement {skill} {value} outside {lo}-{hi}")
+        elif isinstance(e, ae.PowerAllocated):
+            sheet = sheets[e.ship]
+            if e.cost > e.available:
+                bad("power", f"{e.ship} allocates {e.cost} of {e.available}")
+            if e.available > sheet.total_power + 2:
+                bad("power", f"{e.ship} has {e.available} power, more than its engines and bonus")
+            m = re.match(r"M(\d+)/", e.plan)
+            moves[e.ship] = int(m.group(1)) if m else 0
+            _facings(bad, e.ship, sheet, e.base, e.reinforcement)
+        elif isinstance(e, ae.PowerCut):
+            for item in e.cut:
+                m = re.match(r"(\d+) hex(es)? of movement", item)
+                if m:
+                    moves[e.ship] = moves.get(e.ship, 0) - int(m.group(1))
+        elif isinstance(e, ae.ShieldsRedistributed):
+            _facings(bad, e.ship, sheets[e.ship], e.base, [0] * 6)
+        elif isinstance(e, ev.ShipMoved):
+            if e.ship in dead:
+                bad("destroyed", f"{e.ship} moves after its destruction")
+            if e.distance == 0:
+                continue  # an evasion's turn on the spot
+            key = (turn, phase, e.ship)
+            if key in moved_in:
+                bad("move-once", f"{e.ship} moves twice in phase {turn}.{phase}")
+            moved_in.add(key)
+            cap = _allowance(moves.get(e.ship, 0), phase) * hex_cm
+            if e.distance > cap + EPS:
+                bad("move-cap", f"{e.ship} moves {e.distance} cm in {turn}.{phase}, cap {cap}")
+        elif isinstance(e, ae.AttackRolled):
+            if e.ship in dead and dead_phase.get(e.ship) != (turn, phase):
+                bad("destroyed", f"{e.ship} fires after the phase it was destroyed in")
+            if e.target in dead:
+                bad("destroyed", f"{e.target} is shot at after its destruction")
+            weapons = tuple(e.weapons)
+            attack_at[(turn, phase, e.ship, e.target)].add(weapons)
+            for w in weapons:
+                weapon_used[(turn, e.ship, w)].add((phase, e.target))
+            sheet = sheets[e.ship]
+            ws = [sheet.weapons[w] for w in weapons]
+            reach = min(w.range_cm for w in ws)
+            if e.needed not in (0, 4, 6, 8) or (e.needed > 0) != (e.range_cm <= reach + EPS):
+                bad("to-hit", f"{e.ship} needs {e.needed} at {e.range_cm} cm (reach {reach})")
+            if e.hit != (e.needed > 0 and e.roll + e.modifier <= e.needed):
+                bad("to-hit", f"{e.ship} roll {e.roll}{e.modifier:+d} vs {e.needed}: hit={e.hit}")
+            if e.hit and ws[0].beam and e.damage > sum(w.power for w in ws):
+                bad("damage", f"{e.ship} beam damage {e.damage} above its banks' power")
+            if e.hit and not ws[0].beam and e.damage != ws[0].damage:
+                bad("damage", f"{e.ship} torpedo damage {e.damage}, sheet {ws[0].damage}")
+        elif isinstance(e, ae.DamageDealt):
+            if e.target in dead:
+                bad("destroyed", f"{e.target} is hit after its destruction")
+            if e.absorbed + e.through != e.damage or e.absorbed < 0:
+                bad("shields", f"{e.target}: {e.absorbed} absorbed + {e.through} through")
+            expected = ss[e.target] - e.through - (1 if e.aimed else 0)
+            if e.superstructure != expected:
+                bad("superstructure", f"{e.target} at {e.superstructure}, expected {expected}")
+            ss[e.target] = e.superstructure
+            sheet = sheets[e.target]
+            if e.base + e.reinforcement > 2 * sheet.shield_points:
+                bad("facing", f"{e.target} facing {e.facing} above 200%")
+        elif isinstance(e, ae.Evaded):
+            if e.turn not in (-1, 1):
+                bad("evasion", f"{e.ship} turns {e.turn}")
+            if e.superstructure != ss[e.ship] - 1:
+                bad("superstructure", f"{e.ship} evasion stress: {e.superstructure}")
+            ss[e.ship] = e.superstructure
+        elif isinstance(e, ae.BonusRolled):
+            if e.superstructure < ss[e.ship] or e.superstructure > max_ss[e.ship]:
+                bad("superstructure", f"{e.ship} repaired to {e.superstructure}")
+            ss[e.ship] = e.superstructure
+            if e.outcome in ("failure", "critical") and e.effect:
+                bad("checks", f"{e.ship} failed {e.choice} yet '{e.effect}'")
+        elif isinstance(e, ae.CasualtiesTaken):
+            taken[e.ship] += e.amount
+            if e.casualties > crew[e.ship]:
+                bad("casualties", f"{e.ship} {e.casualties} out of a crew of {crew[e.ship]}")
+            if e.fatalities != taken[e.ship] * 15 // 100:
+                bad("casualties", f"{e.ship} {e.fatalities} dead of {taken[e.ship]} taken")
+        elif isinstance(e, ev.ShipDestroyed):
+            if ss[e.ship] > 0:
+                bad("destroyed", f"{e.ship} destroyed at superstructure {ss[e.ship]}")
+            dead.add(e.ship)
+            dead_phase[e.ship] = (turn, phase)
+    for ship, value in ss.items():
+        if value <= 0 and ship not in dead:
+            bad("destroyed", f"{ship} at superstructure {value} was never destroyed")
+    for (t, p, ship, target), sets in attack_at.items():
+        if len(sets) > 1:
+            bad("fire-once", f"{ship} fires {sorted(sets)} at {target} in phase {t}.{p}")
+    targets: dict[tuple[int, int, str], set[str]] = defaultdict(set)
+    for t, p, ship, target in attack_at:
+        targets[(t, p, ship)].add(target)
+    for (t, p, ship), hit in targets.items():
+        if len(hit) > 4:
+            bad("targets", f"{ship} engages {len(hit)} targets in phase {t}.{p}")
+    for (t, ship, w), uses in weapon_used.items():
+        if len(uses) > 1:
+            bad("fire-once", f"{ship} w{w} fires {len(uses)} times in turn {t}")
+    return problems
+
+
+def _facings(bad: Any, ship: str, sheet: AdvancedSheet, base: list[int], reinf: list[int]) -> None:
+    for f, (b, r) in enumerate(zip(base, reinf, strict=True), start=1):
+        if b < 0 or r < 0:
+            bad("facing", f"{ship} facing {f} negative: {b}+{r}")
+        if b + r > 2 * sheet.shield_points:
+            bad("facing", f"{ship} facing {f} at {b}+{r}, above 200% of {sheet.shield_points}")
+
+
+def battles(count: int) -> list[Battle]:
+    """`count` seeded advanced battles across presets, captain pairings and options."""
+    sc = builtin_scenario("advanced")
+    names = preset_names()
+    out = []
+    for seed in range(count):
+        a = names[seed % len(names)]
+        b = names[(seed // len(names) + 2) % len(names)]
+        fleets = (load_fleet(f"presets:{a}"), load_fleet(f"presets:{b}"))
+        captains = CAPTAINS[seed % len(CAPTAINS)]
+        rules = RULES[(seed // len(CAPTAINS)) % len(RULES)]
+        out.append(simulate(sc, fleets, captains, seed, extra_rules=rules))
+    return out
+
+
+def _state_invariants(b: Battle) -> list[str]:
+    out = []
+    for adv in state_of(b).ships.values():
+        if adv.stores < 0:
+            out.append(f"stores: {adv.id} has {adv.stores} torpedoes")
+        if adv.engine_power > adv.sheet.total_power:
+            out.append(f"power: {adv.id} engines above the sheet")
+        if adv.casualties < 0 or adv.casualties > adv.sheet.crew:
+            out.append(f"casualties: {adv.id} {adv.casualties}")
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.rule(
+    "ADV-OFF-01",
+    "ADV-OFF-04",
+    "ADV-POW-01",
+    "ADV-SHLD-05",
+    "ADV-CAS-01",
+    "ADV-FIRE-01",
+    "ADV-FIRE-02",
+    "ADV-SEQ-02",
+    "ADV-TORP-01",
+)
+def test_seeded_advanced_battles_keep_the_invariants(sample: int) -> None:
+    seen: defaultdict[str, int] = defaultdict(int)
+    for b in battles(30 * sample):
+        events = list(b.events())
+        problems = check(events) + _state_invariants(b)
+        assert not problems, (b.seed, problems[:5])
+        for e in events:
+            seen[type(e).__name__] += 1
+    # the sample really exercises the rules
+    for kind in ("DamageDealt", "Evaded", "ShipDestroyed", "OfficerShaken", "CasualtiesRecovered"):
+        assert seen[kind] > 0, kind
+
+
+@cache
+def _battle_log() -> tuple[ev.Event, ...]:
+    sc = builtin_scenario("advanced")
+    fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
+    return tuple(simulate(sc, fleets, ("aggressive", "aggressive"), 3).events())
+
+
+def _one() -> list[ev.Event]:
+    """A sound log with every kind of event the falsification tests change."""
+    return list(_battle_log())
+
+
+def test_a_sound_log_passes() -> None:
+    assert check(_one()) == []
+
+
+def _falsify(events: list[ev.Event], kind: type[ev.Event], **changes: Any) -> list[ev.Event]:
+    out = list(events)
+    for i, e in enumerate(out):
+        if isinstance(e, kind):
+            out[i] = replace(e, **changes)
+            return out
+    raise AssertionError(f"no {kind.__name__} in the log")
+
+
+@pytest.mark.parametrize(
+    ("kind", "changes", "key"),
+    [
+        (ae.PowerAllocated, {"cost": 999}, "power"),
+        (ae.PowerAllocated, {"base": [40, 0, 0, 0, 0, 0]}, "facing"),
+        (ae.OfficersAssigned, {"officers": {"helm": {"weapons": 80}}}, "ratings"),
+        (ae.DamageDealt, {"superstructure": 1}, "superstructure"),
+        (ae.AttackRolled, {"hit": True, "roll": 10, "modifier": 0}, "to-hit"),
+        (ev.ShipMoved, {"distance": 41.0}, "move-cap"),
+        (ae.CasualtiesTaken, {"fatalities": 99}, "casualties"),
+    ],
+)
+def test_each_invariant_can_fail(kind: type[ev.Event], changes: dict[str, Any], key: str) -> None:
+    problems = check(_falsify(_one(), kind, **changes))
+    assert any(p.startswith(key) for p in problems), problems
+
+
+def test_one_seed_one_log() -> None:
+    sc = builtin_scenario("advanced")
+    fleets = (load_fleet("presets:klingon-strike"), load_fleet("presets:federation-venture"))
+    for captains in (("random", "random"), ("aggressive", "kiting")):
+        first = simulate(sc, fleets, captains, 21)
+        again = simulate(sc, fleets, captains, 21)
+        other = simulate(sc, fleets, captains, 22)
+        assert first.log.jsonl() == again.log.jsonl()
+        assert first.log.sha256() != other.log.sha256()
+
+
+def test_an_advanced_log_reads_back_and_replays() -> None:
+    from kolrami.captains import make_captain
+    from kolrami.engine.chance import Dice, derive_seed
+    from kolrami.engine.driver import rebuild, run
+
+    sc = builtin_scenario("advanced").model_copy(update={"turn_limit": 3})
+    fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
+    b = simulate(sc, fleets, ("kiting", "random"), 5, extra_rules=("adv-shield-reinforcement",))
+    text = b.log.jsonl()
+    events = ev.parse_jsonl(text)
+    assert [e.to_json() for e in events] == [e.to_json() for e in b.events()]
+    header = events[0]
+    assert isinstance(header, ev.BattleStarted)
+    scenario, fl, names, seed, extra = rebuild(header.header)
+    again = Battle(scenario, fl, seed, names, extra_rules=extra)
+    captains = {
+        side: make_captain(n, Dice(derive_seed(seed, "captain", side)))
+        for side, n in zip("AB", names, strict=True)
+    }
+    run(again, captains)
+    assert again.log.jsonl() == text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("doctrine", ["aggressive", "kiting"])
+def test_the_doctrines_beat_random_in_nine_equal_battles_of_ten(doctrine: str, sample: int) -> None:
+    """Mirror matches (the same fleet both sides), each doctrine on each side."""
+    sc = builtin_scenario("advanced")
+    names = [p for p in preset_names() if not p.endswith("-fleet")]
+    won = played = 0
+    for seed in range(10 * sample):
+        fleet = load_fleet(f"presets:{names[seed % len(names)]}")
+        for side, captains in (("A", (doctrine, "random")), ("B", ("random", doctrine))):
+            b = simulate(sc, (fleet, fleet), captains, seed)
+            assert b.result is not None
+            won += b.result.winner == side
+            played += 1
+    assert won >= 0.9 * played, f"{doctrine} won {won} of {played}"

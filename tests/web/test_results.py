@@ -1,0 +1,355 @@
+"""Results through the web app: players report and confirm with PINs (OP-14, FBS-10), disputes and
+impossible scores go to the organizer, the organizer enters, corrects and overrides, two tablets
+at once never lose an update, and bad input is refused with its message and the store untouched."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from web_helpers import Desk, impossible_points, new_event, organizer, possible_points, text
+
+from kolrami.tournament.store import Store
+
+
+@pytest.fixture
+def paired(app: FastAPI) -> tuple[Desk, int, Store, str]:
+    """Five players, round 1 paired: two tables and a bye."""
+    desk = organizer(app)
+    eid = new_event(desk)
+    assert desk.post(f"/org/events/{eid}/pair").status_code == 303
+    store: Store = app.state.web.store
+    return desk, eid, store, store.event_name(eid)
+
+
+def table(store: Store, name: str, number: int = 1, at: int = 1) -> dict[str, Any]:
+    return next(g for g in store.games(name, number) if g["table"] == at)
+
+
+def phone(app: FastAPI, eid: int) -> Desk:
+    p = Desk(TestClient(app))
+    p.refresh(f"/events/{eid}/rounds/1/tables/1")
+    return p
+
+
+def points(store: Store, name: str, g: dict[str, Any]) -> dict[str, int]:
+    fleets = store.fleets(name)
+    return {
+        g["a"]: possible_points(fleets[g["b"]], 50),
+        g["b"]: possible_points(fleets[g["a"]], 30),
+    }
+
+
+def report(p: Desk, eid: int, g: dict[str, Any], fp: dict[str, int], pin: str) -> Any:
+    return p.post(
+        f"/events/{eid}/rounds/1/tables/{g['table']}/report",
+        {
+            "player": g["a"],
+            "winner": g["a"],
+            "fp_a": str(fp[g["a"]]),
+            "fp_b": str(fp[g["b"]]),
+            "pin": pin,
+        },
+    )
+
+
+def test_a_report_waits_for_the_opponents_pin_then_counts(
+    app: FastAPI, paired: tuple[Desk, int, Store, str]
+) -> None:
+    desk, eid, store, name = paired
+    g = table(store, name)
+    fp = points(store, name, g)
+    p = phone(app, eid)
+    sent = report(p, eid, g, fp, desk.pins[g["a"]])
+    assert sent.status_code == 303
+    page = p.client.get(sent.headers["location"]).text
+    assert f"{g['b']}, your PIN" in page
+    assert table(store, name)["winner"] is None  # not yet: it waits for the opponent
+    (r,) = store.reports(name)
+    # the reporter cannot confirm his own report: it asks the opponent's PIN
+    own = p.post(f"/events/{eid}/reports/{r['id']}", {"pin": desk.pins[g["a"]]})
+    assert own.status_code == 400
+    assert f"that is not {g['b']}'s PIN" in text(own)
+    ok = p.post(f"/events/{eid}/reports/{r['id']}", {"pin": desk.pins[g["b"]]})
+    assert ok.status_code == 200
+    assert "the result is recorded" in text(ok)
+    done = table(store, name)
+    assert (done["winner"], done["fp_a"], done["fp_b"]) == (g["a"], fp[g["a"]], fp[g["b"]])
+    assert done["result_initials_a"]
+    assert done["result_initials_b"]
+    log = store.corrections(name)
+    assert any(c["who"] == f"{g['a']} (PIN)" and "reports" in c["what"] for c in log)
+    assert any(c["who"] == f"{g['b']} (PIN)" and "confirms" in c["what"] for c in log)
+    # a second report of a recorded table is refused: the organizer corrects it
+    again = report(p, eid, g, fp, desk.pins[g["a"]])
+    assert again.status_code == 400
+    assert "recorded already" in text(again)
+
+
+def test_a_dispute_goes_to_the_organizer_who_overrides(
+    app: FastAPI, paired: tuple[Desk, int, Store, str]
+) -> None:
+    desk, eid, store, name = paired
+    g = table(store, name)
+    fp = points(store, name, g)
+    p = phone(app, eid)
+    report(p, eid, g, fp, desk.pins[g["a"]])
+    (r,) = store.reports(name)
+    disputed = p.post(
+        f"/events/{eid}/reports/{r['id']}",
+        {"pin": desk.pins[g["b"]], "action": "dispute", "note": "I won on the last turn"},
+    )
+    assert "Sent to the organizer" in text(disputed)
+    assert table(store, name)["winner"] is None
+    page = desk.client.get(f"/org/events/{eid}/rounds/1").text
+    assert "disputes it" in page
+    assert "I won on the last turn" in page
+    version = str(table(store, name)["version"])
+    override = desk.post(
+        f"/org/events/{eid}/rounds/1/tables/1",
+        {"winner": g["b"], "fp_a": str(fp[g["a"]]), "fp_b": str(fp[g["b"]]), "version": version},
+    )
+    assert override.status_code == 303
+    assert table(store, name)["winner"] == g["b"]
+    assert store.reports(name)[0]["status"] == "overridden"
+    assert any(c["who"] == "organizer mara" for c in store.corrections(name))
+
+
+def test_an_impossible_score_is_held_for_the_organizer(
+    app: FastAPI, paired: tuple[Desk, int, Store, str]
+) -> None:
+    desk, eid, store, name = paired
+    g = table(store, name)
+    fp = points(store, name, g)
+    fp[g["a"]] = impossible_points(store.fleets(name)[g["b"]])
+    p = phone(app, eid)
+    report(p, eid, g, fp, desk.pins[g["a"]])
+    (r,) = store.reports(name)
+    confirmed = p.post(f"/events/{eid}/reports/{r['id']}", {"pin": desk.pins[g["b"]]})
+    assert "the score check fails" in text(confirmed)
+    assert table(store, name)["winner"] is None
+    assert store.reports(name)[0]["status"] == "flagged"
+    page = desk.client.get(f"/org/events/{eid}/rounds/1").text
+    assert f"cannot be scored against {g['b']}" in page
+    # the organizer accepts it after looking at the sheet
+    accepted = desk.post(
+        f"/org/events/{eid}/rounds/1/tables/1",
+        {
+            "winner": g["a"],
+            "fp_a": str(fp[g["a"]]),
+            "fp_b": str(fp[g["b"]]),
+            "version": str(table(store, name)["version"]),
+            "accept": "yes",
+        },
+    )
+    assert accepted.status_code == 303
+    assert table(store, name)["fp_a"] == fp[g["a"]]
+    assert store.reports(name)[0]["status"] == "accepted"
+
+
+def test_the_organizer_is_warned_before_an_impossible_score_is_recorded(
+    app: FastAPI, paired: tuple[Desk, int, Store, str]
+) -> None:
+    desk, eid, store, name = paired
+    g = table(store, name)
+    bad = impossible_points(store.fleets(name)[g["b"]])
+    form = {"winner": g["a"], "fp_a": str(bad), "fp_b": "0", "version": str(g["version"])}
+    first = desk.post(f"/org/events/{eid}/rounds/1/tables/1", form)
+    assert first.status_code == 200
+    assert "Check before you accept" in text(first)
+    assert "Record it anyway" in text(first)
+    assert table(store, name)["winner"] is None
+    second = desk.post(f"/org/events/{eid}/rounds/1/tables/1", {**form, "accept": "yes"})
+    assert second.status_code == 303
+    assert table(store, name)["fp_a"] == bad
+    assert table(store, name)["flag"]
+
+
+def test_two_tablets_at_once_the_second_is_told(
+    app: FastAPI, paired: tuple[Desk, int, Store, str]
+) -> None:
+    desk, eid, store, name = paired
+    g = table(store, name)
+    tablet = organizer(app)  # Mara logged in on a second tablet
+    version = str(g["version"])  # both pages were loaded before either saved
+    first = desk.post(
+        f"/org/events/{eid}/rounds/1/tables/1",
+        {"winner": g["a"], "fp_a": "0", "fp_b": "0", "version": version},
+    )
+    assert first.status_code == 303
+    second = tablet.client.post(
+        f"/org/events/{eid}/rounds/1/tables/1",
+        data={
+            "winner": g["b"],
+            "fp_a": "0",
+            "fp_b": "0",
+            "version": version,
+            "csrf_token": tablet.csrf,
+        },
+        headers={"HX-Request": "true"},
+    )
+    assert second.status_code == 409
+    assert "changed by someone else a moment ago" in text(second)
+    assert f"You had entered: {g['b']} won" in text(second)
+    assert 'class="card table-card' in text(second)  # htmx gets the table's card only
+    assert table(store, name)["winner"] == g["a"]
+
+
+def test_simultaneous_entries_never_lose_an_update(
+    app: FastAPI, paired: tuple[Desk, int, Store, str]
+) -> None:
+    desk, eid, store, name = paired
+    g = table(store, name)
+    tablets = [desk, organizer(app), organizer(app), organizer(app)]
+    version = str(g["version"])
+    statuses: list[int] = []
+    start = threading.Barrier(len(tablets))
+
+    def enter(t: Desk, fp: int) -> None:
+        start.wait()
+        response = t.post(
+            f"/org/events/{eid}/rounds/1/tables/1",
+            {"winner": g["a"], "fp_a": str(fp), "fp_b": "0", "version": version, "accept": "yes"},
+        )
+        statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=enter, args=(t, i)) for i, t in enumerate(tablets)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses) == [303, 409, 409, 409]
+    entries = [c for c in store.corrections(name) if "beat" in c["what"]]
+    assert len(entries) == 1  # one entry won; the others changed nothing
+    assert table(store, name)["fp_a"] == int(entries[0]["what"].split(f"{g['a']} ")[-1][:1])
+
+
+@pytest.mark.parametrize(
+    ("form", "field", "message"),
+    [
+        ({"winner": "Nobody", "fp_a": "1", "fp_b": "1"}, "winner", "choose the winner"),
+        ({"winner": "A", "fp_a": "-3", "fp_b": "1"}, "fp_a", "a whole number, 0 or more"),
+        ({"winner": "A", "fp_a": "12", "fp_b": "lots"}, "fp_b", "a whole number, 0 or more"),
+    ],
+)
+def test_bad_results_are_refused_beside_the_field(
+    app: FastAPI,
+    paired: tuple[Desk, int, Store, str],
+    form: dict[str, str],
+    field: str,
+    message: str,
+) -> None:
+    desk, eid, store, name = paired
+    g = table(store, name)
+    before = store.export(name)
+    sent = {k: (g["a"] if v == "A" else v) for k, v in form.items()}
+    response = desk.post(
+        f"/org/events/{eid}/rounds/1/tables/1", {**sent, "version": str(g["version"])}
+    )
+    assert response.status_code == 400
+    assert f'id="err-{field}"' in text(response)
+    assert message in text(response)
+    assert store.export(name) == before
+
+
+def test_bad_reports_are_refused_and_nothing_is_stored(
+    app: FastAPI, paired: tuple[Desk, int, Store, str]
+) -> None:
+    desk, eid, store, name = paired
+    g = table(store, name)
+    before = store.export(name)
+    p = phone(app, eid)
+    url = f"/events/{eid}/rounds/1/tables/1/report"
+    missing = p.post(url, {"player": g["a"], "fp_a": "x", "pin": desk.pins[g["a"]]})
+    assert missing.status_code == 400
+    assert "say who won" in text(missing)
+    assert f"{g['a']}'s Fleet Points: a whole number" in text(missing)
+    stranger = p.post(url, {"player": "Mallory", "winner": g["a"], "fp_a": "1", "fp_b": "1"})
+    assert "say who you are" in text(stranger)
+    assert store.export(name) == before
+    bye = next(t for t in store.games(name, 1) if t["b"] is None)
+    assert p.post(f"/events/{eid}/rounds/1/tables/{bye['table']}/report").status_code == 400
+
+
+def test_the_ai_plays_a_table_and_its_replay_is_public(
+    app: FastAPI, paired: tuple[Desk, int, Store, str]
+) -> None:
+    desk, eid, store, name = paired
+    played = desk.post(f"/org/events/{eid}/rounds/1/tables/2/ai", {"version": "1"})
+    assert played.status_code == 303
+    g = table(store, name, at=2)
+    assert g["winner"] in (g["a"], g["b"])
+    assert store.battle_log(name, 1, 2)
+    replay = TestClient(app).get(f"/events/{eid}/rounds/1/tables/2/replay")
+    assert replay.status_code == 200
+    assert "kolramiReplay" in text(replay)
+    assert "'unsafe-inline'" in replay.headers["content-security-policy"]
+    assert TestClient(app).get(f"/events/{eid}/rounds/1/tables/1/replay").status_code == 404
+
+
+def test_three_rounds_byes_rolloff_and_export(
+    app: FastAPI, paired: tuple[Desk, int, Store, str]
+) -> None:
+    desk, eid, store, name = paired
+    for number in (1, 2, 3):
+        if number > 1:
+            assert desk.post(f"/org/events/{eid}/pair").status_code == 303
+        games = store.games(name, number)
+        assert sum(1 for t in games if t["b"] is None) == 1  # five players: a bye each round
+        for t in games:
+            if t["b"] is not None:
+                form = {"winner": t["a"], "fp_a": "0", "fp_b": "0", "version": str(t["version"])}
+                response = desk.post(f"/org/events/{eid}/rounds/{number}/tables/{t['table']}", form)
+                assert response.status_code == 303
+    page = TestClient(app).get(f"/events/{eid}/standings").text
+    assert "Final standings" in page
+    assert "Admiral" in page
+    assert "Vice Admiral" in page
+    ties = store.state(name).standings()
+    assert ties[0].title == "Admiral"
+    assert "Level on Battle and Fleet Points" in page  # everyone scored 0 FP: ties
+    rolled = desk.post(f"/org/events/{eid}/rolloff", {"how": "rolled"})
+    assert rolled.status_code == 303
+    assert store.state(name).roll_offs
+    exported = desk.client.get(f"/org/events/{eid}/export")
+    assert exported.headers["content-disposition"] == 'attachment; filename="november.json"'
+    assert exported.json()["kolrami"] == "event/1"
+    assert len(exported.json()["rounds"]) == 3
+    sheets = desk.client.get(f"/org/events/{eid}/print/sheets")
+    assert sheets.text.count('class="player-sheet"') == 5
+    slips = desk.client.get(f"/org/events/{eid}/print/rounds/2/slips")
+    assert slips.text.count('class="slip"') == 2
+    pdf = desk.client.get(f"/org/events/{eid}/print/sheets.pdf")
+    assert pdf.content.startswith(b"%PDF")
+
+
+def test_a_bad_pairing_request_is_shown_beside_the_button(
+    app: FastAPI, paired: tuple[Desk, int, Store, str]
+) -> None:
+    desk, eid, store, name = paired
+    response = desk.post(f"/org/events/{eid}/pair")  # round 1 has no results yet
+    assert response.status_code == 400
+    assert 'id="err-pair"' in text(response)
+    assert "round 1 is not finished" in text(response)
+    assert len(store.state(name).rounds) == 1
+
+
+def test_the_store_survives_a_restart(app: FastAPI, paired: tuple[Desk, int, Store, str]) -> None:
+    desk, eid, store, name = paired
+    g = table(store, name)
+    form = {
+        "winner": g["a"],
+        "fp_a": "10",
+        "fp_b": "0",
+        "version": str(g["version"]),
+        "accept": "yes",
+    }
+    assert desk.post(f"/org/events/{eid}/rounds/1/tables/1", form).status_code == 303
+    from kolrami.web import create_app
+
+    again = create_app(store.url)  # the laptop's battery died: the server starts again
+    page = TestClient(again).get(f"/events/{eid}").text
+    assert f"<strong>{g['a']}</strong> won · 10 : 0" in page
