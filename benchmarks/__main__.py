@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from benchmarks.assess_speed import assess_figures
 from benchmarks.web_load import web_figures
 from kolrami import __version__
 from kolrami.catalog import Arc, WeaponKind, builtin_pack
@@ -191,6 +192,7 @@ def main() -> None:
         "pairing": pairing_figures(),
         "data": pack_figures(),
         "web": web_figures(),
+        "assess": assess_figures(),
     }
     json.dump(figures, sys.stdout, indent=2)
     sys.stdout.write("\n")

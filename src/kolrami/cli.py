@@ -19,6 +19,7 @@ from rich.table import Table
 
 from kolrami import __version__
 from kolrami.catalog import Arc, Faction, ShipClass, ShipPack, WeaponKind, builtin_pack
+from kolrami.cli_assess import register as register_assess_commands
 from kolrami.cli_fleet import register as register_fleet_commands
 from kolrami.cli_support import P, R, command, console, fail, print_json
 from kolrami.cli_tournament import register as register_tournament_commands
@@ -779,6 +780,7 @@ def rules_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print JSON."
 
 
 register_fleet_commands(app)
+register_assess_commands(app)
 register_tournament_commands(app)
 register_web_commands(app)
 

@@ -1,0 +1,503 @@
+"""The static duel, exactly: two ships at a fixed range that never move, each firing one arc at
+the other every turn until one is destroyed or the turns run out.
+
+`exact_duel` computes the outcome as a Markov chain over the two ships' states (superstructure,
+shields, engine power, systems, and the working shots of the weapons that fire), step by step
+in the order the engine resolves fire: in an exchange, groups by descending range, equal ranges
+on both sides rolled together (FPF-FIRE-14); a ship's phasers before its photons, later groups
+facing the shields earlier hits left (FPF-FIRE-08/09, FPF-DMG-10); every hit's location from the
+target's d10 table and its effect as FPF-DMG-07..14 say: weapons damaged only by fire from an
+arc they cover, control lost at 0 engine power or systems. No repairs: Damage Control is a
+captain's choice, and the duel has no captains. Probabilities are floating point sums over every
+outcome, no sampling: exact up to rounding (about 1e-12).
+
+`sample_duel` plays the same duel through the battle engine itself (a sandbox battle, the
+engine's dice, locks and damage), so that the chain is an oracle for the engine's fire and
+damage code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sized
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from math import comb, cos, radians, sin
+
+from kolrami.catalog import Arc, Location, ShipClass, WeaponKind
+from kolrami.engine.chance import derive_seed
+from kolrami.errors import InvalidInputError
+from kolrami.rules.fpf_damage import DAMAGE_SIDES, penetrating_faces
+from kolrami.sim.stats import wilson
+
+#: Systems never fall below this (FPF-DMG-14); only their sign matters in a duel.
+SYSTEMS_FLOOR = -10
+
+
+class FireOrder(StrEnum):
+    """Who fires first each turn."""
+
+    EXCHANGE = "exchange"  # both locked at once: longest range first (FPF-FIRE-14)
+    A_FIRST = "a-first"  # A's whole volley lands before B replies
+    B_FIRST = "b-first"
+
+
+@dataclass(frozen=True, slots=True)
+class Duel:
+    """Two ship classes, the arc each fires through, the range and the number of turns."""
+
+    a: ShipClass
+    arc_a: Arc
+    b: ShipClass
+    arc_b: Arc
+    range_cm: float
+    turns: int = 12
+    order: FireOrder = FireOrder.EXCHANGE
+
+    def __post_init__(self) -> None:
+        if self.range_cm <= 0:
+            raise InvalidInputError(f"range {self.range_cm:g} cm: ships stand at least 1 cm apart")
+        if not 1 <= self.turns <= 200:
+            raise InvalidInputError(f"{self.turns} turns: a duel lasts 1 to 200 turns")
+        if not _groups(self.a, self.arc_a, self.range_cm) and not _groups(
+            self.b, self.arc_b, self.range_cm
+        ):
+            raise InvalidInputError(
+                f"at {self.range_cm:g} cm neither {self.a.name} ({self.arc_a.value}) nor "
+                f"{self.b.name} ({self.arc_b.value}) has a weapon that reaches: nothing happens"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class DuelOutcome:
+    """Chances of the four ends of a duel (they sum to 1)."""
+
+    a_wins: float  # B destroyed, A not
+    b_wins: float
+    both_destroyed: float
+    unresolved: float  # both afloat when the turns run out
+
+    def as_dict(self) -> dict[str, float]:
+        """The four chances by name."""
+        return {
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
+            "both_destroyed": self.both_destroyed,
+            "unresolved": self.unresolved,
+        }
+
+
+# --- ship states ----------------------------------------------------------------------------
+
+#: (superstructure, shields, engine power, systems, phaser shots, photon shots). A ship that can
+#: never fire again (out of control, or no working weapon on its arc) keeps only superstructure
+#: and shields: (ss, sh, 0, 0, 0, 0). Destroyed is DEAD.
+State = tuple[int, int, int, int, int, int]
+DEAD: State = (0, 0, 0, 0, 0, 0)
+
+
+def _groups(ship: ShipClass, arc: Arc, range_cm: float) -> list[tuple[WeaponKind, int, int, int]]:
+    """(kind, strength, shots, range) of the weapons that fire through `arc` at `range_cm`."""
+    return [
+        (k, w.strength, w.shots, w.range_cm)
+        for k, w in ship.weapons()
+        if w.bears(arc) and range_cm <= w.range_cm
+    ]
+
+
+def _can_fire(s: State) -> bool:
+    return s[2] > 0
+
+
+def _shots(s: State, kind: WeaponKind) -> int:
+    return s[4] if kind is WeaponKind.PHASER else s[5]
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """What a hit on a ship does: its location table and which weapon rows the fire can damage
+    (FPF-DMG-09: only those that cover the arc the fire comes from, its own firing arc)."""
+
+    faces: tuple[Location, ...]  # location of d10 faces 1..10
+    damageable: frozenset[WeaponKind]
+    shield_floor: int  # shields at or below this give every incoming shot its best chance
+
+
+def _target(ship: ShipClass, arc: Arc, incoming: list[tuple[WeaponKind, int, int, int]]) -> _Target:
+    faces = tuple(ship.hit_locations.by_face[f] for f in range(1, 11))
+    # penetrating_faces reaches its top (9 in 10) at shields <= strength + 2 (FPF-DMG-01/02)
+    floor = min(st for _, st, _, _ in incoming) + 2 if incoming else ship.shields
+    return _Target(faces, frozenset(k for k, w in ship.weapons() if w.bears(arc)), floor)
+
+
+def _start(ship: ShipClass, arc: Arc, range_cm: float, t: _Target) -> State:
+    shots = {k: n for k, _, n, _ in _groups(ship, arc, range_cm)}
+    state = (
+        ship.superstructure,
+        ship.shields,
+        ship.engine_power,
+        ship.computer,
+        shots.get(WeaponKind.PHASER, 0),
+        shots.get(WeaponKind.PHOTON, 0),
+    )
+    return _canonical(state, t)
+
+
+def _canonical(s: State, t: _Target) -> State:
+    """The state with everything that cannot matter any more lumped together (exactly):
+
+    - a ship that can never fire again keeps only superstructure and shields;
+    - engine power or systems at or above the superstructure can never cause a loss of control
+      (a hit that would take them to 0 destroys the ship first), so they are capped there;
+    - shields so low that every incoming group already needs only a 2 stay at that level:
+      shields only fall, and every lower value gives the same chances.
+    """
+    ss, sh, ep, sy, ph, pt = s
+    if ss <= 0:
+        return DEAD
+    sh = max(sh, t.shield_floor)
+    if ep <= 0 or sy <= 0 or ph + pt == 0:
+        return (ss, sh, 0, 0, 0, 0)
+    return (ss, sh, min(ep, ss), min(sy, ss), ph, pt)
+
+
+def _hit(s: State, loc: Location, amount: int, t: _Target) -> State:
+    """One hit of `amount` on location `loc` (FPF-DMG-07..14), as Battle.apply_damage does."""
+    ss, sh, ep, sy, ph, pt = s
+    ss -= amount
+    if ss <= 0:
+        return DEAD
+    if loc is Location.SHIELDS:
+        sh = max(0, sh - amount)
+    elif loc is Location.ENGINE_POWER:
+        if _can_fire(s):
+            ep = max(0, ep - amount)
+    elif loc is Location.COMPUTER:
+        if _can_fire(s):
+            sy = max(SYSTEMS_FLOOR, sy - amount)
+    elif loc is Location.PHASERS:
+        if WeaponKind.PHASER in t.damageable:
+            ph = max(0, ph - amount)
+    elif WeaponKind.PHOTON in t.damageable:
+        pt = max(0, pt - amount)
+    return _canonical((ss, sh, ep, sy, ph, pt), t)
+
+
+Dist = dict[State, float]
+
+
+def _add(into: dict[State, float], key: State, weight: float) -> None:
+    into[key] = into.get(key, 0.0) + weight
+
+
+@cache
+def _after_hits(
+    s: State, kind: WeaponKind, hits: int, t: _Target
+) -> tuple[tuple[State, float], ...]:
+    """Distribution of the target's state after `hits` penetrating shots of `kind` land."""
+    dist: Dist = {s: 1.0}
+    sides = DAMAGE_SIDES[kind]
+    for _ in range(hits):
+        nxt: Dist = {}
+        for state, w in dist.items():
+            if state == DEAD:
+                _add(nxt, DEAD, w)
+                continue
+            for loc in t.faces:
+                for amount in range(1, sides + 1):
+                    _add(nxt, _hit(state, loc, amount, t), w / (10 * sides))
+        dist = nxt
+    return tuple(dist.items())
+
+
+@cache
+def _volley(
+    s: State, groups: tuple[tuple[WeaponKind, int, int], ...], shields: int, t: _Target
+) -> tuple[tuple[State, float], ...]:
+    """The target's state after `groups` (kind, strength, shots) roll against `shields` and
+    their hits land in order."""
+    dist: Dist = {s: 1.0}
+    for kind, strength, shots in groups:
+        p = penetrating_faces(shields, strength) / 10
+        nxt: Dist = {}
+        for state, w in dist.items():
+            for k in range(shots + 1):
+                pk = comb(shots, k) * p**k * (1 - p) ** (shots - k)
+                for after, q in _after_hits(state, kind, k, t):
+                    _add(nxt, after, w * pk * q)
+        dist = nxt
+    return tuple(dist.items())
+
+
+# --- the chain ------------------------------------------------------------------------------
+
+Pair = tuple[State, State]
+Joint = dict[Pair, float]
+Group = tuple[WeaponKind, int, int, int]  # kind, strength, printed shots, range
+Fire = tuple[tuple[WeaponKind, int, int], ...]  # (kind, strength, shots) firing now
+
+
+def _jadd(into: Joint, key: Pair, weight: float) -> None:
+    into[key] = into.get(key, 0.0) + weight
+
+
+class _Chain:
+    """The duel's turn as a sequence of steps, each mapping the whole joint distribution of
+    (A, B) to the next; equal states merge after every step, which keeps the chain small."""
+
+    def __init__(self, duel: Duel, max_states: int = 10**9) -> None:
+        self.duel = duel
+        self.max_states = max_states
+        self.groups = {
+            "A": _groups(duel.a, duel.arc_a, duel.range_cm),
+            "B": _groups(duel.b, duel.arc_b, duel.range_cm),
+        }
+        self.targets = {
+            "A": _target(duel.a, duel.arc_a, self.groups["B"]),
+            "B": _target(duel.b, duel.arc_b, self.groups["A"]),
+        }
+        both = [g[3] for side in ("A", "B") for g in self.groups[side]]
+        self.tiers = sorted(set(both), reverse=True)
+
+    def check(self, dist: Sized) -> None:
+        """Stop as soon as the chain outgrows its budget, not a whole turn later."""
+        if len(dist) > self.max_states:
+            d = self.duel
+            raise InvalidInputError(
+                f"the exact duel {d.a.name} vs {d.b.name} outgrew {self.max_states} joint "
+                "states; use fewer turns or smaller ships, or sample it (sample_duel)"
+            )
+
+    def live(self, side: str, own: State, other: State, kind: WeaponKind) -> int:
+        """Shots `side`'s group of `kind` fires now: 0 unless both ships are afloat and the
+        firer is in control with working shots (Battle's _can_still_fire)."""
+        if own == DEAD or other == DEAD or not _can_fire(own):
+            return 0
+        return _shots(own, kind)
+
+    def ready(self, side: str, s: State) -> bool:
+        """Whether `side` declares fire at the start of the turn: in control, shots to fire."""
+        return s != DEAD and _can_fire(s) and any(_shots(s, g[0]) > 0 for g in self.groups[side])
+
+    def group_step(self, dist: Joint, side: str, group: Group) -> Joint:
+        """One group of `side` fires at the other ship, wherever it still can."""
+        kind, strength = group[0], group[1]
+        t = self.targets["B" if side == "A" else "A"]
+        out: Joint = {}
+        for (a, b), w in dist.items():
+            own, other = (a, b) if side == "A" else (b, a)
+            shots = self.live(side, own, other, kind)
+            if shots == 0:
+                _jadd(out, (a, b), w)
+                continue
+            for after, q in _volley(other, ((kind, strength, shots),), other[1], t):
+                _jadd(out, (a, after) if side == "A" else (after, b), w * q)
+        self.check(out)
+        return out
+
+    def one_side(self, dist: Joint, side: str) -> Joint:
+        """`side` alone resolves its volley: phasers, then photons (FPF-FIRE-08/09)."""
+        for group in sorted(self.groups[side], key=lambda g: g[0] is WeaponKind.PHOTON):
+            dist = self.group_step(dist, side, group)
+        return dist
+
+    def tier_step(self, dist: Joint, rng: int) -> Joint:
+        """Every group of range `rng` (FPF-FIRE-14): groups on both sides roll together against
+        the ships as they stand, then the hits land; one side alone fires group by group.
+
+        Both sides at once is done in two passes that merge in between: B's fire lands on A
+        while A's fire, as it stood, is carried along; then A's carried fire lands on B.
+        """
+        tier = {side: [g for g in self.groups[side] if g[3] == rng] for side in ("A", "B")}
+        out: Joint = {}
+        carried: dict[tuple[State, State, Fire], float] = {}
+        for (a, b), w in dist.items():
+            fire_a = self.fire(tier["A"], a, b)
+            fire_b = self.fire(tier["B"], b, a)
+            if fire_a and fire_b:
+                for x, p in _volley(a, fire_b, a[1], self.targets["A"]):
+                    key = (x, b, fire_a)
+                    carried[key] = carried.get(key, 0.0) + w * p
+                continue
+            part: Joint = {(a, b): w}
+            for side, fire in (("A", fire_a), ("B", fire_b)):
+                if fire:
+                    for g in sorted(tier[side], key=lambda g: g[0] is WeaponKind.PHOTON):
+                        part = self.group_step(part, side, g)
+            for pair, q in part.items():
+                _jadd(out, pair, q)
+        target_b = self.targets["B"]
+        self.check(carried)
+        for (x, b, fire_a), w in carried.items():
+            for y, q in _volley(b, fire_a, b[1], target_b):
+                _jadd(out, (x, y), w * q)
+        self.check(out)
+        return out
+
+    def fire(self, groups: list[Group], own: State, other: State) -> Fire:
+        """(kind, strength, shots) of `groups` that can fire now."""
+        if own == DEAD or other == DEAD or not _can_fire(own):
+            return ()
+        return tuple((g[0], g[1], n) for g in groups if (n := _shots(own, g[0])) > 0)
+
+    def turn(self, dist: Joint) -> Joint:
+        """One turn of fire over the whole distribution."""
+        order = self.duel.order
+        if order is not FireOrder.EXCHANGE:
+            first, second = ("A", "B") if order is FireOrder.A_FIRST else ("B", "A")
+            dist = self.one_side(dist, first)
+            return self.one_side(dist, second)
+        # Both declared: fire by range tiers. Only one able to fire: its plain volley.
+        both: Joint = {}
+        out: Joint = {}
+        alone: dict[str, Joint] = {"A": {}, "B": {}}
+        for (a, b), w in dist.items():
+            ra, rb = self.ready("A", a), self.ready("B", b)
+            if ra and rb:
+                both[a, b] = w
+            elif ra or rb:
+                alone["A" if ra else "B"][a, b] = w
+            else:
+                _jadd(out, (a, b), w)
+        for rng in self.tiers:
+            both = self.tier_step(both, rng)
+        for part in (both, self.one_side(alone["A"], "A"), self.one_side(alone["B"], "B")):
+            for pair, w in part.items():
+                _jadd(out, pair, w)
+        return out
+
+
+def _settled(a: State, b: State) -> bool:
+    """Nothing can change any more: a ship is destroyed, or neither can fire."""
+    return a == DEAD or b == DEAD or (not _can_fire(a) and not _can_fire(b))
+
+
+#: Joint states the chain may hold at once before it gives up (memory and time grow with it).
+MAX_STATES = 400_000
+
+
+def exact_duel(duel: Duel, max_states: int = MAX_STATES) -> DuelOutcome:
+    """The exact chances of the duel's four ends (a Markov chain; see the module docstring).
+
+    Raises InvalidInputError as soon as the chain outgrows `max_states` joint states: big ships
+    trading photon torpedoes for many turns have millions (see docs/assessment.md).
+    """
+    chain = _Chain(duel, max_states)
+    start = (
+        _start(duel.a, duel.arc_a, duel.range_cm, chain.targets["A"]),
+        _start(duel.b, duel.arc_b, duel.range_cm, chain.targets["B"]),
+    )
+    dist: Joint = {start: 1.0}
+    for _ in range(duel.turns):
+        settled = {pair: w for pair, w in dist.items() if _settled(*pair)}
+        dist = chain.turn({pair: w for pair, w in dist.items() if pair not in settled})
+        for pair, w in settled.items():
+            _jadd(dist, pair, w)
+    ends = {"a": 0.0, "b": 0.0, "both": 0.0, "none": 0.0}
+    for (a, b), w in dist.items():
+        if a == DEAD and b == DEAD:
+            ends["both"] += w
+        elif b == DEAD:
+            ends["a"] += w
+        elif a == DEAD:
+            ends["b"] += w
+        else:
+            ends["none"] += w
+    return DuelOutcome(ends["a"], ends["b"], ends["both"], ends["none"])
+
+
+# --- the same duel in the engine ------------------------------------------------------------
+
+#: Centre bearing of each arc, degrees counter-clockwise from dead ahead (geometry.py's convention).
+_ARC_CENTRE = {Arc.F: 0.0, Arc.P: 90.0, Arc.A: 180.0, Arc.S: 270.0}
+
+
+def _placement(duel: Duel) -> tuple[tuple[float, float, int], tuple[float, float, int]]:
+    """Positions and headings that put each ship in the middle of the other's chosen arc."""
+    ax, ay = 90.0, 60.0
+    angle = 90.0 + _ARC_CENTRE[duel.arc_a]  # A faces heading 0, i.e. 90 degrees (up the table)
+    bx = ax + duel.range_cm * cos(radians(angle))
+    by = ay + duel.range_cm * sin(radians(angle))
+    back = (angle + 180.0) % 360.0  # direction from B to A
+
+    def off_centre(h: int) -> float:
+        rel = (back - 90.0 - 60.0 * h) % 360.0
+        d = abs(rel - _ARC_CENTRE[duel.arc_b]) % 360.0
+        return min(d, 360.0 - d)
+
+    hb = min(range(6), key=off_centre)
+    return (ax, ay, 0), (bx, by, hb)
+
+
+@dataclass(frozen=True, slots=True)
+class DuelSample:
+    """Counts of the four ends over `n` engine duels, and their Wilson intervals."""
+
+    n: int
+    a_wins: int
+    b_wins: int
+    both_destroyed: int
+    unresolved: int
+
+    def interval(self, end: str, level: float = 0.95) -> tuple[float, float]:
+        """Wilson interval of one end's chance ('a_wins', 'b_wins', ...)."""
+        count: int = getattr(self, end)
+        return wilson(count, self.n, level)
+
+    def as_dict(self) -> dict[str, int]:
+        """The four counts by name."""
+        return {
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
+            "both_destroyed": self.both_destroyed,
+            "unresolved": self.unresolved,
+        }
+
+
+def sample_duel(duel: Duel, n: int, seed: int = 1) -> DuelSample:
+    """Play the duel `n` times in the battle engine (its dice, locks, fire and damage code)."""
+    from kolrami.engine.orders import FireTarget
+    from kolrami.engine.sandbox import place, sandbox
+
+    (ax, ay, ha), (bx, by, hb) = _placement(duel)
+    counts = {"a": 0, "b": 0, "both": 0, "none": 0}
+    for i in range(n):
+        battle = sandbox([[duel.a.id]], [[duel.b.id]], seed=derive_seed(seed, "duel", i))
+        place(battle, "A1", ax, ay, ha)
+        place(battle, "B1", bx, by, hb)
+        a, b = battle.ships["A1"], battle.ships["B1"]
+        for _ in range(duel.turns):
+            if not a.alive or not b.alive:
+                break
+            a_fires = FireTarget("A1", duel.arc_a, "B1")
+            b_fires = FireTarget("B1", duel.arc_b, "A1")
+            if duel.order is FireOrder.EXCHANGE:
+                steps = [[a_fires, b_fires]]
+            elif duel.order is FireOrder.A_FIRST:
+                steps = [[a_fires], [b_fires]]
+            else:
+                steps = [[b_fires], [a_fires]]
+            for step in steps:
+                ready = tuple(
+                    t
+                    for t in step
+                    if battle.ships[t.ship].alive and battle.ships[t.ship].in_control
+                )
+                if ready and a.alive and b.alive:
+                    battle.declare(ready, None)
+                    battle.resolve_locks()
+            for ship in (a, b):  # the end of the turn: locks last one turn (FPF-FIRE-07)
+                ship.lock = None
+                ship.fired = False
+            battle.locked.clear()
+        end = (
+            "both"
+            if not a.alive and not b.alive
+            else "a"
+            if not b.alive
+            else "b"
+            if not a.alive
+            else "none"
+        )
+        counts[end] += 1
+    return DuelSample(n, counts["a"], counts["b"], counts["both"], counts["none"])

@@ -1,0 +1,314 @@
+"""The assessment report: a win-rate heatmap, ratings and fair-value pictures (matplotlib PNGs)
+and one self-contained HTML page that embeds them as base64 (it opens with no internet)."""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
+
+from kolrami.errors import InvalidInputError
+from kolrami.sim.assess import Assessment
+from kolrami.sim.stats import ELO_ORIGIN, ELO_PER_LOGIT
+
+DPI = 110
+
+
+def _png(fig: Figure) -> bytes:
+    buf = io.BytesIO()
+    try:
+        fig.savefig(buf, format="png", bbox_inches="tight")
+    finally:
+        plt.close(fig)
+    return buf.getvalue()
+
+
+def heatmap_png(a: Assessment) -> bytes:
+    """Score of each row against each column (draws count half), strongest first."""
+    order = a.order()
+    names = [a.plan.combatants[i].label for i in order]
+    table = a.score_table()[np.ix_(order, order)]
+    k = len(order)
+    size = max(5.0, 0.62 * k + 2.5)
+    fig, ax = plt.subplots(figsize=(size + 1.2, size), dpi=DPI)
+    shown = np.ma.masked_invalid(table * 100)
+    image = ax.imshow(shown, cmap="RdBu", vmin=0, vmax=100)
+    ax.set_xticks(range(k), labels=names, rotation=45, ha="right")
+    ax.set_yticks(range(k), labels=names)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("combatant")
+    font = 9 if k <= 10 else 7 if k <= 16 else 5
+    for i in range(k):
+        for j in range(k):
+            if i == j or math.isnan(table[i, j]):
+                continue
+            v = table[i, j] * 100
+            ax.text(
+                j,
+                i,
+                f"{v:.0f}",
+                ha="center",
+                va="center",
+                fontsize=font,
+                color="white" if v < 20 or v > 80 else "black",
+            )
+    fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="score % (wins + half the draws)")
+    ax.set_title(f"Win rate, row against column ({a.plan.battles} battles a matchup)")
+    return _png(fig)
+
+
+def ratings_png(a: Assessment) -> bytes:
+    """Each combatant's rating with its 95% interval, strongest at the top."""
+    order = a.order()[::-1]
+    elo = a.ratings.elo()
+    lo, hi = a.ratings.elo_interval()
+    names = [a.plan.combatants[i].label for i in order]
+    k = len(order)
+    fig, ax = plt.subplots(figsize=(8, max(3.0, 0.42 * k + 1.2)), dpi=DPI)
+    ys = np.arange(k)
+    centre = np.array([elo[i] for i in order])
+    err = np.array([[elo[i] - lo[i] for i in order], [hi[i] - elo[i] for i in order]])
+    ax.errorbar(centre, ys, xerr=err, fmt="o", color="#1d3f6e", ecolor="#3b7dd8", capsize=4)
+    ax.axvline(ELO_ORIGIN, color="grey", linestyle=":", linewidth=1)
+    ax.set_yticks(ys, labels=names)
+    ax.set_xlabel(f"rating (Elo scale, field mean {ELO_ORIGIN:.0f}), 95% interval")
+    ax.set_title("Bradley-Terry ratings")
+    ax.grid(axis="x", alpha=0.3)
+    return _png(fig)
+
+
+def fair_value_png(a: Assessment) -> bytes | None:
+    """Rating against SP cost with the price line; None when no line could be fitted."""
+    line = a.fair.line
+    if line is None:
+        return None
+    costs = np.array([c.cost for c in a.plan.combatants], dtype=float)
+    elo = a.ratings.elo()
+    mean_theta = float(a.ratings.theta.mean())
+    lo, hi = a.ratings.elo_interval()
+    fig, ax = plt.subplots(figsize=(8, 5.5), dpi=DPI)
+    ax.errorbar(
+        costs, elo, yerr=[elo - lo, hi - elo], fmt="o", color="#1d3f6e", ecolor="#3b7dd8", capsize=3
+    )
+    # labels cycle up-left, down-right, up-right in order of cost: neighbours do not overlap
+    places = (((-6, 6), "right"), ((6, -12), "left"), ((6, 6), "left"))
+    for rank, i in enumerate(np.argsort(costs, kind="stable")):
+        offset, align = places[rank % 3]
+        ax.annotate(
+            a.plan.combatants[i].label,
+            (costs[i], elo[i]),
+            textcoords="offset points",
+            xytext=offset,
+            ha=align,
+            fontsize=8,
+        )
+    xs = np.geomspace(costs.min() * 0.8, costs.max() * 1.25, 100)
+    ys = ELO_ORIGIN + ELO_PER_LOGIT * (line.intercept + line.slope * np.log(xs) - mean_theta)
+    ax.plot(xs, ys, color="#d8793b", linestyle="--", label="price line (all combatants)")
+    _plain_log_axis(ax)
+    ax.set_xlabel("cost (SP, log scale)")
+    ax.set_ylabel("rating (Elo scale)")
+    ax.set_title("Points efficiency: above the line is stronger than its cost")
+    ax.legend(loc="lower right")
+    ax.grid(alpha=0.3)
+    return _png(fig)
+
+
+def fair_cost_png(a: Assessment) -> bytes | None:
+    """Fair cost with its 95% interval beside the actual cost, per combatant."""
+    rows = [
+        (c.label, fv.cost, fv.fair_cost, fv.fair_low, fv.fair_high)
+        for c, fv in zip(a.plan.combatants, a.fair.values, strict=True)
+        if fv.fair_cost is not None and fv.fair_low is not None and fv.fair_high is not None
+    ]
+    if not rows:
+        return None
+    rows.sort(key=lambda r: r[1])
+    k = len(rows)
+    fig, ax = plt.subplots(figsize=(8, max(3.0, 0.42 * k + 1.2)), dpi=DPI)
+    ys = np.arange(k)
+    fair = np.array([r[2] for r in rows], dtype=float)
+    err = np.array([[r[2] - r[3] for r in rows], [r[4] - r[2] for r in rows]], dtype=float)
+    ax.errorbar(
+        fair,
+        ys,
+        xerr=err,
+        fmt="o",
+        color="#2e7d32",
+        ecolor="#66bb6a",
+        capsize=4,
+        label="fair cost, 95% interval",
+    )
+    ax.scatter([r[1] for r in rows], ys, marker="x", s=60, color="#b22222", label="actual cost")
+    ax.set_yticks(ys, labels=[r[0] for r in rows])
+    _plain_log_axis(ax)
+    ax.set_xlabel("SP (log scale)")
+    ax.set_title("Fair value: the cost that puts each combatant on the others' price line")
+    ax.legend(loc="lower right")
+    ax.grid(axis="x", alpha=0.3)
+    return _png(fig)
+
+
+def _plain_log_axis(ax: Axes) -> None:
+    """A log x axis labelled 20, 50, 100 rather than 2 x 10^1."""
+    ax.set_xscale("log")
+    plain = FuncFormatter(lambda v, _pos: f"{v:g}")
+    ax.xaxis.set_major_formatter(plain)
+    ax.xaxis.set_minor_formatter(
+        FuncFormatter(lambda v, _pos: f"{v:g}" if _leading(v) in (2, 3, 5) else "")
+    )
+
+
+def _leading(v: float) -> int:
+    return int(f"{v:e}"[0]) if v > 0 else 0
+
+
+def _img(data: bytes | None, alt: str) -> str:
+    if data is None:
+        return ""
+    encoded = base64.b64encode(data).decode("ascii")
+    return f'<figure><img alt="{html.escape(alt)}" src="data:image/png;base64,{encoded}"></figure>'
+
+
+def _pct(x: float) -> str:
+    return "-" if math.isnan(x) else f"{x * 100:.1f}%"
+
+
+def _num(x: float | None, digits: int = 0) -> str:
+    return "-" if x is None or math.isnan(x) else f"{x:.{digits}f}"
+
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 1100px; color: #222;
+       padding: 0 1rem; }
+h1 { font-size: 1.6rem; } h2 { margin-top: 2rem; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 0.9rem; }
+th, td { border: 1px solid #ddd; padding: 0.25rem 0.6rem; text-align: right; }
+th { background: #f3f5f8; } td.l, th.l { text-align: left; }
+figure { margin: 1rem 0; } img { max-width: 100%; height: auto; }
+.note { color: #555; font-size: 0.9rem; } .under { color: #2e7d32; } .over { color: #b22222; }
+"""
+
+
+def render_html(a: Assessment, extra: dict[str, Any] | None = None) -> str:
+    """The whole report as one HTML page with its pictures embedded."""
+    data = a.to_json()
+    s = data["settings"]
+    names = [c.label for c in a.plan.combatants]
+    esc = html.escape
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>Kolrami assessment: {esc(s['scenario'])}</title><style>{_STYLE}</style></head>",
+        "<body>",
+        f"<h1>Kolrami assessment: {len(names)} combatants, scenario {esc(s['scenario'])}</h1>",
+        "<p class='note'>"
+        f"{s['battles']} battles ({s['battles_per_matchup']} per matchup), captains "
+        f"{esc(', '.join(s['captains']))} (every ordered pair, sides alternating), master seed "
+        f"{s['seed']}, rules {esc(s['rules_version'])}, data {esc(s['data_version'])}"
+        + (f", extra rules {esc(', '.join(s['extra_rules']))}" if s["extra_rules"] else "")
+        + f". Made {datetime.now(UTC):%Y-%m-%d %H:%M} UTC."
+        + (f" {esc(str(extra['timing']))}" if extra and "timing" in extra else "")
+        + "</p>",
+        "<h2>Win rates</h2>",
+        _img(heatmap_png(a), "win-rate heatmap"),
+        "<h2>Ratings</h2>",
+        _img(ratings_png(a), "ratings with 95% intervals"),
+        "<table><tr><th>#</th><th class='l'>Combatant</th><th>Cost SP</th><th>Rating</th>"
+        "<th>95% interval</th></tr>",
+    ]
+    for r in data["ratings"]:
+        lo, hi = r["rating_95"]
+        cost = a.plan.combatants[names.index(r["combatant"])].cost
+        parts.append(
+            f"<tr><td>{r['rank']}</td><td class='l'>{esc(r['combatant'])}</td><td>{cost}</td>"
+            f"<td>{r['rating']:.0f}</td><td>{lo:.0f} to {hi:.0f}</td></tr>"
+        )
+    parts.append("</table>")
+    fv = data["fair_values"]
+    parts.append("<h2>Points efficiency and fair values</h2>")
+    if fv["price_line"] is None:
+        parts.append(f"<p class='note'>No fair values: {esc(fv['note'])}.</p>")
+    else:
+        parts += [
+            _img(fair_value_png(a), "rating against cost with the price line"),
+            _img(fair_cost_png(a), "fair cost with intervals"),
+            "<table><tr><th class='l'>Combatant</th><th>Cost</th><th>Fair cost</th>"
+            "<th>95% interval</th><th>Change</th><th>P(underpriced)</th>"
+            "<th class='l'>Verdict</th></tr>",
+        ]
+        for row in fv["combatants"]:
+            verdict = row["verdict"]
+            cls = "under" if verdict == "underpriced" else "over" if verdict == "overpriced" else ""
+            interval = row["fair_cost_95"]
+            span = "-" if interval is None else f"{interval[0]:.0f} to {interval[1]:.0f}"
+            change = "-" if row["change"] is None else f"{row['change']:+.0f}"
+            parts.append(
+                f"<tr><td class='l'>{esc(row['combatant'])}</td><td>{row['cost']}</td>"
+                f"<td>{_num(row['fair_cost'])}</td>"
+                f"<td>{span}</td><td>{change}</td>"
+                f"<td>{_num(row['p_underpriced'], 2)}</td>"
+                f"<td class='l {cls}'>{esc(verdict)}</td></tr>"
+            )
+        parts.append(
+            "</table><p class='note'>Fair cost: the SP cost at which the price line fitted on the "
+            "other combatants (rating = a + b ln cost) reaches this one's rating. The interval "
+            "and P(underpriced) come from redrawing the ratings from their fitted uncertainty. "
+            "See docs/assessment.md.</p>"
+        )
+    parts += [
+        "<h2>Matchups</h2>",
+        "<table><tr><th class='l'>Combatant</th><th class='l'>Opponent</th><th>Battles</th>"
+        "<th>W-D-L</th><th>Score</th><th>95% interval</th><th>Mean margin</th>"
+        + ("<th>Mean Fleet Points</th>" if a.plan.simulating else "")
+        + "</tr>",
+    ]
+    for m in data["matchups"]:
+        lo, hi = m["score_95"]
+        fp = m["mean_fleet_points"]
+        parts.append(
+            f"<tr><td class='l'>{esc(m['x'])}</td><td class='l'>{esc(m['y'])}</td>"
+            f"<td>{m['battles']}</td><td>{m['wins']}-{m['draws']}-{m['losses']}</td>"
+            f"<td>{_pct(m['score'])}</td><td>{_pct(lo)} to {_pct(hi)}</td>"
+            f"<td>{m['mean_margin']:+.1f} &plusmn; {1.96 * m['margin_se']:.1f}</td>"
+            + (f"<td>{fp[0]:.1f} : {fp[1]:.1f}</td>" if fp else "")
+            + "</tr>"
+        )
+    parts.append(
+        "</table><p class='note'>Score: wins plus half the draws, from the first combatant's "
+        "side, with a 95% Wilson interval. Margin: "
+        + (
+            "Fleet Points scored minus conceded"
+            if a.plan.simulating
+            else "enemy points destroyed minus own points lost"
+        )
+        + ", mean with a 95% normal interval.</p></body></html>"
+    )
+    return "\n".join(p for p in parts if p)
+
+
+def write_report(a: Assessment, out: Path, extra: dict[str, Any] | None = None) -> None:
+    """Write the HTML report to `out` (an .html file in an existing folder)."""
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise InvalidInputError(f"--report '{out}' must end in .html")
+    if not out.parent.exists():
+        raise InvalidInputError(
+            f"cannot write --report '{out}': folder '{out.parent}' does not exist"
+        )
+    try:
+        out.write_text(render_html(a, extra), encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"cannot write --report '{out}': {exc.strerror}") from None
