@@ -584,7 +584,7 @@ class Store:
             "rounds": rounds,
             "roll_offs": state.roll_offs,
             "corrections": self.corrections(event_name),
-            "standings": [_standing_json(x) for x in state.standings()],
+            "standings": [core.standing_json(x) for x in state.standings()],
         }
 
     def import_event(self, doc: dict[str, Any]) -> str:
@@ -965,6 +965,21 @@ class Store:
             s.flush()
             return row.id
 
+    def _opponents_turn(
+        self, s: Session, e: EventRow, report_id: int, name: str, verb: str
+    ) -> tuple[ResultReportRow, GameRow, PlayerRow, PlayerRow]:
+        """A pending report that `name`, the reporter's opponent, may now confirm or dispute."""
+        r, g = self._report(s, e, report_id)
+        a, b = self._at_table(e, g)
+        me = self._player(s, e, name)
+        if r.status != "pending":
+            raise InvalidInputError(f"this report is {r.status} already")
+        if me.id == r.reporter_id or me.id not in (a.id, b.id):
+            raise InvalidInputError(
+                f"only the opponent of the player who reported {verb} table {g.table}"
+            )
+        return r, g, a, b
+
     def _report(self, s: Session, e: EventRow, report_id: int) -> tuple[ResultReportRow, GameRow]:
         r = s.get(ResultReportRow, report_id)
         g = None if r is None else s.get(GameRow, r.game_id)
@@ -978,15 +993,7 @@ class Store:
         for the organizer instead (status flagged) and the warning is returned."""
         with self._checked() as s:
             e = self._event(s, event_name)
-            r, g = self._report(s, e, report_id)
-            a, b = self._at_table(e, g)
-            me = self._player(s, e, confirmer)
-            if r.status != "pending":
-                raise InvalidInputError(f"this report is {r.status} already")
-            if me.id == r.reporter_id or me.id not in (a.id, b.id):
-                raise InvalidInputError(
-                    f"only the opponent of the player who reported confirms table {g.table}"
-                )
+            r, g, a, b = self._opponents_turn(s, e, report_id, confirmer, "confirms")
             who = f"{confirmer} (PIN)"
             number = g.round.number
             warning = "; ".join(
@@ -1035,15 +1042,7 @@ class Store:
         note = note.strip()[:500]
         with self.transaction() as s:
             e = self._event(s, event_name)
-            r, g = self._report(s, e, report_id)
-            a, b = self._at_table(e, g)
-            me = self._player(s, e, disputer)
-            if r.status != "pending":
-                raise InvalidInputError(f"this report is {r.status} already")
-            if me.id == r.reporter_id or me.id not in (a.id, b.id):
-                raise InvalidInputError(
-                    f"only the opponent of the player who reported disputes table {g.table}"
-                )
+            r, g, _, _ = self._opponents_turn(s, e, report_id, disputer, "disputes")
             r.status = "disputed"
             r.note = note
             r.resolved_by = f"{disputer} (PIN)"
@@ -1124,15 +1123,3 @@ def _scenario_rules(name: str) -> tuple[str, ...]:
         return load_scenario(name).rules
     except KolramiError:
         return ()
-
-
-def _standing_json(s: core.Standing) -> dict[str, Any]:
-    return {
-        "rank": s.rank,
-        "title": s.title,
-        "player": s.player,
-        "battle_points": s.battle_points,
-        "fleet_points": s.fleet_points,
-        "byes": s.byes,
-        "fp_by_round": s.fp_by_round,
-    }
