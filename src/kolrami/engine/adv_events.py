@@ -14,6 +14,13 @@ from kolrami.engine.events import Event, register_event
 
 Name = Callable[[str], str]
 
+
+def _d100(roll: int, modifier: int, rating: int) -> str:
+    """A percentile check as the log shows it: `d100 07+2 vs 61`."""
+    mod = f"{modifier:+d}" if modifier else ""
+    return f"d100 {roll:02d}{mod} vs {rating}"
+
+
 FACINGS = {1: "fwd-port", 2: "fwd", 3: "fwd-stbd", 4: "aft-stbd", 5: "aft", 6: "aft-port"}
 
 
@@ -87,10 +94,10 @@ class BonusRolled(Event):
     def story(self, name: Name, verbose: bool) -> str | None:
         if not verbose and self.outcome != "exceptional":
             return None  # the routine ones show with --verbose
-        mod = f"{self.modifier:+d}" if self.modifier else ""
         return (
-            f"  bonus {name(self.ship)} {self.officer} {self.choice}: d100 {self.roll:02d}{mod} "
-            f"vs {self.rating} {self.outcome}" + (f" → {self.effect}" if self.effect else "")
+            f"  bonus {name(self.ship)} {self.officer} {self.choice}: "
+            f"{_d100(self.roll, self.modifier, self.rating)} {self.outcome}"
+            + (f" → {self.effect}" if self.effect else "")
         )
 
 
@@ -124,11 +131,10 @@ class SensorLock(Event):
     def story(self, name: Name, verbose: bool) -> str | None:
         if self.roll == 0:
             return f"  {name(self.ship)} keeps its lock on {name(self.target)}" if verbose else None
-        mod = f"{self.modifier:+d}" if self.modifier else ""
         how = "locked" if self.locked else "no lock"
         return (
-            f"  sensors {name(self.ship)} → {name(self.target)}: d100 {self.roll:02d}{mod} "
-            f"vs {self.rating}: {how}"
+            f"  sensors {name(self.ship)} → {name(self.target)}: "
+            f"{_d100(self.roll, self.modifier, self.rating)}: {how}"
         )
 
 
@@ -212,11 +218,10 @@ class FireCheck(Event):
     passed: bool
 
     def story(self, name: Name, verbose: bool) -> str | None:
-        mod = f"{self.modifier:+d}" if self.modifier else ""
+        verdict = "passed" if self.passed else "failed"
         return (
-            f"    {self.purpose} check {name(self.ship)} → {name(self.target)}: d100 "
-            f"{self.roll:02d}{mod} vs "
-            f"{self.rating} {'passed' if self.passed else 'failed'}"
+            f"    {self.purpose} check {name(self.ship)} → {name(self.target)}: "
+            f"{_d100(self.roll, self.modifier, self.rating)} {verdict}"
         )
 
 
@@ -299,10 +304,9 @@ class Evaded(Event):
     superstructure: int
 
     def story(self, name: Name, verbose: bool) -> str | None:
-        mod = f"{self.modifier:+d}" if self.modifier else ""
         return (
-            f"  {name(self.ship)} evades ({self.turn:+d} hexside, 1 stress): Helm Ops d100 "
-            f"{self.roll:02d}{mod} vs {self.rating} {self.outcome}"
+            f"  {name(self.ship)} evades ({self.turn:+d} hexside, 1 stress): Helm Ops "
+            f"{_d100(self.roll, self.modifier, self.rating)} {self.outcome}"
         )
 
 
@@ -360,12 +364,11 @@ class ShieldsRedistributed(Event):
     def story(self, name: Name, verbose: bool) -> str | None:
         if not self.passed and not verbose:
             return None
-        mod = f"{self.modifier:+d}" if self.modifier else ""
         now = "/".join(str(b) for b in self.base)
         result = f"shields now {now}" if self.passed else "no change"
         return (
-            f"  shields {name(self.ship)}: Shield Tech d100 {self.roll:02d}{mod} vs "
-            f"{self.rating}: {result}"
+            f"  shields {name(self.ship)}: Shield Tech "
+            f"{_d100(self.roll, self.modifier, self.rating)}: {result}"
         )
 
 
