@@ -146,11 +146,12 @@ def expected_volley(ship: ShipState, kind: WeaponKind, target_shields: int) -> f
     weapon = ship.cls.weapon(kind)
     if weapon is None:
         return 0.0
-    return _mean_volley(ship.shots(kind), ship.strength[kind], target_shields, kind)
+    return mean_volley(ship.shots(kind), ship.strength[kind], target_shields, kind)
 
 
 @cache
-def _mean_volley(shots: int, strength: int, shields: int, kind: WeaponKind) -> float:
+def mean_volley(shots: int, strength: int, shields: int, kind: WeaponKind) -> float:
+    """Mean damage of `shots` shots of `kind` at `strength` against `shields` (memoised)."""
     p = penetrating_faces(shields, strength) / 10
     return shots * p * (3.5 if kind is WeaponKind.PHOTON else 1.0)
 

@@ -25,7 +25,7 @@ from kolrami.captains.base import (
     BattleView,
     default_repairs,
     default_return,
-    expected_volley,
+    mean_volley,
     register_captain,
 )
 from kolrami.catalog.models import Arc
@@ -146,24 +146,85 @@ class Weights:
 Profile = dict[Arc, list[tuple[int, float]]]
 
 
-def _profile(ships: list[ShipState], target_shields: int) -> Profile:
-    out: Profile = {a: [] for a in Arc}
-    for ship in ships:
-        for kind, weapon in ship.cls.weapons():
-            dmg = expected_volley(ship, kind, target_shields)
-            if dmg <= 0:
-                continue
-            for a in weapon.arcs:
-                out[a].append((ship.range_of(kind), dmg))
+#: One weapon group as the scoring sees it: working shots, range, expected damage, arcs.
+Volley = tuple[int, int, float, tuple[Arc, ...]]
+
+
+def _volleys(ship: ShipState, target_shields: int) -> list[Volley]:
+    """Each weapon group of `ship` against `target_shields`, in resolution order
+    (the numbers of `expected_volley`, for all groups at once)."""
+    mounts, strength, ranges = ship.mounts, ship.strength, ship.ranges
+    out = []
+    for kind, weapon in ship.cls.weapons():
+        shots = sum(mounts[kind])
+        dmg = mean_volley(shots, strength[kind], target_shields, kind)
+        out.append((shots, ranges.get(kind, 0), dmg, weapon.arcs))
     return out
 
 
-def _damage_at(profile: Profile, arc: Arc, dist: float) -> float:
+def _profile(ships: list[ShipState], target_shields: int) -> Profile:
+    out: Profile = {a: [] for a in Arc}
+    for ship in ships:
+        for _, rng, dmg, arcs in _volleys(ship, target_shields):
+            if dmg <= 0:
+                continue
+            for a in arcs:
+                out[a].append((rng, dmg))
+    return out
+
+
+def _damage_at(groups: list[tuple[int, float]], dist: float) -> float:
+    """Expected damage of the groups (of one arc) that reach `dist`."""
     total = 0.0
-    for rng, dmg in profile[arc]:
+    for rng, dmg in groups:
         if dist <= rng:
             total += dmg
     return total
+
+
+#: Arcs in the order of `_arc`'s index.
+_ARC_ORDER = (Arc.F, Arc.A, Arc.P, Arc.S)
+
+
+def _by_arc(profile: Profile) -> tuple[list[tuple[int, float]], ...]:
+    """A profile as a tuple indexed like `_arc`."""
+    return tuple(profile[a] for a in _ARC_ORDER)
+
+
+def _arc(x: float, y: float, heading: int, tx: float, ty: float) -> int:
+    """`arc_to` as an index into `_ARC_ORDER` (F, A, P, S)."""
+    ux, uy = _COS[heading], _SIN[heading]
+    dx, dy = tx - x, ty - y
+    ahead = dx * ux + dy * uy
+    port = dy * ux - dx * uy
+    side = port if port >= 0.0 else -port
+    return 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """A manoeuvre to score: its first facing change (turn or pivot), second turn, half move."""
+
+    m: Maneuver
+    turn: int
+    turn2: int
+    half: float
+
+
+#: Candidate lists by (lowest, highest speed, lowest, highest pivot speed).
+_CANDIDATES: dict[tuple[int, int, int, int], tuple[_Candidate, ...]] = {}
+
+
+class _Threat:
+    """An enemy as the scoring sees it: where it is, which way it faces, what it can fire."""
+
+    __slots__ = ("arcs", "reach", "ux", "uy", "x", "y")
+
+    def __init__(self, ship: ShipState, profile: Profile) -> None:
+        self.x, self.y = ship.x, ship.y
+        self.ux, self.uy = _COS[ship.heading % HEADINGS], _SIN[ship.heading % HEADINGS]
+        self.arcs = _by_arc(profile)
+        self.reach = _reach(profile)
 
 
 def _reach(profile: Profile) -> int:
@@ -248,9 +309,7 @@ class ScoredCaptain:
         cy = sum(s.y for s in ships) / len(ships)
 
         def key(e: ShipState) -> tuple[float, float]:
-            volley = sum(
-                expected_volley(s, k, e.shields) for s in ships for k, _ in s.cls.weapons()
-            )
+            volley = sum(v[2] for s in ships for v in _volleys(s, e.shields))
             return (min(1.0, volley / max(1, e.superstructure)), -math.hypot(e.x - cx, e.y - cy))
 
         return max(enemies, key=key)
@@ -274,7 +333,7 @@ class ScoredCaptain:
             return SquadronOrder(sq, tuple(drift), None)
         focus = self._focus(view, members, enemies)
         own_shields = min(s.shields for s in members)
-        threats = [(e, p, _reach(p)) for e in enemies for p in (_profile([e], own_shields),)]
+        threats = [_Threat(e, _profile([e], own_shields)) for e in enemies]
         moves: list[tuple[str | None, Maneuver]] = []
         ends: dict[str, tuple[float, float, int, float, float, int]] = {}
         width, height = view.scenario.table_width_cm, view.scenario.table_height_cm
@@ -282,32 +341,16 @@ class ScoredCaptain:
         for mover in view.movers(sq):
             origin = view.mover_position(mover, sq)
             group = [s for s in members if (mover is None and not s.detached) or s.id == mover]
-            profile = _profile(group, focus.shields)
-            reach = _reach(profile)
-            best: tuple[float, Maneuver, tuple[float, float, int, float, float, int]] | None = None
             candidates = self._candidates(view, mover, sq, origin)
             view.count_candidates(len(candidates))
-            for m in candidates:
-                h1 = (origin.heading + (m.pivot if m.pivot is not None else m.turn1)) % HEADINGS
-                half = m.speed / 2
-                mx, my = origin.x + _COS[h1] * half, origin.y + _SIN[h1] * half
-                h2 = (h1 + m.turn2) % HEADINGS
-                ex, ey = mx + _COS[h2] * half, my + _SIN[h2] * half
-                score = self._score(
-                    profile, reach, focus, threats, mx, my, h1, ex, ey, h2, width, height
-                )
-                for cx, cy, cr in obstacles:  # a planet in the way stops the ship at its rim
-                    if segment_hits_circle(
-                        origin.x, origin.y, mx, my, cx, cy, cr
-                    ) or segment_hits_circle(mx, my, ex, ey, cx, cy, cr):
-                        score -= 1000.0
-                if best is None or score > best[0]:
-                    best = (score, m, (mx, my, h1, ex, ey, h2))
-            assert best is not None
+            profile = _profile(group, focus.shields)
+            best = self._best(
+                candidates, origin, profile, focus, threats, obstacles, (width, height)
+            )
             moves.append((mover, best[1]))
+            mx, my, h1, ex, ey, h2 = best[2]
             for s in group:
-                dx, dy = best[2][3] - origin.x, best[2][4] - origin.y
-                mx, my, h1, ex, ey, h2 = best[2]
+                dx, dy = ex - origin.x, ey - origin.y
                 ends[s.id] = (
                     s.x + (mx - origin.x),
                     s.y + (my - origin.y),
@@ -321,66 +364,107 @@ class ScoredCaptain:
 
     def _candidates(
         self, view: BattleView, mover: str | None, sq: str, origin: ShipState
-    ) -> list[Maneuver]:
-        out: list[Maneuver] = []
+    ) -> tuple[_Candidate, ...]:
+        """The manoeuvres worth scoring: low, middle and top speed with every pair of turns,
+        and from standstill every pivot at top pivot speed (cached by the speed limits)."""
         lo, hi = view.speed_limits(mover, sq, False)
-        speeds = sorted({lo, hi, (lo + hi) // 2})
-        for speed in speeds:
-            if speed == 0:
-                out.append(Maneuver(0, 0, 0))
-                continue
-            for t1 in (-1, 0, 1):
-                for t2 in (-1, 0, 1):
-                    out.append(Maneuver(speed, t1, t2))
-        if origin.last_speed == 0:
-            plo, phi = view.speed_limits(mover, sq, True)
+        plo, phi = view.speed_limits(mover, sq, True) if origin.last_speed == 0 else (1, 0)
+        key = (lo, hi, plo, phi)
+        found = _CANDIDATES.get(key)
+        if found is None:
+            out: list[Maneuver] = []
+            for speed in sorted({lo, hi, (lo + hi) // 2}):
+                if speed == 0:
+                    out.append(Maneuver(0, 0, 0))
+                    continue
+                for t1 in (-1, 0, 1):
+                    for t2 in (-1, 0, 1):
+                        out.append(Maneuver(speed, t1, t2))
             if plo <= phi:
                 for pivot in (-2, -1, 1, 2, 3):
                     for t2 in (-1, 0, 1):
                         out.append(Maneuver(phi, 0, t2, pivot))
-        return out
+            found = tuple(
+                _Candidate(m, m.pivot if m.pivot is not None else m.turn1, m.turn2, m.speed / 2)
+                for m in out
+            )
+            _CANDIDATES[key] = found
+        return found
 
-    def _score(
+    def _best(
         self,
+        candidates: tuple[_Candidate, ...],
+        origin: ShipState,
         profile: Profile,
-        reach: int,
         focus: ShipState,
-        threats: list[tuple[ShipState, Profile, int]],
-        mx: float,
-        my: float,
-        h1: int,
-        ex: float,
-        ey: float,
-        h2: int,
-        width: float,
-        height: float,
-    ) -> float:
-        """The value of ending a move at (ex, ey) after passing (mx, my); the hot path."""
+        threats: list[_Threat],
+        obstacles: list[tuple[float, float, float]],
+        table: tuple[float, float],
+    ) -> tuple[float, Maneuver, tuple[float, float, int, float, float, int]]:
+        """The best-scoring candidate (the first of equals); the hot path of the captains.
+
+        A move is worth the damage our bearing weapons can expect on the focus target, mid-move
+        or at the end, less what the enemy could fire back where we end up (allowing 8 cm of
+        its own movement), less a little for every centimetre still to close; kiting also keeps
+        out of reach, everyone keeps off the table edge, and a move into a planet (which would
+        stop at its rim) loses 1000. Positions mid-move are shared by
+        the candidates that differ only in their second turn, so each is scored once.
+        """
         w = self.weights
-        fx, fy = focus.x, focus.y
-        # damage our bearing weapons can expect on the focus target, mid-move or at the end
-        dealt = 0.0
-        dm = math.hypot(fx - mx, fy - my)
-        if dm <= reach:
-            dealt = _damage_at(profile, arc_to(mx, my, h1, fx, fy), dm)
-        de = math.hypot(fx - ex, fy - ey)
-        if de <= reach:
-            dealt = max(dealt, _damage_at(profile, arc_to(ex, ey, h2, fx, fy), de))
-        if dealt >= focus.superstructure:
-            dealt *= 1.5  # a kill removes its guns from the fight
-        # what the enemy could fire back where we end up (allowing 8 cm of its own movement)
-        threat = 0.0
-        for e, eprof, ereach in threats:
-            d = math.hypot(e.x - ex, e.y - ey) + 8
-            if d <= ereach:
-                threat += _damage_at(eprof, arc_to(e.x, e.y, e.heading, ex, ey), d)
-        score = dealt - w.threat * threat - w.closing * de
-        if w.keep_out and dealt == 0:
-            score -= w.closing * abs(de - 30)
-        margin = min(ex, ey, width - ex, height - ey)
-        if margin < 8:
-            score -= (8 - margin) * 0.5
-        return score
+        w_threat, w_closing, keep_out = w.threat, w.closing, w.keep_out
+        width, height = table
+        reach = _reach(profile)
+        ours = _by_arc(profile)
+        fx, fy, hull = focus.x, focus.y, focus.superstructure
+        ox, oy, oh = origin.x, origin.y, origin.heading
+        foes = [(t.x, t.y, t.ux, t.uy, t.arcs, t.reach) for t in threats]
+        mids: dict[tuple[int, float], tuple[float, float, float]] = {}
+        best: tuple[float, Maneuver, tuple[float, float, int, float, float, int]] | None = None
+        for c in candidates:
+            half = c.half
+            h1 = (oh + c.turn) % HEADINGS
+            mid = mids.get((h1, half))
+            if mid is None:
+                mx, my = ox + _COS[h1] * half, oy + _SIN[h1] * half
+                dealt = 0.0
+                dm = math.hypot(fx - mx, fy - my)
+                if dm <= reach:
+                    dealt = _damage_at(ours[_arc(mx, my, h1, fx, fy)], dm)
+                mid = mids[(h1, half)] = (mx, my, dealt)
+            mx, my, dealt = mid
+            h2 = (h1 + c.turn2) % HEADINGS
+            ex, ey = mx + _COS[h2] * half, my + _SIN[h2] * half
+            de = math.hypot(fx - ex, fy - ey)
+            if de <= reach:
+                dealt = max(dealt, _damage_at(ours[_arc(ex, ey, h2, fx, fy)], de))
+            if dealt >= hull:
+                dealt *= 1.5  # a kill removes its guns from the fight
+            threat = 0.0
+            for tx, ty, ux, uy, arcs, treach in foes:
+                d = math.hypot(tx - ex, ty - ey) + 8
+                if d <= treach:
+                    # the arc of the enemy at (tx, ty) that holds our end point (as arc_to)
+                    dx, dy = ex - tx, ey - ty
+                    ahead = dx * ux + dy * uy
+                    port = dy * ux - dx * uy
+                    side = port if port >= 0.0 else -port
+                    k = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+                    threat += _damage_at(arcs[k], d)
+            score = dealt - w_threat * threat - w_closing * de
+            if keep_out and dealt == 0:
+                score -= w_closing * abs(de - 30)
+            margin = min(ex, ey, width - ex, height - ey)
+            if margin < 8:
+                score -= (8 - margin) * 0.5
+            for cx, cy, cr in obstacles:
+                if segment_hits_circle(ox, oy, mx, my, cx, cy, cr) or segment_hits_circle(
+                    mx, my, ex, ey, cx, cy, cr
+                ):
+                    score -= 1000.0
+            if best is None or score > best[0]:
+                best = (score, c.m, (mx, my, h1, ex, ey, h2))
+        assert best is not None
+        return best
 
     def _fire(
         self,
@@ -399,20 +483,14 @@ class ScoredCaptain:
             best: tuple[float, FireTarget] | None = None
             for e in enemies:
                 bonus = 1.2 if e is focus else 1.0
+                volleys = _volleys(ship, e.shields)
                 for px, py, ph in ((mx, my, h1), (ex, ey, h2)):
                     arc = arc_to(px, py, ph, e.x, e.y)
-                    kinds = ship.bears(arc)
-                    if not kinds:
+                    bearing = [v for v in volleys if v[0] > 0 and arc in v[3]]
+                    if not bearing:
                         continue
                     d = math.hypot(e.x - px, e.y - py)
-                    value = (
-                        sum(
-                            expected_volley(ship, k, e.shields)
-                            for k in kinds
-                            if d <= ship.range_of(k)
-                        )
-                        * bonus
-                    )
+                    value = sum(dmg for _, rng, dmg, _ in bearing if d <= rng) * bonus
                     # a lock may still fire later in the turn: value near misses a little
                     if value == 0:
                         value = 0.01 / (1 + d)

@@ -310,6 +310,11 @@ class ShipClass(BaseModel):
         """Weapon rows in resolution order: phasers, then photons (FPF-FIRE-08)."""
         return self._weapons
 
+    @cached_property
+    def bearing(self) -> dict[Arc, tuple[WeaponKind, ...]]:
+        """The weapon kinds that fire into each arc, in resolution order (FPF-ARC-04)."""
+        return {a: tuple(k for k, w in self._weapons if w.bears(a)) for a in Arc}
+
     def arcs_with_weapons(self) -> list[Arc]:
         """Arcs into which at least one weapon bears."""
         return [a for a in Arc if any(w.bears(a) for _, w in self.weapons())]

@@ -114,11 +114,8 @@ class ShipState:
 
     def bears(self, arc: Arc) -> list[WeaponKind]:
         """Weapon kinds with working shots that fire into `arc`."""
-        out = []
-        for kind, weapon in self.cls.weapons():
-            if weapon.bears(arc) and self.shots(kind) > 0:
-                out.append(kind)
-        return out
+        mounts = self.mounts
+        return [k for k in self.cls.bearing[arc] if any(mounts[k])]
 
     def range_of(self, kind: WeaponKind) -> int:
         """Range of a weapon kind in cm (0 when the sheet has none)."""
@@ -131,7 +128,7 @@ class ShipState:
     @property
     def detoothed(self) -> bool:
         """Every weapon out of action (FPF-DMG-15)."""
-        return all(self.shots(k) == 0 for k in self.mounts)
+        return not any(any(shots) for shots in self.mounts.values())
 
     @property
     def toast(self) -> bool:
