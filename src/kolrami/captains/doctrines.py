@@ -142,53 +142,57 @@ class Weights:
     react: bool  # use reaction fire
 
 
-# A firepower profile: per arc, (range_cm, expected damage) of each bearing weapon group.
-Profile = dict[Arc, list[tuple[int, float]]]
-
-
+#: (range_cm, expected damage) of the weapon groups that bear into one arc.
+ArcGroups = list[tuple[int, float]]
 #: One weapon group as the scoring sees it: working shots, range, expected damage, arcs.
 Volley = tuple[int, int, float, tuple[Arc, ...]]
+#: Volleys already worked out during one decision, by (ship id, target shields).
+Memo = dict[tuple[str, int], list[Volley]]
+#: Arcs in the order of `_arc`'s index.
+_ARC_ORDER = (Arc.F, Arc.A, Arc.P, Arc.S)
+_ARC_INDEX = {a: i for i, a in enumerate(_ARC_ORDER)}
 
 
-def _volleys(ship: ShipState, target_shields: int) -> list[Volley]:
-    """Each weapon group of `ship` against `target_shields`, in resolution order
-    (the numbers of `expected_volley`, for all groups at once)."""
-    mounts, strength, ranges = ship.mounts, ship.strength, ship.ranges
-    out = []
-    for kind, weapon in ship.cls.weapons():
-        shots = sum(mounts[kind])
-        dmg = mean_volley(shots, strength[kind], target_shields, kind)
-        out.append((shots, ranges.get(kind, 0), dmg, weapon.arcs))
-    return out
+def _volleys(ship: ShipState, target_shields: int, memo: Memo) -> list[Volley]:
+    """Each weapon group of `ship` against `target_shields`, in resolution order (the numbers
+    of `expected_volley`, for all groups at once), worked out once per decision."""
+    key = (ship.id, target_shields)
+    found = memo.get(key)
+    if found is None:
+        mounts, strength, ranges = ship.mounts, ship.strength, ship.ranges
+        found = memo[key] = []
+        for kind, weapon in ship.cls.weapons():
+            shots = sum(mounts[kind])
+            dmg = mean_volley(shots, strength[kind], target_shields, kind)
+            found.append((shots, ranges.get(kind, 0), dmg, weapon.arcs))
+    return found
 
 
-def _profile(ships: list[ShipState], target_shields: int) -> Profile:
-    out: Profile = {a: [] for a in Arc}
-    for ship in ships:
-        for _, rng, dmg, arcs in _volleys(ship, target_shields):
-            if dmg <= 0:
-                continue
-            for a in arcs:
-                out[a].append((rng, dmg))
-    return out
+class Profile:
+    """The firepower of some ships against one shield value: for each arc (indexed like
+    `_arc`), the (range, expected damage) of every group bearing into it; and their reach."""
+
+    __slots__ = ("arcs", "reach")
+
+    def __init__(self, ships: list[ShipState], target_shields: int, memo: Memo) -> None:
+        self.arcs: tuple[ArcGroups, ...] = ([], [], [], [])
+        self.reach = 0
+        for ship in ships:
+            for _, rng, dmg, arcs in _volleys(ship, target_shields, memo):
+                if dmg <= 0:
+                    continue
+                self.reach = max(self.reach, rng)
+                for a in arcs:
+                    self.arcs[_ARC_INDEX[a]].append((rng, dmg))
 
 
-def _damage_at(groups: list[tuple[int, float]], dist: float) -> float:
+def _damage_at(groups: ArcGroups, dist: float) -> float:
     """Expected damage of the groups (of one arc) that reach `dist`."""
     total = 0.0
     for rng, dmg in groups:
         if dist <= rng:
             total += dmg
     return total
-
-
-#: Arcs in the order of `_arc`'s index.
-_ARC_ORDER = (Arc.F, Arc.A, Arc.P, Arc.S)
-
-
-def _by_arc(profile: Profile) -> tuple[list[tuple[int, float]], ...]:
-    """A profile as a tuple indexed like `_arc`."""
-    return tuple(profile[a] for a in _ARC_ORDER)
 
 
 def _arc(x: float, y: float, heading: int, tx: float, ty: float) -> int:
@@ -223,12 +227,8 @@ class _Threat:
     def __init__(self, ship: ShipState, profile: Profile) -> None:
         self.x, self.y = ship.x, ship.y
         self.ux, self.uy = _COS[ship.heading % HEADINGS], _SIN[ship.heading % HEADINGS]
-        self.arcs = _by_arc(profile)
-        self.reach = _reach(profile)
-
-
-def _reach(profile: Profile) -> int:
-    return max((rng for groups in profile.values() for rng, _ in groups), default=0)
+        self.arcs = profile.arcs
+        self.reach = profile.reach
 
 
 class ScoredCaptain:
@@ -279,37 +279,48 @@ class ScoredCaptain:
             return ReactionOrder(decision.squadron)
         own = view.squadron(decision.squadron)
         movers = view.members(decision.mover)
+        firers = view.firers(decision.squadron)
+        need = []  # the firers whose forward arc is armed
         fire = []
-        for ship in view.firers(decision.squadron):
-            if not ship.bears(Arc.F):
+        for ship in firers:
+            kinds = ship.bears(Arc.F)
+            if not kinds:
                 continue
-            reach = max(ship.range_of(k) for k in ship.bears(Arc.F))
+            need.append(ship)
+            reach = max(ship.range_of(k) for k in kinds) + 20
+            x, y, ux, uy = (
+                ship.x,
+                ship.y,
+                _COS[ship.heading % HEADINGS],
+                _SIN[ship.heading % HEADINGS],
+            )
             best = None
             for m in movers:
-                d = math.hypot(m.x - ship.x, m.y - ship.y)
-                ahead = arc_to(ship.x, ship.y, ship.heading, m.x, m.y) is Arc.F
-                if ahead and d <= reach + 20 and (best is None or d < best[0]):
+                dx, dy = m.x - x, m.y - y
+                d = math.hypot(dx, dy)
+                if d > reach or (best is not None and d >= best[0]):
+                    continue
+                ahead = dx * ux + dy * uy  # in the forward arc, as arc_to decides it
+                port = dy * ux - dx * uy
+                if ahead >= (port if port >= 0.0 else -port):
                     best = (d, m.id)
             if best is not None:
                 fire.append(FireTarget(ship.id, Arc.F, best[1]))
-        if not fire or (not own.activated and len(fire) < len(view.firers(decision.squadron))):
+        if not fire or (not own.activated and len(fire) < len(firers)):
             return ReactionOrder(decision.squadron)
-        need = [s for s in view.firers(decision.squadron) if s.bears(Arc.F)]
         if view.fires_as_unit() and len(fire) < len(need):
             targets = {f.ship for f in fire}
             fallback = fire[0].target
             fire += [FireTarget(s.id, Arc.F, fallback) for s in need if s.id not in targets]
         return ReactionOrder(decision.squadron, tuple(fire))
 
-    def _focus(
-        self, view: BattleView, ships: list[ShipState], enemies: list[ShipState]
-    ) -> ShipState:
+    def _focus(self, ships: list[ShipState], enemies: list[ShipState], memo: Memo) -> ShipState:
         """The enemy to concentrate on: most of its remaining hull per volley, then nearest."""
         cx = sum(s.x for s in ships) / len(ships)
         cy = sum(s.y for s in ships) / len(ships)
 
         def key(e: ShipState) -> tuple[float, float]:
-            volley = sum(v[2] for s in ships for v in _volleys(s, e.shields))
+            volley = sum(v[2] for s in ships for v in _volleys(s, e.shields, memo))
             return (min(1.0, volley / max(1, e.superstructure)), -math.hypot(e.x - cx, e.y - cy))
 
         return max(enemies, key=key)
@@ -331,9 +342,10 @@ class ScoredCaptain:
                 for m in view.movers(sq)
             ]
             return SquadronOrder(sq, tuple(drift), None)
-        focus = self._focus(view, members, enemies)
+        memo: Memo = {}
+        focus = self._focus(members, enemies, memo)
         own_shields = min(s.shields for s in members)
-        threats = [_Threat(e, _profile([e], own_shields)) for e in enemies]
+        threats = [_Threat(e, Profile([e], own_shields, memo)) for e in enemies]
         moves: list[tuple[str | None, Maneuver]] = []
         ends: dict[str, tuple[float, float, int, float, float, int]] = {}
         width, height = view.scenario.table_width_cm, view.scenario.table_height_cm
@@ -343,7 +355,7 @@ class ScoredCaptain:
             group = [s for s in members if (mover is None and not s.detached) or s.id == mover]
             candidates = self._candidates(view, mover, sq, origin)
             view.count_candidates(len(candidates))
-            profile = _profile(group, focus.shields)
+            profile = Profile(group, focus.shields, memo)
             best = self._best(
                 candidates, origin, profile, focus, threats, obstacles, (width, height)
             )
@@ -359,7 +371,7 @@ class ScoredCaptain:
                     s.y + dy,
                     h2,
                 )
-        fire = self._fire(view, sq, ends, enemies, focus)
+        fire = self._fire(view, sq, ends, enemies, focus, memo)
         return SquadronOrder(sq, tuple(moves), fire)
 
     def _candidates(
@@ -413,8 +425,7 @@ class ScoredCaptain:
         w = self.weights
         w_threat, w_closing, keep_out = w.threat, w.closing, w.keep_out
         width, height = table
-        reach = _reach(profile)
-        ours = _by_arc(profile)
+        reach, ours = profile.reach, profile.arcs
         fx, fy, hull = focus.x, focus.y, focus.superstructure
         ox, oy, oh = origin.x, origin.y, origin.heading
         foes = [(t.x, t.y, t.ux, t.uy, t.arcs, t.reach) for t in threats]
@@ -473,6 +484,7 @@ class ScoredCaptain:
         ends: dict[str, tuple[float, float, int, float, float, int]],
         enemies: list[ShipState],
         focus: ShipState,
+        memo: Memo,
     ) -> tuple[FireTarget, ...] | None:
         firers = view.firers(sq)
         if not firers or view.squadron(sq).fired:
@@ -483,7 +495,7 @@ class ScoredCaptain:
             best: tuple[float, FireTarget] | None = None
             for e in enemies:
                 bonus = 1.2 if e is focus else 1.0
-                volleys = _volleys(ship, e.shields)
+                volleys = _volleys(ship, e.shields, memo)
                 for px, py, ph in ((mx, my, h1), (ex, ey, h2)):
                     arc = arc_to(px, py, ph, e.x, e.y)
                     bearing = [v for v in volleys if v[0] > 0 and arc in v[3]]

@@ -268,6 +268,7 @@ class Battle:
             heading = 0 if side == "A" else 3  # facing the enemy's edge
             squadrons = fleet.squadrons()
             n = len(squadrons)
+            count = 0  # ships of this side placed so far: ids run A1, A2 ...
             for k, (number, members) in enumerate(squadrons.items()):
                 sq_id = f"{side}S{number}"
                 x = sc.table_width_cm * (k + 1) / (n + 1)
@@ -280,7 +281,8 @@ class Battle:
                 ids = []
                 offsets = {}
                 for i, member in enumerate(members):
-                    sid = f"{side}{sum(1 for v in self.ships.values() if v.side == side) + 1}"
+                    count += 1
+                    sid = f"{side}{count}"
                     cls = self.pack.get(member.id)
                     px, py, ph = trail.point_at(i * sc.formation_spacing_cm)
                     ship = ShipState(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from enum import StrEnum
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from kolrami.errors import UnknownNameError
@@ -161,35 +162,53 @@ def register(cls: type[RuleModule]) -> type[RuleModule]:
     return cls
 
 
-def _overrides(module: RuleModule, attr: str) -> bool:
-    return getattr(type(module), attr) is not getattr(RuleModule, attr)
+def _overrides(cls: type[RuleModule], attr: str) -> bool:
+    return getattr(cls, attr) is not getattr(RuleModule, attr)
+
+
+@cache
+def _plan(
+    names: tuple[str, ...],
+) -> tuple[list[type[RuleModule]], dict[str, list[int]], dict[str, int]]:
+    """Which modules `names` are, which of them hook each phase (in order) and which one
+    provides each policy (the last to define it). Worked out once per list of names."""
+    classes = []
+    for name in names:
+        cls = REGISTRY.get(name)
+        if cls is None:
+            import difflib
+
+            close = difflib.get_close_matches(name, list(REGISTRY), n=1)
+            raise UnknownNameError(
+                "rule module", name, close[0] if close else None, sorted(REGISTRY)
+            )
+        classes.append(cls)
+    hooks = {
+        phase: [i for i, cls in enumerate(classes) if _overrides(cls, phase)]
+        for phase in PHASE_HOOKS
+    }
+    policies = {}
+    for policy in POLICIES:
+        chosen = [i for i, cls in enumerate(classes) if _overrides(cls, policy)]
+        if not chosen:
+            raise ValueError(f"no rule module provides the policy '{policy}'")
+        policies[policy] = chosen[-1]
+    return classes, hooks, policies
 
 
 class Ruleset:
     """The bound modules of one battle: phase hook lists and one function per policy."""
 
     def __init__(self, names: list[str]) -> None:
-        self.modules: list[RuleModule] = []
-        for name in names:
-            cls = REGISTRY.get(name)
-            if cls is None:
-                import difflib
-
-                close = difflib.get_close_matches(name, list(REGISTRY), n=1)
-                raise UnknownNameError(
-                    "rule module", name, close[0] if close else None, sorted(REGISTRY)
-                )
-            self.modules.append(cls())
+        classes, hooks, policies = _plan(tuple(names))
+        self.modules: list[RuleModule] = [cls() for cls in classes]
         self.names = [m.name for m in self.modules]
         self.hooks: dict[str, list[Callable[..., Any]]] = {
-            phase: [getattr(m, phase) for m in self.modules if _overrides(m, phase)]
-            for phase in PHASE_HOOKS
+            phase: [getattr(self.modules[i], phase) for i in chosen]
+            for phase, chosen in hooks.items()
         }
-        for policy in POLICIES:
-            chosen = [m for m in self.modules if _overrides(m, policy)]
-            if not chosen:
-                raise ValueError(f"no rule module provides the policy '{policy}'")
-            setattr(self, policy, getattr(chosen[-1], policy))
+        for policy, i in policies.items():
+            setattr(self, policy, getattr(self.modules[i], policy))
 
     # Filled in by __init__ from the modules; declared here for type checkers.
     penetrates: Callable[[Battle, ShipState, ShipState, int, int], bool]
