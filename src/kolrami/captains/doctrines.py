@@ -31,7 +31,7 @@ from kolrami.captains.base import (
 from kolrami.catalog.models import Arc
 from kolrami.engine.battle import ShipState
 from kolrami.engine.chance import Dice
-from kolrami.engine.geometry import _COS, _SIN, HEADINGS, arc_to, segment_hits_circle
+from kolrami.engine.geometry import _COS, _SIN, HEADINGS, segment_hits_circle
 from kolrami.engine.orders import (
     ActivateOrder,
     ActivationDecision,
@@ -144,13 +144,24 @@ class Weights:
 
 #: (range_cm, expected damage) of the weapon groups that bear into one arc.
 ArcGroups = list[tuple[int, float]]
-#: One weapon group as the scoring sees it: working shots, range, expected damage, arcs.
-Volley = tuple[int, int, float, tuple[Arc, ...]]
+#: One weapon group as the scoring sees it: working shots, range, expected damage, and for
+#: each arc (indexed like `_arc`) whether it bears into it.
+Volley = tuple[int, int, float, tuple[bool, ...]]
 #: Volleys already worked out during one decision, by (ship id, target shields).
 Memo = dict[tuple[str, int], list[Volley]]
 #: Arcs in the order of `_arc`'s index.
 _ARC_ORDER = (Arc.F, Arc.A, Arc.P, Arc.S)
-_ARC_INDEX = {a: i for i, a in enumerate(_ARC_ORDER)}
+
+
+class _Into(dict[tuple[Arc, ...], tuple[bool, ...]]):
+    """A weapon's arcs as four flags in `_ARC_ORDER`, worked out once per set of arcs."""
+
+    def __missing__(self, arcs: tuple[Arc, ...]) -> tuple[bool, ...]:
+        flags = self[arcs] = tuple(a in arcs for a in _ARC_ORDER)
+        return flags
+
+
+_INTO = _Into()
 
 
 def _volleys(ship: ShipState, target_shields: int, memo: Memo) -> list[Volley]:
@@ -164,7 +175,7 @@ def _volleys(ship: ShipState, target_shields: int, memo: Memo) -> list[Volley]:
         for kind, weapon in ship.cls.weapons():
             shots = sum(mounts[kind])
             dmg = mean_volley(shots, strength[kind], target_shields, kind)
-            found.append((shots, ranges.get(kind, 0), dmg, weapon.arcs))
+            found.append((shots, ranges.get(kind, 0), dmg, _INTO[weapon.arcs]))
     return found
 
 
@@ -178,12 +189,13 @@ class Profile:
         self.arcs: tuple[ArcGroups, ...] = ([], [], [], [])
         self.reach = 0
         for ship in ships:
-            for _, rng, dmg, arcs in _volleys(ship, target_shields, memo):
+            for _, rng, dmg, into in _volleys(ship, target_shields, memo):
                 if dmg <= 0:
                     continue
                 self.reach = max(self.reach, rng)
-                for a in arcs:
-                    self.arcs[_ARC_INDEX[a]].append((rng, dmg))
+                for k in range(4):
+                    if into[k]:
+                        self.arcs[k].append((rng, dmg))
 
 
 def _damage_at(groups: ArcGroups, dist: float) -> float:
@@ -450,6 +462,11 @@ class ScoredCaptain:
                 dealt = max(dealt, _damage_at(ours[_arc(ex, ey, h2, fx, fy)], de))
             if dealt >= hull:
                 dealt *= 1.5  # a kill removes its guns from the fight
+            closing = w_closing * de
+            if best is not None and dealt - closing <= best[0]:
+                # Every other term only lowers the score (rounding is monotone, so in floats
+                # too): this move cannot beat the best so far, and the answer is unchanged.
+                continue
             threat = 0.0
             for tx, ty, ux, uy, arcs, treach in foes:
                 d = math.hypot(tx - ex, ty - ey) + 8
@@ -461,7 +478,7 @@ class ScoredCaptain:
                     side = port if port >= 0.0 else -port
                     k = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
                     threat += _damage_at(arcs[k], d)
-            score = dealt - w_threat * threat - w_closing * de
+            score = dealt - w_threat * threat - closing
             if keep_out and dealt == 0:
                 score -= w_closing * abs(de - 30)
             margin = min(ex, ey, width - ex, height - ey)
@@ -492,24 +509,30 @@ class ScoredCaptain:
         choices: list[tuple[float, FireTarget]] = []
         for ship in firers:
             mx, my, h1, ex, ey, h2 = ends.get(ship.id, (ship.x, ship.y, ship.heading) * 2)
-            best: tuple[float, FireTarget] | None = None
+            best: tuple[float, int, ShipState] | None = None
             for e in enemies:
                 bonus = 1.2 if e is focus else 1.0
                 volleys = _volleys(ship, e.shields, memo)
                 for px, py, ph in ((mx, my, h1), (ex, ey, h2)):
-                    arc = arc_to(px, py, ph, e.x, e.y)
-                    bearing = [v for v in volleys if v[0] > 0 and arc in v[3]]
-                    if not bearing:
-                        continue
-                    d = math.hypot(e.x - px, e.y - py)
-                    value = sum(dmg for _, rng, dmg, _ in bearing if d <= rng) * bonus
+                    k = _arc(px, py, ph, e.x, e.y)
+                    d = -1.0
+                    value = 0.0
+                    for shots, rng, dmg, into in volleys:
+                        if shots > 0 and into[k]:  # a working weapon bears
+                            if d < 0:
+                                d = math.hypot(e.x - px, e.y - py)
+                            if d <= rng:
+                                value += dmg
+                    if d < 0:
+                        continue  # nothing bears into that arc
+                    value *= bonus
                     # a lock may still fire later in the turn: value near misses a little
                     if value == 0:
                         value = 0.01 / (1 + d)
                     if best is None or value > best[0]:
-                        best = (value, FireTarget(ship.id, arc, e.id))
+                        best = (value, k, e)
             if best is not None:
-                choices.append(best)
+                choices.append((best[0], FireTarget(ship.id, _ARC_ORDER[best[1]], best[2].id)))
         if not choices or max(v for v, _ in choices) <= 0:
             return None
         if not view.fires_as_unit():
