@@ -247,9 +247,9 @@ class Battle:
             "rules_version": RULES_VERSION,
             "data_version": self.pack.data_version,
             "seed": seed,
-            "scenario": scenario.model_dump(mode="json"),
+            "scenario": _dump(scenario),
             "rules": self.rules.names,
-            "fleets": [f.model_dump(mode="json") for f in fleets],
+            "fleets": [_dump(f) for f in fleets],
             "captains": list(captains),
         }
         self.log.record(ev.BattleStarted, self.header)
@@ -851,6 +851,20 @@ class Battle:
 
 
 _PLAYABLE: dict[int, tuple[Fleet, ShipPack]] = {}  # fleets already checked (by identity)
+_DUMPS: dict[int, tuple[Scenario | Fleet, dict[str, Any]]] = {}  # JSON forms, by identity
+
+
+def _dump(model: Scenario | Fleet) -> dict[str, Any]:
+    """The JSON form of a (frozen) scenario or fleet for a log header, made once per object:
+    sweeps and tournaments play the same objects again and again. Headers share it: read-only."""
+    known = _DUMPS.get(id(model))
+    if known is not None and known[0] is model:
+        return known[1]
+    if len(_DUMPS) > 256:
+        _DUMPS.clear()
+    dumped = model.model_dump(mode="json")
+    _DUMPS[id(model)] = (model, dumped)
+    return dumped
 
 
 def _check_playable(fleet: Fleet, side: str, pack: ShipPack) -> None:

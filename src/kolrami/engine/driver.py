@@ -62,7 +62,7 @@ def play(battle: Battle) -> Game:
         decision = next(turns)
         while True:
             order = yield decision
-            battle.log.record(ev.OrderGiven, decision.side, str(order))
+            battle.log.record(ev.OrderGiven, decision.side, order)  # text made on demand
             decision = turns.send(order)
     except StopIteration as stop:
         result: Result = stop.value

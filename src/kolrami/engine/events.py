@@ -112,6 +112,12 @@ class OrderGiven(Event):
     side: str
     order: str
 
+    def __post_init__(self) -> None:
+        # The log keeps the (immutable) order itself, which is cheap; its text form is made
+        # only when the event is built.
+        if not isinstance(self.order, str):
+            object.__setattr__(self, "order", str(self.order))
+
 
 @dataclass(frozen=True, slots=True)
 class FireDeclared(Event):

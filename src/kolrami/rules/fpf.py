@@ -510,7 +510,8 @@ class FpfDamage(RuleModule):
         return None
 
     def battle_over(self, battle: Battle) -> bool:
-        return any(not battle.side_ships(side) for side in ("A", "B"))
+        alive = {s.side for s in battle.ships.values() if s.alive}
+        return len(alive) < 2
 
     def result(self, battle: Battle) -> tuple[str | None, str]:
         alive = {side: bool(battle.side_ships(side)) for side in ("A", "B")}
