@@ -76,9 +76,15 @@ class ShipState:
     engine_power: int
     systems: int
     mounts: dict[WeaponKind, list[int]]
-    destroyed: bool = False
-    derelict: bool = False
-    out_of_play: bool = False  # reset and waiting to return (Peak Performance, PP-05/11)
+    # Kept through the properties below, which keep `alive` and `on_table` up to date: those
+    # two are read thousands of times a battle, these three written a few times.
+    _destroyed: bool = False
+    _derelict: bool = False
+    _out_of_play: bool = False
+    #: in play and able to act or be targeted (not destroyed, derelict or reset)
+    alive: bool = field(default=True, init=False)
+    #: a model on the table: alive ships and derelicts; not destroyed or reset ships
+    on_table: bool = field(default=True, init=False)
     tokens: int = 0  # Critical Hit Tokens (PP-10)
     cards: list[str] = field(default_factory=list)  # cards on the ship now (PP-08/09/14)
     start_cards: tuple[str, ...] = ()  # the cards it began the battle with
@@ -98,15 +104,39 @@ class ShipState:
     moved: bool = False
     lock: Lock | None = None
 
-    @property
-    def alive(self) -> bool:
-        """In play and able to act or be targeted (not destroyed, derelict or reset)."""
-        return not self.destroyed and not self.derelict and not self.out_of_play
+    def _settle(self) -> None:
+        self.on_table = not self._destroyed and not self._out_of_play
+        self.alive = self.on_table and not self._derelict
 
     @property
-    def on_table(self) -> bool:
-        """A model on the table: alive ships and derelicts; not destroyed or reset ships."""
-        return not self.destroyed and not self.out_of_play
+    def destroyed(self) -> bool:
+        """Removed from play for good (FPF-DMG-11)."""
+        return self._destroyed
+
+    @destroyed.setter
+    def destroyed(self, value: bool) -> None:
+        self._destroyed = value
+        self._settle()
+
+    @property
+    def derelict(self) -> bool:
+        """Left on the table as a wreck (FPF-OPT-01)."""
+        return self._derelict
+
+    @derelict.setter
+    def derelict(self, value: bool) -> None:
+        self._derelict = value
+        self._settle()
+
+    @property
+    def out_of_play(self) -> bool:
+        """Reset and waiting to return (Peak Performance, PP-05/11)."""
+        return self._out_of_play
+
+    @out_of_play.setter
+    def out_of_play(self, value: bool) -> None:
+        self._out_of_play = value
+        self._settle()
 
     def shots(self, kind: WeaponKind) -> int:
         """Working shots of a weapon kind now (knocked-out mounts count 0)."""
