@@ -162,6 +162,11 @@ class _Into(dict[tuple[Arc, ...], tuple[bool, ...]]):
 
 
 _INTO = _Into()
+#: The arc indices a set of flags from `_INTO` marks.
+_ARC_INDICES = {
+    flags: tuple(k for k in range(4) if flags[k])
+    for flags in (tuple(bool(n >> k & 1) for k in range(4)) for n in range(16))
+}
 
 
 def _volleys(ship: ShipState, target_shields: int, memo: Memo) -> list[Volley]:
@@ -187,15 +192,17 @@ class Profile:
 
     def __init__(self, ships: list[ShipState], target_shields: int, memo: Memo) -> None:
         self.arcs: tuple[ArcGroups, ...] = ([], [], [], [])
-        self.reach = 0
+        reach = 0
         for ship in ships:
             for _, rng, dmg, into in _volleys(ship, target_shields, memo):
                 if dmg <= 0:
                     continue
-                self.reach = max(self.reach, rng)
-                for k in range(4):
-                    if into[k]:
-                        self.arcs[k].append((rng, dmg))
+                if rng > reach:
+                    reach = rng
+                group = (rng, dmg)
+                for k in _ARC_INDICES[into]:
+                    self.arcs[k].append(group)
+        self.reach = reach
 
 
 def _damage_at(groups: ArcGroups, dist: float) -> float:
@@ -331,11 +338,17 @@ class ScoredCaptain:
         cx = sum(s.x for s in ships) / len(ships)
         cy = sum(s.y for s in ships) / len(ships)
 
-        def key(e: ShipState) -> tuple[float, float]:
-            volley = sum(v[2] for s in ships for v in _volleys(s, e.shields, memo))
-            return (min(1.0, volley / max(1, e.superstructure)), -math.hypot(e.x - cx, e.y - cy))
-
-        return max(enemies, key=key)
+        best: tuple[float, float] | None = None
+        chosen = enemies[0]
+        for e in enemies:
+            volley = 0.0
+            for s in ships:
+                for v in _volleys(s, e.shields, memo):
+                    volley += v[2]
+            key = (min(1.0, volley / max(1, e.superstructure)), -math.hypot(e.x - cx, e.y - cy))
+            if best is None or key > best:  # the first of equals, as max() picks
+                best, chosen = key, e
+        return chosen
 
     def _orders(self, view: BattleView, sq: str) -> SquadronOrder:
         members = view.members(sq)
