@@ -469,10 +469,19 @@ class ScoredCaptain:
                 mid = mids[(h1, half)] = (mx, my, dealt)
             mx, my, dealt = mid
             h2 = (h1 + c.turn2) % HEADINGS
-            ex, ey = mx + _COS[h2] * half, my + _SIN[h2] * half
-            de = math.hypot(fx - ex, fy - ey)
+            ux, uy = _COS[h2], _SIN[h2]
+            ex, ey = mx + ux * half, my + uy * half
+            dx, dy = fx - ex, fy - ey
+            de = math.hypot(dx, dy)
             if de <= reach:
-                dealt = max(dealt, _damage_at(ours[_arc(ex, ey, h2, fx, fy)], de))
+                # the arc at the end that holds the focus target (`_arc`, written out)
+                ahead = dx * ux + dy * uy
+                port = dy * ux - dx * uy
+                side = port if port >= 0.0 else -port
+                k = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+                at_end = _damage_at(ours[k], de)
+                if at_end > dealt:
+                    dealt = at_end
             if dealt >= hull:
                 dealt *= 1.5  # a kill removes its guns from the fight
             closing = w_closing * de
@@ -490,13 +499,16 @@ class ScoredCaptain:
                     port = dy * ux - dx * uy
                     side = port if port >= 0.0 else -port
                     k = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
-                    threat += _damage_at(arcs[k], d)
+                    hit = 0.0
+                    for rng, dmg in arcs[k]:  # `_damage_at`, written out
+                        if d <= rng:
+                            hit += dmg
+                    threat += hit
             score = dealt - w_threat * threat - closing
             if keep_out and dealt == 0:
                 score -= w_closing * abs(de - 30)
-            margin = min(ex, ey, width - ex, height - ey)
-            if margin < 8:
-                score -= (8 - margin) * 0.5
+            if ex < 8 or ey < 8 or ex > width - 8 or ey > height - 8:
+                score -= (8 - min(ex, ey, width - ex, height - ey)) * 0.5
             for cx, cy, cr in obstacles:
                 if segment_hits_circle(ox, oy, mx, my, cx, cy, cr) or segment_hits_circle(
                     mx, my, ex, ey, cx, cy, cr

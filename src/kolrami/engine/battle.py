@@ -158,7 +158,7 @@ class ShipState:
     @property
     def detoothed(self) -> bool:
         """Every weapon out of action (FPF-DMG-15)."""
-        return not any(any(shots) for shots in self.mounts.values())
+        return not any(map(any, self.mounts.values()))
 
     @property
     def toast(self) -> bool:

@@ -79,10 +79,11 @@ def damaged_items(ship: ShipState) -> list[str]:
         items.append("engine_power")
     if ship.shields < ship.max_shields:
         items.append("shields")
+    mounts = ship.mounts
     for kind, weapon in ship.cls.weapons():
-        for i, printed in enumerate(weapon.mounts):
-            if ship.mounts[kind][i] < printed:
-                items.append(f"{kind.value}s.{i}")
+        now, printed = mounts[kind], weapon.mounts
+        if tuple(now) != printed:
+            items += [f"{kind.value}s.{i}" for i, p in enumerate(printed) if now[i] < p]
     return items
 
 

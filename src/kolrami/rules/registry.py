@@ -227,7 +227,7 @@ class Ruleset:
 
     def run(self, phase: Phase, battle: Battle) -> Iterator[Decision]:
         """Run every hook of `phase`; decision phases yield their decisions."""
-        for hook in self.hooks[phase.value]:
+        for hook in self.hooks[phase]:  # a StrEnum finds its str key
             if phase in DECISION_PHASES:
                 yield from hook(battle)
             else:
