@@ -90,6 +90,26 @@ def test_rules_lists_the_advanced_modules() -> None:
     rows = {r["name"]: r for r in json.loads(run_ok("rules", "--json"))}
     assert "ADV-SEQ-01" in rows["advanced"]["clauses"]
     assert rows["adv-shield-reinforcement"]["clauses"] == ["ADV-SHLD-05", "ADV-SHLD-07"]
+    assert "ADV-SENS-02" in rows["adv-cloak"]["clauses"]
+    assert rows["adv-warp-limit"]["clauses"] == ["ADV-OFF-10"]
+
+
+@pytest.mark.rule("ADV-CLOAK-01")
+def test_a_battle_with_cloaks_tells_who_vanishes() -> None:
+    out = run_ok(
+        "battle",
+        "--scenario",
+        "advanced",
+        "--rules",
+        "adv-cloak",
+        "--fleet-b",
+        "presets:klingon-raiders",
+        "--turns",
+        "2",
+        "--seed",
+        "3",
+    )
+    assert "vanishes under its cloak (cloak engaged)" in out
 
 
 @pytest.mark.parametrize(
@@ -97,6 +117,7 @@ def test_rules_lists_the_advanced_modules() -> None:
     [
         (["battle", "--scenario", "advnced"], "did you mean 'advanced'?"),
         (["battle", "--scenario", "advanced", "--rules", "advancd"], "did you mean 'advanced'?"),
+        (["battle", "--rules", "adv-clok"], "no rule module 'adv-clok'; did you mean 'adv-cloak'?"),
     ],
 )
 def test_bad_advanced_input_is_one_line(

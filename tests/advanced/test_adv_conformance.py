@@ -35,7 +35,13 @@ CAPTAINS = [
     ("aggressive", "kiting"),
     ("kiting", "aggressive"),
 ]
-RULES: list[tuple[str, ...]] = [(), ("adv-shield-reinforcement",), ("derelicts",)]
+RULES: list[tuple[str, ...]] = [
+    (),
+    ("adv-shield-reinforcement",),
+    ("derelicts",),
+    ("adv-cloak",),
+    ("adv-cloak", "adv-warp-limit", "adv-shield-reinforcement"),
+]
 RATING_RANGE = {"normal": (48, 75), "replacement": (43, 70)}
 
 
@@ -65,6 +71,7 @@ def check(events: list[ev.Event]) -> list[str]:
     moved_in: set[tuple[int, int, str]] = set()
     attack_at: dict[tuple[int, int, str, str], set[tuple[int, ...]]] = defaultdict(set)
     weapon_used: dict[tuple[int, str, int], set[tuple[int, str]]] = defaultdict(set)
+    hidden: set[str] = set()  # cloaked now (ADV-CLOAK-01)
     turn = phase = 0
     if not isinstance(events[-1], ev.BattleEnded):
         bad("plays", "the log does not end with battle_ended")
@@ -121,7 +128,29 @@ def check(events: list[ev.Event]) -> list[str]:
             cap = _allowance(moves.get(e.ship, 0), phase) * hex_cm
             if e.distance > cap + EPS:
                 bad("move-cap", f"{e.ship} moves {e.distance} cm in {turn}.{phase}, cap {cap}")
+        elif isinstance(e, ae.CloakChanged):
+            if e.hidden and not sheets[e.ship].cloak:
+                bad("cloak", f"{e.ship} cloaks without a cloaking device")
+            (hidden.add if e.hidden else hidden.discard)(e.ship)
+        elif isinstance(e, ae.SensorLock):
+            if e.roll and e.locked and e.target in hidden:
+                bad("cloak-lock", f"{e.ship} locks on cloaked {e.target} without a search")
+        elif isinstance(e, ae.CloakSearch):
+            if e.locked and not (e.passed and e.moved and e.d10 + e.d10_modifier <= e.needed):
+                bad("cloak-lock", f"{e.ship} locks on {e.target}: {e}")
+            if e.locked and e.target not in hidden:
+                bad("cloak-lock", f"{e.ship} searched out {e.target}, which is not cloaked")
+        elif isinstance(e, ae.CloakPinged):
+            if e.pinged and not (e.moved and e.d10 <= e.needed):
+                bad("cloak-ping", f"{e.ship} pings {e.target}: {e}")
+        elif isinstance(e, ae.DispersalRolled):
+            if e.ship in hidden:
+                bad("cloak-fire", f"{e.ship} fires a dispersal torpedo while cloaked")
+            if e.hit and e.target not in hidden:
+                bad("cloak", f"a dispersal torpedo catches {e.target}, which is not cloaked")
         elif isinstance(e, ae.AttackRolled):
+            if e.ship in hidden:
+                bad("cloak-fire", f"{e.ship} fires while cloaked in phase {turn}.{phase}")
             if e.ship in dead and dead_phase.get(e.ship) != (turn, phase):
                 bad("destroyed", f"{e.ship} fires after the phase it was destroyed in")
             if e.target in dead:
@@ -254,6 +283,87 @@ def test_seeded_advanced_battles_keep_the_invariants(sample: int) -> None:
         assert seen[kind] > 0, kind
 
 
+class Watcher:
+    """A captain that plays like `inner` and, at every decision, checks what its view shows of
+    cloaked enemies against the referee's state (GUIDE 3.8)."""
+
+    def __init__(self, inner: Any, battle: Battle, problems: list[str]) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.battle = battle
+        self.problems = problems
+
+    def decide(self, view: Any, decision: Any) -> Any:
+        state = state_of(self.battle)
+        adv = view.advanced()
+        seen = {s.id for s in view.enemies()} | {c.id for c in adv.contacts()}
+        for a in state.ships.values():
+            if a.side == view.side or not a.alive:
+                continue
+            pinged = any(state.of(p).side == view.side for p in a.pinged_by)
+            allowed = not a.hidden or a.venting or a.reveal > 0 or pinged
+            if a.id in seen and not allowed:
+                self.problems.append(f"cloak-view: {view.side} sees cloaked {a.id}")
+            if a.id not in seen and allowed:
+                self.problems.append(f"cloak-view: {view.side} misses visible {a.id}")
+            if a.hidden and adv.known(a.id) is not None:
+                self.problems.append(f"cloak-view: {view.side} reads cloaked {a.id}'s sheet")
+        return self.inner.decide(view, decision)
+
+
+def cloak_battles(count: int) -> list[tuple[Battle, list[str]]]:
+    """`count` seeded battles of the Klingon raiders (Birds of Prey: cloaks) with the cloak
+    module on, every captain watched."""
+    from kolrami.captains import make_captain
+    from kolrami.engine.chance import Dice, derive_seed
+    from kolrami.engine.driver import run
+
+    sc = builtin_scenario("advanced")
+    names = [n for n in preset_names() if n != "klingon-raiders"]
+    out = []
+    for seed in range(count):
+        other = load_fleet(f"presets:{names[seed % len(names)]}")
+        raiders = load_fleet("presets:klingon-raiders")
+        fleets = (raiders, other) if seed % 2 else (other, raiders)
+        captains = CAPTAINS[seed % len(CAPTAINS)]
+        rules = RULES[3 + seed % 2]
+        b = Battle(sc, fleets, seed, captains, extra_rules=rules)
+        problems: list[str] = []
+        players = {
+            side: Watcher(make_captain(n, Dice(derive_seed(seed, "captain", side))), b, problems)
+            for side, n in zip("AB", captains, strict=True)
+        }
+        run(b, players)
+        out.append((b, problems))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.rule(
+    "ADV-CLOAK-01",
+    "ADV-CLOAK-02",
+    "ADV-CLOAK-03",
+    "ADV-CLOAK-04",
+    "ADV-SENS-02",
+    "ADV-OFF-09",
+    "ADV-OFF-10",
+)
+def test_seeded_cloak_battles_keep_the_invariants(sample: int) -> None:
+    seen: defaultdict[str, int] = defaultdict(int)
+    for b, watched in cloak_battles(12 * sample):
+        events = list(b.events())
+        problems = watched + check(events) + _state_invariants(b)
+        assert not problems, (b.seed, problems[:5])
+        for e in events:
+            seen[type(e).__name__] += 1
+            if isinstance(e, ae.CloakSearch) and e.locked:
+                seen["search locked"] += 1
+            if isinstance(e, ae.CloakPinged) and e.pinged:
+                seen["pinged"] += 1
+    for kind in ("CloakChanged", "CloakSearch", "CloakPinged", "search locked"):
+        assert seen[kind] > 0, (kind, dict(seen))
+
+
 @cache
 def _battle_log() -> tuple[ev.Event, ...]:
     sc = builtin_scenario("advanced")
@@ -331,16 +441,20 @@ def test_an_advanced_log_reads_back_and_replays() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("rules", [(), ("adv-cloak", "adv-warp-limit")])
 @pytest.mark.parametrize("doctrine", ["aggressive", "kiting"])
-def test_the_doctrines_beat_random_in_nine_equal_battles_of_ten(doctrine: str, sample: int) -> None:
-    """Mirror matches (the same fleet both sides), each doctrine on each side."""
+def test_the_doctrines_beat_random_in_nine_equal_battles_of_ten(
+    doctrine: str, rules: tuple[str, ...], sample: int
+) -> None:
+    """Mirror matches (the same fleet both sides), each doctrine on each side; with the cloak
+    and warp-limit options too (the Klingon raiders' Birds of Prey cloak)."""
     sc = builtin_scenario("advanced")
     names = [p for p in preset_names() if not p.endswith("-fleet")]
     won = played = 0
     for seed in range(10 * sample):
         fleet = load_fleet(f"presets:{names[seed % len(names)]}")
         for side, captains in (("A", (doctrine, "random")), ("B", ("random", doctrine))):
-            b = simulate(sc, (fleet, fleet), captains, seed)
+            b = simulate(sc, (fleet, fleet), captains, seed, extra_rules=rules)
             assert b.result is not None
             won += b.result.winner == side
             played += 1

@@ -43,14 +43,14 @@ def test_one_bonus_roll_per_officer_and_none_for_the_captain() -> None:
         verify_bonus(state, decision, _bonus("A1", "helm", "power"))
     with pytest.raises(IllegalOrderError, match="makes no bonus rolls now"):
         verify_bonus(state, decision, _bonus("B1", "helm", "aim"))
-    assert set(bonus_options(state.of("A1"))) == {"science", "helm", "engineer", "medical"}
+    assert set(bonus_options(state, state.of("A1"))) == {"science", "helm", "engineer", "medical"}
 
 
 @pytest.mark.rule("ADV-OFF-03", "ADV-OFF-04")
 def test_a_shaken_officer_makes_no_bonus_roll() -> None:
     _, state = table(["reliant"], ["ktroika"])
     state.of("A1").officers["medical"].out = 1
-    assert "medical" not in bonus_options(state.of("A1"))
+    assert "medical" not in bonus_options(state, state.of("A1"))
     with pytest.raises(IllegalOrderError, match="shaken"):
         verify_bonus(state, BonusDecision("A", ("A1",)), _bonus("A1", "medical", "revive"))
 
@@ -61,15 +61,15 @@ def test_science_bonus_shields_hull_sensors() -> None:
     adv = state.of("A1")
     officers_at(adv, 60)
     b.dice = Loaded([30, 4, 30, 30])
-    take_bonus(b, adv, "science", "shields")
+    take_bonus(b, state, adv, "science", "shields")
     assert adv.shield_bonus == 4  # one bonus power point at the 1/4 ratio
-    take_bonus(b, adv, "science", "shields")  # 04: exceptional, two points
+    take_bonus(b, state, adv, "science", "shields")  # 04: exceptional, two points
     assert adv.shield_bonus == 4 + 8
     adv.ship.superstructure = 30
-    take_bonus(b, adv, "science", "hull")
+    take_bonus(b, state, adv, "science", "hull")
     assert adv.ship.superstructure == 31
     adv.sensor_damage = 3
-    take_bonus(b, adv, "science", "sensors")
+    take_bonus(b, state, adv, "science", "sensors")
     assert adv.sensor_damage == 2
     rolled = [e for e in b.events() if isinstance(e, ae.BonusRolled)]
     assert [e.outcome for e in rolled] == ["success", "exceptional", "success", "success"]
@@ -82,7 +82,7 @@ def test_hull_repairs_never_pass_the_sheet() -> None:
     officers_at(adv, 60)
     b.dice = Loaded([2])
     adv.ship.superstructure = 21  # of 22
-    take_bonus(b, adv, "engineer", "hull")  # exceptional: 2, but only 1 is missing
+    take_bonus(b, state, adv, "engineer", "hull")  # exceptional: 2, but only 1 is missing
     assert adv.ship.superstructure == 22
 
 
@@ -92,11 +92,11 @@ def test_helm_bonus_aim_and_targets() -> None:
     adv = state.of("A1")
     officers_at(adv, 60)
     b.dice = Loaded([50, 3, 70])
-    take_bonus(b, adv, "helm", "aim")
+    take_bonus(b, state, adv, "helm", "aim")
     assert adv.aim_bonus == 1
-    take_bonus(b, adv, "helm", "targets")
+    take_bonus(b, state, adv, "helm", "targets")
     assert adv.extra_targets == 2  # a fourth target in one phase, or a third in two
-    take_bonus(b, adv, "helm", "aim")  # failed: no change
+    take_bonus(b, state, adv, "helm", "aim")  # failed: no change
     assert adv.aim_bonus == 1
 
 
@@ -105,13 +105,13 @@ def test_engineer_power_only_with_undamaged_engines() -> None:
     b, state = table(["reliant"], ["ktroika"])
     adv = state.of("A1")
     officers_at(adv, 60)
-    assert "power" in bonus_options(adv)["engineer"]
+    assert "power" in bonus_options(state, adv)["engineer"]
     b.dice = Loaded([20])
-    take_bonus(b, adv, "engineer", "power")
+    take_bonus(b, state, adv, "engineer", "power")
     assert adv.bonus_power == 1
     assert adv.available == adv.sheet.total_power + 1
     adv.impulse -= 1
-    assert "power" not in bonus_options(adv)["engineer"]
+    assert "power" not in bonus_options(state, adv)["engineer"]
     with pytest.raises(IllegalOrderError, match="undamaged engines"):
         verify_bonus(state, BonusDecision("A", ("A1",)), _bonus("A1", "engineer", "power"))
 
@@ -129,16 +129,16 @@ def test_engineer_repairs_engines_weapons_shields_sensors() -> None:
     adv.base[1] = 5
     adv.sensor_damage = 2
     b.dice = Loaded([3, 30, 30, 3, 30])
-    take_bonus(b, adv, "engineer", "engines")  # exceptional: 2 points, impulse first
+    take_bonus(b, state, adv, "engineer", "engines")  # exceptional: 2 points, impulse first
     assert adv.impulse == 2
-    take_bonus(b, adv, "engineer", "weapons")
+    take_bonus(b, state, adv, "engineer", "weapons")
     assert adv.weapon_ok == [True, True, False, True]
-    take_bonus(b, adv, "engineer", "shields")  # the damaged generator first
+    take_bonus(b, state, adv, "engineer", "shields")  # the damaged generator first
     assert adv.generator_ok[4]
     assert adv.base[4] == 14
-    take_bonus(b, adv, "engineer", "shields")  # exceptional: then the weakest facing
+    take_bonus(b, state, adv, "engineer", "shields")  # exceptional: then the weakest facing
     assert adv.base[1] == 14
-    take_bonus(b, adv, "engineer", "sensors")
+    take_bonus(b, state, adv, "engineer", "sensors")
     assert adv.sensor_damage == 1
 
 
@@ -150,7 +150,7 @@ def test_casualty_recovery_example() -> None:
     adv.sheet = adv.sheet.model_copy(update={"crew": 100})
     adv.casualties, adv.taken = 20, 20  # 20% (fatalities 3%)
     b.dice = Loaded([40])
-    take_bonus(b, adv, "medical", "casualties")
+    take_bonus(b, state, adv, "medical", "casualties")
     recover(b, adv)
     assert adv.casualties == 17  # a Medical success: 3 back instead of 1
     adv.recovery = 5
@@ -176,7 +176,7 @@ def test_medical_revive_brings_a_shaken_officer_back_sooner() -> None:
     officers_at(adv, 60)
     adv.officers["helm"].out = 2
     b.dice = Loaded([50])
-    take_bonus(b, adv, "medical", "revive")
+    take_bonus(b, state, adv, "medical", "revive")
     assert adv.officers["helm"].out == 1
 
 
@@ -234,14 +234,14 @@ def test_locks_roll_sensors_and_stand_until_changed() -> None:
     with pytest.raises(IllegalOrderError, match="not an enemy"):
         verify_locks(state, decision, LockOrder((("A1", "A1"),)))
     b.dice = Loaded([61, 20])
-    try_lock(b, adv, "B1")
+    try_lock(b, state, adv, "B1")
     assert adv.lock is None  # 61 > 60
-    try_lock(b, adv, "B1")
+    try_lock(b, state, adv, "B1")
     assert adv.lock == "B1"
-    try_lock(b, adv, "B1")  # kept, no roll (the dice are empty)
+    try_lock(b, state, adv, "B1")  # kept, no roll (the dice are empty)
     assert adv.lock == "B1"
     b.dice = Loaded([90])
-    try_lock(b, adv, "B2")  # another target: the old lock goes, the new one fails
+    try_lock(b, state, adv, "B2")  # another target: the old lock goes, the new one fails
     assert adv.lock is None
     lost = [e for e in b.events() if isinstance(e, ae.LockLost)]
     assert [(e.target, e.reason) for e in lost] == [("B1", "another target chosen")]

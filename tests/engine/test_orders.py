@@ -17,6 +17,7 @@ from kolrami.engine.adv_orders import (
     Attack,
     AttackOrder,
     BonusOrder,
+    DecloakOrder,
     EvadeOrder,
     LockOrder,
     MoveOrder,
@@ -93,18 +94,39 @@ small = st.integers(0, 99)
 ints = st.lists(small, max_size=7).map(tuple)
 six = st.lists(small, min_size=1, max_size=7).map(tuple)
 aims = st.none() | st.from_regex(r"(w[0-9]{1,2}|warp_port|impulse|hull)", fullmatch=True)
+points = st.builds(lambda x, y: f"H{x}.{y}", st.integers(0, 999), st.integers(0, 999))
 attacks = st.builds(
-    Attack, ships, st.lists(small, min_size=1, max_size=2).map(tuple), ships, aims, st.booleans()
+    Attack,
+    ships,
+    st.lists(small, min_size=1, max_size=2).map(tuple),
+    ships | points,
+    aims,
+    st.booleans(),
 )
 plans = st.builds(
-    PowerPlan, ships, small, st.booleans(), ints, small, st.none() | six, st.none() | six
+    PowerPlan,
+    ships,
+    small,
+    st.booleans(),
+    ints,
+    small,
+    st.none() | six,
+    st.none() | six,
+    st.booleans(),
 )
 ORDERS.update(
     {
         BonusOrder: st.builds(
             BonusOrder, st.lists(st.tuples(ships, words, words), max_size=5).map(tuple)
         ),
-        LockOrder: st.builds(LockOrder, st.lists(st.tuples(ships, ships), max_size=4).map(tuple)),
+        LockOrder: st.builds(
+            LockOrder,
+            st.lists(
+                st.tuples(ships, ships | st.sampled_from([f"?{n}" for n in range(1, 7)])),
+                max_size=4,
+            ).map(tuple),
+        ),
+        DecloakOrder: st.builds(DecloakOrder, st.lists(ships, max_size=3).map(tuple)),
         PowerOrder: st.builds(PowerOrder, st.lists(plans, max_size=3).map(tuple)),
         MoveOrder: st.builds(MoveOrder, ships, small, turns, turns),
         AttackOrder: st.builds(AttackOrder, st.lists(attacks, max_size=4).map(tuple)),

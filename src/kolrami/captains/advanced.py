@@ -7,7 +7,10 @@ The doctrine allocates power (shields first, enough movement to reach its chosen
 torpedoes and beams), picks bonus rolls by what is damaged, locks on the nearest enemy, steers to
 bring charged weapons to bear at its range, fires when the odds are good or the turn is ending,
 aims beams at the enemy's strongest weapon, evades heavy torpedo salvos and turns its shields'
-points toward the enemy.
+points toward the enemy. With cloaks (module adv-cloak) a ship that carries one closes in under
+it and fights in the open, drops it for a phase when a good shot is ready, and has its engineer
+roll Cloak Tech; against cloaked enemies the doctrine remembers where each was last seen,
+searches that facing, and sends a dispersal torpedo there in the last phase.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from kolrami.engine.adv_orders import (
     AttackOrder,
     BonusDecision,
     BonusOrder,
+    DecloakDecision,
+    DecloakOrder,
     EvadeDecision,
     EvadeOrder,
     LockDecision,
@@ -49,6 +54,7 @@ ADVANCED_DECISIONS = (
     LockDecision,
     PowerDecision,
     MoveDecision,
+    DecloakDecision,
     AttackDecision,
     EvadeDecision,
     ShieldDecision,
@@ -99,9 +105,15 @@ class AdvancedDoctrine:
 
     def __init__(self, temperament: Temperament) -> None:
         self.t = temperament
+        #: where each enemy was last seen (for the cloaked ones: where to search)
+        self.seen: dict[str, tuple[float, float]] = {}
 
     def decide(self, view: BattleView, decision: AdvancedDecision) -> AdvancedOrder:
         """Answer one advanced decision."""
+        for e in _enemies(view):
+            self.seen[e.id] = (e.ship.x, e.ship.y)
+        if isinstance(decision, DecloakDecision):
+            return self.decloak(view, decision)
         if isinstance(decision, BonusDecision):
             return self.bonus(view, decision)
         if isinstance(decision, LockDecision):
@@ -150,9 +162,13 @@ class AdvancedDoctrine:
             return first("hull" if hull_hurt else "shields", "shields")
         if role == "helm":
             return first("aim")
+        if role == "comms":
+            return first("decode")
         if role == "engineer":
             if a.impulse == 0:
                 return first("engines")
+            if a.cloaked and "cloak" in opts:
+                return "cloak"
             if not all(a.generator_ok) or sum(a.base) < 6 * cap * 0.5:
                 return first("shields")
             if not all(a.weapon_ok):
@@ -161,6 +177,8 @@ class AdvancedDoctrine:
                 return first("engines")
             if a.sensor_damage:
                 return first("sensors")
+            if a.last_moves + 2 < a.sheet.max_moves:
+                return first("warp", "power", "hull")
             return first("power", "hull")
         if role == "medical":
             if any(o.out for o in a.officers.values()):
@@ -171,19 +189,42 @@ class AdvancedDoctrine:
 
     def locks(self, view: BattleView, decision: LockDecision) -> LockOrder:
         adv = view.advanced()
-        enemies = _enemies(view)
         out = []
+        hidden = [(i, self.seen[i]) for i in adv.unseen() if i in self.seen]
         for sid in decision.ships:
             a = adv.ship(sid)
-            if not enemies:
-                break
-            nearest = min(enemies, key=lambda e: (_dist(a, e), e.id))
-            current = next((e for e in enemies if e.id == a.lock), None)
-            if current is not None and _dist(a, current) <= _dist(a, nearest) * 1.3:
-                out.append((sid, current.id))
-            else:
-                out.append((sid, nearest.id))
+            allowed = set(adv.lock_targets(sid))
+            enemies = [e for e in _enemies(view) if e.id in allowed]
+            if a.lock in allowed and a.lock not in {e.id for e in enemies}:
+                out.append((sid, a.lock))  # a lock on a cloaked ship: keep it for the pings
+                continue
+            near_hidden = (
+                min(
+                    hidden, key=lambda h: (math.hypot(h[1][0] - a.ship.x, h[1][1] - a.ship.y), h[0])
+                )
+                if hidden
+                else None
+            )
+            if enemies:
+                nearest = min(enemies, key=lambda e: (_dist(a, e), e.id))
+                far = _dist(a, nearest)
+                if near_hidden is None or far <= _reach(a.sheet) or len(out) % 2 == 0:
+                    current = next((e for e in enemies if e.id == a.lock), None)
+                    if current is not None and _dist(a, current) <= far * 1.3:
+                        out.append((sid, current.id))
+                    else:
+                        out.append((sid, nearest.id))
+                    continue
+            if near_hidden is not None:
+                x, y = near_hidden[1]
+                s = a.ship
+                out.append((sid, f"?{facing_toward(s.x, s.y, s.heading, x, y)}"))
         return LockOrder(tuple(out))
+
+    def decloak(self, view: BattleView, decision: DecloakDecision) -> DecloakOrder:
+        """Drop the cloak for this phase when a shot worth taking is ready (ADV-CLOAK-01)."""
+        out = [sid for sid in decision.ships if self._scored(view, sid, decision.phase)]
+        return DecloakOrder(tuple(out))
 
     def power(self, view: BattleView, decision: PowerDecision) -> PowerOrder:
         adv = view.advanced()
@@ -194,13 +235,32 @@ class AdvancedDoctrine:
             plans.append(self._plan(view, a, enemies))
         return PowerOrder(tuple(plans))
 
+    def _wants_cloak(self, view: BattleView, a: AdvShip, enemies: list[Contact]) -> bool:
+        """Cloak while the enemy is out of reach for this turn, or unseen: close in hidden."""
+        adv = view.advanced()
+        if adv.cloak_problem(a.id) is not None or a.sheet.cloak_power > a.available // 2:
+            return False
+        if not enemies:
+            return True
+        d = min(_dist(a, e) for e in enemies)
+        if d > _reach(a.sheet) + a.sheet.max_moves * adv.hex_cm * 0.6:
+            return True
+        # in range: fight from under the cloak, dropping it only to fire, when there is power
+        # for the cloak and the shields with half the engines still free for the rest
+        return a.sheet.cloak_power + a.sheet.shield_cost <= a.available // 2
+
     def _plan(self, view: BattleView, a: AdvShip, enemies: list[Contact]) -> PowerPlan:
         s = a.sheet
         adv = view.advanced()
         budget = a.available
+        cloak = self._wants_cloak(view, a, enemies)
+        if cloak:
+            budget -= s.cloak_power
         # the charge is due even with every facing at 0 (ADV-SHLD-06); worth it if points
         # stand on the facings or bonuses will put some there
         shields = s.shield_cost <= budget and sum(a.base) + a.shield_bonus + a.bonus_power > 0
+        if cloak and enemies and min(_dist(a, e) for e in enemies) > _reach(s) * 1.5:
+            shields = False  # held down under the cloak, and no fire to drop it for soon
         if shields:
             budget -= s.shield_cost
         extra = a.bonus_power if any(b < a.facing_cap(f + 1) for f, b in enumerate(a.base)) else 0
@@ -208,11 +268,17 @@ class AdvancedDoctrine:
         budget -= extra
         reach = _reach(s)
         want = 0
-        if enemies and a.impulse > 0:
-            d = min(_dist(a, e) for e in enemies)
+        spots = [(e.ship.x, e.ship.y) for e in enemies] or [
+            self.seen[i] for i in adv.unseen() if i in self.seen
+        ]
+        if spots and a.impulse > 0:
+            d = min(math.hypot(x - a.ship.x, y - a.ship.y) for x, y in spots)
             goal = max(adv.hex_cm * 2.0, reach * self.t.range_share)
             want = max(3, math.ceil(max(0.0, d - goal) / adv.hex_cm))
             want = min(want, s.max_moves)
+        limit = adv.speed_limit(a.id)
+        if limit is not None:
+            want = min(want, limit)
         first_moves = min(want, 4, budget // s.move_cost)
         budget -= first_moves * s.move_cost
         weapons = [0] * len(s.weapons)
@@ -242,7 +308,7 @@ class AdvancedDoctrine:
         reinforce = None
         if shields and budget > 0 and enemies:
             reinforce = self._reinforce(view, a, enemies, budget)
-        plan = PowerPlan(a.id, moves, shields, tuple(weapons), extra, None, reinforce)
+        plan = PowerPlan(a.id, moves, shields, tuple(weapons), extra, None, reinforce, cloak)
         if adv.plan_problem(plan) is not None:  # never send an illegal plan: fall back safely
             plan = PowerPlan(a.id, 0, shields, (0,) * len(s.weapons))
             if adv.plan_problem(plan) is not None:
@@ -284,8 +350,10 @@ class AdvancedDoctrine:
         adv = view.advanced()
         a = adv.ship(decision.ship)
         enemies = _enemies(view)
-        if not enemies or decision.hexes == 0:
-            return MoveOrder(a.id, decision.hexes)
+        if decision.hexes == 0:
+            return MoveOrder(a.id, 0)
+        if not enemies:
+            return self._toward_last_seen(view, a, decision)
         focus = next((e for e in enemies if e.id == a.lock), None) or min(
             enemies, key=lambda e: (_dist(a, e), e.id)
         )
@@ -328,6 +396,32 @@ class AdvancedDoctrine:
         assert best is not None
         return best[1]
 
+    def _toward_last_seen(self, view: BattleView, a: AdvShip, decision: MoveDecision) -> MoveOrder:
+        """With no enemy in sight, head for where the nearest cloaked one was last seen."""
+        adv = view.advanced()
+        spots = [self.seen[i] for i in adv.unseen() if i in self.seen]
+        s = a.ship
+        if not spots:
+            return MoveOrder(a.id, decision.hexes)
+        gx, gy = min(spots, key=lambda p: (math.hypot(p[0] - s.x, p[1] - s.y), p))
+        width, height = view.scenario.table_width_cm, view.scenario.table_height_cm
+        best: tuple[float, MoveOrder] | None = None
+        cm = decision.hexes * adv.hex_cm
+        for t1 in (-1, 0, 1):
+            for t2 in (-1, 0, 1):
+                h1 = (s.heading + t1) % HEADINGS
+                mx, my = s.x + _COS[h1] * cm / 2, s.y + _SIN[h1] * cm / 2
+                h2 = (h1 + t2) % HEADINGS
+                ex, ey = mx + _COS[h2] * cm / 2, my + _SIN[h2] * cm / 2
+                score = -math.hypot(gx - ex, gy - ey)
+                margin = min(ex, ey, width - ex, height - ey)
+                if margin < 10:
+                    score -= (10 - margin) * 0.5
+                if best is None or score > best[0]:
+                    best = (score, MoveOrder(a.id, decision.hexes, t1, t2))
+        assert best is not None
+        return best[1]
+
     def _score_spot(
         self,
         adv: AdvancedView,
@@ -362,32 +456,60 @@ class AdvancedDoctrine:
                     threat += part
         return dealt - self.t.threat * threat * 0.3 - 0.15 * abs(d - goal)
 
+    def _scored(
+        self, view: BattleView, sid: str, phase: int
+    ) -> list[tuple[float, tuple[int, ...], str]]:
+        """The attacks worth declaring for one ship now, best first."""
+        adv = view.advanced()
+        a = adv.ship(sid)
+        scored: list[tuple[float, tuple[int, ...], str]] = []
+        for weapons, target in adv.legal_attacks(sid):
+            e = adv.contact(target)
+            d = _dist(a, e)
+            needed = min(adv.to_hit(sid, i, d) for i in weapons)
+            late = phase >= PHASES - 1
+            if needed < self.t.min_needed and not (late and needed > 0):
+                continue
+            ws = [a.sheet.weapons[i] for i in weapons]
+            size = (
+                sum(a.power[i] for i in weapons)
+                if ws[0].beam
+                else sum(w.damage * w.torpedoes for w in ws)
+            )
+            manual = 1.0 if (a.lock == target and a.sensors_ok) else 0.6
+            if e.known is None and target in adv.unseen():
+                manual *= 0.5  # a cloaked target: two more checks and its Cloak Tech save
+            value = _expected(size, needed, a.penalty) * manual
+            if e.ship.superstructure <= size:
+                value *= 1.3
+            if value > 0:
+                scored.append((value, weapons, target))
+        scored.sort(key=lambda v: (-v[0], v[2], v[1]))
+        return scored
+
+    def _dispersal(self, view: BattleView, a: AdvShip, used: set[int]) -> Attack | None:
+        """In the last phase, an unused armed launcher hunts the nearest cloaked enemy where it
+        was last seen (ADV-CLOAK-07)."""
+        adv = view.advanced()
+        spots = sorted(
+            (math.hypot(x - a.ship.x, y - a.ship.y), i, (round(x), round(y)))
+            for i, (x, y) in self.seen.items()
+            if i in adv.unseen()
+        )
+        for _, _, (x, y) in spots:
+            for i, w in enumerate(a.sheet.weapons):
+                if w.beam or i in used or x < 0 or y < 0:
+                    continue
+                if adv.point_problem(a.id, i, x, y) is None:
+                    return Attack(a.id, (i,), f"H{x}.{y}")
+        return None
+
     def attack(self, view: BattleView, decision: AttackDecision) -> AttackOrder:
         adv = view.advanced()
         attacks: list[Attack] = []
         for sid in decision.ships:
             a = adv.ship(sid)
-            options = adv.legal_attacks(sid)
-            scored: list[tuple[float, tuple[int, ...], str]] = []
-            for weapons, target in options:
-                e = adv.contact(target)
-                d = _dist(a, e)
-                needed = min(adv.to_hit(sid, i, d) for i in weapons)
-                late = decision.phase >= PHASES - 1
-                if needed < self.t.min_needed and not (late and needed > 0):
-                    continue
-                ws = [a.sheet.weapons[i] for i in weapons]
-                size = (
-                    sum(a.power[i] for i in weapons)
-                    if ws[0].beam
-                    else sum(w.damage * w.torpedoes for w in ws)
-                )
-                manual = 1.0 if (a.lock == target and a.sensors_ok) else 0.6
-                value = _expected(size, needed, a.penalty) * manual
-                if e.ship.superstructure <= size:
-                    value *= 1.3
-                scored.append((value, weapons, target))
-            scored.sort(key=lambda v: (-v[0], v[2], v[1]))
+            scored = self._scored(view, sid, decision.phase)
             used: set[int] = set()
             engaged: list[str] = []
             bonus = a.aim_bonus
@@ -404,6 +526,10 @@ class AdvancedDoctrine:
                 attacks.append(Attack(sid, weapons, target, aim, use_bonus))
                 used |= set(weapons)
                 engaged.append(target)
+            if decision.phase == PHASES and len(engaged) < adv.targets_allowed(sid):
+                hunt = self._dispersal(view, a, used)
+                if hunt is not None:
+                    attacks.append(hunt)
         return AttackOrder(tuple(attacks))
 
     @staticmethod
@@ -503,14 +629,18 @@ class RandomAdvanced:
                         bonus.append((sid, role, opts[self._pick(len(opts))]))
             return BonusOrder(tuple(bonus))
         if isinstance(decision, LockDecision):
-            enemies = [e.id for e in view.enemies()]
-            if not enemies:
-                return LockOrder()
-            return LockOrder(
-                tuple(
-                    (sid, enemies[self._pick(len(enemies))]) for sid in decision.ships if d.d(5) > 1
-                )
-            )
+            locks = []
+            for sid in decision.ships:
+                if d.d(5) == 1:
+                    continue
+                targets = adv.lock_targets(sid)
+                if adv.unseen() and (not targets or d.d(3) == 1):
+                    locks.append((sid, f"?{d.d(6)}"))  # search a facing for a cloaked ship
+                elif targets:
+                    locks.append((sid, targets[self._pick(len(targets))]))
+            return LockOrder(tuple(locks))
+        if isinstance(decision, DecloakDecision):
+            return DecloakOrder(tuple(sid for sid in decision.ships if d.d(2) == 1))
         if isinstance(decision, PowerDecision):
             return PowerOrder(tuple(self._plan(view, sid) for sid in decision.ships))
         if isinstance(decision, MoveDecision):
@@ -544,12 +674,17 @@ class RandomAdvanced:
         s = a.sheet
         d = self.dice
         budget = a.available
+        cloak = adv.cloak_problem(sid) is None and d.d(3) == 1 and s.cloak_power <= budget
+        if cloak:
+            budget -= s.cloak_power
         shields = d.d(10) > 2 and s.shield_cost <= budget
         if shields:
             budget -= s.shield_cost
         moves = 0
         if a.impulse > 0:
             moves = min(self._pick(s.max_moves + 1), budget // s.move_cost)
+            limit = adv.speed_limit(sid)
+            moves = moves if limit is None else min(moves, limit)
             budget -= moves * s.move_cost
         weapons = [0] * len(s.weapons)
         torpedoes = 0
@@ -567,7 +702,7 @@ class RandomAdvanced:
                 weapons[i] = 1
                 torpedoes += w.torpedoes
                 budget -= w.arm_cost
-        plan = PowerPlan(sid, moves, shields, tuple(weapons))
+        plan = PowerPlan(sid, moves, shields, tuple(weapons), cloak=cloak)
         if adv.plan_problem(plan) is not None:
             plan = PowerPlan(sid, 0, False, (0,) * len(s.weapons))
         return plan
@@ -596,4 +731,12 @@ class RandomAdvanced:
                 out.append(Attack(sid, weapons, target, aim, use))
                 used |= set(weapons)
                 engaged.append(target)
+            if adv.unseen() and len(engaged) < adv.targets_allowed(sid) and d.d(4) == 1:
+                # a dispersal torpedo at a random point near the ship (ADV-CLOAK-07)
+                x = round(a.ship.x) + d.d(41) - 21
+                y = round(a.ship.y) + d.d(41) - 21
+                for i in range(len(a.sheet.weapons)):
+                    if i not in used and x >= 0 and y >= 0 and not adv.point_problem(sid, i, x, y):
+                        out.append(Attack(sid, (i,), f"H{x}.{y}"))
+                        break
         return AttackOrder(tuple(out))

@@ -37,11 +37,17 @@ class AdvWeaponKind(StrEnum):
     DISRUPTOR = "disruptor"  # Klingon and Romulan beams: may fire in pairs (ADV-DIS-01)
     HEAVY_DISRUPTOR = "heavy-disruptor"  # always in pairs, with a minimum power (ADV-DIS-02)
     PHOTON = "photon"
+    PLASMA = "plasma"  # a torpedo that evasion cannot dodge (ADV-EVA-04)
 
     @property
     def beam(self) -> bool:
         """Beams take power as damage and may be aimed (ADV-LOCK-01); torpedoes may not."""
-        return self is not AdvWeaponKind.PHOTON
+        return self not in (AdvWeaponKind.PHOTON, AdvWeaponKind.PLASMA)
+
+    @property
+    def dodgeable(self) -> bool:
+        """Torpedoes an evasion can dodge: photons; plasma only by moving away (ADV-EVA-04)."""
+        return self is AdvWeaponKind.PHOTON
 
 
 class AdvLocation(StrEnum):
@@ -155,7 +161,10 @@ class AdvancedSheet(BaseModel):
     marines: int = Field(ge=0)
     mass_t: int = Field(gt=0, description="Mass in tonnes (tractors, webs: part 2).")
     dilithium: int = Field(ge=0, description="Dilithium crystals (tractors: part 2).")
-    cloak: bool = False
+    cloak: bool = Field(False, description="Carries a cloaking device (module adv-cloak).")
+    cloak_cost: int | None = Field(
+        None, ge=0, description="Power a game turn of cloak takes; None: the shields' charge."
+    )
     torpedo_stores: int = Field(ge=0, description="Torpedoes carried for the battle (ADV-TORP-01).")
     weapons: tuple[AdvWeapon, ...] = ()
     damage_chart: tuple[AdvLocation, ...] = DEFAULT_CHART
@@ -169,6 +178,8 @@ class AdvancedSheet(BaseModel):
         heavy = [w for w in self.weapons if w.kind is AdvWeaponKind.HEAVY_DISRUPTOR]
         if len(heavy) % 2:
             raise ValueError("heavy disruptors come in pairs (ADV-DIS-02): give an even number")
+        if self.cloak_cost is not None and not self.cloak:
+            raise ValueError("cloak_cost is set but the ship has no cloak: set cloak = true")
         return self
 
     @property
@@ -180,6 +191,11 @@ class AdvancedSheet(BaseModel):
     def shield_cost(self) -> int:
         """Power that charges one facing to 100%, and with it all six (ADV-SHLD-01)."""
         return math.ceil(self.shield_points / self.shield_ratio) if self.shield_points else 0
+
+    @property
+    def cloak_power(self) -> int:
+        """Power one game turn of cloak takes: `cloak_cost`, else the shields' charge."""
+        return self.shield_cost if self.cloak_cost is None else self.cloak_cost
 
     def weapon(self, index: int) -> AdvWeapon:
         """Weapon `index` (0-based, as the sheet numbers them: w0, w1 ...)."""

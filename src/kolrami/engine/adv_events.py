@@ -372,6 +372,150 @@ class ShieldsRedistributed(Event):
         )
 
 
+@dataclass(frozen=True, slots=True)
+class CloakChanged(Event):
+    """A ship's cloak goes on or off: engaged or dropped at power allocation, dropped for one
+    phase's fire and back after it (ADV-CLOAK-01), or lost for want of power."""
+
+    kind: ClassVar[str] = "cloak_changed"
+    ship: str
+    hidden: bool
+    why: str
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        verb = "vanishes under its cloak" if self.hidden else "shimmers into view"
+        return f"  {name(self.ship)} {verb} ({self.why})"
+
+
+@dataclass(frozen=True, slots=True)
+class CloakSearch(Event):
+    """A sensor search of one facing for a cloaked ship (ADV-SENS-02): the Sensors check, then
+    the d10 (with the target engineer's Cloak Tech modifier, ADV-OFF-09). `target` is the cloaked
+    ship the sweep could find ("" when none is there); the searcher learns only `locked`."""
+
+    kind: ClassVar[str] = "cloak_search"
+    ship: str
+    facing: int
+    target: str
+    roll: int
+    modifier: int
+    rating: int
+    passed: bool
+    d10: int
+    d10_modifier: int
+    needed: int
+    moved: bool
+    locked: bool
+    note: str
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        line = (
+            f"  {name(self.ship)} sweeps facing {self.facing} for cloaked ships: sensors "
+            f"{_d100(self.roll, self.modifier, self.rating)}"
+        )
+        if self.passed:
+            mod = f"{self.d10_modifier:+d}" if self.d10_modifier else ""
+            line += f", d10 {self.d10 % 10}{mod} needs {self.needed} or less"
+        if self.note:
+            line += f" ({self.note})"
+        found = f"locked on {name(self.target)}" if self.locked else "nothing"
+        return f"{line}: {found}"
+
+
+@dataclass(frozen=True, slots=True)
+class CloakPinged(Event):
+    """A ship holding a lock on a cloaked ship tries to ping it (ADV-CLOAK-03); a ping shows
+    the sensing ship its position, speed and heading for the phase."""
+
+    kind: ClassVar[str] = "cloak_pinged"
+    ship: str
+    target: str
+    d10: int
+    needed: int
+    moved: bool
+    pinged: bool
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        if not self.pinged and not verbose:
+            return None
+        why = "" if self.moved else " (it did not move)"
+        result = "[bold]pinged[/]" if self.pinged else "no ping"
+        return (
+            f"  {name(self.ship)} pings {name(self.target)}: d10 {self.d10 % 10} needs "
+            f"{self.needed} or less{why}: {result}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CloakSave(Event):
+    """A cloaked ship's Cloak Tech check (ADV-CLOAK-04: a hit through the cloak stands only if
+    it fails, and then its next move is shown to everyone)."""
+
+    kind: ClassVar[str] = "cloak_save"
+    ship: str
+    attacker: str
+    roll: int
+    modifier: int
+    rating: int
+    passed: bool
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        result = "the cloak holds, the shot misses" if self.passed else "hit, and revealed"
+        return (
+            f"    {name(self.ship)} Cloak Tech {_d100(self.roll, self.modifier, self.rating)}: "
+            f"{result}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DispersalRolled(Event):
+    """One dispersal torpedo fired at a point to hunt a cloaked ship (ADV-CLOAK-07, -08):
+    to-hit, the 1-3 hunt roll, and the rolled share of half its damage."""
+
+    kind: ClassVar[str] = "dispersal_rolled"
+    ship: str
+    weapon: int
+    x: int
+    y: int
+    target: str
+    needed: int
+    roll: int
+    modifier: int
+    hunt: int
+    hit: bool
+    share: int
+    reroll: int
+    damage: int
+    revealed: bool
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        line = (
+            f"  {name(self.ship)} w{self.weapon} dispersal torpedo at ({self.x}, {self.y}): d10 "
+            f"{self.roll}{mod} needs {self.needed}, hunt d10 {self.hunt % 10} needs 3"
+        )
+        if not self.hit:
+            return line + (": nothing there" if not self.target else ": misses")
+        share = f"share d10 {self.share % 10}" + (
+            f", again {self.reroll % 10}" if self.reroll else ""
+        )
+        tail = ", [bold]position revealed[/]" if self.revealed else ""
+        return f"{line}: catches {name(self.target)} ({share}) for {self.damage}{tail}"
+
+
+@dataclass(frozen=True, slots=True)
+class TrafficDecoded(Event):
+    """A side reads the enemy's decoded traffic: their power plans this turn (ADV-OFF-12)."""
+
+    kind: ClassVar[str] = "traffic_decoded"
+    side: str
+    plans: dict[str, str]
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        plans = ", ".join(f"{name(s)} {p}" for s, p in self.plans.items())
+        return f"  side {self.side} decodes the enemy's orders: {plans}"
+
+
 ADVANCED_EVENTS: tuple[type[Event], ...] = (
     AdvancedStarted,
     OfficersAssigned,
@@ -390,5 +534,11 @@ ADVANCED_EVENTS: tuple[type[Event], ...] = (
     CasualtiesTaken,
     OfficerShaken,
     ShieldsRedistributed,
+    CloakChanged,
+    CloakSearch,
+    CloakPinged,
+    CloakSave,
+    DispersalRolled,
+    TrafficDecoded,
 )
 register_event(*ADVANCED_EVENTS)

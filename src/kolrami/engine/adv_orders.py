@@ -5,13 +5,15 @@ both games, and `orders.parse` reads them. This module imports nothing from orde
 
 Text forms (ship ids like A1; weapons by their index on the advanced sheet, w0 = 0):
   BONUS A1.science:shields A1.helm:aim A2.engineer:power | BONUS NONE     officer bonus rolls
-  LOCK A1:B2 A2:B1 | LOCK NONE                                           sensor locks
-  POWER A1:M6/S/W10.5.0.5.1.1[/X1][/D16.16.16.16.16.16][/R0.0.4.0.0.0] ... | POWER NONE
+  LOCK A1:B2 A2:?3 | LOCK NONE             sensor locks; ?3 searches facing 3 for a cloaked ship
+  POWER A1:M6/S/W10.5.0.5.1.1[/X1][/D16.16.16.16.16.16][/R0.0.4.0.0.0][/C] ... | POWER NONE
       M hexes of movement; S shields charged (N: not); W power per weapon (beams: power,
       launchers: 1 armed / 0 not); X bonus power turned into shield points; D the six facings'
-      shield points after redistribution; R reinforcement points bought per facing
+      shield points after redistribution; R reinforcement points bought per facing; C cloak
   MOVE A1 3 T+1 T0                                                       hexes, two turn points
-  ATTACK A1:0+1>B2@impulse* A1:4>B3 | ATTACK NONE     weapons > target, @ aimed system, * -2 bonus
+  DECLOAK A1 A2 | DECLOAK NONE                         cloaked ships that drop the cloak to fire
+  ATTACK A1:0+1>B2@impulse* A1:4>H45.60 | ATTACK NONE  weapons > target, @ aimed system, * -2
+      bonus; a launcher may fire a dispersal torpedo at a point of the table, H<x>.<y> in cm
   EVADE A1:+1 | EVADE NONE                                               turn one hexside
   SHIELDS A1=16.16.10.16.16.16 | SHIELDS NONE                            end-of-phase redistribution
 """
@@ -73,6 +75,16 @@ class MoveDecision:
 
 
 @dataclass(frozen=True, slots=True)
+class DecloakDecision:
+    """`side` may have its cloaked `ships` drop the cloak for phase `phase`'s fire
+    (ADV-CLOAK-01)."""
+
+    side: str
+    phase: int
+    ships: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class AttackDecision:
     """`side` declares the fire of `ships` in firing phase `phase` (ADV-FIRE)."""
 
@@ -104,6 +116,7 @@ AdvancedDecision = (
     | LockDecision
     | PowerDecision
     | MoveDecision
+    | DecloakDecision
     | AttackDecision
     | EvadeDecision
     | ShieldDecision
@@ -111,6 +124,22 @@ AdvancedDecision = (
 
 
 # --- orders -------------------------------------------------------------------------------------
+
+
+def search_facing(target: str) -> int | None:
+    """The facing a lock target `?n` searches (ADV-SENS-02), or None for a ship id."""
+    if len(target) == 2 and target[0] == "?" and target[1] in "123456":
+        return int(target[1])
+    return None
+
+
+def dispersal_point(target: str) -> tuple[int, int] | None:
+    """The table point (cm) an attack target `H<x>.<y>` names (ADV-CLOAK-07), or None."""
+    m = _POINT.match(target)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+_POINT = re.compile(r"^H(\d+)\.(\d+)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,9 +156,15 @@ class BonusOrder:
 
 @dataclass(frozen=True, slots=True)
 class LockOrder:
-    """(ship, target) for each sensor lock tried or kept (ADV-SENS-01, -04)."""
+    """(ship, target) for each sensor lock tried or kept (ADV-SENS-01, -04); a target `?n`
+    searches the ship's facing n for a cloaked ship (ADV-SENS-02)."""
 
     locks: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        for _, target in self.locks:
+            if target.startswith("?") and search_facing(target) is None:
+                raise ValueError(f"a search names a facing 1-6, like ?3, not '{target}'")
 
     def __str__(self) -> str:
         if not self.locks:
@@ -148,6 +183,7 @@ class PowerPlan:
     extra: int = 0  # bonus power turned into shield points (ADV-SHLD-02, -03)
     dist: tuple[int, ...] | None = None  # the facings' points after redistribution
     reinforce: tuple[int, ...] | None = None  # reinforcement bought per facing (ADV-SHLD-05)
+    cloak: bool = False  # the cloak engaged for the turn (module adv-cloak)
 
     def __post_init__(self) -> None:
         _non_negative("power", (self.move, self.extra, *self.weapons))
@@ -165,6 +201,8 @@ class PowerPlan:
             parts.append(f"D{_ints(self.dist)}")
         if self.reinforce is not None:
             parts.append(f"R{_ints(self.reinforce)}")
+        if self.cloak:
+            parts.append("C")
         return f"{self.ship}:" + "/".join(parts)
 
 
@@ -204,8 +242,19 @@ class MoveOrder:
 
 
 @dataclass(frozen=True, slots=True)
+class DecloakOrder:
+    """The cloaked ships that drop their cloak to fire this phase (ADV-CLOAK-01)."""
+
+    ships: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return "DECLOAK " + (" ".join(self.ships) if self.ships else "NONE")
+
+
+@dataclass(frozen=True, slots=True)
 class Attack:
-    """One attack: weapons (one, or a disruptor pair) of `ship` at `target`.
+    """One attack: weapons (one, or a disruptor pair) of `ship` at `target`, a ship id or, for
+    a dispersal torpedo hunting a cloaked ship, a point `H<x>.<y>` (ADV-CLOAK-07).
 
     `aim` names a system of the target: for beams an aimed lock (ADV-LOCK-01), for torpedoes
     the row the targeting subsystem shifts toward (ADV-TGT-01). `bonus` spends one of the
@@ -274,7 +323,14 @@ class ShieldOrder:
 
 
 AdvancedOrder = (
-    BonusOrder | LockOrder | PowerOrder | MoveOrder | AttackOrder | EvadeOrder | ShieldOrder
+    BonusOrder
+    | LockOrder
+    | PowerOrder
+    | MoveOrder
+    | DecloakOrder
+    | AttackOrder
+    | EvadeOrder
+    | ShieldOrder
 )
 
 #: What each advanced decision is answered with (for scripted captains).
@@ -283,6 +339,7 @@ FITS: dict[type, type] = {
     LockDecision: LockOrder,
     PowerDecision: PowerOrder,
     MoveDecision: MoveOrder,
+    DecloakDecision: DecloakOrder,
     AttackDecision: AttackOrder,
     EvadeDecision: EvadeOrder,
     ShieldDecision: ShieldOrder,
@@ -294,12 +351,15 @@ FITS: dict[type, type] = {
 _SHIP = r"[A-Z]\d+"
 _LIST = r"\d+(?:\.\d+)*"
 _BONUS = re.compile(rf"^({_SHIP})\.([a-z]+):([a-z_]+)$")
-_PAIR = re.compile(rf"^({_SHIP}):({_SHIP})$")
+_PAIR = re.compile(rf"^({_SHIP}):({_SHIP}|\?[1-6])$")
 _PLAN = re.compile(
-    rf"^({_SHIP}):M(\d+)/([SN])/W((?:{_LIST})?)(?:/X(\d+))?(?:/D({_LIST}))?(?:/R({_LIST}))?$"
+    rf"^({_SHIP}):M(\d+)/([SN])/W((?:{_LIST})?)(?:/X(\d+))?(?:/D({_LIST}))?(?:/R({_LIST}))?"
+    r"(/C)?$"
 )
 _MOVE = re.compile(rf"^MOVE ({_SHIP}) (\d+) T([+-]?\d+) T([+-]?\d+)$")
-_ATTACK = re.compile(rf"^({_SHIP}):(\d+(?:\+\d+)*)>({_SHIP})(?:@([a-z_]+\d*|w\d+))?(\*)?$")
+_ATTACK = re.compile(
+    rf"^({_SHIP}):(\d+(?:\+\d+)*)>({_SHIP}|H\d+\.\d+)(?:@([a-z_]+\d*|w\d+))?(\*)?$"
+)
 _EVADE = re.compile(rf"^({_SHIP}):([+-]?\d+)$")
 _SHIELDS = re.compile(rf"^({_SHIP})=({_LIST})$")
 
@@ -308,6 +368,7 @@ HEADS: dict[str, str] = {
     "LOCK": "LOCK A1:B2 ... | LOCK NONE",
     "POWER": "POWER A1:M6/S/W10.5.1 ... | POWER NONE",
     "MOVE": "MOVE A1 3 T+1 T0",
+    "DECLOAK": "DECLOAK A1 ... | DECLOAK NONE",
     "ATTACK": "ATTACK A1:0+1>B2@impulse* ... | ATTACK NONE",
     "EVADE": "EVADE A1:+1 ... | EVADE NONE",
     "SHIELDS": "SHIELDS A1=16.16.10.16.16.16 ... | SHIELDS NONE",
@@ -347,7 +408,7 @@ def parse_advanced(tokens: list[str], text: str) -> AdvancedOrder:
     if head == "LOCK":
         if none:
             return LockOrder()
-        found = _each(rest, _PAIR, "a lock like A1:B2")
+        found = _each(rest, _PAIR, "a lock like A1:B2, or a search like A1:?3")
         return LockOrder(tuple((m.group(1), m.group(2)) for m in found))
     if head == "POWER":
         if none:
@@ -363,6 +424,7 @@ def parse_advanced(tokens: list[str], text: str) -> AdvancedOrder:
                     int(m.group(5)) if m.group(5) else 0,
                     _split(m.group(6)) if m.group(6) else None,
                     _split(m.group(7)) if m.group(7) else None,
+                    bool(m.group(8)),
                 )
             )
         return PowerOrder(tuple(plans))
@@ -374,6 +436,13 @@ def parse_advanced(tokens: list[str], text: str) -> AdvancedOrder:
             weapons = tuple(int(w) for w in m.group(2).split("+"))
             attacks.append(Attack(m.group(1), weapons, m.group(3), m.group(4), bool(m.group(5))))
         return AttackOrder(tuple(attacks))
+    if head == "DECLOAK":
+        if none:
+            return DecloakOrder()
+        bad = [t for t in rest if not re.match(rf"^{_SHIP}$", t)]
+        if bad:
+            raise ValueError(f"'{bad[0]}' is not a ship id like A1")
+        return DecloakOrder(tuple(rest))
     if head == "EVADE":
         if none:
             return EvadeOrder()

@@ -44,7 +44,7 @@ from kolrami.rules.advanced.modules import AdvancedModule, AdvancedRules
 from kolrami.rules.advanced.state import KEY, PHASES, AdvancedState, AdvShip, setup
 
 #: Bump whenever a change can alter an advanced battle's outcome for the same inputs (GUIDE 3.10).
-ADVANCED_RULES_VERSION = "adv-1"
+ADVANCED_RULES_VERSION = "adv-2"
 
 T = TypeVar("T")
 #: One step of the turn: yields decisions, receives orders, returns nothing.
@@ -132,11 +132,17 @@ def _upkeep(battle: Battle, state: AdvancedState) -> None:
         a.aim_bonus = a.extra_targets = a.bonus_power = a.shield_bonus = 0
         a.recovery = officers.BASE_RECOVERY
         a.plan = None
-        a.cost = a.moves = a.moved = 0
+        a.cost = a.moved = 0
         a.power = [0] * len(a.sheet.weapons)
         a.fired = [False] * len(a.sheet.weapons)
         a.shields_up = False
         a.evasion = None
+        a.last_moves = a.moves
+        a.lock_failed = a.exposed = a.decloaked = False
+        a.shake = None
+        a.warp_bonus = 0
+        a.decoded = max(0, a.decoded - 1)
+        a.pinged_by.clear()
         if a.lock is not None and not state.of(a.lock).alive:
             officers.lose_lock(battle, a, "target gone")
 
@@ -144,18 +150,19 @@ def _upkeep(battle: Battle, state: AdvancedState) -> None:
 def _turn(battle: Battle, state: AdvancedState) -> Steps:
     state.rules.run("adv_turn_start", battle, state)
     _upkeep(battle, state)
+    state.fresh_tries.clear()
     officers.roll_tactical_advantage(battle, state)
     sides = (other(state.tac), state.tac)  # Tactical Advantage answers last
 
     for side in sides:  # 1. bonus rolls (ADV-OFF-03)
-        ships = tuple(a.id for a in state.side(side) if officers.bonus_options(a))
+        ships = tuple(a.id for a in state.side(side) if officers.bonus_options(state, a))
         if not ships:
             continue
         decision = BonusDecision(side, ships)
         order = _expect((yield decision), BonusOrder, "BONUS ... or BONUS NONE")
         officers.verify_bonus(state, decision, order)
         for ship_id, role, choice in order.choices:
-            officers.take_bonus(battle, state.of(ship_id), role, choice)
+            officers.take_bonus(battle, state, state.of(ship_id), role, choice)
     for a in state.ships.values():
         if a.alive:
             officers.recover(battle, a)
@@ -168,7 +175,7 @@ def _turn(battle: Battle, state: AdvancedState) -> Steps:
         got = _expect((yield locks), LockOrder, "LOCK ... or LOCK NONE")
         officers.verify_locks(state, locks, got)
         for ship_id, target in got.locks:
-            officers.try_lock(battle, state.of(ship_id), target)
+            officers.try_lock(battle, state, state.of(ship_id), target)
 
     for side in sides:  # power allocation (ADV-POW-01, ADV-SHLD-01..06)
         ships = tuple(a.id for a in state.side(side))
@@ -180,6 +187,7 @@ def _turn(battle: Battle, state: AdvancedState) -> Steps:
         for ship_id in ships:
             adv = state.of(ship_id)
             power.apply_plan(battle, state, adv, plans.plan_of(ship_id) or power.idle_plan(adv))
+    state.rules.run("adv_after_power", battle, state)
 
     for phase in range(1, PHASES + 1):  # five phases (ADV-SEQ-02)
         if battle.over():
@@ -189,6 +197,7 @@ def _turn(battle: Battle, state: AdvancedState) -> Steps:
         yield from _movement(battle, state, phase)
         if battle.over():
             break
+        yield from state.rules.steps("adv_after_move", battle, state, phase, sides)
         yield from _fire(battle, state, phase, sides)
         yield from _redistribution(battle, state, phase, sides)
         state.rules.run("adv_phase_end", battle, state, phase)
@@ -200,6 +209,8 @@ def _turn(battle: Battle, state: AdvancedState) -> Steps:
 def _movement(battle: Battle, state: AdvancedState, phase: int) -> Steps:
     """Fewest movement points first; on equal points the side with Tactical Advantage moves
     later (ADV-SEQ-03)."""
+    for a in state.ships.values():
+        a.moved_last = False  # "changed position last phase" (ADV-SENS-02, ADV-CLOAK-03)
     movers = [a for a in state.ships.values() if a.alive and allowance(a, phase) > 0]
     movers.sort(key=lambda a: (a.moves, a.side == state.tac, a.ship.index))
     for adv in movers:
@@ -212,6 +223,7 @@ def _movement(battle: Battle, state: AdvancedState, phase: int) -> Steps:
             m = Maneuver(order.hexes * state.hex_cm, order.turn1, order.turn2)
             battle.move_single(adv.ship, m)
             adv.moved += order.hexes
+            adv.moved_last = True
     return None
 
 
@@ -245,7 +257,7 @@ def _redistribution(
     """Leftover shield points may be moved between facings with a Shield Tech check
     (ADV-SEQ-05)."""
     for side in sides:
-        ships = tuple(a.id for a in state.side(side) if a.shields_up)
+        ships = tuple(a.id for a in state.side(side) if a.shielded)
         if not ships:
             continue
         decision = ShieldDecision(side, phase, ships)

@@ -8,7 +8,7 @@ and how damage lands, and records every change in the event log.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -258,6 +258,8 @@ class Battle:
         self.squadrons: dict[str, SquadronState] = {}
         self.moving: str | None = None  # squadron now moving (for reaction fire)
         self.locked: list[ShipState] = []  # ships with weapons locked and not yet fired
+        #: who sees what, when a driver hides ships (the advanced game's cloaks); None: all
+        self.sight: Callable[[str, ShipState], bool] | None = None
         #: terrain that blocks movement and fire (planets)
         self.blockers = [t for t in scenario.terrain if t.kind == "planet"]
         #: card effects' bookkeeping: re-rolls left this turn, uses of once-a-battle cards
@@ -381,8 +383,9 @@ class Battle:
         return self.ships[ids[0]].last_speed if ids else 0
 
     def visible(self, side: str, ship: ShipState) -> bool:
-        """Whether `side` can see `ship` (nothing is hidden in FPF; cloaks will change that)."""
-        return True
+        """Whether `side` can see `ship`: always in FPF; the advanced driver's `sight` hides
+        cloaked ships (GUIDE 3.8)."""
+        return self.sight is None or ship.side == side or self.sight(side, ship)
 
     def speed_limits(self, ship: ShipState, pivot: bool = False) -> tuple[int, int]:
         """The speeds `ship` may choose this turn (FPF-MOV-06, -11, -13)."""

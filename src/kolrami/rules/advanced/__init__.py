@@ -2,9 +2,10 @@
 
 checks (ADV-CHK, officer ratings), state (officers, ships), geometry (ADV-ARC), power (ADV-POW,
 ADV-SHLD), officers (ADV-OFF, ADV-CAS, ADV-SEQ-04, ADV-SENS), combat (ADV-FIRE, ADV-DIS,
-ADV-LOCK, ADV-TGT, ADV-EVA, ADV-TORP), modules (the rule modules and their hooks). The turn
-driver is kolrami.engine.advanced_driver; importing this package registers both.
+ADV-LOCK, ADV-TGT, ADV-EVA, ADV-TORP), modules (the rule modules and their hooks), cloak (the
+`adv-cloak` module: ADV-CLOAK, ADV-SENS-02, ADV-OFF-09). The turn driver is
+kolrami.engine.advanced_driver; importing this package registers both.
 """
 
 from kolrami.engine import advanced_driver  # noqa: F401  (registers the "advanced" driver)
-from kolrami.rules.advanced import modules  # noqa: F401  (registers the rule modules)
+from kolrami.rules.advanced import cloak, modules  # noqa: F401  (registers the rule modules)

@@ -13,7 +13,14 @@ from kolrami.catalog.advanced import AdvLocation, AdvWeapon, AdvWeaponKind
 from kolrami.catalog.models import Arc
 from kolrami.engine import adv_events as ae
 from kolrami.engine import events as ev
-from kolrami.engine.adv_orders import Attack, AttackDecision, AttackOrder, EvadeDecision, EvadeOrder
+from kolrami.engine.adv_orders import (
+    Attack,
+    AttackDecision,
+    AttackOrder,
+    EvadeDecision,
+    EvadeOrder,
+    dispersal_point,
+)
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced.checks import Outcome, check
 from kolrami.rules.advanced.geometry import bearing_to, facing_toward, weapon_bears
@@ -124,8 +131,11 @@ def targets_allowed(adv: AdvShip) -> int:
     return BASE_TARGETS + min(MAX_EXTRA_TARGETS, adv.extra_targets)
 
 
-def can_fire(adv: AdvShip) -> bool:
-    """Alive with a weapon powered, working and not yet fired this turn."""
+def can_fire(adv: AdvShip, cloaked_ok: bool = False) -> bool:
+    """Alive, not cloaked (unless `cloaked_ok`: it may drop the cloak, ADV-CLOAK-01), with a
+    weapon powered, working and not yet fired this turn."""
+    if adv.hidden and not cloaked_ok:
+        return False
     return adv.alive and any(
         p and ok and not f for p, ok, f in zip(adv.power, adv.weapon_ok, adv.fired, strict=True)
     )
@@ -142,20 +152,31 @@ def verify_attacks(state: AdvancedState, decision: AttackDecision, order: Attack
                 f"{a.ship} cannot fire now; ships that can: {', '.join(decision.ships) or 'none'}"
             )
         adv = state.of(a.ship)
-        target = state.ships.get(a.target)
-        if target is None or not target.alive or target.side == adv.side:
-            raise IllegalOrderError(f"{a.ship} cannot fire at '{a.target}': not an enemy in play")
         mine = used.setdefault(a.ship, set())
-        for i in a.weapons:
-            if i in mine:
-                raise IllegalOrderError(f"{a.ship}: w{i} fires once (ADV-FIRE-01)")
-            problem = weapon_problem(adv, i, target)
+        point = dispersal_point(a.target)
+        if point is not None:
+            problem = point_attack_problem(state, adv, a.weapons, point)
             if problem:
                 raise IllegalOrderError(f"{a.ship}: {problem}")
-            mine.add(i)
-        problem = pair_problem(adv, a.weapons)
-        if problem:
-            raise IllegalOrderError(f"{a.ship}: {problem}")
+            if a.weapons[0] in mine:
+                raise IllegalOrderError(f"{a.ship}: w{a.weapons[0]} fires once (ADV-FIRE-01)")
+            mine.add(a.weapons[0])
+        else:
+            target = state.ships.get(a.target)
+            if target is None or not target.alive or target.side == adv.side:
+                raise IllegalOrderError(
+                    f"{a.ship} cannot fire at '{a.target}': not an enemy in play"
+                )
+            for i in a.weapons:
+                if i in mine:
+                    raise IllegalOrderError(f"{a.ship}: w{i} fires once (ADV-FIRE-01)")
+                problem = weapon_problem(adv, i, target)
+                if problem:
+                    raise IllegalOrderError(f"{a.ship}: {problem}")
+                mine.add(i)
+            problem = pair_problem(adv, a.weapons) or state.rules.fire_problem(state, adv, target)
+            if problem:
+                raise IllegalOrderError(f"{a.ship}: {problem}")
         hit = targets.setdefault(a.ship, [])
         if a.target in hit:
             raise IllegalOrderError(
@@ -168,8 +189,8 @@ def verify_attacks(state: AdvancedState, decision: AttackDecision, order: Attack
                 f"{a.ship}: engages {len(hit)} targets; {targets_allowed(adv)} allowed this phase "
                 "(2, more with the helmsman's bonus) (ADV-FIRE-02, ADV-OFF-06)"
             )
-        if a.aim is not None:
-            problem = aim_problem(adv.sheet.weapons[a.weapons[0]], target, a.aim)
+        if a.aim is not None and point is None:
+            problem = aim_problem(adv.sheet.weapons[a.weapons[0]], state.of(a.target), a.aim)
             if problem:
                 raise IllegalOrderError(f"{a.ship}: {problem}")
         if a.bonus:
@@ -178,6 +199,34 @@ def verify_attacks(state: AdvancedState, decision: AttackDecision, order: Attack
                 raise IllegalOrderError(
                     f"{a.ship}: {adv.aim_bonus} helmsman's -2 bonus(es) left this turn (ADV-OFF-06)"
                 )
+
+
+def point_attack_problem(
+    state: AdvancedState, adv: AdvShip, weapons: tuple[int, ...], point: tuple[int, int]
+) -> str | None:
+    """Why these weapons cannot fire a dispersal torpedo at `point` now, or None
+    (ADV-CLOAK-07): one working, armed launcher, in range and arc of the point."""
+    problem = state.rules.point_problem(state, adv)
+    if problem:
+        return problem
+    if len(weapons) != 1:
+        return "a dispersal shot is one launcher (ADV-CLOAK-07)"
+    i = weapons[0]
+    if i >= len(adv.sheet.weapons):
+        return f"has no weapon w{i} (w0-w{len(adv.sheet.weapons) - 1})"
+    w = adv.sheet.weapons[i]
+    if w.beam:
+        return f"w{i} is a beam; only torpedoes are set for dispersal (ADV-CLOAK-07)"
+    if not adv.weapon_ok[i] or adv.fired[i] or not adv.power[i]:
+        return f"w{i} is not ready (damaged, fired this turn or not armed)"
+    x, y = point
+    s = adv.ship
+    dist = math.hypot(x - s.x, y - s.y)
+    if dist > w.range_cm:
+        return f"w{i} reaches {w.range_cm} cm; the point is {dist:.1f} cm away"
+    if not weapon_bears(w.arcs, bearing_to(s.x, s.y, s.heading, x, y)):
+        return f"w{i} does not bear on the point ({'/'.join(a.value for a in w.arcs)})"
+    return None
 
 
 def declare(state: AdvancedState, adv: AdvShip, attacks: tuple[Attack, ...]) -> None:
@@ -195,6 +244,8 @@ def legal_attacks(state: AdvancedState, adv: AdvShip) -> list[tuple[tuple[int, .
     enemies = [e for e in state.ships.values() if e.alive and e.side != adv.side]
     n = len(adv.sheet.weapons)
     for e in enemies:
+        if state.rules.fire_problem(state, adv, e) is not None:
+            continue
         ready = [i for i in range(n) if weapon_problem(adv, i, e) is None]
         for i in ready:
             if pair_problem(adv, (i,)) is None:
@@ -210,15 +261,24 @@ def legal_attacks(state: AdvancedState, adv: AdvShip) -> list[tuple[tuple[int, .
 
 
 def evasion_candidates(state: AdvancedState, side: str) -> list[str]:
-    """Ships of `side` that enemy torpedoes are declared at this phase and that still have
-    impulse power to dodge with (ADV-EVA-01, ADV-IMP-01)."""
+    """Ships of `side` that enemy photon torpedoes are declared at this phase and that still
+    have impulse power to dodge with (ADV-EVA-01, ADV-EVA-04, ADV-IMP-01)."""
     out = []
     for a in state.side(side):
         if a.impulse <= 0:
             continue
         for attack in state.attacks:
             firer = state.of(attack.ship)
-            if attack.target == a.id and not firer.sheet.weapons[attack.weapons[0]].beam:
+            point = dispersal_point(attack.target)
+            # photons may be dodged; beams and plasma may not (ADV-EVA-04)
+            dodgeable = firer.sheet.weapons[attack.weapons[0]].kind.dodgeable
+            if point is not None:
+                # a cloaked ship may evade a dispersal torpedo aimed near it (ADV-CLOAK-07)
+                near = math.hypot(a.ship.x - point[0], a.ship.y - point[1]) <= state.hex_cm / 2
+                if a.hidden and near and dodgeable:
+                    out.append(a.id)
+                    break
+            elif attack.target == a.id and dodgeable:
                 out.append(a.id)
                 break
     return out
@@ -283,7 +343,6 @@ def resolve(battle: Battle, state: AdvancedState) -> None:
 def fire(battle: Battle, state: AdvancedState, attack: Attack) -> None:
     """One attack: charges and torpedoes are spent, then checks, to-hit and damage."""
     adv = state.of(attack.ship)
-    target = state.of(attack.target)
     weapons = [adv.sheet.weapons[i] for i in attack.weapons]
     damage = sum(adv.power[i] for i in attack.weapons)
     for i in attack.weapons:
@@ -291,6 +350,11 @@ def fire(battle: Battle, state: AdvancedState, attack: Attack) -> None:
     beam = weapons[0].beam
     if not beam:
         adv.stores -= sum(w.torpedoes for w in weapons)  # ADV-TORP-01
+    point = dispersal_point(attack.target)
+    if point is not None:
+        state.rules.fire_at_point(battle, state, adv, attack.weapons[0], *point)
+        return
+    target = state.of(attack.target)
     if not target.alive:
         return
     dist = distance(adv, target)
@@ -310,6 +374,8 @@ def fire(battle: Battle, state: AdvancedState, attack: Attack) -> None:
         )
         if not result.outcome.passed:
             return
+    if not state.rules.fire_gate(battle, state, adv, target):
+        return  # a cloaked target: Weapons and Sensors checks (ADV-CLOAK-04)
     aimed = False
     if attack.aim is not None and beam:  # an aimed lock needs a Weapons check (ADV-LOCK-01)
         result = check(battle.dice, adv.rating("helm", "weapons"), adv.penalty)
@@ -345,9 +411,12 @@ def fire(battle: Battle, state: AdvancedState, attack: Attack) -> None:
             hit,
             amount if hit else 0,
         )
+        if hit and not state.rules.hit_stands(battle, state, adv, target):
+            continue  # the cloak held (ADV-CLOAK-04)
         if hit:
             undershoot = needed - (roll + modifier)
-            deal(battle, state, adv, target, amount, beam, attack.aim, aimed, undershoot)
+            dodgeable = weapons[0].kind.dodgeable
+            deal(battle, state, adv, target, amount, beam, attack.aim, aimed, undershoot, dodgeable)
 
 
 def shifted_row(
@@ -382,12 +451,16 @@ def deal(
     aim: str | None,
     aimed: bool,
     undershoot: int,
+    dodgeable: bool = True,
 ) -> None:
     """A hit: shields first, then what gets through strikes a location of the chart."""
     ts = target.ship
     fs = firer.ship
     facing = facing_toward(ts.x, ts.y, ts.heading, fs.x, fs.y)
-    if not beam and target.evasion is not None:  # ADV-EVA-02
+    if not beam and target.evasion is not None and not dodgeable:
+        # plasma is not dodged: it strikes as if the ship had not turned (ADV-EVA-04)
+        facing = facing_toward(ts.x, ts.y, target.evaded_from, fs.x, fs.y)
+    elif not beam and target.evasion is not None:  # ADV-EVA-02
         if not target.evasion.passed:
             facing = facing_toward(ts.x, ts.y, target.evaded_from, fs.x, fs.y)
         elif target.evasion is Outcome.EXCEPTIONAL:

@@ -10,7 +10,7 @@ core policy by defining it again and the core never asks "is option X on?".
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from kolrami.catalog.advanced import AdvWeapon
@@ -18,7 +18,12 @@ from kolrami.rules.registry import RuleModule, register
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
+    from kolrami.engine.orders import Decision, Order
+    from kolrami.rules.advanced.checks import Check
     from kolrami.rules.advanced.state import AdvancedState, AdvShip
+
+#: A step of the turn that may ask captains: yields decisions, receives orders.
+Steps = Generator["Decision", "Order", None]
 
 #: The catalogue clauses the core advanced module implements (part 1 of the advanced game).
 PART_ONE = (
@@ -32,6 +37,7 @@ PART_ONE = (
     "ADV-OFF-07",
     "ADV-OFF-08",
     "ADV-OFF-11",
+    "ADV-OFF-12",
     "ADV-CAS-01",
     "ADV-CAS-02",
     "ADV-CAS-03",
@@ -66,6 +72,7 @@ PART_ONE = (
     "ADV-EVA-01",
     "ADV-EVA-02",
     "ADV-EVA-03",
+    "ADV-EVA-04",
     "ADV-TORP-01",
 )
 
@@ -89,6 +96,26 @@ class AdvancedModule(RuleModule):
     def adv_turn_end(self, battle: Battle, state: AdvancedState) -> None:
         """After the fifth phase."""
 
+    def adv_after_power(self, battle: Battle, state: AdvancedState) -> None:
+        """Once every ship's power plan is in effect (the cloak engages here)."""
+
+    def adv_after_move(
+        self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
+    ) -> Iterator[Decision]:
+        """After a phase's movement, before fire is declared (may ask captains: decloaking)."""
+        yield from ()
+
+    def bonus_choices(self, state: AdvancedState, ship: AdvShip) -> dict[str, dict[str, str]]:
+        """Extra bonus rolls this module offers `ship`: {officer: {choice: rating}}."""
+        return {}
+
+    def apply_bonus(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, choice: str, result: Check
+    ) -> str | None:
+        """Apply one of this module's bonus choices that passed its check (`result`); None: the
+        choice is not this module's."""
+        return None
+
     # --- policies (the last module defining one wins) -------------------------------------------
     def reinforcement_cap(self, state: AdvancedState, ship: AdvShip, facing: int, base: int) -> int:
         """Most reinforcement points `facing` may hold over `base` points (0: the option is off)."""
@@ -101,12 +128,75 @@ class AdvancedModule(RuleModule):
         raise NotImplementedError
 
     def lock_allowed(self, state: AdvancedState, ship: AdvShip, target: AdvShip) -> bool:
-        """Whether `ship` may try a sensor lock on `target` (cloaks will say no, part 2)."""
+        """Whether `ship` may name `target` for a sensor lock (a cloaked one needs a search)."""
+        raise NotImplementedError
+
+    def visible(self, state: AdvancedState, side: str, ship: AdvShip) -> bool:
+        """Whether `side` sees the enemy `ship` on the table (GUIDE 3.8)."""
+        raise NotImplementedError
+
+    def search_problem(self, state: AdvancedState, ship: AdvShip, facing: int) -> str | None:
+        """Why `ship` may not search `facing` for a cloaked ship (ADV-SENS-02), or None."""
+        raise NotImplementedError
+
+    def search(self, battle: Battle, state: AdvancedState, ship: AdvShip, facing: int) -> None:
+        """Search `facing` for a cloaked ship to lock on (ADV-SENS-02)."""
+        raise NotImplementedError
+
+    def cloak_problem(self, state: AdvancedState, ship: AdvShip) -> str | None:
+        """Why `ship` may not engage a cloak this turn, or None."""
+        raise NotImplementedError
+
+    def fire_problem(self, state: AdvancedState, ship: AdvShip, target: AdvShip) -> str | None:
+        """Why `ship` may not declare fire at `target` now (cloaks), or None."""
+        raise NotImplementedError
+
+    def point_problem(self, state: AdvancedState, ship: AdvShip) -> str | None:
+        """Why `ship` may not fire a dispersal torpedo at a point (ADV-CLOAK-07), or None."""
+        raise NotImplementedError
+
+    def fire_gate(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, target: AdvShip
+    ) -> bool:
+        """Checks an attack must pass before its to-hit rolls beyond manual fire (cloaks)."""
+        raise NotImplementedError
+
+    def hit_stands(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, target: AdvShip
+    ) -> bool:
+        """Whether a hit on `target` stands (a cloaked ship's Cloak Tech save, ADV-CLOAK-04)."""
+        raise NotImplementedError
+
+    def fire_at_point(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, index: int, x: int, y: int
+    ) -> None:
+        """Resolve a dispersal torpedo from weapon `index` at the point (x, y) (ADV-CLOAK-07)."""
+        raise NotImplementedError
+
+    def speed_limit(self, state: AdvancedState, ship: AdvShip) -> int | None:
+        """Most hexes `ship` may buy this turn given its speed last turn; None: no limit."""
         raise NotImplementedError
 
 
-ADV_HOOKS = ("adv_turn_start", "adv_phase_end", "adv_turn_end")
-ADV_POLICIES = ("reinforcement_cap", "to_hit_number", "lock_allowed")
+ADV_HOOKS = ("adv_turn_start", "adv_phase_end", "adv_turn_end", "adv_after_power")
+ADV_STEPS = ("adv_after_move",)
+ADV_POLICIES = (
+    "reinforcement_cap",
+    "to_hit_number",
+    "lock_allowed",
+    "visible",
+    "search_problem",
+    "search",
+    "cloak_problem",
+    "fire_problem",
+    "point_problem",
+    "fire_gate",
+    "hit_stands",
+    "fire_at_point",
+    "speed_limit",
+)
+#: What the core says when an order needs cloaks and no module provides them.
+NO_CLOAKS = "cloaking is a module: switch on 'adv-cloak' (scenario rules or --rules adv-cloak)"
 
 
 def _overrides(module: AdvancedModule, attr: str) -> bool:
@@ -120,8 +210,10 @@ class AdvancedRules:
         self.modules = modules
         self.names = [m.name for m in modules]
         self.hooks: dict[str, list[Callable[..., Any]]] = {
-            hook: [getattr(m, hook) for m in modules if _overrides(m, hook)] for hook in ADV_HOOKS
+            hook: [getattr(m, hook) for m in modules if _overrides(m, hook)]
+            for hook in (*ADV_HOOKS, *ADV_STEPS)
         }
+        self._bonus = [m for m in modules if _overrides(m, "bonus_choices")]
         for policy in ADV_POLICIES:
             chosen = [m for m in modules if _overrides(m, policy)]
             if not chosen:
@@ -131,11 +223,44 @@ class AdvancedRules:
     reinforcement_cap: Callable[[AdvancedState, AdvShip, int, int], int]
     to_hit_number: Callable[[AdvancedState, AdvShip, AdvWeapon, float], int]
     lock_allowed: Callable[[AdvancedState, AdvShip, AdvShip], bool]
+    visible: Callable[[AdvancedState, str, AdvShip], bool]
+    search_problem: Callable[[AdvancedState, AdvShip, int], str | None]
+    search: Callable[[Battle, AdvancedState, AdvShip, int], None]
+    cloak_problem: Callable[[AdvancedState, AdvShip], str | None]
+    fire_problem: Callable[[AdvancedState, AdvShip, AdvShip], str | None]
+    point_problem: Callable[[AdvancedState, AdvShip], str | None]
+    fire_gate: Callable[[Battle, AdvancedState, AdvShip, AdvShip], bool]
+    hit_stands: Callable[[Battle, AdvancedState, AdvShip, AdvShip], bool]
+    fire_at_point: Callable[[Battle, AdvancedState, AdvShip, int, int, int], None]
+    speed_limit: Callable[[AdvancedState, AdvShip], int | None]
 
     def run(self, hook: str, battle: Battle, *args: Any) -> None:
         """Run every module's `hook`."""
         for fn in self.hooks[hook]:
             fn(battle, *args)
+
+    def steps(self, hook: str, battle: Battle, *args: Any) -> Steps:
+        """Run every module's decision-asking `hook`, passing orders back to it."""
+        for fn in self.hooks[hook]:
+            yield from fn(battle, *args)
+
+    def bonus_choices(self, state: AdvancedState, ship: AdvShip) -> dict[str, dict[str, str]]:
+        """The modules' extra bonus choices for `ship`, merged by officer."""
+        out: dict[str, dict[str, str]] = {}
+        for m in self._bonus:
+            for role, choices in m.bonus_choices(state, ship).items():
+                out.setdefault(role, {}).update(choices)
+        return out
+
+    def apply_bonus(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, choice: str, result: Check
+    ) -> str | None:
+        """Apply a module's bonus; None when no module owns `choice`."""
+        for m in self._bonus:
+            done = m.apply_bonus(battle, state, ship, choice, result)
+            if done is not None:
+                return done
+        return None
 
     @classmethod
     def of(cls, battle: Battle) -> AdvancedRules:
@@ -173,6 +298,89 @@ class AdvancedCore(AdvancedModule):
 
     def lock_allowed(self, state: AdvancedState, ship: AdvShip, target: AdvShip) -> bool:
         return target.alive and target.side != ship.side
+
+    def visible(self, state: AdvancedState, side: str, ship: AdvShip) -> bool:
+        return True
+
+    def search_problem(self, state: AdvancedState, ship: AdvShip, facing: int) -> str | None:
+        return f"searching for cloaked ships: {NO_CLOAKS} (ADV-SENS-02)"
+
+    def search(self, battle: Battle, state: AdvancedState, ship: AdvShip, facing: int) -> None:
+        raise AssertionError("a search was not verified")
+
+    def cloak_problem(self, state: AdvancedState, ship: AdvShip) -> str | None:
+        return f"{NO_CLOAKS} (ADV-CLOAK-01)"
+
+    def fire_problem(self, state: AdvancedState, ship: AdvShip, target: AdvShip) -> str | None:
+        return None
+
+    def point_problem(self, state: AdvancedState, ship: AdvShip) -> str | None:
+        return f"dispersal torpedoes hunt cloaked ships: {NO_CLOAKS} (ADV-CLOAK-07)"
+
+    def fire_gate(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, target: AdvShip
+    ) -> bool:
+        return True
+
+    def hit_stands(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, target: AdvShip
+    ) -> bool:
+        return True
+
+    def fire_at_point(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, index: int, x: int, y: int
+    ) -> None:
+        raise AssertionError("a dispersal shot was not verified")
+
+    def speed_limit(self, state: AdvancedState, ship: AdvShip) -> int | None:
+        return None
+
+    def adv_after_power(self, battle: Battle, state: AdvancedState) -> None:
+        # decoded traffic shows the enemy's power plans, now that they are made (ADV-OFF-12)
+        from kolrami.engine import adv_events as ae
+
+        for side in ("A", "B"):
+            if not any(a.decoded for a in state.side(side)):
+                continue
+            plans = {
+                a.id: str(a.plan).partition(":")[2]
+                for a in state.ships.values()
+                if a.side != side and a.alive and a.plan is not None
+            }
+            if plans:
+                battle.log.record(ae.TrafficDecoded, side, plans)
+
+
+#: One warp factor of speed is this many hexes a game turn (module adv-warp-limit, ADV-OFF-10).
+WARP_FACTOR_HEXES = 2
+
+
+@register
+class WarpLimit(AdvancedModule):
+    """ADV-OFF-10 (optional): speed changes by one warp factor a turn; the engineer's Warp Tech
+    roll allows two."""
+
+    name = "adv-warp-limit"
+    clauses = ("ADV-OFF-10",)
+    summary = (
+        "Advanced option: a ship speeds up by at most one warp factor (2 hexes) a turn; a "
+        "successful Warp Tech bonus roll allows two (three on 05 or less)."
+    )
+
+    def speed_limit(self, state: AdvancedState, ship: AdvShip) -> int | None:
+        return ship.last_moves + (1 + ship.warp_bonus) * WARP_FACTOR_HEXES
+
+    def bonus_choices(self, state: AdvancedState, ship: AdvShip) -> dict[str, dict[str, str]]:
+        return {"engineer": {"warp": "warp_tech"}}
+
+    def apply_bonus(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, choice: str, result: Check
+    ) -> str | None:
+        if choice != "warp":
+            return None
+        ship.warp_bonus = result.outcome.amount
+        factors = 1 + ship.warp_bonus
+        return f"speed may change by {factors} warp factors ({factors * WARP_FACTOR_HEXES} hexes)"
 
 
 @register

@@ -7,7 +7,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kolrami.engine import adv_events as ae
-from kolrami.engine.adv_orders import BonusDecision, BonusOrder, LockDecision, LockOrder
+from kolrami.engine.adv_orders import (
+    BonusDecision,
+    BonusOrder,
+    LockDecision,
+    LockOrder,
+    search_facing,
+)
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced.checks import (
     REPLACEMENT_BASE,
@@ -28,9 +34,9 @@ from kolrami.rules.advanced.state import (
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
 
-#: Each officer's bonus choices and the rating each is rolled against (ADV-OFF-05..11). The
-#: Captain has none (ADV-OFF-03); the Communications officer's tasks come with part 2's
-#: communications rules (ADV-OFF-12, ADV-COMM).
+#: Each officer's bonus choices and the rating each is rolled against (ADV-OFF-05..12). The
+#: Captain has none (ADV-OFF-03). Modules add more (the engineer's Cloak Tech, ADV-OFF-09; his
+#: Warp Tech speed change, ADV-OFF-10) through `AdvancedModule.bonus_choices`.
 BONUS: dict[str, dict[str, str]] = {
     "science": {"shields": "shield_tech", "hull": "damage_control", "sensors": "sensors"},
     "helm": {"aim": "weapons", "targets": "weapons"},
@@ -43,7 +49,13 @@ BONUS: dict[str, dict[str, str]] = {
         "sensors": "starship_eng",
     },
     "medical": {"casualties": "medicine", "revive": "medicine"},
+    "comms": {"decode": "communications"},
 }
+#: Codes two civilisations share (ADV-COMM-02); a fleet of one civilisation uses its own code,
+#: which cannot be broken within a battle (ADV-COMM-01).
+SHARED_CODES = (frozenset({"klingon", "romulan"}), frozenset({"human", "gorn"}))
+#: Species whose Communications officers may try any code (ADV-COMM-03).
+CODE_BREAKERS = frozenset({"tholian"})
 #: Casualty recovery at the start of a turn, in percentage points of the crew (ADV-CAS-02):
 #: 1 by default, 3 with a Medical success, 5 (the cap) on an exceptional one.
 RECOVERY = {Outcome.SUCCESS: 3, Outcome.EXCEPTIONAL: 5}
@@ -51,16 +63,59 @@ BASE_RECOVERY = 1
 FATALITY_PERCENT = 15  # ADV-CAS-01
 
 
-def bonus_options(adv: AdvShip) -> dict[str, tuple[str, ...]]:
+def decode_problem(state: AdvancedState, adv: AdvShip) -> str | None:
+    """Why `adv`'s Communications officer cannot break the enemy fleet's traffic, or None
+    (ADV-OFF-12 with the codes of ADV-COMM-01..03)."""
+    enemy = {a.species.id for a in state.ships.values() if a.side != adv.side and a.alive}
+    if not enemy:
+        return "no enemy traffic to decode"
+    mine = adv.species.id
+    if mine in CODE_BREAKERS:
+        return None
+    if len(enemy) == 1:
+        return (
+            f"the enemy fleet talks in the {next(iter(enemy))} code of one civilisation, "
+            "which cannot be broken within a battle (ADV-COMM-01)"
+        )
+    blocs = [code for code in SHARED_CODES if enemy <= code]
+    if blocs:
+        if mine in blocs[0]:
+            return f"{mine} officers cannot break their allies' shared code (ADV-COMM-02)"
+        return None  # the shared code: the other bloc breaks it with a check (ADV-COMM-02)
+    if any(enemy & code for code in SHARED_CODES) and all(enemy & c for c in SHARED_CODES):
+        return None  # traffic across the two blocs is open to everyone (ADV-COMM-03)
+    return (
+        f"no rule lets {mine} officers break the code of {'/'.join(sorted(enemy))} traffic "
+        "(ADV-COMM-01..03)"
+    )
+
+
+def choices_of(state: AdvancedState, adv: AdvShip) -> dict[str, dict[str, str]]:
+    """Every officer's bonus choices with their ratings: the core's and the modules'."""
+    out = {role: dict(choices) for role, choices in BONUS.items()}
+    for role, extra in state.rules.bonus_choices(state, adv).items():
+        out.setdefault(role, {}).update(extra)
+    return out
+
+
+def bonus_options(state: AdvancedState, adv: AdvShip) -> dict[str, tuple[str, ...]]:
     """The bonus choices each officer of `adv` may take this turn."""
     out: dict[str, tuple[str, ...]] = {}
-    for role, choices in BONUS.items():
+    for role, choices in choices_of(state, adv).items():
         if not adv.officers[role].on_duty:
             continue  # a shaken officer makes no bonus roll
-        out[role] = tuple(
-            c for c in choices if (role, c) != ("engineer", "power") or adv.engines_undamaged
-        )
+        opts = tuple(c for c in choices if _choice_problem(state, adv, role, c) is None)
+        if opts:
+            out[role] = opts
     return out
+
+
+def _choice_problem(state: AdvancedState, adv: AdvShip, role: str, choice: str) -> str | None:
+    if (role, choice) == ("engineer", "power") and not adv.engines_undamaged:
+        return "bonus power needs undamaged engines (ADV-OFF-08)"
+    if (role, choice) == ("comms", "decode"):
+        return decode_problem(state, adv)
+    return None
 
 
 def verify_bonus(state: AdvancedState, decision: BonusDecision, order: BonusOrder) -> None:
@@ -71,38 +126,39 @@ def verify_bonus(state: AdvancedState, decision: BonusDecision, order: BonusOrde
             raise IllegalOrderError(
                 f"{ship_id} makes no bonus rolls now; ships that do: {', '.join(decision.ships)}"
             )
-        if role not in BONUS:
+        adv = state.of(ship_id)
+        choices = choices_of(state, adv)
+        if role not in choices:
             what = "the Captain has no bonus roll" if role == "captain" else f"no officer '{role}'"
             raise IllegalOrderError(
-                f"{ship_id}: {what}; officers with bonus rolls: {', '.join(BONUS)} (ADV-OFF-03)"
+                f"{ship_id}: {what}; officers with bonus rolls: {', '.join(choices)} (ADV-OFF-03)"
             )
         if (ship_id, role) in seen:
             raise IllegalOrderError(
                 f"{ship_id}: the {role} officer gets one bonus roll a turn (ADV-OFF-03)"
             )
         seen.add((ship_id, role))
-        adv = state.of(ship_id)
-        options = bonus_options(adv)
-        if role not in options:
+        if not adv.officers[role].on_duty:
             raise IllegalOrderError(f"{ship_id}: the {role} officer is shaken and off duty")
-        if choice not in options[role]:
-            why = (
-                " (bonus power needs undamaged engines, ADV-OFF-08)"
-                if (role, choice) == ("engineer", "power")
-                else ""
-            )
+        if choice not in choices[role]:
             raise IllegalOrderError(
                 f"{ship_id}: the {role} officer's bonus is one of "
-                f"{', '.join(options[role])}, not '{choice}'{why}"
+                f"{', '.join(choices[role])}, not '{choice}'"
             )
+        problem = _choice_problem(state, adv, role, choice)
+        if problem:
+            raise IllegalOrderError(f"{ship_id}: the {role} officer cannot {choice}: {problem}")
 
 
-def take_bonus(battle: Battle, adv: AdvShip, role: str, choice: str) -> None:
+def take_bonus(battle: Battle, state: AdvancedState, adv: AdvShip, role: str, choice: str) -> None:
     """Roll one bonus and apply its benefit: 1, or 2 on 05 or less (ADV-CHK-01)."""
-    skill = BONUS[role][choice]
+    skill = choices_of(state, adv)[role][choice]
     result = check(battle.dice, adv.rating(role, skill), adv.penalty)
     n = result.outcome.amount
-    effect = _apply_bonus(adv, role, choice, result.outcome) if n else ""
+    effect = ""
+    if n:
+        done = state.rules.apply_bonus(battle, state, adv, choice, result)
+        effect = done if done is not None else _apply_bonus(adv, role, choice, result.outcome)
     battle.log.record(
         ae.BonusRolled,
         adv.id,
@@ -172,6 +228,10 @@ def _apply_bonus(adv: AdvShip, role: str, choice: str, outcome: Outcome) -> str:
     if choice == "casualties":
         adv.recovery = RECOVERY[outcome]
         return f"{adv.recovery}% of the crew back on duty"
+    if choice == "decode":
+        adv.decoded = n
+        turns = "this turn" if n == 1 else "this turn and the next"
+        return f"enemy traffic decoded: their power plans known {turns}"
     if choice == "revive":
         shaken = [o for o in adv.officers.values() if o.out > 0]
         if not shaken:
@@ -280,7 +340,8 @@ def lock_candidates(state: AdvancedState, side: str) -> list[AdvShip]:
 
 
 def verify_locks(state: AdvancedState, decision: LockDecision, order: LockOrder) -> None:
-    """One target per ship, an enemy in play (ADV-SENS-01)."""
+    """One target per ship, an enemy in play, or a facing searched for a cloaked ship
+    (ADV-SENS-01, -02)."""
     seen: set[str] = set()
     for ship_id, target in order.locks:
         if ship_id not in decision.ships:
@@ -292,10 +353,17 @@ def verify_locks(state: AdvancedState, decision: LockDecision, order: LockOrder)
             raise IllegalOrderError(f"{ship_id} locks on one target at a time (ADV-SENS-04)")
         seen.add(ship_id)
         adv = state.of(ship_id)
+        facing = search_facing(target)
+        if facing is not None:
+            problem = state.rules.search_problem(state, adv, facing)
+            if problem:
+                raise IllegalOrderError(f"{ship_id} cannot search facing {facing}: {problem}")
+            continue
         other = state.ships.get(target)
         if other is None or not state.rules.lock_allowed(state, adv, other):
             raise IllegalOrderError(
-                f"{ship_id} cannot lock on '{target}': not an enemy ship in play (ADV-SENS-01)"
+                f"{ship_id} cannot lock on '{target}': not an enemy ship it can see; a cloaked "
+                "ship is found by searching a facing, like ?3 (ADV-SENS-01, -02)"
             )
 
 
@@ -306,8 +374,15 @@ def lose_lock(battle: Battle, adv: AdvShip, reason: str) -> None:
         adv.lock = None
 
 
-def try_lock(battle: Battle, adv: AdvShip, target: str) -> None:
-    """Keep a standing lock on the same target, or roll Sensors for a new one (ADV-SENS-01, -04)."""
+def try_lock(battle: Battle, state: AdvancedState, adv: AdvShip, target: str) -> None:
+    """Keep a standing lock on the same target, or roll Sensors for a new one (ADV-SENS-01, -04);
+    `?n` searches facing n for a cloaked ship (ADV-SENS-02)."""
+    facing = search_facing(target)
+    if facing is not None:
+        lose_lock(battle, adv, "searching for a cloaked ship")
+        state.rules.search(battle, state, adv, facing)
+        adv.lock_failed = adv.lock is None
+        return
     if adv.lock == target:
         battle.log.record(ae.SensorLock, adv.id, target, 0, 0, 0, True)
         return
@@ -315,6 +390,7 @@ def try_lock(battle: Battle, adv: AdvShip, target: str) -> None:
     result = check(battle.dice, adv.rating("science", "sensors"), adv.penalty)
     if result.outcome.passed:
         adv.lock = target
+    adv.lock_failed = not result.outcome.passed
     battle.log.record(
         ae.SensorLock,
         adv.id,

@@ -28,6 +28,7 @@ def plan_cost(adv: AdvShip, plan: PowerPlan) -> int:
     """The power a plan needs."""
     s = adv.sheet
     cost = plan.move * s.move_cost + (s.shield_cost if plan.shields else 0) + plan.extra
+    cost += s.cloak_power if plan.cloak else 0
     for w, p in zip(s.weapons, plan.weapons, strict=False):
         cost += p if w.beam else (w.arm_cost if p else 0)
     if plan.reinforce:
@@ -112,6 +113,17 @@ def verify_plan(state: AdvancedState, adv: AdvShip, plan: PowerPlan) -> None:
         raise IllegalOrderError(f"{who}: at most {s.max_moves} hexes a turn, not {plan.move}")
     if plan.move and adv.impulse == 0:
         raise IllegalOrderError(f"{who}: no impulse power left, so no movement (ADV-IMP-01)")
+    limit = state.rules.speed_limit(state, adv)
+    if limit is not None and plan.move > limit:
+        raise IllegalOrderError(
+            f"{who}: speeds up from {adv.last_moves} to {plan.move} hexes; {limit} is the most "
+            "this turn: one warp factor (2 hexes) a turn, two with the engineer's Warp Tech "
+            "bonus (ADV-OFF-10)"
+        )
+    if plan.cloak:
+        problem = state.rules.cloak_problem(state, adv)
+        if problem:
+            raise IllegalOrderError(f"{who}: {problem}")
     torpedoes = 0
     for i, (w, p) in enumerate(zip(s.weapons, plan.weapons, strict=True)):
         if p and not adv.weapon_ok[i]:
@@ -258,6 +270,11 @@ def cut_power(battle: Battle, adv: AdvShip) -> None:
         adv.shields_up = False
         adv.cost -= s.shield_cost
         cut.append("shields down")
+    if excess > 0 and adv.cloaked:
+        adv.cloaked = adv.decloaked = False
+        adv.cost -= adv.sheet.cloak_power
+        cut.append("cloak off")
+        battle.log.record(ae.CloakChanged, adv.id, False, "no power for the cloak")
     battle.log.record(ae.PowerCut, adv.id, adv.available, adv.cost, cut)
 
 
@@ -267,7 +284,7 @@ def cut_power(battle: Battle, adv: AdvShip) -> None:
 def absorb(adv: AdvShip, facing: int, damage: int) -> tuple[int, int]:
     """A hit of `damage` on `facing`: reinforcement goes first, then the base charge
     (ADV-SHLD-07). Returns (absorbed, through). Shields down absorb nothing."""
-    if not adv.shields_up or damage <= 0:
+    if not adv.shielded or damage <= 0:
         return 0, max(0, damage)
     i = facing - 1
     from_reinf = min(adv.reinforcement[i], damage)
@@ -280,8 +297,11 @@ def absorb(adv: AdvShip, facing: int, damage: int) -> tuple[int, int]:
 
 def verify_redistribution(adv: AdvShip, new: tuple[int, ...]) -> None:
     """An end-of-phase redistribution: the shields are up, and points only move (ADV-SEQ-05)."""
-    if not adv.shields_up:
-        raise IllegalOrderError(f"{adv.id}: shields are down this turn; nothing to redistribute")
+    if not adv.shielded:
+        raise IllegalOrderError(
+            f"{adv.id}: shields are down (not charged, or held down by the cloak); nothing to "
+            "redistribute"
+        )
     check_distribution(adv, new, 0, "ADV-SEQ-05")
 
 

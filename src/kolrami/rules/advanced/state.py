@@ -99,6 +99,18 @@ class AdvShip:
     recovery: int = 1  # percentage points of casualties back on duty this turn (ADV-CAS-02)
     evasion: Outcome | None = None  # this phase's evasion, if any
     evaded_from: int = 0  # heading before the evasion
+    # --- cloaking (module adv-cloak) and the officers' tasks that go with it ---
+    cloaked: bool = False  # the cloak is engaged for this game turn
+    decloaked: bool = False  # dropped for this phase's fire, back on after it (ADV-CLOAK-01)
+    moved_last: bool = False  # changed position in the latest movement step (ADV-SENS-02)
+    pinged_by: set[str] = field(default_factory=set)  # sides that pinged it this phase
+    exposed: bool = False  # hit through its cloak: locked ships fire freely this turn
+    reveal: int = 0  # phases (this one included) its moves are shown to everyone
+    lock_failed: bool = False  # this turn's lock roll failed (a decloak gives another, CLOAK-02)
+    shake: Outcome | None = None  # the engineer's Cloak Tech bonus this turn (ADV-OFF-09)
+    warp_bonus: int = 0  # extra warp factors of speed change this turn (ADV-OFF-10)
+    last_moves: int = 0  # hexes bought last game turn (its speed, for ADV-OFF-10)
+    decoded: int = 0  # game turns the enemy's traffic stays decoded (ADV-OFF-12)
 
     @property
     def id(self) -> str:
@@ -146,6 +158,21 @@ class AdvShip:
         )
 
     @property
+    def hidden(self) -> bool:
+        """Cloaked now: the cloak engaged and not dropped for this phase's fire."""
+        return self.cloaked and not self.decloaked
+
+    @property
+    def shielded(self) -> bool:
+        """Shields up now: their charge paid and no cloak holding them down."""
+        return self.shields_up and not self.hidden
+
+    @property
+    def venting(self) -> bool:
+        """A cloaked ship with a nacelle lost (at 0 power) vents plasma (ADV-CLOAK-06)."""
+        return self.cloaked and (self.warp_port == 0 or self.warp_starboard == 0)
+
+    @property
     def sensors_ok(self) -> bool:
         """Sensors working (no outage left)."""
         return self.sensor_damage == 0
@@ -179,6 +206,8 @@ class AdvancedState:
     phase: int = 0
     #: this phase's declared attacks, in resolution order
     attacks: list[Attack] = field(default_factory=list)
+    #: (sensing ship, decloaked ship) pairs that used their fresh lock try this turn (CLOAK-02)
+    fresh_tries: set[tuple[str, str]] = field(default_factory=set)
 
     def of(self, ship_id: str) -> AdvShip:
         """A ship's advanced state."""
@@ -222,6 +251,8 @@ def setup(battle: Battle, pack: AdvancedPack, rules: AdvancedRules) -> AdvancedS
     for side in ("A", "B"):
         fleet = [state.ships[s.id] for s in battle.ships.values() if s.side == side]
         roll_officers(battle, fleet)
+    # who sees what: the modules decide (cloaks hide ships, GUIDE 3.8)
+    battle.sight = lambda side, ship: rules.visible(state, side, state.ships[ship.id])
     for adv in state.ships.values():
         battle.log.record(
             ae.OfficersAssigned,

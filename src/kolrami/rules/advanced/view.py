@@ -69,10 +69,17 @@ class AdvancedView:
         """Whether one of this side's ships holds a sensor lock on `ship_id`."""
         return any(a.lock == ship_id and a.sensors_ok for a in self._state.side(self.side))
 
-    def ship(self, ship_id: str) -> AdvShip:
-        """A ship's full advanced state: own ships, and enemies under sensor lock."""
+    def sees(self, ship_id: str) -> bool:
+        """Whether this side sees the ship on the table (cloaked enemies it does not, unless
+        pinged or revealed: ADV-CLOAK-03, -04, -06, -08)."""
         adv = self._state.ships[ship_id]
-        if adv.side != self.side and not self.locked(ship_id):
+        return adv.side == self.side or self._state.rules.visible(self._state, self.side, adv)
+
+    def ship(self, ship_id: str) -> AdvShip:
+        """A ship's full advanced state: own ships, and enemies under sensor lock that are not
+        cloaked (a cloaked ship hands over no sheet, ADV-SENS-03)."""
+        adv = self._state.ships[ship_id]
+        if adv.side != self.side and (not self.locked(ship_id) or adv.hidden):
             raise KeyError(ship_id)
         return adv
 
@@ -84,9 +91,52 @@ class AdvancedView:
             return None
 
     def contact(self, ship_id: str) -> Contact:
-        """What this side knows of any ship in play."""
+        """What this side knows of a ship it sees (KeyError for a cloaked ship it does not)."""
         adv = self._state.ships[ship_id]
+        if not self.sees(ship_id):
+            raise KeyError(ship_id)
         return Contact(adv.ship, adv.sheet, self.known(ship_id))
+
+    def unseen(self) -> list[str]:
+        """Enemy ships in play that this side cannot see now (cloaked): their ids only."""
+        return [
+            a.id
+            for a in self._state.ships.values()
+            if a.side != self.side and a.alive and not self.sees(a.id)
+        ]
+
+    def lock_targets(self, ship_id: str) -> list[str]:
+        """Enemies one of this side's ships may name for a lock (cloaked ones need a search)."""
+        adv = self.ship(ship_id)
+        rules = self._state.rules
+        return [
+            e.id
+            for e in self._state.ships.values()
+            if e.side != self.side and rules.lock_allowed(self._state, adv, e)
+        ]
+
+    def cloak_problem(self, ship_id: str) -> str | None:
+        """Why one of this side's ships may not engage a cloak, or None."""
+        return self._state.rules.cloak_problem(self._state, self.ship(ship_id))
+
+    def speed_limit(self, ship_id: str) -> int | None:
+        """Most hexes the ship may buy this turn (None: no limit; ADV-OFF-10)."""
+        return self._state.rules.speed_limit(self._state, self.ship(ship_id))
+
+    def point_problem(self, ship_id: str, weapon: int, x: int, y: int) -> str | None:
+        """Why the ship cannot fire a dispersal torpedo from `weapon` at (x, y) now, or None."""
+        return combat.point_attack_problem(self._state, self.ship(ship_id), (weapon,), (x, y))
+
+    def decoded(self) -> dict[str, PowerPlan]:
+        """The enemy's power plans this turn, when this side has decoded their traffic
+        (ADV-OFF-12); empty otherwise or before they are made."""
+        if not any(a.decoded for a in self._state.side(self.side)):
+            return {}
+        return {
+            a.id: a.plan
+            for a in self._state.ships.values()
+            if a.side != self.side and a.alive and a.plan is not None
+        }
 
     def contacts(self) -> list[Contact]:
         """The enemy ships in play, as this side knows them."""
@@ -105,7 +155,7 @@ class AdvancedView:
         adv = self.known(ship_id)
         if adv is None:
             return self.sheet(ship_id).shield_points
-        if not adv.shields_up and adv.plan is not None:
+        if not adv.shielded and adv.plan is not None:
             return 0
         return adv.base[facing - 1] + adv.reinforcement[facing - 1]
 
@@ -136,7 +186,7 @@ class AdvancedView:
 
     def bonus_options(self, ship_id: str) -> dict[str, tuple[str, ...]]:
         """The bonus choices of each officer of one of this side's ships."""
-        return officers.bonus_options(self.ship(ship_id))
+        return officers.bonus_options(self._state, self.ship(ship_id))
 
     def plan_cost(self, plan: PowerPlan) -> int:
         """The power a plan needs."""
