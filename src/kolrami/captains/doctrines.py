@@ -456,23 +456,25 @@ class ScoredCaptain:
         foes = [(t.x, t.y, t.ux, t.uy, t.arcs, t.reach) for t in threats]
         mids: dict[tuple[int, float], tuple[float, float, float]] = {}
         best: tuple[float, Maneuver, tuple[float, float, int, float, float, int]] | None = None
+        top = -math.inf  # best[0]
+        hypot, cos, sin, faces = math.hypot, _COS, _SIN, HEADINGS  # locals: read fastest
         for c in candidates:
             half = c.half
-            h1 = (oh + c.turn) % HEADINGS
+            h1 = (oh + c.turn) % faces
             mid = mids.get((h1, half))
             if mid is None:
-                mx, my = ox + _COS[h1] * half, oy + _SIN[h1] * half
+                mx, my = ox + cos[h1] * half, oy + sin[h1] * half
                 dealt = 0.0
-                dm = math.hypot(fx - mx, fy - my)
+                dm = hypot(fx - mx, fy - my)
                 if dm <= reach:
                     dealt = _damage_at(ours[_arc(mx, my, h1, fx, fy)], dm)
                 mid = mids[(h1, half)] = (mx, my, dealt)
             mx, my, dealt = mid
-            h2 = (h1 + c.turn2) % HEADINGS
-            ux, uy = _COS[h2], _SIN[h2]
+            h2 = (h1 + c.turn2) % faces
+            ux, uy = cos[h2], sin[h2]
             ex, ey = mx + ux * half, my + uy * half
             dx, dy = fx - ex, fy - ey
-            de = math.hypot(dx, dy)
+            de = hypot(dx, dy)
             if de <= reach:
                 # the arc at the end that holds the focus target (`_arc`, written out)
                 ahead = dx * ux + dy * uy
@@ -485,13 +487,13 @@ class ScoredCaptain:
             if dealt >= hull:
                 dealt *= 1.5  # a kill removes its guns from the fight
             closing = w_closing * de
-            if best is not None and dealt - closing <= best[0]:
+            if dealt - closing <= top:
                 # Every other term only lowers the score (rounding is monotone, so in floats
                 # too): this move cannot beat the best so far, and the answer is unchanged.
                 continue
             threat = 0.0
             for tx, ty, ux, uy, arcs, treach in foes:
-                d = math.hypot(tx - ex, ty - ey) + 8
+                d = hypot(tx - ex, ty - ey) + 8
                 if d <= treach:
                     # the arc of the enemy at (tx, ty) that holds our end point (as arc_to)
                     dx, dy = ex - tx, ey - ty
@@ -514,7 +516,8 @@ class ScoredCaptain:
                     mx, my, ex, ey, cx, cy, cr
                 ):
                     score -= 1000.0
-            if best is None or score > best[0]:
+            if best is None or score > top:
+                top = score
                 best = (score, c.m, (mx, my, h1, ex, ey, h2))
         assert best is not None
         return best
