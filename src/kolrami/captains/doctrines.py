@@ -280,16 +280,24 @@ class ScoredCaptain:
     # --- decisions ----------------------------------------------------------------------------
 
     def _activation(self, view: BattleView, decision: ActivationDecision) -> ActivateOrder:
-        enemies = view.enemies()
-
-        def nearest(sq: str) -> float:
-            ships = view.members(sq)
-            return min(
-                (math.hypot(s.x - e.x, s.y - e.y) for s in ships for e in enemies), default=0.0
-            )
-
         # the squadron farthest from the enemy moves first: the closest ones wait and see
-        squadron = max(decision.squadrons, key=lambda q: (nearest(q), q))
+        squadron = decision.squadrons[0]
+        if len(decision.squadrons) > 1:
+            enemies = [(e.x, e.y) for e in view.enemies()]
+            best: tuple[float, str] | None = None
+            for q in decision.squadrons:
+                nearest = math.inf
+                for s in view.members(q):
+                    for ex, ey in enemies:
+                        d = math.hypot(s.x - ex, s.y - ey)
+                        if d < nearest:
+                            nearest = d
+                if nearest == math.inf:
+                    nearest = 0.0  # nobody to measure: no enemy in sight, or no ship left
+                if best is None or (nearest, q) > best:
+                    best = (nearest, q)
+            assert best is not None
+            squadron = best[1]
         prey = dict(decision.forcible).get(squadron, ())
         return ActivateOrder(squadron, prey[0] if prey else None)
 
