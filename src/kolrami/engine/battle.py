@@ -624,11 +624,13 @@ class Battle:
             # a jump records flat out; a formation records its leader's speed
             ship.speed = min(MAX_SPEED, round(mv.dist) if mv.speed is None else mv.speed)
             ship.moved = True
-            points = [[round(mv.x0, 3), round(mv.y0, 3)]]
-            if mv.path is not None:
-                points += [[round(px, 3), round(py, 3)] for px, py, _ in mv.path[1:-1]]
-            points.append([round(x1, 3), round(y1, 3)])
-            self.log.record(ev.ShipMoved, ship.id, points, mv.h1, ship.speed, round(mv.dist, 3))
+            if mv.path is None:
+                points: tuple[tuple[float, float], ...] = ((mv.x0, mv.y0), (x1, y1))
+            else:
+                inner = tuple((px, py) for px, py, _ in mv.path[1:-1])
+                points = ((mv.x0, mv.y0), *inner, (x1, y1))
+            # exact values: the event rounds them when it is built (ShipMoved)
+            self.log.record(ev.ShipMoved, ship.id, points, mv.h1, ship.speed, mv.dist)
 
     # --- fire ---------------------------------------------------------------------------------
 

@@ -141,6 +141,13 @@ class ShipMoved(Event):
     speed: int
     distance: float
 
+    def __post_init__(self) -> None:
+        # The engine records the exact path as a tuple of (x, y) points and the exact distance;
+        # the event shows them to the millimetre's tenth, rounded only when it is built.
+        if isinstance(self.path, tuple):
+            object.__setattr__(self, "path", [[round(x, 3), round(y, 3)] for x, y in self.path])
+        object.__setattr__(self, "distance", round(self.distance, 3))
+
 
 @dataclass(frozen=True, slots=True)
 class StoppedShort(Event):
