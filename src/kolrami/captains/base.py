@@ -69,6 +69,8 @@ class BattleView:
     def enemies(self) -> list[ShipState]:
         """Enemy ships in play that this side can see."""
         b = self._battle
+        if b.sight is None:  # nothing is hidden (FPF)
+            return b.side_ships(self.enemy)
         return [s for s in b.side_ships(self.enemy) if b.visible(self.side, s)]
 
     def ship(self, ship_id: str) -> ShipState:
@@ -85,8 +87,9 @@ class BattleView:
     def members(self, squadron_id: str) -> list[ShipState]:
         """Ships of a squadron still in play (formation first)."""
         q = self._battle.squadrons[squadron_id]
+        ships = self._battle.ships
         ids = q.formation + [s for s in q.ships if s not in q.formation]
-        return [self._battle.ships[s] for s in ids if self._battle.ships[s].alive]
+        return [s for sid in ids if (s := ships[sid]).alive]
 
     def movers(self, squadron_id: str) -> list[str | None]:
         """Who needs a manoeuvre in a squadron's orders (None: the formation)."""

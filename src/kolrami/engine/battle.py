@@ -371,10 +371,11 @@ class Battle:
 
     def side_squadrons(self, side: str) -> list[SquadronState]:
         """Squadrons of a side with a ship still alive."""
+        ships = self.ships
         return [
             q
             for q in self.squadrons.values()
-            if q.side == side and any(self.ships[s].alive for s in q.ships)
+            if q.side == side and any(ships[s].alive for s in q.ships)
         ]
 
     def squadron_speed(self, squadron: SquadronState) -> int:
@@ -404,22 +405,22 @@ class Battle:
 
     def movers(self, squadron: SquadronState) -> list[str | None]:
         """Who needs a manoeuvre: None for the formation, plus detached ships in control."""
+        ships = self.ships
         out: list[str | None] = []
-        if any(self.ships[s].in_control for s in squadron.formation):
+        if any(ships[s].in_control for s in squadron.formation):
             out.append(None)
         out += [
-            s
-            for s in squadron.ships
-            if self.ships[s].alive and self.ships[s].detached and self.ships[s].in_control
+            sid for sid in squadron.ships if (s := ships[sid]).alive and s.detached and s.in_control
         ]
         return out
 
     def firers(self, squadron: SquadronState) -> list[ShipState]:
         """Ships of a squadron able to fire now: alive, in control, with a working weapon."""
+        ships = self.ships
         return [
-            self.ships[s]
-            for s in squadron.ships
-            if self.ships[s].alive and self.ships[s].in_control and not self.ships[s].detoothed
+            s
+            for sid in squadron.ships
+            if (s := ships[sid]).alive and s.in_control and not s.detoothed
         ]
 
     # --- movement -----------------------------------------------------------------------------
