@@ -41,6 +41,24 @@ def test_dice_draw_the_same_faces_as_cpythons_randint() -> None:
         ]
 
 
+def test_many_dice_are_the_same_as_one_at_a_time() -> None:
+    bulk, single = Dice(77), Dice(77)
+    assert bulk.many(40, 10) + bulk.many(5, 6) == [single.d(10) for _ in range(40)] + [
+        single.d(6) for _ in range(5)
+    ]
+    assert bulk.rolls == single.rolls == 45
+
+    class AllSixes(Dice):
+        __slots__ = ()
+
+        def d(self, sides: int) -> int:
+            self.rolls += 1
+            return 6
+
+    # a loaded die overrides `d`, and `many` must roll through it
+    assert AllSixes(1).many(3, 10) == [6, 6, 6]
+
+
 def test_dice_never_touch_the_global_generator() -> None:
     random.seed(7)
     expected = random.random()

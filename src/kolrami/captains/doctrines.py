@@ -348,11 +348,15 @@ class ScoredCaptain:
 
         best: tuple[float, float] | None = None
         chosen = enemies[0]
+        volleys: dict[int, float] = {}  # our expected volley by target shields
         for e in enemies:
-            volley = 0.0
-            for s in ships:
-                for v in _volleys(s, e.shields, memo):
-                    volley += v[2]
+            volley = volleys.get(e.shields)
+            if volley is None:
+                volley = 0.0
+                for s in ships:
+                    for v in _volleys(s, e.shields, memo):
+                        volley += v[2]
+                volleys[e.shields] = volley
             key = (min(1.0, volley / max(1, e.superstructure)), -math.hypot(e.x - cx, e.y - cy))
             if best is None or key > best:  # the first of equals, as max() picks
                 best, chosen = key, e

@@ -728,9 +728,7 @@ class Battle:
         strength = ship.strength[kind] - self.rules.evasion(self, ship, target)
         shots = ship.shots(kind)
         dice = self.dice
-        rolls = self.rules.after_roll(
-            self, ship, target, strength, [dice.d10() for _ in range(shots)]
-        )
+        rolls = self.rules.after_roll(self, ship, target, strength, dice.many(shots, 10))
         penetrates = self.rules.penetrates
         hits: list[tuple[int, int]] = []
         for roll in rolls:

@@ -97,8 +97,18 @@ class Dice:
         return self.d(100)
 
     def many(self, count: int, sides: int) -> list[int]:
-        """`count` dice with `sides` faces."""
-        return [self.d(sides) for _ in range(count)]
+        """`count` dice with `sides` faces (the same faces as `count` calls of `d`)."""
+        if type(self).d is not Dice.d:  # loaded dice: every die goes through their `d`
+            return [self.d(sides) for _ in range(count)]
+        self.rolls += count
+        bits, k = self._bits, sides.bit_length()
+        out = []
+        for _ in range(count):
+            r = bits(k)
+            while r >= sides:
+                r = bits(k)
+            out.append(r + 1)
+        return out
 
     def attack(self) -> AttackFace:
         """One 8-sided attack die."""
