@@ -10,7 +10,7 @@ import difflib
 import re
 from enum import StrEnum
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -325,8 +325,10 @@ class ShipClass(BaseModel):
         return f"{self.class_designation} {self.name}".strip()
 
 
+@lru_cache(maxsize=4096)
 def name_key(text: str) -> str:
-    """Loose form of a name for lookups: lower case, letters and digits only."""
+    """Loose form of a name for lookups: lower case, letters and digits only (memoised: every
+    battle looks its ships up by name)."""
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
