@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""One fingerprint over many seeded battles' logs: the check for work that must not change play.
+
+Speed work on the engine or the captains should leave every battle exactly as it was. The golden
+transcripts cover three battles; this covers hundreds (both scenarios of FPF play, three captain
+pairings, 30 seeds each by default). Run it before and after a change: the two lines must match.
+
+    python scripts/log_fingerprint.py              # prints e.g. "180 battles 368257a1..."
+    python scripts/log_fingerprint.py --seeds 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+
+from kolrami.engine.driver import simulate
+from kolrami.fleet import load_fleet
+from kolrami.scenarios.models import builtin_scenario
+
+SCENARIOS = ("standard", "peak-performance")
+PAIRINGS = (("aggressive", "aggressive"), ("kiting", "aggressive"), ("kiting", "random"))
+
+
+def fingerprint(seeds: int) -> tuple[int, str]:
+    """How many battles were played and the SHA-256 over their logs' own SHA-256s, in order."""
+    fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
+    digest = hashlib.sha256()
+    played = 0
+    for name in SCENARIOS:
+        scenario = builtin_scenario(name)
+        for captains in PAIRINGS:
+            for seed in range(seeds):
+                digest.update(simulate(scenario, fleets, captains, seed).log.sha256().encode())
+                played += 1
+    return played, digest.hexdigest()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=30, help="seeds per scenario and pairing")
+    args = parser.parse_args()
+    played, digest = fingerprint(args.seeds)
+    print(f"{played} battles {digest}")
+
+
+if __name__ == "__main__":
+    main()
