@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, select
+from sqlalchemy import Connection, Engine, create_engine, event, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from kolrami.errors import InvalidInputError, KolramiError
@@ -54,16 +56,33 @@ def database_url(url_or_path: str | None) -> str:
     return f"sqlite:///{url_or_path}"
 
 
+#: True while the current thread is in a Store transaction that may write (see `_engine`).
+_WRITING: ContextVar[bool] = ContextVar("kolrami_store_writing", default=True)
+
+
 def _engine(url: str) -> Engine:
     engine = create_engine(url)
     if url.startswith("sqlite"):
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            # The driver would open transactions itself, and only at the first write: reads
+            # before it would see no snapshot. `_begin` below opens them instead.
+            dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA busy_timeout=5000")
+            # Write-ahead log: readers never wait for a writer nor a writer for readers, so the
+            # web app's pages and result entries do not queue behind each other.
+            cursor.execute("PRAGMA journal_mode=WAL")
             cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(connection: Any) -> None:
+            # A transaction that may write takes the write lock at once: taking it later, after
+            # reading, could fail when another connection wrote in between. A read-only one
+            # reads one consistent snapshot.
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if _WRITING.get() else "BEGIN")
 
     return engine
 
@@ -78,6 +97,48 @@ def upgrade(engine: Engine) -> None:
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+#: The tables whose rows belong to one event, and how a row names it: its event_id, its game's
+#: round's event, or its round's event. Tables not named here belong to no event (accounts,
+#: secrets). A new table must be added to one or the other (a test checks that).
+_BY_EVENT_ID = (EventOrganizerRow, PlayerRow, RoundRow, RollOffRow, CorrectionRow)
+_BY_ROUND = (GameRow,)
+_BY_GAME = (ResultReportRow, BattleLogRow)
+NO_EVENT = (OrganizerRow, SecretRow)
+
+
+def _bump_revisions(session: Session, _context: Any) -> None:
+    """After each flush, in its transaction: bump the revision of every event it touched."""
+    events: set[int] = set()
+    rounds: set[int] = set()
+    games: set[int] = set()
+    for row in (*session.new, *session.dirty, *session.deleted):
+        if isinstance(row, EventRow):
+            events.add(row.id)
+        elif isinstance(row, _BY_EVENT_ID):
+            events.add(row.event_id)
+        elif isinstance(row, _BY_ROUND):
+            rounds.add(row.round_id)
+        elif isinstance(row, _BY_GAME):
+            games.add(row.game_id)
+        elif not isinstance(row, NO_EVENT):
+            raise TypeError(f"{type(row).__name__}: say which event its rows belong to")
+    connection = session.connection()
+    rounds_t, games_t = RoundRow.__table__, GameRow.__table__
+    if games:
+        of_games = select(games_t.c.round_id).where(games_t.c.id.in_(games))
+        rounds.update(connection.scalars(of_games))
+    if rounds:
+        of_rounds = select(rounds_t.c.event_id).where(rounds_t.c.id.in_(rounds))
+        events.update(connection.scalars(of_rounds))
+    if events:
+        connection.execute(
+            update(EventRow)
+            .where(EventRow.id.in_(events))
+            .values(revision=EventRow.revision + 1)
+            .execution_options(synchronize_session=False)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +159,36 @@ class EventState:
         return core.standings(self.players, self.rounds, self.roll_offs, self.titles)
 
 
+@dataclass(frozen=True, slots=True)
+class EventSnapshot:
+    """Everything the event's pages show, read in one transaction at one revision.
+
+    The store keeps the latest snapshot of each event it was asked for and hands it out again
+    while the event's revision in the database is unchanged. Treat it as read-only; `memo`
+    holds what callers derive from it (page models, rendered fragments), so they live exactly
+    as long as the snapshot they came from.
+    """
+
+    id: int
+    revision: int
+    settings: dict[str, Any]  # as Store.settings
+    state: EventState
+    players: tuple[dict[str, Any], ...]  # as Store.players
+    rounds: tuple[tuple[dict[str, Any], ...], ...]  # each round's tables, as Store.games
+    open_reports: tuple[dict[str, Any], ...]  # as Store.reports, status pending/disputed/flagged
+    logged: frozenset[tuple[int, int]]  # as Store.battle_log_tables
+    organizers: tuple[int, ...]  # as Store.organizers_of
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        """The event's name."""
+        return str(self.settings["name"])
+
+
+OPEN_REPORTS = ("pending", "disputed", "flagged")
+
+
 class Store:
     """One database of events."""
 
@@ -111,16 +202,43 @@ class Store:
         except Exception as exc:
             raise InvalidInputError(f"cannot open the store '{self.url}': {exc}") from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        event.listen(self._sessions, "after_flush", _bump_revisions)
+        # Writers of this process queue here rather than poll SQLite's lock (busy_timeout
+        # sleeps); other processes still meet them at SQLite's lock.
+        self._write_lock = threading.RLock()
+        self._snapshots: dict[int, EventSnapshot] = {}
 
     @contextmanager
-    def transaction(self) -> Iterator[Session]:
-        """One unit of work: committed whole, or rolled back whole."""
-        with self._sessions.begin() as session:
-            yield session
-            pause = os.environ.get("KOLRAMI_TEST_PAUSE_IN_TRANSACTION")
-            if pause:  # lets the crash-safety test kill the process mid-transaction
-                session.flush()
-                time.sleep(float(pause))
+    def transaction(self, write: bool = True) -> Iterator[Session]:
+        """One unit of work: committed whole, or rolled back whole.
+
+        `write=False` promises only to read: it does not wait for writers and sees one
+        consistent snapshot (a write in it may fail when another connection writes first).
+        """
+        mode = _WRITING.set(write)
+        try:
+            if write:
+                with self._write_lock, self._sessions.begin() as session:
+                    yield session
+                    pause = os.environ.get("KOLRAMI_TEST_PAUSE_IN_TRANSACTION")
+                    if pause:  # lets the crash-safety test kill the process mid-transaction
+                        session.flush()
+                        time.sleep(float(pause))
+            else:
+                with self._sessions.begin() as session:
+                    yield session
+        finally:
+            _WRITING.reset(mode)
+
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        """A connection for a query or two that only read (no session, no write lock)."""
+        mode = _WRITING.set(False)
+        try:
+            with self.engine.connect() as connection:
+                yield connection
+        finally:
+            _WRITING.reset(mode)
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -151,7 +269,7 @@ class Store:
 
     def state(self, name: str | None = None) -> EventState:
         """The event as core.py sees it."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             return self._state(s, self._event(s, name))
 
     def _state(self, session: Session, e: EventRow) -> EventState:
@@ -197,20 +315,206 @@ class Store:
             tuple(json.loads(e.titles)),
         )
 
+    def event_revision(self, event_id: int) -> tuple[str, int] | None:
+        """(name, revision) of an event, or None: one small query, no transaction."""
+        table = EventRow.__table__
+        with self._reading() as c:
+            row = c.execute(
+                select(table.c.name, table.c.revision).where(table.c.id == event_id)
+            ).first()
+        return None if row is None else (row[0], row[1])
+
+    def snapshot(self, event_id: int) -> EventSnapshot:
+        """The event as its pages show it: the kept snapshot while the event's revision in the
+        database is the one it was read at, else a fresh one (one read transaction)."""
+        head = self.event_revision(event_id)
+        if head is None:
+            raise InvalidInputError(f"no event #{event_id}")
+        kept = self._snapshots.get(event_id)
+        if kept is not None and (kept.name, kept.revision) == head:
+            return kept
+        fresh = self._read_snapshot(event_id)
+        self._snapshots[event_id] = fresh
+        return fresh
+
+    def _read_snapshot(self, event_id: int) -> EventSnapshot:
+        """One snapshot, all in one read transaction: the revision is read first, so the rest
+        is never older than the revision it is kept under."""
+        ev, pl, rd, gm = (t.__table__ for t in (EventRow, PlayerRow, RoundRow, GameRow))
+        ro, rr, bl, eo = (
+            t.__table__ for t in (RollOffRow, ResultReportRow, BattleLogRow, EventOrganizerRow)
+        )
+        with self.transaction(write=False) as s:
+            c = s.connection()
+            e = c.execute(select(ev).where(ev.c.id == event_id)).mappings().first()
+            if e is None:
+                raise InvalidInputError(f"no event #{event_id}")
+            players = [
+                {
+                    "id": p.id,
+                    "name": p.name,
+                    "email": p.email,
+                    "joined_round": p.joined_round,
+                    "dropped_after": p.dropped_after,
+                    "has_pin": p.has_pin,
+                }
+                for p in c.execute(
+                    select(
+                        pl.c.id,
+                        pl.c.name,
+                        pl.c.email,
+                        pl.c.joined_round,
+                        pl.c.dropped_after,
+                        pl.c.pin_hash.is_not(None).label("has_pin"),
+                    )
+                    .where(pl.c.event_id == event_id)
+                    .order_by(pl.c.id)
+                )
+            ]
+            names = {p["id"]: p["name"] for p in players}
+            of_event = select(rd.c.number).where(rd.c.event_id == event_id)
+            numbers = list(c.scalars(of_event.order_by(rd.c.number)))
+            games: dict[int, list[dict[str, Any]]] = {n: [] for n in numbers}
+            game_at: dict[int, tuple[int, int, int, int | None]] = {}
+            for g in c.execute(
+                select(gm, rd.c.number)
+                .join(rd, gm.c.round_id == rd.c.id)
+                .where(rd.c.event_id == event_id)
+                .order_by(rd.c.number, gm.c.table)
+            ).mappings():
+                game_at[g["id"]] = (g["number"], g["table"], g["a_id"], g["b_id"])
+                games[g["number"]].append(
+                    {
+                        "table": g["table"],
+                        "a": names[g["a_id"]],
+                        "b": names[g["b_id"]] if g["b_id"] else None,
+                        "winner": names[g["winner_id"]] if g["winner_id"] else None,
+                        "fp_a": g["fp_a"],
+                        "fp_b": g["fp_b"],
+                        "build_initials_a": g["build_initials_a"],
+                        "build_initials_b": g["build_initials_b"],
+                        "result_initials_a": g["result_initials_a"],
+                        "result_initials_b": g["result_initials_b"],
+                        "flag": g["flag"],
+                        "version": g["version"],
+                    }
+                )
+            rolls = {
+                names[r.player_id]: r.result
+                for r in c.execute(
+                    select(ro.c.player_id, ro.c.result)
+                    .where(ro.c.event_id == event_id)
+                    .order_by(ro.c.id)
+                )
+            }
+            reports = []
+            for r in c.execute(
+                select(rr)
+                .join(gm, rr.c.game_id == gm.c.id)
+                .join(rd, gm.c.round_id == rd.c.id)
+                .where(rd.c.event_id == event_id, rr.c.status.in_(OPEN_REPORTS))
+                .order_by(rr.c.id)
+            ).mappings():
+                number, table, a_id, b_id = game_at[r["game_id"]]
+                a, b = names[a_id], names[b_id] if b_id else ""
+                reports.append(
+                    {
+                        "id": r["id"],
+                        "round": number,
+                        "table": table,
+                        "reporter": names[r["reporter_id"]],
+                        "confirmer": b if r["reporter_id"] == a_id else a,
+                        "winner": names[r["winner_id"]],
+                        "fp": {a: r["fp_a"], b: r["fp_b"]},
+                        "status": r["status"],
+                        "note": r["note"],
+                        "resolved_by": r["resolved_by"],
+                    }
+                )
+            logged = frozenset(
+                game_at[gid][:2]
+                for gid in c.scalars(
+                    select(bl.c.game_id)
+                    .join(gm, bl.c.game_id == gm.c.id)
+                    .join(rd, gm.c.round_id == rd.c.id)
+                    .where(rd.c.event_id == event_id)
+                )
+            )
+            organizers = tuple(
+                c.scalars(select(eo.c.organizer_id).where(eo.c.event_id == event_id))
+            )
+        rounds = tuple(tuple(games[n]) for n in numbers)
+        core_rounds = tuple(
+            tuple(
+                core.Game(
+                    number,
+                    g["a"],
+                    g["b"],
+                    g["winner"],
+                    tuple(
+                        (who, fp)
+                        for who, fp in ((g["a"], g["fp_a"]), (g["b"], g["fp_b"]))
+                        if who is not None and fp is not None
+                    ),
+                )
+                for g in tables
+            )
+            for number, tables in zip(numbers, rounds, strict=True)
+        )
+        next_round = len(numbers) + 1
+        titles = tuple(json.loads(e["titles"]))
+        state = EventState(
+            e["name"],
+            e["seed"],
+            e["rounds"],
+            tuple(p["name"] for p in players),
+            tuple(
+                p["name"]
+                for p in players
+                if p["joined_round"] <= next_round
+                and (p["dropped_after"] is None or p["dropped_after"] >= next_round)
+            ),
+            core_rounds,
+            rolls,
+            titles,
+        )
+        settings = {
+            "name": e["name"],
+            "date": e["date"],
+            "sp_limit": e["sp_limit"],
+            "scenario": e["scenario"],
+            "rounds": e["rounds"],
+            "round_minutes": e["round_minutes"],
+            "seed": e["seed"],
+            "titles": list(titles),
+            "faction_surcharge": e["faction_surcharge"],
+        }
+        return EventSnapshot(
+            event_id,
+            e["revision"],
+            settings,
+            state,
+            tuple(players),
+            rounds,
+            tuple(reports),
+            logged,
+            organizers,
+        )
+
     def events(self) -> list[str]:
         """Every event's name, newest last."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             return list(s.scalars(select(EventRow.name).order_by(EventRow.id)))
 
     def fleets(self, name: str | None = None) -> dict[str, Fleet]:
         """Each player's registered fleet."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, name)
             return {p.name: read_fleet(json.loads(p.fleet_json), p.name) for p in e.players}
 
     def settings(self, name: str | None = None) -> dict[str, Any]:
         """The event's settings."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, name)
             return {
                 "name": e.name,
@@ -226,7 +530,7 @@ class Store:
 
     def games(self, name: str | None, round_number: int) -> list[dict[str, Any]]:
         """One round's tables with everything recorded on them."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, name)
             r = self._round(e, round_number)
             names = {p.id: p.name for p in e.players}
@@ -250,7 +554,7 @@ class Store:
 
     def corrections(self, name: str | None = None) -> list[dict[str, str]]:
         """The corrections log, oldest first."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, name)
             rows = s.scalars(
                 select(CorrectionRow)
@@ -565,7 +869,7 @@ class Store:
         state = self.state(event_name)
         fleets = self.fleets(event_name)
         rounds = [self.games(state.name, n) for n in range(1, len(state.rounds) + 1)]
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, event_name)
             players = [
                 {
@@ -706,7 +1010,7 @@ class Store:
 
     def organizer(self, username: str) -> tuple[int, str] | None:
         """(id, password hash) of an organizer account, or None."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             row = s.scalars(
                 select(OrganizerRow).where(OrganizerRow.username == username.strip())
             ).first()
@@ -714,18 +1018,19 @@ class Store:
 
     def organizer_name(self, organizer_id: int) -> str | None:
         """An organizer's user name, or None when the account does not exist."""
-        with self.transaction() as s:
-            row = s.get(OrganizerRow, organizer_id)
-            return None if row is None else row.username
+        table = OrganizerRow.__table__
+        with self._reading() as c:  # on every page of a logged-in organizer: kept small
+            name = c.scalar(select(table.c.username).where(table.c.id == organizer_id))
+        return None if name is None else str(name)
 
     def organizer_count(self) -> int:
         """How many organizer accounts exist."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             return len(list(s.scalars(select(OrganizerRow.id))))
 
     def event_list(self) -> list[dict[str, Any]]:
         """Every event: id, name, date, rounds planned and paired, players, organizer ids."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             owners: dict[int, list[int]] = {}
             for link in s.scalars(select(EventOrganizerRow)):
                 owners.setdefault(link.event_id, []).append(link.organizer_id)
@@ -745,7 +1050,7 @@ class Store:
 
     def event_name(self, event_id: int) -> str:
         """The name of the event with this id."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             row = s.get(EventRow, event_id)
             if row is None:
                 raise InvalidInputError(f"no event #{event_id}")
@@ -753,12 +1058,12 @@ class Store:
 
     def event_id(self, event_name: str | None) -> int:
         """The id of an event (the latest when None)."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             return self._event(s, event_name).id
 
     def organizers_of(self, event_name: str | None) -> list[int]:
         """Ids of the organizers who run an event in the web app (empty: made by the CLI)."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, event_name)
             return list(
                 s.scalars(
@@ -778,7 +1083,7 @@ class Store:
 
     def players(self, event_name: str | None = None) -> list[dict[str, Any]]:
         """The registered players: id, name, email, joined and dropped rounds, has a PIN."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, event_name)
             return [
                 {
@@ -794,7 +1099,7 @@ class Store:
 
     def pin_hash(self, event_name: str | None, player: str) -> str | None:
         """The stored hash of a player's PIN (None: he has none)."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             return self._player(s, self._event(s, event_name), player).pin_hash
 
     def set_pin_hash(self, event_name: str | None, player: str, pin_hash: str, who: str) -> None:
@@ -809,7 +1114,7 @@ class Store:
     ) -> str:
         """The score check of a player's Fleet Points against his opponent's fleet in a round,
         recording nothing: '' when they can be scored."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, event_name)
             g = self._game_of(e, number, self._player(s, e, player))
             if g.b_id is None:
@@ -1057,7 +1362,7 @@ class Store:
 
     def reports(self, event_name: str | None, number: int | None = None) -> list[dict[str, Any]]:
         """Players' reports, oldest first (of one round when `number` is given)."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, event_name)
             names = {p.id: p.name for p in e.players}
             out = []
@@ -1091,14 +1396,14 @@ class Store:
 
     def battle_log(self, event_name: str | None, number: int, table: int) -> str | None:
         """The JSONL log of a game the AI played, or None."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             g = self._table(self._event(s, event_name), number, table)
             row = s.scalars(select(BattleLogRow).where(BattleLogRow.game_id == g.id)).first()
             return None if row is None else row.jsonl
 
     def battle_log_tables(self, event_name: str | None) -> set[tuple[int, int]]:
         """(round, table) of every game with a battle log."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, event_name)
             out = set()
             for r in e.round_rows:

@@ -110,14 +110,13 @@ OrganizerDep = Annotated[Organizer, Depends(require_organizer)]
 
 def owned_event(eid: int, org: OrganizerDep, request: Request) -> EventRef:
     """An event the logged-in organizer runs; any other is 'not found'."""
-    store = web(request).store
     try:
-        name = store.event_name(eid)
+        snapshot = web(request).store.snapshot(eid)
     except InvalidInputError:
         raise HTTPException(404, f"no event #{eid} among yours") from None
-    if org.id not in store.organizers_of(name):
+    if org.id not in snapshot.organizers:
         raise HTTPException(404, f"no event #{eid} among yours")
-    return EventRef(eid, name)
+    return EventRef(eid, snapshot.name)
 
 
 OwnedEvent = Annotated[EventRef, Depends(owned_event)]
@@ -125,10 +124,10 @@ OwnedEvent = Annotated[EventRef, Depends(owned_event)]
 
 def public_event(eid: int, request: Request) -> EventRef:
     """Any event, for the public pages."""
-    try:
-        return EventRef(eid, web(request).store.event_name(eid))
-    except InvalidInputError:
-        raise HTTPException(404, f"no event #{eid}") from None
+    head = web(request).store.event_revision(eid)
+    if head is None:
+        raise HTTPException(404, f"no event #{eid}")
+    return EventRef(eid, head[0])
 
 
 PublicEvent = Annotated[EventRef, Depends(public_event)]
