@@ -187,3 +187,68 @@ def test_unknown_events_are_refused(tmp_path: Path) -> None:
     assert store.event_revision(999) is None
     with pytest.raises(InvalidInputError, match="no event #999"):
         store.snapshot(999)
+
+
+def test_a_result_entered_here_moves_the_kept_snapshot_exactly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After record_game, the store keeps a snapshot made from the one it had and the change,
+    without reading the event again; it equals the event read afresh, field by field."""
+    store = event(str(tmp_path / "e.db"), players=7, name="Nov")
+    store.create_event("Peak", seed=5)  # the score check flags impossible Fleet Points
+    for i in range(4):
+        store.add_player("Peak", f"Q{i}", load_fleet(FLEETS[i]))
+    store.pair_next_round("Nov")
+    store.pair_next_round("Peak")
+    reads: list[int] = []
+    read = store._read_snapshot
+
+    def counted(event_id: int) -> object:
+        reads.append(event_id)
+        return read(event_id)
+
+    monkeypatch.setattr(store, "_read_snapshot", counted)
+
+    def entered(name: str, at: dict[str, object], **kw: object) -> None:
+        eid = store.event_id(name)
+        store.snapshot(eid)  # kept before the write
+        count = len(reads)
+        a, b = str(at["a"]), str(at["b"])
+        points = kw.pop("points", {a: 5, b: 9})
+        store.record_game(name, 1, int(str(at["table"])), b, points, "desk", **kw)  # type: ignore[arg-type]
+        kept = store.snapshot(eid)
+        assert len(reads) == count, "the event was read again"
+        fresh = read(eid)
+        for f in ("revision", "settings", "state", "players", "rounds", "open_reports"):
+            assert getattr(kept, f) == getattr(fresh, f), f
+        assert kept.logged == fresh.logged
+        assert kept.organizers == fresh.organizers
+
+    nov = [g for g in store.games("Nov", 1) if g["b"]]
+    rid = store.report_result("Nov", 1, nov[0]["a"], nov[0]["a"], {nov[0]["a"]: 1, nov[0]["b"]: 2})
+    assert store.snapshot(store.event_id("Nov")).open_reports[0]["id"] == rid
+    entered("Nov", nov[0])  # closes the open report (overridden)
+    entered("Nov", nov[0])  # the same again: version kept, revision moves
+    entered("Nov", nov[1], battle_log=("aggressive v kiting", "{}\n"))
+    peak = [g for g in store.games("Peak", 1) if g["b"]]
+    entered("Peak", peak[0], points={peak[0]["a"]: 4999, peak[0]["b"]: 0})
+    assert store.snapshot(store.event_id("Peak")).rounds[0][0]["flag"]
+
+
+def test_no_snapshot_is_moved_over_another_processes_write(tmp_path: Path) -> None:
+    """A write by another Store between the kept snapshot and this store's write: the kept
+    snapshot is not the one the write started from, so the event is read again."""
+    db = str(tmp_path / "e.db")
+    store = event(db)
+    store.pair_next_round("Nov")
+    eid = store.event_id("Nov")
+    g1, g2 = (g for g in store.games("Nov", 1) if g["b"])
+    store.snapshot(eid)
+    Store(db).record_game("Nov", 1, g1["table"], g1["a"], {g1["a"]: 3, g1["b"]: 4}, "cli")
+    store.record_game("Nov", 1, g2["table"], g2["b"], {g2["a"]: 6, g2["b"]: 7}, "desk")
+    kept = store.snapshot(eid)
+    assert kept.state == store._read_snapshot(eid).state
+    assert {(x["table"], x["winner"]) for x in kept.rounds[0]} >= {
+        (g1["table"], g1["a"]),
+        (g2["table"], g2["b"]),
+    }

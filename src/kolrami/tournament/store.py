@@ -7,19 +7,31 @@ all). The rules themselves are in core.py; this module only reads and writes.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, Engine, create_engine, event, select, update
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import (
+    Connection,
+    Engine,
+    bindparam,
+    create_engine,
+    event,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.orm import Session, aliased, object_session, sessionmaker
+from sqlalchemy.orm.util import identity_key
 
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.fleet.legality import EventSettings, validate
@@ -45,6 +57,10 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 class ConflictError(KolramiError):
     """Someone else changed the same result first (two tablets at once)."""
+
+
+class ScoreCheckError(KolramiError):
+    """A result the score check rejects, refused until the organizer accepts it (PP-16..21)."""
 
 
 def database_url(url_or_path: str | None) -> str:
@@ -75,6 +91,10 @@ def _engine(url: str) -> Engine:
             # Write-ahead log: readers never wait for a writer nor a writer for readers, so the
             # web app's pages and result entries do not queue behind each other.
             cursor.execute("PRAGMA journal_mode=WAL")
+            # With the log, NORMAL syncs at checkpoints rather than at every commit: a killed
+            # process loses nothing committed and the file is never damaged; a power cut may
+            # lose the last commits before it (SQLite's documented trade for WAL).
+            cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.close()
 
         @event.listens_for(engine, "begin")
@@ -109,7 +129,9 @@ NO_EVENT = (OrganizerRow, SecretRow)
 
 
 def _bump_revisions(session: Session, _context: Any) -> None:
-    """After each flush, in its transaction: bump the revision of every event it touched."""
+    """After each flush, in its transaction: bump the revision of every event it touched, once
+    per transaction (readers never see the transaction's rows before it commits, so one bump
+    covers every flush of it)."""
     events: set[int] = set()
     rounds: set[int] = set()
     games: set[int] = set()
@@ -124,14 +146,27 @@ def _bump_revisions(session: Session, _context: Any) -> None:
             games.add(row.game_id)
         elif not isinstance(row, NO_EVENT):
             raise TypeError(f"{type(row).__name__}: say which event its rows belong to")
+    for gid in list(games):  # games and rounds the session holds already name their event
+        game = session.identity_map.get(identity_key(GameRow, gid))
+        if isinstance(game, GameRow):
+            games.discard(gid)
+            rounds.add(game.round_id)
+    for rid in list(rounds):
+        held = session.identity_map.get(identity_key(RoundRow, rid))
+        if isinstance(held, RoundRow):
+            rounds.discard(rid)
+            events.add(held.event_id)
     connection = session.connection()
-    rounds_t, games_t = RoundRow.__table__, GameRow.__table__
-    if games:
-        of_games = select(games_t.c.round_id).where(games_t.c.id.in_(games))
-        rounds.update(connection.scalars(of_games))
-    if rounds:
-        of_rounds = select(rounds_t.c.event_id).where(rounds_t.c.id.in_(rounds))
-        events.update(connection.scalars(of_rounds))
+    if rounds or games:
+        by_round = select(RoundRow.event_id).where(RoundRow.id.in_(rounds))
+        by_game = (
+            select(RoundRow.event_id)
+            .join(GameRow, GameRow.round_id == RoundRow.id)
+            .where(GameRow.id.in_(games))
+        )
+        events.update(connection.scalars(by_round.union(by_game)))
+    bumped: set[int] = session.info.setdefault(_BUMPED, set())
+    events -= bumped
     if events:
         connection.execute(
             update(EventRow)
@@ -139,6 +174,14 @@ def _bump_revisions(session: Session, _context: Any) -> None:
             .values(revision=EventRow.revision + 1)
             .execution_options(synchronize_session=False)
         )
+        bumped |= events
+
+
+def _transaction_over(session: Session, *_: Any) -> None:
+    session.info.pop(_BUMPED, None)
+
+
+_BUMPED = "kolrami_bumped_events"
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +221,7 @@ class EventSnapshot:
     open_reports: tuple[dict[str, Any], ...]  # as Store.reports, status pending/disputed/flagged
     logged: frozenset[tuple[int, int]]  # as Store.battle_log_tables
     organizers: tuple[int, ...]  # as Store.organizers_of
-    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    memo: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -187,6 +230,31 @@ class EventSnapshot:
 
 
 OPEN_REPORTS = ("pending", "disputed", "flagged")
+
+
+class _TableChange(NamedTuple):
+    """What Store.record_game changed of one table, between two revisions of its event."""
+
+    event_id: int
+    before: int
+    after: int
+    round: int
+    table: int
+    row: dict[str, Any]  # the table's new values, as in Store.games
+    logged: bool = False  # a battle log was kept for it
+
+
+_A, _B = aliased(PlayerRow), aliased(PlayerRow)
+#: A table of a round and its two players, with the event: Store._game_at (built once).
+_GAME_AT = (
+    select(EventRow, RoundRow, GameRow, _A, _B)
+    .join(RoundRow, RoundRow.event_id == EventRow.id)
+    .join(GameRow, GameRow.round_id == RoundRow.id)
+    .join(_A, _A.id == GameRow.a_id)
+    .join(_B, _B.id == GameRow.b_id)
+    .where(EventRow.name == bindparam("name"), RoundRow.number == bindparam("number"))
+    .where(GameRow.table == bindparam("table"))
+)
 
 
 class Store:
@@ -201,12 +269,16 @@ class Store:
             raise
         except Exception as exc:
             raise InvalidInputError(f"cannot open the store '{self.url}': {exc}") from None
+        self._sqlite = self.engine.dialect.name == "sqlite"
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         event.listen(self._sessions, "after_flush", _bump_revisions)
+        event.listen(self._sessions, "after_commit", _transaction_over)
+        event.listen(self._sessions, "after_soft_rollback", _transaction_over)
         # Writers of this process queue here rather than poll SQLite's lock (busy_timeout
         # sleeps); other processes still meet them at SQLite's lock.
         self._write_lock = threading.RLock()
         self._snapshots: dict[int, EventSnapshot] = {}
+        self._snapshot_lock = threading.Lock()
 
     @contextmanager
     def transaction(self, write: bool = True) -> Iterator[Session]:
@@ -257,9 +329,11 @@ class Store:
         return row
 
     def _player(self, session: Session, event_row: EventRow, name: str) -> PlayerRow:
-        for p in event_row.players:
-            if p.name == name:
-                return p
+        found = session.scalars(
+            select(PlayerRow).where(PlayerRow.event_id == event_row.id, PlayerRow.name == name)
+        ).first()
+        if found is not None:
+            return found
         import difflib
 
         names = [p.name for p in event_row.players]
@@ -317,12 +391,28 @@ class Store:
 
     def event_revision(self, event_id: int) -> tuple[str, int] | None:
         """(name, revision) of an event, or None: one small query, no transaction."""
-        table = EventRow.__table__
-        with self._reading() as c:
-            row = c.execute(
-                select(table.c.name, table.c.revision).where(table.c.id == event_id)
-            ).first()
-        return None if row is None else (row[0], row[1])
+        row = self._one("SELECT name, revision FROM events WHERE id = :id", id=event_id)
+        return None if row is None else (str(row[0]), int(row[1]))
+
+    def _one(self, sql: str, **params: Any) -> tuple[Any, ...] | None:
+        """The first row of a small read (named :params), or None. Asked on every page (the
+        revision check, who is logged in), so on SQLite it goes to the driver directly: a
+        tenth of the cost through SQLAlchemy's layers."""
+        if not self._sqlite:
+            with self._reading() as c:
+                row = c.execute(text(sql), params).first()
+            return None if row is None else tuple(row)
+        connection = self.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            try:
+                cursor.execute(sql, params)  # no BEGIN (see _engine): one read, autocommit
+                found = cursor.fetchone()
+            finally:
+                cursor.close()
+        finally:
+            connection.close()
+        return None if found is None else tuple(found)
 
     def snapshot(self, event_id: int) -> EventSnapshot:
         """The event as its pages show it: the kept snapshot while the event's revision in the
@@ -336,6 +426,47 @@ class Store:
         fresh = self._read_snapshot(event_id)
         self._snapshots[event_id] = fresh
         return fresh
+
+    def _revision(self, session: Session, event_id: int) -> int:
+        """The event's revision inside a transaction, after its writes (flushed)."""
+        return int(session.scalars(select(EventRow.revision).where(EventRow.id == event_id)).one())
+
+    def _follow(self, change: _TableChange) -> None:
+        """After a table's result was written here: when the kept snapshot of the event is the
+        one the write started from (so the write is the only change between the two
+        revisions), keep the snapshot of the new revision, made from it and the change,
+        instead of reading the event again at the next page."""
+        kept = self._snapshots.get(change.event_id)
+        if kept is None or kept.revision != change.before or change.after != change.before + 1:
+            return
+        tables = kept.rounds[change.round - 1]
+        rows = tuple({**t, **change.row} if t["table"] == change.table else t for t in tables)
+        rounds = (*kept.rounds[: change.round - 1], rows, *kept.rounds[change.round :])
+        state = dataclasses.replace(
+            kept.state,
+            rounds=(
+                *kept.state.rounds[: change.round - 1],
+                _core_round(change.round, rows),
+                *kept.state.rounds[change.round :],
+            ),
+        )
+        fresh = dataclasses.replace(
+            kept,
+            revision=change.after,
+            state=state,
+            rounds=rounds,
+            # the table's open reports were all closed (accepted or overridden)
+            open_reports=tuple(
+                r
+                for r in kept.open_reports
+                if (r["round"], r["table"]) != (change.round, change.table)
+            ),
+            logged=kept.logged | {(change.round, change.table)} if change.logged else kept.logged,
+            memo={},
+        )
+        with self._snapshot_lock:  # only over the snapshot it was made from
+            if self._snapshots.get(change.event_id) is kept:
+                self._snapshots[change.event_id] = fresh
 
     def _read_snapshot(self, event_id: int) -> EventSnapshot:
         """One snapshot, all in one read transaction: the revision is read first, so the rest
@@ -445,21 +576,7 @@ class Store:
             )
         rounds = tuple(tuple(games[n]) for n in numbers)
         core_rounds = tuple(
-            tuple(
-                core.Game(
-                    number,
-                    g["a"],
-                    g["b"],
-                    g["winner"],
-                    tuple(
-                        (who, fp)
-                        for who, fp in ((g["a"], g["fp_a"]), (g["b"], g["fp_b"]))
-                        if who is not None and fp is not None
-                    ),
-                )
-                for g in tables
-            )
-            for number, tables in zip(numbers, rounds, strict=True)
+            _core_round(number, tables) for number, tables in zip(numbers, rounds, strict=True)
         )
         next_round = len(numbers) + 1
         titles = tuple(json.loads(e["titles"]))
@@ -797,22 +914,11 @@ class Store:
     def _score_warning(self, e: EventRow, opponent_id: int, points: int) -> str:
         if "battle-simulation" not in _scenario_rules(e.scenario):
             return ""
-        from kolrami.scenarios.models import load_scenario
-        from kolrami.sim.score_check import check_score
-
-        opponent = next(p for p in e.players if p.id == opponent_id)
-        fleet = read_fleet(json.loads(opponent.fleet_json), opponent.name)
-        try:
-            verdict = check_score(fleet, points, load_scenario(e.scenario).turn_limit)
-        except KolramiError:
-            return ""
-        if verdict.achievable:
-            return ""
-        near = " or ".join(str(x) for x in verdict.nearest if x is not None)
-        return (
-            f"{points} Fleet Points cannot be scored against {opponent.name}'s fleet "
-            f"(PP-16..21)" + (f"; nearest possible: {near}" if near else "")
-        )
+        s = object_session(e)
+        assert s is not None
+        opponent = s.get(PlayerRow, opponent_id)
+        assert opponent is not None  # a game's player
+        return _score_warning(opponent.fleet_json, opponent.name, points, e.scenario)
 
     def verify(
         self, event_name: str | None, number: int, player: str, initials: str, stage: str
@@ -1018,10 +1124,8 @@ class Store:
 
     def organizer_name(self, organizer_id: int) -> str | None:
         """An organizer's user name, or None when the account does not exist."""
-        table = OrganizerRow.__table__
-        with self._reading() as c:  # on every page of a logged-in organizer: kept small
-            name = c.scalar(select(table.c.username).where(table.c.id == organizer_id))
-        return None if name is None else str(name)
+        row = self._one("SELECT username FROM organizers WHERE id = :id", id=organizer_id)
+        return None if row is None else str(row[0])
 
     def organizer_count(self) -> int:
         """How many organizer accounts exist."""
@@ -1123,16 +1227,41 @@ class Store:
             return self._score_warning(e, g.b_id if me == g.a_id else g.a_id, fleet_points)
 
     def _table(self, e: EventRow, number: int, table: int) -> GameRow:
-        for g in self._round(e, number).games:
-            if g.table == table:
-                return g
+        s = object_session(e)
+        assert s is not None
+        found = s.scalars(
+            select(GameRow)
+            .join(RoundRow, GameRow.round_id == RoundRow.id)
+            .where(RoundRow.event_id == e.id, RoundRow.number == number, GameRow.table == table)
+        ).first()
+        if found is not None:
+            return found
+        self._round(e, number)  # says when the round is not paired yet
         raise InvalidInputError(f"round {number} of {e.name} has no table {table}")
 
+    def _game_at(
+        self, s: Session, event_name: str | None, number: int, table: int
+    ) -> tuple[EventRow, GameRow, PlayerRow, PlayerRow]:
+        """The event, a table of a round and its two players, in one query (the errors of
+        _event, _table and _at_table when there is no such game)."""
+        if event_name is not None:
+            keys = {"name": event_name, "number": number, "table": table}
+            found = s.execute(_GAME_AT, keys).first()
+            if found is not None:
+                return found[0], found[2], found[3], found[4]
+        e = self._event(s, event_name)
+        g = self._table(e, number, table)
+        return (e, g, *self._at_table(e, g))
+
     def _at_table(self, e: EventRow, g: GameRow) -> tuple[PlayerRow, PlayerRow]:
-        by_id = {p.id: p for p in e.players}
         if g.b_id is None:
             raise InvalidInputError(f"table {g.table} is a bye: nothing to report")
-        return by_id[g.a_id], by_id[g.b_id]
+        s = object_session(e)
+        assert s is not None
+        a, b = s.get(PlayerRow, g.a_id), s.get(PlayerRow, g.b_id)
+        assert a is not None  # the game's players
+        assert b is not None
+        return a, b
 
     def record_game(
         self,
@@ -1144,39 +1273,52 @@ class Store:
         who: str,
         expected_version: int | None = None,
         battle_log: tuple[str, str] | None = None,
+        unless_warned: bool = False,
     ) -> str:
         """A whole table's result in one transaction: the winner and both players' Fleet Points.
 
         For the organizer's entry or override and for battles the AI played (`battle_log`:
         captains and the JSONL log, kept for the replay). Every entry is logged with `who`;
         players' open reports of the table are closed. With `expected_version` a stale entry
-        is refused (ConflictError). Returns the score-check warnings, '' when there are none.
+        is refused (ConflictError). Returns the score-check warnings, '' when there are none;
+        with `unless_warned` a score the check rejects is not recorded but refused
+        (ScoreCheckError), so that the organizer can look again and accept it.
         """
         if any(v < 0 for v in fleet_points.values()):
             raise InvalidInputError("Fleet Points start at 0")
         with self._checked() as s:
-            e = self._event(s, event_name)
-            g = self._table(e, number, table)
-            a, b = self._at_table(e, g)
+            e, g, a, b = self._game_at(s, event_name, number, table)  # under the write lock
             if winner not in (a.name, b.name):
                 raise InvalidInputError(
                     f"{winner} does not play at table {table} in round {number}"
                 )
             if set(fleet_points) != {a.name, b.name}:
                 raise InvalidInputError(f"give the Fleet Points of both {a.name} and {b.name}")
+            if unless_warned:
+                warned = "; ".join(
+                    w
+                    for w in (
+                        self._score_warning(e, b.id, fleet_points[a.name]),
+                        self._score_warning(e, a.id, fleet_points[b.name]),
+                    )
+                    if w
+                )
+                if warned:
+                    raise ScoreCheckError(warned)
             if expected_version is not None and g.version != expected_version:
                 raise ConflictError(
                     f"round {number}, table {g.table} was changed by someone else "
                     "a moment ago; reload it and enter the result again"
                 )
             again = g.winner_id is not None
+            open_reports = self._open_reports(s, g)  # before the changes: one flush, at commit
             warnings = [
                 self._apply_result(s, e, number, g, p, p.name == winner, fleet_points[p.name], who)
                 for p in (a, b)
             ]
             g.flag = "; ".join(w for w in warnings if w)
             winner_id = a.id if winner == a.name else b.id
-            for r in self._open_reports(s, g):
+            for r in open_reports:
                 same = (r.winner_id, r.fp_a, r.fp_b) == (
                     winner_id,
                     fleet_points[a.name],
@@ -1200,7 +1342,23 @@ class Store:
                     + (" (entered again)" if again else ""),
                 )
             )
-            return g.flag
+            s.flush()
+            row = {
+                "winner": winner,
+                "fp_a": g.fp_a,
+                "fp_b": g.fp_b,
+                "flag": g.flag,
+                "version": g.version,
+            }
+            if self._sqlite and e.id in s.info.get(_BUMPED, ()):
+                after = e.revision + 1  # bumped once, and nobody else writes (BEGIN IMMEDIATE)
+            else:
+                after = self._revision(s, e.id)
+            change = _TableChange(e.id, e.revision, after, number, g.table, row)
+            change = change._replace(logged=battle_log is not None)
+            flag = g.flag
+        self._follow(change)
+        return flag
 
     def _open_reports(self, s: Session, g: GameRow) -> list[ResultReportRow]:
         return list(
@@ -1415,10 +1573,48 @@ class Store:
             return out
 
 
+def _core_round(number: int, tables: tuple[dict[str, Any], ...]) -> tuple[core.Game, ...]:
+    """A round of a snapshot (its tables, as Store.games) as core.py sees it."""
+    return tuple(
+        core.Game(
+            number,
+            g["a"],
+            g["b"],
+            g["winner"],
+            tuple(
+                (who, fp)
+                for who, fp in ((g["a"], g["fp_a"]), (g["b"], g["fp_b"]))
+                if who is not None and fp is not None
+            ),
+        )
+        for g in tables
+    )
+
+
 def _initials(name: str) -> str:
     """A player's initials for the sheet's initials box (at most 4 letters)."""
     words = [w for w in name.replace("-", " ").split() if w]
     return "".join(w[0].upper() for w in words)[:4] or name[:4]
+
+
+@functools.lru_cache(maxsize=4096)
+def _score_warning(fleet_json: str, player: str, points: int, scenario: str) -> str:
+    """The score check of `points` against a player's fleet (as stored): '' when they can be
+    scored. A pure function of its arguments, so kept: entering a result checks both sides."""
+    from kolrami.scenarios.models import load_scenario
+    from kolrami.sim.score_check import check_score
+
+    fleet = read_fleet(json.loads(fleet_json), player)
+    try:
+        verdict = check_score(fleet, points, load_scenario(scenario).turn_limit)
+    except KolramiError:
+        return ""
+    if verdict.achievable:
+        return ""
+    near = " or ".join(str(x) for x in verdict.nearest if x is not None)
+    return f"{points} Fleet Points cannot be scored against {player}'s fleet (PP-16..21)" + (
+        f"; nearest possible: {near}" if near else ""
+    )
 
 
 def _scenario_rules(name: str) -> tuple[str, ...]:

@@ -6,6 +6,7 @@ core.py, never computed here a second time.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,7 +83,7 @@ class EventView:
     organizers: list[int]
     rounds: list[Round] = field(default_factory=list)
     #: What the pages derive from this view (rendered fragments), kept as long as the view.
-    memo: dict[str, Any] = field(default_factory=dict, repr=False)
+    memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
 
     @property
     def current(self) -> Round | None:
