@@ -18,11 +18,12 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import (
     Connection,
     Engine,
+    Table,
     bindparam,
     create_engine,
     event,
@@ -168,12 +169,7 @@ def _bump_revisions(session: Session, _context: Any) -> None:
     bumped: set[int] = session.info.setdefault(_BUMPED, set())
     events -= bumped
     if events:
-        connection.execute(
-            update(EventRow)
-            .where(EventRow.id.in_(events))
-            .values(revision=EventRow.revision + 1)
-            .execution_options(synchronize_session=False)
-        )
+        connection.execute(_BUMP, {"ids": sorted(events)})
         bumped |= events
 
 
@@ -182,6 +178,12 @@ def _transaction_over(session: Session, *_: Any) -> None:
 
 
 _BUMPED = "kolrami_bumped_events"
+_EVENTS = cast(Table, EventRow.__table__)
+_BUMP = (
+    update(_EVENTS)
+    .where(_EVENTS.c.id.in_(bindparam("ids", expanding=True)))
+    .values(revision=_EVENTS.c.revision + 1)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +256,11 @@ _GAME_AT = (
     .join(_B, _B.id == GameRow.b_id)
     .where(EventRow.name == bindparam("name"), RoundRow.number == bindparam("number"))
     .where(GameRow.table == bindparam("table"))
+)
+
+
+_OPEN_REPORTS_OF = select(ResultReportRow).where(
+    ResultReportRow.game_id == bindparam("game"), ResultReportRow.status.in_(OPEN_REPORTS)
 )
 
 
@@ -1361,14 +1368,7 @@ class Store:
         return flag
 
     def _open_reports(self, s: Session, g: GameRow) -> list[ResultReportRow]:
-        return list(
-            s.scalars(
-                select(ResultReportRow).where(
-                    ResultReportRow.game_id == g.id,
-                    ResultReportRow.status.in_(("pending", "disputed", "flagged")),
-                )
-            )
-        )
+        return list(s.scalars(_OPEN_REPORTS_OF, {"game": g.id}))
 
     def report_result(
         self,
