@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -57,7 +58,7 @@ def test_migrations_build_the_schema(tmp_path: Path) -> None:
         "alembic_version",
     } <= tables
     with store.engine.connect() as c:
-        assert c.execute(text("select version_num from alembic_version")).scalar() == "0002"
+        assert c.execute(text("select version_num from alembic_version")).scalar() == "0003"
     Store(str(tmp_path / "x.db"))  # opening again is a no-op upgrade
 
 
@@ -183,6 +184,19 @@ print("done", flush=True)
 """
 
 
+def write_locked(db: str) -> bool:
+    """Another connection holds the database's write lock (is inside a writing transaction)."""
+    probe = sqlite3.connect(db, timeout=0, isolation_level=None)
+    try:
+        probe.execute("BEGIN IMMEDIATE")
+        probe.execute("ROLLBACK")
+        return False
+    except sqlite3.OperationalError:
+        return True
+    finally:
+        probe.close()
+
+
 def test_a_killed_process_leaves_a_whole_round_or_none(tmp_path: Path) -> None:
     store = event(tmp_path, 8)
     db = str(tmp_path / "event.db")
@@ -198,7 +212,7 @@ def test_a_killed_process_leaves_a_whole_round_or_none(tmp_path: Path) -> None:
     mid_transaction = False
     while time.time() < deadline and not mid_transaction:
         time.sleep(0.1)
-        mid_transaction = os.path.exists(db + "-journal") or os.path.exists(db + "-wal")
+        mid_transaction = write_locked(db)
     assert mid_transaction, "the child never got inside its transaction"
     time.sleep(0.3)
     proc.send_signal(signal.SIGKILL)

@@ -33,6 +33,9 @@ class EventRow(Base):
     titles: Mapped[str] = mapped_column(Text, default='["Admiral", "Vice Admiral"]')
     faction_surcharge: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=now)
+    #: Changes with every write to the event (migration 0003): what the web app keeps of the
+    #: event in memory is used only while this is unchanged. The store bumps it; see store.py.
+    revision: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
 
     players: Mapped[list[PlayerRow]] = relationship(back_populates="event", order_by="PlayerRow.id")
     round_rows: Mapped[list[RoundRow]] = relationship(

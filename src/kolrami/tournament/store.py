@@ -7,17 +7,32 @@ all). The rules themselves are in core.py; this module only reads and writes.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import os
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Engine, create_engine, event, select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    bindparam,
+    create_engine,
+    event,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.orm import Session, aliased, object_session, sessionmaker
+from sqlalchemy.orm.util import identity_key
 
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.fleet.legality import EventSettings, validate
@@ -45,6 +60,10 @@ class ConflictError(KolramiError):
     """Someone else changed the same result first (two tablets at once)."""
 
 
+class ScoreCheckError(KolramiError):
+    """A result the score check rejects, refused until the organizer accepts it (PP-16..21)."""
+
+
 def database_url(url_or_path: str | None) -> str:
     """A URL from --db: a URL as given, a bare path as a SQLite file, nothing as ./kolrami.db."""
     if not url_or_path:
@@ -54,16 +73,37 @@ def database_url(url_or_path: str | None) -> str:
     return f"sqlite:///{url_or_path}"
 
 
+#: True while the current thread is in a Store transaction that may write (see `_engine`).
+_WRITING: ContextVar[bool] = ContextVar("kolrami_store_writing", default=True)
+
+
 def _engine(url: str) -> Engine:
     engine = create_engine(url)
     if url.startswith("sqlite"):
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            # The driver would open transactions itself, and only at the first write: reads
+            # before it would see no snapshot. `_begin` below opens them instead.
+            dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA busy_timeout=5000")
+            # Write-ahead log: readers never wait for a writer nor a writer for readers, so the
+            # web app's pages and result entries do not queue behind each other.
+            cursor.execute("PRAGMA journal_mode=WAL")
+            # With the log, NORMAL syncs at checkpoints rather than at every commit: a killed
+            # process loses nothing committed and the file is never damaged; a power cut may
+            # lose the last commits before it (SQLite's documented trade for WAL).
+            cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(connection: Any) -> None:
+            # A transaction that may write takes the write lock at once: taking it later, after
+            # reading, could fail when another connection wrote in between. A read-only one
+            # reads one consistent snapshot.
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if _WRITING.get() else "BEGIN")
 
     return engine
 
@@ -78,6 +118,72 @@ def upgrade(engine: Engine) -> None:
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+#: The tables whose rows belong to one event, and how a row names it: its event_id, its game's
+#: round's event, or its round's event. Tables not named here belong to no event (accounts,
+#: secrets). A new table must be added to one or the other (a test checks that).
+_BY_EVENT_ID = (EventOrganizerRow, PlayerRow, RoundRow, RollOffRow, CorrectionRow)
+_BY_ROUND = (GameRow,)
+_BY_GAME = (ResultReportRow, BattleLogRow)
+NO_EVENT = (OrganizerRow, SecretRow)
+
+
+def _bump_revisions(session: Session, _context: Any) -> None:
+    """After each flush, in its transaction: bump the revision of every event it touched, once
+    per transaction (readers never see the transaction's rows before it commits, so one bump
+    covers every flush of it)."""
+    events: set[int] = set()
+    rounds: set[int] = set()
+    games: set[int] = set()
+    for row in (*session.new, *session.dirty, *session.deleted):
+        if isinstance(row, EventRow):
+            events.add(row.id)
+        elif isinstance(row, _BY_EVENT_ID):
+            events.add(row.event_id)
+        elif isinstance(row, _BY_ROUND):
+            rounds.add(row.round_id)
+        elif isinstance(row, _BY_GAME):
+            games.add(row.game_id)
+        elif not isinstance(row, NO_EVENT):
+            raise TypeError(f"{type(row).__name__}: say which event its rows belong to")
+    for gid in list(games):  # games and rounds the session holds already name their event
+        game = session.identity_map.get(identity_key(GameRow, gid))
+        if isinstance(game, GameRow):
+            games.discard(gid)
+            rounds.add(game.round_id)
+    for rid in list(rounds):
+        held = session.identity_map.get(identity_key(RoundRow, rid))
+        if isinstance(held, RoundRow):
+            rounds.discard(rid)
+            events.add(held.event_id)
+    connection = session.connection()
+    if rounds or games:
+        by_round = select(RoundRow.event_id).where(RoundRow.id.in_(rounds))
+        by_game = (
+            select(RoundRow.event_id)
+            .join(GameRow, GameRow.round_id == RoundRow.id)
+            .where(GameRow.id.in_(games))
+        )
+        events.update(connection.scalars(by_round.union(by_game)))
+    bumped: set[int] = session.info.setdefault(_BUMPED, set())
+    events -= bumped
+    if events:
+        connection.execute(_BUMP, {"ids": sorted(events)})
+        bumped |= events
+
+
+def _transaction_over(session: Session, *_: Any) -> None:
+    session.info.pop(_BUMPED, None)
+
+
+_BUMPED = "kolrami_bumped_events"
+_EVENTS = cast(Table, EventRow.__table__)
+_BUMP = (
+    update(_EVENTS)
+    .where(_EVENTS.c.id.in_(bindparam("ids", expanding=True)))
+    .values(revision=_EVENTS.c.revision + 1)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +204,66 @@ class EventState:
         return core.standings(self.players, self.rounds, self.roll_offs, self.titles)
 
 
+@dataclass(frozen=True, slots=True)
+class EventSnapshot:
+    """Everything the event's pages show, read in one transaction at one revision.
+
+    The store keeps the latest snapshot of each event it was asked for and hands it out again
+    while the event's revision in the database is unchanged. Treat it as read-only; `memo`
+    holds what callers derive from it (page models, rendered fragments), so they live exactly
+    as long as the snapshot they came from.
+    """
+
+    id: int
+    revision: int
+    settings: dict[str, Any]  # as Store.settings
+    state: EventState
+    players: tuple[dict[str, Any], ...]  # as Store.players
+    rounds: tuple[tuple[dict[str, Any], ...], ...]  # each round's tables, as Store.games
+    open_reports: tuple[dict[str, Any], ...]  # as Store.reports, status pending/disputed/flagged
+    logged: frozenset[tuple[int, int]]  # as Store.battle_log_tables
+    organizers: tuple[int, ...]  # as Store.organizers_of
+    memo: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        """The event's name."""
+        return str(self.settings["name"])
+
+
+OPEN_REPORTS = ("pending", "disputed", "flagged")
+
+
+class _TableChange(NamedTuple):
+    """What Store.record_game changed of one table, between two revisions of its event."""
+
+    event_id: int
+    before: int
+    after: int
+    round: int
+    table: int
+    row: dict[str, Any]  # the table's new values, as in Store.games
+    logged: bool = False  # a battle log was kept for it
+
+
+_A, _B = aliased(PlayerRow), aliased(PlayerRow)
+#: A table of a round and its two players, with the event: Store._game_at (built once).
+_GAME_AT = (
+    select(EventRow, RoundRow, GameRow, _A, _B)
+    .join(RoundRow, RoundRow.event_id == EventRow.id)
+    .join(GameRow, GameRow.round_id == RoundRow.id)
+    .join(_A, _A.id == GameRow.a_id)
+    .join(_B, _B.id == GameRow.b_id)
+    .where(EventRow.name == bindparam("name"), RoundRow.number == bindparam("number"))
+    .where(GameRow.table == bindparam("table"))
+)
+
+
+_OPEN_REPORTS_OF = select(ResultReportRow).where(
+    ResultReportRow.game_id == bindparam("game"), ResultReportRow.status.in_(OPEN_REPORTS)
+)
+
+
 class Store:
     """One database of events."""
 
@@ -110,17 +276,48 @@ class Store:
             raise
         except Exception as exc:
             raise InvalidInputError(f"cannot open the store '{self.url}': {exc}") from None
+        self._sqlite = self.engine.dialect.name == "sqlite"
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        event.listen(self._sessions, "after_flush", _bump_revisions)
+        event.listen(self._sessions, "after_commit", _transaction_over)
+        event.listen(self._sessions, "after_soft_rollback", _transaction_over)
+        # Writers of this process queue here rather than poll SQLite's lock (busy_timeout
+        # sleeps); other processes still meet them at SQLite's lock.
+        self._write_lock = threading.RLock()
+        self._snapshots: dict[int, EventSnapshot] = {}
+        self._snapshot_lock = threading.Lock()
 
     @contextmanager
-    def transaction(self) -> Iterator[Session]:
-        """One unit of work: committed whole, or rolled back whole."""
-        with self._sessions.begin() as session:
-            yield session
-            pause = os.environ.get("KOLRAMI_TEST_PAUSE_IN_TRANSACTION")
-            if pause:  # lets the crash-safety test kill the process mid-transaction
-                session.flush()
-                time.sleep(float(pause))
+    def transaction(self, write: bool = True) -> Iterator[Session]:
+        """One unit of work: committed whole, or rolled back whole.
+
+        `write=False` promises only to read: it does not wait for writers and sees one
+        consistent snapshot (a write in it may fail when another connection writes first).
+        """
+        mode = _WRITING.set(write)
+        try:
+            if write:
+                with self._write_lock, self._sessions.begin() as session:
+                    yield session
+                    pause = os.environ.get("KOLRAMI_TEST_PAUSE_IN_TRANSACTION")
+                    if pause:  # lets the crash-safety test kill the process mid-transaction
+                        session.flush()
+                        time.sleep(float(pause))
+            else:
+                with self._sessions.begin() as session:
+                    yield session
+        finally:
+            _WRITING.reset(mode)
+
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        """A connection for a query or two that only read (no session, no write lock)."""
+        mode = _WRITING.set(False)
+        try:
+            with self.engine.connect() as connection:
+                yield connection
+        finally:
+            _WRITING.reset(mode)
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -139,9 +336,11 @@ class Store:
         return row
 
     def _player(self, session: Session, event_row: EventRow, name: str) -> PlayerRow:
-        for p in event_row.players:
-            if p.name == name:
-                return p
+        found = session.scalars(
+            select(PlayerRow).where(PlayerRow.event_id == event_row.id, PlayerRow.name == name)
+        ).first()
+        if found is not None:
+            return found
         import difflib
 
         names = [p.name for p in event_row.players]
@@ -151,7 +350,7 @@ class Store:
 
     def state(self, name: str | None = None) -> EventState:
         """The event as core.py sees it."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             return self._state(s, self._event(s, name))
 
     def _state(self, session: Session, e: EventRow) -> EventState:
@@ -197,20 +396,249 @@ class Store:
             tuple(json.loads(e.titles)),
         )
 
+    def event_revision(self, event_id: int) -> tuple[str, int] | None:
+        """(name, revision) of an event, or None: one small query, no transaction."""
+        row = self._one("SELECT name, revision FROM events WHERE id = :id", id=event_id)
+        return None if row is None else (str(row[0]), int(row[1]))
+
+    def _one(self, sql: str, **params: Any) -> tuple[Any, ...] | None:
+        """The first row of a small read (named :params), or None. Asked on every page (the
+        revision check, who is logged in), so on SQLite it goes to the driver directly: a
+        tenth of the cost through SQLAlchemy's layers."""
+        if not self._sqlite:
+            with self._reading() as c:
+                row = c.execute(text(sql), params).first()
+            return None if row is None else tuple(row)
+        connection = self.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            try:
+                cursor.execute(sql, params)  # no BEGIN (see _engine): one read, autocommit
+                found = cursor.fetchone()
+            finally:
+                cursor.close()
+        finally:
+            connection.close()
+        return None if found is None else tuple(found)
+
+    def snapshot(self, event_id: int) -> EventSnapshot:
+        """The event as its pages show it: the kept snapshot while the event's revision in the
+        database is the one it was read at, else a fresh one (one read transaction)."""
+        head = self.event_revision(event_id)
+        if head is None:
+            raise InvalidInputError(f"no event #{event_id}")
+        kept = self._snapshots.get(event_id)
+        if kept is not None and (kept.name, kept.revision) == head:
+            return kept
+        fresh = self._read_snapshot(event_id)
+        self._snapshots[event_id] = fresh
+        return fresh
+
+    def _revision(self, session: Session, event_id: int) -> int:
+        """The event's revision inside a transaction, after its writes (flushed)."""
+        return int(session.scalars(select(EventRow.revision).where(EventRow.id == event_id)).one())
+
+    def _follow(self, change: _TableChange) -> None:
+        """After a table's result was written here: when the kept snapshot of the event is the
+        one the write started from (so the write is the only change between the two
+        revisions), keep the snapshot of the new revision, made from it and the change,
+        instead of reading the event again at the next page."""
+        kept = self._snapshots.get(change.event_id)
+        if kept is None or kept.revision != change.before or change.after != change.before + 1:
+            return
+        tables = kept.rounds[change.round - 1]
+        rows = tuple({**t, **change.row} if t["table"] == change.table else t for t in tables)
+        rounds = (*kept.rounds[: change.round - 1], rows, *kept.rounds[change.round :])
+        state = dataclasses.replace(
+            kept.state,
+            rounds=(
+                *kept.state.rounds[: change.round - 1],
+                _core_round(change.round, rows),
+                *kept.state.rounds[change.round :],
+            ),
+        )
+        fresh = dataclasses.replace(
+            kept,
+            revision=change.after,
+            state=state,
+            rounds=rounds,
+            # the table's open reports were all closed (accepted or overridden)
+            open_reports=tuple(
+                r
+                for r in kept.open_reports
+                if (r["round"], r["table"]) != (change.round, change.table)
+            ),
+            logged=kept.logged | {(change.round, change.table)} if change.logged else kept.logged,
+            memo={},
+        )
+        with self._snapshot_lock:  # only over the snapshot it was made from
+            if self._snapshots.get(change.event_id) is kept:
+                self._snapshots[change.event_id] = fresh
+
+    def _read_snapshot(self, event_id: int) -> EventSnapshot:
+        """One snapshot, all in one read transaction: the revision is read first, so the rest
+        is never older than the revision it is kept under."""
+        ev, pl, rd, gm = (t.__table__ for t in (EventRow, PlayerRow, RoundRow, GameRow))
+        ro, rr, bl, eo = (
+            t.__table__ for t in (RollOffRow, ResultReportRow, BattleLogRow, EventOrganizerRow)
+        )
+        with self.transaction(write=False) as s:
+            c = s.connection()
+            e = c.execute(select(ev).where(ev.c.id == event_id)).mappings().first()
+            if e is None:
+                raise InvalidInputError(f"no event #{event_id}")
+            players = [
+                {
+                    "id": p.id,
+                    "name": p.name,
+                    "email": p.email,
+                    "joined_round": p.joined_round,
+                    "dropped_after": p.dropped_after,
+                    "has_pin": p.has_pin,
+                }
+                for p in c.execute(
+                    select(
+                        pl.c.id,
+                        pl.c.name,
+                        pl.c.email,
+                        pl.c.joined_round,
+                        pl.c.dropped_after,
+                        pl.c.pin_hash.is_not(None).label("has_pin"),
+                    )
+                    .where(pl.c.event_id == event_id)
+                    .order_by(pl.c.id)
+                )
+            ]
+            names = {p["id"]: p["name"] for p in players}
+            of_event = select(rd.c.number).where(rd.c.event_id == event_id)
+            numbers = list(c.scalars(of_event.order_by(rd.c.number)))
+            games: dict[int, list[dict[str, Any]]] = {n: [] for n in numbers}
+            game_at: dict[int, tuple[int, int, int, int | None]] = {}
+            for g in c.execute(
+                select(gm, rd.c.number)
+                .join(rd, gm.c.round_id == rd.c.id)
+                .where(rd.c.event_id == event_id)
+                .order_by(rd.c.number, gm.c.table)
+            ).mappings():
+                game_at[g["id"]] = (g["number"], g["table"], g["a_id"], g["b_id"])
+                games[g["number"]].append(
+                    {
+                        "table": g["table"],
+                        "a": names[g["a_id"]],
+                        "b": names[g["b_id"]] if g["b_id"] else None,
+                        "winner": names[g["winner_id"]] if g["winner_id"] else None,
+                        "fp_a": g["fp_a"],
+                        "fp_b": g["fp_b"],
+                        "build_initials_a": g["build_initials_a"],
+                        "build_initials_b": g["build_initials_b"],
+                        "result_initials_a": g["result_initials_a"],
+                        "result_initials_b": g["result_initials_b"],
+                        "flag": g["flag"],
+                        "version": g["version"],
+                    }
+                )
+            rolls = {
+                names[r.player_id]: r.result
+                for r in c.execute(
+                    select(ro.c.player_id, ro.c.result)
+                    .where(ro.c.event_id == event_id)
+                    .order_by(ro.c.id)
+                )
+            }
+            reports = []
+            for r in c.execute(
+                select(rr)
+                .join(gm, rr.c.game_id == gm.c.id)
+                .join(rd, gm.c.round_id == rd.c.id)
+                .where(rd.c.event_id == event_id, rr.c.status.in_(OPEN_REPORTS))
+                .order_by(rr.c.id)
+            ).mappings():
+                number, table, a_id, b_id = game_at[r["game_id"]]
+                a, b = names[a_id], names[b_id] if b_id else ""
+                reports.append(
+                    {
+                        "id": r["id"],
+                        "round": number,
+                        "table": table,
+                        "reporter": names[r["reporter_id"]],
+                        "confirmer": b if r["reporter_id"] == a_id else a,
+                        "winner": names[r["winner_id"]],
+                        "fp": {a: r["fp_a"], b: r["fp_b"]},
+                        "status": r["status"],
+                        "note": r["note"],
+                        "resolved_by": r["resolved_by"],
+                    }
+                )
+            logged = frozenset(
+                game_at[gid][:2]
+                for gid in c.scalars(
+                    select(bl.c.game_id)
+                    .join(gm, bl.c.game_id == gm.c.id)
+                    .join(rd, gm.c.round_id == rd.c.id)
+                    .where(rd.c.event_id == event_id)
+                )
+            )
+            organizers = tuple(
+                c.scalars(select(eo.c.organizer_id).where(eo.c.event_id == event_id))
+            )
+        rounds = tuple(tuple(games[n]) for n in numbers)
+        core_rounds = tuple(
+            _core_round(number, tables) for number, tables in zip(numbers, rounds, strict=True)
+        )
+        next_round = len(numbers) + 1
+        titles = tuple(json.loads(e["titles"]))
+        state = EventState(
+            e["name"],
+            e["seed"],
+            e["rounds"],
+            tuple(p["name"] for p in players),
+            tuple(
+                p["name"]
+                for p in players
+                if p["joined_round"] <= next_round
+                and (p["dropped_after"] is None or p["dropped_after"] >= next_round)
+            ),
+            core_rounds,
+            rolls,
+            titles,
+        )
+        settings = {
+            "name": e["name"],
+            "date": e["date"],
+            "sp_limit": e["sp_limit"],
+            "scenario": e["scenario"],
+            "rounds": e["rounds"],
+            "round_minutes": e["round_minutes"],
+            "seed": e["seed"],
+            "titles": list(titles),
+            "faction_surcharge": e["faction_surcharge"],
+        }
+        return EventSnapshot(
+            event_id,
+            e["revision"],
+            settings,
+            state,
+            tuple(players),
+            rounds,
+            tuple(reports),
+            logged,
+            organizers,
+        )
+
     def events(self) -> list[str]:
         """Every event's name, newest last."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             return list(s.scalars(select(EventRow.name).order_by(EventRow.id)))
 
     def fleets(self, name: str | None = None) -> dict[str, Fleet]:
         """Each player's registered fleet."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, name)
             return {p.name: read_fleet(json.loads(p.fleet_json), p.name) for p in e.players}
 
     def settings(self, name: str | None = None) -> dict[str, Any]:
         """The event's settings."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, name)
             return {
                 "name": e.name,
@@ -226,7 +654,7 @@ class Store:
 
     def games(self, name: str | None, round_number: int) -> list[dict[str, Any]]:
         """One round's tables with everything recorded on them."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, name)
             r = self._round(e, round_number)
             names = {p.id: p.name for p in e.players}
@@ -250,7 +678,7 @@ class Store:
 
     def corrections(self, name: str | None = None) -> list[dict[str, str]]:
         """The corrections log, oldest first."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, name)
             rows = s.scalars(
                 select(CorrectionRow)
@@ -493,22 +921,11 @@ class Store:
     def _score_warning(self, e: EventRow, opponent_id: int, points: int) -> str:
         if "battle-simulation" not in _scenario_rules(e.scenario):
             return ""
-        from kolrami.scenarios.models import load_scenario
-        from kolrami.sim.score_check import check_score
-
-        opponent = next(p for p in e.players if p.id == opponent_id)
-        fleet = read_fleet(json.loads(opponent.fleet_json), opponent.name)
-        try:
-            verdict = check_score(fleet, points, load_scenario(e.scenario).turn_limit)
-        except KolramiError:
-            return ""
-        if verdict.achievable:
-            return ""
-        near = " or ".join(str(x) for x in verdict.nearest if x is not None)
-        return (
-            f"{points} Fleet Points cannot be scored against {opponent.name}'s fleet "
-            f"(PP-16..21)" + (f"; nearest possible: {near}" if near else "")
-        )
+        s = object_session(e)
+        assert s is not None
+        opponent = s.get(PlayerRow, opponent_id)
+        assert opponent is not None  # a game's player
+        return _score_warning(opponent.fleet_json, opponent.name, points, e.scenario)
 
     def verify(
         self, event_name: str | None, number: int, player: str, initials: str, stage: str
@@ -565,7 +982,7 @@ class Store:
         state = self.state(event_name)
         fleets = self.fleets(event_name)
         rounds = [self.games(state.name, n) for n in range(1, len(state.rounds) + 1)]
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, event_name)
             players = [
                 {
@@ -706,7 +1123,7 @@ class Store:
 
     def organizer(self, username: str) -> tuple[int, str] | None:
         """(id, password hash) of an organizer account, or None."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             row = s.scalars(
                 select(OrganizerRow).where(OrganizerRow.username == username.strip())
             ).first()
@@ -714,18 +1131,17 @@ class Store:
 
     def organizer_name(self, organizer_id: int) -> str | None:
         """An organizer's user name, or None when the account does not exist."""
-        with self.transaction() as s:
-            row = s.get(OrganizerRow, organizer_id)
-            return None if row is None else row.username
+        row = self._one("SELECT username FROM organizers WHERE id = :id", id=organizer_id)
+        return None if row is None else str(row[0])
 
     def organizer_count(self) -> int:
         """How many organizer accounts exist."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             return len(list(s.scalars(select(OrganizerRow.id))))
 
     def event_list(self) -> list[dict[str, Any]]:
         """Every event: id, name, date, rounds planned and paired, players, organizer ids."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             owners: dict[int, list[int]] = {}
             for link in s.scalars(select(EventOrganizerRow)):
                 owners.setdefault(link.event_id, []).append(link.organizer_id)
@@ -745,7 +1161,7 @@ class Store:
 
     def event_name(self, event_id: int) -> str:
         """The name of the event with this id."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             row = s.get(EventRow, event_id)
             if row is None:
                 raise InvalidInputError(f"no event #{event_id}")
@@ -753,12 +1169,12 @@ class Store:
 
     def event_id(self, event_name: str | None) -> int:
         """The id of an event (the latest when None)."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             return self._event(s, event_name).id
 
     def organizers_of(self, event_name: str | None) -> list[int]:
         """Ids of the organizers who run an event in the web app (empty: made by the CLI)."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, event_name)
             return list(
                 s.scalars(
@@ -778,7 +1194,7 @@ class Store:
 
     def players(self, event_name: str | None = None) -> list[dict[str, Any]]:
         """The registered players: id, name, email, joined and dropped rounds, has a PIN."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, event_name)
             return [
                 {
@@ -794,7 +1210,7 @@ class Store:
 
     def pin_hash(self, event_name: str | None, player: str) -> str | None:
         """The stored hash of a player's PIN (None: he has none)."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             return self._player(s, self._event(s, event_name), player).pin_hash
 
     def set_pin_hash(self, event_name: str | None, player: str, pin_hash: str, who: str) -> None:
@@ -809,7 +1225,7 @@ class Store:
     ) -> str:
         """The score check of a player's Fleet Points against his opponent's fleet in a round,
         recording nothing: '' when they can be scored."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, event_name)
             g = self._game_of(e, number, self._player(s, e, player))
             if g.b_id is None:
@@ -818,16 +1234,41 @@ class Store:
             return self._score_warning(e, g.b_id if me == g.a_id else g.a_id, fleet_points)
 
     def _table(self, e: EventRow, number: int, table: int) -> GameRow:
-        for g in self._round(e, number).games:
-            if g.table == table:
-                return g
+        s = object_session(e)
+        assert s is not None
+        found = s.scalars(
+            select(GameRow)
+            .join(RoundRow, GameRow.round_id == RoundRow.id)
+            .where(RoundRow.event_id == e.id, RoundRow.number == number, GameRow.table == table)
+        ).first()
+        if found is not None:
+            return found
+        self._round(e, number)  # says when the round is not paired yet
         raise InvalidInputError(f"round {number} of {e.name} has no table {table}")
 
+    def _game_at(
+        self, s: Session, event_name: str | None, number: int, table: int
+    ) -> tuple[EventRow, GameRow, PlayerRow, PlayerRow]:
+        """The event, a table of a round and its two players, in one query (the errors of
+        _event, _table and _at_table when there is no such game)."""
+        if event_name is not None:
+            keys = {"name": event_name, "number": number, "table": table}
+            found = s.execute(_GAME_AT, keys).first()
+            if found is not None:
+                return found[0], found[2], found[3], found[4]
+        e = self._event(s, event_name)
+        g = self._table(e, number, table)
+        return (e, g, *self._at_table(e, g))
+
     def _at_table(self, e: EventRow, g: GameRow) -> tuple[PlayerRow, PlayerRow]:
-        by_id = {p.id: p for p in e.players}
         if g.b_id is None:
             raise InvalidInputError(f"table {g.table} is a bye: nothing to report")
-        return by_id[g.a_id], by_id[g.b_id]
+        s = object_session(e)
+        assert s is not None
+        a, b = s.get(PlayerRow, g.a_id), s.get(PlayerRow, g.b_id)
+        assert a is not None  # the game's players
+        assert b is not None
+        return a, b
 
     def record_game(
         self,
@@ -839,39 +1280,52 @@ class Store:
         who: str,
         expected_version: int | None = None,
         battle_log: tuple[str, str] | None = None,
+        unless_warned: bool = False,
     ) -> str:
         """A whole table's result in one transaction: the winner and both players' Fleet Points.
 
         For the organizer's entry or override and for battles the AI played (`battle_log`:
         captains and the JSONL log, kept for the replay). Every entry is logged with `who`;
         players' open reports of the table are closed. With `expected_version` a stale entry
-        is refused (ConflictError). Returns the score-check warnings, '' when there are none.
+        is refused (ConflictError). Returns the score-check warnings, '' when there are none;
+        with `unless_warned` a score the check rejects is not recorded but refused
+        (ScoreCheckError), so that the organizer can look again and accept it.
         """
         if any(v < 0 for v in fleet_points.values()):
             raise InvalidInputError("Fleet Points start at 0")
         with self._checked() as s:
-            e = self._event(s, event_name)
-            g = self._table(e, number, table)
-            a, b = self._at_table(e, g)
+            e, g, a, b = self._game_at(s, event_name, number, table)  # under the write lock
             if winner not in (a.name, b.name):
                 raise InvalidInputError(
                     f"{winner} does not play at table {table} in round {number}"
                 )
             if set(fleet_points) != {a.name, b.name}:
                 raise InvalidInputError(f"give the Fleet Points of both {a.name} and {b.name}")
+            if unless_warned:
+                warned = "; ".join(
+                    w
+                    for w in (
+                        self._score_warning(e, b.id, fleet_points[a.name]),
+                        self._score_warning(e, a.id, fleet_points[b.name]),
+                    )
+                    if w
+                )
+                if warned:
+                    raise ScoreCheckError(warned)
             if expected_version is not None and g.version != expected_version:
                 raise ConflictError(
                     f"round {number}, table {g.table} was changed by someone else "
                     "a moment ago; reload it and enter the result again"
                 )
             again = g.winner_id is not None
+            open_reports = self._open_reports(s, g)  # before the changes: one flush, at commit
             warnings = [
                 self._apply_result(s, e, number, g, p, p.name == winner, fleet_points[p.name], who)
                 for p in (a, b)
             ]
             g.flag = "; ".join(w for w in warnings if w)
             winner_id = a.id if winner == a.name else b.id
-            for r in self._open_reports(s, g):
+            for r in open_reports:
                 same = (r.winner_id, r.fp_a, r.fp_b) == (
                     winner_id,
                     fleet_points[a.name],
@@ -895,17 +1349,26 @@ class Store:
                     + (" (entered again)" if again else ""),
                 )
             )
-            return g.flag
+            s.flush()
+            row = {
+                "winner": winner,
+                "fp_a": g.fp_a,
+                "fp_b": g.fp_b,
+                "flag": g.flag,
+                "version": g.version,
+            }
+            if self._sqlite and e.id in s.info.get(_BUMPED, ()):
+                after = e.revision + 1  # bumped once, and nobody else writes (BEGIN IMMEDIATE)
+            else:
+                after = self._revision(s, e.id)
+            change = _TableChange(e.id, e.revision, after, number, g.table, row)
+            change = change._replace(logged=battle_log is not None)
+            flag = g.flag
+        self._follow(change)
+        return flag
 
     def _open_reports(self, s: Session, g: GameRow) -> list[ResultReportRow]:
-        return list(
-            s.scalars(
-                select(ResultReportRow).where(
-                    ResultReportRow.game_id == g.id,
-                    ResultReportRow.status.in_(("pending", "disputed", "flagged")),
-                )
-            )
-        )
+        return list(s.scalars(_OPEN_REPORTS_OF, {"game": g.id}))
 
     def report_result(
         self,
@@ -1057,7 +1520,7 @@ class Store:
 
     def reports(self, event_name: str | None, number: int | None = None) -> list[dict[str, Any]]:
         """Players' reports, oldest first (of one round when `number` is given)."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, event_name)
             names = {p.id: p.name for p in e.players}
             out = []
@@ -1091,14 +1554,14 @@ class Store:
 
     def battle_log(self, event_name: str | None, number: int, table: int) -> str | None:
         """The JSONL log of a game the AI played, or None."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             g = self._table(self._event(s, event_name), number, table)
             row = s.scalars(select(BattleLogRow).where(BattleLogRow.game_id == g.id)).first()
             return None if row is None else row.jsonl
 
     def battle_log_tables(self, event_name: str | None) -> set[tuple[int, int]]:
         """(round, table) of every game with a battle log."""
-        with self.transaction() as s:
+        with self.transaction(write=False) as s:
             e = self._event(s, event_name)
             out = set()
             for r in e.round_rows:
@@ -1110,10 +1573,48 @@ class Store:
             return out
 
 
+def _core_round(number: int, tables: tuple[dict[str, Any], ...]) -> tuple[core.Game, ...]:
+    """A round of a snapshot (its tables, as Store.games) as core.py sees it."""
+    return tuple(
+        core.Game(
+            number,
+            g["a"],
+            g["b"],
+            g["winner"],
+            tuple(
+                (who, fp)
+                for who, fp in ((g["a"], g["fp_a"]), (g["b"], g["fp_b"]))
+                if who is not None and fp is not None
+            ),
+        )
+        for g in tables
+    )
+
+
 def _initials(name: str) -> str:
     """A player's initials for the sheet's initials box (at most 4 letters)."""
     words = [w for w in name.replace("-", " ").split() if w]
     return "".join(w[0].upper() for w in words)[:4] or name[:4]
+
+
+@functools.lru_cache(maxsize=4096)
+def _score_warning(fleet_json: str, player: str, points: int, scenario: str) -> str:
+    """The score check of `points` against a player's fleet (as stored): '' when they can be
+    scored. A pure function of its arguments, so kept: entering a result checks both sides."""
+    from kolrami.scenarios.models import load_scenario
+    from kolrami.sim.score_check import check_score
+
+    fleet = read_fleet(json.loads(fleet_json), player)
+    try:
+        verdict = check_score(fleet, points, load_scenario(scenario).turn_limit)
+    except KolramiError:
+        return ""
+    if verdict.achievable:
+        return ""
+    near = " or ".join(str(x) for x in verdict.nearest if x is not None)
+    return f"{points} Fleet Points cannot be scored against {player}'s fleet (PP-16..21)" + (
+        f"; nearest possible: {near}" if near else ""
+    )
 
 
 def _scenario_rules(name: str) -> tuple[str, ...]:

@@ -6,6 +6,7 @@ Nothing is fetched from the internet: htmx and the stylesheet are served from st
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from pathlib import Path
 
 from fastapi import Depends, FastAPI, HTTPException, Request
@@ -14,6 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader
+from markupsafe import Markup
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -23,6 +25,7 @@ from kolrami.errors import KolramiError
 from kolrami.tournament.store import ConflictError, Store
 from kolrami.web.deps import LoginRequiredError, Web, csrf_guard, login_url, render
 from kolrami.web.security import AttemptLimiter
+from kolrami.web.views import EventView
 
 HERE = Path(__file__).resolve().parent
 SESSION_COOKIE = "kolrami_session"
@@ -80,9 +83,14 @@ def create_app(
 
     the_store = store if isinstance(store, Store) else Store(store)
     # autoescape everything: the templates end in .j2, which select_autoescape would not escape
-    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
+    # auto_reload off: the templates are part of the installed package and do not change under
+    # a running server, so they are not looked at on disk again for every page
+    env = Environment(
+        loader=FileSystemLoader(HERE / "templates"), autoescape=True, auto_reload=False
+    )
     templates = Jinja2Templates(env=env)
     templates.env.globals["version"] = __version__
+    templates.env.globals["kept"] = _keeper(env)
     app = FastAPI(
         title="Kolrami",
         version=__version__,
@@ -141,6 +149,23 @@ def create_app(
         return _error_page(request, 400, str(exc))
 
     return app
+
+
+def _keeper(env: Environment) -> Callable[..., Markup]:
+    """The templates' `kept(ev, macro, *args)`: a macro of _macros.html.j2 that depends only on
+    the event (standings, pairings), rendered once for each view of the event and kept with it.
+    The view lives exactly as long as the event's revision, so the fragment is never older than
+    the database. Its arguments after `ev` are plain values (round numbers), part of the key."""
+
+    def kept(ev: EventView, macro: str, *args: Hashable) -> Markup:
+        key = ("fragment", macro, *args)
+        html = ev.memo.get(key)
+        if not isinstance(html, Markup):
+            html = Markup(getattr(env.get_template("_macros.html.j2").module, macro)(ev, *args))
+            ev.memo[key] = html  # two requests may both render it: the same text either way
+        return html
+
+    return kept
 
 
 def _error_page(request: Request, status: int, message: str) -> HTMLResponse:

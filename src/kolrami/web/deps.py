@@ -4,6 +4,13 @@
 request is sent to the login page, an organizer asking for another organizer's event gets 404
 (the event's existence is public; nothing else of it is). `csrf_guard` runs on every request of
 the app and refuses any POST without the session's token.
+
+The doors are coroutines, and so are the busiest pages (standings, pairings, entering a result):
+they run on the event loop, one after the other, because their store work is a few small SQLite
+queries on a kept snapshot of the event. Run in the thread pool instead, each would pay a thread
+hop, and under load dozens of threads would pass the GIL to and fro while one of them holds the
+store's write lock. Pages with long work (AI battles, PDFs, checking every fleet) stay plain
+functions, in the pool.
 """
 
 from __future__ import annotations
@@ -97,7 +104,7 @@ def current_organizer(request: Request) -> Organizer | None:
     return Organizer(org_id, name)
 
 
-def require_organizer(request: Request) -> Organizer:
+async def require_organizer(request: Request) -> Organizer:
     """The logged-in organizer; anyone else is sent to the login page."""
     org = current_organizer(request)
     if org is None:
@@ -108,27 +115,26 @@ def require_organizer(request: Request) -> Organizer:
 OrganizerDep = Annotated[Organizer, Depends(require_organizer)]
 
 
-def owned_event(eid: int, org: OrganizerDep, request: Request) -> EventRef:
+async def owned_event(eid: int, org: OrganizerDep, request: Request) -> EventRef:
     """An event the logged-in organizer runs; any other is 'not found'."""
-    store = web(request).store
     try:
-        name = store.event_name(eid)
+        snapshot = web(request).store.snapshot(eid)
     except InvalidInputError:
         raise HTTPException(404, f"no event #{eid} among yours") from None
-    if org.id not in store.organizers_of(name):
+    if org.id not in snapshot.organizers:
         raise HTTPException(404, f"no event #{eid} among yours")
-    return EventRef(eid, name)
+    return EventRef(eid, snapshot.name)
 
 
 OwnedEvent = Annotated[EventRef, Depends(owned_event)]
 
 
-def public_event(eid: int, request: Request) -> EventRef:
+async def public_event(eid: int, request: Request) -> EventRef:
     """Any event, for the public pages."""
-    try:
-        return EventRef(eid, web(request).store.event_name(eid))
-    except InvalidInputError:
-        raise HTTPException(404, f"no event #{eid}") from None
+    head = web(request).store.event_revision(eid)
+    if head is None:
+        raise HTTPException(404, f"no event #{eid}")
+    return EventRef(eid, head[0])
 
 
 PublicEvent = Annotated[EventRef, Depends(public_event)]

@@ -6,13 +6,14 @@ core.py, never computed here a second time.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
 from kolrami.tournament import core
-from kolrami.tournament.store import EventState, Store
+from kolrami.tournament.store import OPEN_REPORTS, EventSnapshot, EventState, Store
 
-OPEN = ("pending", "disputed", "flagged")
+OPEN = OPEN_REPORTS
 
 
 @dataclass(slots=True)
@@ -81,6 +82,8 @@ class EventView:
     players: list[dict[str, Any]]
     organizers: list[int]
     rounds: list[Round] = field(default_factory=list)
+    #: What the pages derive from this view (rendered fragments), kept as long as the view.
+    memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
 
     @property
     def current(self) -> Round | None:
@@ -112,26 +115,36 @@ class EventView:
 
 
 def event_view(store: Store, event_id: int, name: str, with_tables: bool = True) -> EventView:
-    """Everything the event's pages need, read from the store."""
-    settings = store.settings(name)
-    state = store.state(name)
+    """Everything the event's pages need: built once from the store's snapshot of the event and
+    kept with it, so it is used only while the event's revision in the database is unchanged.
+
+    Shared between requests: read it, never change it. `name` and `with_tables` are what the
+    callers know and want; the snapshot is found by id and always has the tables.
+    """
+    snapshot = store.snapshot(event_id)
+    view = snapshot.memo.get("view")
+    if not isinstance(view, EventView):
+        view = _build(snapshot)
+        snapshot.memo["view"] = view  # two requests may both build it: the same view either way
+    return view
+
+
+def _build(snapshot: EventSnapshot) -> EventView:
+    state = snapshot.state
     standings = state.standings()
     view = EventView(
-        event_id,
-        name,
-        settings,
+        snapshot.id,
+        snapshot.name,
+        snapshot.settings,
         state,
         standings,
         core.tied_groups(standings),
-        store.players(name),
-        store.organizers_of(name),
+        list(snapshot.players),
+        list(snapshot.organizers),
+        memo=snapshot.memo,
     )
-    if not with_tables:
-        return view
-    reports = [r for r in store.reports(name) if r["status"] in OPEN]
-    logged = store.battle_log_tables(name)
-    for number, games in enumerate(state.rounds, start=1):
-        rows = store.games(name, number)
+    reports = {(r["round"], r["table"]): r for r in reversed(snapshot.open_reports)}
+    for number, (games, rows) in enumerate(zip(state.rounds, snapshot.rounds, strict=True), 1):
         tables = [
             Table(
                 number,
@@ -144,11 +157,8 @@ def event_view(store: Store, event_id: int, name: str, with_tables: bool = True)
                 g["version"],
                 g["flag"],
                 bool(g["result_initials_a"] and g["result_initials_b"]),
-                (number, g["table"]) in logged,
-                next(
-                    (r for r in reports if r["round"] == number and r["table"] == g["table"]),
-                    None,
-                ),
+                (number, g["table"]) in snapshot.logged,
+                reports.get((number, g["table"])),
             )
             for g in rows
         ]

@@ -36,21 +36,21 @@ def favicon() -> FileResponse:
 
 
 @router.get("/events/{eid}", response_class=HTMLResponse)
-def event_page(ev: PublicEvent, request: Request) -> HTMLResponse:
+async def event_page(ev: PublicEvent, request: Request) -> HTMLResponse:
     """The event: this round's pairings and results, the bye, links to standings and fleets."""
     view = event_view(web(request).store, ev.id, ev.name)
     return render(request, "event.html.j2", {"ev": view, "round": view.current})
 
 
 @router.get("/events/{eid}/standings", response_class=HTMLResponse)
-def standings_page(ev: PublicEvent, request: Request) -> HTMLResponse:
+async def standings_page(ev: PublicEvent, request: Request) -> HTMLResponse:
     """Standings with ranks and titles (OP-18..24)."""
     view = event_view(web(request).store, ev.id, ev.name, with_tables=False)
     return render(request, "standings.html.j2", {"ev": view})
 
 
 @router.get("/events/{eid}/rounds/{number}", response_class=HTMLResponse)
-def round_page(ev: PublicEvent, number: int, request: Request) -> HTMLResponse:
+async def round_page(ev: PublicEvent, number: int, request: Request) -> HTMLResponse:
     """One round's pairings and results."""
     view = event_view(web(request).store, ev.id, ev.name)
     if not 1 <= number <= len(view.rounds):

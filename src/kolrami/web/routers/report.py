@@ -79,14 +79,14 @@ def _locked(message: str) -> bool:
 
 
 @router.get("/events/{eid}/report", response_class=HTMLResponse)
-def pick_table(ev: PublicEvent, request: Request) -> HTMLResponse:
+async def pick_table(ev: PublicEvent, request: Request) -> HTMLResponse:
     """Find your table in the current round."""
     view = event_view(web(request).store, ev.id, ev.name)
     return render(request, "report_pick.html.j2", {"ev": view, "round": view.current})
 
 
 @router.get("/events/{eid}/rounds/{number}/tables/{table}", response_class=HTMLResponse)
-def table_page(ev: PublicEvent, number: int, table: int, request: Request) -> HTMLResponse:
+async def table_page(ev: PublicEvent, number: int, table: int, request: Request) -> HTMLResponse:
     """A table: report its result, or confirm or dispute the opponent's report."""
     view = event_view(web(request).store, ev.id, ev.name)
     return _page(request, view, _table(view, number, table))

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.errors import InvalidInputError
-from kolrami.tournament.store import ConflictError
+from kolrami.tournament.store import ConflictError, ScoreCheckError
 from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, render, web
 from kolrami.web.views import EventView, Round, Table, event_view
 
@@ -46,7 +46,7 @@ def _table(view: EventView, number: int, table: int) -> Table:
 
 
 @router.get("/rounds/{number}", response_class=HTMLResponse)
-def round_page(ev: OwnedEvent, number: int, request: Request) -> HTMLResponse:
+async def round_page(ev: OwnedEvent, number: int, request: Request) -> HTMLResponse:
     """A round's tables: results, players' reports, disputes, flags, and the entry forms."""
     view = event_view(web(request).store, ev.id, ev.name)
     return render(
@@ -72,7 +72,7 @@ def _card(
 
 
 @router.post("/rounds/{number}/tables/{table}", response_model=None)
-def enter_result(
+async def enter_result(
     ev: OwnedEvent,
     org: OrganizerDep,
     number: int,
@@ -87,13 +87,15 @@ def enter_result(
     """Enter or correct a table's result. A score the opponent's fleet cannot give is shown
     first and recorded only when accepted; a stale page is told to reload (409)."""
     store = web(request).store
-    try:  # the two players only: the whole event is read again only to show a page
-        t = next(g for g in store.games(ev.name, number) if g["table"] == table)
-    except (InvalidInputError, StopIteration):
-        raise HTTPException(404, f"round {number} has no table {table}") from None
-    if t["b"] is None:
-        raise HTTPException(400, f"{t['a']} has the bye: there is no result to enter")
-    a, b = str(t["a"]), str(t["b"])
+    view = event_view(store, ev.id, ev.name)  # the kept view: its players, not a new read
+    if not 1 <= number <= len(view.rounds):
+        raise HTTPException(404, f"round {number} has no table {table}")
+    t = next((x for x in view.rounds[number - 1].tables if x.table == table), None)
+    if t is None:
+        raise HTTPException(404, f"round {number} has no table {table}")
+    if t.b is None:
+        raise HTTPException(400, f"{t.a} has the bye: there is no result to enter")
+    a, b = t.a, t.b
     values = {"winner": winner, "fp_a": fp_a, "fp_b": fp_b}
     errors: dict[str, str] = {}
     if winner not in (a, b):
@@ -108,22 +110,20 @@ def enter_result(
         errors["form"] = "the page is incomplete: reload it"
     if errors:
         return _card(request, ev, number, table, {"errors": errors, "values": values}, 400)
-    if accept != "yes":
-        warnings = [
-            w
-            for w in (
-                store.score_warning(ev.name, number, a, points[a]),
-                store.score_warning(ev.name, number, b, points[b]),
-            )
-            if w
-        ]
-        if warnings:
-            card = {"values": values, "warning": "; ".join(warnings), "version": version}
-            return _card(request, ev, number, table, card, 200)
-    try:
+    try:  # one transaction: the score check (unless accepted), the version check, the result
         store.record_game(
-            ev.name, number, table, winner, points, org.who, expected_version=int(version)
+            ev.name,
+            number,
+            table,
+            winner,
+            points,
+            org.who,
+            expected_version=int(version),
+            unless_warned=accept != "yes",
         )
+    except ScoreCheckError as exc:
+        card = {"values": values, "warning": str(exc), "version": version}
+        return _card(request, ev, number, table, card, 200)
     except ConflictError as exc:
         card = {"conflict": str(exc), "mine": values}
         return _card(request, ev, number, table, card, 409)
