@@ -226,16 +226,35 @@ def _arc(x: float, y: float, heading: int, tx: float, ty: float) -> int:
 
 @dataclass(frozen=True, slots=True)
 class _Candidate:
-    """A manoeuvre to score: its first facing change (turn or pivot), second turn, half move."""
+    """A manoeuvre to score: where its mid-move point is in its set, second turn, half move."""
 
     m: Maneuver
-    turn: int
+    mid: int
     turn2: int
     half: float
 
 
-#: Candidate lists by (lowest, highest speed, lowest, highest pivot speed).
-_CANDIDATES: dict[tuple[int, int, int, int], tuple[_Candidate, ...]] = {}
+@dataclass(frozen=True, slots=True)
+class _Candidates:
+    """Manoeuvres to score and their distinct mid-move points, each a (first facing change,
+    half move): the moves that differ only in their second turn share one."""
+
+    mids: tuple[tuple[int, float], ...]
+    moves: tuple[_Candidate, ...]
+
+    @classmethod
+    def of(cls, maneuvers: list[Maneuver]) -> _Candidates:
+        mids: dict[tuple[int, float], int] = {}
+        moves = []
+        for m in maneuvers:
+            turn = m.pivot if m.pivot is not None else m.turn1
+            mid = mids.setdefault((turn, m.speed / 2), len(mids))
+            moves.append(_Candidate(m, mid, m.turn2, m.speed / 2))
+        return cls(tuple(mids), tuple(moves))
+
+
+#: Candidate sets by (lowest, highest speed, lowest, highest pivot speed).
+_CANDIDATES: dict[tuple[int, int, int, int], _Candidates] = {}
 
 
 class _Threat:
@@ -391,7 +410,7 @@ class ScoredCaptain:
             origin = view.mover_position(mover, sq)
             group = [s for s in members if (mover is None and not s.detached) or s.id == mover]
             candidates = self._candidates(view, mover, sq, origin)
-            view.count_candidates(len(candidates))
+            view.count_candidates(len(candidates.moves))
             profile = Profile(group, focus.shields, memo)
             best = self._best(
                 candidates, origin, profile, focus, threats, obstacles, (width, height)
@@ -413,7 +432,7 @@ class ScoredCaptain:
 
     def _candidates(
         self, view: BattleView, mover: str | None, sq: str, origin: ShipState
-    ) -> tuple[_Candidate, ...]:
+    ) -> _Candidates:
         """The manoeuvres worth scoring: low, middle and top speed with every pair of turns,
         and from standstill every pivot at top pivot speed (cached by the speed limits)."""
         lo, hi = view.speed_limits(mover, sq, False)
@@ -433,16 +452,12 @@ class ScoredCaptain:
                 for pivot in (-2, -1, 1, 2, 3):
                     for t2 in (-1, 0, 1):
                         out.append(Maneuver(phi, 0, t2, pivot))
-            found = tuple(
-                _Candidate(m, m.pivot if m.pivot is not None else m.turn1, m.turn2, m.speed / 2)
-                for m in out
-            )
-            _CANDIDATES[key] = found
+            found = _CANDIDATES[key] = _Candidates.of(out)
         return found
 
     def _best(
         self,
-        candidates: tuple[_Candidate, ...],
+        candidates: _Candidates,
         origin: ShipState,
         profile: Profile,
         focus: ShipState,
@@ -456,8 +471,8 @@ class ScoredCaptain:
         or at the end, less what the enemy could fire back where we end up (allowing 8 cm of
         its own movement), less a little for every centimetre still to close; kiting also keeps
         out of reach, everyone keeps off the table edge, and a move into a planet (which would
-        stop at its rim) loses 1000. Positions mid-move are shared by
-        the candidates that differ only in their second turn, so each is scored once.
+        stop at its rim) loses 1000. Positions mid-move are shared by the candidates that
+        differ only in their second turn, so each is worked out once.
         """
         w = self.weights
         w_threat, w_closing, keep_out = w.threat, w.closing, w.keep_out
@@ -466,22 +481,22 @@ class ScoredCaptain:
         fx, fy, hull = focus.x, focus.y, focus.superstructure
         ox, oy, oh = origin.x, origin.y, origin.heading
         foes = [(t.x, t.y, t.ux, t.uy, t.arcs, t.reach) for t in threats]
-        mids: dict[tuple[int, float], tuple[float, float, float]] = {}
+        hypot, cos, sin, faces = math.hypot, _COS, _SIN, HEADINGS  # locals: read fastest
+        # the mid-move points, and what our weapons deal on the focus target from there
+        mids: list[tuple[float, float, int, float]] = []
+        for turn, half in candidates.mids:
+            h1 = (oh + turn) % faces
+            mx, my = ox + cos[h1] * half, oy + sin[h1] * half
+            dealt = 0.0
+            dm = hypot(fx - mx, fy - my)
+            if dm <= reach:
+                dealt = _damage_at(ours[_arc(mx, my, h1, fx, fy)], dm)
+            mids.append((mx, my, h1, dealt))
         best: tuple[float, Maneuver, tuple[float, float, int, float, float, int]] | None = None
         top = -math.inf  # best[0]
-        hypot, cos, sin, faces = math.hypot, _COS, _SIN, HEADINGS  # locals: read fastest
-        for c in candidates:
+        for c in candidates.moves:
+            mx, my, h1, dealt = mids[c.mid]
             half = c.half
-            h1 = (oh + c.turn) % faces
-            mid = mids.get((h1, half))
-            if mid is None:
-                mx, my = ox + cos[h1] * half, oy + sin[h1] * half
-                dealt = 0.0
-                dm = hypot(fx - mx, fy - my)
-                if dm <= reach:
-                    dealt = _damage_at(ours[_arc(mx, my, h1, fx, fy)], dm)
-                mid = mids[(h1, half)] = (mx, my, dealt)
-            mx, my, dealt = mid
             h2 = (h1 + c.turn2) % faces
             ux, uy = cos[h2], sin[h2]
             ex, ey = mx + ux * half, my + uy * half
@@ -493,7 +508,10 @@ class ScoredCaptain:
                 port = dy * ux - dx * uy
                 side = port if port >= 0.0 else -port
                 k = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
-                at_end = _damage_at(ours[k], de)
+                at_end = 0.0
+                for rng, dmg in ours[k]:  # `_damage_at`, written out
+                    if de <= rng:
+                        at_end += dmg
                 if at_end > dealt:
                     dealt = at_end
             if dealt >= hull:
@@ -530,7 +548,7 @@ class ScoredCaptain:
                     score -= 1000.0
             if best is None or score > top:
                 top = score
-                best = (score, c.m, (mx, my, h1, ex, ey, h2))
+                best = (score, c.m, (mx, my, h1, ex, ey, h2))  # (scores tie: the first wins)
         assert best is not None
         return best
 
