@@ -494,13 +494,19 @@ class Store:
         if kept is None or kept.revision != change.before or change.after != change.before + 1:
             return
         tables = kept.rounds[change.round - 1]
-        rows = tuple({**t, **change.row} if t["table"] == change.table else t for t in tables)
+        at = next((i for i, t in enumerate(tables) if t["table"] == change.table), None)
+        if at is None:
+            return
+        row = {**tables[at], **change.row}
+        rows = (*tables[:at], row, *tables[at + 1 :])
         rounds = (*kept.rounds[: change.round - 1], rows, *kept.rounds[change.round :])
+        games = kept.state.rounds[change.round - 1]  # only the changed table's game is new
+        games = (*games[:at], *_core_round(change.round, (row,)), *games[at + 1 :])
         state = dataclasses.replace(
             kept.state,
             rounds=(
                 *kept.state.rounds[: change.round - 1],
-                _core_round(change.round, rows),
+                games,
                 *kept.state.rounds[change.round :],
             ),
         )
