@@ -348,6 +348,11 @@ def test_what_players_type_is_escaped_everywhere(app: FastAPI) -> None:
         {"name": evil, "fleet": share_string(load_fleet("presets:klingon-strike"))},
     )
     assert response.status_code == 200
-    for page in (desk.client.get(f"/org/events/{eid}"), TestClient(app).get(f"/events/{eid}")):
+    pages = (
+        desk.client.get(f"/org/events/{eid}"),
+        TestClient(app).get(f"/events/{eid}"),
+        TestClient(app).get(f"/events/{eid}/standings"),  # the kept standings rows
+    )
+    for page in pages:
         assert evil not in page.text
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text

@@ -353,3 +353,25 @@ def test_the_store_survives_a_restart(app: FastAPI, paired: tuple[Desk, int, Sto
     again = create_app(store.url)  # the laptop's battery died: the server starts again
     page = TestClient(again).get(f"/events/{eid}").text
     assert f"<strong>{g['a']}</strong> won · 10 : 0" in page
+
+
+def test_a_result_for_a_table_that_is_not_there_is_refused(
+    app: FastAPI, paired: tuple[Desk, int, Store, str]
+) -> None:
+    """The table is looked up in the kept snapshot: a round not paired, a table not in it (404)
+    and the bye (400) are refused, and nothing is stored."""
+    desk, eid, store, name = paired
+    g = table(store, name)
+    bye = next(t for t in store.games(name, 1) if t["b"] is None)
+    before = store.export(name)
+    form = {"winner": g["a"], "fp_a": "1", "fp_b": "2", "version": "1"}
+    for number, at, status, message in (
+        (2, 1, 404, "round 2 has no table 1"),
+        (0, 1, 404, "round 0 has no table 1"),
+        (1, 99, 404, "round 1 has no table 99"),
+        (1, bye["table"], 400, f"{bye['a']} has the bye: there is no result to enter"),
+    ):
+        response = desk.post(f"/org/events/{eid}/rounds/{number}/tables/{at}", form)
+        assert response.status_code == status, (number, at)
+        assert message in text(response)
+    assert store.export(name) == before

@@ -6,7 +6,7 @@ Nothing is fetched from the internet: htmx and the stylesheet are served from st
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 
 from fastapi import Depends, FastAPI, HTTPException, Request
@@ -91,6 +91,7 @@ def create_app(
     templates = Jinja2Templates(env=env)
     templates.env.globals["version"] = __version__
     templates.env.globals["kept"] = _keeper(env)
+    templates.env.globals["once_each"] = _once_each(env)
     app = FastAPI(
         title="Kolrami",
         version=__version__,
@@ -166,6 +167,40 @@ def _keeper(env: Environment) -> Callable[..., Markup]:
         return html
 
     return kept
+
+
+#: How many rendered rows once_each keeps (then it starts afresh): far more than the rows an
+#: event's pages show at one time, a few megabytes at most.
+ONCE_LIMIT = 20_000
+
+
+def _once_each(
+    env: Environment, limit: int = ONCE_LIMIT
+) -> Callable[[str, Iterable[tuple[Hashable, ...]]], Markup]:
+    """The templates' `once_each(macro, rows)`: a macro of _macros.html.j2 called with each
+    tuple of `rows` as its arguments, the results joined. The macro sees nothing but its
+    arguments (plain, hashable values), so its text is a function of them: each distinct row is
+    rendered once and kept, whichever event, revision or page it comes from. A result moves a
+    few rows of the standings; the others are found here instead of being rendered again."""
+    done: dict[tuple[Hashable, ...], Markup] = {}
+
+    def once_each(macro: str, rows: Iterable[tuple[Hashable, ...]]) -> Markup:
+        make = None
+        out = []
+        for row in rows:
+            key = (macro, *row)
+            html = done.get(key)
+            if html is None:
+                if make is None:
+                    make = getattr(env.get_template("_macros.html.j2").module, macro)
+                html = Markup(make(*row))
+                if len(done) >= limit:
+                    done.clear()
+                done[key] = html  # two requests may both render it: the same text either way
+            out.append(html)
+        return Markup("".join(out))  # each is Markup: safe already, nothing to escape
+
+    return once_each
 
 
 def _error_page(request: Request, status: int, message: str) -> HTMLResponse:

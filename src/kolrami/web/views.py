@@ -86,6 +86,23 @@ class EventView:
     memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
 
     @property
+    def standing_rows(self) -> list[tuple[int, str, str, int, int, str, int]]:
+        """The standings table's rows as plain values (the standings_row macro's arguments):
+        rank, title, player, Battle Points, Fleet Points, Fleet Points by round, byes."""
+        return [
+            (
+                s.rank,
+                s.title,
+                s.player,
+                s.battle_points,
+                s.fleet_points,
+                " / ".join(str(fp) for fp in s.fp_by_round),
+                s.byes,
+            )
+            for s in self.standings
+        ]
+
+    @property
     def current(self) -> Round | None:
         """The latest paired round."""
         return self.rounds[-1] if self.rounds else None

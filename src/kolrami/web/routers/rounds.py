@@ -87,15 +87,17 @@ async def enter_result(
     """Enter or correct a table's result. A score the opponent's fleet cannot give is shown
     first and recorded only when accepted; a stale page is told to reload (409)."""
     store = web(request).store
-    view = event_view(store, ev.id, ev.name)  # the kept view: its players, not a new read
-    if not 1 <= number <= len(view.rounds):
+    # the table's players from the kept snapshot: not a new read, nor the pages' view of the
+    # event (its standings), which the next page builds if it needs it
+    snapshot = store.snapshot(ev.id)
+    if not 1 <= number <= len(snapshot.rounds):
         raise HTTPException(404, f"round {number} has no table {table}")
-    t = next((x for x in view.rounds[number - 1].tables if x.table == table), None)
+    t = next((x for x in snapshot.rounds[number - 1] if x["table"] == table), None)
     if t is None:
         raise HTTPException(404, f"round {number} has no table {table}")
-    if t.b is None:
-        raise HTTPException(400, f"{t.a} has the bye: there is no result to enter")
-    a, b = t.a, t.b
+    a, b = str(t["a"]), t["b"]
+    if b is None:
+        raise HTTPException(400, f"{a} has the bye: there is no result to enter")
     values = {"winner": winner, "fp_a": fp_a, "fp_b": fp_b}
     errors: dict[str, str] = {}
     if winner not in (a, b):
