@@ -281,20 +281,21 @@ class ScoredCaptain:
         self.advanced = AdvancedDoctrine(self.temperament)
 
     def decide(self, view: BattleView, decision: Decision) -> Order:
-        if isinstance(decision, ADVANCED_DECISIONS):
-            return self.advanced.decide(view, decision)
-        if isinstance(decision, InitiativeDecision):
-            return InitiativeOrder(False)  # moving second sees where the enemy went
+        # the most frequent decisions first (the classes are unrelated: the order is free)
+        if isinstance(decision, OrdersDecision):
+            return self._orders(view, decision.squadron)
         if isinstance(decision, ActivationDecision):
             return self._activation(view, decision)
-        if isinstance(decision, RepairDecision):
-            return default_repairs(view, decision)
-        if isinstance(decision, ReturnDecision):
-            return default_return(view, decision)
         if isinstance(decision, ReactionDecision):
             return self._reaction(view, decision)
-        assert isinstance(decision, OrdersDecision)
-        return self._orders(view, decision.squadron)
+        if isinstance(decision, RepairDecision):
+            return default_repairs(view, decision)
+        if isinstance(decision, InitiativeDecision):
+            return InitiativeOrder(False)  # moving second sees where the enemy went
+        if isinstance(decision, ReturnDecision):
+            return default_return(view, decision)
+        assert isinstance(decision, ADVANCED_DECISIONS)
+        return self.advanced.decide(view, decision)
 
     # --- decisions ----------------------------------------------------------------------------
 
