@@ -224,33 +224,29 @@ def _arc(x: float, y: float, heading: int, tx: float, ty: float) -> int:
     return 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
 
 
-@dataclass(frozen=True, slots=True)
-class _Candidate:
-    """A manoeuvre to score: where its mid-move point is in its set, second turn, half move."""
-
-    m: Maneuver
-    mid: int
-    turn2: int
-    half: float
+#: The moves through one mid-move point: (first facing change, half move, and for each move its
+#: second turn, its place in the candidate list and the manoeuvre).
+_Group = tuple[int, float, tuple[tuple[int, int, Maneuver], ...]]
 
 
 @dataclass(frozen=True, slots=True)
 class _Candidates:
-    """Manoeuvres to score and their distinct mid-move points, each a (first facing change,
-    half move): the moves that differ only in their second turn share one."""
+    """Manoeuvres to score, grouped by their mid-move point: the moves that differ only in
+    their second turn share it, and it is worked out once for them all."""
 
-    mids: tuple[tuple[int, float], ...]
-    moves: tuple[_Candidate, ...]
+    size: int
+    groups: tuple[_Group, ...]
 
     @classmethod
     def of(cls, maneuvers: list[Maneuver]) -> _Candidates:
-        mids: dict[tuple[int, float], int] = {}
-        moves = []
-        for m in maneuvers:
+        groups: dict[tuple[int, float], list[tuple[int, int, Maneuver]]] = {}
+        for i, m in enumerate(maneuvers):
             turn = m.pivot if m.pivot is not None else m.turn1
-            mid = mids.setdefault((turn, m.speed / 2), len(mids))
-            moves.append(_Candidate(m, mid, m.turn2, m.speed / 2))
-        return cls(tuple(mids), tuple(moves))
+            groups.setdefault((turn, m.speed / 2), []).append((m.turn2, i, m))
+        return cls(
+            len(maneuvers),
+            tuple((turn, half, tuple(ends)) for (turn, half), ends in groups.items()),
+        )
 
 
 #: Candidate sets by (lowest, highest speed, lowest, highest pivot speed).
@@ -411,7 +407,7 @@ class ScoredCaptain:
             origin = view.mover_position(mover, sq)
             group = [s for s in members if (mover is None and not s.detached) or s.id == mover]
             candidates = self._candidates(view, mover, sq, origin)
-            view.count_candidates(len(candidates.moves))
+            view.count_candidates(candidates.size)
             profile = Profile(group, focus.shields, memo)
             best = self._best(
                 candidates, origin, profile, focus, threats, obstacles, (width, height)
@@ -483,73 +479,74 @@ class ScoredCaptain:
         ox, oy, oh = origin.x, origin.y, origin.heading
         foes = [(t.x, t.y, t.ux, t.uy, t.arcs, t.reach) for t in threats]
         hypot, cos, sin, faces = math.hypot, _COS, _SIN, HEADINGS  # locals: read fastest
-        # the mid-move points, and what our weapons deal on the focus target from there
-        mids: list[tuple[float, float, int, float]] = []
-        for turn, half in candidates.mids:
+        # The best is the highest score, the earliest candidate among equals (as a plain scan
+        # in candidate order finds it): `top` and `first` hold its score and place.
+        best: tuple[float, Maneuver, tuple[float, float, int, float, float, int]] | None = None
+        top = -math.inf
+        first = -1
+        for turn, half, ends in candidates.groups:
+            # the mid-move point, and what our weapons deal on the focus target from there
             h1 = (oh + turn) % faces
             mx, my = ox + cos[h1] * half, oy + sin[h1] * half
-            dealt = 0.0
+            at_mid = 0.0
             dm = hypot(fx - mx, fy - my)
             if dm <= reach:
-                dealt = _damage_at(ours[_arc(mx, my, h1, fx, fy)], dm)
-            mids.append((mx, my, h1, dealt))
-        best: tuple[float, Maneuver, tuple[float, float, int, float, float, int]] | None = None
-        top = -math.inf  # best[0]
-        for c in candidates.moves:
-            mx, my, h1, dealt = mids[c.mid]
-            half = c.half
-            h2 = (h1 + c.turn2) % faces
-            ux, uy = cos[h2], sin[h2]
-            ex, ey = mx + ux * half, my + uy * half
-            dx, dy = fx - ex, fy - ey
-            de = hypot(dx, dy)
-            if de <= reach:
-                # the arc at the end that holds the focus target (`_arc`, written out)
-                ahead = dx * ux + dy * uy
-                port = dy * ux - dx * uy
-                side = port if port >= 0.0 else -port
-                k = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
-                at_end = 0.0
-                for rng, dmg in ours[k]:  # `_damage_at`, written out
-                    if de <= rng:
-                        at_end += dmg
-                if at_end > dealt:
-                    dealt = at_end
-            if dealt >= hull:
-                dealt *= 1.5  # a kill removes its guns from the fight
-            closing = w_closing * de
-            if dealt - closing <= top:
-                # Every other term only lowers the score (rounding is monotone, so in floats
-                # too): this move cannot beat the best so far, and the answer is unchanged.
-                continue
-            threat = 0.0
-            for tx, ty, ux, uy, arcs, treach in foes:
-                d = hypot(tx - ex, ty - ey) + 8
-                if d <= treach:
-                    # the arc of the enemy at (tx, ty) that holds our end point (as arc_to)
-                    dx, dy = ex - tx, ey - ty
+                at_mid = _damage_at(ours[_arc(mx, my, h1, fx, fy)], dm)
+            for turn2, i, m in ends:
+                dealt = at_mid
+                h2 = (h1 + turn2) % faces
+                ux, uy = cos[h2], sin[h2]
+                ex, ey = mx + ux * half, my + uy * half
+                dx, dy = fx - ex, fy - ey
+                de = hypot(dx, dy)
+                if de <= reach:
+                    # the arc at the end that holds the focus target (`_arc`, written out)
                     ahead = dx * ux + dy * uy
                     port = dy * ux - dx * uy
                     side = port if port >= 0.0 else -port
                     k = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
-                    hit = 0.0
-                    for rng, dmg in arcs[k]:  # `_damage_at`, written out
-                        if d <= rng:
-                            hit += dmg
-                    threat += hit
-            score = dealt - w_threat * threat - closing
-            if keep_out and dealt == 0:
-                score -= w_closing * abs(de - 30)
-            if ex < 8 or ey < 8 or ex > width - 8 or ey > height - 8:
-                score -= (8 - min(ex, ey, width - ex, height - ey)) * 0.5
-            for cx, cy, cr in obstacles:
-                if segment_hits_circle(ox, oy, mx, my, cx, cy, cr) or segment_hits_circle(
-                    mx, my, ex, ey, cx, cy, cr
-                ):
-                    score -= 1000.0
-            if best is None or score > top:
-                top = score
-                best = (score, c.m, (mx, my, h1, ex, ey, h2))  # (scores tie: the first wins)
+                    at_end = 0.0
+                    for rng, dmg in ours[k]:  # `_damage_at`, written out
+                        if de <= rng:
+                            at_end += dmg
+                    if at_end > dealt:
+                        dealt = at_end
+                if dealt >= hull:
+                    dealt *= 1.5  # a kill removes its guns from the fight
+                closing = w_closing * de
+                bound = dealt - closing
+                if bound < top or (bound == top and i > first):
+                    # Every other term only lowers the score (rounding is monotone, so in floats
+                    # too): this move cannot beat the best so far, and the answer is unchanged.
+                    continue
+                threat = 0.0
+                for tx, ty, ux, uy, arcs, treach in foes:
+                    d = hypot(tx - ex, ty - ey) + 8
+                    if d <= treach:
+                        # the arc of the enemy at (tx, ty) that holds our end point (as arc_to)
+                        dx, dy = ex - tx, ey - ty
+                        ahead = dx * ux + dy * uy
+                        port = dy * ux - dx * uy
+                        side = port if port >= 0.0 else -port
+                        k = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+                        hit = 0.0
+                        for rng, dmg in arcs[k]:  # `_damage_at`, written out
+                            if d <= rng:
+                                hit += dmg
+                        threat += hit
+                score = dealt - w_threat * threat - closing
+                if keep_out and dealt == 0:
+                    score -= w_closing * abs(de - 30)
+                if ex < 8 or ey < 8 or ex > width - 8 or ey > height - 8:
+                    score -= (8 - min(ex, ey, width - ex, height - ey)) * 0.5
+                for cx, cy, cr in obstacles:
+                    if segment_hits_circle(ox, oy, mx, my, cx, cy, cr) or segment_hits_circle(
+                        mx, my, ex, ey, cx, cy, cr
+                    ):
+                        score -= 1000.0
+                if score > top or (score == top and i < first):
+                    top, first = score, i
+                    best = (score, m, (mx, my, h1, ex, ey, h2))
         assert best is not None
         return best
 
