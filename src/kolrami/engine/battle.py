@@ -647,7 +647,7 @@ class Battle:
             ship.lock = Lock(t.target, t.arc, kinds, reaction_to)
             self.locked.append(ship)
             ship.fired = True
-            self.log.record(ev.FireDeclared, t.ship, t.target, t.arc.value, reaction_to is not None)
+            self.log.record(ev.FireDeclared, t.ship, t.target, str(t.arc), reaction_to is not None)
 
     def resolve_locks(self) -> None:
         """Fire every locked weapon whose target is now in range, arc and line of fire."""
@@ -742,7 +742,7 @@ class Battle:
             ev.VolleyFired,
             ship.id,
             target.id,
-            kind.value,
+            str(kind),  # a StrEnum's str() is its value, quicker to reach than .value
             shots,
             strength,
             target.shields,
@@ -759,7 +759,7 @@ class Battle:
         for loc_roll, dmg in hits:
             if not target.alive:
                 break
-            self.apply_damage(target, loc_roll, dmg, attack_arc, ship, kind.value)
+            self.apply_damage(target, loc_roll, dmg, attack_arc, ship, str(kind))
 
     def apply_damage(
         self,
@@ -796,14 +796,14 @@ class Battle:
             # a weapon is only damaged by fire from an arc it covers (FPF-DMG-09)
             if w is not None and w.bears(attack_arc) and sum(mounts) > 0:
                 _damage_mounts(mounts, amount)
-                applied, value = loc.value, sum(mounts)
+                applied, value = str(loc), sum(mounts)
         self.log.record(
             ev.HitScored,
             by.id if by else "",
             target.id,
             weapon,
             loc_roll,
-            loc.value,
+            str(loc),
             amount,
             applied,
             target.superstructure,
