@@ -608,3 +608,44 @@ def test_cloaked_battles_narrate_and_repeat() -> None:
     changes = [e for e in one.events() if isinstance(e, ae.CloakChanged)]
     assert changes
     assert "vanishes under its cloak" in str(changes[0].story(lambda s: s, False))
+
+
+# --- what an illegal order may tell about a hidden ship -------------------------------------------
+
+
+@pytest.mark.rule("ADV-CLOAK-03", "ADV-CLOAK-04")
+@pytest.mark.parametrize("lock", [None, "B1"])
+def test_an_illegal_attack_at_a_hidden_ship_does_not_tell_where_it_is(lock: str | None) -> None:
+    b, state = table(["reliant"], ["bird-of-prey"], rules=CLOAK)
+    put(b, "A1", 50, 40, 0)
+    put(b, "B1", 120, 110, 3)  # far out of range, cloaked, not pinged
+    arm(b, state, "A1")
+    _cloak(b, state)
+    state.of("A1").lock = lock
+    for w in range(len(state.of("A1").sheet.weapons)):
+        with pytest.raises(IllegalOrderError) as err:
+            verify_attacks(
+                state, AttackDecision("A", 1, ("A1",)), AttackOrder((Attack("A1", (w,), "B1"),))
+            )
+        message = str(err.value)
+        assert "cm away" not in message
+        assert "degrees" not in message
+        assert "cloaked" in message
+
+
+@pytest.mark.rule("ADV-CLOAK-04")
+def test_fire_at_an_exposed_ship_no_longer_shown_does_not_tell_where_it_is() -> None:
+    b, state = table(["reliant"], ["bird-of-prey"], rules=CLOAK)
+    put(b, "A1", 50, 40, 0)
+    put(b, "B1", 120, 110, 3)
+    arm(b, state, "A1")
+    _cloak(b, state)
+    state.of("A1").lock = "B1"
+    state.of("B1").exposed = True  # hit through its cloak earlier this turn, no longer shown
+    assert BattleView(b, "A").advanced().unseen() == ["B1"]
+    with pytest.raises(IllegalOrderError) as err:
+        verify_attacks(
+            state, AttackDecision("A", 3, ("A1",)), AttackOrder((Attack("A1", (0,), "B1"),))
+        )
+    assert "cm away" not in str(err.value)
+    assert "degrees" not in str(err.value)
