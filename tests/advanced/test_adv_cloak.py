@@ -649,3 +649,21 @@ def test_fire_at_an_exposed_ship_no_longer_shown_does_not_tell_where_it_is() -> 
         )
     assert "cm away" not in str(err.value)
     assert "degrees" not in str(err.value)
+
+
+@pytest.mark.rule("ADV-CLOAK-01")
+def test_the_squadron_helpers_of_the_view_do_not_show_a_hidden_ship() -> None:
+    b, state = _hunt()
+    _cloak(b, state)
+    view = BattleView(b, "A")
+    squadron = b.ships["B1"].squadron
+    assert view.members(squadron) == []
+    assert view.firers(squadron) == []
+    with pytest.raises(KeyError):
+        view.mover_position("B1", squadron)
+    with pytest.raises(KeyError):
+        view.speed_limits("B1", squadron, False)
+    # its own side still sees it
+    own = BattleView(b, "B")
+    assert [s.id for s in own.members(squadron)] == ["B1"]
+    assert own.mover_position("B1", squadron).id == "B1"
