@@ -667,3 +667,19 @@ def test_the_squadron_helpers_of_the_view_do_not_show_a_hidden_ship() -> None:
     own = BattleView(b, "B")
     assert [s.id for s in own.members(squadron)] == ["B1"]
     assert own.mover_position("B1", squadron).id == "B1"
+
+
+@pytest.mark.rule("ADV-OFF-12", "ADV-COMM-02")
+def test_only_the_other_bloc_breaks_a_shared_code() -> None:
+    pack = parse_advanced(
+        MIXED_PACK + '\n[[species]]\nid = "orion"\n\n[[override]]\nid = "reliant"\n'
+        'species = "orion"\n',
+        "test-orion.toml",
+    )
+    _, state = _with_pack(pack, ["reliant"], ["ktroika", "sting"])
+    a1 = state.of("A1")
+    assert a1.species.id == "orion"
+    # the Klingon-Romulan code is broken by Federation and Gorn officers only
+    assert "comms" not in bonus_options(state, a1)
+    with pytest.raises(IllegalOrderError, match=r"ADV-COMM"):
+        verify_bonus(state, BonusDecision("A", ("A1",)), BonusOrder((("A1", "comms", "decode"),)))
