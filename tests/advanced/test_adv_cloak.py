@@ -683,3 +683,59 @@ def test_only_the_other_bloc_breaks_a_shared_code() -> None:
     assert "comms" not in bonus_options(state, a1)
     with pytest.raises(IllegalOrderError, match=r"ADV-COMM"):
         verify_bonus(state, BonusDecision("A", ("A1",)), BonusOrder((("A1", "comms", "decode"),)))
+
+
+PLASMA_HUNTER_PACK = (
+    HEADER
+    + """
+[[species]]
+id = "human"
+factions = ["Federation"]
+
+[[species]]
+id = "klingon"
+factions = ["Klingon"]
+beam = "disruptor"
+cloak_tech_base = 40
+
+[[override]]
+id = "reliant"
+
+[[override.weapons]]
+kind = "plasma"
+arcs = ["F"]
+mount = "F"
+range_cm = 40
+torpedoes = 1
+damage = 12
+arm_cost = 2
+
+[[override.weapons]]
+kind = "photon"
+arcs = ["F"]
+mount = "F"
+range_cm = 40
+torpedoes = 1
+damage = 12
+arm_cost = 1
+"""
+)
+
+
+@pytest.mark.rule("ADV-EVA-04", "ADV-CLOAK-07")
+def test_a_plasma_dispersal_torpedo_is_not_dodged_by_an_evasion() -> None:
+    pack = parse_advanced(PLASMA_HUNTER_PACK, "test-plasma-hunter.toml")
+    b, state = _with_pack(pack, ["reliant"], ["bird-of-prey"])
+    put(b, "A1", 50, 40, 0)
+    put(b, "B1", 50, 60, 3)
+    arm(b, state, "A1")
+    _cloak(b, state)
+    b1 = state.of("B1")
+    # B1 evaded (a photon dispersal shot at it this phase) and turned one hexside
+    b1.evasion, b1.evaded_from = Outcome.SUCCESS, 3
+    b1.ship.heading = 4
+    b.dice = Loaded([1, 1, 6, 10])  # to-hit 1, hunt 1, share 6 of half 12: 3; location: hull
+    cloak.CloakingDevice().fire_at_point(b, state, state.of("A1"), 0, 50, 60)
+    dealt = events_of(b, ae.DamageDealt)[0]
+    assert dealt.damage == 3  # in full: plasma is not dodged
+    assert dealt.facing == 2  # on the facing it presented before it turned
