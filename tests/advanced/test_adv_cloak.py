@@ -739,3 +739,14 @@ def test_a_plasma_dispersal_torpedo_is_not_dodged_by_an_evasion() -> None:
     dealt = events_of(b, ae.DamageDealt)[0]
     assert dealt.damage == 3  # in full: plasma is not dodged
     assert dealt.facing == 2  # on the facing it presented before it turned
+
+
+@pytest.mark.rule("ADV-CLOAK-01")
+def test_a_cloak_cost_without_a_cloak_names_the_field_the_rule_and_the_fix() -> None:
+    with pytest.raises(DataPackError) as err:
+        parse_advanced(HEADER + '[[override]]\nid = "reliant"\ncloak_cost = 3\n', "t.toml")
+    message = str(err.value)
+    assert "\n" not in message
+    assert "override 'reliant': field 'cloak_cost'" in message
+    assert "ADV-CLOAK-01" in message
+    assert "cloak = true" in message
