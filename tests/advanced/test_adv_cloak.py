@@ -608,3 +608,145 @@ def test_cloaked_battles_narrate_and_repeat() -> None:
     changes = [e for e in one.events() if isinstance(e, ae.CloakChanged)]
     assert changes
     assert "vanishes under its cloak" in str(changes[0].story(lambda s: s, False))
+
+
+# --- what an illegal order may tell about a hidden ship -------------------------------------------
+
+
+@pytest.mark.rule("ADV-CLOAK-03", "ADV-CLOAK-04")
+@pytest.mark.parametrize("lock", [None, "B1"])
+def test_an_illegal_attack_at_a_hidden_ship_does_not_tell_where_it_is(lock: str | None) -> None:
+    b, state = table(["reliant"], ["bird-of-prey"], rules=CLOAK)
+    put(b, "A1", 50, 40, 0)
+    put(b, "B1", 120, 110, 3)  # far out of range, cloaked, not pinged
+    arm(b, state, "A1")
+    _cloak(b, state)
+    state.of("A1").lock = lock
+    for w in range(len(state.of("A1").sheet.weapons)):
+        with pytest.raises(IllegalOrderError) as err:
+            verify_attacks(
+                state, AttackDecision("A", 1, ("A1",)), AttackOrder((Attack("A1", (w,), "B1"),))
+            )
+        message = str(err.value)
+        assert "cm away" not in message
+        assert "degrees" not in message
+        assert "cloaked" in message
+
+
+@pytest.mark.rule("ADV-CLOAK-04")
+def test_fire_at_an_exposed_ship_no_longer_shown_does_not_tell_where_it_is() -> None:
+    b, state = table(["reliant"], ["bird-of-prey"], rules=CLOAK)
+    put(b, "A1", 50, 40, 0)
+    put(b, "B1", 120, 110, 3)
+    arm(b, state, "A1")
+    _cloak(b, state)
+    state.of("A1").lock = "B1"
+    state.of("B1").exposed = True  # hit through its cloak earlier this turn, no longer shown
+    assert BattleView(b, "A").advanced().unseen() == ["B1"]
+    with pytest.raises(IllegalOrderError) as err:
+        verify_attacks(
+            state, AttackDecision("A", 3, ("A1",)), AttackOrder((Attack("A1", (0,), "B1"),))
+        )
+    assert "cm away" not in str(err.value)
+    assert "degrees" not in str(err.value)
+
+
+@pytest.mark.rule("ADV-CLOAK-01")
+def test_the_squadron_helpers_of_the_view_do_not_show_a_hidden_ship() -> None:
+    b, state = _hunt()
+    _cloak(b, state)
+    view = BattleView(b, "A")
+    squadron = b.ships["B1"].squadron
+    assert view.members(squadron) == []
+    assert view.firers(squadron) == []
+    with pytest.raises(KeyError):
+        view.mover_position("B1", squadron)
+    with pytest.raises(KeyError):
+        view.speed_limits("B1", squadron, False)
+    # its own side still sees it
+    own = BattleView(b, "B")
+    assert [s.id for s in own.members(squadron)] == ["B1"]
+    assert own.mover_position("B1", squadron).id == "B1"
+
+
+@pytest.mark.rule("ADV-OFF-12", "ADV-COMM-02")
+def test_only_the_other_bloc_breaks_a_shared_code() -> None:
+    pack = parse_advanced(
+        MIXED_PACK + '\n[[species]]\nid = "orion"\n\n[[override]]\nid = "reliant"\n'
+        'species = "orion"\n',
+        "test-orion.toml",
+    )
+    _, state = _with_pack(pack, ["reliant"], ["ktroika", "sting"])
+    a1 = state.of("A1")
+    assert a1.species.id == "orion"
+    # the Klingon-Romulan code is broken by Federation and Gorn officers only
+    assert "comms" not in bonus_options(state, a1)
+    with pytest.raises(IllegalOrderError, match=r"ADV-COMM"):
+        verify_bonus(state, BonusDecision("A", ("A1",)), BonusOrder((("A1", "comms", "decode"),)))
+
+
+PLASMA_HUNTER_PACK = (
+    HEADER
+    + """
+[[species]]
+id = "human"
+factions = ["Federation"]
+
+[[species]]
+id = "klingon"
+factions = ["Klingon"]
+beam = "disruptor"
+cloak_tech_base = 40
+
+[[override]]
+id = "reliant"
+
+[[override.weapons]]
+kind = "plasma"
+arcs = ["F"]
+mount = "F"
+range_cm = 40
+torpedoes = 1
+damage = 12
+arm_cost = 2
+
+[[override.weapons]]
+kind = "photon"
+arcs = ["F"]
+mount = "F"
+range_cm = 40
+torpedoes = 1
+damage = 12
+arm_cost = 1
+"""
+)
+
+
+@pytest.mark.rule("ADV-EVA-04", "ADV-CLOAK-07")
+def test_a_plasma_dispersal_torpedo_is_not_dodged_by_an_evasion() -> None:
+    pack = parse_advanced(PLASMA_HUNTER_PACK, "test-plasma-hunter.toml")
+    b, state = _with_pack(pack, ["reliant"], ["bird-of-prey"])
+    put(b, "A1", 50, 40, 0)
+    put(b, "B1", 50, 60, 3)
+    arm(b, state, "A1")
+    _cloak(b, state)
+    b1 = state.of("B1")
+    # B1 evaded (a photon dispersal shot at it this phase) and turned one hexside
+    b1.evasion, b1.evaded_from = Outcome.SUCCESS, 3
+    b1.ship.heading = 4
+    b.dice = Loaded([1, 1, 6, 10])  # to-hit 1, hunt 1, share 6 of half 12: 3; location: hull
+    cloak.CloakingDevice().fire_at_point(b, state, state.of("A1"), 0, 50, 60)
+    dealt = events_of(b, ae.DamageDealt)[0]
+    assert dealt.damage == 3  # in full: plasma is not dodged
+    assert dealt.facing == 2  # on the facing it presented before it turned
+
+
+@pytest.mark.rule("ADV-CLOAK-01")
+def test_a_cloak_cost_without_a_cloak_names_the_field_the_rule_and_the_fix() -> None:
+    with pytest.raises(DataPackError) as err:
+        parse_advanced(HEADER + '[[override]]\nid = "reliant"\ncloak_cost = 3\n', "t.toml")
+    message = str(err.value)
+    assert "\n" not in message
+    assert "override 'reliant': field 'cloak_cost'" in message
+    assert "ADV-CLOAK-01" in message
+    assert "cloak = true" in message

@@ -89,7 +89,15 @@ class BattleView:
         q = self._battle.squadrons[squadron_id]
         ships = self._battle.ships
         ids = q.formation + [s for s in q.ships if s not in q.formation]
-        return [s for sid in ids if (s := ships[sid]).alive]
+        found = [s for sid in ids if (s := ships[sid]).alive]
+        return self._seen(found)
+
+    def _seen(self, ships: list[ShipState]) -> list[ShipState]:
+        """The ships of `ships` this side can see (cloaked enemies it cannot are left out)."""
+        b = self._battle
+        if b.sight is None:  # nothing is hidden (FPF)
+            return ships
+        return [s for s in ships if b.visible(self.side, s)]
 
     def movers(self, squadron_id: str) -> list[str | None]:
         """Who needs a manoeuvre in a squadron's orders (None: the formation)."""
@@ -97,25 +105,26 @@ class BattleView:
 
     def firers(self, squadron_id: str) -> list[ShipState]:
         """Ships of a squadron able to fire."""
-        return self._battle.firers(self._battle.squadrons[squadron_id])
+        return self._seen(self._battle.firers(self._battle.squadrons[squadron_id]))
 
     def speed_limits(self, mover: str | None, squadron_id: str, pivot: bool) -> tuple[int, int]:
         """Legal speeds for a mover (the formation when None)."""
         b = self._battle
         if mover is None:
             return b.formation_limits(b.squadrons[squadron_id], pivot)
-        return b.speed_limits(b.ships[mover], pivot)
+        return b.speed_limits(self.ship(mover), pivot)
 
     def fires_as_unit(self) -> bool:
         """Whether a firing squadron must fire with every ship (FPF-FIRE-13)."""
         return self._battle.rules.squadron_fires_as_unit(self._battle)
 
     def mover_position(self, mover: str | None, squadron_id: str) -> ShipState:
-        """The ship whose position a mover's manoeuvre starts from."""
+        """The ship whose position a mover's manoeuvre starts from (KeyError for a hidden
+        enemy)."""
         if mover is None:
             q = self._battle.squadrons[squadron_id]
-            return self._battle.ships[q.formation[0]]
-        return self._battle.ships[mover]
+            return self.ship(q.formation[0])
+        return self.ship(mover)
 
     def obstacles(self) -> list[tuple[float, float, float]]:
         """(x, y, radius) circles a ship's centre cannot enter: planets grown by a base radius."""

@@ -15,7 +15,15 @@ from functools import cache, cached_property
 from importlib import resources
 from typing import Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from kolrami.catalog.loader import _first_problem, builtin_pack
 from kolrami.catalog.models import Arc, ShipClass, ShipPack, WeaponKind
@@ -169,6 +177,16 @@ class AdvancedSheet(BaseModel):
     weapons: tuple[AdvWeapon, ...] = ()
     damage_chart: tuple[AdvLocation, ...] = DEFAULT_CHART
 
+    @field_validator("cloak_cost")
+    @classmethod
+    def _cloak_cost(cls, value: int | None, info: ValidationInfo) -> int | None:
+        if value is not None and not info.data.get("cloak", False):
+            raise ValueError(
+                "set on a ship without a cloaking device: set cloak = true, or leave cloak_cost "
+                "out (module adv-cloak, ADV-CLOAK-01)"
+            )
+        return value
+
     @model_validator(mode="after")
     def _chart(self) -> Self:
         if len(self.damage_chart) != 10:
@@ -178,8 +196,6 @@ class AdvancedSheet(BaseModel):
         heavy = [w for w in self.weapons if w.kind is AdvWeaponKind.HEAVY_DISRUPTOR]
         if len(heavy) % 2:
             raise ValueError("heavy disruptors come in pairs (ADV-DIS-02): give an even number")
-        if self.cloak_cost is not None and not self.cloak:
-            raise ValueError("cloak_cost is set but the ship has no cloak: set cloak = true")
         return self
 
     @property

@@ -339,7 +339,9 @@ class CloakingDevice(AdvancedModule):
             if target is not None and revealed:
                 target.reveal = REVEAL_PHASES
             if target is not None and damage > 0:
-                combat.deal(battle, state, ship, target, damage, False, None, False, 0)
+                # plasma is not dodged by an evasion (ADV-EVA-04)
+                dodgeable = w.kind.dodgeable
+                combat.deal(battle, state, ship, target, damage, False, None, False, 0, dodgeable)
 
     # --- hooks ----------------------------------------------------------------------------------
 

@@ -67,17 +67,25 @@ def aim_location(target: AdvShip, aim: str) -> tuple[AdvLocation, int | None] | 
         return None
 
 
-def weapon_problem(adv: AdvShip, index: int, target: AdvShip) -> str | None:
-    """Why weapon `index` of `adv` cannot fire at `target` now, or None."""
+def ready_problem(adv: AdvShip, index: int) -> str | None:
+    """Why weapon `index` of `adv` cannot fire at anything now, or None."""
     if index >= len(adv.sheet.weapons):
         return f"has no weapon w{index} (w0-w{len(adv.sheet.weapons) - 1})"
-    w = adv.sheet.weapons[index]
     if not adv.weapon_ok[index]:
         return f"w{index} is damaged"
     if adv.fired[index]:
         return f"w{index} has already fired this turn"
     if not adv.power[index]:
         return f"w{index} was given no power this turn"
+    return None
+
+
+def weapon_problem(adv: AdvShip, index: int, target: AdvShip) -> str | None:
+    """Why weapon `index` of `adv` cannot fire at `target` now, or None."""
+    problem = ready_problem(adv, index)
+    if problem:
+        return problem
+    w = adv.sheet.weapons[index]
     dist = distance(adv, target)
     if dist > w.range_cm:
         return f"w{index} reaches {w.range_cm} cm; {target.id} is {dist:.1f} cm away"
@@ -167,14 +175,25 @@ def verify_attacks(state: AdvancedState, decision: AttackDecision, order: Attack
                 raise IllegalOrderError(
                     f"{a.ship} cannot fire at '{a.target}': not an enemy in play"
                 )
+            # a cloaked target first, so that no message tells where it is (ADV-CLOAK-03, -04)
+            problem = state.rules.fire_problem(state, adv, target)
+            if problem:
+                raise IllegalOrderError(f"{a.ship}: {problem}")
+            seen = state.rules.visible(state, adv.side, target)
             for i in a.weapons:
                 if i in mine:
                     raise IllegalOrderError(f"{a.ship}: w{i} fires once (ADV-FIRE-01)")
-                problem = weapon_problem(adv, i, target)
+                own = ready_problem(adv, i)
+                problem = own or weapon_problem(adv, i, target)
+                if problem and not own and not seen:  # range and arc would tell where it is
+                    problem = (
+                        f"w{i} cannot reach {a.target}, which is cloaked: out of range or arc "
+                        "(ADV-CLOAK-04)"
+                    )
                 if problem:
                     raise IllegalOrderError(f"{a.ship}: {problem}")
                 mine.add(i)
-            problem = pair_problem(adv, a.weapons) or state.rules.fire_problem(state, adv, target)
+            problem = pair_problem(adv, a.weapons)
             if problem:
                 raise IllegalOrderError(f"{a.ship}: {problem}")
         hit = targets.setdefault(a.ship, [])

@@ -81,7 +81,14 @@ def decode_problem(state: AdvancedState, adv: AdvShip) -> str | None:
     if blocs:
         if mine in blocs[0]:
             return f"{mine} officers cannot break their allies' shared code (ADV-COMM-02)"
-        return None  # the shared code: the other bloc breaks it with a check (ADV-COMM-02)
+        breakers = [code for code in SHARED_CODES if code is not blocs[0]]
+        if any(mine in code for code in breakers):
+            return None  # the shared code: the other bloc breaks it with a check (ADV-COMM-02)
+        others = "/".join(sorted(c for code in breakers for c in code))
+        return (
+            f"the {'-'.join(sorted(blocs[0]))} shared code is broken only by {others} "
+            f"officers, not {mine} (ADV-COMM-02)"
+        )
     if any(enemy & code for code in SHARED_CODES) and all(enemy & c for c in SHARED_CODES):
         return None  # traffic across the two blocs is open to everyone (ADV-COMM-03)
     return (
