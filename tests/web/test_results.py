@@ -168,6 +168,20 @@ def test_the_organizer_is_warned_before_an_impossible_score_is_recorded(
     assert table(store, name)["flag"]
 
 
+def test_a_typo_with_extra_digits_is_questioned_at_once(
+    app: FastAPI, paired: tuple[Desk, int, Store, str]
+) -> None:
+    # the result route runs on the event loop: a slow score check would stall every client
+    desk, eid, store, name = paired
+    g = table(store, name)
+    form = {"winner": g["a"], "fp_a": "9999999999", "fp_b": "0", "version": str(g["version"])}
+    response = desk.post(f"/org/events/{eid}/rounds/1/tables/1", form)
+    assert response.status_code == 200
+    assert "Check before you accept" in text(response)
+    assert "nearest possible" in text(response)
+    assert table(store, name)["winner"] is None
+
+
 def test_two_tablets_at_once_the_second_is_told(
     app: FastAPI, paired: tuple[Desk, int, Store, str]
 ) -> None:
