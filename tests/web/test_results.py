@@ -283,6 +283,11 @@ def test_bad_reports_are_refused_and_nothing_is_stored(
     assert f"{g['a']}'s Fleet Points: a whole number" in text(missing)
     stranger = p.post(url, {"player": "Mallory", "winner": g["a"], "fp_a": "1", "fp_b": "1"})
     assert "say who you are" in text(stranger)
+    # more digits than SQLite's integers hold: refused with the field's name, not a crash
+    huge = {"player": g["a"], "winner": g["a"], "fp_a": "9" * 25, "fp_b": "0"}
+    refused = p.post(url, {**huge, "pin": desk.pins[g["a"]]})
+    assert refused.status_code == 422
+    assert "fp_a" in text(refused)
     assert store.export(name) == before
     bye = next(t for t in store.games(name, 1) if t["b"] is None)
     assert p.post(f"/events/{eid}/rounds/1/tables/{bye['table']}/report").status_code == 400
