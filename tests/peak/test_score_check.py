@@ -94,3 +94,24 @@ def test_cli_peak_check(tmp_path: Path) -> None:
     assert bad.exit_code == 1
     assert "Not achievable" in bad.stdout
     assert "190 and 225" in bad.stdout
+
+
+def test_a_typo_far_above_any_score_is_answered_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The web app checks the organizer's entry on its event loop (and a player's report under
+    # the store's write lock): an extra digit must not make the search for the nearest
+    # achievable total walk down from it one point at a time (10 s for 20,000; 10 digits: hours).
+    from kolrami.sim import score_check
+
+    real, calls = score_check._resets_for, [0]
+
+    def counted(values: list[int], caps: list[int], target: int) -> list[int] | None:
+        calls[0] += 1
+        assert calls[0] < 1000, "the search walks point by point"
+        return real(values, caps, target)
+
+    monkeypatch.setattr(score_check, "_resets_for", counted)
+    top = 12 * (95 + 95 + 75)  # every ship reset every turn
+    for typo in (top + 1, 31800, 9_999_999_999):
+        verdict = check_score(CRUISERS, typo)
+        assert not verdict.achievable
+        assert verdict.nearest == (top, None)

@@ -83,6 +83,20 @@ def test_entries_corrections_and_versions(tmp_path: Path) -> None:
         datetime.fromisoformat(x["at"])
 
 
+def test_its_log_lines_are_stored_in_the_text_form_the_orm_writes(tmp_path: Path) -> None:
+    store = paired(tmp_path)
+    g = next(g for g in store.games("Nov", 1) if g["b"])
+    a, b = g["a"], g["b"]
+    store.report_result("Nov", 1, a, a, {a: 3, b: 4})  # a line written through the ORM
+    store.record_game("Nov", 1, g["table"], a, {a: 3, b: 4}, "organizer mara")
+    with sqlite3.connect(tmp_path / "e.db") as c:
+        orm, plain = (r[0] for r in c.execute("SELECT at FROM corrections ORDER BY id"))
+    # one form in the column (no "+00:00" on some lines only), and no datetime handed to the
+    # sqlite3 driver's default adapter, deprecated since Python 3.12
+    assert len(plain) == len(orm), (orm, plain)
+    assert datetime.fromisoformat(plain).tzinfo is None
+
+
 def test_open_reports_are_closed_and_battle_logs_replaced(tmp_path: Path) -> None:
     store = paired(tmp_path)
     g1, g2 = (g for g in store.games("Nov", 1) if g["b"])

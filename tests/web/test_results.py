@@ -168,6 +168,20 @@ def test_the_organizer_is_warned_before_an_impossible_score_is_recorded(
     assert table(store, name)["flag"]
 
 
+def test_a_typo_with_extra_digits_is_questioned_at_once(
+    app: FastAPI, paired: tuple[Desk, int, Store, str]
+) -> None:
+    # the result route runs on the event loop: a slow score check would stall every client
+    desk, eid, store, name = paired
+    g = table(store, name)
+    form = {"winner": g["a"], "fp_a": "9999999999", "fp_b": "0", "version": str(g["version"])}
+    response = desk.post(f"/org/events/{eid}/rounds/1/tables/1", form)
+    assert response.status_code == 200
+    assert "Check before you accept" in text(response)
+    assert "nearest possible" in text(response)
+    assert table(store, name)["winner"] is None
+
+
 def test_two_tablets_at_once_the_second_is_told(
     app: FastAPI, paired: tuple[Desk, int, Store, str]
 ) -> None:
@@ -269,6 +283,11 @@ def test_bad_reports_are_refused_and_nothing_is_stored(
     assert f"{g['a']}'s Fleet Points: a whole number" in text(missing)
     stranger = p.post(url, {"player": "Mallory", "winner": g["a"], "fp_a": "1", "fp_b": "1"})
     assert "say who you are" in text(stranger)
+    # more digits than SQLite's integers hold: refused with the field's name, not a crash
+    huge = {"player": g["a"], "winner": g["a"], "fp_a": "9" * 25, "fp_b": "0"}
+    refused = p.post(url, {**huge, "pin": desk.pins[g["a"]]})
+    assert refused.status_code == 422
+    assert "fp_a" in text(refused)
     assert store.export(name) == before
     bye = next(t for t in store.games(name, 1) if t["b"] is None)
     assert p.post(f"/events/{eid}/rounds/1/tables/{bye['table']}/report").status_code == 400

@@ -143,8 +143,11 @@ def check_score(
     bonus = sum(s.resets for s in lines) * BONUS_PER_TOKEN
     nearest: tuple[int | None, int | None] = (None, None)
     if found is None:
-        below = next((p for p in range(points - 1, -1, -1) if solve(p) is not None), None)
+        # nothing above the ceiling can be scored: the search down starts there at most, so a
+        # typo's extra digit costs no more than a score just above the fleet's top
         ceiling = sum(values) * turns + resource_sp * (n * turns if resource_repeat else 1)
+        start = min(points - 1, ceiling)
+        below = next((p for p in range(start, -1, -1) if solve(p) is not None), None)
         above = next((p for p in range(points + 1, ceiling + 1) if solve(p) is not None), None)
         nearest = (below, above)
     return ScoreCheck(

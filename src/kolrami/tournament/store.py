@@ -279,7 +279,10 @@ class _Plain:
         self._connection = session.connection()
         self._driver: Any = self._connection.connection.driver_connection if sqlite else None
         at = cast(Table, CorrectionRow.__table__).c.at.type
-        self._at = at.bind_processor(self._connection.dialect)
+        # the dialect's own type: the generic DateTime has no bind processor (None), which
+        # handed the driver a datetime to store in its own form
+        dialect = self._connection.dialect
+        self._at = at.dialect_impl(dialect).bind_processor(dialect)
 
     def all(self, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
         """Every row of a query."""

@@ -100,8 +100,8 @@ def report(
     request: Request,
     player: Annotated[str, Form()] = "",
     winner: Annotated[str, Form()] = "",
-    fp_a: Annotated[str, Form()] = "",
-    fp_b: Annotated[str, Form()] = "",
+    fp_a: Annotated[str, Form(max_length=10)] = "",
+    fp_b: Annotated[str, Form(max_length=10)] = "",
     pin: Annotated[str, Form()] = "",
 ) -> Response:
     """A player reports the result of his table; it waits for the opponent's PIN."""
