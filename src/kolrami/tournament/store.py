@@ -75,6 +75,10 @@ def database_url(url_or_path: str | None) -> str:
     return f"sqlite:///{url_or_path}"
 
 
+#: How long a transaction waits for another process's write (the CLI's, say) before giving up;
+#: the web app then answers 503 and nothing is saved.
+BUSY_TIMEOUT_MS = 5000
+
 #: True while the current thread is in a Store transaction that may write (see `_engine`).
 _WRITING: ContextVar[bool] = ContextVar("kolrami_store_writing", default=True)
 
@@ -90,7 +94,7 @@ def _engine(url: str) -> Engine:
             dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_MS)}")
             # Write-ahead log: readers never wait for a writer nor a writer for readers, so the
             # web app's pages and result entries do not queue behind each other.
             cursor.execute("PRAGMA journal_mode=WAL")

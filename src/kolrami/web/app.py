@@ -6,6 +6,7 @@ Nothing is fetched from the internet: htmx and the stylesheet are served from st
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -148,6 +150,23 @@ def create_app(
     @app.exception_handler(KolramiError)
     async def _kolrami(request: Request, exc: KolramiError) -> HTMLResponse:
         return _error_page(request, 400, str(exc))
+
+    async def _busy(request: Request, exc: Exception) -> HTMLResponse:
+        # SQLite's write lock held longer than the busy timeout (the CLI writing a big import,
+        # say): the transaction rolled back, so nothing is half-saved. Other errors stay 500s.
+        # (The ORM raises SQLAlchemy's OperationalError; the plain-SQL result write, sqlite3's.)
+        cause = str(getattr(exc, "orig", None) or exc)
+        if "locked" not in cause and "busy" not in cause:
+            raise exc
+        return _error_page(
+            request,
+            503,
+            "the event's records are busy (another tablet or the command line is saving right "
+            "now): nothing was saved; send it again in a moment",
+        )
+
+    app.add_exception_handler(OperationalError, _busy)
+    app.add_exception_handler(sqlite3.OperationalError, _busy)
 
     return app
 

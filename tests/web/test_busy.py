@@ -1,0 +1,59 @@
+"""A database held by another writer (the CLI, say) for longer than the busy timeout: the web app
+answers 503 with a one-line message, and nothing is saved."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from web_helpers import new_event, organizer, text
+
+from kolrami.tournament import store as store_module
+from kolrami.tournament.store import Store
+from kolrami.web import create_app
+
+
+def test_a_result_while_another_process_writes_gets_503_and_saves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 50)
+    path = tmp_path / "busy.db"
+    store = Store(str(path))
+    app = create_app(store)
+    desk = organizer(app)
+    eid = new_event(desk)
+    assert desk.post(f"/org/events/{eid}/pair").status_code == 303
+    name = store.event_name(eid)
+    game = next(g for g in store.games(name, 1) if g["table"] == 1)
+    form = {"winner": game["a"], "fp_a": "0", "fp_b": "0", "version": str(game["version"])}
+    other = sqlite3.connect(path, isolation_level=None)  # the CLI, mid-way through a write
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        busy = desk.post(f"/org/events/{eid}/rounds/1/tables/1", form)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert busy.status_code == 503
+    assert "nothing was saved; send it again in a moment" in text(busy)
+    assert next(g for g in store.games(name, 1) if g["table"] == 1)["winner"] is None
+    # the lock gone, the same form goes through
+    assert desk.post(f"/org/events/{eid}/rounds/1/tables/1", form).status_code == 303
+    assert next(g for g in store.games(name, 1) if g["table"] == 1)["winner"] == game["a"]
+
+
+def test_other_database_errors_are_not_called_busy(tmp_path: Path) -> None:
+    app = create_app(Store(str(tmp_path / "x.db")))
+
+    @app.get("/boom")
+    def boom() -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    @app.get("/locked")
+    def locked() -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    client = TestClient(app, raise_server_exceptions=False)
+    assert client.get("/boom").status_code == 500  # a real fault is not dressed up as busy
+    assert client.get("/locked").status_code == 503
