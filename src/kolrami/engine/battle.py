@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from kolrami import __version__
 from kolrami.catalog import Arc, Location, ShipClass, ShipPack, WeaponKind, builtin_pack
@@ -35,6 +35,7 @@ from kolrami.scenarios.models import Movement, Scenario
 #: Bump whenever a change can alter a battle's outcome for the same inputs (GUIDE 3.10).
 RULES_VERSION = "fpf-1"
 SIDES = ("A", "B")
+T = TypeVar("T")
 #: Speeds are whole centimetres, 0 to 40 (FPF-MOV-06).
 MAX_SPEED = 40
 PIVOT_COST_CM = 5  # FPF-MOV-13
@@ -884,38 +885,54 @@ class Battle:
         return iter(self.log)
 
 
-_PLAYABLE: dict[int, tuple[Fleet, ShipPack]] = {}  # fleets already checked (by identity)
-_DUMPS: dict[int, tuple[Scenario | Fleet, dict[str, Any]]] = {}  # JSON forms, by identity
+class _ByIdentity(Generic[T]):
+    """Results worked out once per object (or objects) and kept by identity: sweeps and
+    tournaments play the same frozen scenario and fleet objects again and again. An entry holds
+    its objects, so their ids cannot pass to others while it stands; at most `size` entries."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._known: dict[tuple[int, ...], tuple[tuple[object, ...], T]] = {}
+
+    def get(self, objects: tuple[object, ...], make: Callable[[], T]) -> T:
+        """The result for `objects`: the kept one, or `make()` (kept unless it raises)."""
+        key = tuple(map(id, objects))
+        known = self._known.get(key)
+        if known is not None:
+            return known[1]
+        value = make()
+        if len(self._known) >= self.size:
+            self._known.clear()
+        self._known[key] = (objects, value)
+        return value
+
+
+_PLAYABLE: _ByIdentity[None] = _ByIdentity()  # (fleet, pack) pairs already checked
+_DUMPS: _ByIdentity[dict[str, Any]] = _ByIdentity()  # JSON forms of scenarios and fleets
 
 
 def _dump(model: Scenario | Fleet) -> dict[str, Any]:
-    """The JSON form of a (frozen) scenario or fleet for a log header, made once per object:
-    sweeps and tournaments play the same objects again and again. Headers share it: read-only."""
-    known = _DUMPS.get(id(model))
-    if known is not None and known[0] is model:
-        return known[1]
-    if len(_DUMPS) > 256:
-        _DUMPS.clear()
-    dumped = model.model_dump(mode="json")
-    _DUMPS[id(model)] = (model, dumped)
-    return dumped
+    """The JSON form of a (frozen) scenario or fleet for a log header, made once per object.
+    Headers share it: read-only."""
+    return _DUMPS.get((model,), lambda: model.model_dump(mode="json"))
 
 
 def _check_playable(fleet: Fleet, side: str, pack: ShipPack) -> None:
-    """Refuse a fleet a battle cannot field (unknown ids, squadrons over three ...)."""
+    """Refuse a fleet a battle cannot field (unknown ids, squadrons over three ...); a fleet
+    found playable with a pack is not checked again."""
     from kolrami.fleet.legality import PLAY_BLOCKING, validate
 
-    known = _PLAYABLE.get(id(fleet))
-    if known is not None and known[0] is fleet and known[1] is pack:
-        return  # sweeps and tournaments play the same fleet object again and again
-    problems = [e for e in validate(fleet, limit=None, pack=pack).errors if e.code in PLAY_BLOCKING]
-    if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        first = problems[0]
-        raise InvalidInputError(f"fleet {side} '{fleet.name}': {first.path}: {first.message}{more}")
-    if len(_PLAYABLE) > 256:
-        _PLAYABLE.clear()
-    _PLAYABLE[id(fleet)] = (fleet, pack)
+    def check() -> None:
+        found = validate(fleet, limit=None, pack=pack).errors
+        problems = [e for e in found if e.code in PLAY_BLOCKING]
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            first = problems[0]
+            raise InvalidInputError(
+                f"fleet {side} '{fleet.name}': {first.path}: {first.message}{more}"
+            )
+
+    _PLAYABLE.get((fleet, pack), check)
 
 
 def _can_still_fire(ship: ShipState, target: ShipState, kind: WeaponKind) -> bool:
