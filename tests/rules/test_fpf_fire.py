@@ -12,7 +12,7 @@ from kolrami.catalog.models import Weapon
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import run
-from kolrami.engine.geometry import arc_to, relative_bearing
+from kolrami.engine.geometry import ARC_ORDER, arc_index, arc_to, relative_bearing
 from kolrami.engine.orders import (
     IllegalOrderError,
     OrdersDecision,
@@ -455,6 +455,17 @@ def test_equal_ranges_on_both_sides_resolve_together() -> None:
 )
 def test_four_90_degree_arcs(tx: float, ty: float, arc: Arc) -> None:
     assert arc_to(0, 0, 0, tx, ty) is arc
+
+
+@pytest.mark.rule("FPF-ARC-01")
+def test_the_captains_arc_index_is_arc_to() -> None:
+    # arc_index is arc_to for tables indexed by arc: the same answer on every heading, and on
+    # the boundaries (points on the diagonals, where front and rear win), which a grid hits
+    points = [(x / 2, y / 2) for x in range(-21, 22) for y in range(-21, 22)]
+    for heading in range(6):
+        for tx, ty in points:
+            got = ARC_ORDER[arc_index(3.0, -2.0, heading, 3.0 + tx, -2.0 + ty)]
+            assert got is arc_to(3.0, -2.0, heading, 3.0 + tx, -2.0 + ty), (heading, tx, ty)
 
 
 @pytest.mark.rule("FPF-ARC-01")

@@ -68,10 +68,7 @@ class BattleView:
 
     def enemies(self) -> list[ShipState]:
         """Enemy ships in play that this side can see."""
-        b = self._battle
-        if b.sight is None:  # nothing is hidden (FPF)
-            return b.side_ships(self.enemy)
-        return [s for s in b.side_ships(self.enemy) if b.visible(self.side, s)]
+        return self._seen(self._battle.side_ships(self.enemy))
 
     def ship(self, ship_id: str) -> ShipState:
         """A ship by id (own, or a visible enemy)."""

@@ -31,7 +31,7 @@ from kolrami.captains.base import (
 from kolrami.catalog.models import Arc
 from kolrami.engine.battle import ShipState
 from kolrami.engine.chance import Dice
-from kolrami.engine.geometry import _COS, _SIN, HEADINGS, segment_hits_circle
+from kolrami.engine.geometry import _COS, _SIN, ARC_ORDER, HEADINGS, arc_index, segment_hits_circle
 from kolrami.engine.orders import (
     ActivateOrder,
     ActivationDecision,
@@ -145,19 +145,17 @@ class Weights:
 #: (range_cm, expected damage) of the weapon groups that bear into one arc.
 ArcGroups = list[tuple[int, float]]
 #: One weapon group as the scoring sees it: working shots, range, expected damage, and for
-#: each arc (indexed like `_arc`) whether it bears into it.
+#: each arc (indexed like `arc_index`) whether it bears into it.
 Volley = tuple[int, int, float, tuple[bool, ...]]
 #: Volleys already worked out during one decision, by (ship id, target shields).
 Memo = dict[tuple[str, int], list[Volley]]
-#: Arcs in the order of `_arc`'s index.
-_ARC_ORDER = (Arc.F, Arc.A, Arc.P, Arc.S)
 
 
 class _Into(dict[tuple[Arc, ...], tuple[bool, ...]]):
-    """A weapon's arcs as four flags in `_ARC_ORDER`, worked out once per set of arcs."""
+    """A weapon's arcs as four flags in `ARC_ORDER`, worked out once per set of arcs."""
 
     def __missing__(self, arcs: tuple[Arc, ...]) -> tuple[bool, ...]:
-        flags = self[arcs] = tuple(a in arcs for a in _ARC_ORDER)
+        flags = self[arcs] = tuple(a in arcs for a in ARC_ORDER)
         return flags
 
 
@@ -186,7 +184,7 @@ def _volleys(ship: ShipState, target_shields: int, memo: Memo) -> list[Volley]:
 
 class Profile:
     """The firepower of some ships against one shield value: for each arc (indexed like
-    `_arc`), the (range, expected damage) of every group bearing into it; and their reach."""
+    `arc_index`), the (range, expected damage) of every group bearing into it; and their reach."""
 
     __slots__ = ("arcs", "reach")
 
@@ -212,16 +210,6 @@ def _damage_at(groups: ArcGroups, dist: float) -> float:
         if dist <= rng:
             total += dmg
     return total
-
-
-def _arc(x: float, y: float, heading: int, tx: float, ty: float) -> int:
-    """`arc_to` as an index into `_ARC_ORDER` (F, A, P, S)."""
-    ux, uy = _COS[heading], _SIN[heading]
-    dx, dy = tx - x, ty - y
-    ahead = dx * ux + dy * uy
-    port = dy * ux - dx * uy
-    side = port if port >= 0.0 else -port
-    return 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
 
 
 #: The moves through one mid-move point: (first facing change, half move, and for each move its
@@ -491,7 +479,7 @@ class ScoredCaptain:
             at_mid = 0.0
             dm = hypot(fx - mx, fy - my)
             if dm <= reach:
-                at_mid = _damage_at(ours[_arc(mx, my, h1, fx, fy)], dm)
+                at_mid = _damage_at(ours[arc_index(mx, my, h1, fx, fy)], dm)
             for turn2, i, m in ends:
                 dealt = at_mid
                 h2 = (h1 + turn2) % faces
@@ -500,7 +488,7 @@ class ScoredCaptain:
                 dx, dy = fx - ex, fy - ey
                 de = hypot(dx, dy)
                 if de <= reach:
-                    # the arc at the end that holds the focus target (`_arc`, written out)
+                    # the arc at the end that holds the focus target (`arc_index`, written out)
                     ahead = dx * ux + dy * uy
                     port = dy * ux - dx * uy
                     side = port if port >= 0.0 else -port
@@ -570,7 +558,7 @@ class ScoredCaptain:
                 bonus = 1.2 if e is focus else 1.0
                 volleys = _volleys(ship, e.shields, memo)
                 for px, py, ph in ((mx, my, h1), (ex, ey, h2)):
-                    k = _arc(px, py, ph, e.x, e.y)
+                    k = arc_index(px, py, ph, e.x, e.y)
                     d = -1.0
                     value = 0.0
                     for shots, rng, dmg, into in volleys:
@@ -588,7 +576,7 @@ class ScoredCaptain:
                     if best is None or value > best[0]:
                         best = (value, k, e)
             if best is not None:
-                choices.append((best[0], FireTarget(ship.id, _ARC_ORDER[best[1]], best[2].id)))
+                choices.append((best[0], FireTarget(ship.id, ARC_ORDER[best[1]], best[2].id)))
         if not choices or max(v for v, _ in choices) <= 0:
             return None
         if not view.fires_as_unit():
