@@ -714,7 +714,8 @@ def peak_check_cmd(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Could a player have scored POINTS Fleet Points against FLEET? (PP-16..21)"""
+    """Could a player have scored POINTS Fleet Points against FLEET? (PP-16, PP-17, PP-18, PP-19,
+    PP-20, PP-21)"""
     from kolrami.fleet.model import load_fleet
     from kolrami.sim.score_check import check_score
 
@@ -731,7 +732,7 @@ def peak_check_cmd(
         near = " and ".join(str(p) for p in (below, above) if p is not None)
         out.print(
             f"[red]Not achievable[/red]: {points} Fleet Points cannot be scored against this "
-            f"fleet in {turns} turns (PP-16..21)."
+            f"fleet in {turns} turns (PP-16, PP-17, PP-18, PP-19, PP-20, PP-21)."
             + (f" Nearest possible: {near}." if near else ""),
             soft_wrap=True,
         )

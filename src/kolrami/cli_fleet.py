@@ -125,7 +125,8 @@ def sheet_cmd(
     limit: Limit = DEFAULT_SP_LIMIT,
     surcharge: Surcharge = 0,
 ) -> None:
-    """The event's Fleet Build Sheet, print-ready (FBS-01..12)."""
+    """The event's Fleet Build Sheet, print-ready (FBS-01, FBS-02, FBS-03, FBS-04, FBS-05, FBS-06,
+    FBS-07, FBS-08, FBS-09, FBS-10, FBS-11, FBS-12)."""
     from kolrami.report.build_sheet import render_html, render_pdf, write
 
     if html is None and pdf is None:

@@ -194,7 +194,7 @@ def standings_cmd(
     event: EventName = None,
     db: Db = None,
 ) -> None:
-    """Standings with ranks and titles (OP-18..24)."""
+    """Standings with ranks and titles (OP-18, OP-19, OP-20, OP-21, OP-22, OP-23, OP-24)."""
     if from_file is not None:
         from kolrami.tournament.results_file import standings_json
 

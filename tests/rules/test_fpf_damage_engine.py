@@ -384,7 +384,7 @@ def test_detoothed_ship_has_no_weapon_and_cannot_fire() -> None:
     battle.apply_damage(a1, 9, 3, Arc.F, None, "photon")
     assert a1.detoothed
     assert battle.firers(battle.squadrons["AS1"]) == []
-    with pytest.raises(IllegalOrderError, match=r"no working weapon \(FPF-DMG-13, -15\)"):
+    with pytest.raises(IllegalOrderError, match=r"no working weapon \(FPF-DMG-13, FPF-DMG-15\)"):
         fight(battle, ["REPAIR NONE", STAND_AND_FIRE])
 
 

@@ -133,7 +133,9 @@ def test_a_ship_declares_one_target_through_one_arc() -> None:
     place(battle, "A1", 90, 40, 0, speed=5)
     place(battle, "B1", 90, 55, 3, speed=0)
     place(battle, "B2", 75, 40, 3, speed=0)
-    with pytest.raises(IllegalOrderError, match=r"A1 declares two targets.*\(FPF-FIRE-04, -05\)"):
+    with pytest.raises(
+        IllegalOrderError, match=r"A1 declares two targets.*\(FPF-FIRE-04, FPF-FIRE-05\)"
+    ):
         fight(battle, ["AS1 SPD 0 T0 T0 FIRE A1:F@B1 A1:P@B2"])
 
 

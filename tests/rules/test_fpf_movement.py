@@ -210,7 +210,7 @@ def test_charger_cannot_change_speed_beyond_its_power(speed: int) -> None:
     battle = one_on_one("charger")
     place(battle, "A1", 90, 20, 0, speed=20)
     with pytest.raises(
-        IllegalOrderError, match=rf"may move 4-36 cm.*not {speed} \(FPF-MOV-06, -11\)"
+        IllegalOrderError, match=rf"may move 4-36 cm.*not {speed} \(FPF-MOV-06, FPF-MOV-11\)"
     ):
         fight(battle, [f"AS1 SPD {speed} T0 T0 HOLD"])
 

@@ -151,7 +151,8 @@ class BattleView:
 
 
 def expected_volley(ship: ShipState, kind: WeaponKind, target_shields: int) -> float:
-    """Mean damage of one weapon group of `ship` against `target_shields` (FPF-DMG-01..05)."""
+    """Mean damage of one weapon group of `ship` against `target_shields` (FPF-DMG-01, FPF-DMG-02,
+    FPF-DMG-03, FPF-DMG-04, FPF-DMG-05)."""
     weapon = ship.cls.weapon(kind)
     if weapon is None:
         return 0.0

@@ -43,7 +43,7 @@ class AdvancedStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class OfficersAssigned(Event):
-    """A ship's six officers and their ratings (ADV-OFF-01, -02)."""
+    """A ship's six officers and their ratings (ADV-OFF-01, ADV-OFF-02)."""
 
     kind: ClassVar[str] = "officers_assigned"
     ship: str
@@ -78,7 +78,8 @@ class TacticalAdvantage(Event):
 
 @dataclass(frozen=True, slots=True)
 class BonusRolled(Event):
-    """One officer's bonus roll (ADV-OFF-03..11): the check and what it did."""
+    """One officer's bonus roll (ADV-OFF-03, ADV-OFF-04, ADV-OFF-05, ADV-OFF-06, ADV-OFF-07,
+    ADV-OFF-08, ADV-OFF-09, ADV-OFF-10, ADV-OFF-11): the check and what it did."""
 
     kind: ClassVar[str] = "bonus_rolled"
     ship: str
@@ -118,7 +119,7 @@ class CasualtiesRecovered(Event):
 
 @dataclass(frozen=True, slots=True)
 class SensorLock(Event):
-    """A sensor lock tried (roll > 0) or kept (roll 0) (ADV-SENS-01, -04)."""
+    """A sensor lock tried (roll > 0) or kept (roll 0) (ADV-SENS-01, ADV-SENS-04)."""
 
     kind: ClassVar[str] = "sensor_lock"
     ship: str
@@ -153,7 +154,8 @@ class LockLost(Event):
 
 @dataclass(frozen=True, slots=True)
 class PowerAllocated(Event):
-    """A ship's power for the game turn (ADV-POW-01, ADV-SHLD-01..06)."""
+    """A ship's power for the game turn (ADV-POW-01, ADV-SHLD-01, ADV-SHLD-02, ADV-SHLD-03,
+    ADV-SHLD-04, ADV-SHLD-05, ADV-SHLD-06)."""
 
     kind: ClassVar[str] = "power_allocated"
     ship: str
@@ -291,7 +293,7 @@ class DamageDealt(Event):
 
 @dataclass(frozen=True, slots=True)
 class Evaded(Event):
-    """A ship turned one hexside to evade torpedoes (ADV-EVA-01..03)."""
+    """A ship turned one hexside to evade torpedoes (ADV-EVA-01, ADV-EVA-02, ADV-EVA-03)."""
 
     kind: ClassVar[str] = "evaded"
     ship: str
@@ -312,7 +314,7 @@ class Evaded(Event):
 
 @dataclass(frozen=True, slots=True)
 class CasualtiesTaken(Event):
-    """Crew out of action from a hit (ADV-CAS-01, -04); fatalities are 15% of all taken."""
+    """Crew out of action from a hit (ADV-CAS-01, ADV-CAS-04); fatalities are 15% of all taken."""
 
     kind: ClassVar[str] = "casualties_taken"
     ship: str
@@ -469,7 +471,7 @@ class CloakSave(Event):
 
 @dataclass(frozen=True, slots=True)
 class DispersalRolled(Event):
-    """One dispersal torpedo fired at a point to hunt a cloaked ship (ADV-CLOAK-07, -08):
+    """One dispersal torpedo fired at a point to hunt a cloaked ship (ADV-CLOAK-07, ADV-CLOAK-08):
     to-hit, the 1-3 hunt roll, and the rolled share of half its damage."""
 
     kind: ClassVar[str] = "dispersal_rolled"

@@ -144,7 +144,8 @@ _POINT = re.compile(r"^H(\d+)\.(\d+)$")
 
 @dataclass(frozen=True, slots=True)
 class BonusOrder:
-    """(ship, officer, choice) for each bonus roll taken (ADV-OFF-03..11)."""
+    """(ship, officer, choice) for each bonus roll taken (ADV-OFF-03, ADV-OFF-04, ADV-OFF-05,
+    ADV-OFF-06, ADV-OFF-07, ADV-OFF-08, ADV-OFF-09, ADV-OFF-10, ADV-OFF-11)."""
 
     choices: tuple[tuple[str, str, str], ...] = ()
 
@@ -156,7 +157,7 @@ class BonusOrder:
 
 @dataclass(frozen=True, slots=True)
 class LockOrder:
-    """(ship, target) for each sensor lock tried or kept (ADV-SENS-01, -04); a target `?n`
+    """(ship, target) for each sensor lock tried or kept (ADV-SENS-01, ADV-SENS-04); a target `?n`
     searches the ship's facing n for a cloaked ship (ADV-SENS-02)."""
 
     locks: tuple[tuple[str, str], ...] = ()
@@ -180,7 +181,7 @@ class PowerPlan:
     move: int
     shields: bool
     weapons: tuple[int, ...]
-    extra: int = 0  # bonus power turned into shield points (ADV-SHLD-02, -03)
+    extra: int = 0  # bonus power turned into shield points (ADV-SHLD-02, ADV-SHLD-03)
     dist: tuple[int, ...] | None = None  # the facings' points after redistribution
     reinforce: tuple[int, ...] | None = None  # reinforcement bought per facing (ADV-SHLD-05)
     cloak: bool = False  # the cloak engaged for the turn (module adv-cloak)

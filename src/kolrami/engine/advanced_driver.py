@@ -1,4 +1,5 @@
-"""The advanced game's turn driver (ADV-SEQ-01..05): a different turn from FPF's.
+"""The advanced game's turn driver (ADV-SEQ-01, ADV-SEQ-02, ADV-SEQ-03, ADV-SEQ-04, ADV-SEQ-05): a
+different turn from FPF's.
 
 A game turn: the captains roll for Tactical Advantage (ADV-SEQ-04); every officer but the Captain
 takes one bonus roll (ADV-OFF-03); casualties recover (ADV-CAS-02); ships try sensor locks
@@ -177,7 +178,9 @@ def _turn(battle: Battle, state: AdvancedState) -> Steps:
         for ship_id, target in got.locks:
             officers.try_lock(battle, state, state.of(ship_id), target)
 
-    for side in sides:  # power allocation (ADV-POW-01, ADV-SHLD-01..06)
+    # power allocation (ADV-POW-01, ADV-SHLD-01, ADV-SHLD-02, ADV-SHLD-03, ADV-SHLD-04, ADV-SHLD-05,
+    # ADV-SHLD-06)
+    for side in sides:
         ships = tuple(a.id for a in state.side(side))
         if not ships:
             continue

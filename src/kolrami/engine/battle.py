@@ -50,7 +50,7 @@ def other(side: str) -> str:
 
 @dataclass(slots=True, eq=False)
 class Lock:
-    """A declared target: weapons fire when it is in range and arc (FPF-FIRE-03, -07)."""
+    """A declared target: weapons fire when it is in range and arc (FPF-FIRE-03, FPF-FIRE-07)."""
 
     target: str
     arc: Arc
@@ -87,7 +87,7 @@ class ShipState:
     #: a model on the table: alive ships and derelicts; not destroyed or reset ships
     on_table: bool = field(default=True, init=False)
     tokens: int = 0  # Critical Hit Tokens (PP-10)
-    cards: list[str] = field(default_factory=list)  # cards on the ship now (PP-08/09/14)
+    cards: list[str] = field(default_factory=list)  # cards on the ship now (PP-08, PP-09, PP-14)
     start_cards: tuple[str, ...] = ()  # the cards it began the battle with
     points: int = 0  # Total SP: ship value plus cards
     # The ship's own values as the battle began: the sheet's, changed by cards for good.
@@ -131,7 +131,7 @@ class ShipState:
 
     @property
     def out_of_play(self) -> bool:
-        """Reset and waiting to return (Peak Performance, PP-05/11)."""
+        """Reset and waiting to return (Peak Performance, PP-05, PP-11)."""
         return self._out_of_play
 
     @out_of_play.setter
@@ -390,7 +390,7 @@ class Battle:
         return self.sight is None or ship.side == side or self.sight(side, ship)
 
     def speed_limits(self, ship: ShipState, pivot: bool = False) -> tuple[int, int]:
-        """The speeds `ship` may choose this turn (FPF-MOV-06, -11, -13)."""
+        """The speeds `ship` may choose this turn (FPF-MOV-06, FPF-MOV-11, FPF-MOV-13)."""
         budget = ship.engine_power - (PIVOT_COST_CM if pivot else 0)
         if budget < 0:
             return (1, 0)  # empty range: a pivot needs 5 cm of power
@@ -495,7 +495,8 @@ class Battle:
         return cut, end, blocker
 
     def move_formation(self, squadron: SquadronState, m: Maneuver) -> None:
-        """Fly the formation: the leader's manoeuvre, wingmen on its trail (FPF-MOV-07/09)."""
+        """Fly the formation: the leader's manoeuvre, wingmen on its trail (FPF-MOV-07,
+        FPF-MOV-09)."""
         if not squadron.formation:
             return
         leader = self.ships[squadron.formation[0]]
@@ -568,7 +569,7 @@ class Battle:
         self._execute(moves)
 
     def move_single(self, ship: ShipState, m: Maneuver | None) -> None:
-        """Fly one ship on its own; None drifts it straight ahead (FPF-MOV-12, DMG-13)."""
+        """Fly one ship on its own; None drifts it straight ahead (FPF-MOV-12, FPF-DMG-13)."""
         if m is None:
             m = Maneuver(ship.last_speed, 0, 0)
         path, dist, blocker = self.plan_path(ship.x, ship.y, ship.heading, m, {ship.id})
@@ -598,7 +599,7 @@ class Battle:
         Ships advance in straight lines from start to end in steps of at most STEP_CM, keeping
         their first-leg heading for the first half and their final heading after; exact for
         straight moves and close for a 60-degree turn. Locks are checked before the first step
-        and after each one (FPF-FIRE-03, -07).
+        and after each one (FPF-FIRE-03, FPF-FIRE-07).
         """
         longest = max((mv.dist for mv in moves), default=0.0)
         for mv in moves:  # this turn's speed holds from the start of the move (FPF-MASK-03)
@@ -692,7 +693,8 @@ class Battle:
     def _fire(self, ready: list[tuple[ShipState, ShipState, WeaponKind, float]]) -> None:
         """Resolve the groups that became ready at one moment, in the order the rules give.
 
-        One side: ship by ship, all phasers, then all photons (FPF-FIRE-08/09). Both sides at
+        One side: ship by ship, all phasers, then all photons (FPF-FIRE-08, FPF-FIRE-09). Both sides
+        at
         once (a head-on exchange, FPF-FIRE-14): longest range first across both sides; groups
         of equal range on opposite sides roll together, then their damage lands together.
         """
@@ -724,7 +726,8 @@ class Battle:
     def _roll_group(
         self, ship: ShipState, target: ShipState, kind: WeaponKind, dist: float
     ) -> tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]:
-        """Roll one group's penetration, location and damage dice (FPF-DMG-01..06)."""
+        """Roll one group's penetration, location and damage dice (FPF-DMG-01, FPF-DMG-02,
+        FPF-DMG-03, FPF-DMG-04, FPF-DMG-05, FPF-DMG-06)."""
         # evasion makes a shot as hard as if the weapon were that much weaker (card effects)
         strength = ship.strength[kind] - self.rules.evasion(self, ship, target)
         shots = ship.shots(kind)
@@ -771,7 +774,8 @@ class Battle:
         by: ShipState | None,
         weapon: str,
     ) -> None:
-        """Damage to superstructure and the location hit (FPF-DMG-07..14)."""
+        """Damage to superstructure and the location hit (FPF-DMG-07, FPF-DMG-08, FPF-DMG-09,
+        FPF-DMG-10, FPF-DMG-11, FPF-DMG-12, FPF-DMG-13, FPF-DMG-14)."""
         loc = target.cls.hit_locations.by_face[loc_roll]
         target.superstructure -= amount
         applied = "superstructure"
@@ -937,7 +941,7 @@ def _check_playable(fleet: Fleet, side: str, pack: ShipPack) -> None:
 
 def _can_still_fire(ship: ShipState, target: ShipState, kind: WeaponKind) -> bool:
     """A group still fires if its ship is in play and in control, its target is in play and
-    the weapon has working shots: damage lands at once (FPF-DMG-11, -12, -13)."""
+    the weapon has working shots: damage lands at once (FPF-DMG-11, FPF-DMG-12, FPF-DMG-13)."""
     return ship.alive and ship.in_control and target.alive and ship.shots(kind) > 0
 
 

@@ -162,12 +162,13 @@ def roll_off_die(count: int = 5) -> Die:
 
 @cache
 def penetration_die(shields: int, strength: int) -> Die:
-    """1 if one shot penetrates, else 0 (FPF-DMG-01/02)."""
+    """1 if one shot penetrates, else 0 (FPF-DMG-01, FPF-DMG-02)."""
     return icepool.d10.map(lambda roll: int(penetrates(roll, shields, strength)))
 
 
 @cache
 def shot_damage_die(kind: WeaponKind, shields: int, strength: int) -> Die:
-    """Damage of one shot: 0 if it fails, else 1 (phaser) or d6 (photon) (FPF-DMG-04/05)."""
+    """Damage of one shot: 0 if it fails, else 1 (phaser) or d6 (photon) (FPF-DMG-04,
+    FPF-DMG-05)."""
     dmg = icepool.d(DAMAGE_SIDES[kind]) if DAMAGE_SIDES[kind] > 1 else 1
     return icepool.d10.map(lambda roll: dmg if penetrates(roll, shields, strength) else 0)

@@ -72,7 +72,8 @@ class TurnStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class Repaired(Event):
-    """A Damage Control point brought an item back (FPF-REP-01..07)."""
+    """A Damage Control point brought an item back (FPF-REP-01, FPF-REP-02, FPF-REP-03, FPF-REP-04,
+    FPF-REP-05, FPF-REP-06, FPF-REP-07)."""
 
     kind: ClassVar[str] = "repaired"
     ship: str
@@ -93,7 +94,8 @@ class InitiativeRolled(Event):
 
 @dataclass(frozen=True, slots=True)
 class SquadronActivated(Event):
-    """A squadron is activated (FPF-MOV-01/02); `forced_by` for forced activation (MOV-10)."""
+    """A squadron is activated (FPF-MOV-01, FPF-MOV-02); `forced_by` for forced activation
+    (FPF-MOV-10)."""
 
     kind: ClassVar[str] = "squadron_activated"
     squadron: str
@@ -121,7 +123,8 @@ class OrderGiven(Event):
 
 @dataclass(frozen=True, slots=True)
 class FireDeclared(Event):
-    """A ship locks its weapons on a target through one arc (FPF-FIRE-04..06, -11)."""
+    """A ship locks its weapons on a target through one arc (FPF-FIRE-04, FPF-FIRE-05, FPF-FIRE-06,
+    FPF-FIRE-11)."""
 
     kind: ClassVar[str] = "fire_declared"
     ship: str
@@ -161,7 +164,7 @@ class StoppedShort(Event):
 
 @dataclass(frozen=True, slots=True)
 class VolleyFired(Event):
-    """One weapon group of one ship fired at its target (FPF-FIRE-08/09)."""
+    """One weapon group of one ship fired at its target (FPF-FIRE-08, FPF-FIRE-09)."""
 
     kind: ClassVar[str] = "volley_fired"
     ship: str
@@ -211,7 +214,8 @@ class ShipDestroyed(Event):
 
 @dataclass(frozen=True, slots=True)
 class ShipReset(Event):
-    """Battle simulation: a ship that would be destroyed is reset instead (PP-04..10)."""
+    """Battle simulation: a ship that would be destroyed is reset instead (PP-04, PP-05, PP-06,
+    PP-07, PP-08, PP-09, PP-10)."""
 
     kind: ClassVar[str] = "ship_reset"
     ship: str
@@ -221,7 +225,7 @@ class ShipReset(Event):
 
 @dataclass(frozen=True, slots=True)
 class ShipReturned(Event):
-    """A reset ship comes back into play in its owner's zone (PP-11..13)."""
+    """A reset ship comes back into play in its owner's zone (PP-11, PP-12, PP-13)."""
 
     kind: ClassVar[str] = "ship_returned"
     ship: str
@@ -241,7 +245,8 @@ class ReturnPostponed(Event):
 
 @dataclass(frozen=True, slots=True)
 class FleetPointsAwarded(Event):
-    """Fleet Points scored by `side`: for a kill, a resource or the end bonus (PP-15..21)."""
+    """Fleet Points scored by `side`: for a kill, a resource or the end bonus (PP-15, PP-16, PP-17,
+    PP-18, PP-19, PP-20, PP-21)."""
 
     kind: ClassVar[str] = "fleet_points_awarded"
     side: str

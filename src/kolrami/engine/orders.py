@@ -42,7 +42,7 @@ def _signed(n: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Maneuver:
-    """One ship's (or a formation leader's) movement for the turn (FPF-MOV-07, -13)."""
+    """One ship's (or a formation leader's) movement for the turn (FPF-MOV-07, FPF-MOV-13)."""
 
     speed: int
     turn1: int = 0
@@ -61,7 +61,7 @@ class Maneuver:
 
 @dataclass(frozen=True, slots=True)
 class FireTarget:
-    """One ship's lock: the arc it fires through and its target (FPF-FIRE-04/05)."""
+    """One ship's lock: the arc it fires through and its target (FPF-FIRE-04, FPF-FIRE-05)."""
 
     ship: str
     arc: Arc
@@ -83,7 +83,8 @@ class InitiativeOrder:
 
 @dataclass(frozen=True, slots=True)
 class ActivateOrder:
-    """Which squadron to activate; `force` makes a pursued enemy squadron move first (MOV-10)."""
+    """Which squadron to activate; `force` makes a pursued enemy squadron move first
+    (FPF-MOV-10)."""
 
     squadron: str
     force: str | None = None
@@ -146,7 +147,7 @@ class ReactionOrder:
 
 @dataclass(frozen=True, slots=True)
 class RepairOrder:
-    """Damage-control points for the turn: (ship, item) pairs (FPF-REP-01, -07)."""
+    """Damage-control points for the turn: (ship, item) pairs (FPF-REP-01, FPF-REP-07)."""
 
     repairs: tuple[tuple[str, str], ...] = ()
 

@@ -1,5 +1,6 @@
 """Squad building: every rule a fleet must meet, checked at once, each problem reported with a
-stable code, the catalogue rule, a path into the fleet and how to fix it (OP-13..16, FBS-03..12,
+stable code, the catalogue rule, a path into the fleet and how to fix it (OP-13, OP-14, OP-15,
+OP-16, FBS-03, FBS-04, FBS-05, FBS-06, FBS-07, FBS-08, FBS-09, FBS-10, FBS-11, FBS-12,
 FPF-MASK-02).
 
 One engine of rules: each check below reads the fleet and the card data and yields Violations;

@@ -1,4 +1,5 @@
-"""The event's Fleet Build Sheet (FBS-01..12) as print-ready HTML (A4 or Letter) and as PDF.
+"""The event's Fleet Build Sheet (FBS-01, FBS-02, FBS-03, FBS-04, FBS-05, FBS-06, FBS-07, FBS-08,
+FBS-09, FBS-10, FBS-11, FBS-12) as print-ready HTML (A4 or Letter) and as PDF.
 
 Ships 1-4 go on the front with the Resource line, the Total Build and the three-round log; further
 ships go on a back page (FBS-02). The same HTML feeds the PDF (xhtml2pdf, pure Python), so the

@@ -71,7 +71,7 @@ class FpfTurn(RuleModule):
 
 
 def damaged_items(ship: ShipState) -> list[str]:
-    """Items a Damage Control point could work on now (FPF-REP-01, -05, -07)."""
+    """Items a Damage Control point could work on now (FPF-REP-01, FPF-REP-05, FPF-REP-07)."""
     items = []
     if ship.systems < ship.max_systems:
         items.append("computer")
@@ -111,7 +111,7 @@ def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder)
         if item != "computer" and order.repairs.count((ship_id, item)) > 1:
             raise IllegalOrderError(
                 f"{ship_id} repairs '{item}' twice; one point restores it fully "
-                "(FPF-REP-01); only Systems recover a step per point (REP-05)"
+                "(FPF-REP-01); only Systems recover a step per point (FPF-REP-05)"
             )
 
 
@@ -134,7 +134,8 @@ def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
 
 @register
 class FpfRepairs(RuleModule):
-    """Damage control at the start of the turn (FPF-REP-01..07)."""
+    """Damage control at the start of the turn (FPF-REP-01, FPF-REP-02, FPF-REP-03, FPF-REP-04,
+    FPF-REP-05, FPF-REP-06, FPF-REP-07)."""
 
     name = "fpf-repairs"
     core = True
@@ -173,7 +174,7 @@ class FpfRepairs(RuleModule):
 
 
 def forcible_prey(battle: Battle, squadron: SquadronState, pending: set[str]) -> tuple[str, ...]:
-    """Enemy squadrons `squadron` pursues closely enough to force them to move first (MOV-10).
+    """Enemy squadrons `squadron` pursues closely enough to force them to move first (FPF-MOV-10).
 
     A pursuer ship must sit in a prey ship's rear arc while that prey ship is in its front arc.
     """
@@ -201,7 +202,8 @@ def forcible_prey(battle: Battle, squadron: SquadronState, pending: set[str]) ->
 def verify_maneuver(
     battle: Battle, ships: list[ShipState], m: Maneuver, leader_speed: int | None, who: str
 ) -> None:
-    """A manoeuvre every ship in `ships` can fly (FPF-MOV-06, -07, -11, -13)."""
+    """A manoeuvre every ship in `ships` can fly (FPF-MOV-06, FPF-MOV-07, FPF-MOV-11,
+    FPF-MOV-13)."""
     if m.jump:
         battle.rules.check_jump(battle, ships, m, who)
         return
@@ -230,7 +232,8 @@ def verify_maneuver(
             extra = " after the 5 cm pivot" if m.pivot is not None else ""
             raise IllegalOrderError(
                 f"{who}: {s.id} ({s.cls.name}, Engine Power {s.engine_power}, last speed "
-                f"{s.last_speed}) may move {lo}-{hi} cm{extra}, not {m.speed} (FPF-MOV-06, -11)"
+                f"{s.last_speed}) may move {lo}-{hi} cm{extra}, not {m.speed} "
+                "(FPF-MOV-06, FPF-MOV-11)"
                 if lo <= hi
                 else f"{who}: {s.id} has Engine Power {s.engine_power}, too little to pivot "
                 "(FPF-MOV-13)"
@@ -248,7 +251,9 @@ def verify_targets(
     targets: tuple[FireTarget, ...],
     reaction_to: str | None,
 ) -> None:
-    """Fire declarations: one arc, one target per ship, squadron as a unit (FPF-FIRE-04..13)."""
+    """Fire declarations: one arc, one target per ship, squadron as a unit (FPF-FIRE-04,
+    FPF-FIRE-05, FPF-FIRE-06, FPF-FIRE-07, FPF-FIRE-08, FPF-FIRE-09, FPF-FIRE-10, FPF-FIRE-11,
+    FPF-FIRE-12, FPF-FIRE-13)."""
     if squadron.fired:
         raise IllegalOrderError(
             f"{squadron.id} has already used its volley this turn (FPF-FIRE-04)"
@@ -259,7 +264,7 @@ def verify_targets(
         if t.ship in seen:
             raise IllegalOrderError(
                 f"{t.ship} declares two targets; a ship fires at one target "
-                "out of one arc (FPF-FIRE-04, -05)"
+                "out of one arc (FPF-FIRE-04, FPF-FIRE-05)"
             )
         seen.add(t.ship)
         if t.ship not in squadron.ships:
@@ -267,7 +272,7 @@ def verify_targets(
         if t.ship not in firers:
             raise IllegalOrderError(
                 f"{t.ship} cannot fire: destroyed, out of control or with no "
-                "working weapon (FPF-DMG-13, -15)"
+                "working weapon (FPF-DMG-13, FPF-DMG-15)"
             )
         ship = battle.ships[t.ship]
         if not ship.bears(t.arc):
@@ -377,7 +382,8 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
 
 @register
 class FpfInitiative(RuleModule):
-    """Squadrons activate fastest first, alternating at equal speed (FPF-MOV-01..05, -10)."""
+    """Squadrons activate fastest first, alternating at equal speed (FPF-MOV-01, FPF-MOV-02,
+    FPF-MOV-03, FPF-MOV-04, FPF-MOV-05, FPF-MOV-10)."""
 
     name = "fpf-initiative"
     core = True
@@ -534,7 +540,8 @@ class FpfDamage(RuleModule):
 
 @register
 class MaskingStationary(RuleModule):
-    """Masking method 1: bases block fire when firer or target stands still (FPF-MASK-01/03)."""
+    """Masking method 1: bases block fire when firer or target stands still (FPF-MASK-01,
+    FPF-MASK-03)."""
 
     name = "masking-stationary"
     clauses = ("FPF-MASK-01", "FPF-MASK-03", "FPF-MASK-05")
@@ -604,7 +611,8 @@ class BirdOfPreyEngines(RuleModule):
 
 @register
 class MicroWarpJump(RuleModule):
-    """FPF-OPT-04..06: a squadron may jump 40-60 units straight ahead instead of moving."""
+    """FPF-OPT-04, FPF-OPT-05, FPF-OPT-06: a squadron may jump 40-60 units straight ahead instead of
+    moving."""
 
     name = "micro-warp-jump"
     clauses = ("FPF-OPT-04", "FPF-OPT-05", "FPF-OPT-06")

@@ -1,4 +1,5 @@
-"""FPF damage rules as pure functions (FPF-DMG-01..06): the one place both the dice engine and
+"""FPF damage rules as pure functions (FPF-DMG-01, FPF-DMG-02, FPF-DMG-03, FPF-DMG-04, FPF-DMG-05,
+FPF-DMG-06): the one place both the dice engine and
 the exact odds take them from, so simulation and calculation cannot drift apart."""
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def penetrates(roll: int, shields: int, strength: int) -> bool:
 
 
 def penetrating_faces(shields: int, strength: int) -> int:
-    """How many of the ten d10 faces penetrate: always between 1 and 9 (FPF-DMG-01/02).
+    """How many of the ten d10 faces penetrate: always between 1 and 9 (FPF-DMG-01, FPF-DMG-02).
 
     Faces target..10 get through, but never the 1 and always the 10: 11 - target, kept
     within 1..9. Tests check this against `penetrates` face by face.
@@ -48,7 +49,8 @@ def hit_location(roll: int, table: HitLocations) -> Location:
     return table.by_face[roll]
 
 
-#: Damage die per penetrating shot: a phaser beam deals 1, a photon torpedo d6 (FPF-DMG-04/05).
+#: Damage die per penetrating shot: a phaser beam deals 1, a photon torpedo d6 (FPF-DMG-04,
+#: FPF-DMG-05).
 DAMAGE_SIDES: dict[WeaponKind, int] = {WeaponKind.PHASER: 1, WeaponKind.PHOTON: 6}
 
 

@@ -1,9 +1,12 @@
 """Peak Performance (seed 000): battle simulation mode and its scoring, as one rule module.
 
-No ship is ever destroyed: at the moment it would be, it is reset (PP-04..10) and returns at the
-start of the next turn in its owner's zone, with weaker shields (PP-11..14). Every would-be
+No ship is ever destroyed: at the moment it would be, it is reset (PP-04, PP-05, PP-06, PP-07,
+PP-08, PP-09, PP-10) and returns at the
+start of the next turn in its owner's zone, with weaker shields (PP-11, PP-12, PP-13, PP-14). Every
+would-be
 destruction scores the ship's Total SP for the opponent, a fleet's resource scores once all its
-ships carry a token, and at the end each token on the opponent's ships is worth 5 (PP-15..21).
+ships carry a token, and at the end each token on the opponent's ships is worth 5 (PP-15, PP-16,
+PP-17, PP-18, PP-19, PP-20, PP-21).
 Only the turn limit ends the battle (PP-20); most Fleet Points wins, a tie goes to a roll-off
 of five attack dice (PP-22, OP-24).
 
@@ -75,7 +78,8 @@ def return_spots(battle: Battle, ship: ShipState) -> list[tuple[float, float]]:
 
 
 def reset_ship(battle: Battle, ship: ShipState, by: ShipState | None) -> None:
-    """PP-05..10: off the table, damage cleared, cards sorted out, one more token."""
+    """PP-05, PP-06, PP-07, PP-08, PP-09, PP-10: off the table, damage cleared, cards sorted out,
+    one more token."""
     battle.leave_formation(ship)
     ship.out_of_play = True
     ship.lock = None
@@ -113,7 +117,7 @@ class BattleSimulation(RuleModule):
     def destroyed(self, battle: Battle, ship: ShipState, by: ShipState | None) -> None:
         reset_ship(battle, ship, by)
         opponent = "B" if ship.side == "A" else "A"
-        # PP-16/17: the ship's Total SP, every time, whoever caused it
+        # PP-16, PP-17: the ship's Total SP, every time, whoever caused it
         award(battle, opponent, ship.points, "kill", ship.id)
         fleet = battle.fleets[0 if ship.side == "A" else 1]
         resource = next(iter(fleet.resources()), None)

@@ -28,21 +28,23 @@ from kolrami.errors import DataPackError, UnknownNameError
 
 
 class Masking(StrEnum):
-    """FPF's two masking methods (FPF-MASK-01..06)."""
+    """FPF's two masking methods (FPF-MASK-01, FPF-MASK-02, FPF-MASK-03, FPF-MASK-04, FPF-MASK-05,
+    FPF-MASK-06)."""
 
     STATIONARY = "method-1"  # bases block the line of fire when firer or target is stationary
     NONE = "method-2"  # no masking at all
 
 
 class Movement(StrEnum):
-    """Squadron movement (FPF-MOV-07/09) or the one-ship-at-a-time variant (FPF-MOV-14)."""
+    """Squadron movement (FPF-MOV-07, FPF-MOV-09) or the one-ship-at-a-time variant (FPF-MOV-14)."""
 
     SQUADRON = "squadron"
     INDIVIDUAL = "individual"
 
 
 class Terrain(BaseModel):
-    """A circle of terrain: a nebula (FPF-OPT-09) or a planet (PP-01..03: blocks fire and moves)."""
+    """A circle of terrain: a nebula (FPF-OPT-09) or a planet (PP-01, PP-02, PP-03: blocks fire and
+    moves)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -5,8 +5,10 @@ the other every turn until one is destroyed or the turns run out.
 shields, engine power, systems, and the working shots of the weapons that fire), step by step
 in the order the engine resolves fire: in an exchange, groups by descending range, equal ranges
 on both sides rolled together (FPF-FIRE-14); a ship's phasers before its photons, later groups
-facing the shields earlier hits left (FPF-FIRE-08/09, FPF-DMG-10); every hit's location from the
-target's d10 table and its effect as FPF-DMG-07..14 say: weapons damaged only by fire from an
+facing the shields earlier hits left (FPF-FIRE-08, FPF-FIRE-09, FPF-DMG-10); every hit's location
+from the
+target's d10 table and its effect as FPF-DMG-07, FPF-DMG-08, FPF-DMG-09, FPF-DMG-10, FPF-DMG-11,
+FPF-DMG-12, FPF-DMG-13, FPF-DMG-14 say: weapons damaged only by fire from an
 arc they cover, control lost at 0 engine power or systems. No repairs: Damage Control is a
 captain's choice, and the duel has no captains. Probabilities are floating point sums over every
 outcome, no sampling: exact up to rounding (about 1e-12).
@@ -125,7 +127,8 @@ class _Target:
 
 def _target(ship: ShipClass, arc: Arc, incoming: list[tuple[WeaponKind, int, int, int]]) -> _Target:
     faces = tuple(ship.hit_locations.by_face[f] for f in range(1, 11))
-    # penetrating_faces reaches its top (9 in 10) at shields <= strength + 2 (FPF-DMG-01/02)
+    # penetrating_faces reaches its top (9 in 10) at shields <= strength + 2 (FPF-DMG-01,
+    # FPF-DMG-02)
     floor = min(st for _, st, _, _ in incoming) + 2 if incoming else ship.shields
     return _Target(faces, frozenset(k for k, w in ship.weapons() if w.bears(arc)), floor)
 
@@ -162,7 +165,8 @@ def _canonical(s: State, t: _Target) -> State:
 
 
 def _hit(s: State, loc: Location, amount: int, t: _Target) -> State:
-    """One hit of `amount` on location `loc` (FPF-DMG-07..14), as Battle.apply_damage does."""
+    """One hit of `amount` on location `loc` (FPF-DMG-07, FPF-DMG-08, FPF-DMG-09, FPF-DMG-10,
+    FPF-DMG-11, FPF-DMG-12, FPF-DMG-13, FPF-DMG-14), as Battle.apply_damage does."""
     ss, sh, ep, sy, ph, pt = s
     ss -= amount
     if ss <= 0:
@@ -296,7 +300,7 @@ class _Chain:
         return out
 
     def one_side(self, dist: Joint, side: str) -> Joint:
-        """`side` alone resolves its volley: phasers, then photons (FPF-FIRE-08/09)."""
+        """`side` alone resolves its volley: phasers, then photons (FPF-FIRE-08, FPF-FIRE-09)."""
         for group in sorted(self.groups[side], key=lambda g: g[0] is WeaponKind.PHOTON):
             dist = self.group_step(dist, side, group)
         return dist

@@ -1,4 +1,5 @@
-"""Exact odds of a volley (FPF-DMG-01..06, FPF-FIRE-08/09, FPF-DMG-10).
+"""Exact odds of a volley (FPF-DMG-01, FPF-DMG-02, FPF-DMG-03, FPF-DMG-04, FPF-DMG-05, FPF-DMG-06,
+FPF-FIRE-08, FPF-FIRE-09, FPF-DMG-10).
 
 A volley is a sequence of weapon groups: one ship's phasers, then its photons (FPF-FIRE-08). The
 shots of one group roll together against the same shields; their damage then applies at once, so
@@ -152,7 +153,8 @@ State = dict[tuple[int, int], Fraction]
 def _sequence_states(
     groups: Sequence[WeaponGroup], shields: int, q_shields: Fraction
 ) -> list[State]:
-    """Before each group, the joint P(total damage so far, shields now) (FPF-FIRE-09, DMG-10)."""
+    """Before each group, the joint P(total damage so far, shields now) (FPF-FIRE-09,
+    FPF-DMG-10)."""
     state: State = {(0, shields): Fraction(1)}
     states = [state]
     for g in groups[:-1]:

@@ -1,4 +1,4 @@
-"""Is a reported Peak Performance score possible? (PP-16..21)
+"""Is a reported Peak Performance score possible? (PP-16, PP-17, PP-18, PP-19, PP-20, PP-21)
 
 A player's Fleet Points all come from the opponent's fleet: each reset of a ship scores its Total
 SP, and at the end each of its Critical Hit Tokens (one per reset) scores 5 more, so one reset is

@@ -1,4 +1,6 @@
-"""Organized play as pure functions of the results (OP-01..24): who plays whom, who has the bye,
+"""Organized play as pure functions of the results (OP-01, OP-02, OP-03, OP-04, OP-05, OP-06, OP-07,
+OP-08, OP-09, OP-10, OP-11, OP-12, OP-13, OP-14, OP-15, OP-16, OP-17, OP-18, OP-19, OP-20, OP-21,
+OP-22, OP-23, OP-24): who plays whom, who has the bye,
 what everyone has scored, and who ranks where.
 
 Nothing here touches a database: the store (store.py) persists events and calls these functions,
@@ -99,7 +101,8 @@ def standings(
     roll_offs: dict[str, int] | None = None,
     titles: Sequence[str] = DEFAULT_TITLES,
 ) -> list[Standing]:
-    """Totals and ranks: Battle Points, then Fleet Points, then the roll-off (OP-18..24).
+    """Totals and ranks: Battle Points, then Fleet Points, then the roll-off (OP-18, OP-19, OP-20,
+    OP-21, OP-22, OP-23, OP-24).
 
     A pure function of the results: the same games always give the same standings. Players
     still level after Battle Points, Fleet Points and any roll-off keep a stable order by name;
@@ -206,7 +209,7 @@ def pair_round(
     previous: Sequence[Sequence[Game]],
     seed: int,
 ) -> Pairing:
-    """Pair a round: the bye first (OP-07..09), then the tables (OP-03, OP-04, OP-21)."""
+    """Pair a round: the bye first (OP-07, OP-08, OP-09), then the tables (OP-03, OP-04, OP-21)."""
     if len(active) < 2:
         raise InvalidInputError(
             f"round {round_number} needs at least 2 active players, not {len(active)}"

@@ -56,6 +56,8 @@ from kolrami.tournament.models import (
 
 DEFAULT_DB = "sqlite:///kolrami.db"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: The clauses that say how Fleet Points are scored, cited when a score no fleet can reach.
+FP_RULES = "(PP-16, PP-17, PP-18, PP-19, PP-20, PP-21)"
 
 
 class ConflictError(KolramiError):
@@ -63,7 +65,8 @@ class ConflictError(KolramiError):
 
 
 class ScoreCheckError(KolramiError):
-    """A result the score check rejects, refused until the organizer accepts it (PP-16..21)."""
+    """A result the score check rejects, refused until the organizer accepts it (PP-16, PP-17,
+    PP-18, PP-19, PP-20, PP-21)."""
 
 
 def database_url(url_or_path: str | None) -> str:
@@ -855,7 +858,8 @@ class Store:
             )
 
     def pair_next_round(self, event_name: str | None = None) -> core.Pairing:
-        """Pair the next round (OP-02..09), all tables or none."""
+        """Pair the next round (OP-02, OP-03, OP-04, OP-05, OP-06, OP-07, OP-08, OP-09), all tables
+        or none."""
         with self.transaction() as s:
             e = self._event(s, event_name)
             state = self._state(s, e)
@@ -1670,7 +1674,7 @@ def _score_warning(fleet_json: str, player: str, points: int, scenario: str) -> 
     if verdict.achievable:
         return ""
     near = " or ".join(str(x) for x in verdict.nearest if x is not None)
-    return f"{points} Fleet Points cannot be scored against {player}'s fleet (PP-16..21)" + (
+    return f"{points} Fleet Points cannot be scored against {player}'s fleet {FP_RULES}" + (
         f"; nearest possible: {near}" if near else ""
     )
 

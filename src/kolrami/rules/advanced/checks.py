@@ -1,4 +1,5 @@
-"""Percentile checks and officer ratings (ADV-CHK-01, ADV-OFF-01/02/04, ADV-CAS-03).
+"""Percentile checks and officer ratings (ADV-CHK-01, ADV-OFF-01, ADV-OFF-02, ADV-OFF-04,
+ADV-CAS-03).
 
 A check rolls d100 and succeeds at or under the officer's rating. Casualties add +1 to the roll
 for each full 10% of the crew out of action, and a helmsman's bonus may take 2 off a to-hit roll;

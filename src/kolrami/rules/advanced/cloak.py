@@ -1,4 +1,5 @@
-"""The cloaking device (module `adv-cloak`): ADV-CLOAK-01..08, ADV-SENS-02, ADV-OFF-09.
+"""The cloaking device (module `adv-cloak`): ADV-CLOAK-01, ADV-CLOAK-02, ADV-CLOAK-03, ADV-CLOAK-04,
+ADV-CLOAK-05, ADV-CLOAK-06, ADV-CLOAK-07, ADV-CLOAK-08, ADV-SENS-02, ADV-OFF-09.
 
 A ship whose advanced sheet carries a cloak may engage it at power allocation (`/C` in its plan,
 for the cloak's power). While cloaked it is off the enemy's table (its side's view only), its
@@ -147,7 +148,9 @@ def disengage(battle: Battle, state: AdvancedState, ship: AdvShip, why: str) -> 
 
 @register
 class CloakingDevice(AdvancedModule):
-    """ADV-CLOAK-01..08, ADV-SENS-02, ADV-OFF-09: cloaks, searches, pings, dispersal torpedoes."""
+    """ADV-CLOAK-01, ADV-CLOAK-02, ADV-CLOAK-03, ADV-CLOAK-04, ADV-CLOAK-05, ADV-CLOAK-06,
+    ADV-CLOAK-07, ADV-CLOAK-08, ADV-SENS-02, ADV-OFF-09: cloaks, searches, pings, dispersal
+    torpedoes."""
 
     name = "adv-cloak"
     clauses = CLOAK_CLAUSES
@@ -237,9 +240,14 @@ class CloakingDevice(AdvancedModule):
         if not target.hidden:
             return None
         if ship.lock != target.id or not ship.sensors_ok:
-            return f"{target.id} is cloaked: fire needs a sensor lock on it (ADV-CLOAK-03, -04)"
+            return (
+                f"{target.id} is cloaked: fire needs a sensor lock on it "
+                "(ADV-CLOAK-03, ADV-CLOAK-04)"
+            )
         if ship.id not in target.pinged_by and not target.exposed:
-            return f"{target.id} is cloaked: fire needs a ping this phase (ADV-CLOAK-03, -04)"
+            return (
+                f"{target.id} is cloaked: fire needs a ping this phase (ADV-CLOAK-03, ADV-CLOAK-04)"
+            )
         return None
 
     def point_problem(self, state: AdvancedState, ship: AdvShip) -> str | None:

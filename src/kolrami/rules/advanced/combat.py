@@ -95,13 +95,13 @@ def weapon_problem(adv: AdvShip, index: int, target: AdvShip) -> str | None:
         arcs = "/".join(a.value for a in w.arcs)
         return (
             f"w{index} fires {arcs}; {target.id} bears {bearing:.0f} degrees "
-            "(side arcs 60-120 and 240-300, ADV-ARC-01..03)"
+            "(side arcs 60-120 and 240-300, ADV-ARC-01, ADV-ARC-02, ADV-ARC-03)"
         )
     return None
 
 
 def pair_problem(adv: AdvShip, indices: tuple[int, ...]) -> str | None:
-    """Why these weapons cannot fire together (or one alone), or None (ADV-DIS-01, -02)."""
+    """Why these weapons cannot fire together (or one alone), or None (ADV-DIS-01, ADV-DIS-02)."""
     weapons = [adv.sheet.weapons[i] for i in indices]
     heavy = [w.kind is AdvWeaponKind.HEAVY_DISRUPTOR for w in weapons]
     if len(indices) == 1:
@@ -112,7 +112,9 @@ def pair_problem(adv: AdvShip, indices: tuple[int, ...]) -> str | None:
         return "an attack is one weapon, or one disruptor pair (ADV-FIRE-01)"
     kinds = {w.kind for w in weapons}
     if kinds not in ({AdvWeaponKind.DISRUPTOR}, {AdvWeaponKind.HEAVY_DISRUPTOR}):
-        return "only two disruptors (or two heavy disruptors) fire together (ADV-DIS-01, -02)"
+        return (
+            "only two disruptors (or two heavy disruptors) fire together (ADV-DIS-01, ADV-DIS-02)"
+        )
     if {w.mount for w in weapons} not in PAIR_MOUNTS:
         mounts = "+".join(w.mount.value for w in weapons)
         return f"a pair is port + starboard, two forward or two aft, not {mounts} (ADV-DIS-01)"
@@ -175,7 +177,8 @@ def verify_attacks(state: AdvancedState, decision: AttackDecision, order: Attack
                 raise IllegalOrderError(
                     f"{a.ship} cannot fire at '{a.target}': not an enemy in play"
                 )
-            # a cloaked target first, so that no message tells where it is (ADV-CLOAK-03, -04)
+            # a cloaked target first, so that no message tells where it is (ADV-CLOAK-03,
+            # ADV-CLOAK-04)
             problem = state.rules.fire_problem(state, adv, target)
             if problem:
                 raise IllegalOrderError(f"{a.ship}: {problem}")
@@ -323,7 +326,7 @@ def verify_evasions(state: AdvancedState, decision: EvadeDecision, order: EvadeO
 
 def evade(battle: Battle, state: AdvancedState, adv: AdvShip, turn: int) -> None:
     """Turn one hexside, take 1 stress, roll Helm Ops; the ship's own fire this phase is
-    given up (ADV-EVA-01..03)."""
+    given up (ADV-EVA-01, ADV-EVA-02, ADV-EVA-03)."""
     ship = adv.ship
     adv.evaded_from = ship.heading
     ship.heading = (ship.heading + turn) % 6

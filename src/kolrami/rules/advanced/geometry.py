@@ -1,4 +1,5 @@
-"""The advanced game's arcs and shield facings (ADV-ARC-01..04), on FPF's table.
+"""The advanced game's arcs and shield facings (ADV-ARC-01, ADV-ARC-02, ADV-ARC-03, ADV-ARC-04), on
+FPF's table.
 
 Bearings are relative to the ship's heading in degrees: 0 dead ahead, 90 to port, 180 astern,
 270 to starboard (kolrami.engine.geometry.relative_bearing). The six facings are 60-degree

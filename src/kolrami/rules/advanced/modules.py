@@ -385,7 +385,8 @@ class WarpLimit(AdvancedModule):
 
 @register
 class ShieldReinforcement(AdvancedModule):
-    """ADV-SHLD-05, -07 (optional): reinforce facings up to 200%, lost before the base charge."""
+    """ADV-SHLD-05, ADV-SHLD-07 (optional): reinforce facings up to 200%, lost before the base
+    charge."""
 
     name = "adv-shield-reinforcement"
     clauses = ("ADV-SHLD-05", "ADV-SHLD-07")

@@ -1,4 +1,6 @@
-"""Officers at work: bonus rolls (ADV-OFF-03..11), casualties (ADV-CAS-01..04), shaken and
+"""Officers at work: bonus rolls (ADV-OFF-03, ADV-OFF-04, ADV-OFF-05, ADV-OFF-06, ADV-OFF-07,
+ADV-OFF-08, ADV-OFF-09, ADV-OFF-10, ADV-OFF-11), casualties (ADV-CAS-01, ADV-CAS-02, ADV-CAS-03,
+ADV-CAS-04), shaken and
 killed officers (ADV-OFF-04), Tactical Advantage (ADV-SEQ-04) and sensor locks (ADV-SENS).
 """
 
@@ -34,7 +36,8 @@ from kolrami.rules.advanced.state import (
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
 
-#: Each officer's bonus choices and the rating each is rolled against (ADV-OFF-05..12). The
+#: Each officer's bonus choices and the rating each is rolled against (ADV-OFF-05, ADV-OFF-06,
+#: ADV-OFF-07, ADV-OFF-08, ADV-OFF-09, ADV-OFF-10, ADV-OFF-11, ADV-OFF-12). The
 #: Captain has none (ADV-OFF-03). Modules add more (the engineer's Cloak Tech, ADV-OFF-09; his
 #: Warp Tech speed change, ADV-OFF-10) through `AdvancedModule.bonus_choices`.
 BONUS: dict[str, dict[str, str]] = {
@@ -65,7 +68,7 @@ FATALITY_PERCENT = 15  # ADV-CAS-01
 
 def decode_problem(state: AdvancedState, adv: AdvShip) -> str | None:
     """Why `adv`'s Communications officer cannot break the enemy fleet's traffic, or None
-    (ADV-OFF-12 with the codes of ADV-COMM-01..03)."""
+    (ADV-OFF-12 with the codes of ADV-COMM-01, ADV-COMM-02, ADV-COMM-03)."""
     enemy = {a.species.id for a in state.ships.values() if a.side != adv.side and a.alive}
     if not enemy:
         return "no enemy traffic to decode"
@@ -93,7 +96,7 @@ def decode_problem(state: AdvancedState, adv: AdvShip) -> str | None:
         return None  # traffic across the two blocs is open to everyone (ADV-COMM-03)
     return (
         f"no rule lets {mine} officers break the code of {'/'.join(sorted(enemy))} traffic "
-        "(ADV-COMM-01..03)"
+        "(ADV-COMM-01, ADV-COMM-02, ADV-COMM-03)"
     )
 
 
@@ -348,7 +351,7 @@ def lock_candidates(state: AdvancedState, side: str) -> list[AdvShip]:
 
 def verify_locks(state: AdvancedState, decision: LockDecision, order: LockOrder) -> None:
     """One target per ship, an enemy in play, or a facing searched for a cloaked ship
-    (ADV-SENS-01, -02)."""
+    (ADV-SENS-01, ADV-SENS-02)."""
     seen: set[str] = set()
     for ship_id, target in order.locks:
         if ship_id not in decision.ships:
@@ -370,7 +373,7 @@ def verify_locks(state: AdvancedState, decision: LockDecision, order: LockOrder)
         if other is None or not state.rules.lock_allowed(state, adv, other):
             raise IllegalOrderError(
                 f"{ship_id} cannot lock on '{target}': not an enemy ship it can see; a cloaked "
-                "ship is found by searching a facing, like ?3 (ADV-SENS-01, -02)"
+                "ship is found by searching a facing, like ?3 (ADV-SENS-01, ADV-SENS-02)"
             )
 
 
@@ -382,7 +385,8 @@ def lose_lock(battle: Battle, adv: AdvShip, reason: str) -> None:
 
 
 def try_lock(battle: Battle, state: AdvancedState, adv: AdvShip, target: str) -> None:
-    """Keep a standing lock on the same target, or roll Sensors for a new one (ADV-SENS-01, -04);
+    """Keep a standing lock on the same target, or roll Sensors for a new one (ADV-SENS-01,
+    ADV-SENS-04);
     `?n` searches facing n for a cloaked ship (ADV-SENS-02)."""
     facing = search_facing(target)
     if facing is not None:

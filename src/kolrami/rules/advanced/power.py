@@ -1,4 +1,5 @@
-"""Power and shields: the turn's allocation (ADV-POW-01), the six facings (ADV-SHLD-01..07).
+"""Power and shields: the turn's allocation (ADV-POW-01), the six facings (ADV-SHLD-01, ADV-SHLD-02,
+ADV-SHLD-03, ADV-SHLD-04, ADV-SHLD-05, ADV-SHLD-06, ADV-SHLD-07).
 
 Power comes from the engines as they stand after damage, plus the engineer's bonus. It buys
 movement (the sheet's move cost a hex), the shields' charge (the power that fills one facing
@@ -38,7 +39,7 @@ def plan_cost(adv: AdvShip, plan: PowerPlan) -> int:
 
 def shield_gain(adv: AdvShip, plan: PowerPlan) -> int:
     """Shield points this turn's bonuses add: the science officer's, and the engineer's bonus
-    power turned into points at the shield ratio (ADV-SHLD-02, -03)."""
+    power turned into points at the shield ratio (ADV-SHLD-02, ADV-SHLD-03)."""
     return adv.shield_bonus + plan.extra * adv.sheet.shield_ratio
 
 
@@ -147,7 +148,7 @@ def verify_plan(state: AdvancedState, adv: AdvShip, plan: PowerPlan) -> None:
     if plan.extra > adv.bonus_power:
         raise IllegalOrderError(
             f"{who}: only the engineer's bonus power ({adv.bonus_power}) restores shield points; "
-            "the base charge is not renewed otherwise (ADV-SHLD-02, -06)"
+            "the base charge is not renewed otherwise (ADV-SHLD-02, ADV-SHLD-06)"
         )
     gain = shield_gain(adv, plan)
     if plan.dist is not None:

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 KEY = "advanced"
 #: A game turn has five phases of movement and fire (ADV-SEQ-02).
 PHASES = 5
-#: Officers and the ratings each holds (ADV-OFF-05..12); the Captain's drives Tactical Advantage.
+#: Officers and the ratings each holds (ADV-OFF-05, ADV-OFF-06, ADV-OFF-07, ADV-OFF-08, ADV-OFF-09,
+#: ADV-OFF-10, ADV-OFF-11, ADV-OFF-12); the Captain's drives Tactical Advantage.
 SKILLS: dict[str, tuple[str, ...]] = {
     "captain": ("command",),
     "science": ("shield_tech", "damage_control", "sensors"),
@@ -106,7 +107,8 @@ class AdvShip:
     pinged_by: set[str] = field(default_factory=set)  # sides that pinged it this phase
     exposed: bool = False  # hit through its cloak: locked ships fire freely this turn
     reveal: int = 0  # phases (this one included) its moves are shown to everyone
-    lock_failed: bool = False  # this turn's lock roll failed (a decloak gives another, CLOAK-02)
+    #: this turn's lock roll failed (a decloak gives another, ADV-CLOAK-02)
+    lock_failed: bool = False
     shake: Outcome | None = None  # the engineer's Cloak Tech bonus this turn (ADV-OFF-09)
     warp_bonus: int = 0  # extra warp factors of speed change this turn (ADV-OFF-10)
     last_moves: int = 0  # hexes bought last game turn (its speed, for ADV-OFF-10)
@@ -206,7 +208,7 @@ class AdvancedState:
     phase: int = 0
     #: this phase's declared attacks, in resolution order
     attacks: list[Attack] = field(default_factory=list)
-    #: (sensing ship, decloaked ship) pairs that used their fresh lock try this turn (CLOAK-02)
+    #: (sensing ship, decloaked ship) pairs that used their fresh lock try this turn (ADV-CLOAK-02)
     fresh_tries: set[tuple[str, str]] = field(default_factory=set)
 
     def of(self, ship_id: str) -> AdvShip:
@@ -227,7 +229,7 @@ def state_of(battle: Battle) -> AdvancedState:
 
 
 def setup(battle: Battle, pack: AdvancedPack, rules: AdvancedRules) -> AdvancedState:
-    """Build every ship's advanced state and roll the fleets' officers (ADV-OFF-01, -02)."""
+    """Build every ship's advanced state and roll the fleets' officers (ADV-OFF-01, ADV-OFF-02)."""
     state = AdvancedState(pack, rules, battle.scenario.hex_cm)
     for ship in battle.ships.values():
         sheet = pack.sheet(ship.cls)

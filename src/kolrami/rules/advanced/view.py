@@ -71,7 +71,7 @@ class AdvancedView:
 
     def sees(self, ship_id: str) -> bool:
         """Whether this side sees the ship on the table (cloaked enemies it does not, unless
-        pinged or revealed: ADV-CLOAK-03, -04, -06, -08)."""
+        pinged or revealed: ADV-CLOAK-03, ADV-CLOAK-04, ADV-CLOAK-06, ADV-CLOAK-08)."""
         adv = self._state.ships[ship_id]
         return adv.side == self.side or self._state.rules.visible(self._state, self.side, adv)
 

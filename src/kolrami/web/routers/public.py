@@ -44,7 +44,7 @@ async def event_page(ev: PublicEvent, request: Request) -> HTMLResponse:
 
 @router.get("/events/{eid}/standings", response_class=HTMLResponse)
 async def standings_page(ev: PublicEvent, request: Request) -> HTMLResponse:
-    """Standings with ranks and titles (OP-18..24)."""
+    """Standings with ranks and titles (OP-18, OP-19, OP-20, OP-21, OP-22, OP-23, OP-24)."""
     view = event_view(web(request).store, ev.id, ev.name, with_tables=False)
     return render(request, "standings.html.j2", {"ev": view})
 

@@ -20,7 +20,7 @@ CAPTAINS = ("aggressive", "kiting")
 
 @router.post("/pair", response_model=None)
 def pair(ev: OwnedEvent, request: Request) -> Response:
-    """Pair the next round (round 1 at random, then Swiss; the bye by OP-07..09)."""
+    """Pair the next round (round 1 at random, then Swiss; the bye by OP-07, OP-08, OP-09)."""
     store = web(request).store
     try:
         pairing = store.pair_next_round(ev.name)
