@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from kolrami.catalog import Location
 from kolrami.catalog.models import STANDARD_HIT_LOCATIONS
-from kolrami.rules.fpf_damage import (
+from kolrami.rules.fpf.damage import (
     hit_location,
     penetrates,
     penetrating_faces,

@@ -14,7 +14,7 @@ from kolrami.catalog import Arc, Location, WeaponKind, builtin_pack
 from kolrami.catalog.models import STANDARD_HIT_LOCATIONS
 from kolrami.engine.chance import Dice
 from kolrami.errors import InvalidInputError
-from kolrami.rules.fpf_damage import hit_location, penetrates
+from kolrami.rules.fpf.damage import hit_location, penetrates
 from kolrami.sim.odds import Model, WeaponGroup, ship_volley, volley_odds
 
 PHASER, PHOTON = WeaponKind.PHASER, WeaponKind.PHOTON

@@ -27,7 +27,7 @@ from kolrami.cli_web import register as register_web_commands
 from kolrami.engine.battle import RULES_VERSION, Battle
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.report.sheets import roster_table, ship_sheet
-from kolrami.rules.fpf_damage import penetration_target
+from kolrami.rules.fpf.damage import penetration_target
 from kolrami.sim.odds import GroupOdds, Model, VolleyOdds, WeaponGroup, ship_volley, volley_odds
 
 app = typer.Typer(

@@ -16,13 +16,13 @@ from kolrami.captains.advanced import ADVANCED_DECISIONS, AGGRESSIVE, AdvancedDo
 from kolrami.captains.base import BattleView
 from kolrami.catalog.advanced import advanced_pack
 from kolrami.engine import events as ev
-from kolrami.engine.adv_orders import AdvancedDecision, PowerPlan
 from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice
 from kolrami.engine.driver import play
 from kolrami.engine.orders import Decision, Order
 from kolrami.engine.sandbox import fleet_of, place
 from kolrami.rules.advanced.modules import AdvancedRules
+from kolrami.rules.advanced.orders import AdvancedDecision, PowerPlan
 from kolrami.rules.advanced.power import apply_plan
 from kolrami.rules.advanced.state import KEY, AdvancedState, AdvShip, setup
 from kolrami.scenarios.models import builtin_scenario

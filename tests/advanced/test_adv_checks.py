@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from adv_kit import Loaded, table
 
-from kolrami.engine import adv_events as ae
 from kolrami.engine.chance import Dice
+from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.checks import (
     OFFICER_BASE,
     REPLACEMENT_BASE,

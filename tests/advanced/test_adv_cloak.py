@@ -10,26 +10,11 @@ from adv_kit import Loaded, arm, battle, events_of, officers_at, put, table
 from kolrami.captains.base import BattleView
 from kolrami.catalog import builtin_pack
 from kolrami.catalog.advanced import AdvancedPack, AdvWeaponKind, advanced_pack, parse_advanced
-from kolrami.engine import adv_events as ae
-from kolrami.engine.adv_orders import (
-    Attack,
-    AttackDecision,
-    AttackOrder,
-    BonusDecision,
-    BonusOrder,
-    DecloakDecision,
-    DecloakOrder,
-    LockDecision,
-    LockOrder,
-    PowerPlan,
-)
-from kolrami.engine.adv_orders import (
-    parse_advanced as parse_order,
-)
 from kolrami.engine.battle import Battle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.errors import DataPackError
 from kolrami.rules.advanced import cloak
+from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.checks import Outcome, rating
 from kolrami.rules.advanced.combat import (
     can_fire,
@@ -41,6 +26,21 @@ from kolrami.rules.advanced.combat import (
 )
 from kolrami.rules.advanced.modules import AdvancedRules
 from kolrami.rules.advanced.officers import bonus_options, take_bonus, try_lock, verify_bonus
+from kolrami.rules.advanced.orders import (
+    Attack,
+    AttackDecision,
+    AttackOrder,
+    BonusDecision,
+    BonusOrder,
+    DecloakDecision,
+    DecloakOrder,
+    LockDecision,
+    LockOrder,
+    PowerPlan,
+)
+from kolrami.rules.advanced.orders import (
+    parse_advanced as parse_order,
+)
 from kolrami.rules.advanced.power import absorb, apply_plan, verify_plan
 from kolrami.rules.advanced.state import KEY, AdvancedState, setup
 

@@ -9,10 +9,9 @@ from adv_kit import Loaded, arm, events_of, officers_at, put, table
 
 from kolrami.catalog.advanced import DEFAULT_CHART, AdvLocation
 from kolrami.catalog.models import Arc
-from kolrami.engine import adv_events as ae
-from kolrami.engine.adv_orders import Attack, AttackDecision, AttackOrder, EvadeDecision, EvadeOrder
 from kolrami.engine.battle import Battle
 from kolrami.engine.orders import IllegalOrderError
+from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.checks import Outcome
 from kolrami.rules.advanced.combat import (
     deal,
@@ -32,6 +31,13 @@ from kolrami.rules.advanced.geometry import (
     facing_toward,
     in_arc,
     weapon_bears,
+)
+from kolrami.rules.advanced.orders import (
+    Attack,
+    AttackDecision,
+    AttackOrder,
+    EvadeDecision,
+    EvadeOrder,
 )
 from kolrami.rules.advanced.state import AdvancedState
 

@@ -19,11 +19,11 @@ import pytest
 
 from kolrami.catalog import builtin_pack
 from kolrami.catalog.advanced import AdvancedSheet, advanced_pack
-from kolrami.engine import adv_events as ae
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import simulate
 from kolrami.fleet import load_fleet, preset_names
+from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.state import PHASES, state_of
 from kolrami.scenarios.models import builtin_scenario
 

@@ -8,9 +8,8 @@ from adv_kit import Loaded, arm, officers_at, put, table
 
 from kolrami.captains.base import BattleView
 from kolrami.catalog.advanced import advanced_pack
-from kolrami.engine import adv_events as ae
-from kolrami.engine.adv_orders import BonusDecision, BonusOrder, LockDecision, LockOrder
 from kolrami.engine.orders import IllegalOrderError
+from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.combat import deal
 from kolrami.rules.advanced.officers import (
     bonus_options,
@@ -23,6 +22,7 @@ from kolrami.rules.advanced.officers import (
     verify_bonus,
     verify_locks,
 )
+from kolrami.rules.advanced.orders import BonusDecision, BonusOrder, LockDecision, LockOrder
 
 
 def _bonus(ship: str, role: str, choice: str) -> BonusOrder:

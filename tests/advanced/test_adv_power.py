@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from adv_kit import Loaded, arm, officers_at, put, table
 
-from kolrami.engine import adv_events as ae
-from kolrami.engine.adv_orders import PowerDecision, PowerOrder, PowerPlan
 from kolrami.engine.orders import IllegalOrderError
+from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.combat import deal
+from kolrami.rules.advanced.orders import PowerDecision, PowerOrder, PowerPlan
 from kolrami.rules.advanced.power import (
     absorb,
     apply_plan,

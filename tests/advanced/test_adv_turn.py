@@ -6,9 +6,16 @@ import pytest
 from adv_kit import battle, drive, events_of, table
 
 from kolrami.captains.base import BattleView
-from kolrami.engine import adv_events as ae
 from kolrami.engine import events as ev
-from kolrami.engine.adv_orders import (
+from kolrami.engine.battle import Battle
+from kolrami.engine.driver import DRIVERS, driver_of, simulate
+from kolrami.engine.orders import IllegalOrderError, Order
+from kolrami.engine.sandbox import sandbox
+from kolrami.errors import InvalidInputError, UnknownNameError
+from kolrami.fleet import load_fleet
+from kolrami.rules.advanced import events as ae
+from kolrami.rules.advanced.driver import allowance
+from kolrami.rules.advanced.orders import (
     AdvancedDecision,
     AttackDecision,
     BonusDecision,
@@ -20,13 +27,6 @@ from kolrami.engine.adv_orders import (
     PowerPlan,
     ShieldDecision,
 )
-from kolrami.engine.advanced_driver import allowance
-from kolrami.engine.battle import Battle
-from kolrami.engine.driver import DRIVERS, driver_of, simulate
-from kolrami.engine.orders import IllegalOrderError, Order
-from kolrami.engine.sandbox import sandbox
-from kolrami.errors import InvalidInputError, UnknownNameError
-from kolrami.fleet import load_fleet
 from kolrami.rules.advanced.state import PHASES, state_of
 from kolrami.scenarios.models import Scenario, builtin_scenario, load_scenario
 

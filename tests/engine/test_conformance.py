@@ -43,8 +43,8 @@ from kolrami.engine.orders import (
 )
 from kolrami.engine.sandbox import place, sandbox
 from kolrami.fleet import Fleet, FleetShip, load_fleet, preset_names
-from kolrami.rules import fpf
-from kolrami.rules.fpf_damage import penetrates
+from kolrami.rules.fpf import initiative as fpf_initiative
+from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.registry import Phase
 from kolrami.scenarios.models import Movement, Scenario, builtin_scenario
 
@@ -1233,7 +1233,7 @@ def test_a_ship_losing_control_mid_move_moves_once() -> None:
     sq = battle.squadrons["AS1"]
     before = len(battle.log)
     # activate() is a generator: it yields decisions and takes orders back
-    game = cast(Generator[Decision, Order, None], fpf.activate(battle, sq, None))
+    game = cast(Generator[Decision, Order, None], fpf_initiative.activate(battle, sq, None))
     assert isinstance(next(game), ReactionDecision)
     assert isinstance(
         game.send(ReactionOrder("BS1", (FireTarget("B1", Arc.F, "A2"),))), OrdersDecision

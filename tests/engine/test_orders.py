@@ -13,18 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kolrami.catalog import Arc
-from kolrami.engine.adv_orders import (
-    Attack,
-    AttackOrder,
-    BonusOrder,
-    DecloakOrder,
-    EvadeOrder,
-    LockOrder,
-    MoveOrder,
-    PowerOrder,
-    PowerPlan,
-    ShieldOrder,
-)
 from kolrami.engine.orders import (
     ActivateOrder,
     FireTarget,
@@ -37,6 +25,18 @@ from kolrami.engine.orders import (
     ReturnOrder,
     SquadronOrder,
     parse,
+)
+from kolrami.rules.advanced.orders import (
+    Attack,
+    AttackOrder,
+    BonusOrder,
+    DecloakOrder,
+    EvadeOrder,
+    LockOrder,
+    MoveOrder,
+    PowerOrder,
+    PowerPlan,
+    ShieldOrder,
 )
 
 deterministic = settings(derandomize=True, max_examples=300, deadline=None)
@@ -88,7 +88,7 @@ ORDERS: dict[type, st.SearchStrategy[Order]] = {
     ),
 }
 
-# The advanced game's orders (kolrami.engine.adv_orders) share the Order union and `parse`.
+# The advanced game's orders (kolrami.rules.advanced.orders) share the Order union and `parse`.
 words = st.from_regex(r"[a-z]{1,9}", fullmatch=True)
 small = st.integers(0, 99)
 ints = st.lists(small, max_size=7).map(tuple)

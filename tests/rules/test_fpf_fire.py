@@ -22,7 +22,7 @@ from kolrami.engine.orders import (
     parse,
 )
 from kolrami.engine.sandbox import place, sandbox
-from kolrami.rules.fpf_damage import penetrates
+from kolrami.rules.fpf.damage import penetrates
 from kolrami.scenarios.models import Masking
 
 

@@ -15,7 +15,7 @@ from kolrami.engine.battle import Battle
 from kolrami.engine.driver import run
 from kolrami.engine.orders import IllegalOrderError, Maneuver, OrdersDecision
 from kolrami.engine.sandbox import place, sandbox
-from kolrami.rules.fpf import verify_maneuver
+from kolrami.rules.fpf.movement import verify_maneuver
 from kolrami.scenarios.models import Movement
 
 R3 = math.sqrt(3) / 2

@@ -21,7 +21,10 @@ from dataclasses import dataclass
 from kolrami.captains.base import BattleView
 from kolrami.catalog.advanced import FACINGS, AdvancedSheet
 from kolrami.catalog.models import Arc
-from kolrami.engine.adv_orders import (
+from kolrami.engine.chance import Dice
+from kolrami.engine.geometry import _COS, _SIN, HEADINGS
+from kolrami.rules.advanced.geometry import bearing_to, facing_toward, weapon_bears
+from kolrami.rules.advanced.orders import (
     AdvancedDecision,
     AdvancedOrder,
     Attack,
@@ -43,9 +46,6 @@ from kolrami.engine.adv_orders import (
     ShieldDecision,
     ShieldOrder,
 )
-from kolrami.engine.chance import Dice
-from kolrami.engine.geometry import _COS, _SIN, HEADINGS
-from kolrami.rules.advanced.geometry import bearing_to, facing_toward, weapon_bears
 from kolrami.rules.advanced.state import PHASES, AdvShip
 from kolrami.rules.advanced.view import AdvancedView, Contact
 

@@ -23,8 +23,8 @@ from kolrami.engine.orders import (
     ReturnOrder,
 )
 from kolrami.errors import UnknownNameError
-from kolrami.rules.fpf import damaged_items
-from kolrami.rules.fpf_damage import penetrating_faces
+from kolrami.rules.fpf.damage import penetrating_faces
+from kolrami.rules.fpf.repairs import damaged_items
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState, SquadronState

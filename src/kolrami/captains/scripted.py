@@ -12,7 +12,6 @@ from collections.abc import Iterable
 
 from kolrami.captains.advanced import ADVANCED_DECISIONS, AGGRESSIVE, AdvancedDoctrine
 from kolrami.captains.base import BattleView, Captain, default_repairs, default_return
-from kolrami.engine.adv_orders import FITS as ADVANCED_FITS
 from kolrami.engine.orders import (
     ActivateOrder,
     ActivationDecision,
@@ -32,6 +31,7 @@ from kolrami.engine.orders import (
     parse,
 )
 from kolrami.errors import KolramiError
+from kolrami.rules.advanced.orders import FITS as ADVANCED_FITS
 
 _FITS: dict[type, type] = {
     InitiativeDecision: InitiativeOrder,

@@ -2,7 +2,7 @@
 
 Every battle owns one `Dice`, built from a seed; a search AI gets its own through `Dice.spawn`,
 so it can never see the battle's future rolls (GUIDE 3.5-3.6). The exact side is built on icepool:
-the same rule functions (kolrami.rules.fpf_damage) decide a rolled shot and the exact die of one.
+the same rule functions (kolrami.rules.fpf.damage) decide a rolled shot and the exact die of one.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 import icepool
 
 from kolrami.catalog.models import WeaponKind
-from kolrami.rules.fpf_damage import DAMAGE_SIDES, penetrates
+from kolrami.rules.fpf.damage import DAMAGE_SIDES, penetrates
 
 #: Seeds live in [0, 2**63): fits SQLite integers and JSON numbers without loss.
 SEED_BITS = 63

@@ -23,9 +23,9 @@ import re
 from dataclasses import dataclass
 
 from kolrami.catalog.models import Arc
-from kolrami.engine import adv_orders
-from kolrami.engine.adv_orders import AdvancedDecision, AdvancedOrder
 from kolrami.errors import KolramiError
+from kolrami.rules.advanced import orders as adv_orders
+from kolrami.rules.advanced.orders import AdvancedDecision, AdvancedOrder
 
 
 class IllegalOrderError(KolramiError):
@@ -181,7 +181,7 @@ Order = (
     | ReactionOrder
     | RepairOrder
     | ReturnOrder
-    | AdvancedOrder  # the advanced game's orders (kolrami.engine.adv_orders)
+    | AdvancedOrder  # the advanced game's orders (kolrami.rules.advanced.orders)
 )
 
 
@@ -242,7 +242,7 @@ Decision = (
     | ReactionDecision
     | RepairDecision
     | ReturnDecision
-    | AdvancedDecision  # the advanced game's decisions (kolrami.engine.adv_orders)
+    | AdvancedDecision  # the advanced game's decisions (kolrami.rules.advanced.orders)
 )
 
 _MANEUVER = r"(SPD|JMP) (\d+) (?:T([+-]?\d+)|PIV([+-]?\d+)) T([+-]?\d+)"

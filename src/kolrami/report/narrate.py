@@ -10,7 +10,7 @@ from rich.table import Table
 from kolrami.catalog import ShipPack
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
-from kolrami.rules.fpf_damage import penetrates, penetration_target
+from kolrami.rules.fpf.damage import penetrates, penetration_target
 
 SIDE_STYLE = {"A": "cyan", "B": "red"}
 
@@ -115,7 +115,7 @@ class Narrator:
             out.rule("Result")
             who = f"Side {e.winner} wins" if e.winner else "A draw"
             out.print(f"[bold]{who}[/bold]: {e.reason} (after {e.turns} turns)")
-        else:  # events of other games tell themselves (kolrami.engine.adv_events)
+        else:  # events of other games tell themselves (kolrami.rules.advanced.events)
             tell = getattr(e, "story", None)
             line = tell(self.ship, self.verbose) if callable(tell) else None
             if line:

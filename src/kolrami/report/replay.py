@@ -29,7 +29,7 @@ from typing import Any
 from kolrami.catalog import ShipClass, ShipPack, WeaponKind, builtin_pack
 from kolrami.engine import events as ev
 from kolrami.errors import InvalidInputError
-from kolrami.rules.fpf_damage import penetrates
+from kolrami.rules.fpf.damage import penetrates
 
 #: Bump when the data the page reads changes shape.
 FORMAT_VERSION = 1

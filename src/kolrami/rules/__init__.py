@@ -1,5 +1,10 @@
 """Rule modules, one per rule set or optional rule, each citing its catalogue clause ids."""
 
+from collections.abc import Iterable
+
+from kolrami.rules.registry import Capability, capabilities_of
+from kolrami.scenarios.models import Scenario
+
 _REGISTERED = False
 
 
@@ -8,6 +13,16 @@ def register_builtin() -> None:
     global _REGISTERED
     if _REGISTERED:
         return
-    from kolrami.rules import advanced, cards, fpf, peak  # noqa: F401
+    from kolrami.rules import cards, peak  # noqa: F401
+    from kolrami.rules.advanced import cloak, driver, modules  # noqa: F401
+    from kolrami.rules.fpf import damage, initiative, masking, options, repairs, turn  # noqa: F401
 
     _REGISTERED = True
+
+
+def scenario_capabilities(
+    scenario: Scenario, extra_rules: Iterable[str] = ()
+) -> frozenset[Capability]:
+    """What the rule modules a scenario (and any extra rules) switch on make its battles do."""
+    register_builtin()
+    return capabilities_of((*scenario.rules, *extra_rules))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from kolrami.catalog.cards import Card, Scope, get_card
 from kolrami.engine import events as ev
 from kolrami.engine.orders import Decision
-from kolrami.rules.fpf_damage import penetrates
+from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.registry import RuleModule, register
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from kolrami.catalog.cards import card_cost
 from kolrami.engine import events as ev
 from kolrami.engine.chance import count_roll_off
 from kolrami.engine.orders import Decision, IllegalOrderError, ReturnDecision, ReturnOrder
-from kolrami.rules.registry import RuleModule, register
+from kolrami.rules.registry import Capability, RuleModule, register
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
@@ -111,6 +111,7 @@ class BattleSimulation(RuleModule):
     """Peak Performance: ships are reset instead of destroyed, and Fleet Points are scored."""
 
     name = "battle-simulation"
+    capabilities = frozenset({Capability.RESETS_DESTROYED, Capability.SCORES_FLEET_POINTS})
     clauses = tuple(f"PP-{n:02d}" for n in range(4, 23))
     summary = "Peak Performance: reset instead of destruction, returns, Fleet Points scoring."
 

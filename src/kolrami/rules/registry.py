@@ -12,7 +12,7 @@ policy by defining it again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -36,6 +36,16 @@ class Phase(StrEnum):
     END_OF_BATTLE = "end_of_battle"
 
 
+class Capability(StrEnum):
+    """What a rule module makes a battle do that readers above the rules need to know (the
+    tournament, reports, the CLI), asked for instead of testing a module's name."""
+
+    #: ships are reset and return instead of being destroyed
+    RESETS_DESTROYED = "resets-destroyed"
+    #: the battle scores Fleet Points, and its winner is the side with more of them
+    SCORES_FLEET_POINTS = "scores-fleet-points"
+
+
 #: Phases whose hooks are generators (they ask captains).
 DECISION_PHASES = frozenset({Phase.START_OF_TURN, Phase.REPAIRS, Phase.INITIATIVE})
 
@@ -51,6 +61,8 @@ class RuleModule:
     core: ClassVar[bool] = False  # part of FPF itself, always on
     #: the turn driver the module needs ("" for FPF's); a scenario's `driver` names one too
     driver: ClassVar[str] = ""
+    #: what switching the module on makes battles do (Capability)
+    capabilities: ClassVar[frozenset[Capability]] = frozenset()
 
     # --- phase hooks --------------------------------------------------------------------------
     def start_of_battle(self, battle: Battle) -> None:
@@ -203,6 +215,10 @@ class Ruleset:
         classes, hooks, policies = _plan(tuple(names))
         self.modules: list[RuleModule] = [cls() for cls in classes]
         self.names = [m.name for m in self.modules]
+        #: what the bound modules make this battle do (Capability)
+        self.capabilities: frozenset[Capability] = frozenset().union(
+            *(m.capabilities for m in self.modules)
+        )
         self.hooks: dict[str, list[Callable[..., Any]]] = {
             phase: [getattr(self.modules[i], phase) for i in chosen]
             for phase, chosen in hooks.items()
@@ -232,6 +248,18 @@ class Ruleset:
                 yield from hook(battle)
             else:
                 hook(battle)
+
+
+def capabilities_of(names: Iterable[str]) -> frozenset[Capability]:
+    """The capabilities the named modules give a battle (unknown names are refused)."""
+    out: set[Capability] = set()
+    for name in names:
+        cls = REGISTRY.get(name)
+        if cls is None:
+            _plan((name,))  # raises the unknown-name error with its suggestion
+            continue
+        out |= cls.capabilities
+    return frozenset(out)
 
 
 def describe() -> list[tuple[str, bool, tuple[str, ...], str]]:

@@ -29,7 +29,7 @@ from math import comb, cos, radians, sin
 from kolrami.catalog import Arc, Location, ShipClass, WeaponKind
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError
-from kolrami.rules.fpf_damage import DAMAGE_SIDES, penetrating_faces
+from kolrami.rules.fpf.damage import DAMAGE_SIDES, penetrating_faces
 from kolrami.sim.stats import wilson
 
 #: Systems never fall below this (FPF-DMG-14); only their sign matters in a duel.

@@ -31,7 +31,7 @@ from kolrami.catalog.models import (
 )
 from kolrami.engine.chance import Die, shot_damage_die
 from kolrami.errors import InvalidInputError
-from kolrami.rules.fpf_damage import (
+from kolrami.rules.fpf.damage import (
     DAMAGE_SIDES,
     check_shot_inputs,
     penetrating_faces,

@@ -4,8 +4,5 @@ checks (ADV-CHK, officer ratings), state (officers, ships), geometry (ADV-ARC), 
 ADV-SHLD), officers (ADV-OFF, ADV-CAS, ADV-SEQ-04, ADV-SENS), combat (ADV-FIRE, ADV-DIS,
 ADV-LOCK, ADV-TGT, ADV-EVA, ADV-TORP), modules (the rule modules and their hooks), cloak (the
 `adv-cloak` module: ADV-CLOAK, ADV-SENS-02, ADV-OFF-09). The turn driver is
-kolrami.engine.advanced_driver; importing this package registers both.
+kolrami.rules.advanced.driver.
 """
-
-from kolrami.engine import advanced_driver  # noqa: F401  (registers the "advanced" driver)
-from kolrami.rules.advanced import cloak, modules  # noqa: F401  (registers the rule modules)

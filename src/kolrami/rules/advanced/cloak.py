@@ -19,15 +19,15 @@ import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from kolrami.engine import adv_events as ae
-from kolrami.engine.adv_orders import DecloakDecision, DecloakOrder
 from kolrami.engine.battle import other
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import combat
+from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.checks import Check, Outcome, check, judge
 from kolrami.rules.advanced.geometry import facing_toward
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
+from kolrami.rules.advanced.orders import DecloakDecision, DecloakOrder
 from kolrami.rules.registry import register
 
 if TYPE_CHECKING:

@@ -11,9 +11,13 @@ from typing import TYPE_CHECKING
 
 from kolrami.catalog.advanced import AdvLocation, AdvWeapon, AdvWeaponKind
 from kolrami.catalog.models import Arc
-from kolrami.engine import adv_events as ae
 from kolrami.engine import events as ev
-from kolrami.engine.adv_orders import (
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.rules.advanced import events as ae
+from kolrami.rules.advanced.checks import Outcome, check
+from kolrami.rules.advanced.geometry import bearing_to, facing_toward, weapon_bears
+from kolrami.rules.advanced.officers import casualties_from, lose_lock, shake, take_casualties
+from kolrami.rules.advanced.orders import (
     Attack,
     AttackDecision,
     AttackOrder,
@@ -21,10 +25,6 @@ from kolrami.engine.adv_orders import (
     EvadeOrder,
     dispersal_point,
 )
-from kolrami.engine.orders import IllegalOrderError
-from kolrami.rules.advanced.checks import Outcome, check
-from kolrami.rules.advanced.geometry import bearing_to, facing_toward, weapon_bears
-from kolrami.rules.advanced.officers import casualties_from, lose_lock, shake, take_casualties
 from kolrami.rules.advanced.power import absorb, cut_power
 from kolrami.rules.advanced.state import ROLES, SHAKEN_LIMIT, AdvancedState, AdvShip
 

@@ -337,7 +337,7 @@ class AdvancedCore(AdvancedModule):
 
     def adv_after_power(self, battle: Battle, state: AdvancedState) -> None:
         # decoded traffic shows the enemy's power plans, now that they are made (ADV-OFF-12)
-        from kolrami.engine import adv_events as ae
+        from kolrami.rules.advanced import events as ae
 
         for side in ("A", "B"):
             if not any(a.decoded for a in state.side(side)):

@@ -8,20 +8,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kolrami.engine import adv_events as ae
-from kolrami.engine.adv_orders import (
-    BonusDecision,
-    BonusOrder,
-    LockDecision,
-    LockOrder,
-    search_facing,
-)
 from kolrami.engine.orders import IllegalOrderError
+from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.checks import (
     REPLACEMENT_BASE,
     Outcome,
     check,
     roll_rating,
+)
+from kolrami.rules.advanced.orders import (
+    BonusDecision,
+    BonusOrder,
+    LockDecision,
+    LockOrder,
+    search_facing,
 )
 from kolrami.rules.advanced.state import (
     ROLES,

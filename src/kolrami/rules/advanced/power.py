@@ -15,10 +15,10 @@ import math
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.advanced import FACINGS
-from kolrami.engine import adv_events as ae
-from kolrami.engine.adv_orders import PowerDecision, PowerOrder, PowerPlan
 from kolrami.engine.orders import IllegalOrderError
+from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.checks import check
+from kolrami.rules.advanced.orders import PowerDecision, PowerOrder, PowerPlan
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle

@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.advanced import FACINGS, AdvancedPack, AdvancedSheet, Species
-from kolrami.engine import adv_events as ae
-from kolrami.engine.adv_orders import Attack, PowerPlan
+from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.checks import (
     OFFICER_BASE,
     Outcome,
@@ -20,6 +19,7 @@ from kolrami.rules.advanced.checks import (
     casualty_penalty,
     roll_rating,
 )
+from kolrami.rules.advanced.orders import Attack, PowerPlan
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState

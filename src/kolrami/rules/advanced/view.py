@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.advanced import AdvancedSheet
-from kolrami.engine.adv_orders import Attack, PowerPlan
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import combat, officers, power
+from kolrami.rules.advanced.orders import Attack, PowerPlan
 from kolrami.rules.advanced.state import AdvancedState, AdvShip, state_of
 
 if TYPE_CHECKING:
@@ -206,6 +206,6 @@ class AdvancedView:
 
     def allowance(self, ship_id: str, phase: int) -> int:
         """Hexes the ship may move in `phase`."""
-        from kolrami.engine.advanced_driver import allowance
+        from kolrami.rules.advanced.driver import allowance
 
         return allowance(self.ship(ship_id), phase)

@@ -18,9 +18,15 @@ from collections.abc import Generator
 from typing import TypeVar
 
 from kolrami.catalog.advanced import advanced_pack
-from kolrami.engine import adv_events as ae
 from kolrami.engine import events as ev
-from kolrami.engine.adv_orders import (
+from kolrami.engine.battle import Battle, Result, other
+from kolrami.engine.driver import Game, register_driver
+from kolrami.engine.orders import Decision, IllegalOrderError, Maneuver, Order
+from kolrami.errors import InvalidInputError
+from kolrami.rules.advanced import combat, officers, power
+from kolrami.rules.advanced import events as ae
+from kolrami.rules.advanced.modules import AdvancedModule, AdvancedRules
+from kolrami.rules.advanced.orders import (
     AttackDecision,
     AttackOrder,
     BonusDecision,
@@ -36,12 +42,6 @@ from kolrami.engine.adv_orders import (
     ShieldDecision,
     ShieldOrder,
 )
-from kolrami.engine.battle import Battle, Result, other
-from kolrami.engine.driver import Game, register_driver
-from kolrami.engine.orders import Decision, IllegalOrderError, Maneuver, Order
-from kolrami.errors import InvalidInputError
-from kolrami.rules.advanced import combat, officers, power
-from kolrami.rules.advanced.modules import AdvancedModule, AdvancedRules
 from kolrami.rules.advanced.state import KEY, PHASES, AdvancedState, AdvShip, setup
 
 #: Bump whenever a change can alter an advanced battle's outcome for the same inputs (GUIDE 3.10).

@@ -4,7 +4,17 @@ the exact odds take them from, so simulation and calculation cannot drift apart.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kolrami.catalog.models import HitLocations, Location, WeaponKind
+from kolrami.engine.orders import (
+    IllegalOrderError,
+    Maneuver,
+)
+from kolrami.rules.registry import RuleModule, register
+
+if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle, ShipState
 from kolrami.errors import InvalidInputError
 
 #: The d10 face that always fails and the one that always penetrates (FPF-DMG-02).
@@ -64,3 +74,68 @@ def check_shot_inputs(strength: int, shots: int, shields: int) -> None:
         raise InvalidInputError(
             f"shields {shields} are negative; shields stop at 0 (FPF-DMG-10), use 0 or more"
         )
+
+
+@register
+class FpfDamage(RuleModule):
+    """Penetration, destruction and the standard victory condition (FPF-DMG)."""
+
+    name = "fpf-damage"
+    core = True
+    clauses = (
+        "FPF-DMG-01",
+        "FPF-DMG-02",
+        "FPF-DMG-07",
+        "FPF-DMG-08",
+        "FPF-DMG-09",
+        "FPF-DMG-10",
+        "FPF-DMG-11",
+        "FPF-DMG-12",
+        "FPF-DMG-14",
+        "FPF-FIRE-13",
+    )
+    summary = "d10 penetration, locations, damage applied at once, destruction at 0."
+
+    def penetrates(
+        self, battle: Battle, firer: ShipState, target: ShipState, strength: int, roll: int
+    ) -> bool:
+        return penetrates(roll, target.shields, strength)
+
+    def engine_damage(self, battle: Battle, ship: ShipState, amount: int) -> int:
+        return amount
+
+    def destroyed(self, battle: Battle, ship: ShipState, by: ShipState | None) -> None:
+        battle.remove(ship, by, derelict=False)
+
+    def squadron_fires_as_unit(self, battle: Battle) -> bool:
+        return True
+
+    def check_jump(self, battle: Battle, ships: list[ShipState], m: Maneuver, who: str) -> None:
+        raise IllegalOrderError(
+            f"{who}: micro warp jumps are an optional rule; switch on the module "
+            "'micro-warp-jump' (FPF-OPT-04)"
+        )
+
+    def jump_weapons(self, battle: Battle, kinds: list[WeaponKind]) -> list[WeaponKind]:
+        return kinds
+
+    def before_jump(self, battle: Battle, ship: ShipState) -> None:
+        return None
+
+    def battle_over(self, battle: Battle) -> bool:
+        alive = {s.side for s in battle.ships.values() if s.alive}
+        return len(alive) < 2
+
+    def result(self, battle: Battle) -> tuple[str | None, str]:
+        alive = {side: bool(battle.side_ships(side)) for side in ("A", "B")}
+        if not alive["A"] and not alive["B"]:
+            return None, "mutual destruction"
+        if not alive["B"]:
+            return "A", "enemy fleet destroyed"
+        if not alive["A"]:
+            return "B", "enemy fleet destroyed"
+        lost = battle.destroyed_value()
+        if lost["A"] == lost["B"]:
+            return None, f"turn limit, {lost['B']} points destroyed each"
+        winner = "A" if lost["B"] > lost["A"] else "B"
+        return winner, f"turn limit, points destroyed A {lost['B']} : B {lost['A']}"

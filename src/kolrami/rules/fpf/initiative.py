@@ -1,0 +1,217 @@
+"""Initiative and activation (FPF-MOV): who moves when, and one squadron's activation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from kolrami.catalog.models import Arc
+from kolrami.engine import events as ev
+from kolrami.engine.geometry import arc_to
+from kolrami.engine.orders import (
+    ActivateOrder,
+    ActivationDecision,
+    Decision,
+    IllegalOrderError,
+    InitiativeDecision,
+    InitiativeOrder,
+    OrdersDecision,
+    ReactionDecision,
+    ReactionOrder,
+    SquadronOrder,
+)
+from kolrami.rules.fpf.fire import verify_targets
+from kolrami.rules.fpf.movement import verify_maneuver
+from kolrami.rules.registry import RuleModule, register
+
+if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle, SquadronState
+
+
+def forcible_prey(battle: Battle, squadron: SquadronState, pending: set[str]) -> tuple[str, ...]:
+    """Enemy squadrons `squadron` pursues closely enough to force them to move first (FPF-MOV-10).
+
+    A pursuer ship must sit in a prey ship's rear arc while that prey ship is in its front arc.
+    """
+    out = []
+    pursuers = [battle.ships[s] for s in squadron.ships if battle.ships[s].alive]
+    for prey in battle.side_squadrons("B" if squadron.side == "A" else "A"):
+        if prey.id not in pending:
+            continue
+        hit = False
+        for q in (battle.ships[s] for s in prey.ships if battle.ships[s].alive):
+            for p in pursuers:
+                if (
+                    arc_to(q.x, q.y, q.heading, p.x, p.y) is Arc.A
+                    and arc_to(p.x, p.y, p.heading, q.x, q.y) is Arc.F
+                ):
+                    hit = True
+                    break
+            if hit:
+                break
+        if hit:
+            out.append(prey.id)
+    return tuple(out)
+
+
+def verify_squadron_order(battle: Battle, squadron: SquadronState, order: SquadronOrder) -> None:
+    """Orders of an activated squadron: the right movers, legal manoeuvres, legal fire."""
+    if order.squadron != squadron.id:
+        raise IllegalOrderError(f"orders are for {squadron.id}, not {order.squadron}")
+    movers = battle.movers(squadron)
+    given = [s for s, _ in order.moves]
+    if sorted(given, key=str) != sorted(movers, key=str) or len(set(given)) != len(given):
+        names = ["formation" if s is None else s for s in movers]
+        raise IllegalOrderError(
+            f"{squadron.id} needs one manoeuvre for each of: "
+            f"{', '.join(names) or 'nobody'} (FPF-MOV-07)"
+        )
+    for who, m in order.moves:
+        if who is None:
+            ships = [battle.ships[s] for s in squadron.formation]
+            verify_maneuver(battle, ships, m, None, f"{squadron.id} formation")
+    for who, m in order.moves:
+        if who is not None:
+            # a detached ship flies on its own: it is no longer a wingman on the leader's path
+            verify_maneuver(battle, [battle.ships[who]], m, None, who)
+    if order.fire is not None:
+        verify_targets(battle, squadron, order.fire, None)
+
+
+def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> Iterator[Decision]:
+    """One activation: reactions, orders, fire declaration, movement with locked fire."""
+    squadron.activated = True
+    battle.log.record(ev.SquadronActivated, squadron.id, forced_by)
+    battle.stats.activations += 1
+    battle.activation_order.append(squadron.id)
+    enemy = "B" if squadron.side == "A" else "A"
+    # The opponent may react before the squadron moves (FPF-FIRE-11).
+    for other in battle.side_squadrons(enemy):
+        if other.fired or not battle.firers(other):
+            continue
+        decision = ReactionDecision(enemy, other.id, squadron.id)
+        reaction = yield decision
+        if not isinstance(reaction, ReactionOrder) or reaction.squadron != other.id:
+            raise IllegalOrderError(f"expected REACT {other.id} ..., got '{reaction}'")
+        if reaction.fire is not None:
+            verify_targets(battle, other, reaction.fire, squadron.id)
+            battle.declare(reaction.fire, squadron.id)
+            other.fired = True
+    order: SquadronOrder | None = None
+    if battle.movers(squadron) or (not squadron.fired and battle.firers(squadron)):
+        got = yield OrdersDecision(squadron.side, squadron.id)
+        if not isinstance(got, SquadronOrder):
+            raise IllegalOrderError(f"expected orders for {squadron.id}, got '{got}'")
+        verify_squadron_order(battle, squadron, got)
+        order = got
+    jumping = order is not None and any(m.jump for _, m in order.moves)
+    if order is not None and order.fire is not None:
+        battle.declare(order.fire, None, jumping)
+        squadron.fired = True
+    if order is not None:
+        for who, move in order.moves:
+            if move.jump:
+                ids = squadron.formation if who is None else [who]
+                for sid in list(ids):
+                    battle.rules.before_jump(battle, battle.ships[sid])
+    battle.moving = squadron.id
+    formation_move = order.move_of(None) if order else None
+    if formation_move is not None:
+        battle.move_formation(squadron, formation_move)
+    for sid in list(squadron.ships):
+        ship = battle.ships[sid]
+        if not ship.alive or not ship.detached or ship.moved:
+            continue  # a ship that lost control during the formation's move has moved already
+        m = order.move_of(sid) if (order and ship.in_control) else None
+        battle.move_single(ship, m)
+    battle.moving = None
+    for ship in battle.ships.values():  # reaction locks on this squadron are spent
+        if ship.lock is not None and ship.lock.reaction_to == squadron.id:
+            ship.lock = None
+
+
+@register
+class FpfInitiative(RuleModule):
+    """Squadrons activate fastest first, alternating at equal speed (FPF-MOV-01, FPF-MOV-02,
+    FPF-MOV-03, FPF-MOV-04, FPF-MOV-05, FPF-MOV-10)."""
+
+    name = "fpf-initiative"
+    core = True
+    clauses = (
+        "FPF-MOV-01",
+        "FPF-MOV-02",
+        "FPF-MOV-03",
+        "FPF-MOV-04",
+        "FPF-MOV-05",
+        "FPF-MOV-10",
+        "FPF-FIRE-10",
+        "FPF-FIRE-11",
+    )
+    summary = "Initiative by last turn's speed, d10 roll-offs, alternation, forced activation."
+
+    def initiative(self, battle: Battle) -> Iterator[Decision]:
+        pending = {
+            q.id for q in battle.squadrons.values() if any(battle.ships[s].alive for s in q.ships)
+        }
+        speeds = {q: battle.squadron_speed(battle.squadrons[q]) for q in pending}
+        for speed in sorted(set(speeds.values()), reverse=True):
+            tier = {
+                s: [q for q in sorted(pending) if speeds[q] == speed and q[0] == s]
+                for s in ("A", "B")
+            }
+            if not tier["A"] and not tier["B"]:
+                continue
+            if tier["A"] and tier["B"]:
+                rolls: list[list[int]] = []
+                bonus_a = battle.rules.initiative_bonus(battle, "A")
+                bonus_b = battle.rules.initiative_bonus(battle, "B")
+                while True:
+                    a, b = battle.dice.d10(), battle.dice.d10()
+                    rolls.append([a, b])
+                    if a + bonus_a != b + bonus_b:
+                        break
+                winner = "A" if a + bonus_a > b + bonus_b else "B"
+                choice = yield InitiativeDecision(winner, speed)
+                if not isinstance(choice, InitiativeOrder):
+                    raise IllegalOrderError(f"expected FIRST or SECOND, got '{choice}'")
+                first = winner if choice.first else ("B" if winner == "A" else "A")
+                battle.log.record(ev.InitiativeRolled, speed, rolls, winner, first)
+            else:
+                first = "A" if tier["A"] else "B"
+            turn = first
+            while True:
+                if battle.over():
+                    return
+                mine = [q for q in sorted(pending) if speeds[q] == speed and q[0] == turn]
+                theirs_side = "B" if turn == "A" else "A"
+                if not mine:
+                    theirs = [q for q in pending if speeds[q] == speed and q[0] == theirs_side]
+                    if not theirs:
+                        break
+                    turn = theirs_side
+                    continue
+                forcible = tuple(
+                    (q, prey)
+                    for q in mine
+                    if (prey := forcible_prey(battle, battle.squadrons[q], pending))
+                )
+                decision = ActivationDecision(turn, tuple(mine), forcible)
+                act = yield decision
+                if not isinstance(act, ActivateOrder) or act.squadron not in mine:
+                    raise IllegalOrderError(
+                        f"{turn} must activate one of {', '.join(mine)} (FPF-MOV-02), not '{act}'"
+                    )
+                if act.force is not None:
+                    allowed = dict(forcible).get(act.squadron, ())
+                    if act.force not in allowed:
+                        raise IllegalOrderError(
+                            f"{act.squadron} cannot force {act.force} to move first: no pursuer "
+                            "in its rear arc with it ahead (FPF-MOV-10)"
+                        )
+                    pending.discard(act.force)
+                    yield from activate(battle, battle.squadrons[act.force], act.squadron)
+                    if battle.over():
+                        return
+                pending.discard(act.squadron)
+                yield from activate(battle, battle.squadrons[act.squadron], None)
+                turn = theirs_side

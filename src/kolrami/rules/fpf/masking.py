@@ -1,0 +1,44 @@
+"""Masking (FPF-MASK): what blocks a line of fire, by the scenario's method."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kolrami.engine.geometry import segment_hits_circle
+from kolrami.rules.registry import RuleModule, register
+
+if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle, ShipState
+
+
+@register
+class MaskingStationary(RuleModule):
+    """Masking method 1: bases block fire when firer or target stands still (FPF-MASK-01,
+    FPF-MASK-03)."""
+
+    name = "masking-stationary"
+    clauses = ("FPF-MASK-01", "FPF-MASK-03", "FPF-MASK-05")
+    summary = "Method 1: a base on the line of fire masks it when firer or target is at speed 0."
+
+    def line_of_fire_clear(self, battle: Battle, firer: ShipState, target: ShipState) -> bool:
+        if firer.speed != 0 and target.speed != 0:
+            return True
+        r = battle.scenario.base_radius_cm
+        for s in battle.ships.values():
+            if s is firer or s is target or not s.on_table:
+                continue
+            if segment_hits_circle(firer.x, firer.y, target.x, target.y, s.x, s.y, r):
+                return False
+        return True
+
+
+@register
+class MaskingNone(RuleModule):
+    """Masking method 2: nothing masks (FPF-MASK-06)."""
+
+    name = "masking-none"
+    clauses = ("FPF-MASK-06",)
+    summary = "Method 2: no masking; ships above and below see past each other."
+
+    def line_of_fire_clear(self, battle: Battle, firer: ShipState, target: ShipState) -> bool:
+        return True

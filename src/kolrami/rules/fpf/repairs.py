@@ -1,0 +1,118 @@
+"""Damage control (FPF-REP): the repairs phase, its items and its legality checks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from kolrami.engine import events as ev
+from kolrami.engine.orders import (
+    Decision,
+    IllegalOrderError,
+    RepairDecision,
+    RepairOrder,
+)
+from kolrami.rules.registry import RuleModule, register
+
+if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle, ShipState
+
+
+def damaged_items(ship: ShipState) -> list[str]:
+    """Items a Damage Control point could work on now (FPF-REP-01, FPF-REP-05, FPF-REP-07)."""
+    items = []
+    if ship.systems < ship.max_systems:
+        items.append("computer")
+    if ship.engine_power < ship.max_engine:
+        items.append("engine_power")
+    if ship.shields < ship.max_shields:
+        items.append("shields")
+    mounts = ship.mounts
+    for kind, weapon in ship.cls.weapons():
+        now, printed = mounts[kind], weapon.mounts
+        if tuple(now) != printed:
+            items += [f"{kind.value}s.{i}" for i, p in enumerate(printed) if now[i] < p]
+    return items
+
+
+def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder) -> None:
+    """Each ship spends at most its Damage Control rating, on items it has damaged."""
+    spent: dict[str, int] = {}
+    for ship_id, item in order.repairs:
+        if ship_id not in decision.ships:
+            raise IllegalOrderError(
+                f"{ship_id} cannot repair now; ships that can: "
+                f"{', '.join(decision.ships) or 'none'} (FPF-REP-02)"
+            )
+        ship = battle.ships[ship_id]
+        spent[ship_id] = spent.get(ship_id, 0) + 1
+        if spent[ship_id] > ship.damage_control:
+            raise IllegalOrderError(
+                f"{ship_id} has {ship.damage_control} Damage Control point(s) a turn and "
+                f"spends {spent[ship_id]} (FPF-REP-01)"
+            )
+        if item not in damaged_items(ship):
+            raise IllegalOrderError(
+                f"{ship_id} has no damaged '{item}' to repair; damaged: "
+                f"{', '.join(damaged_items(ship)) or 'nothing'} (FPF-REP-07)"
+            )
+        if item != "computer" and order.repairs.count((ship_id, item)) > 1:
+            raise IllegalOrderError(
+                f"{ship_id} repairs '{item}' twice; one point restores it fully "
+                "(FPF-REP-01); only Systems recover a step per point (FPF-REP-05)"
+            )
+
+
+def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
+    """One Damage Control point: Systems +1, anything else back to its printed value."""
+    if item == "computer":
+        ship.systems = min(ship.max_systems, ship.systems + 1)
+        value = ship.systems
+    elif item == "engine_power":
+        ship.engine_power = value = ship.max_engine
+    elif item == "shields":
+        ship.shields = value = ship.max_shields
+    else:
+        kind_name, _, index = item.partition(".")
+        for kind, weapon in ship.cls.weapons():
+            if kind.value + "s" == kind_name:
+                ship.mounts[kind][int(index)] = value = weapon.mounts[int(index)]
+    battle.log.record(ev.Repaired, ship.id, item, value)
+
+
+@register
+class FpfRepairs(RuleModule):
+    """Damage control at the start of the turn (FPF-REP-01, FPF-REP-02, FPF-REP-03, FPF-REP-04,
+    FPF-REP-05, FPF-REP-06, FPF-REP-07)."""
+
+    name = "fpf-repairs"
+    core = True
+    clauses = (
+        "FPF-REP-01",
+        "FPF-REP-02",
+        "FPF-REP-03",
+        "FPF-REP-04",
+        "FPF-REP-05",
+        "FPF-REP-06",
+        "FPF-REP-07",
+        "FPF-DMG-13",
+    )
+    summary = "Each Damage Control point restores one item (Systems: one step) at turn start."
+
+    def repairs(self, battle: Battle) -> Iterator[Decision]:
+        for side in ("A", "B"):
+            ships = tuple(
+                s.id for s in battle.side_ships(side) if s.damage_control > 0 and damaged_items(s)
+            )
+            if not ships:
+                continue
+            decision = RepairDecision(side, ships)
+            order = yield decision
+            if not isinstance(order, RepairOrder):
+                raise IllegalOrderError(f"expected a REPAIR order, got '{order}'")
+            verify_repairs(battle, decision, order)
+            for ship_id, item in order.repairs:
+                apply_repair(battle, battle.ships[ship_id], item)
+        for ship in battle.ships.values():
+            if ship.alive and not ship.in_control and ship.engine_power > 0 and ship.systems > 0:
+                battle.set_control(ship, True)
