@@ -314,7 +314,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
 
 
 def register_event(*classes: type[Event]) -> None:
-    """Make more event kinds readable from JSONL (the advanced game's: rules/advanced/events.py).
+    """Make more event kinds readable from JSONL (the advanced game's, rules/advanced/events.py).
 
     Kinds must be new: one name, one class.
     """
