@@ -22,13 +22,13 @@ from benchmarks.web_load import web_figures
 from kolrami import __version__
 from kolrami.catalog import Arc, WeaponKind, builtin_pack
 from kolrami.catalog.loader import builtin_pack as cached_pack
-from kolrami.engine import chance
 from kolrami.engine.chance import Dice
-from kolrami.engine.driver import simulate
 from kolrami.fleet import load_fleet
+from kolrami.rules import exact
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim import odds
 from kolrami.sim.odds import WeaponGroup, ship_volley, volley_odds
+from kolrami.sim.play import simulate
 
 REPEATS = 15
 
@@ -39,8 +39,8 @@ def clear_caches() -> None:
         odds._damage_power,
         odds._group_damage,
         odds._group_joint,
-        chance.shot_damage_die,
-        chance.penetration_die,
+        exact.shot_damage_die,
+        exact.penetration_die,
     ):
         fn.cache_clear()
 

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Run in each side's process: warm up, then time 300 battles.
 PROBE = """
 import time
-from kolrami.engine.driver import simulate
+from kolrami.sim.play import simulate
 from kolrami.fleet import load_fleet
 from kolrami.scenarios.models import builtin_scenario
 scenario = builtin_scenario("standard")

@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 
-from kolrami.engine.driver import simulate
 from kolrami.fleet import load_fleet
 from kolrami.scenarios.models import builtin_scenario
+from kolrami.sim.play import simulate
 
 SCENARIOS = ("standard", "peak-performance")
 PAIRINGS = (("aggressive", "aggressive"), ("kiting", "aggressive"), ("kiting", "random"))

@@ -22,6 +22,7 @@ from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice, derive_seed
 from kolrami.engine.driver import run
 from kolrami.fleet import load_fleet
+from kolrami.rules import new_battle
 from kolrami.scenarios.models import builtin_scenario
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
@@ -56,7 +57,7 @@ GOLDEN: tuple[Golden, ...] = (
 
 def play(golden: Golden) -> Battle:
     """Play one golden battle; each captain's dice derive from the seed and its side."""
-    battle = Battle(
+    battle = new_battle(
         builtin_scenario(golden.scenario),
         (load_fleet(f"presets:{golden.fleet_a}"), load_fleet(f"presets:{golden.fleet_b}")),
         golden.seed,

@@ -13,13 +13,10 @@ from kolrami.engine.chance import (
     ATTACK_DIE_FACES,
     AttackFace,
     Dice,
-    attack_die,
     count_roll_off,
     derive_seed,
-    penetration_die,
-    roll_off_die,
-    shot_damage_die,
 )
+from kolrami.rules.exact import attack_die, penetration_die, roll_off_die, shot_damage_die
 
 
 def test_one_seed_gives_one_sequence() -> None:

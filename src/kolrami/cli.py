@@ -24,9 +24,10 @@ from kolrami.cli_fleet import register as register_fleet_commands
 from kolrami.cli_support import P, R, command, console, fail, print_json
 from kolrami.cli_tournament import register as register_tournament_commands
 from kolrami.cli_web import register as register_web_commands
-from kolrami.engine.battle import RULES_VERSION, Battle
+from kolrami.engine.battle import Battle
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.report.sheets import roster_table, ship_sheet
+from kolrami.rules import RULES_VERSION, new_battle
 from kolrami.rules.fpf.damage import penetration_target
 from kolrami.sim.odds import GroupOdds, Model, VolleyOdds, WeaponGroup, ship_volley, volley_odds
 
@@ -574,7 +575,7 @@ def battle_cmd(
         for side, n in zip(("A", "B"), names, strict=True)
     }
     extra = tuple(r.strip() for r in rules.split(",") if r.strip()) if rules else ()
-    battle = Battle(sc, fleets, real_seed, names, pack, extra_rules=extra)
+    battle = new_battle(sc, fleets, real_seed, names, pack, extra_rules=extra)
     run(battle, captains)
     if log is not None:
         _write_log(battle, log)
@@ -623,9 +624,11 @@ def replay_cmd(
     """
     from kolrami.captains.base import make_captain
     from kolrami.captains.scripted import ScriptedCaptain
-    from kolrami.engine.driver import captain_dice, rebuild, run
-    from kolrami.engine.events import BattleStarted, OrderGiven, parse_jsonl
+    from kolrami.engine.driver import captain_dice, run
+    from kolrami.engine.events import BattleStarted, OrderGiven
     from kolrami.report.replay import check_outputs, write_outputs
+    from kolrami.rules import rebuild
+    from kolrami.rules.registry import read_log as parse_jsonl
 
     check_outputs(html, tracks)
     try:
@@ -653,7 +656,7 @@ def replay_cmd(
             side: make_captain(n, captain_dice(seed, side))
             for side, n in zip(("A", "B"), names, strict=True)
         }
-    battle = Battle(scenario, fleets, seed, names, extra_rules=extra)
+    battle = new_battle(scenario, fleets, seed, names, extra_rules=extra)
     run(battle, captains)
     new = battle.log.jsonl()
     identical = new == text
@@ -760,10 +763,8 @@ def captains_cmd() -> None:
 @_command("rules")
 def rules_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """List the rule modules: the FPF core and the optional ones a scenario can switch on."""
-    from kolrami.rules import register_builtin
     from kolrami.rules.registry import describe
 
-    register_builtin()
     rows = describe()
     if as_json:
         _print_json(

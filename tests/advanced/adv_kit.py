@@ -20,11 +20,12 @@ from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice
 from kolrami.engine.driver import play
 from kolrami.engine.orders import Decision, Order
-from kolrami.engine.sandbox import fleet_of, place
+from kolrami.rules import new_battle
 from kolrami.rules.advanced.modules import AdvancedRules
 from kolrami.rules.advanced.orders import AdvancedDecision, PowerPlan
 from kolrami.rules.advanced.power import apply_plan
 from kolrami.rules.advanced.state import KEY, AdvancedState, AdvShip, setup
+from kolrami.rules.sandbox import fleet_of, place
 from kolrami.scenarios.models import builtin_scenario
 
 
@@ -50,7 +51,7 @@ def battle(
     """An advanced battle, one ship per squadron, nothing played yet."""
     sc = builtin_scenario("advanced")
     fleets = (fleet_of([[c] for c in side_a], "A"), fleet_of([[c] for c in side_b], "B"))
-    return Battle(sc, fleets, seed, extra_rules=rules)
+    return new_battle(sc, fleets, seed, extra_rules=rules)
 
 
 def table(

@@ -132,7 +132,7 @@ def test_engaging_the_cloak_hides_the_ship_holds_its_shields_down_and_ends_locks
     a1, b1 = state.of("A1"), state.of("B1")
     a1.lock = "B1"
     apply_plan(b, state, b1, PowerPlan("B1", 0, True, (1, 1, 1), cloak=True))
-    state.rules.run("adv_after_power", b, state)
+    state.rules.power_set(b, state)
     assert b1.hidden
     assert a1.lock is None
     view = BattleView(b, "A")
@@ -156,7 +156,7 @@ def test_a_ship_decloaks_to_fire_and_cloaks_again_after_the_phase() -> None:
     a1.lock_failed = True
     officers_at(a1, 60)
     b.extensions[KEY] = state
-    steps = state.rules.steps("adv_after_move", b, state, 1, ("A", "B"))
+    steps = state.rules.moved(b, state, 1, ("A", "B"))
     decision = next(steps)
     assert decision == DecloakDecision("B", 1, ("B1",))
     b.dice = Loaded([30])  # A1's fresh lock try (ADV-CLOAK-02): 30 <= 60
@@ -166,7 +166,7 @@ def test_a_ship_decloaks_to_fire_and_cloaks_again_after_the_phase() -> None:
     assert a1.lock == "B1"
     assert BattleView(b, "A").advanced().contacts()[0].id == "B1"
     assert can_fire(b1)  # it may fire now
-    state.rules.run("adv_phase_end", b, state, 1)
+    state.rules.end_phase(b, state, 1)
     assert b1.hidden
     assert a1.lock is None
     hidden = [e.hidden for e in events_of(b, ae.CloakChanged)]
@@ -283,21 +283,21 @@ def test_a_lock_pings_a_cloaked_ship_that_moved() -> None:
     _cloak(b, state)
     a1.lock = "B1"
     b.dice = Loaded([3])
-    list(state.rules.steps("adv_after_move", b, state, 1, ("A", "B")))  # B1 has nothing armed
+    list(state.rules.moved(b, state, 1, ("A", "B")))  # B1 has nothing armed
     assert b1.pinged_by == {"A1"}
     view = BattleView(b, "A").advanced()
     assert [c.id for c in view.contacts()] == ["B1"]
     assert view.known("B1") is None  # a cloaked ship hands over no sheet (ADV-SENS-03)
     assert BattleView(b, "A").advanced().unseen() == []
-    state.rules.run("adv_phase_end", b, state, 1)
+    state.rules.end_phase(b, state, 1)
     assert view.unseen() == ["B1"]
     b1.moved_last = False
     b.dice = Loaded([1])
-    list(state.rules.steps("adv_after_move", b, state, 2, ("A", "B")))
+    list(state.rules.moved(b, state, 2, ("A", "B")))
     assert not b1.pinged_by  # it did not move
     b1.moved_last = True
     b.dice = Loaded([4])
-    list(state.rules.steps("adv_after_move", b, state, 3, ("A", "B")))
+    list(state.rules.moved(b, state, 3, ("A", "B")))
     assert not b1.pinged_by
     assert [p.pinged for p in events_of(b, ae.CloakPinged)] == [True, False, False]
 
@@ -584,7 +584,7 @@ def test_decoding_the_shared_code_shows_the_enemy_power_plans() -> None:
     assert view.decoded() == {}  # nothing allocated yet
     arm(b, state, "B1", move=2)
     arm(b, state, "B2")
-    state.rules.run("adv_after_power", b, state)
+    state.rules.power_set(b, state)
     assert set(view.decoded()) == {"B1", "B2"}
     assert view.decoded()["B1"].move == 2
     assert BattleView(b, "B").advanced().decoded() == {}
@@ -595,9 +595,9 @@ def test_decoding_the_shared_code_shows_the_enemy_power_plans() -> None:
 
 
 def test_cloaked_battles_narrate_and_repeat() -> None:
-    from kolrami.engine.driver import simulate
     from kolrami.fleet import load_fleet
     from kolrami.scenarios.models import builtin_scenario
+    from kolrami.sim.play import simulate
 
     sc = builtin_scenario("advanced").model_copy(update={"turn_limit": 4})
     fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-raiders"))

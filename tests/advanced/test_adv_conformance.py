@@ -21,11 +21,13 @@ from kolrami.catalog import builtin_pack
 from kolrami.catalog.advanced import AdvancedSheet, advanced_pack
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
-from kolrami.engine.driver import simulate
 from kolrami.fleet import load_fleet, preset_names
+from kolrami.rules import new_battle
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.state import PHASES, state_of
+from kolrami.rules.registry import read_log
 from kolrami.scenarios.models import builtin_scenario
+from kolrami.sim.play import simulate
 
 EPS = 0.01
 CAPTAINS = [
@@ -327,7 +329,7 @@ def cloak_battles(count: int) -> list[tuple[Battle, list[str]]]:
         fleets = (raiders, other) if seed % 2 else (other, raiders)
         captains = CAPTAINS[seed % len(CAPTAINS)]
         rules = RULES[3 + seed % 2]
-        b = Battle(sc, fleets, seed, captains, extra_rules=rules)
+        b = new_battle(sc, fleets, seed, captains, extra_rules=rules)
         problems: list[str] = []
         players = {
             side: Watcher(make_captain(n, Dice(derive_seed(seed, "captain", side))), b, problems)
@@ -420,18 +422,19 @@ def test_one_seed_one_log() -> None:
 def test_an_advanced_log_reads_back_and_replays() -> None:
     from kolrami.captains import make_captain
     from kolrami.engine.chance import Dice, derive_seed
-    from kolrami.engine.driver import rebuild, run
+    from kolrami.engine.driver import run
+    from kolrami.rules import rebuild
 
     sc = builtin_scenario("advanced").model_copy(update={"turn_limit": 3})
     fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
     b = simulate(sc, fleets, ("kiting", "random"), 5, extra_rules=("adv-shield-reinforcement",))
     text = b.log.jsonl()
-    events = ev.parse_jsonl(text)
+    events = read_log(text)
     assert [e.to_json() for e in events] == [e.to_json() for e in b.events()]
     header = events[0]
     assert isinstance(header, ev.BattleStarted)
     scenario, fl, names, seed, extra = rebuild(header.header)
-    again = Battle(scenario, fl, seed, names, extra_rules=extra)
+    again = new_battle(scenario, fl, seed, names, extra_rules=extra)
     captains = {
         side: make_captain(n, Dice(derive_seed(seed, "captain", side)))
         for side, n in zip("AB", names, strict=True)

@@ -8,11 +8,11 @@ from adv_kit import battle, drive, events_of, table
 from kolrami.captains.base import BattleView
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
-from kolrami.engine.driver import DRIVERS, driver_of, simulate
-from kolrami.engine.orders import IllegalOrderError, Order
-from kolrami.engine.sandbox import sandbox
+from kolrami.engine.binder import Module
+from kolrami.engine.orders import Decision, IllegalOrderError, Order
 from kolrami.errors import InvalidInputError, UnknownNameError
 from kolrami.fleet import load_fleet
+from kolrami.rules import new_battle
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.driver import allowance
 from kolrami.rules.advanced.orders import (
@@ -28,7 +28,9 @@ from kolrami.rules.advanced.orders import (
     ShieldDecision,
 )
 from kolrami.rules.advanced.state import PHASES, state_of
+from kolrami.rules.sandbox import sandbox
 from kolrami.scenarios.models import Scenario, builtin_scenario, load_scenario
+from kolrami.sim.play import simulate
 
 
 def _short(b: Battle, turns: int = 1) -> Battle:
@@ -43,7 +45,7 @@ def test_a_game_turn_runs_its_steps_in_order_then_five_phases() -> None:
     kinds = [type(d) for d in asked]
     first_phase = kinds.index(MoveDecision)
     assert set(kinds[:first_phase]) == {BonusDecision, LockDecision, PowerDecision}
-    order = [BonusDecision, LockDecision, PowerDecision]
+    order: list[type[Decision]] = [BonusDecision, LockDecision, PowerDecision]
     assert [k for k in kinds[:first_phase] if k in order] == sorted(
         kinds[:first_phase], key=order.index
     )
@@ -131,27 +133,33 @@ def test_redistribution_is_offered_after_every_firing_phase() -> None:
 # --- choosing the driver ------------------------------------------------------------------------
 
 
+def driver_module(b: Battle) -> str:
+    """The module that plays the battle's turns (its turn driver)."""
+    owner = b.rules.provider(Module.turns)
+    assert owner is not None
+    return owner.name
+
+
 def test_the_scenario_chooses_the_driver_and_fpf_is_the_default() -> None:
     assert builtin_scenario("standard").driver == "fpf"
     assert builtin_scenario("advanced").driver == "advanced"
-    assert {"fpf", "advanced"} <= set(DRIVERS)
     fpf = sandbox([["reliant"]], [["ktroika"]])
-    assert driver_of(fpf) is DRIVERS["fpf"]
-    assert driver_of(battle(["reliant"], ["ktroika"])) is DRIVERS["advanced"]
+    assert driver_module(fpf) == "fpf-turn"
+    assert driver_module(battle(["reliant"], ["ktroika"])) == "advanced"
 
 
 def test_an_advanced_module_brings_its_driver_to_any_scenario() -> None:
     b = sandbox([["reliant"]], [["ktroika"]], rules=("advanced",))
-    assert driver_of(b) is DRIVERS["advanced"]
+    assert driver_module(b) == "advanced"
     b2 = sandbox([["reliant"]], [["ktroika"]], rules=("adv-shield-reinforcement",))
-    assert driver_of(b2) is DRIVERS["advanced"]
+    assert driver_module(b2) == "advanced"
 
 
 def test_an_unknown_driver_is_named() -> None:
     sc = builtin_scenario("standard").model_copy(update={"driver": "advnced"})
-    b = Battle(sc, (load_fleet("presets:klingon-strike"), load_fleet("presets:klingon-strike")), 1)
+    fleets = (load_fleet("presets:klingon-strike"), load_fleet("presets:klingon-strike"))
     with pytest.raises(UnknownNameError, match="did you mean 'advanced'"):
-        driver_of(b)
+        new_battle(sc, fleets, 1)
 
 
 def test_fpf_scenarios_dump_as_before_and_advanced_fields_round_trip() -> None:

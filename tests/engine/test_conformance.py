@@ -41,11 +41,14 @@ from kolrami.engine.orders import (
     SquadronOrder,
     parse,
 )
-from kolrami.engine.sandbox import place, sandbox
 from kolrami.fleet import Fleet, FleetShip, load_fleet, preset_names
+from kolrami.rules import new_battle
 from kolrami.rules.fpf import initiative as fpf_initiative
 from kolrami.rules.fpf.damage import penetrates
-from kolrami.rules.registry import Phase
+from kolrami.rules.fpf.fire import declare, resolve_locks
+from kolrami.rules.fpf.movement import formation_limits, move_formation, move_single
+from kolrami.rules.module import Phase, rules_of
+from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Movement, Scenario, builtin_scenario
 
 MAX_MOVE_CM = 40  # FPF-MOV-06
@@ -823,7 +826,7 @@ def fpf_fleet(preset: str) -> Fleet:
 def play(spec: Spec) -> Battle:
     """Play one battle of the suite to its end."""
     fleets = (fpf_fleet(spec.fleets[0]), fpf_fleet(spec.fleets[1]))
-    battle = Battle(scenario_for(spec.variant), fleets, spec.seed, captains=spec.captains)
+    battle = new_battle(scenario_for(spec.variant), fleets, spec.seed, captains=spec.captains)
     captains = {
         side: make_captain(name, Dice(derive_seed(spec.seed, "captain", side)))
         for side, name in zip(("A", "B"), spec.captains, strict=True)
@@ -1184,9 +1187,9 @@ def test_a_ship_stopped_at_the_edge_stays_on_the_table(movement: Movement) -> No
     ship = battle.ships["A1"]
     for _ in range(2):  # the first move stops at the edge, the second starts there
         if movement is Movement.INDIVIDUAL:
-            battle.move_single(ship, Maneuver(20))
+            move_single(battle, ship, Maneuver(20))
         else:
-            battle.move_formation(battle.squadrons["AS1"], Maneuver(20))
+            move_formation(battle, battle.squadrons["AS1"], Maneuver(20))
         assert 0.0 <= ship.x <= 180.0, f"A1 at x = {ship.x!r}"
 
 
@@ -1197,12 +1200,12 @@ def test_a_leader_stopped_at_once_still_makes_its_first_turn() -> None:
     lone = sandbox([["reliant"]], [["ktroika"]], movement=Movement.INDIVIDUAL)
     place(lone, "B1", 150.0, 10.0, heading=3)
     place(lone, "A1", 90.0, 120.0, heading=0, speed=20)
-    lone.move_single(lone.ships["A1"], Maneuver(10, 1, 1))
+    move_single(lone, lone.ships["A1"], Maneuver(10, 1, 1))
     assert lone.ships["A1"].heading == 1
     formation = sandbox([["reliant", "reliant"]], [["ktroika"]])
     place(formation, "B1", 150.0, 10.0, heading=3)
     place(formation, "A1", 90.0, 120.0, heading=0, speed=20)
-    formation.move_formation(formation.squadrons["AS1"], Maneuver(10, 1, 1))
+    move_formation(formation, formation.squadrons["AS1"], Maneuver(10, 1, 1))
     assert (formation.ships["A1"].x, formation.ships["A1"].y) == (90.0, 120.0)
     assert formation.ships["A1"].heading == 1
 
@@ -1214,7 +1217,7 @@ def test_a_blocked_wingman_neither_backs_off_nor_lands_on_its_mate() -> None:
     place(battle, "A1", 90.0, 40.0, heading=0, speed=6)
     place(battle, "B1", 92.0, 38.0, heading=3)
     before = len(battle.log)
-    battle.move_formation(battle.squadrons["AS1"], Maneuver(6))
+    move_formation(battle, battle.squadrons["AS1"], Maneuver(6))
     for move in _moves(battle, before):
         (x0, y0), (x1, y1) = move.path[0], move.path[-1]
         assert y1 >= y0, f"{move.ship} backs off from y {y0} to {y1}"
@@ -1258,8 +1261,8 @@ def test_longer_range_fire_silences_a_ship_before_its_shorter_range_weapons(
     place(battle, "B1", 90.0, 60.0, heading=3, speed=10, superstructure=superstructure)
     battle.dice = MaxDice(1)
     before = len(battle.log)
-    battle.declare((FireTarget("A1", Arc.F, "B1"), FireTarget("B1", Arc.F, "A1")), None)
-    battle.resolve_locks()
+    declare(battle, (FireTarget("A1", Arc.F, "B1"), FireTarget("B1", Arc.F, "A1")), None)
+    resolve_locks(battle)
     b1 = battle.ships["B1"]
     assert b1.destroyed if fate == "destroyed" else not b1.in_control
     volleys = [e for e in list(battle.events())[before:] if isinstance(e, ev.VolleyFired)]
@@ -1273,11 +1276,11 @@ def test_a_formation_always_has_a_legal_speed() -> None:
     place(battle, "A1", 90.0, 40.0, heading=0, speed=30)
     place(battle, "B1", 91.0, 62.0, heading=3)
     squadron = battle.squadrons["AS1"]
-    battle.move_formation(squadron, Maneuver(30))
-    for _ in battle.rules.run(Phase.END_OF_TURN, battle):
+    move_formation(battle, squadron, Maneuver(30))
+    for _ in rules_of(battle).run(Phase.END_OF_TURN, battle):
         pass
     for sid in squadron.formation:
         battle.ships[sid].engine_power = 4  # damaged engines, still in control
     speeds = {sid: battle.ships[sid].last_speed for sid in squadron.formation}
-    lo, hi = battle.formation_limits(squadron)
+    lo, hi = formation_limits(battle, squadron)
     assert lo <= hi, f"no speed fits the formation: last speeds {speeds}, Engine Power 4"

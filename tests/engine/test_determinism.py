@@ -16,10 +16,12 @@ import pytest
 
 from kolrami.captains import make_captain
 from kolrami.engine import events as ev
-from kolrami.engine.battle import RULES_VERSION, Battle
+from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice, derive_seed
-from kolrami.engine.driver import rebuild, run
+from kolrami.engine.driver import run
 from kolrami.fleet import load_fleet
+from kolrami.rules import RULES_VERSION, new_battle, rebuild
+from kolrami.rules.registry import read_log
 from kolrami.scenarios.models import Scenario, builtin_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +55,7 @@ def scenario(overrides: dict[str, str]) -> Scenario:
 def play(setup: str, seed: int) -> Battle:
     """Play one of the SETUPS with `seed`; each captain gets dice derived from the seed."""
     fleet_a, fleet_b, cap_a, cap_b, overrides = SETUPS[setup]
-    battle = Battle(
+    battle = new_battle(
         scenario(overrides),
         (load_fleet(f"presets:{fleet_a}"), load_fleet(f"presets:{fleet_b}")),
         seed,
@@ -71,14 +73,14 @@ def play(setup: str, seed: int) -> Battle:
 CHILD = """
 import sys
 from kolrami.captains import make_captain
-from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice, derive_seed
 from kolrami.engine.driver import run
 from kolrami.fleet import load_fleet
+from kolrami.rules import new_battle
 from kolrami.scenarios.models import builtin_scenario
 
 seed = int(sys.argv[1])
-battle = Battle(
+battle = new_battle(
     builtin_scenario("standard"),
     (load_fleet("presets:federation-fleet"), load_fleet("presets:klingon-fleet")),
     seed,
@@ -150,7 +152,7 @@ def test_the_header_alone_replays_the_battle(setup: str) -> None:
     first = next(iter(battle.events()))
     assert isinstance(first, ev.BattleStarted)
     sc, fleets, (cap_a, cap_b), seed, extra = rebuild(first.header)
-    again = Battle(sc, fleets, seed, captains=(cap_a, cap_b), extra_rules=extra)
+    again = new_battle(sc, fleets, seed, captains=(cap_a, cap_b), extra_rules=extra)
     captains = {
         side: make_captain(name, Dice(derive_seed(seed, "captain", side)))
         for side, name in (("A", cap_a), ("B", cap_b))
@@ -164,5 +166,5 @@ def test_the_jsonl_log_reads_back_to_the_same_events() -> None:
     text = battle.log.jsonl()
     assert text.endswith("\n")
     assert text.count("\n") == len(battle.log)
-    back = ev.parse_jsonl(text)
+    back = read_log(text)
     assert [e.to_json() for e in back] == [e.to_json() for e in battle.events()]

@@ -17,9 +17,9 @@ from types import ModuleType
 import pytest
 
 from kolrami.captains import make_captain
-from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice, derive_seed
-from kolrami.engine.driver import rebuild, run
+from kolrami.engine.driver import run
+from kolrami.rules import new_battle, rebuild
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN_DIR = ROOT / "tests" / "golden"
@@ -46,7 +46,7 @@ def regen_script() -> ModuleType:
 def replay(header: dict[str, object]) -> str:
     """Play the battle a transcript's header describes; its JSONL log."""
     scenario, fleets, (cap_a, cap_b), seed, extra = rebuild(dict(header))
-    battle = Battle(scenario, fleets, seed, captains=(cap_a, cap_b), extra_rules=extra)
+    battle = new_battle(scenario, fleets, seed, captains=(cap_a, cap_b), extra_rules=extra)
     captains = {
         side: make_captain(name, Dice(derive_seed(seed, "captain", side)))
         for side, name in (("A", cap_a), ("B", cap_b))

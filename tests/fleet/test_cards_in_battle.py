@@ -10,10 +10,11 @@ from kolrami.catalog.cards import Card, CardKind, Scope, cards
 from kolrami.catalog.models import FactionCode, WeaponKind
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
-from kolrami.engine.driver import simulate
 from kolrami.fleet.model import read_fleet
-from kolrami.rules.registry import Phase
+from kolrami.rules import new_battle
+from kolrami.rules.module import Phase, rules_of
 from kolrami.scenarios.models import builtin_scenario
+from kolrami.sim.play import simulate
 
 STANDARD = builtin_scenario("standard")
 
@@ -40,10 +41,10 @@ def carrier_fleet(card: Card) -> Any:
 
 
 def started(card: Card) -> Battle:
-    battle = Battle(
+    battle = new_battle(
         STANDARD, (carrier_fleet(card), read_fleet({"ships": [{"id": "venture"}]}, "foe")), 3
     )
-    list(battle.rules.run(Phase.START_OF_BATTLE, battle))
+    list(rules_of(battle).run(Phase.START_OF_BATTLE, battle))
     return battle
 
 
@@ -141,8 +142,8 @@ def test_reroll_cards_roll_a_failed_die_again(card_id: str) -> None:
 def test_initiative_cards_add_to_the_roll_off(card_id: str) -> None:
     card = cards()[card_id]
     battle = started(card)
-    assert battle.rules.initiative_bonus(battle, "A") == card.effect.amount
-    assert battle.rules.initiative_bonus(battle, "B") == 0
+    assert rules_of(battle).initiative_bonus(battle, "A") == card.effect.amount
+    assert rules_of(battle).initiative_bonus(battle, "B") == 0
     # in play: every roll-off the carrier's side wins or loses by the bonus
     foe = read_fleet({"ships": [{"id": "venture"}]}, "foe")
     for seed in range(1, 12):
@@ -159,10 +160,10 @@ def test_hull_patch_mends_the_most_battered_ship_once(card_id: str) -> None:
     battle = started(card)
     battle.ships["A2"].superstructure = 5
     battle.ships["A3"].superstructure = 15
-    list(battle.rules.run(Phase.START_OF_TURN, battle))
+    list(rules_of(battle).run(Phase.START_OF_TURN, battle))
     assert battle.ships["A2"].superstructure == 5 + card.effect.amount
     battle.ships["A3"].superstructure = 3
-    list(battle.rules.run(Phase.START_OF_TURN, battle))
+    list(rules_of(battle).run(Phase.START_OF_TURN, battle))
     assert battle.ships["A3"].superstructure == 3  # used up: once a battle
     patched = [e.on for e in battle.events() if isinstance(e, ev.CardUsed) and e.card == card_id]
     assert patched == ["A2"]

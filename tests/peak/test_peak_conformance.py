@@ -7,9 +7,9 @@ import pytest
 
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
-from kolrami.engine.driver import simulate
 from kolrami.fleet import load_fleet, preset_names
 from kolrami.scenarios.models import builtin_scenario
+from kolrami.sim.play import simulate
 from kolrami.sim.score_check import check_score
 
 PEAK = builtin_scenario("peak-performance")

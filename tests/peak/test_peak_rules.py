@@ -10,13 +10,16 @@ from kolrami.captains.scripted import ScriptedCaptain
 from kolrami.catalog import Arc
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
-from kolrami.engine.driver import play, run, simulate
+from kolrami.engine.driver import play, run
 from kolrami.engine.orders import IllegalOrderError, ReturnDecision, ReturnOrder
-from kolrami.engine.sandbox import fleet_of, place, sandbox
 from kolrami.fleet import load_fleet
+from kolrami.rules import new_battle
+from kolrami.rules.fpf.damage import apply_damage
+from kolrami.rules.module import Phase, rules_of
 from kolrami.rules.peak import return_problem, return_spots
-from kolrami.rules.registry import Phase
+from kolrami.rules.sandbox import fleet_of, place, sandbox
 from kolrami.scenarios.models import Terrain, builtin_scenario
+from kolrami.sim.play import simulate
 
 PEAK = builtin_scenario("peak-performance")
 
@@ -28,12 +31,12 @@ def peak_sandbox(a: list[list[str]], b: list[list[str]], **kw: Any) -> Battle:
 def destroy(battle: Battle, ship_id: str, by: str) -> None:
     """Deal enough damage to destroy a ship outright (location 5: engines)."""
     target = battle.ships[ship_id]
-    battle.apply_damage(target, 5, target.superstructure, Arc.F, battle.ships[by], "photon")
+    apply_damage(battle, target, 5, target.superstructure, Arc.F, battle.ships[by], "photon")
 
 
 def end_battle(battle: Battle) -> None:
     """Run the end-of-battle phase (the end bonus)."""
-    list(battle.rules.run(Phase.END_OF_BATTLE, battle))
+    list(rules_of(battle).run(Phase.END_OF_BATTLE, battle))
 
 
 def awarded(battle: Battle) -> list[tuple[str, int, str]]:
@@ -51,7 +54,9 @@ def test_scenario_puts_one_planet_at_the_exact_centre() -> None:
     assert (planets[0].x, planets[0].y) == (PEAK.table_width_cm / 2, PEAK.table_height_cm / 2)
     assert PEAK.title == "Peak Performance"
     assert "battle-simulation" in PEAK.rules
-    battle = Battle(PEAK, (load_fleet("federation-cruisers"), load_fleet("klingon-wolfpack")), 1)
+    battle = new_battle(
+        PEAK, (load_fleet("federation-cruisers"), load_fleet("klingon-wolfpack")), 1
+    )
     # the standard set-up: A along the near edge, B along the far one, clear of the planet
     for ship in battle.ships.values():
         zone_a = ship.y <= PEAK.deployment_depth_cm
@@ -230,7 +235,7 @@ def test_worked_example_three_resets_and_the_bonus() -> None:
 def test_worked_example_the_reinforcements_sideboard() -> None:
     fleets = (fleet_of([["reliant", "reliant", "charger"]]), fleet_of([["ktroika"]]))
     a = fleets[0].model_copy(update={"resource": "reinforcements-sideboard"})
-    battle = Battle(
+    battle = new_battle(
         builtin_scenario("standard").model_copy(update={"rules": ("battle-simulation",)}),
         (a, fleets[1]),
         1,
@@ -253,7 +258,7 @@ def test_resource_repeat_option() -> None:
     sc = builtin_scenario("standard").model_copy(
         update={"rules": ("battle-simulation",), "resource_repeat": True}
     )
-    battle = Battle(sc, fleets, 1)
+    battle = new_battle(sc, fleets, 1)
     for _ in range(2):
         battle.ships["A1"].out_of_play = False
         destroy(battle, "A1", "B1")

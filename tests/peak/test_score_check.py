@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kolrami.cli import app
-from kolrami.engine.sandbox import fleet_of
 from kolrami.errors import InvalidInputError
+from kolrami.rules.sandbox import fleet_of
 from kolrami.sim.score_check import check_score
 
 CRUISERS = fleet_of([["reliant", "reliant", "charger"]])  # 90, 90 and 70 SP, no cards

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from matplotlib import image
 
-from kolrami.engine.driver import simulate
 from kolrami.fleet import load_fleet
 from kolrami.report.replay import SIDE_COLOURS, write_replay
 from kolrami.scenarios.models import load_scenario
+from kolrami.sim.play import simulate
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [

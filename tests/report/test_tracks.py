@@ -9,12 +9,12 @@ import pytest
 from matplotlib import image
 
 from kolrami.engine.battle import Battle
-from kolrami.engine.driver import simulate
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
 from kolrami.report.replay import SIDE_COLOURS, replay_data
 from kolrami.report.tracks import ship_tracks, write_tracks
 from kolrami.scenarios.models import load_scenario
+from kolrami.sim.play import simulate
 
 
 def play(scenario: str, seed: int) -> Battle:

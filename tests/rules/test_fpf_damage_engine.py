@@ -16,7 +16,10 @@ from kolrami.catalog import Arc, WeaponKind
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle, ShipState
 from kolrami.engine.orders import IllegalOrderError
-from kolrami.engine.sandbox import place, sandbox
+from kolrami.rules.fpf.damage import apply_damage
+from kolrami.rules.fpf.fire import firers
+from kolrami.rules.fpf.movement import movers
+from kolrami.rules.sandbox import place, sandbox
 
 R3 = math.sqrt(3) / 2
 
@@ -89,7 +92,7 @@ def test_each_penetrating_torpedo_rolls_location_and_d6() -> None:
 def test_location_faces_in_the_engine() -> None:
     battle, enterprise = ship("enterprise")
     for face in range(1, 11):
-        battle.apply_damage(enterprise, face, 1, Arc.F, None, "phaser")
+        apply_damage(battle, enterprise, face, 1, Arc.F, None, "phaser")
     hits = events_of(battle, ev.HitScored)
     assert [h.location for h in hits] == [
         "shields",
@@ -115,7 +118,7 @@ def test_location_faces_in_the_engine() -> None:
 @pytest.mark.rule("FPF-DMG-07")
 def test_worked_example_torpedo_4_on_location_6_of_a_d7t() -> None:
     battle, d7 = ship("ktroika")
-    battle.apply_damage(d7, 6, 4, Arc.F, None, "photon")
+    apply_damage(battle, d7, 6, 4, Arc.F, None, "photon")
     assert (d7.engine_power, d7.superstructure) == (12, 18)
     hit = last_hit(battle)
     assert (hit.location, hit.applied_to, hit.superstructure, hit.value) == (
@@ -129,7 +132,7 @@ def test_worked_example_torpedo_4_on_location_6_of_a_d7t() -> None:
 @pytest.mark.rule("FPF-DMG-07")
 def test_location_value_stops_at_zero_but_the_hull_takes_it_all() -> None:
     battle, reliant = ship("reliant")
-    battle.apply_damage(reliant, 9, 6, Arc.F, None, "photon")  # 3 torpedo shots on the sheet
+    apply_damage(battle, reliant, 9, 6, Arc.F, None, "photon")  # 3 torpedo shots on the sheet
     assert reliant.mounts[WeaponKind.PHOTON] == [0, 0]
     assert reliant.superstructure == 22 - 6
 
@@ -143,7 +146,7 @@ def test_damage_to_an_item_already_at_zero_goes_to_the_hull_only(
     face: int, state: dict[str, int], field: str
 ) -> None:
     battle, reliant = ship("reliant", **state)
-    battle.apply_damage(reliant, face, 3, Arc.F, None, "photon")
+    apply_damage(battle, reliant, face, 3, Arc.F, None, "photon")
     assert getattr(reliant, field) == 0
     assert reliant.superstructure == 19
     assert last_hit(battle).applied_to == "superstructure"
@@ -153,7 +156,7 @@ def test_damage_to_an_item_already_at_zero_goes_to_the_hull_only(
 def test_a_wrecked_weapon_row_passes_damage_to_the_hull() -> None:
     battle, reliant = ship("reliant")
     reliant.mounts[WeaponKind.PHASER] = [0, 0]
-    battle.apply_damage(reliant, 8, 2, Arc.F, None, "phaser")
+    apply_damage(battle, reliant, 8, 2, Arc.F, None, "phaser")
     assert reliant.mounts[WeaponKind.PHASER] == [0, 0]
     assert (reliant.superstructure, last_hit(battle).applied_to) == (20, "superstructure")
 
@@ -162,7 +165,7 @@ def test_a_wrecked_weapon_row_passes_damage_to_the_hull() -> None:
 def test_worked_example_bird_of_prey_hit_from_the_front_on_location_9() -> None:
     """Its photons fire aft only, so a hit from the front on location 9 spares them."""
     battle, bop = ship("bird-of-prey")
-    battle.apply_damage(bop, 9, 1, Arc.F, None, "phaser")
+    apply_damage(battle, bop, 9, 1, Arc.F, None, "phaser")
     assert bop.mounts[WeaponKind.PHOTON] == [1]
     assert bop.superstructure == 5
     assert last_hit(battle).applied_to == "superstructure"
@@ -171,7 +174,7 @@ def test_worked_example_bird_of_prey_hit_from_the_front_on_location_9() -> None:
 @pytest.mark.rule("FPF-DMG-09")
 def test_bird_of_prey_hit_from_astern_loses_its_launcher() -> None:
     battle, bop = ship("bird-of-prey")
-    battle.apply_damage(bop, 9, 1, Arc.A, None, "phaser")
+    apply_damage(battle, bop, 9, 1, Arc.A, None, "phaser")
     assert bop.mounts[WeaponKind.PHOTON] == [0]
     assert (bop.superstructure, last_hit(battle).applied_to) == (5, "photons")
 
@@ -198,11 +201,11 @@ def test_the_attack_arc_comes_from_where_the_shooter_sits(
 @pytest.mark.rule("FPF-DMG-10")
 def test_shield_hits_lower_the_one_shield_value_never_below_zero() -> None:
     battle, reliant = ship("reliant")
-    battle.apply_damage(reliant, 3, 5, Arc.F, None, "photon")
+    apply_damage(battle, reliant, 3, 5, Arc.F, None, "photon")
     assert reliant.shields == 9
-    battle.apply_damage(reliant, 4, 6, Arc.A, None, "photon")  # from astern: the same shields
+    apply_damage(battle, reliant, 4, 6, Arc.A, None, "photon")  # from astern: the same shields
     assert reliant.shields == 3
-    battle.apply_damage(reliant, 1, 5, Arc.P, None, "photon")
+    apply_damage(battle, reliant, 1, 5, Arc.P, None, "photon")
     assert reliant.shields == 0
     assert reliant.superstructure == 22 - 16
 
@@ -224,9 +227,9 @@ def test_a_ship_at_zero_superstructure_is_destroyed_and_the_battle_ends() -> Non
 @pytest.mark.rule("FPF-DMG-11")
 def test_one_point_of_superstructure_left_keeps_a_ship_alive() -> None:
     battle, bop = ship("bird-of-prey")
-    battle.apply_damage(bop, 2, 5, Arc.F, None, "photon")
+    apply_damage(battle, bop, 2, 5, Arc.F, None, "photon")
     assert (bop.superstructure, bop.alive) == (1, True)
-    battle.apply_damage(bop, 2, 3, Arc.F, None, "photon")
+    apply_damage(battle, bop, 2, 3, Arc.F, None, "photon")
     assert (bop.superstructure, bop.destroyed) == (-2, True)
     assert battle.side_ships("A") == []
 
@@ -327,7 +330,7 @@ def test_a_ship_losing_control_mid_move_moves_only_once() -> None:
 
 def computer_out(battle: Battle, ship_id: str) -> None:
     s = battle.ships[ship_id]
-    battle.apply_damage(s, 10, s.systems, Arc.F, None, "phaser")
+    apply_damage(battle, s, 10, s.systems, Arc.F, None, "phaser")
 
 
 @pytest.mark.rule("FPF-DMG-13")
@@ -359,7 +362,7 @@ def test_an_out_of_control_ship_holds_its_heading_while_the_rest_manoeuvre() -> 
 @pytest.mark.rule("FPF-DMG-14")
 def test_worked_example_systems_2_hit_for_4() -> None:
     battle, venture = ship("venture", systems=2)
-    battle.apply_damage(venture, 10, 4, Arc.F, None, "phaser")
+    apply_damage(battle, venture, 10, 4, Arc.F, None, "phaser")
     assert venture.systems == -2
     assert venture.in_control is False
     assert (last_hit(battle).applied_to, last_hit(battle).value) == ("computer", -2)
@@ -368,9 +371,9 @@ def test_worked_example_systems_2_hit_for_4() -> None:
 @pytest.mark.rule("FPF-DMG-14")
 def test_systems_stop_at_minus_10() -> None:
     battle, enterprise = ship("enterprise")
-    battle.apply_damage(enterprise, 10, 6, Arc.F, None, "photon")
-    battle.apply_damage(enterprise, 10, 6, Arc.F, None, "photon")
-    battle.apply_damage(enterprise, 10, 6, Arc.F, None, "photon")
+    apply_damage(battle, enterprise, 10, 6, Arc.F, None, "photon")
+    apply_damage(battle, enterprise, 10, 6, Arc.F, None, "photon")
+    apply_damage(battle, enterprise, 10, 6, Arc.F, None, "photon")
     assert enterprise.systems == -10
     assert enterprise.superstructure == 32 - 18
 
@@ -379,11 +382,11 @@ def test_systems_stop_at_minus_10() -> None:
 def test_detoothed_ship_has_no_weapon_and_cannot_fire() -> None:
     battle = close_duel("reliant", "ktroika")
     a1 = battle.ships["A1"]
-    battle.apply_damage(a1, 8, 6, Arc.F, None, "photon")
+    apply_damage(battle, a1, 8, 6, Arc.F, None, "photon")
     assert not a1.detoothed
-    battle.apply_damage(a1, 9, 3, Arc.F, None, "photon")
+    apply_damage(battle, a1, 9, 3, Arc.F, None, "photon")
     assert a1.detoothed
-    assert battle.firers(battle.squadrons["AS1"]) == []
+    assert firers(battle, battle.squadrons["AS1"]) == []
     with pytest.raises(IllegalOrderError, match=r"no working weapon \(FPF-DMG-13, FPF-DMG-15\)"):
         fight(battle, ["REPAIR NONE", STAND_AND_FIRE])
 
@@ -391,9 +394,9 @@ def test_detoothed_ship_has_no_weapon_and_cannot_fire() -> None:
 @pytest.mark.rule("FPF-DMG-15")
 def test_toast_is_shields_at_half_or_less() -> None:
     battle, d7 = ship("ktroika")
-    battle.apply_damage(d7, 1, 6, Arc.F, None, "photon")
+    apply_damage(battle, d7, 1, 6, Arc.F, None, "photon")
     assert (d7.shields, d7.toast) == (8, False)
-    battle.apply_damage(d7, 1, 1, Arc.F, None, "phaser")
+    apply_damage(battle, d7, 1, 1, Arc.F, None, "phaser")
     assert (d7.shields, d7.toast) == (7, True)
 
 
@@ -402,7 +405,7 @@ def test_toast_is_shields_at_half_or_less() -> None:
 def test_ballistic_at_zero_engines_or_systems(field: str) -> None:
     battle, reliant = ship("reliant", **{field: 1})
     face = 5 if field == "engine_power" else 10
-    battle.apply_damage(reliant, face, 1, Arc.F, None, "phaser")
+    apply_damage(battle, reliant, face, 1, Arc.F, None, "phaser")
     assert getattr(reliant, field) == 0
     assert reliant.in_control is False
-    assert battle.movers(battle.squadrons["AS1"]) == []
+    assert movers(battle, battle.squadrons["AS1"]) == []

@@ -21,8 +21,8 @@ from kolrami.engine.orders import (
     ReactionOrder,
     parse,
 )
-from kolrami.engine.sandbox import place, sandbox
 from kolrami.rules.fpf.damage import penetrates
+from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Masking
 
 

@@ -8,11 +8,13 @@ from fpf_kit import Script, SteadyCaptain, activations, events_of, fight, load, 
 from kolrami.captains.scripted import ScriptedCaptain
 from kolrami.catalog import Arc, builtin_pack
 from kolrami.engine import events as ev
-from kolrami.engine.battle import MAX_SPEED, Battle
+from kolrami.engine.battle import Battle
 from kolrami.engine.driver import run
 from kolrami.engine.geometry import distance
 from kolrami.engine.orders import ActivationDecision, IllegalOrderError
-from kolrami.engine.sandbox import place, sandbox
+from kolrami.rules.fpf.damage import apply_damage
+from kolrami.rules.fpf.movement import MAX_SPEED
+from kolrami.rules.sandbox import place, sandbox
 
 # --- FPF-TURN ------------------------------------------------------------------------------------
 
@@ -47,8 +49,8 @@ def test_a_turn_runs_repairs_then_initiative() -> None:
     battle = sandbox([["reliant"]], [["ktroika"]], turn_limit=2)
     place(battle, "A1", 60, 20, 0, speed=10)
     place(battle, "B1", 120, 100, 3, speed=10)
-    battle.apply_damage(battle.ships["A1"], 1, 3, Arc.F, None, "photon")
-    battle.apply_damage(battle.ships["B1"], 8, 2, Arc.F, None, "phaser")
+    apply_damage(battle, battle.ships["A1"], 1, 3, Arc.F, None, "photon")
+    apply_damage(battle, battle.ships["B1"], 8, 2, Arc.F, None, "phaser")
     fight(battle)
     kinds = [
         type(e).__name__

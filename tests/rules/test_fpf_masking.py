@@ -7,8 +7,8 @@ from fpf_kit import events_of, fight, load, volleys
 
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
-from kolrami.engine.sandbox import place, sandbox
 from kolrami.errors import InvalidInputError
+from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Masking
 
 

@@ -14,8 +14,9 @@ from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import run
 from kolrami.engine.orders import IllegalOrderError, Maneuver, OrdersDecision
-from kolrami.engine.sandbox import place, sandbox
-from kolrami.rules.fpf.movement import verify_maneuver
+from kolrami.rules.fpf.damage import apply_damage
+from kolrami.rules.fpf.movement import formation_limits, movers, speed_limits, verify_maneuver
+from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Movement
 
 R3 = math.sqrt(3) / 2
@@ -36,7 +37,7 @@ def test_no_ship_moves_more_than_40_cm() -> None:
     """Even with power to spare, a speed above 40 cm is refused, and 40 itself is allowed."""
     battle = one_on_one("enterprise")
     place(battle, "A1", 90, 20, 0, speed=30)  # Power 20 would allow 50
-    assert battle.speed_limits(battle.ships["A1"]) == (10, 40)
+    assert speed_limits(battle, battle.ships["A1"]) == (10, 40)
     with pytest.raises(IllegalOrderError, match=r"may move 10-40 cm.*not 41 \(FPF-MOV-06"):
         fight(battle, ["AS1 SPD 41 T0 T0 HOLD"])
 
@@ -201,7 +202,7 @@ def test_worked_example_charger_power_16_from_20() -> None:
     """Power 16 at 20 cm last turn: any speed from 4 to 36 cm."""
     battle = one_on_one("charger")
     place(battle, "A1", 90, 20, 0, speed=20)
-    assert battle.speed_limits(battle.ships["A1"]) == (4, 36)
+    assert speed_limits(battle, battle.ships["A1"]) == (4, 36)
 
 
 @pytest.mark.rule("FPF-MOV-11")
@@ -230,9 +231,9 @@ def test_engine_damage_narrows_the_speed_range() -> None:
     """Engine hits lower Engine Power and with it the speed change a turn allows."""
     battle = one_on_one("charger")
     place(battle, "A1", 90, 20, 0, speed=20)
-    battle.apply_damage(battle.ships["A1"], 6, 11, Arc.F, None, "photon")
+    apply_damage(battle, battle.ships["A1"], 6, 11, Arc.F, None, "photon")
     assert battle.ships["A1"].engine_power == 5
-    assert battle.speed_limits(battle.ships["A1"]) == (15, 25)
+    assert speed_limits(battle, battle.ships["A1"]) == (15, 25)
 
 
 @pytest.mark.rule("FPF-MOV-11")
@@ -240,8 +241,8 @@ def test_a_formation_is_held_to_its_weakest_engine() -> None:
     battle = sandbox([["charger", "charger"]], [["ktroika"]], turn_limit=1)
     place(battle, "A1", 90, 40, 0, speed=20)
     place(battle, "B1", 170, 110, 3, speed=0)
-    battle.apply_damage(battle.ships["A2"], 5, 10, Arc.F, None, "photon")  # Power 16 -> 6
-    assert battle.formation_limits(battle.squadrons["AS1"]) == (14, 26)
+    apply_damage(battle, battle.ships["A2"], 5, 10, Arc.F, None, "photon")  # Power 16 -> 6
+    assert formation_limits(battle, battle.squadrons["AS1"]) == (14, 26)
     with pytest.raises(IllegalOrderError, match=r"A2 .*may move 14-26 cm"):
         fight(battle, ["REPAIR NONE", "AS1 SPD 30 T0 T0 HOLD"])
 
@@ -252,7 +253,7 @@ def test_a_formation_is_held_to_its_weakest_engine() -> None:
 def engines_out(battle: Battle, ship: str) -> None:
     """Knock the last point of Engine Power out (one point: the hull survives it)."""
     battle.ships[ship].engine_power = 1
-    battle.apply_damage(battle.ships[ship], 5, 1, Arc.F, None, "phaser")
+    apply_damage(battle, battle.ships[ship], 5, 1, Arc.F, None, "phaser")
 
 
 @pytest.mark.rule("FPF-MOV-12", "FPF-DMG-13")
@@ -296,7 +297,7 @@ def test_worked_example_pivot_180_then_15_cm() -> None:
     """Stationary, Power 20: the about-turn costs 5 cm and leaves 15 cm to move."""
     battle = one_on_one("enterprise")
     place(battle, "A1", 90, 40, 0, speed=0)
-    assert battle.speed_limits(battle.ships["A1"], pivot=True) == (0, 15)
+    assert speed_limits(battle, battle.ships["A1"], pivot=True) == (0, 15)
     fight(battle, ["AS1 SPD 15 PIV+3 T0 HOLD"], ["BS1 SPD 0 T0 T0 HOLD"])
     a1 = battle.ships["A1"]
     assert a1.heading == 3
@@ -361,7 +362,7 @@ def individual() -> Battle:
 @pytest.mark.rule("FPF-MOV-14")
 def test_individual_movement_gives_each_ship_its_own_manoeuvre() -> None:
     battle = individual()
-    assert battle.movers(battle.squadrons["AS1"]) == ["A1", "A2"]
+    assert movers(battle, battle.squadrons["AS1"]) == ["A1", "A2"]
     fight(battle, ["AS1 A1=SPD 20 T+1 T0 A2=SPD 10 T0 T-1 HOLD"])
     a1, a2 = battle.ships["A1"], battle.ships["A2"]
     assert (a1.x, a1.y, a1.heading) == pytest.approx((60 - 20 * R3, 50.0, 1))

@@ -12,7 +12,8 @@ from kolrami.catalog import Arc
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.orders import IllegalOrderError
-from kolrami.engine.sandbox import place, sandbox
+from kolrami.rules.fpf.damage import apply_damage
+from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Masking, Terrain
 
 R3 = math.sqrt(3) / 2
@@ -29,7 +30,7 @@ def wreck_b2(*rules: str) -> Battle:
     place(battle, "A1", 90, 40, 0, speed=20)
     place(battle, "B1", 170, 110, 3, speed=0)
     place(battle, "B2", 90, 60, 3, speed=0)
-    battle.apply_damage(battle.ships["B2"], 2, 6, Arc.F, battle.ships["A1"], "photon")
+    apply_damage(battle, battle.ships["B2"], 2, 6, Arc.F, battle.ships["A1"], "photon")
     return battle
 
 
@@ -62,7 +63,7 @@ def test_a_derelict_masks_like_a_ship() -> None:
     place(battle, "A1", 90, 40, 0, speed=0)
     place(battle, "B1", 90, 60, 3, speed=0)
     place(battle, "B2", 91, 50, 3, speed=0)
-    battle.apply_damage(battle.ships["B2"], 2, 6, Arc.F, None, "photon")
+    apply_damage(battle, battle.ships["B2"], 2, 6, Arc.F, None, "photon")
     load(battle, [6, 5])  # the speed-0 roll-off; every shot after it fails
     fight(battle, ["AS1 SPD 0 T0 T0 FIRE A1:F@B1"])
     assert volleys(battle) == []
@@ -242,8 +243,8 @@ def test_bird_of_prey_engine_hits_count_double_with_the_option(
 ) -> None:
     battle = sandbox([["bird-of-prey"]], [["ktroika"]], rules=rules)
     bop = battle.ships["A1"]
-    battle.apply_damage(bop, 6, 3, Arc.F, None, "photon")
+    apply_damage(battle, bop, 6, 3, Arc.F, None, "photon")
     assert (bop.engine_power, bop.superstructure) == (power, 3)
     other = battle.ships["B1"]
-    battle.apply_damage(other, 6, 3, Arc.F, None, "photon")
+    apply_damage(battle, other, 6, 3, Arc.F, None, "photon")
     assert other.engine_power == 13  # a K'T'Roika's sheet has no such note

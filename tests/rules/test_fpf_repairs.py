@@ -10,7 +10,8 @@ from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import run
 from kolrami.engine.orders import IllegalOrderError, OrdersDecision, RepairDecision
-from kolrami.engine.sandbox import place, sandbox
+from kolrami.rules.fpf.damage import apply_damage
+from kolrami.rules.sandbox import place, sandbox
 
 
 def fleet(*classes: str, turns: int = 1) -> Battle:
@@ -23,7 +24,7 @@ def fleet(*classes: str, turns: int = 1) -> Battle:
 
 
 def hit(battle: Battle, ship: str, face: int, amount: int, arc: Arc = Arc.F) -> None:
-    battle.apply_damage(battle.ships[ship], face, amount, arc, None, "photon")
+    apply_damage(battle, battle.ships[ship], face, amount, arc, None, "photon")
 
 
 def repaired(battle: Battle) -> list[tuple[str, str, int]]:

@@ -28,10 +28,10 @@ from kolrami.engine.orders import (
     ReturnDecision,
     ReturnOrder,
     SquadronOrder,
-    parse,
 )
 from kolrami.errors import KolramiError
 from kolrami.rules.advanced.orders import FITS as ADVANCED_FITS
+from kolrami.rules.registry import parse_order
 
 _FITS: dict[type, type] = {
     InitiativeDecision: InitiativeOrder,
@@ -82,7 +82,9 @@ class ScriptedCaptain:
     name = "scripted"
 
     def __init__(self, orders: Iterable[str | Order], fallback: Captain | None = None) -> None:
-        self.queue: deque[Order] = deque(parse(o) if isinstance(o, str) else o for o in orders)
+        self.queue: deque[Order] = deque(
+            parse_order(o) if isinstance(o, str) else o for o in orders
+        )
         self.fallback: Captain = fallback or PassiveCaptain()
         self.seen: list[Decision] = []
 

@@ -7,40 +7,26 @@ and how damage lands, and records every change in the event log.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import Any, Generic, TypeVar
 
 from kolrami import __version__
-from kolrami.catalog import Arc, Location, ShipClass, ShipPack, WeaponKind, builtin_pack
+from kolrami.catalog import Arc, ShipClass, ShipPack, WeaponKind, builtin_pack
 from kolrami.catalog.cards import Card, card_cost
 from kolrami.engine import events as ev
+from kolrami.engine.binder import Rules
 from kolrami.engine.chance import Dice
 from kolrami.engine.geometry import (
-    HEADINGS,
     Trail,
     advance,
-    arc_to,
-    entry_distance,
-    segment_hits_circle,
 )
-from kolrami.engine.orders import FireTarget, Maneuver
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet, member_cards
-from kolrami.rules.registry import Ruleset
 from kolrami.scenarios.models import Movement, Scenario
 
-#: Bump whenever a change can alter a battle's outcome for the same inputs (GUIDE 3.10).
-RULES_VERSION = "fpf-1"
 SIDES = ("A", "B")
 T = TypeVar("T")
-#: Speeds are whole centimetres, 0 to 40 (FPF-MOV-06).
-MAX_SPEED = 40
-PIVOT_COST_CM = 5  # FPF-MOV-13
-SYSTEMS_FLOOR = -10  # FPF-DMG-14
-STEP_CM = 5.0  # locked weapons are checked at least every 5 cm of movement (FPF-FIRE-07)
 
 
 def other(side: str) -> str:
@@ -187,25 +173,6 @@ class SquadronState:
 
 
 @dataclass(slots=True)
-class _Move:
-    """One ship's planned move: start, first-leg heading, end, distance and path."""
-
-    ship: ShipState
-    x0: float
-    y0: float
-    h0: int
-    mid: int
-    x1: float
-    y1: float
-    h1: int
-    dist: float
-    path: list[tuple[float, float, int]] | None
-    #: the speed to record; a formation records its leader's for every ship, so the squadron
-    #: keeps one speed (FPF-MOV-05) even when a wingman had to stop short
-    speed: int | None = None
-
-
-@dataclass(slots=True)
 class Stats:
     """Counters for benchmarks and reports."""
 
@@ -233,14 +200,11 @@ class Battle:
         scenario: Scenario,
         fleets: tuple[Fleet, Fleet],
         seed: int,
+        rules: Rules,
+        rules_version: str,
         captains: tuple[str, str] = ("", ""),
         pack: ShipPack | None = None,
-        extra_rules: tuple[str, ...] = (),
     ) -> None:
-        from kolrami.rules import fpf, register_builtin
-
-        register_builtin()
-
         self.scenario = scenario
         self.pack = pack or builtin_pack()
         for side, fleet in zip(SIDES, fleets, strict=True):
@@ -248,9 +212,8 @@ class Battle:
         self.fleets = fleets
         self.seed = seed
         self.dice = Dice(seed)
-        module_names = [*fpf.CORE_MODULES, *fpf.mode_modules(scenario)]
-        module_names += [r for r in (*scenario.rules, *extra_rules) if r not in module_names]
-        self.rules = Ruleset(module_names)
+        self.rules = rules
+        self.rules_version = rules_version
         self.log = ev.EventLog()
         self.stats = Stats()
         self.turn = 0
@@ -277,7 +240,7 @@ class Battle:
         self.extensions: dict[str, Any] = {}
         self.header: dict[str, Any] = {
             "kolrami": __version__,
-            "rules_version": RULES_VERSION,
+            "rules_version": rules_version,
             "data_version": self.pack.data_version,
             "seed": seed,
             "scenario": _dump(scenario),
@@ -379,445 +342,14 @@ class Battle:
             if q.side == side and any(ships[s].alive for s in q.ships)
         ]
 
-    def squadron_speed(self, squadron: SquadronState) -> int:
-        """A squadron's initiative speed: last turn's speed of its leader or first live ship."""
-        ids = squadron.formation or [s for s in squadron.ships if self.ships[s].alive]
-        return self.ships[ids[0]].last_speed if ids else 0
-
     def visible(self, side: str, ship: ShipState) -> bool:
         """Whether `side` can see `ship`: always in FPF; the advanced driver's `sight` hides
         cloaked ships (GUIDE 3.8)."""
         return self.sight is None or ship.side == side or self.sight(side, ship)
 
-    def speed_limits(self, ship: ShipState, pivot: bool = False) -> tuple[int, int]:
-        """The speeds `ship` may choose this turn (FPF-MOV-06, FPF-MOV-11, FPF-MOV-13)."""
-        budget = ship.engine_power - (PIVOT_COST_CM if pivot else 0)
-        if budget < 0:
-            return (1, 0)  # empty range: a pivot needs 5 cm of power
-        return (max(0, ship.last_speed - budget), min(MAX_SPEED, ship.last_speed + budget))
-
-    def formation_limits(self, squadron: SquadronState, pivot: bool = False) -> tuple[int, int]:
-        """Speeds the whole formation may choose: every member's limits at once."""
-        lo, hi = 0, MAX_SPEED
-        for sid in squadron.formation:
-            a, b = self.speed_limits(self.ships[sid], pivot)
-            lo, hi = max(lo, a), min(hi, b)
-        return lo, hi
-
-    def movers(self, squadron: SquadronState) -> list[str | None]:
-        """Who needs a manoeuvre: None for the formation, plus detached ships in control."""
-        ships = self.ships
-        out: list[str | None] = []
-        if any(ships[s].in_control for s in squadron.formation):
-            out.append(None)
-        out += [
-            sid for sid in squadron.ships if (s := ships[sid]).alive and s.detached and s.in_control
-        ]
-        return out
-
-    def firers(self, squadron: SquadronState) -> list[ShipState]:
-        """Ships of a squadron able to fire now: alive, in control, with a working weapon."""
-        ships = self.ships
-        return [
-            s
-            for sid in squadron.ships
-            if (s := ships[sid]).alive and s.in_control and not s.detoothed
-        ]
-
     # --- movement -----------------------------------------------------------------------------
 
-    def plan_path(
-        self, x: float, y: float, heading: int, m: Maneuver, ignore: set[str]
-    ) -> tuple[list[tuple[float, float, int]], float, str | None]:
-        """Waypoints (x, y, heading) of a manoeuvre, its length, and what it stopped short of.
-
-        Activate, turn, half the move, turn, the other half (FPF-MOV-07); a pivot from
-        standstill turns to any facing first (FPF-MOV-13). The final position must not be on
-        another ship or off the table: the ship stops short (FPF-MOV-08).
-        """
-        h = (heading + (m.pivot if m.pivot is not None else m.turn1)) % HEADINGS
-        if m.jump:  # straight ahead after the first turn (FPF-OPT-04)
-            jx, jy = advance(x, y, h, m.speed)
-            return self._stop_short([(x, y, h), (jx, jy, h)], m.speed, ignore)
-        half = m.speed / 2
-        mx, my = advance(x, y, h, half)
-        h2 = (h + m.turn2) % HEADINGS
-        ex, ey = advance(mx, my, h2, half)
-        path = [(x, y, h), (mx, my, h), (ex, ey, h2)]
-        if m.speed == 0:
-            return [(x, y, h)], 0.0, None
-        return self._stop_short(path, m.speed, ignore)
-
-    def _stop_short(
-        self, path: list[tuple[float, float, int]], length: float, ignore: set[str]
-    ) -> tuple[list[tuple[float, float, int]], float, str | None]:
-        """Cut a path so that it ends clear of other bases and on the table (FPF-MOV-08)."""
-        sc = self.scenario
-        reach = 2 * sc.base_radius_cm
-        cut_at: float | None = None
-        blocker: str | None = None
-        # the table edge: the centre may not leave the table at any point of the path
-        along = 0.0
-        for (x0, y0, _), (x1, y1, _) in pairwise(path):
-            seg = math.hypot(x1 - x0, y1 - y0)
-            t = _edge_exit(x0, y0, x1, y1, sc.table_width_cm, sc.table_height_cm)
-            if t is not None:
-                cut_at, blocker = along + t * seg, "edge"
-                break
-            along += seg
-        # a planet: no ship flies through it; the base stops at its rim
-        for rock in self.blockers:
-            along = 0.0
-            rim = rock.radius_cm + sc.base_radius_cm
-            for (x0, y0, h), (x1, y1, _) in pairwise(path):
-                seg = math.hypot(x1 - x0, y1 - y0)
-                entry = entry_distance(x0, y0, h, seg, rock.x, rock.y, rim)
-                if entry is not None and (cut_at is None or along + entry < cut_at):
-                    cut_at, blocker = max(0.0, along + entry - 1e-6), rock.kind
-                    break
-                along += seg
-        end = length if cut_at is None else cut_at
-        # another ship's base at the end: back off along the path until clear
-        for _ in range(8):
-            ex, ey, _ = _point_on(path, end)
-            hit = None
-            for s in self.ships.values():
-                if s.id in ignore or not s.on_table:
-                    continue
-                if (s.x - ex) ** 2 + (s.y - ey) ** 2 < reach * reach:
-                    hit = s
-                    break
-            if hit is None:
-                break
-            end = _back_off(path, end, hit.x, hit.y, reach)
-            blocker = hit.id
-        cut = _cut(path, end) if end < length else path
-        return cut, end, blocker
-
-    def move_formation(self, squadron: SquadronState, m: Maneuver) -> None:
-        """Fly the formation: the leader's manoeuvre, wingmen on its trail (FPF-MOV-07,
-        FPF-MOV-09)."""
-        if not squadron.formation:
-            return
-        leader = self.ships[squadron.formation[0]]
-        own = set(squadron.formation)
-        path, dist, blocker = self.plan_path(leader.x, leader.y, leader.heading, m, own)
-        if blocker and m.speed > 0:
-            self.log.record(ev.StoppedShort, leader.id, blocker, round(m.speed - dist, 3))
-        trail = squadron.trail
-        for x, y, h in path:
-            trail.extend(x, y, h)
-        ex, ey, eh = path[-1]
-        if trail.headings[0] != eh:
-            # the leader turned without moving on (a pivot, or stopped short at once): a
-            # zero-length segment keeps its new facing at the head of the trail
-            trail.points.insert(0, (ex, ey))
-            trail.headings.insert(0, eh)
-        # Wingmen move as far as the leader did, never more (FPF-MOV-09). A wingman whose place
-        # is taken stops short along the trail, 1 cm at a time, but never behind where it
-        # started and never onto a ship of its own squadron (FPF-MOV-08).
-        reach2 = (2 * self.scenario.base_radius_cm) ** 2
-        others = [s for s in self.ships.values() if s.on_table and s.id not in own]
-        placed: list[tuple[float, float]] = []
-        width, height = self.scenario.table_width_cm, self.scenario.table_height_cm
-
-        def taken(x: float, y: float) -> bool:
-            if not (0.0 <= x <= width and 0.0 <= y <= height):
-                return True  # the trail may run off the table behind a new column
-            if any((o.x - x) ** 2 + (o.y - y) ** 2 < reach2 for o in others):
-                return True
-            return any((qx - x) ** 2 + (qy - y) ** 2 < reach2 for qx, qy in placed)
-
-        moves: list[_Move] = []
-        for sid in squadron.formation:
-            ship = self.ships[sid]
-            if sid == leader.id:
-                px, py, ph, moved = ex, ey, eh, dist
-            else:
-                off = squadron.offsets[sid]
-                start = off + dist
-                px, py, ph = trail.point_at(off)
-                moved = dist
-                while taken(px, py):
-                    if off >= start:
-                        px, py, ph, moved, off = ship.x, ship.y, ship.heading, 0.0, start
-                        break
-                    off = min(start, off + 1.0)
-                    moved = start - off
-                    px, py, ph = trail.point_at(off)
-                if moved < dist:
-                    self.log.record(ev.StoppedShort, sid, "formation", round(dist - moved, 3))
-                squadron.offsets[sid] = off
-            placed.append((px, py))
-            mid = path[1][2] if len(path) > 1 else ph
-            moves.append(
-                _Move(
-                    ship,
-                    ship.x,
-                    ship.y,
-                    ship.heading,
-                    mid,
-                    px,
-                    py,
-                    ph,
-                    max(0.0, moved),
-                    path if sid == leader.id else None,
-                    round(dist),
-                )
-            )
-        trail.trim(max(squadron.offsets.values()) + self.scenario.formation_spacing_cm * 2)
-        self._execute(moves)
-
-    def move_single(self, ship: ShipState, m: Maneuver | None) -> None:
-        """Fly one ship on its own; None drifts it straight ahead (FPF-MOV-12, FPF-DMG-13)."""
-        if m is None:
-            m = Maneuver(ship.last_speed, 0, 0)
-        path, dist, blocker = self.plan_path(ship.x, ship.y, ship.heading, m, {ship.id})
-        if blocker and m.speed > 0:
-            self.log.record(ev.StoppedShort, ship.id, blocker, round(m.speed - dist, 3))
-        x, y, h = path[-1]
-        mid = path[1][2] if len(path) > 1 else h
-        self._execute([_Move(ship, ship.x, ship.y, ship.heading, mid, x, y, h, dist, path)])
-
-    def _clear_of_terrain(self, ship: ShipState, target: ShipState) -> bool:
-        """No planet on the line of fire (PP-03: a planet blocks fire whatever the masking)."""
-        for t in self.blockers:
-            if segment_hits_circle(ship.x, ship.y, target.x, target.y, t.x, t.y, t.radius_cm):
-                return False
-        return True
-
-    def _clash(self, x: float, y: float, ignore: set[str]) -> str | None:
-        reach2 = (2 * self.scenario.base_radius_cm) ** 2
-        for s in self.ships.values():
-            if s.id not in ignore and s.on_table and (s.x - x) ** 2 + (s.y - y) ** 2 < reach2:
-                return s.id
-        return None
-
-    def _execute(self, moves: list[_Move]) -> None:
-        """Step the movers from start to end, letting locked weapons fire on the way, then log.
-
-        Ships advance in straight lines from start to end in steps of at most STEP_CM, keeping
-        their first-leg heading for the first half and their final heading after; exact for
-        straight moves and close for a 60-degree turn. Locks are checked before the first step
-        and after each one (FPF-FIRE-03, FPF-FIRE-07).
-        """
-        longest = max((mv.dist for mv in moves), default=0.0)
-        for mv in moves:  # this turn's speed holds from the start of the move (FPF-MASK-03)
-            mv.ship.speed = min(MAX_SPEED, round(mv.dist) if mv.speed is None else mv.speed)
-        steps = max(1, math.ceil(longest / STEP_CM)) if self.locked else 0
-        self.resolve_locks()
-        for k in range(1, steps + 1):
-            t = k / steps
-            for mv in moves:
-                ship = mv.ship
-                if not ship.on_table:
-                    continue
-                ship.x = mv.x0 + (mv.x1 - mv.x0) * t
-                ship.y = mv.y0 + (mv.y1 - mv.y0) * t
-                ship.heading = mv.mid if t <= 0.5 else mv.h1
-            self.resolve_locks()
-        for mv in moves:
-            ship = mv.ship
-            if not ship.on_table:
-                continue
-            # never a hair off the table through rounding
-            x1 = min(max(mv.x1, 0.0), self.scenario.table_width_cm)
-            y1 = min(max(mv.y1, 0.0), self.scenario.table_height_cm)
-            ship.x, ship.y, ship.heading = x1, y1, mv.h1
-            # a jump records flat out; a formation records its leader's speed
-            ship.speed = min(MAX_SPEED, round(mv.dist) if mv.speed is None else mv.speed)
-            ship.moved = True
-            if mv.path is None:
-                points: tuple[tuple[float, float], ...] = ((mv.x0, mv.y0), (x1, y1))
-            else:
-                inner = tuple((px, py) for px, py, _ in mv.path[1:-1])
-                points = ((mv.x0, mv.y0), *inner, (x1, y1))
-            # exact values: the event rounds them when it is built (ShipMoved)
-            self.log.record(ev.ShipMoved, ship.id, points, mv.h1, ship.speed, mv.dist)
-
     # --- fire ---------------------------------------------------------------------------------
-
-    def declare(
-        self, targets: tuple[FireTarget, ...], reaction_to: str | None, jumping: bool = False
-    ) -> None:
-        """Lock the listed ships on their targets (FPF-FIRE-06: all declared before any shot)."""
-        for t in targets:
-            ship = self.ships[t.ship]
-            kinds = ship.bears(t.arc)
-            if jumping:
-                kinds = self.rules.jump_weapons(self, kinds)
-            ship.lock = Lock(t.target, t.arc, kinds, reaction_to)
-            self.locked.append(ship)
-            ship.fired = True
-            self.log.record(ev.FireDeclared, t.ship, t.target, str(t.arc), reaction_to is not None)
-
-    def resolve_locks(self) -> None:
-        """Fire every locked weapon whose target is now in range, arc and line of fire."""
-        if not self.locked:
-            return
-        ready: list[tuple[ShipState, ShipState, WeaponKind, float]] = []
-        for ship in self.locked:
-            lock = ship.lock
-            if lock is None or not lock.pending:
-                continue
-            if not ship.alive or not ship.in_control:
-                ship.lock = None
-                continue
-            target = self.ships[lock.target]
-            if not target.alive:
-                ship.lock = None
-                continue
-            if not lock.pending:
-                continue
-            if lock.reaction_to is not None and self.moving != lock.reaction_to:
-                continue
-            dx, dy = target.x - ship.x, target.y - ship.y
-            dist = math.sqrt(dx * dx + dy * dy)
-            ranges = ship.ranges
-            in_range = [k for k in lock.pending if dist <= ranges[k]]
-            if not in_range:
-                continue
-            if arc_to(ship.x, ship.y, ship.heading, target.x, target.y) is not lock.arc:
-                continue
-            if self.blockers and not self._clear_of_terrain(ship, target):
-                continue
-            if not self.rules.line_of_fire_clear(self, ship, target):
-                continue
-            for k in in_range:
-                lock.pending.remove(k)
-                ready.append((ship, target, k, dist))
-        if ready:
-            self._fire(ready)
-            self.locked = [s for s in self.locked if s.lock is not None and s.lock.pending]
-
-    def _fire(self, ready: list[tuple[ShipState, ShipState, WeaponKind, float]]) -> None:
-        """Resolve the groups that became ready at one moment, in the order the rules give.
-
-        One side: ship by ship, all phasers, then all photons (FPF-FIRE-08, FPF-FIRE-09). Both sides
-        at
-        once (a head-on exchange, FPF-FIRE-14): longest range first across both sides; groups
-        of equal range on opposite sides roll together, then their damage lands together.
-        """
-        sides = {s.side for s, _, _, _ in ready}
-        if len(sides) == 1:
-            ready.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
-            for ship, target, kind, dist in ready:
-                if _can_still_fire(ship, target, kind):
-                    self._apply_hits(self._roll_group(ship, target, kind, dist))
-            return
-        ready.sort(key=lambda r: (-r[0].range_of(r[2]), r[0].index))
-        i = 0
-        while i < len(ready):
-            rng = ready[i][0].range_of(ready[i][2])
-            tier = [r for r in ready[i:] if r[0].range_of(r[2]) == rng]
-            i += len(tier)
-            # what an earlier tier destroyed, knocked out or took control of fires no more
-            tier = [r for r in tier if _can_still_fire(r[0], r[1], r[2])]
-            if len({r[0].side for r in tier}) == 1:
-                tier.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
-                for ship, target, kind, dist in tier:
-                    if _can_still_fire(ship, target, kind):
-                        self._apply_hits(self._roll_group(ship, target, kind, dist))
-            else:
-                rolled = [self._roll_group(s, t, k, d) for s, t, k, d in tier]
-                for hits in rolled:
-                    self._apply_hits(hits)
-
-    def _roll_group(
-        self, ship: ShipState, target: ShipState, kind: WeaponKind, dist: float
-    ) -> tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]:
-        """Roll one group's penetration, location and damage dice (FPF-DMG-01, FPF-DMG-02,
-        FPF-DMG-03, FPF-DMG-04, FPF-DMG-05, FPF-DMG-06)."""
-        # evasion makes a shot as hard as if the weapon were that much weaker (card effects)
-        strength = ship.strength[kind] - self.rules.evasion(self, ship, target)
-        shots = ship.shots(kind)
-        dice = self.dice
-        rolls = self.rules.after_roll(self, ship, target, strength, dice.many(shots, 10))
-        penetrates = self.rules.penetrates
-        hits: list[tuple[int, int]] = []
-        for roll in rolls:
-            if penetrates(self, ship, target, strength, roll):
-                loc_roll = dice.d10()
-                dmg = dice.d6() if kind is WeaponKind.PHOTON else 1
-                hits.append((loc_roll, dmg))
-        self.stats.volleys += 1
-        self.stats.shots += shots
-        self.log.record(
-            ev.VolleyFired,
-            ship.id,
-            target.id,
-            str(kind),  # a StrEnum's str() is its value, quicker to reach than .value
-            shots,
-            strength,
-            target.shields,
-            round(dist, 3),
-            rolls,
-        )
-        return ship, target, kind, hits
-
-    def _apply_hits(
-        self, rolled: tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]
-    ) -> None:
-        ship, target, kind, hits = rolled
-        attack_arc = arc_to(target.x, target.y, target.heading, ship.x, ship.y)
-        for loc_roll, dmg in hits:
-            if not target.alive:
-                break
-            self.apply_damage(target, loc_roll, dmg, attack_arc, ship, str(kind))
-
-    def apply_damage(
-        self,
-        target: ShipState,
-        loc_roll: int,
-        amount: int,
-        attack_arc: Arc,
-        by: ShipState | None,
-        weapon: str,
-    ) -> None:
-        """Damage to superstructure and the location hit (FPF-DMG-07, FPF-DMG-08, FPF-DMG-09,
-        FPF-DMG-10, FPF-DMG-11, FPF-DMG-12, FPF-DMG-13, FPF-DMG-14)."""
-        loc = target.cls.hit_locations.by_face[loc_roll]
-        target.superstructure -= amount
-        applied = "superstructure"
-        value = target.superstructure
-        if loc is Location.SHIELDS:
-            if target.shields > 0:
-                target.shields = max(0, target.shields - amount)
-                applied, value = "shields", target.shields
-        elif loc is Location.ENGINE_POWER:
-            if target.engine_power > 0:
-                target.engine_power = max(
-                    0, target.engine_power - self.rules.engine_damage(self, target, amount)
-                )
-                applied, value = "engine_power", target.engine_power
-        elif loc is Location.COMPUTER:
-            # Systems keep falling below zero, to -10 (FPF-DMG-14)
-            target.systems = max(SYSTEMS_FLOOR, target.systems - amount)
-            applied, value = "computer", target.systems
-        else:
-            kind = WeaponKind.PHASER if loc is Location.PHASERS else WeaponKind.PHOTON
-            w = target.cls.weapon(kind)
-            mounts = target.mounts[kind]
-            # a weapon is only damaged by fire from an arc it covers (FPF-DMG-09)
-            if w is not None and w.bears(attack_arc) and sum(mounts) > 0:
-                _damage_mounts(mounts, amount)
-                applied, value = str(loc), sum(mounts)
-        self.log.record(
-            ev.HitScored,
-            by.id if by else "",
-            target.id,
-            weapon,
-            loc_roll,
-            str(loc),
-            amount,
-            applied,
-            target.superstructure,
-            value,
-        )
-        if target.superstructure <= 0:
-            self.rules.destroyed(self, target, by)
-        elif target.in_control and (target.engine_power <= 0 or target.systems <= 0):
-            self.set_control(target, False)
 
     def set_control(self, ship: ShipState, in_control: bool) -> None:
         """A ship loses or regains control (FPF-DMG-13); it leaves its formation when lost."""
@@ -937,81 +469,3 @@ def _check_playable(fleet: Fleet, side: str, pack: ShipPack) -> None:
             )
 
     _PLAYABLE.get((fleet, pack), check)
-
-
-def _can_still_fire(ship: ShipState, target: ShipState, kind: WeaponKind) -> bool:
-    """A group still fires if its ship is in play and in control, its target is in play and
-    the weapon has working shots: damage lands at once (FPF-DMG-11, FPF-DMG-12, FPF-DMG-13)."""
-    return ship.alive and ship.in_control and target.alive and ship.shots(kind) > 0
-
-
-def _damage_mounts(mounts: list[int], amount: int) -> None:
-    """Remove `amount` shots, concentrated on the weakest working mount (owner's choice, see
-    docs/rules.md FPF-DATA): a mount knocked out needs only one Damage Control point."""
-    for _ in range(amount):
-        working = [i for i, v in enumerate(mounts) if v > 0]
-        if not working:
-            return
-        i = min(working, key=lambda j: (mounts[j], j))
-        mounts[i] -= 1
-
-
-def _edge_exit(x0: float, y0: float, x1: float, y1: float, w: float, h: float) -> float | None:
-    """Fraction of the segment at which the centre leaves the table, or None."""
-    if 0.0 <= x1 <= w and 0.0 <= y1 <= h:
-        return None
-    t = 1.0
-    dx, dy = x1 - x0, y1 - y0
-    for edge, d, origin in ((0.0, dx, x0), (w, dx, x0), (0.0, dy, y0), (h, dy, y0)):
-        if d != 0.0:
-            te = (edge - origin) / d
-            # a start on the edge may sit a rounding error outside: that is a crossing at 0
-            if -1e-9 <= te < t:
-                t = max(0.0, te)
-    return t
-
-
-def _point_on(path: list[tuple[float, float, int]], at: float) -> tuple[float, float, int]:
-    along = 0.0
-    for (x0, y0, _), (x1, y1, h1) in pairwise(path):
-        seg = math.hypot(x1 - x0, y1 - y0)
-        if at <= along + seg or (x1, y1) == path[-1][:2]:
-            t = 0.0 if seg == 0 else min(1.0, (at - along) / seg)
-            return x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, h1
-        along += seg
-    return path[-1]
-
-
-def _cut(path: list[tuple[float, float, int]], at: float) -> list[tuple[float, float, int]]:
-    out = [path[0]]
-    along = 0.0
-    for (x0, y0, _), (x1, y1, h1) in pairwise(path):
-        seg = math.hypot(x1 - x0, y1 - y0)
-        if along + seg >= at:
-            t = 0.0 if seg == 0 else (at - along) / seg
-            out.append((x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, h1))
-            return out
-        out.append((x1, y1, h1))
-        along += seg
-    return out
-
-
-def _back_off(
-    path: list[tuple[float, float, int]], end: float, cx: float, cy: float, reach: float
-) -> float:
-    """The largest distance <= end along the path whose point is clear of (cx, cy) by reach."""
-    along = 0.0
-    segs = []
-    for (x0, y0, _), (x1, y1, h1) in pairwise(path):
-        seg = math.hypot(x1 - x0, y1 - y0)
-        segs.append((along, x0, y0, h1, seg))
-        along += seg
-    for start, x0, y0, h, seg in reversed(segs):
-        if start >= end:
-            continue
-        length = min(seg, end - start)
-        t = entry_distance(x0, y0, h, length, cx, cy, reach)
-        if t is not None:
-            return start + max(0.0, t - 1e-6)
-        return start + length
-    return 0.0

@@ -1,8 +1,8 @@
-"""Chance: seeded dice for play, exact distributions for odds. Never the global `random`.
+"""Chance: seeded dice for play. Never the global `random`.
 
 Every battle owns one `Dice`, built from a seed; a search AI gets its own through `Dice.spawn`,
-so it can never see the battle's future rolls (GUIDE 3.5-3.6). The exact side is built on icepool:
-the same rule functions (kolrami.rules.fpf.damage) decide a rolled shot and the exact die of one.
+so it can never see the battle's future rolls (GUIDE 3.5-3.6). The exact distributions of the
+same dice, for odds, are the rules' (kolrami.rules.exact): the engine knows no game's dice maths.
 """
 
 from __future__ import annotations
@@ -11,13 +11,7 @@ import hashlib
 import random
 from collections.abc import Sequence
 from enum import StrEnum
-from functools import cache
 from typing import Any
-
-import icepool
-
-from kolrami.catalog.models import WeaponKind
-from kolrami.rules.fpf.damage import DAMAGE_SIDES, penetrates
 
 #: Seeds live in [0, 2**63): fits SQLite integers and JSON numbers without loss.
 SEED_BITS = 63
@@ -135,40 +129,3 @@ class Dice:
 def count_roll_off(faces: Sequence[AttackFace]) -> int:
     """Results in a roll-off throw: hits and criticals (OP-24)."""
     return sum(f in ROLL_OFF_RESULTS for f in faces)
-
-
-# --- exact distributions (icepool) ------------------------------------------------------------
-
-Die = Any  # icepool ships without type information
-
-
-def die(sides: int) -> Die:
-    """The exact distribution of a die with `sides` faces."""
-    return icepool.d(sides)
-
-
-@cache
-def attack_die() -> Die:
-    """The exact distribution of one attack die's faces."""
-    return icepool.Die([f.value for f in ATTACK_DIE_FACES])
-
-
-@cache
-def roll_off_die(count: int = 5) -> Die:
-    """Exact distribution of the results (hits + criticals) in a roll-off of `count` attack dice."""
-    one = attack_die().map(lambda face: int(AttackFace(face) in ROLL_OFF_RESULTS))
-    return count @ one
-
-
-@cache
-def penetration_die(shields: int, strength: int) -> Die:
-    """1 if one shot penetrates, else 0 (FPF-DMG-01, FPF-DMG-02)."""
-    return icepool.d10.map(lambda roll: int(penetrates(roll, shields, strength)))
-
-
-@cache
-def shot_damage_die(kind: WeaponKind, shields: int, strength: int) -> Die:
-    """Damage of one shot: 0 if it fails, else 1 (phaser) or d6 (photon) (FPF-DMG-04,
-    FPF-DMG-05)."""
-    dmg = icepool.d(DAMAGE_SIDES[kind]) if DAMAGE_SIDES[kind] > 1 else 1
-    return icepool.d10.map(lambda roll: dmg if penetrates(roll, shields, strength) else 0)

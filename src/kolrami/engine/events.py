@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -313,25 +313,6 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
-def register_event(*classes: type[Event]) -> None:
-    """Make more event kinds readable from JSONL (the advanced game's, rules/advanced/events.py).
-
-    Kinds must be new: one name, one class.
-    """
-    for cls in classes:
-        known = EVENT_TYPES.get(cls.kind)
-        if known is not None and known is not cls:
-            raise ValueError(f"two event classes are called '{cls.kind}'")
-        EVENT_TYPES[cls.kind] = cls
-
-
-def _load_extensions() -> None:
-    """Import the modules that register more event kinds (every built-in rule module)."""
-    from kolrami.rules import register_builtin
-
-    register_builtin()
-
-
 class EventLog:
     """An append-only log of compact records; events are built on demand."""
 
@@ -370,18 +351,16 @@ class EventLog:
         return hashlib.sha256(self.jsonl().encode()).hexdigest()
 
 
-def parse_jsonl(text: str) -> list[Event]:
-    """Events from a JSONL log (the inverse of EventLog.jsonl)."""
+def parse_jsonl(text: str, kinds: Mapping[str, type[Event]] = EVENT_TYPES) -> list[Event]:
+    """Events from a JSONL log (the inverse of EventLog.jsonl). `kinds` are the event classes
+    by name: the engine's own by default; the rules' full list is kolrami.rules.registry's."""
     out: list[Event] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         data = json.loads(line)
         kind = data.pop("e", None)
-        cls = EVENT_TYPES.get(kind)
-        if cls is None and kind is not None:
-            _load_extensions()
-            cls = EVENT_TYPES.get(kind)
+        cls = kinds.get(kind)
         if cls is None:
             raise ValueError(f"line {number}: unknown event kind")
         out.append(cls(**data))

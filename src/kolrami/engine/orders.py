@@ -20,12 +20,24 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from kolrami.catalog.models import Arc
 from kolrami.errors import KolramiError
-from kolrami.rules.advanced import orders as adv_orders
-from kolrami.rules.advanced.orders import AdvancedDecision, AdvancedOrder
+
+
+class GameDecision:
+    """Base of the decisions a rule package adds for a game of its own (the advanced game's)."""
+
+    __slots__ = ()
+    side: str
+
+
+class GameOrder:
+    """Base of the orders a rule package adds for a game of its own (the advanced game's)."""
+
+    __slots__ = ()
 
 
 class IllegalOrderError(KolramiError):
@@ -181,8 +193,12 @@ Order = (
     | ReactionOrder
     | RepairOrder
     | ReturnOrder
-    | AdvancedOrder  # the advanced game's orders (kolrami.rules.advanced.orders)
+    | GameOrder  # another game's orders (the advanced game's: rules/advanced/orders.py)
 )
+
+#: Reads another game's order from its tokens: None if the head is not one of that game's;
+#: ValueError names what does not read.
+OrderReader = Callable[[list[str], str], GameOrder | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +258,7 @@ Decision = (
     | ReactionDecision
     | RepairDecision
     | ReturnDecision
-    | AdvancedDecision  # the advanced game's decisions (kolrami.rules.advanced.orders)
+    | GameDecision  # another game's decisions (the advanced game's: rules/advanced/orders.py)
 )
 
 _MANEUVER = r"(SPD|JMP) (\d+) (?:T([+-]?\d+)|PIV([+-]?\d+)) T([+-]?\d+)"
@@ -271,8 +287,9 @@ def _targets(tokens: list[str], text: str) -> tuple[FireTarget, ...]:
     return tuple(out)
 
 
-def parse(text: str) -> Order:
-    """An order from its text form."""
+def parse(text: str, readers: Sequence[OrderReader] = ()) -> Order:
+    """An order from its text form; `readers` read the orders of other games (see
+    kolrami.rules.registry.parse_order for every built-in game's)."""
     tokens = text.split()
     if not tokens:
         raise OrderSyntaxError("an empty order")
@@ -306,11 +323,13 @@ def parse(text: str) -> Order:
         raise OrderSyntaxError(f"'{text}' is not like RETURN A1 40.0 10.0 H0")
     elif re.match(r"^[A-Z]S\d+$", head):
         return _parse_squadron(tokens, text)
-    elif head in adv_orders.HEADS:
+    for read in readers:
         try:
-            return adv_orders.parse_advanced(tokens, text)
+            other = read(tokens, text)
         except ValueError as exc:
             raise OrderSyntaxError(f"{exc} (in '{text}')") from None
+        if other is not None:
+            return other
     raise OrderSyntaxError(f"cannot read the order '{text}'")
 
 

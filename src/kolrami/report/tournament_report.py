@@ -10,8 +10,9 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from kolrami import __version__
 from kolrami.catalog import builtin_pack
 from kolrami.engine import events as ev
-from kolrami.engine.battle import RULES_VERSION, Battle
+from kolrami.engine.battle import Battle
 from kolrami.errors import InvalidInputError
+from kolrami.rules import RULES_VERSION
 from kolrami.tournament.simulate import SimulatedEvent
 
 Rows = list[dict[str, Any]]

@@ -1,28 +1,64 @@
-"""Rule modules, one per rule set or optional rule, each citing its catalogue clause ids."""
+"""The rules: FPF (rules/fpf/, one module per clause group), Peak Performance (peak.py), cards
+(cards.py) and the advanced game (rules/advanced/), bound by the engine's binder.
+
+`new_battle` builds a battle with the modules its scenario and any extra rules switch on; the
+explicit list of modules is rules/registry.py.
+"""
+
+from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from kolrami.rules.registry import Capability, capabilities_of
+from kolrami.catalog import ShipPack
+from kolrami.engine.battle import Battle
+from kolrami.errors import InvalidInputError
+from kolrami.fleet.model import Fleet, parse_fleet
+from kolrami.rules import registry
+from kolrami.rules.module import Capability
 from kolrami.scenarios.models import Scenario
 
-_REGISTERED = False
+#: Bump whenever a change can alter a battle's outcome for the same inputs (GUIDE 3.10).
+RULES_VERSION = "fpf-1"
+
+__all__ = ["RULES_VERSION", "Capability", "new_battle", "rebuild", "scenario_capabilities"]
 
 
-def register_builtin() -> None:
-    """Import every built-in rule module so that the registry knows them (once)."""
-    global _REGISTERED
-    if _REGISTERED:
-        return
-    from kolrami.rules import cards, peak  # noqa: F401
-    from kolrami.rules.advanced import cloak, driver, modules  # noqa: F401
-    from kolrami.rules.fpf import damage, initiative, masking, options, repairs, turn  # noqa: F401
-
-    _REGISTERED = True
+def new_battle(
+    scenario: Scenario,
+    fleets: tuple[Fleet, Fleet],
+    seed: int,
+    captains: tuple[str, str] = ("", ""),
+    pack: ShipPack | None = None,
+    extra_rules: tuple[str, ...] = (),
+) -> Battle:
+    """A battle of `scenario` between two fleets, with the modules the scenario (and any extra
+    rules) switch on, deployed and ready to play."""
+    rules = registry.bind(registry.select(scenario, extra_rules))
+    return Battle(scenario, fleets, seed, rules, RULES_VERSION, captains, pack)
 
 
 def scenario_capabilities(
     scenario: Scenario, extra_rules: Iterable[str] = ()
 ) -> frozenset[Capability]:
     """What the rule modules a scenario (and any extra rules) switch on make its battles do."""
-    register_builtin()
-    return capabilities_of((*scenario.rules, *extra_rules))
+    return registry.capabilities_of(registry.select(scenario, extra_rules))
+
+
+def rebuild(
+    header: dict[str, Any],
+) -> tuple[Scenario, tuple[Fleet, Fleet], tuple[str, str], int, tuple[str, ...]]:
+    """Scenario, fleets, captains, seed and extra rules from a log's BattleStarted header."""
+    try:
+        scenario = Scenario.model_validate(header["scenario"])
+        fleets = tuple(parse_fleet(f, "log header") for f in header["fleets"])
+        captains = tuple(header["captains"])
+        seed = int(header["seed"])
+        rules = list(header["rules"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidInputError(f"the log's header is incomplete or damaged: {exc}") from None
+    if len(fleets) != 2 or len(captains) != 2:
+        raise InvalidInputError("the log's header must name two fleets and two captains")
+    implied = {*registry.select(scenario)}
+    extra = tuple(r for r in rules if r not in implied)
+    return scenario, (fleets[0], fleets[1]), (captains[0], captains[1]), seed, extra

@@ -16,7 +16,7 @@ from kolrami.catalog.cards import Card, Scope, get_card
 from kolrami.engine import events as ev
 from kolrami.engine.orders import Decision
 from kolrami.rules.fpf.damage import penetrates
-from kolrami.rules.registry import RuleModule, register
+from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
@@ -49,7 +49,6 @@ def in_scope(battle: Battle, ship: ShipState, scope: Scope) -> list[ShipState]:
     return [s for s in battle.ships.values() if s.side == ship.side]
 
 
-@register
 class CardEffects(RuleModule):
     """The engine side of every card: lasting modifiers, re-rolls, evasion, initiative, repairs."""
 

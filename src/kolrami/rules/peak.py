@@ -25,7 +25,7 @@ from kolrami.catalog.cards import card_cost
 from kolrami.engine import events as ev
 from kolrami.engine.chance import count_roll_off
 from kolrami.engine.orders import Decision, IllegalOrderError, ReturnDecision, ReturnOrder
-from kolrami.rules.registry import Capability, RuleModule, register
+from kolrami.rules.module import Capability, RuleModule
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
@@ -106,7 +106,6 @@ def award(battle: Battle, side: str, points: int, reason: str, ship: str) -> Non
     battle.log.record(ev.FleetPointsAwarded, side, points, reason, ship, battle.fleet_points[side])
 
 
-@register
 class BattleSimulation(RuleModule):
     """Peak Performance: ships are reset instead of destroyed, and Fleet Points are scored."""
 

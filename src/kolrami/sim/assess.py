@@ -24,11 +24,11 @@ from typing import Any
 import numpy as np
 
 from kolrami.catalog import ShipPack, builtin_pack
-from kolrami.engine.battle import RULES_VERSION
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError, UnknownNameError
 from kolrami.fleet.legality import MAX_SQUADRON
 from kolrami.fleet.model import PRESET_PREFIX, Fleet, FleetShip, load_fleet
+from kolrami.rules import RULES_VERSION
 from kolrami.scenarios.models import Scenario
 from kolrami.sim.fairvalue import FairValues, fair_values
 from kolrami.sim.stats import Ratings, bradley_terry, mean_and_se, wilson
@@ -298,7 +298,7 @@ class Plan:
 
 def play_battle(job: Job, number: int, k: int) -> Record:
     """Play battle `k` of matchup `number` and return its record (from x's point of view)."""
-    from kolrami.engine.driver import simulate
+    from kolrami.sim.play import simulate
 
     m = job.matchups[number]
     seed = derive_seed(job.seed, m.id, k)

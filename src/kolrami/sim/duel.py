@@ -30,6 +30,7 @@ from kolrami.catalog import Arc, Location, ShipClass, WeaponKind
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError
 from kolrami.rules.fpf.damage import DAMAGE_SIDES, penetrating_faces
+from kolrami.rules.fpf.fire import declare, resolve_locks
 from kolrami.sim.stats import wilson
 
 #: Systems never fall below this (FPF-DMG-14); only their sign matters in a duel.
@@ -461,7 +462,7 @@ class DuelSample:
 def sample_duel(duel: Duel, n: int, seed: int = 1) -> DuelSample:
     """Play the duel `n` times in the battle engine (its dice, locks, fire and damage code)."""
     from kolrami.engine.orders import FireTarget
-    from kolrami.engine.sandbox import place, sandbox
+    from kolrami.rules.sandbox import place, sandbox
 
     (ax, ay, ha), (bx, by, hb) = _placement(duel)
     counts = {"a": 0, "b": 0, "both": 0, "none": 0}
@@ -488,8 +489,8 @@ def sample_duel(duel: Duel, n: int, seed: int = 1) -> DuelSample:
                     if battle.ships[t.ship].alive and battle.ships[t.ship].in_control
                 )
                 if ready and a.alive and b.alive:
-                    battle.declare(ready, None)
-                    battle.resolve_locks()
+                    declare(battle, ready, None)
+                    resolve_locks(battle)
             for ship in (a, b):  # the end of the turn: locks last one turn (FPF-FIRE-07)
                 ship.lock = None
                 ship.fired = False

@@ -29,8 +29,8 @@ from kolrami.catalog.models import (
     ShipClass,
     WeaponKind,
 )
-from kolrami.engine.chance import Die, shot_damage_die
 from kolrami.errors import InvalidInputError
+from kolrami.rules.exact import Die, shot_damage_die
 from kolrami.rules.fpf.damage import (
     DAMAGE_SIDES,
     check_shot_inputs,

@@ -96,10 +96,8 @@ def build_plan(opts: AssessOptions) -> Plan:
         scenario = scenario.model_copy(update={"turn_limit": opts.turns})
     extra = tuple(_split(opts.rules)) if opts.rules else ()
     if extra:
-        from kolrami.rules import register_builtin
         from kolrami.rules.registry import describe
 
-        register_builtin()
         known = [row[0] for row in describe()]
         for name in extra:
             if name not in known:

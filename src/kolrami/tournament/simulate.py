@@ -14,10 +14,10 @@ from pathlib import Path
 
 from kolrami.engine.battle import Battle
 from kolrami.engine.chance import derive_seed
-from kolrami.engine.driver import simulate
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet
 from kolrami.scenarios.models import load_scenario
+from kolrami.sim.play import simulate
 from kolrami.tournament import core
 from kolrami.tournament.store import Store
 

@@ -28,7 +28,6 @@ from kolrami.rules.advanced.geometry import facing_toward
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
 from kolrami.rules.advanced.orders import DecloakDecision, DecloakOrder
-from kolrami.rules.registry import register
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -146,7 +145,6 @@ def disengage(battle: Battle, state: AdvancedState, ship: AdvShip, why: str) -> 
     fresh_locks(battle, state, ship)
 
 
-@register
 class CloakingDevice(AdvancedModule):
     """ADV-CLOAK-01, ADV-CLOAK-02, ADV-CLOAK-03, ADV-CLOAK-04, ADV-CLOAK-05, ADV-CLOAK-06,
     ADV-CLOAK-07, ADV-CLOAK-08, ADV-SENS-02, ADV-OFF-09: cloaks, searches, pings, dispersal

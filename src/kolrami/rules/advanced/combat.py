@@ -27,6 +27,7 @@ from kolrami.rules.advanced.orders import (
 )
 from kolrami.rules.advanced.power import absorb, cut_power
 from kolrami.rules.advanced.state import ROLES, SHAKEN_LIMIT, AdvancedState, AdvShip
+from kolrami.rules.module import rules_of
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -348,7 +349,7 @@ def evade(battle: Battle, state: AdvancedState, adv: AdvShip, turn: int) -> None
         ship.superstructure,
     )
     if ship.superstructure <= 0 and ship.alive:
-        battle.rules.destroyed(battle, ship, None)
+        rules_of(battle).destroyed(battle, ship, None)
 
 
 # --- resolution ---------------------------------------------------------------------------------
@@ -541,7 +542,7 @@ def deal(
         crew_hit = location == AdvLocation.CREW.value
         take_casualties(battle, target, casualties_from(target, through, crew_hit))
     if ts.superstructure <= 0 and ts.alive:
-        battle.rules.destroyed(battle, ts, fs)
+        rules_of(battle).destroyed(battle, ts, fs)
 
 
 def _location_effect(

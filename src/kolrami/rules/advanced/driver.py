@@ -17,15 +17,21 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TypeVar
 
-from kolrami.catalog.advanced import advanced_pack
+from kolrami.catalog.advanced import AdvWeapon, advanced_pack
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle, Result, other
-from kolrami.engine.driver import Game, register_driver
+from kolrami.engine.binder import Game
 from kolrami.engine.orders import Decision, IllegalOrderError, Maneuver, Order
 from kolrami.errors import InvalidInputError
 from kolrami.rules.advanced import combat, officers, power
 from kolrami.rules.advanced import events as ae
-from kolrami.rules.advanced.modules import AdvancedModule, AdvancedRules
+from kolrami.rules.advanced.modules import (
+    NO_CLOAKS,
+    PART_ONE,
+    TO_HIT_BANDS,
+    AdvancedModule,
+    AdvancedRules,
+)
 from kolrami.rules.advanced.orders import (
     AttackDecision,
     AttackOrder,
@@ -43,6 +49,7 @@ from kolrami.rules.advanced.orders import (
     ShieldOrder,
 )
 from kolrami.rules.advanced.state import KEY, PHASES, AdvancedState, AdvShip, setup
+from kolrami.rules.fpf.movement import move_single
 
 #: Bump whenever a change can alter an advanced battle's outcome for the same inputs (GUIDE 3.10).
 ADVANCED_RULES_VERSION = "adv-2"
@@ -149,7 +156,7 @@ def _upkeep(battle: Battle, state: AdvancedState) -> None:
 
 
 def _turn(battle: Battle, state: AdvancedState) -> Steps:
-    state.rules.run("adv_turn_start", battle, state)
+    state.rules.start_turn(battle, state)
     _upkeep(battle, state)
     state.fresh_tries.clear()
     officers.roll_tactical_advantage(battle, state)
@@ -190,7 +197,7 @@ def _turn(battle: Battle, state: AdvancedState) -> Steps:
         for ship_id in ships:
             adv = state.of(ship_id)
             power.apply_plan(battle, state, adv, plans.plan_of(ship_id) or power.idle_plan(adv))
-    state.rules.run("adv_after_power", battle, state)
+    state.rules.power_set(battle, state)
 
     for phase in range(1, PHASES + 1):  # five phases (ADV-SEQ-02)
         if battle.over():
@@ -200,13 +207,13 @@ def _turn(battle: Battle, state: AdvancedState) -> Steps:
         yield from _movement(battle, state, phase)
         if battle.over():
             break
-        yield from state.rules.steps("adv_after_move", battle, state, phase, sides)
+        yield from state.rules.moved(battle, state, phase, sides)
         yield from _fire(battle, state, phase, sides)
         yield from _redistribution(battle, state, phase, sides)
-        state.rules.run("adv_phase_end", battle, state, phase)
+        state.rules.end_phase(battle, state, phase)
         for a in state.ships.values():
             a.evasion = None
-    state.rules.run("adv_turn_end", battle, state)
+    state.rules.end_turn(battle, state)
 
 
 def _movement(battle: Battle, state: AdvancedState, phase: int) -> Steps:
@@ -224,7 +231,7 @@ def _movement(battle: Battle, state: AdvancedState, phase: int) -> Steps:
         verify_move(adv, decision, order)
         if order.hexes:
             m = Maneuver(order.hexes * state.hex_cm, order.turn1, order.turn2)
-            battle.move_single(adv.ship, m)
+            move_single(battle, adv.ship, m)
             adv.moved += order.hexes
             adv.moved_last = True
     return None
@@ -279,4 +286,83 @@ def _redistribution(
     return None
 
 
-register_driver("advanced", advanced_turns)
+class AdvancedCore(AdvancedModule):
+    """The advanced game (seed 004), part 1: officers, checks, sensors, power, shields, weapons."""
+
+    name = "advanced"
+    base = True
+    driver = "advanced"
+    clauses = PART_ONE
+    summary = (
+        "The advanced game: officers and checks, five phases a turn, sensors, power, six "
+        "shield facings, narrow arcs, disruptor pairs, aimed beams, evasion. Plays with its own "
+        "turn driver."
+    )
+
+    def reinforcement_cap(self, state: AdvancedState, ship: AdvShip, facing: int, base: int) -> int:
+        return 0
+
+    def to_hit_number(
+        self, state: AdvancedState, ship: AdvShip, weapon: AdvWeapon, distance: float
+    ) -> int:
+        if distance > weapon.range_cm:
+            return 0
+        for share, number in TO_HIT_BANDS:
+            if distance <= weapon.range_cm * share:
+                return number
+        return 0
+
+    def lock_allowed(self, state: AdvancedState, ship: AdvShip, target: AdvShip) -> bool:
+        return target.alive and target.side != ship.side
+
+    def visible(self, state: AdvancedState, side: str, ship: AdvShip) -> bool:
+        return True
+
+    def search_problem(self, state: AdvancedState, ship: AdvShip, facing: int) -> str | None:
+        return f"searching for cloaked ships: {NO_CLOAKS} (ADV-SENS-02)"
+
+    def search(self, battle: Battle, state: AdvancedState, ship: AdvShip, facing: int) -> None:
+        raise AssertionError("a search was not verified")
+
+    def cloak_problem(self, state: AdvancedState, ship: AdvShip) -> str | None:
+        return f"{NO_CLOAKS} (ADV-CLOAK-01)"
+
+    def fire_problem(self, state: AdvancedState, ship: AdvShip, target: AdvShip) -> str | None:
+        return None
+
+    def point_problem(self, state: AdvancedState, ship: AdvShip) -> str | None:
+        return f"dispersal torpedoes hunt cloaked ships: {NO_CLOAKS} (ADV-CLOAK-07)"
+
+    def fire_gate(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, target: AdvShip
+    ) -> bool:
+        return True
+
+    def hit_stands(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, target: AdvShip
+    ) -> bool:
+        return True
+
+    def fire_at_point(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, index: int, x: int, y: int
+    ) -> None:
+        raise AssertionError("a dispersal shot was not verified")
+
+    def speed_limit(self, state: AdvancedState, ship: AdvShip) -> int | None:
+        return None
+
+    def adv_after_power(self, battle: Battle, state: AdvancedState) -> None:
+        # decoded traffic shows the enemy's power plans, now that they are made (ADV-OFF-12)
+        for side in ("A", "B"):
+            if not any(a.decoded for a in state.side(side)):
+                continue
+            plans = {
+                a.id: str(a.plan).partition(":")[2]
+                for a in state.ships.values()
+                if a.side != side and a.alive and a.plan is not None
+            }
+            if plans:
+                battle.log.record(ae.TrafficDecoded, side, plans)
+
+    def turns(self, battle: Battle) -> Game:
+        return advanced_turns(battle)

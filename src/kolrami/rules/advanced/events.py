@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from kolrami.engine.events import Event, register_event
+from kolrami.engine.events import Event
 
 Name = Callable[[str], str]
 
@@ -543,4 +543,3 @@ ADVANCED_EVENTS: tuple[type[Event], ...] = (
     DispersalRolled,
     TrafficDecoded,
 )
-register_event(*ADVANCED_EVENTS)

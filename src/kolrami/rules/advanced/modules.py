@@ -10,11 +10,12 @@ core policy by defining it again and the core never asks "is option X on?".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Generator, Iterator
+from typing import TYPE_CHECKING, ClassVar
 
 from kolrami.catalog.advanced import AdvWeapon
-from kolrami.rules.registry import RuleModule, register
+from kolrami.engine.binder import Rules, hook, policy
+from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -87,28 +88,35 @@ class AdvancedModule(RuleModule):
     driver: ClassVar[str] = "advanced"
 
     # --- hooks (every module's, in order) -------------------------------------------------------
+    @hook
     def adv_turn_start(self, battle: Battle, state: AdvancedState) -> None:
         """At the start of a game turn, before the bonus rolls."""
 
+    @hook
     def adv_phase_end(self, battle: Battle, state: AdvancedState, phase: int) -> None:
         """After a phase's fire and shield redistribution (terrain damage goes here, part 2)."""
 
+    @hook
     def adv_turn_end(self, battle: Battle, state: AdvancedState) -> None:
         """After the fifth phase."""
 
+    @hook
     def adv_after_power(self, battle: Battle, state: AdvancedState) -> None:
         """Once every ship's power plan is in effect (the cloak engages here)."""
 
+    @hook
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
     ) -> Iterator[Decision]:
         """After a phase's movement, before fire is declared (may ask captains: decloaking)."""
         yield from ()
 
+    @hook
     def bonus_choices(self, state: AdvancedState, ship: AdvShip) -> dict[str, dict[str, str]]:
         """Extra bonus rolls this module offers `ship`: {officer: {choice: rating}}."""
         return {}
 
+    @hook
     def apply_bonus(
         self, battle: Battle, state: AdvancedState, ship: AdvShip, choice: str, result: Check
     ) -> str | None:
@@ -117,138 +125,144 @@ class AdvancedModule(RuleModule):
         return None
 
     # --- policies (the last module defining one wins) -------------------------------------------
+    @policy
     def reinforcement_cap(self, state: AdvancedState, ship: AdvShip, facing: int, base: int) -> int:
         """Most reinforcement points `facing` may hold over `base` points (0: the option is off)."""
         raise NotImplementedError
 
+    @policy
     def to_hit_number(
         self, state: AdvancedState, ship: AdvShip, weapon: AdvWeapon, distance: float
     ) -> int:
         """The d10 result (after modifiers) at or under which a shot hits; 0 out of range."""
         raise NotImplementedError
 
+    @policy
     def lock_allowed(self, state: AdvancedState, ship: AdvShip, target: AdvShip) -> bool:
         """Whether `ship` may name `target` for a sensor lock (a cloaked one needs a search)."""
         raise NotImplementedError
 
+    @policy
     def visible(self, state: AdvancedState, side: str, ship: AdvShip) -> bool:
         """Whether `side` sees the enemy `ship` on the table (GUIDE 3.8)."""
         raise NotImplementedError
 
+    @policy
     def search_problem(self, state: AdvancedState, ship: AdvShip, facing: int) -> str | None:
         """Why `ship` may not search `facing` for a cloaked ship (ADV-SENS-02), or None."""
         raise NotImplementedError
 
+    @policy
     def search(self, battle: Battle, state: AdvancedState, ship: AdvShip, facing: int) -> None:
         """Search `facing` for a cloaked ship to lock on (ADV-SENS-02)."""
         raise NotImplementedError
 
+    @policy
     def cloak_problem(self, state: AdvancedState, ship: AdvShip) -> str | None:
         """Why `ship` may not engage a cloak this turn, or None."""
         raise NotImplementedError
 
+    @policy
     def fire_problem(self, state: AdvancedState, ship: AdvShip, target: AdvShip) -> str | None:
         """Why `ship` may not declare fire at `target` now (cloaks), or None."""
         raise NotImplementedError
 
+    @policy
     def point_problem(self, state: AdvancedState, ship: AdvShip) -> str | None:
         """Why `ship` may not fire a dispersal torpedo at a point (ADV-CLOAK-07), or None."""
         raise NotImplementedError
 
+    @policy
     def fire_gate(
         self, battle: Battle, state: AdvancedState, ship: AdvShip, target: AdvShip
     ) -> bool:
         """Checks an attack must pass before its to-hit rolls beyond manual fire (cloaks)."""
         raise NotImplementedError
 
+    @policy
     def hit_stands(
         self, battle: Battle, state: AdvancedState, ship: AdvShip, target: AdvShip
     ) -> bool:
         """Whether a hit on `target` stands (a cloaked ship's Cloak Tech save, ADV-CLOAK-04)."""
         raise NotImplementedError
 
+    @policy
     def fire_at_point(
         self, battle: Battle, state: AdvancedState, ship: AdvShip, index: int, x: int, y: int
     ) -> None:
         """Resolve a dispersal torpedo from weapon `index` at the point (x, y) (ADV-CLOAK-07)."""
         raise NotImplementedError
 
+    @policy
     def speed_limit(self, state: AdvancedState, ship: AdvShip) -> int | None:
         """Most hexes `ship` may buy this turn given its speed last turn; None: no limit."""
         raise NotImplementedError
 
 
-ADV_HOOKS = ("adv_turn_start", "adv_phase_end", "adv_turn_end", "adv_after_power")
-ADV_STEPS = ("adv_after_move",)
-ADV_POLICIES = (
-    "reinforcement_cap",
-    "to_hit_number",
-    "lock_allowed",
-    "visible",
-    "search_problem",
-    "search",
-    "cloak_problem",
-    "fire_problem",
-    "point_problem",
-    "fire_gate",
-    "hit_stands",
-    "fire_at_point",
-    "speed_limit",
-)
 #: What the core says when an order needs cloaks and no module provides them.
 NO_CLOAKS = "cloaking is a module: switch on 'adv-cloak' (scenario rules or --rules adv-cloak)"
 
 
-def _overrides(module: AdvancedModule, attr: str) -> bool:
-    return getattr(type(module), attr) is not getattr(AdvancedModule, attr)
-
-
 class AdvancedRules:
-    """The advanced modules of one battle, bound: hook lists and one function per policy."""
+    """The advanced game's hooks and policies, read from the battle's one binding (the engine's
+    binder binds every module of a battle, FPF's and the advanced game's alike)."""
 
-    def __init__(self, modules: list[AdvancedModule]) -> None:
-        self.modules = modules
-        self.names = [m.name for m in modules]
-        self.hooks: dict[str, list[Callable[..., Any]]] = {
-            hook: [getattr(m, hook) for m in modules if _overrides(m, hook)]
-            for hook in (*ADV_HOOKS, *ADV_STEPS)
-        }
-        self._bonus = [m for m in modules if _overrides(m, "bonus_choices")]
-        for policy in ADV_POLICIES:
-            chosen = [m for m in modules if _overrides(m, policy)]
-            if not chosen:
-                raise ValueError(f"no advanced module provides the policy '{policy}'")
-            setattr(self, policy, getattr(chosen[-1], policy))
+    def __init__(self, rules: Rules) -> None:
+        self.modules = [m for m in rules.modules if isinstance(m, AdvancedModule)]
+        self.names = [m.name for m in self.modules]
+        self.turn_start = rules.hooks(AdvancedModule.adv_turn_start)
+        self.phase_end = rules.hooks(AdvancedModule.adv_phase_end)
+        self.turn_end = rules.hooks(AdvancedModule.adv_turn_end)
+        self.after_power = rules.hooks(AdvancedModule.adv_after_power)
+        self.after_move = rules.hooks(AdvancedModule.adv_after_move)
+        self._bonus_choices = rules.hooks(AdvancedModule.bonus_choices)
+        self._apply_bonus = rules.hooks(AdvancedModule.apply_bonus)
+        self.reinforcement_cap = rules.policy(AdvancedModule.reinforcement_cap)
+        self.to_hit_number = rules.policy(AdvancedModule.to_hit_number)
+        self.lock_allowed = rules.policy(AdvancedModule.lock_allowed)
+        self.visible = rules.policy(AdvancedModule.visible)
+        self.search_problem = rules.policy(AdvancedModule.search_problem)
+        self.search = rules.policy(AdvancedModule.search)
+        self.cloak_problem = rules.policy(AdvancedModule.cloak_problem)
+        self.fire_problem = rules.policy(AdvancedModule.fire_problem)
+        self.point_problem = rules.policy(AdvancedModule.point_problem)
+        self.fire_gate = rules.policy(AdvancedModule.fire_gate)
+        self.hit_stands = rules.policy(AdvancedModule.hit_stands)
+        self.fire_at_point = rules.policy(AdvancedModule.fire_at_point)
+        self.speed_limit = rules.policy(AdvancedModule.speed_limit)
 
-    reinforcement_cap: Callable[[AdvancedState, AdvShip, int, int], int]
-    to_hit_number: Callable[[AdvancedState, AdvShip, AdvWeapon, float], int]
-    lock_allowed: Callable[[AdvancedState, AdvShip, AdvShip], bool]
-    visible: Callable[[AdvancedState, str, AdvShip], bool]
-    search_problem: Callable[[AdvancedState, AdvShip, int], str | None]
-    search: Callable[[Battle, AdvancedState, AdvShip, int], None]
-    cloak_problem: Callable[[AdvancedState, AdvShip], str | None]
-    fire_problem: Callable[[AdvancedState, AdvShip, AdvShip], str | None]
-    point_problem: Callable[[AdvancedState, AdvShip], str | None]
-    fire_gate: Callable[[Battle, AdvancedState, AdvShip, AdvShip], bool]
-    hit_stands: Callable[[Battle, AdvancedState, AdvShip, AdvShip], bool]
-    fire_at_point: Callable[[Battle, AdvancedState, AdvShip, int, int, int], None]
-    speed_limit: Callable[[AdvancedState, AdvShip], int | None]
+    def start_turn(self, battle: Battle, state: AdvancedState) -> None:
+        """Every module's start-of-turn hook."""
+        for fn in self.turn_start:
+            fn(battle, state)
 
-    def run(self, hook: str, battle: Battle, *args: Any) -> None:
-        """Run every module's `hook`."""
-        for fn in self.hooks[hook]:
-            fn(battle, *args)
+    def power_set(self, battle: Battle, state: AdvancedState) -> None:
+        """Every module's hook for when the power plans are in effect."""
+        for fn in self.after_power:
+            fn(battle, state)
 
-    def steps(self, hook: str, battle: Battle, *args: Any) -> Steps:
-        """Run every module's decision-asking `hook`, passing orders back to it."""
-        for fn in self.hooks[hook]:
-            yield from fn(battle, *args)
+    def moved(
+        self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
+    ) -> Steps:
+        """Every module's after-movement hook, passing captains' orders back to it."""
+        for fn in self.after_move:
+            yield from fn(battle, state, phase, sides)
+
+    def end_phase(self, battle: Battle, state: AdvancedState, phase: int) -> None:
+        """Every module's end-of-phase hook."""
+        for fn in self.phase_end:
+            fn(battle, state, phase)
+
+    def end_turn(self, battle: Battle, state: AdvancedState) -> None:
+        """Every module's end-of-turn hook."""
+        for fn in self.turn_end:
+            fn(battle, state)
 
     def bonus_choices(self, state: AdvancedState, ship: AdvShip) -> dict[str, dict[str, str]]:
         """The modules' extra bonus choices for `ship`, merged by officer."""
         out: dict[str, dict[str, str]] = {}
-        for m in self._bonus:
-            for role, choices in m.bonus_choices(state, ship).items():
+        for fn in self._bonus_choices:
+            for role, choices in fn(state, ship).items():
                 out.setdefault(role, {}).update(choices)
         return out
 
@@ -256,106 +270,22 @@ class AdvancedRules:
         self, battle: Battle, state: AdvancedState, ship: AdvShip, choice: str, result: Check
     ) -> str | None:
         """Apply a module's bonus; None when no module owns `choice`."""
-        for m in self._bonus:
-            done = m.apply_bonus(battle, state, ship, choice, result)
+        for fn in self._apply_bonus:
+            done = fn(battle, state, ship, choice, result)
             if done is not None:
                 return done
         return None
 
     @classmethod
     def of(cls, battle: Battle) -> AdvancedRules:
-        """The core module, then every advanced module the battle switched on, in order."""
-        chosen = [m for m in battle.rules.modules if isinstance(m, AdvancedModule)]
-        if not any(isinstance(m, AdvancedCore) for m in chosen):
-            chosen.insert(0, AdvancedCore())
-        return cls(chosen)
-
-
-@register
-class AdvancedCore(AdvancedModule):
-    """The advanced game (seed 004), part 1: officers, checks, sensors, power, shields, weapons."""
-
-    name = "advanced"
-    clauses = PART_ONE
-    summary = (
-        "The advanced game: officers and checks, five phases a turn, sensors, power, six "
-        "shield facings, narrow arcs, disruptor pairs, aimed beams, evasion. Plays with its own "
-        "turn driver."
-    )
-
-    def reinforcement_cap(self, state: AdvancedState, ship: AdvShip, facing: int, base: int) -> int:
-        return 0
-
-    def to_hit_number(
-        self, state: AdvancedState, ship: AdvShip, weapon: AdvWeapon, distance: float
-    ) -> int:
-        if distance > weapon.range_cm:
-            return 0
-        for share, number in TO_HIT_BANDS:
-            if distance <= weapon.range_cm * share:
-                return number
-        return 0
-
-    def lock_allowed(self, state: AdvancedState, ship: AdvShip, target: AdvShip) -> bool:
-        return target.alive and target.side != ship.side
-
-    def visible(self, state: AdvancedState, side: str, ship: AdvShip) -> bool:
-        return True
-
-    def search_problem(self, state: AdvancedState, ship: AdvShip, facing: int) -> str | None:
-        return f"searching for cloaked ships: {NO_CLOAKS} (ADV-SENS-02)"
-
-    def search(self, battle: Battle, state: AdvancedState, ship: AdvShip, facing: int) -> None:
-        raise AssertionError("a search was not verified")
-
-    def cloak_problem(self, state: AdvancedState, ship: AdvShip) -> str | None:
-        return f"{NO_CLOAKS} (ADV-CLOAK-01)"
-
-    def fire_problem(self, state: AdvancedState, ship: AdvShip, target: AdvShip) -> str | None:
-        return None
-
-    def point_problem(self, state: AdvancedState, ship: AdvShip) -> str | None:
-        return f"dispersal torpedoes hunt cloaked ships: {NO_CLOAKS} (ADV-CLOAK-07)"
-
-    def fire_gate(
-        self, battle: Battle, state: AdvancedState, ship: AdvShip, target: AdvShip
-    ) -> bool:
-        return True
-
-    def hit_stands(
-        self, battle: Battle, state: AdvancedState, ship: AdvShip, target: AdvShip
-    ) -> bool:
-        return True
-
-    def fire_at_point(
-        self, battle: Battle, state: AdvancedState, ship: AdvShip, index: int, x: int, y: int
-    ) -> None:
-        raise AssertionError("a dispersal shot was not verified")
-
-    def speed_limit(self, state: AdvancedState, ship: AdvShip) -> int | None:
-        return None
-
-    def adv_after_power(self, battle: Battle, state: AdvancedState) -> None:
-        # decoded traffic shows the enemy's power plans, now that they are made (ADV-OFF-12)
-        from kolrami.rules.advanced import events as ae
-
-        for side in ("A", "B"):
-            if not any(a.decoded for a in state.side(side)):
-                continue
-            plans = {
-                a.id: str(a.plan).partition(":")[2]
-                for a in state.ships.values()
-                if a.side != side and a.alive and a.plan is not None
-            }
-            if plans:
-                battle.log.record(ae.TrafficDecoded, side, plans)
+        """The advanced part of the battle's bound rules."""
+        return cls(battle.rules)
 
 
 #: One warp factor of speed is this many hexes a game turn (module adv-warp-limit, ADV-OFF-10).
 WARP_FACTOR_HEXES = 2
 
 
-@register
 class WarpLimit(AdvancedModule):
     """ADV-OFF-10 (optional): speed changes by one warp factor a turn; the engineer's Warp Tech
     roll allows two."""
@@ -383,7 +313,6 @@ class WarpLimit(AdvancedModule):
         return f"speed may change by {factors} warp factors ({factors * WARP_FACTOR_HEXES} hexes)"
 
 
-@register
 class ShieldReinforcement(AdvancedModule):
     """ADV-SHLD-05, ADV-SHLD-07 (optional): reinforce facings up to 200%, lost before the base
     charge."""

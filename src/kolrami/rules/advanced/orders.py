@@ -1,7 +1,7 @@
 """The advanced game's decisions and orders, with text forms that round-trip (GUIDE 3.2).
 
-They join kolrami.engine.orders' `Decision` and `Order` unions, so one Captain protocol answers
-both games, and `orders.parse` reads them. This module imports nothing from orders.py.
+They are the engine's GameDecision and GameOrder, so one Captain protocol answers both games;
+`read_advanced` is the reader kolrami.rules.registry.parse_order hands the engine's parser.
 
 Text forms (ship ids like A1; weapons by their index on the advanced sheet, w0 = 0):
   BONUS A1.science:shields A1.helm:aim A2.engineer:power | BONUS NONE     officer bonus rolls
@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kolrami.engine.orders import GameDecision, GameOrder
+
 
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
@@ -41,7 +43,7 @@ def _non_negative(name: str, values: tuple[int, ...]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class BonusDecision:
+class BonusDecision(GameDecision):
     """`side` chooses each officer's bonus roll for `ships` (ADV-OFF-03)."""
 
     side: str
@@ -49,7 +51,7 @@ class BonusDecision:
 
 
 @dataclass(frozen=True, slots=True)
-class LockDecision:
+class LockDecision(GameDecision):
     """`side` names a sensor-lock target for each of `ships` (ADV-SENS-01)."""
 
     side: str
@@ -57,7 +59,7 @@ class LockDecision:
 
 
 @dataclass(frozen=True, slots=True)
-class PowerDecision:
+class PowerDecision(GameDecision):
     """`side` allocates the power of `ships` for the game turn (ADV-POW, ADV-SHLD)."""
 
     side: str
@@ -65,7 +67,7 @@ class PowerDecision:
 
 
 @dataclass(frozen=True, slots=True)
-class MoveDecision:
+class MoveDecision(GameDecision):
     """`side` moves `ship` up to `hexes` hexes in movement phase `phase` (ADV-SEQ-03)."""
 
     side: str
@@ -75,7 +77,7 @@ class MoveDecision:
 
 
 @dataclass(frozen=True, slots=True)
-class DecloakDecision:
+class DecloakDecision(GameDecision):
     """`side` may have its cloaked `ships` drop the cloak for phase `phase`'s fire
     (ADV-CLOAK-01)."""
 
@@ -85,7 +87,7 @@ class DecloakDecision:
 
 
 @dataclass(frozen=True, slots=True)
-class AttackDecision:
+class AttackDecision(GameDecision):
     """`side` declares the fire of `ships` in firing phase `phase` (ADV-FIRE)."""
 
     side: str
@@ -94,7 +96,7 @@ class AttackDecision:
 
 
 @dataclass(frozen=True, slots=True)
-class EvadeDecision:
+class EvadeDecision(GameDecision):
     """`side` may have `ships`, targeted by torpedoes, evade instead of firing (ADV-EVA)."""
 
     side: str
@@ -103,7 +105,7 @@ class EvadeDecision:
 
 
 @dataclass(frozen=True, slots=True)
-class ShieldDecision:
+class ShieldDecision(GameDecision):
     """`side` may redistribute the shields of `ships` after firing phase `phase` (ADV-SEQ-05)."""
 
     side: str
@@ -143,7 +145,7 @@ _POINT = re.compile(r"^H(\d+)\.(\d+)$")
 
 
 @dataclass(frozen=True, slots=True)
-class BonusOrder:
+class BonusOrder(GameOrder):
     """(ship, officer, choice) for each bonus roll taken (ADV-OFF-03, ADV-OFF-04, ADV-OFF-05,
     ADV-OFF-06, ADV-OFF-07, ADV-OFF-08, ADV-OFF-09, ADV-OFF-10, ADV-OFF-11)."""
 
@@ -156,7 +158,7 @@ class BonusOrder:
 
 
 @dataclass(frozen=True, slots=True)
-class LockOrder:
+class LockOrder(GameOrder):
     """(ship, target) for each sensor lock tried or kept (ADV-SENS-01, ADV-SENS-04); a target `?n`
     searches the ship's facing n for a cloaked ship (ADV-SENS-02)."""
 
@@ -208,7 +210,7 @@ class PowerPlan:
 
 
 @dataclass(frozen=True, slots=True)
-class PowerOrder:
+class PowerOrder(GameOrder):
     """Power plans, one per ship (ships left out allocate nothing)."""
 
     plans: tuple[PowerPlan, ...] = ()
@@ -227,7 +229,7 @@ class PowerOrder:
 
 
 @dataclass(frozen=True, slots=True)
-class MoveOrder:
+class MoveOrder(GameOrder):
     """A ship's move in one movement phase: hexes, then a turn at the start and at the middle."""
 
     ship: str
@@ -243,7 +245,7 @@ class MoveOrder:
 
 
 @dataclass(frozen=True, slots=True)
-class DecloakOrder:
+class DecloakOrder(GameOrder):
     """The cloaked ships that drop their cloak to fire this phase (ADV-CLOAK-01)."""
 
     ships: tuple[str, ...] = ()
@@ -282,7 +284,7 @@ class Attack:
 
 
 @dataclass(frozen=True, slots=True)
-class AttackOrder:
+class AttackOrder(GameOrder):
     """A side's attacks in one firing phase."""
 
     attacks: tuple[Attack, ...] = ()
@@ -294,7 +296,7 @@ class AttackOrder:
 
 
 @dataclass(frozen=True, slots=True)
-class EvadeOrder:
+class EvadeOrder(GameOrder):
     """(ship, turn) for each ship that evades incoming torpedoes (ADV-EVA-01)."""
 
     evasions: tuple[tuple[str, int], ...] = ()
@@ -306,7 +308,7 @@ class EvadeOrder:
 
 
 @dataclass(frozen=True, slots=True)
-class ShieldOrder:
+class ShieldOrder(GameOrder):
     """(ship, the six facings' points) for each redistribution tried (ADV-SEQ-05)."""
 
     plans: tuple[tuple[str, tuple[int, ...]], ...] = ()
@@ -388,6 +390,12 @@ def _each(tokens: list[str], pattern: re.Pattern[str], what: str) -> list[re.Mat
             raise ValueError(f"'{tok}' is not {what}")
         out.append(m)
     return out
+
+
+def read_advanced(tokens: list[str], text: str) -> AdvancedOrder | None:
+    """An advanced order, or None when the tokens are not one (an order reader for
+    kolrami.engine.orders.parse)."""
+    return parse_advanced(tokens, text) if tokens[0] in HEADS else None
 
 
 def parse_advanced(tokens: list[str], text: str) -> AdvancedOrder:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kolrami.catalog.models import HitLocations, Location, WeaponKind
+from kolrami.catalog.models import Arc, HitLocations, Location, WeaponKind
+from kolrami.engine import events as ev
 from kolrami.engine.orders import (
     IllegalOrderError,
     Maneuver,
 )
-from kolrami.rules.registry import RuleModule, register
+from kolrami.rules.module import RuleModule, rules_of
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
@@ -76,7 +77,6 @@ def check_shot_inputs(strength: int, shots: int, shields: int) -> None:
         )
 
 
-@register
 class FpfDamage(RuleModule):
     """Penetration, destruction and the standard victory condition (FPF-DMG)."""
 
@@ -139,3 +139,72 @@ class FpfDamage(RuleModule):
             return None, f"turn limit, {lost['B']} points destroyed each"
         winner = "A" if lost["B"] > lost["A"] else "B"
         return winner, f"turn limit, points destroyed A {lost['B']} : B {lost['A']}"
+
+
+SYSTEMS_FLOOR = -10  # FPF-DMG-14
+
+
+def apply_damage(
+    battle: Battle,
+    target: ShipState,
+    loc_roll: int,
+    amount: int,
+    attack_arc: Arc,
+    by: ShipState | None,
+    weapon: str,
+) -> None:
+    """Damage to superstructure and the location hit (FPF-DMG-07, FPF-DMG-08, FPF-DMG-09,
+    FPF-DMG-10, FPF-DMG-11, FPF-DMG-12, FPF-DMG-13, FPF-DMG-14)."""
+    loc = target.cls.hit_locations.by_face[loc_roll]
+    target.superstructure -= amount
+    applied = "superstructure"
+    value = target.superstructure
+    if loc is Location.SHIELDS:
+        if target.shields > 0:
+            target.shields = max(0, target.shields - amount)
+            applied, value = "shields", target.shields
+    elif loc is Location.ENGINE_POWER:
+        if target.engine_power > 0:
+            target.engine_power = max(
+                0, target.engine_power - rules_of(battle).engine_damage(battle, target, amount)
+            )
+            applied, value = "engine_power", target.engine_power
+    elif loc is Location.COMPUTER:
+        # Systems keep falling below zero, to -10 (FPF-DMG-14)
+        target.systems = max(SYSTEMS_FLOOR, target.systems - amount)
+        applied, value = "computer", target.systems
+    else:
+        kind = WeaponKind.PHASER if loc is Location.PHASERS else WeaponKind.PHOTON
+        w = target.cls.weapon(kind)
+        mounts = target.mounts[kind]
+        # a weapon is only damaged by fire from an arc it covers (FPF-DMG-09)
+        if w is not None and w.bears(attack_arc) and sum(mounts) > 0:
+            _damage_mounts(mounts, amount)
+            applied, value = str(loc), sum(mounts)
+    battle.log.record(
+        ev.HitScored,
+        by.id if by else "",
+        target.id,
+        weapon,
+        loc_roll,
+        str(loc),
+        amount,
+        applied,
+        target.superstructure,
+        value,
+    )
+    if target.superstructure <= 0:
+        rules_of(battle).destroyed(battle, target, by)
+    elif target.in_control and (target.engine_power <= 0 or target.systems <= 0):
+        battle.set_control(target, False)
+
+
+def _damage_mounts(mounts: list[int], amount: int) -> None:
+    """Remove `amount` shots, concentrated on the weakest working mount (owner's choice, see
+    docs/rules.md FPF-DATA): a mount knocked out needs only one Damage Control point."""
+    for _ in range(amount):
+        working = [i for i, v in enumerate(mounts) if v > 0]
+        if not working:
+            return
+        i = min(working, key=lambda j: (mounts[j], j))
+        mounts[i] -= 1

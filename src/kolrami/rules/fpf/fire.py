@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
-from kolrami.catalog.models import Arc
+from kolrami.catalog.models import Arc, WeaponKind
+from kolrami.engine import events as ev
+from kolrami.engine.battle import Lock, ShipState
+from kolrami.engine.geometry import arc_to, segment_hits_circle
 from kolrami.engine.orders import (
     FireTarget,
     IllegalOrderError,
 )
+from kolrami.rules.fpf.damage import apply_damage
+from kolrami.rules.module import rules_of
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, SquadronState
@@ -27,7 +33,7 @@ def verify_targets(
         raise IllegalOrderError(
             f"{squadron.id} has already used its volley this turn (FPF-FIRE-04)"
         )
-    firers = {s.id for s in battle.firers(squadron) if reaction_to is None or s.bears(Arc.F)}
+    able = {s.id for s in firers(battle, squadron) if reaction_to is None or s.bears(Arc.F)}
     seen = set()
     for t in targets:
         if t.ship in seen:
@@ -38,7 +44,7 @@ def verify_targets(
         seen.add(t.ship)
         if t.ship not in squadron.ships:
             raise IllegalOrderError(f"{t.ship} is not in squadron {squadron.id}")
-        if t.ship not in firers:
+        if t.ship not in able:
             raise IllegalOrderError(
                 f"{t.ship} cannot fire: destroyed, out of control or with no "
                 "working weapon (FPF-DMG-13, FPF-DMG-15)"
@@ -65,9 +71,164 @@ def verify_targets(
                     f"{t.ship}: reaction fire must target the moving squadron "
                     f"{reaction_to} (FPF-FIRE-11)"
                 )
-    if battle.rules.squadron_fires_as_unit(battle) and seen != firers:
-        missing = ", ".join(sorted(firers - seen))
+    if rules_of(battle).squadron_fires_as_unit(battle) and seen != able:
+        missing = ", ".join(sorted(able - seen))
         raise IllegalOrderError(
             f"{squadron.id} fires as a unit or not at all: {missing} must "
             "declare a target too, or the squadron holds (FPF-FIRE-13)"
         )
+
+
+def firers(battle: Battle, squadron: SquadronState) -> list[ShipState]:
+    """Ships of a squadron able to fire now: alive, in control, with a working weapon."""
+    ships = battle.ships
+    return [
+        s for sid in squadron.ships if (s := ships[sid]).alive and s.in_control and not s.detoothed
+    ]
+
+
+def _clear_of_terrain(battle: Battle, ship: ShipState, target: ShipState) -> bool:
+    """No planet on the line of fire (PP-03: a planet blocks fire whatever the masking)."""
+    for t in battle.blockers:
+        if segment_hits_circle(ship.x, ship.y, target.x, target.y, t.x, t.y, t.radius_cm):
+            return False
+    return True
+
+
+def declare(
+    battle: Battle, targets: tuple[FireTarget, ...], reaction_to: str | None, jumping: bool = False
+) -> None:
+    """Lock the listed ships on their targets (FPF-FIRE-06: all declared before any shot)."""
+    for t in targets:
+        ship = battle.ships[t.ship]
+        kinds = ship.bears(t.arc)
+        if jumping:
+            kinds = rules_of(battle).jump_weapons(battle, kinds)
+        ship.lock = Lock(t.target, t.arc, kinds, reaction_to)
+        battle.locked.append(ship)
+        ship.fired = True
+        battle.log.record(ev.FireDeclared, t.ship, t.target, str(t.arc), reaction_to is not None)
+
+
+def resolve_locks(battle: Battle) -> None:
+    """Fire every locked weapon whose target is now in range, arc and line of fire."""
+    if not battle.locked:
+        return
+    ready: list[tuple[ShipState, ShipState, WeaponKind, float]] = []
+    for ship in battle.locked:
+        lock = ship.lock
+        if lock is None or not lock.pending:
+            continue
+        if not ship.alive or not ship.in_control:
+            ship.lock = None
+            continue
+        target = battle.ships[lock.target]
+        if not target.alive:
+            ship.lock = None
+            continue
+        if not lock.pending:
+            continue
+        if lock.reaction_to is not None and battle.moving != lock.reaction_to:
+            continue
+        dx, dy = target.x - ship.x, target.y - ship.y
+        dist = math.sqrt(dx * dx + dy * dy)
+        ranges = ship.ranges
+        in_range = [k for k in lock.pending if dist <= ranges[k]]
+        if not in_range:
+            continue
+        if arc_to(ship.x, ship.y, ship.heading, target.x, target.y) is not lock.arc:
+            continue
+        if battle.blockers and not _clear_of_terrain(battle, ship, target):
+            continue
+        if not rules_of(battle).line_of_fire_clear(battle, ship, target):
+            continue
+        for k in in_range:
+            lock.pending.remove(k)
+            ready.append((ship, target, k, dist))
+    if ready:
+        _fire(battle, ready)
+        battle.locked = [s for s in battle.locked if s.lock is not None and s.lock.pending]
+
+
+def _fire(battle: Battle, ready: list[tuple[ShipState, ShipState, WeaponKind, float]]) -> None:
+    """Resolve the groups that became ready at one moment, in the order the rules give.
+
+    One side: ship by ship, all phasers, then all photons (FPF-FIRE-08, FPF-FIRE-09). Both sides
+    at
+    once (a head-on exchange, FPF-FIRE-14): longest range first across both sides; groups
+    of equal range on opposite sides roll together, then their damage lands together.
+    """
+    sides = {s.side for s, _, _, _ in ready}
+    if len(sides) == 1:
+        ready.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
+        for ship, target, kind, dist in ready:
+            if _can_still_fire(ship, target, kind):
+                _apply_hits(battle, _roll_group(battle, ship, target, kind, dist))
+        return
+    ready.sort(key=lambda r: (-r[0].range_of(r[2]), r[0].index))
+    i = 0
+    while i < len(ready):
+        rng = ready[i][0].range_of(ready[i][2])
+        tier = [r for r in ready[i:] if r[0].range_of(r[2]) == rng]
+        i += len(tier)
+        # what an earlier tier destroyed, knocked out or took control of fires no more
+        tier = [r for r in tier if _can_still_fire(r[0], r[1], r[2])]
+        if len({r[0].side for r in tier}) == 1:
+            tier.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
+            for ship, target, kind, dist in tier:
+                if _can_still_fire(ship, target, kind):
+                    _apply_hits(battle, _roll_group(battle, ship, target, kind, dist))
+        else:
+            rolled = [_roll_group(battle, s, t, k, d) for s, t, k, d in tier]
+            for hits in rolled:
+                _apply_hits(battle, hits)
+
+
+def _roll_group(
+    battle: Battle, ship: ShipState, target: ShipState, kind: WeaponKind, dist: float
+) -> tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]:
+    """Roll one group's penetration, location and damage dice (FPF-DMG-01, FPF-DMG-02,
+    FPF-DMG-03, FPF-DMG-04, FPF-DMG-05, FPF-DMG-06)."""
+    # evasion makes a shot as hard as if the weapon were that much weaker (card effects)
+    strength = ship.strength[kind] - rules_of(battle).evasion(battle, ship, target)
+    shots = ship.shots(kind)
+    dice = battle.dice
+    rolls = rules_of(battle).after_roll(battle, ship, target, strength, dice.many(shots, 10))
+    penetrates = rules_of(battle).penetrates
+    hits: list[tuple[int, int]] = []
+    for roll in rolls:
+        if penetrates(battle, ship, target, strength, roll):
+            loc_roll = dice.d10()
+            dmg = dice.d6() if kind is WeaponKind.PHOTON else 1
+            hits.append((loc_roll, dmg))
+    battle.stats.volleys += 1
+    battle.stats.shots += shots
+    battle.log.record(
+        ev.VolleyFired,
+        ship.id,
+        target.id,
+        str(kind),  # a StrEnum's str() is its value, quicker to reach than .value
+        shots,
+        strength,
+        target.shields,
+        round(dist, 3),
+        rolls,
+    )
+    return ship, target, kind, hits
+
+
+def _apply_hits(
+    battle: Battle, rolled: tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]
+) -> None:
+    ship, target, kind, hits = rolled
+    attack_arc = arc_to(target.x, target.y, target.heading, ship.x, ship.y)
+    for loc_roll, dmg in hits:
+        if not target.alive:
+            break
+        apply_damage(battle, target, loc_roll, dmg, attack_arc, ship, str(kind))
+
+
+def _can_still_fire(ship: ShipState, target: ShipState, kind: WeaponKind) -> bool:
+    """A group still fires if its ship is in play and in control, its target is in play and
+    the weapon has working shots: damage lands at once (FPF-DMG-11, FPF-DMG-12, FPF-DMG-13)."""
+    return ship.alive and ship.in_control and target.alive and ship.shots(kind) > 0

@@ -20,9 +20,9 @@ from kolrami.engine.orders import (
     ReactionOrder,
     SquadronOrder,
 )
-from kolrami.rules.fpf.fire import verify_targets
-from kolrami.rules.fpf.movement import verify_maneuver
-from kolrami.rules.registry import RuleModule, register
+from kolrami.rules.fpf.fire import declare, firers, verify_targets
+from kolrami.rules.fpf.movement import move_formation, move_single, movers, verify_maneuver
+from kolrami.rules.module import RuleModule, rules_of
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, SquadronState
@@ -58,10 +58,10 @@ def verify_squadron_order(battle: Battle, squadron: SquadronState, order: Squadr
     """Orders of an activated squadron: the right movers, legal manoeuvres, legal fire."""
     if order.squadron != squadron.id:
         raise IllegalOrderError(f"orders are for {squadron.id}, not {order.squadron}")
-    movers = battle.movers(squadron)
+    needed = movers(battle, squadron)
     given = [s for s, _ in order.moves]
-    if sorted(given, key=str) != sorted(movers, key=str) or len(set(given)) != len(given):
-        names = ["formation" if s is None else s for s in movers]
+    if sorted(given, key=str) != sorted(needed, key=str) or len(set(given)) != len(given):
+        names = ["formation" if s is None else s for s in needed]
         raise IllegalOrderError(
             f"{squadron.id} needs one manoeuvre for each of: "
             f"{', '.join(names) or 'nobody'} (FPF-MOV-07)"
@@ -87,7 +87,7 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
     enemy = "B" if squadron.side == "A" else "A"
     # The opponent may react before the squadron moves (FPF-FIRE-11).
     for other in battle.side_squadrons(enemy):
-        if other.fired or not battle.firers(other):
+        if other.fired or not firers(battle, other):
             continue
         decision = ReactionDecision(enemy, other.id, squadron.id)
         reaction = yield decision
@@ -95,10 +95,10 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
             raise IllegalOrderError(f"expected REACT {other.id} ..., got '{reaction}'")
         if reaction.fire is not None:
             verify_targets(battle, other, reaction.fire, squadron.id)
-            battle.declare(reaction.fire, squadron.id)
+            declare(battle, reaction.fire, squadron.id)
             other.fired = True
     order: SquadronOrder | None = None
-    if battle.movers(squadron) or (not squadron.fired and battle.firers(squadron)):
+    if movers(battle, squadron) or (not squadron.fired and firers(battle, squadron)):
         got = yield OrdersDecision(squadron.side, squadron.id)
         if not isinstance(got, SquadronOrder):
             raise IllegalOrderError(f"expected orders for {squadron.id}, got '{got}'")
@@ -106,31 +106,30 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
         order = got
     jumping = order is not None and any(m.jump for _, m in order.moves)
     if order is not None and order.fire is not None:
-        battle.declare(order.fire, None, jumping)
+        declare(battle, order.fire, None, jumping)
         squadron.fired = True
     if order is not None:
         for who, move in order.moves:
             if move.jump:
                 ids = squadron.formation if who is None else [who]
                 for sid in list(ids):
-                    battle.rules.before_jump(battle, battle.ships[sid])
+                    rules_of(battle).before_jump(battle, battle.ships[sid])
     battle.moving = squadron.id
     formation_move = order.move_of(None) if order else None
     if formation_move is not None:
-        battle.move_formation(squadron, formation_move)
+        move_formation(battle, squadron, formation_move)
     for sid in list(squadron.ships):
         ship = battle.ships[sid]
         if not ship.alive or not ship.detached or ship.moved:
             continue  # a ship that lost control during the formation's move has moved already
         m = order.move_of(sid) if (order and ship.in_control) else None
-        battle.move_single(ship, m)
+        move_single(battle, ship, m)
     battle.moving = None
     for ship in battle.ships.values():  # reaction locks on this squadron are spent
         if ship.lock is not None and ship.lock.reaction_to == squadron.id:
             ship.lock = None
 
 
-@register
 class FpfInitiative(RuleModule):
     """Squadrons activate fastest first, alternating at equal speed (FPF-MOV-01, FPF-MOV-02,
     FPF-MOV-03, FPF-MOV-04, FPF-MOV-05, FPF-MOV-10)."""
@@ -153,7 +152,7 @@ class FpfInitiative(RuleModule):
         pending = {
             q.id for q in battle.squadrons.values() if any(battle.ships[s].alive for s in q.ships)
         }
-        speeds = {q: battle.squadron_speed(battle.squadrons[q]) for q in pending}
+        speeds = {q: squadron_speed(battle, battle.squadrons[q]) for q in pending}
         for speed in sorted(set(speeds.values()), reverse=True):
             tier = {
                 s: [q for q in sorted(pending) if speeds[q] == speed and q[0] == s]
@@ -163,8 +162,8 @@ class FpfInitiative(RuleModule):
                 continue
             if tier["A"] and tier["B"]:
                 rolls: list[list[int]] = []
-                bonus_a = battle.rules.initiative_bonus(battle, "A")
-                bonus_b = battle.rules.initiative_bonus(battle, "B")
+                bonus_a = rules_of(battle).initiative_bonus(battle, "A")
+                bonus_b = rules_of(battle).initiative_bonus(battle, "B")
                 while True:
                     a, b = battle.dice.d10(), battle.dice.d10()
                     rolls.append([a, b])
@@ -215,3 +214,9 @@ class FpfInitiative(RuleModule):
                 pending.discard(act.squadron)
                 yield from activate(battle, battle.squadrons[act.squadron], None)
                 turn = theirs_side
+
+
+def squadron_speed(battle: Battle, squadron: SquadronState) -> int:
+    """A squadron's initiative speed: last turn's speed of its leader or first live ship."""
+    ids = squadron.formation or [s for s in squadron.ships if battle.ships[s].alive]
+    return battle.ships[ids[0]].last_speed if ids else 0

@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kolrami.engine.geometry import segment_hits_circle
-from kolrami.rules.registry import RuleModule, register
+from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
 
 
-@register
 class MaskingStationary(RuleModule):
     """Masking method 1: bases block fire when firer or target stands still (FPF-MASK-01,
     FPF-MASK-03)."""
@@ -32,7 +31,6 @@ class MaskingStationary(RuleModule):
         return True
 
 
-@register
 class MaskingNone(RuleModule):
     """Masking method 2: nothing masks (FPF-MASK-06)."""
 

@@ -12,13 +12,12 @@ from kolrami.engine.orders import (
     Maneuver,
 )
 from kolrami.rules.fpf.damage import penetrates
-from kolrami.rules.registry import RuleModule, register
+from kolrami.rules.module import RuleModule, rules_of
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
 
 
-@register
 class Derelicts(RuleModule):
     """FPF-OPT-01: a ship at 0 superstructure is left dead in space, not blown up."""
 
@@ -30,7 +29,6 @@ class Derelicts(RuleModule):
         battle.remove(ship, by, derelict=True)
 
 
-@register
 class IndividualHoldFire(RuleModule):
     """FPF-OPT-02: ships of a squadron may hold fire one by one."""
 
@@ -42,7 +40,6 @@ class IndividualHoldFire(RuleModule):
         return False
 
 
-@register
 class BirdOfPreyEngines(RuleModule):
     """The Bird of Prey sheet's cut-off note: engine hits count double (FPF-DATA)."""
 
@@ -53,7 +50,6 @@ class BirdOfPreyEngines(RuleModule):
         return amount * 2 if ship.cls.engine_double_damage else amount
 
 
-@register
 class MicroWarpJump(RuleModule):
     """FPF-OPT-04, FPF-OPT-05, FPF-OPT-06: a squadron may jump 40-60 units straight ahead instead of
     moving."""
@@ -102,10 +98,9 @@ class MicroWarpJump(RuleModule):
                 ship.superstructure,
             )
             if ship.superstructure <= 0:
-                battle.rules.destroyed(battle, ship, None)
+                rules_of(battle).destroyed(battle, ship, None)
 
 
-@register
 class NebulaFire(RuleModule):
     """FPF-OPT-09: a ship inside a nebula has no shields; shots at it get through on 9 or 10."""
 

@@ -12,7 +12,7 @@ from kolrami.engine.orders import (
     RepairDecision,
     RepairOrder,
 )
-from kolrami.rules.registry import RuleModule, register
+from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
@@ -80,7 +80,6 @@ def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
     battle.log.record(ev.Repaired, ship.id, item, value)
 
 
-@register
 class FpfRepairs(RuleModule):
     """Damage control at the start of the turn (FPF-REP-01, FPF-REP-02, FPF-REP-03, FPF-REP-04,
     FPF-REP-05, FPF-REP-06, FPF-REP-07)."""

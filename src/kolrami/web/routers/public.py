@@ -79,8 +79,8 @@ def fleet_page(ev: PublicEvent, pid: int, request: Request) -> HTMLResponse:
 @router.get("/events/{eid}/rounds/{number}/tables/{table}/replay", response_class=HTMLResponse)
 def replay_page(ev: PublicEvent, number: int, table: int, request: Request) -> HTMLResponse:
     """The replay of a game the AI captains played."""
-    from kolrami.engine.events import parse_jsonl
     from kolrami.report.replay import render_replay
+    from kolrami.rules.registry import read_log as parse_jsonl
 
     text = web(request).store.battle_log(ev.name, number, table)
     if text is None:

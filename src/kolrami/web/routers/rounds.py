@@ -150,8 +150,8 @@ def ai_plays(
     """The AI captains play the table's battle with the two registered fleets; the result is
     recorded like any other and the battle log kept for its replay."""
     from kolrami.engine.chance import derive_seed
-    from kolrami.engine.driver import simulate
     from kolrami.scenarios.models import load_scenario
+    from kolrami.sim.play import simulate
 
     store = web(request).store
     view = event_view(store, ev.id, ev.name)

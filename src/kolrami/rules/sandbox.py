@@ -15,6 +15,7 @@ from kolrami.engine.battle import Battle
 from kolrami.engine.events import ShipPlaced
 from kolrami.engine.geometry import Trail
 from kolrami.fleet.model import Fleet, FleetShip
+from kolrami.rules import new_battle
 from kolrami.scenarios.models import builtin_scenario
 
 
@@ -35,7 +36,7 @@ def sandbox(
     base = builtin_scenario("standard")
     sc = base.model_copy(update=scenario) if scenario else base
     sc = type(base).model_validate(sc.model_dump())  # re-validate the overrides
-    return Battle(sc, (fleet_of(side_a, "A"), fleet_of(side_b, "B")), seed, extra_rules=rules)
+    return new_battle(sc, (fleet_of(side_a, "A"), fleet_of(side_b, "B")), seed, extra_rules=rules)
 
 
 def place(

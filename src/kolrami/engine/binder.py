@@ -1,0 +1,186 @@
+"""The one rule-module binder (GUIDE 3.7, 3.12): modules hook into named steps and policies.
+
+A game's rules are modules: small classes with a name, the catalogue clauses they carry out and
+any of the hooks and policies their game's base class declares. A base class marks each of its
+methods as a `hook` (every module that overrides it runs, in module order) or a `policy` (one
+function decides: the last module that overrides it). `Rules` binds a list of modules once, so
+the hot path calls one bound method and core code never asks "is option X on?".
+
+Binding refuses two optional modules that override the same policy: each would silently undo
+the other. A game's base modules (`core` or `base`) provide the defaults; one optional module
+may replace each.
+
+The engine knows only the kernel's own policies (`Module`): the turn driver, the per-side view,
+when the battle is over and who won. Every game's hooks and policies live with its rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Sequence
+from functools import cache
+from types import FunctionType
+from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, TypeVar
+
+from kolrami.errors import KolramiError
+
+if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle, Result
+    from kolrami.engine.orders import Decision, Order
+
+P = ParamSpec("P")
+R = TypeVar("R")
+F = TypeVar("F", bound=Callable[..., Any])
+N = TypeVar("N")
+
+#: A turn driver: plays a battle's turns, yielding decisions and receiving orders; returns the
+#: result.
+Game = Generator["Decision", "Order", "Result"]
+
+_HOOKS: set[Callable[..., Any]] = set()
+_POLICIES: set[Callable[..., Any]] = set()
+
+
+class RulesConflictError(KolramiError):
+    """Two rule modules that cannot be switched on together."""
+
+
+def hook(fn: F) -> F:
+    """Mark a base-class method as a hook: every module overriding it runs, in module order."""
+    _HOOKS.add(fn)
+    return fn
+
+
+def policy(fn: F) -> F:
+    """Mark a base-class method as a policy: the last module overriding it decides."""
+    _POLICIES.add(fn)
+    return fn
+
+
+class Module:
+    """Base of every rule module. A game subclasses it with its own hooks and policies."""
+
+    name: ClassVar[str] = ""
+    clauses: ClassVar[tuple[str, ...]] = ()
+    summary: ClassVar[str] = ""
+    #: part of its game itself, always on
+    core: ClassVar[bool] = False
+    #: one of its game's base modules: its policies are the defaults optional modules replace
+    base: ClassVar[bool] = False
+    #: what switching the module on makes battles do, for readers above the rules
+    capabilities: ClassVar[frozenset[str]] = frozenset()
+
+    @policy
+    def turns(self, battle: Battle) -> Game:
+        """Play the battle's turns (the game's turn driver) and return its result."""
+        raise NotImplementedError
+
+    @policy
+    def view(self, battle: Battle, side: str) -> Any:
+        """What `side` may know of the battle now: a frozen per-side snapshot (GUIDE 3.8)."""
+        raise NotImplementedError
+
+    @policy
+    def battle_over(self, battle: Battle) -> bool:
+        """Whether the battle ends now, before its turn limit."""
+        raise NotImplementedError
+
+    @policy
+    def result(self, battle: Battle) -> tuple[str | None, str]:
+        """The winner ('A', 'B' or None) and the reason, once the battle is over."""
+        raise NotImplementedError
+
+
+def _declared(classes: Sequence[type[Module]]) -> dict[str, tuple[Callable[..., Any], bool]]:
+    """Every hook and policy the classes' bases declare: name -> (declaring function, policy?)."""
+    out: dict[str, tuple[Callable[..., Any], bool]] = {}
+    for cls in classes:
+        for klass in cls.__mro__:
+            for name, fn in vars(klass).items():
+                if name in out or not isinstance(fn, FunctionType):
+                    continue
+                if fn in _POLICIES:
+                    out[name] = (fn, True)
+                elif fn in _HOOKS:
+                    out[name] = (fn, False)
+    return out
+
+
+@cache
+def _plan(
+    classes: tuple[type[Module], ...],
+) -> tuple[dict[str, list[int]], dict[str, int]]:
+    """Which modules (by position) run each hook, and which one decides each policy; worked out
+    once per list of module classes. Refuses two optional modules changing one policy."""
+    hooks: dict[str, list[int]] = {}
+    policies: dict[str, int] = {}
+    for name, (declaring, is_policy) in _declared(classes).items():
+        chosen = [
+            i for i, cls in enumerate(classes) if getattr(cls, name, declaring) is not declaring
+        ]
+        if not is_policy:
+            hooks[name] = chosen
+            continue
+        optional = [classes[i] for i in chosen if not (classes[i].core or classes[i].base)]
+        if len(optional) > 1:
+            a, b = optional[0].name, optional[1].name
+            raise RulesConflictError(
+                f"rule modules '{a}' and '{b}' both change how '{name}' works and cannot be "
+                "switched on together; leave one of them out"
+            )
+        if chosen:
+            policies[name] = chosen[-1]
+    return hooks, policies
+
+
+class Rules:
+    """The bound modules of one battle: hook lists and one function per policy."""
+
+    def __init__(self, modules: Sequence[Module]) -> None:
+        self.modules = list(modules)
+        self.names = [m.name for m in self.modules]
+        #: what the bound modules make this battle do
+        self.capabilities: frozenset[str] = frozenset().union(
+            *(m.capabilities for m in self.modules)
+        )
+        hooks, policies = _plan(tuple(type(m) for m in self.modules))
+        mods = self.modules
+        self._hooks: dict[str, list[Callable[..., Any]]] = {
+            name: [getattr(mods[i], name) for i in chosen] for name, chosen in hooks.items()
+        }
+        self._policies: dict[str, Callable[..., Any]] = {
+            name: getattr(mods[i], name) for name, i in policies.items()
+        }
+        self.battle_over = self.policy(Module.battle_over)
+        self.result = self.policy(Module.result)
+        self.turns = self.policy(Module.turns)
+        self.view = self.policy(Module.view)
+
+    def policy(self, fn: Callable[Concatenate[N, P], R]) -> Callable[P, R]:
+        """The bound function that decides policy `fn` (a base-class method) in this battle."""
+        bound = self._policies.get(fn.__name__)
+        if bound is None:
+            return _missing(fn.__name__, self.names)
+        return bound
+
+    def hooks(self, fn: Callable[Concatenate[N, P], R]) -> list[Callable[P, R]]:
+        """The bound overrides of hook `fn` (a base-class method), in module order."""
+        return self._hooks.get(fn.__name__, [])
+
+    def provider(self, fn: Callable[..., Any]) -> Module | None:
+        """The module whose function decides policy `fn`, if any."""
+        bound = self._policies.get(fn.__name__)
+        owner = getattr(bound, "__self__", None)
+        return owner if isinstance(owner, Module) else None
+
+    def provides(self, fn: Callable[..., Any]) -> bool:
+        """Whether some bound module decides policy `fn`."""
+        return fn.__name__ in self._policies
+
+
+def _missing(name: str, modules: list[str]) -> Callable[..., Any]:
+    def refuse(*args: object, **kwargs: object) -> Any:
+        raise RulesConflictError(
+            f"no rule module of this battle ({', '.join(modules)}) provides '{name}'"
+        )
+
+    return refuse

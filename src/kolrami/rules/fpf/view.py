@@ -1,0 +1,123 @@
+"""The view of an FPF-family battle a captain is given (GUIDE 3.8): what one side may know.
+
+Its own ships in full, enemy ships as the rules let it see them (everything in FPF; the advanced
+game's cloaks hide some). The view never exposes the battle's dice: a captain that wants chance
+has its own generator.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kolrami.rules.advanced.view import AdvancedView
+from kolrami.rules.fpf import fire, movement
+from kolrami.rules.module import rules_of
+from kolrami.rules.peak import return_spots
+
+if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle, ShipState, SquadronState
+    from kolrami.scenarios.models import Scenario
+
+
+class BattleView:
+    """What one side may know of a battle. Read it; never change the objects it returns."""
+
+    __slots__ = ("_battle", "enemy", "side")
+
+    def __init__(self, battle: Battle, side: str) -> None:
+        self._battle = battle
+        self.side = side
+        self.enemy = "B" if side == "A" else "A"
+
+    @property
+    def turn(self) -> int:
+        """The current turn number."""
+        return self._battle.turn
+
+    @property
+    def scenario(self) -> Scenario:
+        """The scenario being played."""
+        return self._battle.scenario
+
+    def own_ships(self) -> list[ShipState]:
+        """This side's ships in play."""
+        return self._battle.side_ships(self.side)
+
+    def enemies(self) -> list[ShipState]:
+        """Enemy ships in play that this side can see."""
+        return self._seen(self._battle.side_ships(self.enemy))
+
+    def ship(self, ship_id: str) -> ShipState:
+        """A ship by id (own, or a visible enemy)."""
+        ship = self._battle.ships[ship_id]
+        if ship.side != self.side and not self._battle.visible(self.side, ship):
+            raise KeyError(ship_id)
+        return ship
+
+    def squadron(self, squadron_id: str) -> SquadronState:
+        """A squadron by id."""
+        return self._battle.squadrons[squadron_id]
+
+    def members(self, squadron_id: str) -> list[ShipState]:
+        """Ships of a squadron still in play (formation first)."""
+        q = self._battle.squadrons[squadron_id]
+        ships = self._battle.ships
+        ids = q.formation + [s for s in q.ships if s not in q.formation]
+        found = [s for sid in ids if (s := ships[sid]).alive]
+        return self._seen(found)
+
+    def _seen(self, ships: list[ShipState]) -> list[ShipState]:
+        """The ships of `ships` this side can see (cloaked enemies it cannot are left out)."""
+        b = self._battle
+        if b.sight is None:  # nothing is hidden (FPF)
+            return ships
+        return [s for s in ships if b.visible(self.side, s)]
+
+    def movers(self, squadron_id: str) -> list[str | None]:
+        """Who needs a manoeuvre in a squadron's orders (None: the formation)."""
+        return movement.movers(self._battle, self._battle.squadrons[squadron_id])
+
+    def firers(self, squadron_id: str) -> list[ShipState]:
+        """Ships of a squadron able to fire."""
+        return self._seen(fire.firers(self._battle, self._battle.squadrons[squadron_id]))
+
+    def speed_limits(self, mover: str | None, squadron_id: str, pivot: bool) -> tuple[int, int]:
+        """Legal speeds for a mover (the formation when None)."""
+        b = self._battle
+        if mover is None:
+            return movement.formation_limits(b, b.squadrons[squadron_id], pivot)
+        return movement.speed_limits(b, self.ship(mover), pivot)
+
+    def fires_as_unit(self) -> bool:
+        """Whether a firing squadron must fire with every ship (FPF-FIRE-13)."""
+        return rules_of(self._battle).squadron_fires_as_unit(self._battle)
+
+    def mover_position(self, mover: str | None, squadron_id: str) -> ShipState:
+        """The ship whose position a mover's manoeuvre starts from (KeyError for a hidden
+        enemy)."""
+        if mover is None:
+            q = self._battle.squadrons[squadron_id]
+            return self.ship(q.formation[0])
+        return self.ship(mover)
+
+    def obstacles(self) -> list[tuple[float, float, float]]:
+        """(x, y, radius) circles a ship's centre cannot enter: planets grown by a base radius."""
+        r = self._battle.scenario.base_radius_cm
+        return [(t.x, t.y, t.radius_cm + r) for t in self._battle.blockers]
+
+    def return_spots(self, ship_id: str) -> list[tuple[float, float]]:
+        """Legal spots where a reset ship may return (Peak Performance, PP-11)."""
+        return return_spots(self._battle, self._battle.ships[ship_id])
+
+    def fleet_points(self) -> dict[str, int]:
+        """Fleet Points so far, when the scenario scores them."""
+        return dict(self._battle.fleet_points)
+
+    def count_candidates(self, n: int) -> None:
+        """Report manoeuvres evaluated (for benchmarks)."""
+        self._battle.stats.candidates += n
+
+    def advanced(self) -> AdvancedView:
+        """The advanced game's part of the view (officers, power, shields, locks); only in a
+        battle the advanced driver plays."""
+        return AdvancedView(self._battle, self.side)

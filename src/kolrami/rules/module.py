@@ -1,0 +1,193 @@
+"""The FPF family's rule-module base (GUIDE 3.7): named phases, policies, capabilities.
+
+`RuleModule` declares the hooks FPF's turn calls (start of battle, start of turn, repairs,
+initiative, end of turn, end of battle) and the policies its rules ask (penetration, masking,
+destruction ...). The engine's one binder (kolrami.engine.binder) binds them; `Ruleset` is the
+typed face the rules read: `rules_of(battle).penetrates(...)`.
+
+Phase hooks run in module order; hooks of phases that need a captain's decision are generators
+that yield Decisions and receive Orders. A policy is one function: the last module that defines
+it wins, so an optional module replaces a core policy by defining it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from enum import StrEnum
+from typing import TYPE_CHECKING, ClassVar
+
+from kolrami.engine.binder import Module, Rules, hook, policy
+
+if TYPE_CHECKING:
+    from kolrami.catalog.models import WeaponKind
+    from kolrami.engine.battle import Battle, ShipState
+    from kolrami.engine.orders import Decision, Maneuver
+
+
+class Phase(StrEnum):
+    """Named phases a module can hook into, in the order a turn meets them."""
+
+    START_OF_BATTLE = "start_of_battle"
+    START_OF_TURN = "start_of_turn"
+    REPAIRS = "repairs"
+    INITIATIVE = "initiative"
+    END_OF_TURN = "end_of_turn"
+    END_OF_BATTLE = "end_of_battle"
+
+
+class Capability(StrEnum):
+    """What a rule module makes a battle do that readers above the rules need to know (the
+    tournament, reports, the CLI), asked for instead of testing a module's name."""
+
+    #: ships are reset and return instead of being destroyed
+    RESETS_DESTROYED = "resets-destroyed"
+    #: the battle scores Fleet Points, and its winner is the side with more of them
+    SCORES_FLEET_POINTS = "scores-fleet-points"
+
+
+Play = Iterator["Decision"]  # a generator yielding decisions; orders are sent back in
+
+
+class RuleModule(Module):
+    """Base of the FPF family's rule modules (FPF, its options, Peak Performance, cards, and the
+    advanced game, which extends it): override the hooks and policies the module needs."""
+
+    #: the turn driver the module needs ("" for FPF's); a scenario's `driver` names one too
+    driver: ClassVar[str] = ""
+
+    # --- phase hooks --------------------------------------------------------------------------
+    @hook
+    def start_of_battle(self, battle: Battle) -> None:
+        """Once, after deployment."""
+
+    @hook
+    def start_of_turn(self, battle: Battle) -> Iterator[Decision]:
+        """At the start of each turn, before repairs (may ask captains, e.g. where to return)."""
+        yield from ()
+
+    @hook
+    def repairs(self, battle: Battle) -> Iterator[Decision]:
+        """The repairs phase (FPF-TURN-02 step 1)."""
+        yield from ()
+
+    @hook
+    def initiative(self, battle: Battle) -> Iterator[Decision]:
+        """The initiative phase: squadrons activate, move and fire (FPF-TURN-02 step 2)."""
+        yield from ()
+
+    @hook
+    def end_of_turn(self, battle: Battle) -> None:
+        """After every squadron has activated."""
+
+    @hook
+    def end_of_battle(self, battle: Battle) -> None:
+        """Once, when the battle is over, before the result is recorded."""
+
+    # --- policies (the last module defining one wins) -----------------------------------------
+    @policy
+    def penetrates(
+        self, battle: Battle, firer: ShipState, target: ShipState, strength: int, roll: int
+    ) -> bool:
+        """Whether a d10 `roll` of a shot at `strength` gets through `target`'s shields."""
+        raise NotImplementedError
+
+    @policy
+    def line_of_fire_clear(self, battle: Battle, firer: ShipState, target: ShipState) -> bool:
+        """Whether nothing masks the line from firer to target (FPF-MASK)."""
+        raise NotImplementedError
+
+    @policy
+    def destroyed(self, battle: Battle, ship: ShipState, by: ShipState | None) -> None:
+        """What happens when a ship's superstructure reaches 0 (FPF-DMG-11)."""
+        raise NotImplementedError
+
+    @policy
+    def engine_damage(self, battle: Battle, ship: ShipState, amount: int) -> int:
+        """How much Engine Power a hit of `amount` on locations 5-7 removes."""
+        raise NotImplementedError
+
+    @policy
+    def squadron_fires_as_unit(self, battle: Battle) -> bool:
+        """Whether every ship of a firing squadron must fire (FPF-FIRE-13)."""
+        raise NotImplementedError
+
+    @policy
+    def after_roll(
+        self, battle: Battle, ship: ShipState, target: ShipState, strength: int, rolls: list[int]
+    ) -> list[int]:
+        """A volley's penetration dice after any re-rolls (card effects)."""
+        raise NotImplementedError
+
+    @policy
+    def evasion(self, battle: Battle, firer: ShipState, target: ShipState) -> int:
+        """How much harder shots at `target` are to get through (card effects)."""
+        raise NotImplementedError
+
+    @policy
+    def initiative_bonus(self, battle: Battle, side: str) -> int:
+        """Added to a side's d10 in initiative roll-offs (card effects)."""
+        raise NotImplementedError
+
+    @policy
+    def check_jump(self, battle: Battle, ships: list[ShipState], m: Maneuver, who: str) -> None:
+        """Verify a micro warp jump (FPF-OPT-04); raise IllegalOrderError if not allowed."""
+        raise NotImplementedError
+
+    @policy
+    def jump_weapons(self, battle: Battle, kinds: list[WeaponKind]) -> list[WeaponKind]:
+        """The weapons a jumping ship may fire (FPF-OPT-05)."""
+        raise NotImplementedError
+
+    @policy
+    def before_jump(self, battle: Battle, ship: ShipState) -> None:
+        """Anything that happens to a ship as it jumps (FPF-OPT-06)."""
+        raise NotImplementedError
+
+
+#: The hooks of the phases that may ask captains, and of the phases that do not.
+DECISION_HOOKS: dict[Phase, Callable[[RuleModule, Battle], Iterator[Decision]]] = {
+    Phase.START_OF_TURN: RuleModule.start_of_turn,
+    Phase.REPAIRS: RuleModule.repairs,
+    Phase.INITIATIVE: RuleModule.initiative,
+}
+PLAIN_HOOKS: dict[Phase, Callable[[RuleModule, Battle], None]] = {
+    Phase.START_OF_BATTLE: RuleModule.start_of_battle,
+    Phase.END_OF_TURN: RuleModule.end_of_turn,
+    Phase.END_OF_BATTLE: RuleModule.end_of_battle,
+}
+
+
+class Ruleset(Rules):
+    """The bound modules of one battle with FPF's policies as typed functions."""
+
+    def __init__(self, modules: list[RuleModule]) -> None:
+        super().__init__(modules)
+        self.penetrates = self.policy(RuleModule.penetrates)
+        self.line_of_fire_clear = self.policy(RuleModule.line_of_fire_clear)
+        self.destroyed = self.policy(RuleModule.destroyed)
+        self.engine_damage = self.policy(RuleModule.engine_damage)
+        self.squadron_fires_as_unit = self.policy(RuleModule.squadron_fires_as_unit)
+        self.after_roll = self.policy(RuleModule.after_roll)
+        self.evasion = self.policy(RuleModule.evasion)
+        self.initiative_bonus = self.policy(RuleModule.initiative_bonus)
+        self.check_jump = self.policy(RuleModule.check_jump)
+        self.jump_weapons = self.policy(RuleModule.jump_weapons)
+        self.before_jump = self.policy(RuleModule.before_jump)
+
+    def run(self, phase: Phase, battle: Battle) -> Iterator[Decision]:
+        """Run every hook of `phase`; decision phases yield their decisions."""
+        steps = DECISION_HOOKS.get(phase)
+        if steps is not None:
+            for step in self.hooks(steps):
+                yield from step(battle)
+            return
+        for fn in self.hooks(PLAIN_HOOKS[phase]):
+            fn(battle)
+
+
+def rules_of(battle: Battle) -> Ruleset:
+    """The battle's bound rules with FPF's policies (every battle the rules build has them)."""
+    rules = battle.rules
+    if not isinstance(rules, Ruleset):
+        raise TypeError("this battle was not built by kolrami.rules (new_battle)")
+    return rules
