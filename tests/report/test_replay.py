@@ -16,15 +16,8 @@ from kolrami.engine.battle import Battle
 from kolrami.engine.driver import simulate
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
-from kolrami.report.replay import (
-    ADRIFT,
-    DERELICT,
-    DESTROYED,
-    OK,
-    RESET,
-    render_replay,
-    replay_data,
-)
+from kolrami.report.replay import render_replay, replay_data
+from kolrami.report.replay_format import ADRIFT, DERELICT, DESTROYED, OK, RESET
 from kolrami.scenarios.models import load_scenario
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"  # an identifier in createElementNS, never fetched

@@ -18,7 +18,8 @@ from matplotlib import image
 
 from kolrami.engine.driver import simulate
 from kolrami.fleet import load_fleet
-from kolrami.report.replay import SIDE_COLOURS, write_replay
+from kolrami.report.replay import write_replay
+from kolrami.report.replay_format import SIDE_COLOURS
 from kolrami.scenarios.models import load_scenario
 
 CHROMIUM = Path("/usr/bin/chromium")
