@@ -208,7 +208,7 @@ def export(ev: OwnedEvent, request: Request) -> Response:
 @router.get("/events/{eid}/print/sheets", response_class=HTMLResponse)
 def print_sheets(ev: OwnedEvent, request: Request) -> HTMLResponse:
     """The score sheet and every player's Fleet Build Sheet, with the round logs filled in."""
-    from kolrami.tournament.sheets import event_sheets_html
+    from kolrami.report.tournament_sheets import event_sheets_html
 
     return HTMLResponse(event_sheets_html(web(request).store, ev.name))
 
@@ -217,7 +217,7 @@ def print_sheets(ev: OwnedEvent, request: Request) -> HTMLResponse:
 def print_sheets_pdf(ev: OwnedEvent, request: Request) -> Response:
     """The same sheets as one PDF."""
     from kolrami.report.build_sheet import render_pdf
-    from kolrami.tournament.sheets import event_sheets_html
+    from kolrami.report.tournament_sheets import event_sheets_html
 
     pdf = render_pdf(event_sheets_html(web(request).store, ev.name))
     return Response(
