@@ -12,6 +12,7 @@ from kolrami.catalog import builtin_pack
 from kolrami.engine import events as ev
 from kolrami.engine.battle import RULES_VERSION, Battle
 from kolrami.errors import InvalidInputError
+from kolrami.report.replay import render_replay
 from kolrami.tournament.simulate import SimulatedEvent
 
 Rows = list[dict[str, Any]]
@@ -77,8 +78,6 @@ def write_report(event: SimulatedEvent, out: Path, replays: bool = True) -> list
             if "battle-simulation" in g.battle.rules.names:
                 row["sheet"], row["totals"] = _sheet(g.battle, {"A": g.a, "B": g.b})
             if replays:
-                from kolrami.report.replay import render_replay
-
                 folder.mkdir(exist_ok=True)
                 page = folder / f"round{g.round}-table{g.table}.html"
                 page.write_text(render_replay(g.battle.events()), encoding="utf-8")

@@ -11,6 +11,7 @@ results are the same on any backend with any number of workers (GUIDE 6).
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import hashlib
 import json
@@ -23,12 +24,14 @@ from typing import Any
 
 import numpy as np
 
+from kolrami.captains.base import captain_names
 from kolrami.catalog import ShipPack, builtin_pack
 from kolrami.engine.battle import RULES_VERSION
 from kolrami.engine.chance import derive_seed
+from kolrami.engine.driver import simulate
 from kolrami.errors import InvalidInputError, UnknownNameError
-from kolrami.fleet.legality import MAX_SQUADRON
-from kolrami.fleet.model import PRESET_PREFIX, Fleet, FleetShip, load_fleet
+from kolrami.fleet.legality import MAX_SQUADRON, validate
+from kolrami.fleet.model import PRESET_PREFIX, Fleet, FleetShip, load_fleet, preset_names
 from kolrami.scenarios.models import Scenario
 from kolrami.sim.fairvalue import FairValues, fair_values
 from kolrami.sim.stats import Ratings, bradley_terry, mean_and_se, wilson
@@ -73,8 +76,6 @@ class Combatant:
 
 def fleet_cost(fleet: Fleet, pack: ShipPack | None = None) -> int:
     """Total Build SP of a fleet: ships, cards and resource, as the build sheet adds them."""
-    from kolrami.fleet.legality import validate
-
     return validate(fleet, limit=None, pack=pack).total_build
 
 
@@ -121,8 +122,6 @@ def class_combatants(
 
 def expand_fleet_refs(refs: Iterable[str]) -> list[str]:
     """Fleet references with 'presets:*' style patterns expanded to the matching presets."""
-    from kolrami.fleet.model import preset_names
-
     out: list[str] = []
     for ref in refs:
         name = ref.removeprefix(PRESET_PREFIX)
@@ -227,13 +226,10 @@ class Plan:
             raise InvalidInputError(f"seed {self.seed} is negative; use 0 or more")
         if not self.captains:
             raise InvalidInputError("name at least one captain")
-        from kolrami.captains.base import captain_names
 
         known = captain_names()
         for name in self.captains:
             if name not in known:
-                import difflib
-
                 close = difflib.get_close_matches(name, known, n=1)
                 raise UnknownNameError("captain", name, close[0] if close else None, known)
         matchups = []
@@ -298,8 +294,6 @@ class Plan:
 
 def play_battle(job: Job, number: int, k: int) -> Record:
     """Play battle `k` of matchup `number` and return its record (from x's point of view)."""
-    from kolrami.engine.driver import simulate
-
     m = job.matchups[number]
     seed = derive_seed(job.seed, m.id, k)
     swap = k % 2 == 1

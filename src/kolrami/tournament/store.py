@@ -8,9 +8,12 @@ all). The rules themselves are in core.py; this module only reads and writes.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import json
 import os
+import re
+import secrets
 import threading
 import time
 from collections.abc import Hashable, Iterator
@@ -21,6 +24,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import (
     Connection,
     Engine,
@@ -32,12 +37,17 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, object_session, sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm.util import identity_key
 
+from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.fleet.legality import EventSettings, validate
 from kolrami.fleet.model import Fleet, read_fleet
+from kolrami.scenarios.models import load_scenario
+from kolrami.sim.score_check import check_score
 from kolrami.tournament import core
 from kolrami.tournament.models import (
     BattleLogRow,
@@ -119,9 +129,6 @@ def _engine(url: str) -> Engine:
 
 def upgrade(engine: Engine) -> None:
     """Bring the database to the newest schema (Alembic migrations, run in the package)."""
-    from alembic import command
-    from alembic.config import Config
-
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
@@ -398,7 +405,6 @@ class Store:
         ).first()
         if found is not None:
             return found
-        import difflib
 
         names = [p.name for p in event_row.players]
         close = difflib.get_close_matches(name, names, n=1)
@@ -767,16 +773,12 @@ class Store:
     ) -> None:
         """A new event (OP-01: three rounds unless the organizer says otherwise); `owner` is
         the web app organizer who runs it."""
-        from kolrami.scenarios.models import load_scenario
-
         if not name.strip():
             raise InvalidInputError("an event needs a name")
         if sp_limit <= 0 or rounds <= 0 or round_minutes <= 0:
             raise InvalidInputError("SP limit, rounds and round minutes must be positive")
         load_scenario(scenario)  # a clear error now rather than at the first battle
         if seed is None:
-            import secrets
-
             seed = secrets.randbelow(2**31)
         with self.transaction() as s:
             if s.scalars(select(EventRow).where(EventRow.name == name)).first():
@@ -1013,8 +1015,6 @@ class Store:
         groups = core.tied_groups(state.standings())
         results: dict[str, int] = {}
         for n, group in enumerate(groups):
-            from kolrami.engine.chance import derive_seed
-
             seed = derive_seed(state.seed, "roll-off", len(state.rounds), n)
             results.update(core.roll_off(group, seed))
         if results:
@@ -1125,8 +1125,6 @@ class Store:
     @contextmanager
     def _checked(self) -> Iterator[Session]:
         """A transaction in which losing a race on a game's version is a ConflictError."""
-        from sqlalchemy.orm.exc import StaleDataError
-
         try:
             with self.transaction() as s:
                 yield s
@@ -1138,10 +1136,6 @@ class Store:
 
     def secret(self, name: str) -> str:
         """A random secret kept in the store (made on first use), e.g. the session key."""
-        import secrets
-
-        from sqlalchemy.exc import IntegrityError
-
         for _ in range(2):
             try:
                 with self.transaction() as s:
@@ -1156,8 +1150,6 @@ class Store:
 
     def create_organizer(self, username: str, password_hash: str) -> int:
         """A web app organizer account (the password arrives hashed); returns its id."""
-        import re
-
         username = username.strip()
         if not re.fullmatch(r"[A-Za-z0-9_.@-]{2,80}", username):
             raise InvalidInputError("a user name is 2 to 80 letters, digits or . _ @ - (no spaces)")
@@ -1663,9 +1655,6 @@ def _initials(name: str) -> str:
 def _score_warning(fleet_json: str, player: str, points: int, scenario: str) -> str:
     """The score check of `points` against a player's fleet (as stored): '' when they can be
     scored. A pure function of its arguments, so kept: entering a result checks both sides."""
-    from kolrami.scenarios.models import load_scenario
-    from kolrami.sim.score_check import check_score
-
     fleet = read_fleet(json.loads(fleet_json), player)
     try:
         verdict = check_score(fleet, points, load_scenario(scenario).turn_limit)
@@ -1713,8 +1702,6 @@ def _result_corrections(
 
 
 def _scenario_rules(name: str) -> tuple[str, ...]:
-    from kolrami.scenarios.models import load_scenario
-
     try:
         return load_scenario(name).rules
     except KolramiError:

@@ -9,9 +9,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from kolrami.engine.chance import derive_seed
+from kolrami.engine.driver import simulate
 from kolrami.errors import InvalidInputError
+from kolrami.scenarios.models import load_scenario
 from kolrami.tournament.store import ConflictError, ScoreCheckError
 from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, render, web
+from kolrami.web.routers.organizer import event_page_ctx
 from kolrami.web.views import EventView, Round, Table, event_view
 
 router = APIRouter(prefix="/org/events/{eid}", tags=["organizer"])
@@ -25,8 +29,6 @@ def pair(ev: OwnedEvent, request: Request) -> Response:
     try:
         pairing = store.pair_next_round(ev.name)
     except InvalidInputError as exc:
-        from kolrami.web.routers.organizer import event_page_ctx
-
         ctx = event_page_ctx(request, ev, errors={"pair": str(exc)})
         return render(request, "org_event.html.j2", ctx, status_code=400)
     return RedirectResponse(f"/org/events/{ev.id}/rounds/{pairing.round}", status_code=303)
@@ -149,10 +151,6 @@ def ai_plays(
 ) -> Response:
     """The AI captains play the table's battle with the two registered fleets; the result is
     recorded like any other and the battle log kept for its replay."""
-    from kolrami.engine.chance import derive_seed
-    from kolrami.engine.driver import simulate
-    from kolrami.scenarios.models import load_scenario
-
     store = web(request).store
     view = event_view(store, ev.id, ev.name)
     t = _table(view, number, table)
