@@ -15,7 +15,7 @@ from typing import Any
 
 from kolrami.catalog import ShipPack, builtin_pack
 from kolrami.errors import InvalidInputError
-from kolrami.fleet.legality import FleetReport, validate
+from kolrami.fleet.legality import FleetReport
 from kolrami.fleet.model import Fleet, load_fleet, read_fleet
 
 SHARE_PREFIX = "KF1-"  # Kolrami fleet, share format 1
@@ -110,8 +110,3 @@ def as_text(report: FleetReport) -> str:
     if report.errors:
         lines.append(f"Not legal: {len(report.errors)} problem(s); run kolrami fleet validate")
     return "\n".join(lines) + "\n"
-
-
-def report_for(fleet: Fleet, limit: int | None) -> FleetReport:
-    """Validate against a limit (None: the event's default is not applied)."""
-    return validate(fleet, limit=limit)

@@ -18,7 +18,7 @@ from kolrami.catalog import ShipPack, builtin_pack
 from kolrami.catalog.cards import Card, CardKind, cards
 from kolrami.catalog.models import FactionCode, ShipClass, UpgradeType
 from kolrami.errors import UnknownNameError
-from kolrami.fleet.document import Fleet, FleetShip
+from kolrami.fleet.document import Fleet
 
 DEFAULT_SP_LIMIT = 300  # see docs/rules.md, OP-13
 MAX_SQUADRON = 3  # FPF-MASK-02
@@ -450,9 +450,3 @@ def validate(
             )
         )
     return report
-
-
-def ship_total(fleet_ship: FleetShip, pack: ShipPack | None = None) -> int:
-    """One ship's Total SP on its own (no event surcharge)."""
-    fleet = Fleet(ships=(fleet_ship,))
-    return validate(fleet, limit=None, pack=pack).ships[0].total_sp

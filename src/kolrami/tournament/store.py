@@ -1261,19 +1261,6 @@ class Store:
             self._player(s, e, player).pin_hash = pin_hash
             s.add(CorrectionRow(event_id=e.id, who=who, what=f"new PIN for {player}"))
 
-    def score_warning(
-        self, event_name: str | None, number: int, player: str, fleet_points: int
-    ) -> str:
-        """The score check of a player's Fleet Points against his opponent's fleet in a round,
-        recording nothing: '' when they can be scored."""
-        with self.transaction(write=False) as s:
-            e = self._event(s, event_name)
-            g = self._game_of(e, number, self._player(s, e, player))
-            if g.b_id is None:
-                return ""
-            me = self._player(s, e, player).id
-            return self._score_warning(e, g.b_id if me == g.a_id else g.a_id, fleet_points)
-
     def _table(self, e: EventRow, number: int, table: int) -> GameRow:
         s = object_session(e)
         assert s is not None
