@@ -52,7 +52,9 @@ from kolrami.report.replay_format import (
     Y,
     squadron_colour,
 )
+from kolrami.rules import register_builtin
 from kolrami.rules.fpf.damage import penetrates
+from kolrami.rules.registry import Capability, capabilities_of
 
 _ASSETS = "assets"
 _TRAIL_KEEP_CM = 240.0  # how much of a squadron's path is kept to lay wingmen along it
@@ -586,7 +588,8 @@ def replay_data(events: Iterable[ev.Event], pack: ShipPack | None = None) -> dic
     scenario = header.get("scenario", {})
     rules = list(header.get("rules", []))
     walker = _Walker(pack, header)
-    walker.fleet_points = "battle-simulation" in rules
+    register_builtin()  # the header names the modules; the registry says what they do
+    walker.fleet_points = Capability.SCORES_FLEET_POINTS in capabilities_of(rules)
     walker.start_speed = int(scenario.get("start_speed_cm", 20))
     steps = [_StepBuilder(walker, s).build() for s in _split(events[1:])]
     end = next((e for e in reversed(events) if isinstance(e, ev.BattleEnded)), None)

@@ -13,6 +13,7 @@ from kolrami.engine import events as ev
 from kolrami.engine.battle import RULES_VERSION, Battle
 from kolrami.errors import InvalidInputError
 from kolrami.report.replay import render_replay
+from kolrami.rules.registry import Capability
 from kolrami.tournament.simulate import SimulatedEvent
 
 Rows = list[dict[str, Any]]
@@ -75,7 +76,7 @@ def write_report(event: SimulatedEvent, out: Path, replays: bool = True) -> list
             assert g.b is not None
             result = g.battle.finish()
             row["reason"] = result.reason
-            if "battle-simulation" in g.battle.rules.names:
+            if Capability.SCORES_FLEET_POINTS in g.battle.rules.capabilities:
                 row["sheet"], row["totals"] = _sheet(g.battle, {"A": g.a, "B": g.b})
             if replays:
                 folder.mkdir(exist_ok=True)

@@ -32,6 +32,8 @@ from kolrami.engine.driver import simulate
 from kolrami.errors import InvalidInputError, UnknownNameError
 from kolrami.fleet.legality import MAX_SQUADRON, validate
 from kolrami.fleet.model import PRESET_PREFIX, Fleet, FleetShip, load_fleet, preset_names
+from kolrami.rules import scenario_capabilities
+from kolrami.rules.registry import Capability
 from kolrami.scenarios.models import Scenario
 from kolrami.sim.fairvalue import FairValues, fair_values
 from kolrami.sim.stats import Ratings, bradley_terry, mean_and_se, wilson
@@ -246,7 +248,8 @@ class Plan:
     @property
     def simulating(self) -> bool:
         """Whether the scenario scores Fleet Points (Peak Performance's battle simulation)."""
-        return "battle-simulation" in (*self.scenario.rules, *self.extra_rules)
+        capabilities = scenario_capabilities(self.scenario, self.extra_rules)
+        return Capability.SCORES_FLEET_POINTS in capabilities
 
     def _matchup_id(self, i: int, j: int) -> str:
         """A digest of everything that decides the matchup's battles (so stale records in an
@@ -306,7 +309,7 @@ def play_battle(job: Job, number: int, k: int) -> Record:
     winner = None if result.winner is None else ("x" if result.winner == xs else "y")
     lost = result.destroyed_value
     fp = battle.fleet_points
-    simulating = "battle-simulation" in battle.rules.names
+    simulating = Capability.SCORES_FLEET_POINTS in battle.rules.capabilities
     margin = fp[xs] - fp[ys] if simulating else lost[ys] - lost[xs]
     rng_state = repr(battle.dice.getstate()).encode()
     return {

@@ -17,6 +17,7 @@ from kolrami.engine.chance import derive_seed
 from kolrami.engine.driver import simulate
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet
+from kolrami.rules.registry import Capability
 from kolrami.scenarios.models import load_scenario
 from kolrami.tournament import core
 from kolrami.tournament.store import Store
@@ -116,7 +117,7 @@ def run_event(
             result = battle.finish()
             points = (
                 battle.fleet_points
-                if sc.rules and "battle-simulation" in sc.rules
+                if Capability.SCORES_FLEET_POINTS in battle.rules.capabilities
                 else {"A": battle.destroyed_value()["B"], "B": battle.destroyed_value()["A"]}
             )
             winner_side = result.winner or ("A" if points["A"] >= points["B"] else "B")

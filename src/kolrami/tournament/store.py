@@ -46,6 +46,8 @@ from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.fleet.legality import EventSettings, validate
 from kolrami.fleet.model import Fleet, read_fleet
+from kolrami.rules import scenario_capabilities
+from kolrami.rules.registry import Capability
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.score_check import check_score
 from kolrami.tournament import core
@@ -970,7 +972,7 @@ class Store:
         return warning
 
     def _score_warning(self, e: EventRow, opponent_id: int, points: int) -> str:
-        if "battle-simulation" not in _scenario_rules(e.scenario):
+        if Capability.SCORES_FLEET_POINTS not in _scenario_capabilities(e.scenario):
             return ""
         s = object_session(e)
         assert s is not None
@@ -1656,9 +1658,9 @@ def _score_warning(fleet_json: str, player: str, points: int, scenario: str) -> 
 
 
 def _score_check(scenario: str, fleet_json: str, player: str, points: int) -> str:
-    """The score check of `points` scored against a player's fleet, when the scenario has one
-    (Peak Performance's battle-simulation rules): '' when they can be scored or not checked."""
-    if "battle-simulation" not in _scenario_rules(scenario):
+    """The score check of `points` scored against a player's fleet, when the scenario scores
+    Fleet Points (Peak Performance's rules): '' when they can be scored or not checked."""
+    if Capability.SCORES_FLEET_POINTS not in _scenario_capabilities(scenario):
         return ""
     return _score_warning(fleet_json, player, points, scenario)
 
@@ -1688,8 +1690,9 @@ def _result_corrections(
     return lines
 
 
-def _scenario_rules(name: str) -> tuple[str, ...]:
+def _scenario_capabilities(name: str) -> frozenset[Capability]:
+    """What a stored event's scenario makes its battles do (nothing when it cannot be loaded)."""
     try:
-        return load_scenario(name).rules
+        return scenario_capabilities(load_scenario(name))
     except KolramiError:
-        return ()
+        return frozenset()

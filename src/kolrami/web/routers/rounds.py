@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from kolrami.engine.chance import derive_seed
 from kolrami.engine.driver import simulate
 from kolrami.errors import InvalidInputError
+from kolrami.rules.registry import Capability
 from kolrami.scenarios.models import load_scenario
 from kolrami.tournament.store import ConflictError, ScoreCheckError
 from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, render, web
@@ -161,7 +162,7 @@ def ai_plays(
     seed = derive_seed(view.state.seed, "battle", number, table)
     battle = simulate(scenario, (fleets[t.a], fleets[t.b]), CAPTAINS, seed)
     result = battle.finish()
-    if scenario.rules and "battle-simulation" in scenario.rules:
+    if Capability.SCORES_FLEET_POINTS in battle.rules.capabilities:
         points = battle.fleet_points
     else:
         destroyed = battle.destroyed_value()
