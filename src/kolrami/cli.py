@@ -557,7 +557,7 @@ def battle_cmd(
     from kolrami.captains.base import make_captain
     from kolrami.engine.driver import captain_dice, run
     from kolrami.fleet.model import load_fleet
-    from kolrami.report.replay import check_outputs, write_outputs
+    from kolrami.report.outputs import check_outputs, write_outputs
     from kolrami.scenarios.models import load_scenario
 
     check_outputs(replay, tracks)
@@ -626,7 +626,7 @@ def replay_cmd(
     from kolrami.captains.scripted import ScriptedCaptain
     from kolrami.engine.driver import captain_dice, run
     from kolrami.engine.events import BattleStarted, OrderGiven
-    from kolrami.report.replay import check_outputs, write_outputs
+    from kolrami.report.outputs import check_outputs, write_outputs
     from kolrami.rules import rebuild
     from kolrami.rules.registry import read_log as parse_jsonl
 

@@ -250,7 +250,7 @@ def sheet_cmd(
 ) -> None:
     """The organizer's score sheet and every player's Fleet Build Sheet with the round log."""
     from kolrami.report.build_sheet import write
-    from kolrami.tournament.sheets import event_sheets_html
+    from kolrami.report.tournament_sheets import event_sheets_html
 
     if html is None and pdf is None:
         raise InvalidInputError("say where to write: --html OUT.html and/or --pdf OUT.pdf")

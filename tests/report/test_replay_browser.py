@@ -17,7 +17,8 @@ import pytest
 from matplotlib import image
 
 from kolrami.fleet import load_fleet
-from kolrami.report.replay import SIDE_COLOURS, write_replay
+from kolrami.report.replay import write_replay
+from kolrami.report.replay_format import SIDE_COLOURS
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
 

@@ -11,7 +11,8 @@ from matplotlib import image
 from kolrami.engine.battle import Battle
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
-from kolrami.report.replay import SIDE_COLOURS, replay_data
+from kolrami.report.replay import replay_data
+from kolrami.report.replay_format import SIDE_COLOURS
 from kolrami.report.tracks import ship_tracks, write_tracks
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate

@@ -7,6 +7,7 @@ rules that check a fleet's cards are in kolrami.fleet.legality.
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from enum import StrEnum
 from functools import cache
@@ -169,8 +170,6 @@ def get_card(card_id: str) -> Card:
     """A card by id; an unknown id is an error with a suggestion."""
     card = cards().get(card_id)
     if card is None:
-        import difflib
-
         close = difflib.get_close_matches(card_id, list(cards()), n=1)
         raise UnknownNameError("card", card_id, close[0] if close else None, sorted(cards()))
     return card

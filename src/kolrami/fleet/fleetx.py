@@ -15,8 +15,8 @@ from typing import Any
 
 from kolrami.catalog import ShipPack, builtin_pack
 from kolrami.errors import InvalidInputError
-from kolrami.fleet.legality import FleetReport, validate
-from kolrami.fleet.model import Fleet, read_fleet
+from kolrami.fleet.legality import FleetReport
+from kolrami.fleet.model import Fleet, load_fleet, read_fleet
 
 SHARE_PREFIX = "KF1-"  # Kolrami fleet, share format 1
 
@@ -63,8 +63,6 @@ def from_share_string(text: str) -> Fleet:
 
 def load_any(ref: str) -> Fleet:
     """A fleet from a share string, a FleetX file, or presets:NAME (shape checked only)."""
-    from kolrami.fleet.model import load_fleet
-
     if ref.strip().startswith(SHARE_PREFIX):
         return from_share_string(ref)
     path = Path(ref)
@@ -112,8 +110,3 @@ def as_text(report: FleetReport) -> str:
     if report.errors:
         lines.append(f"Not legal: {len(report.errors)} problem(s); run kolrami fleet validate")
     return "\n".join(lines) + "\n"
-
-
-def report_for(fleet: Fleet, limit: int | None) -> FleetReport:
-    """Validate against a limit (None: the event's default is not applied)."""
-    return validate(fleet, limit=limit)

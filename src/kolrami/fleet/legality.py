@@ -9,6 +9,7 @@ One engine of rules: each check below reads the fleet and the card data and yiel
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +18,7 @@ from kolrami.catalog import ShipPack, builtin_pack
 from kolrami.catalog.cards import Card, CardKind, cards
 from kolrami.catalog.models import FactionCode, ShipClass, UpgradeType
 from kolrami.errors import UnknownNameError
-from kolrami.fleet.model import Fleet, FleetShip
+from kolrami.fleet.document import Fleet
 
 DEFAULT_SP_LIMIT = 300  # see docs/rules.md, OP-13
 MAX_SQUADRON = 3  # FPF-MASK-02
@@ -153,8 +154,6 @@ def check(func: Check) -> Check:
 
 
 def _suggest(unknown: str, known: list[str]) -> str:
-    import difflib
-
     close = difflib.get_close_matches(unknown, known, n=1, cutoff=0.6)
     return f"; did you mean '{close[0]}'?" if close else ""
 
@@ -451,9 +450,3 @@ def validate(
             )
         )
     return report
-
-
-def ship_total(fleet_ship: FleetShip, pack: ShipPack | None = None) -> int:
-    """One ship's Total SP on its own (no event surcharge)."""
-    fleet = Fleet(ships=(fleet_ship,))
-    return validate(fleet, limit=None, pack=pack).ships[0].total_sp

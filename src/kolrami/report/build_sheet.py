@@ -101,7 +101,7 @@ def render_html(
 
 def render_pdf(html: str) -> bytes:
     """PDF bytes of a sheet's HTML."""
-    from xhtml2pdf import pisa
+    from xhtml2pdf import pisa  # here, not at the top: xhtml2pdf (with reportlab) is slow to load
 
     out = io.BytesIO()
     status = pisa.CreatePDF(html, dest=out, encoding="utf-8")

@@ -10,6 +10,7 @@ from rich.table import Table
 from kolrami.catalog import ShipPack
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
+from kolrami.report.adv_sheet import advanced_status_table
 from kolrami.rules.fpf.damage import penetrates, penetration_target
 
 SIDE_STYLE = {"A": "cyan", "B": "red"}
@@ -125,8 +126,6 @@ class Narrator:
 def status_table(battle: Battle) -> Table:
     """Every ship's state at the end."""
     if "advanced" in battle.extensions:  # the advanced game keeps its own ship state
-        from kolrami.report.adv_sheet import advanced_status_table
-
         return advanced_status_table(battle)
     table = Table(title="Ships", title_justify="left")
     for col in ("Ship", "Class", "Side", "SS", "Shields", "Engine", "Systems", "Weapons", "State"):

@@ -29,44 +29,36 @@ from typing import Any
 from kolrami.catalog import ShipClass, ShipPack, WeaponKind, builtin_pack
 from kolrami.engine import events as ev
 from kolrami.errors import InvalidInputError
+from kolrami.report.replay_format import (
+    ADRIFT,
+    DERELICT,
+    DESTROYED,
+    ENGINE,
+    FORMAT_VERSION,
+    LOCATION_COLOURS,
+    OK,
+    PHASERS,
+    PHOTONS,
+    RESET,
+    SHIELDS,
+    SPEED,
+    SS,
+    STATUS,
+    STATUS_NAMES,
+    SYSTEMS,
+    TOKENS,
+    H,
+    X,
+    Y,
+    squadron_colour,
+)
 from kolrami.rules.fpf.damage import penetrates
-
-#: Bump when the data the page reads changes shape.
-FORMAT_VERSION = 1
-
-#: Ship status codes in snapshots (index STATUS in a ship's state).
-OK, ADRIFT, DERELICT, DESTROYED, RESET = range(5)
-STATUS_NAMES = ("in action", "out of control", "derelict", "destroyed", "reset")
-
-#: Indexes of a ship's state array: position, heading, then the sheet's tracks.
-X, Y, H, SS, SHIELDS, ENGINE, SYSTEMS, PHASERS, PHOTONS, TOKENS, STATUS, SPEED = range(12)
-
-#: Fill colours per side, one shade per squadron (the page and the track plot share them).
-SIDE_COLOURS = {
-    "A": ("#2f7fe0", "#19b5c9", "#6c63ff", "#4aa3ff"),
-    "B": ("#e0413a", "#f08a24", "#d6336c", "#b8342e"),
-}
-#: Marker colours of the hit locations (FPF-DMG-06).
-LOCATION_COLOURS = {
-    "shields": "#4fc3f7",
-    "engine_power": "#ffb74d",
-    "phasers": "#fff176",
-    "photons": "#f06292",
-    "computer": "#81c784",
-    "superstructure": "#e0e0e0",
-}
+from kolrami.rules.module import Capability
+from kolrami.rules.registry import REGISTRY, capabilities_of
 
 _ASSETS = "assets"
 _TRAIL_KEEP_CM = 240.0  # how much of a squadron's path is kept to lay wingmen along it
 _ON_TRAIL_CM = 0.75  # a wingman's start and end this close to the trail follow it
-
-
-def squadron_colour(side: str, squadron: str) -> str:
-    """The fill colour of a squadron ('AS2' is side A's second squadron)."""
-    shades = SIDE_COLOURS.get(side, ("#9e9e9e",))
-    digits = "".join(c for c in squadron if c.isdigit())
-    number = int(digits) if digits else 1
-    return shades[(number - 1) % len(shades)]
 
 
 # --- extraction -----------------------------------------------------------------------------
@@ -596,7 +588,8 @@ def replay_data(events: Iterable[ev.Event], pack: ShipPack | None = None) -> dic
     scenario = header.get("scenario", {})
     rules = list(header.get("rules", []))
     walker = _Walker(pack, header)
-    walker.fleet_points = "battle-simulation" in rules
+    known = [r for r in rules if r in REGISTRY]  # a log may name a module since renamed
+    walker.fleet_points = Capability.SCORES_FLEET_POINTS in capabilities_of(known)
     walker.start_speed = int(scenario.get("start_speed_cm", 20))
     steps = [_StepBuilder(walker, s).build() for s in _split(events[1:])]
     end = next((e for e in reversed(events) if isinstance(e, ev.BattleEnded)), None)
@@ -735,31 +728,3 @@ def write_replay(events: Iterable[ev.Event], path: Path, pack: ShipPack | None =
     except OSError as exc:
         raise InvalidInputError(f"cannot write replay '{path}': {exc.strerror}") from None
     return len(text)
-
-
-def check_outputs(html_path: Path | None, png_path: Path | None) -> None:
-    """Check the replay and tracks files a command was asked for, before any work is done."""
-    if html_path is not None:
-        check_output(html_path, (".html", ".htm"), "replay")
-    if png_path is not None:
-        check_output(png_path, (".png",), "tracks plot")
-
-
-def write_outputs(
-    events: Iterable[ev.Event],
-    html_path: Path | None,
-    png_path: Path | None,
-    pack: ShipPack | None = None,
-) -> list[str]:
-    """Write the HTML replay and/or the tracks PNG; returns one line per file written."""
-    events = list(events)
-    done: list[str] = []
-    if html_path is not None:
-        size = write_replay(events, html_path, pack)
-        done.append(f"Wrote the replay to {html_path} ({size / 1024:.0f} KB)")
-    if png_path is not None:
-        from kolrami.report.tracks import write_tracks
-
-        write_tracks(events, png_path, pack)
-        done.append(f"Wrote the ships' tracks to {png_path}")
-    return done

@@ -12,7 +12,9 @@ from kolrami.catalog import builtin_pack
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.errors import InvalidInputError
+from kolrami.report.replay import render_replay
 from kolrami.rules import RULES_VERSION
+from kolrami.rules.module import Capability
 from kolrami.tournament.simulate import SimulatedEvent
 
 Rows = list[dict[str, Any]]
@@ -75,11 +77,9 @@ def write_report(event: SimulatedEvent, out: Path, replays: bool = True) -> list
             assert g.b is not None
             result = g.battle.finish()
             row["reason"] = result.reason
-            if "battle-simulation" in g.battle.rules.names:
+            if Capability.SCORES_FLEET_POINTS in g.battle.rules.capabilities:
                 row["sheet"], row["totals"] = _sheet(g.battle, {"A": g.a, "B": g.b})
             if replays:
-                from kolrami.report.replay import render_replay
-
                 folder.mkdir(exist_ok=True)
                 page = folder / f"round{g.round}-table{g.table}.html"
                 page.write_text(render_replay(g.battle.events()), encoding="utf-8")

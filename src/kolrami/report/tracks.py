@@ -21,18 +21,8 @@ from matplotlib.patches import Circle, Rectangle
 from kolrami.catalog import ShipPack
 from kolrami.engine import events as ev
 from kolrami.errors import InvalidInputError
-from kolrami.report.replay import (
-    DERELICT,
-    DESTROYED,
-    RESET,
-    SIDE_COLOURS,
-    STATUS,
-    H,
-    X,
-    Y,
-    check_output,
-    replay_data,
-)
+from kolrami.report.replay import check_output, replay_data
+from kolrami.report.replay_format import DERELICT, DESTROYED, RESET, SIDE_COLOURS, STATUS, H, X, Y
 
 TERRAIN_COLOURS = {"planet": "#3e7b4f", "nebula": "#9575cd"}
 LINE_STYLES = ("-", "--", ":")

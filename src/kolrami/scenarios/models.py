@@ -6,6 +6,7 @@ takes a built-in name or a path.
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from enum import StrEnum
 from functools import cache
@@ -154,7 +155,5 @@ def load_scenario(name_or_path: str) -> Scenario:
         except OSError as exc:
             raise DataPackError(f"{path}: cannot read the scenario: {exc.strerror}") from None
         return parse_scenario(text, str(path))
-    import difflib
-
     close = difflib.get_close_matches(name_or_path, BUILTIN, n=1)
     raise UnknownNameError("scenario", name_or_path, close[0] if close else None, list(BUILTIN))

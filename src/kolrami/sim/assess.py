@@ -11,6 +11,7 @@ results are the same on any backend with any number of workers (GUIDE 6).
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import hashlib
 import json
@@ -23,14 +24,17 @@ from typing import Any
 
 import numpy as np
 
+from kolrami.captains.base import captain_names
 from kolrami.catalog import ShipPack, builtin_pack
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError, UnknownNameError
-from kolrami.fleet.legality import MAX_SQUADRON
-from kolrami.fleet.model import PRESET_PREFIX, Fleet, FleetShip, load_fleet
-from kolrami.rules import RULES_VERSION
+from kolrami.fleet.legality import MAX_SQUADRON, validate
+from kolrami.fleet.model import PRESET_PREFIX, Fleet, FleetShip, load_fleet, preset_names
+from kolrami.rules import RULES_VERSION, scenario_capabilities
+from kolrami.rules.module import Capability
 from kolrami.scenarios.models import Scenario
 from kolrami.sim.fairvalue import FairValues, fair_values
+from kolrami.sim.play import simulate
 from kolrami.sim.stats import Ratings, bradley_terry, mean_and_se, wilson
 
 #: Captains a default assessment uses: the two AI doctrines (random is the fuzzer).
@@ -73,8 +77,6 @@ class Combatant:
 
 def fleet_cost(fleet: Fleet, pack: ShipPack | None = None) -> int:
     """Total Build SP of a fleet: ships, cards and resource, as the build sheet adds them."""
-    from kolrami.fleet.legality import validate
-
     return validate(fleet, limit=None, pack=pack).total_build
 
 
@@ -121,8 +123,6 @@ def class_combatants(
 
 def expand_fleet_refs(refs: Iterable[str]) -> list[str]:
     """Fleet references with 'presets:*' style patterns expanded to the matching presets."""
-    from kolrami.fleet.model import preset_names
-
     out: list[str] = []
     for ref in refs:
         name = ref.removeprefix(PRESET_PREFIX)
@@ -227,13 +227,10 @@ class Plan:
             raise InvalidInputError(f"seed {self.seed} is negative; use 0 or more")
         if not self.captains:
             raise InvalidInputError("name at least one captain")
-        from kolrami.captains.base import captain_names
 
         known = captain_names()
         for name in self.captains:
             if name not in known:
-                import difflib
-
                 close = difflib.get_close_matches(name, known, n=1)
                 raise UnknownNameError("captain", name, close[0] if close else None, known)
         matchups = []
@@ -250,7 +247,8 @@ class Plan:
     @property
     def simulating(self) -> bool:
         """Whether the scenario scores Fleet Points (Peak Performance's battle simulation)."""
-        return "battle-simulation" in (*self.scenario.rules, *self.extra_rules)
+        capabilities = scenario_capabilities(self.scenario, self.extra_rules)
+        return Capability.SCORES_FLEET_POINTS in capabilities
 
     def _matchup_id(self, i: int, j: int) -> str:
         """A digest of everything that decides the matchup's battles (so stale records in an
@@ -298,8 +296,6 @@ class Plan:
 
 def play_battle(job: Job, number: int, k: int) -> Record:
     """Play battle `k` of matchup `number` and return its record (from x's point of view)."""
-    from kolrami.sim.play import simulate
-
     m = job.matchups[number]
     seed = derive_seed(job.seed, m.id, k)
     swap = k % 2 == 1
@@ -312,7 +308,7 @@ def play_battle(job: Job, number: int, k: int) -> Record:
     winner = None if result.winner is None else ("x" if result.winner == xs else "y")
     lost = result.destroyed_value
     fp = battle.fleet_points
-    simulating = "battle-simulation" in battle.rules.names
+    simulating = Capability.SCORES_FLEET_POINTS in battle.rules.capabilities
     margin = fp[xs] - fp[ys] if simulating else lost[ys] - lost[xs]
     rng_state = repr(battle.dice.getstate()).encode()
     return {

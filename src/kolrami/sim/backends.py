@@ -102,7 +102,7 @@ def run_processes(job: Job, chunks: Sequence[Chunk], on_batch: OnBatch, workers:
 def ray_module() -> Any:
     """The ray package, or a one-line error saying how to install it."""
     try:
-        import ray
+        import ray  # here, not at the top: Ray is an optional extra (kolrami[ray]) and slow to load
     except ImportError:
         raise InvalidInputError(
             "--backend ray needs Ray: pip install 'kolrami[ray]' (or pip install ray)"

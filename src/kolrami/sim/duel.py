@@ -28,9 +28,11 @@ from math import comb, cos, radians, sin
 
 from kolrami.catalog import Arc, Location, ShipClass, WeaponKind
 from kolrami.engine.chance import derive_seed
+from kolrami.engine.orders import FireTarget
 from kolrami.errors import InvalidInputError
 from kolrami.rules.fpf.damage import DAMAGE_SIDES, penetrating_faces
 from kolrami.rules.fpf.fire import declare, resolve_locks
+from kolrami.rules.sandbox import place, sandbox
 from kolrami.sim.stats import wilson
 
 #: Systems never fall below this (FPF-DMG-14); only their sign matters in a duel.
@@ -461,9 +463,6 @@ class DuelSample:
 
 def sample_duel(duel: Duel, n: int, seed: int = 1) -> DuelSample:
     """Play the duel `n` times in the battle engine (its dice, locks, fire and damage code)."""
-    from kolrami.engine.orders import FireTarget
-    from kolrami.rules.sandbox import place, sandbox
-
     (ax, ay, ha), (bx, by, hb) = _placement(duel)
     counts = {"a": 0, "b": 0, "both": 0, "none": 0}
     for i in range(n):

@@ -11,7 +11,6 @@ reported. See docs/assessment.md.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -61,10 +60,6 @@ class PriceLine:
 
     intercept: float
     slope: float
-
-    def theta_at(self, cost: float) -> float:
-        """The line's rating (logits) at `cost`."""
-        return self.intercept + self.slope * math.log(cost)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from kolrami.engine.battle import Battle
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet
+from kolrami.rules.module import Capability
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
 from kolrami.tournament import core
@@ -116,7 +117,7 @@ def run_event(
             result = battle.finish()
             points = (
                 battle.fleet_points
-                if sc.rules and "battle-simulation" in sc.rules
+                if Capability.SCORES_FLEET_POINTS in battle.rules.capabilities
                 else {"A": battle.destroyed_value()["B"], "B": battle.destroyed_value()["A"]}
             )
             winner_side = result.winner or ("A" if points["A"] >= points["B"] else "B")

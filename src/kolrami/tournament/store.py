@@ -8,9 +8,12 @@ all). The rules themselves are in core.py; this module only reads and writes.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import json
 import os
+import re
+import secrets
 import threading
 import time
 from collections.abc import Hashable, Iterator
@@ -21,6 +24,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import (
     Connection,
     Engine,
@@ -32,12 +37,19 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, object_session, sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm.util import identity_key
 
+from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.fleet.legality import EventSettings, validate
 from kolrami.fleet.model import Fleet, read_fleet
+from kolrami.rules import scenario_capabilities
+from kolrami.rules.module import Capability
+from kolrami.scenarios.models import load_scenario
+from kolrami.sim.score_check import check_score
 from kolrami.tournament import core
 from kolrami.tournament.models import (
     BattleLogRow,
@@ -119,9 +131,6 @@ def _engine(url: str) -> Engine:
 
 def upgrade(engine: Engine) -> None:
     """Bring the database to the newest schema (Alembic migrations, run in the package)."""
-    from alembic import command
-    from alembic.config import Config
-
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
@@ -398,7 +407,6 @@ class Store:
         ).first()
         if found is not None:
             return found
-        import difflib
 
         names = [p.name for p in event_row.players]
         close = difflib.get_close_matches(name, names, n=1)
@@ -767,16 +775,12 @@ class Store:
     ) -> None:
         """A new event (OP-01: three rounds unless the organizer says otherwise); `owner` is
         the web app organizer who runs it."""
-        from kolrami.scenarios.models import load_scenario
-
         if not name.strip():
             raise InvalidInputError("an event needs a name")
         if sp_limit <= 0 or rounds <= 0 or round_minutes <= 0:
             raise InvalidInputError("SP limit, rounds and round minutes must be positive")
         load_scenario(scenario)  # a clear error now rather than at the first battle
         if seed is None:
-            import secrets
-
             seed = secrets.randbelow(2**31)
         with self.transaction() as s:
             if s.scalars(select(EventRow).where(EventRow.name == name)).first():
@@ -968,7 +972,7 @@ class Store:
         return warning
 
     def _score_warning(self, e: EventRow, opponent_id: int, points: int) -> str:
-        if "battle-simulation" not in _scenario_rules(e.scenario):
+        if Capability.SCORES_FLEET_POINTS not in _scenario_capabilities(e.scenario):
             return ""
         s = object_session(e)
         assert s is not None
@@ -1013,8 +1017,6 @@ class Store:
         groups = core.tied_groups(state.standings())
         results: dict[str, int] = {}
         for n, group in enumerate(groups):
-            from kolrami.engine.chance import derive_seed
-
             seed = derive_seed(state.seed, "roll-off", len(state.rounds), n)
             results.update(core.roll_off(group, seed))
         if results:
@@ -1125,8 +1127,6 @@ class Store:
     @contextmanager
     def _checked(self) -> Iterator[Session]:
         """A transaction in which losing a race on a game's version is a ConflictError."""
-        from sqlalchemy.orm.exc import StaleDataError
-
         try:
             with self.transaction() as s:
                 yield s
@@ -1138,10 +1138,6 @@ class Store:
 
     def secret(self, name: str) -> str:
         """A random secret kept in the store (made on first use), e.g. the session key."""
-        import secrets
-
-        from sqlalchemy.exc import IntegrityError
-
         for _ in range(2):
             try:
                 with self.transaction() as s:
@@ -1156,8 +1152,6 @@ class Store:
 
     def create_organizer(self, username: str, password_hash: str) -> int:
         """A web app organizer account (the password arrives hashed); returns its id."""
-        import re
-
         username = username.strip()
         if not re.fullmatch(r"[A-Za-z0-9_.@-]{2,80}", username):
             raise InvalidInputError("a user name is 2 to 80 letters, digits or . _ @ - (no spaces)")
@@ -1268,19 +1262,6 @@ class Store:
             e = self._event(s, event_name)
             self._player(s, e, player).pin_hash = pin_hash
             s.add(CorrectionRow(event_id=e.id, who=who, what=f"new PIN for {player}"))
-
-    def score_warning(
-        self, event_name: str | None, number: int, player: str, fleet_points: int
-    ) -> str:
-        """The score check of a player's Fleet Points against his opponent's fleet in a round,
-        recording nothing: '' when they can be scored."""
-        with self.transaction(write=False) as s:
-            e = self._event(s, event_name)
-            g = self._game_of(e, number, self._player(s, e, player))
-            if g.b_id is None:
-                return ""
-            me = self._player(s, e, player).id
-            return self._score_warning(e, g.b_id if me == g.a_id else g.a_id, fleet_points)
 
     def _table(self, e: EventRow, number: int, table: int) -> GameRow:
         s = object_session(e)
@@ -1663,9 +1644,6 @@ def _initials(name: str) -> str:
 def _score_warning(fleet_json: str, player: str, points: int, scenario: str) -> str:
     """The score check of `points` against a player's fleet (as stored): '' when they can be
     scored. A pure function of its arguments, so kept: entering a result checks both sides."""
-    from kolrami.scenarios.models import load_scenario
-    from kolrami.sim.score_check import check_score
-
     fleet = read_fleet(json.loads(fleet_json), player)
     try:
         verdict = check_score(fleet, points, load_scenario(scenario).turn_limit)
@@ -1680,9 +1658,9 @@ def _score_warning(fleet_json: str, player: str, points: int, scenario: str) -> 
 
 
 def _score_check(scenario: str, fleet_json: str, player: str, points: int) -> str:
-    """The score check of `points` scored against a player's fleet, when the scenario has one
-    (Peak Performance's battle-simulation rules): '' when they can be scored or not checked."""
-    if "battle-simulation" not in _scenario_rules(scenario):
+    """The score check of `points` scored against a player's fleet, when the scenario scores
+    Fleet Points (Peak Performance's rules): '' when they can be scored or not checked."""
+    if Capability.SCORES_FLEET_POINTS not in _scenario_capabilities(scenario):
         return ""
     return _score_warning(fleet_json, player, points, scenario)
 
@@ -1712,10 +1690,9 @@ def _result_corrections(
     return lines
 
 
-def _scenario_rules(name: str) -> tuple[str, ...]:
-    from kolrami.scenarios.models import load_scenario
-
+def _scenario_capabilities(name: str) -> frozenset[Capability]:
+    """What a stored event's scenario makes its battles do (nothing when it cannot be loaded)."""
     try:
-        return load_scenario(name).rules
+        return scenario_capabilities(load_scenario(name))
     except KolramiError:
-        return ()
+        return frozenset()

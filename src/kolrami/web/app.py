@@ -26,6 +26,7 @@ from kolrami import __version__
 from kolrami.errors import KolramiError
 from kolrami.tournament.store import ConflictError, Store
 from kolrami.web.deps import LoginRequiredError, Web, csrf_guard, login_url, render
+from kolrami.web.routers import auth, organizer, players, public, report, rounds
 from kolrami.web.security import AttemptLimiter
 from kolrami.web.views import EventView
 
@@ -81,8 +82,6 @@ def create_app(
     attempt_window_seconds: float = 600.0,
 ) -> FastAPI:
     """The web app on a store (a Store, a database URL or path, or the default ./kolrami.db)."""
-    from kolrami.web.routers import auth, organizer, players, public, report, rounds
-
     the_store = store if isinstance(store, Store) else Store(store)
     # autoescape everything: the templates end in .j2, which select_autoescape would not escape
     # auto_reload off: the templates are part of the installed package and do not change under

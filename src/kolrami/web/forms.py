@@ -4,6 +4,7 @@ typed from a paper list, one ship a row. Every problem is attached to the form f
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Mapping
@@ -13,7 +14,7 @@ from typing import Any
 from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import Card, CardKind, cards
 from kolrami.catalog.models import name_key
-from kolrami.errors import KolramiError
+from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.fleet.fleetx import SHARE_PREFIX, from_share_string
 from kolrami.fleet.legality import EventSettings, FleetReport, validate
 from kolrami.fleet.model import Fleet, FleetShip, read_fleet
@@ -119,8 +120,6 @@ def from_upload(data: bytes, filename: str) -> FleetForm:
 
 
 def _json(text: str, source: str = "pasted fleet") -> Any:
-    from kolrami.errors import InvalidInputError
-
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -153,8 +152,6 @@ def _find_card(token: str) -> Card | None:
 
 
 def _suggest(token: str) -> str:
-    import difflib
-
     names = {name_key(c.name): c.name for c in cards().values()}
     close = difflib.get_close_matches(name_key(token), list(names), n=1, cutoff=0.5)
     return f"; did you mean '{names[close[0]]}'?" if close else ""

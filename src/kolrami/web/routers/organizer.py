@@ -12,6 +12,9 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.errors import InvalidInputError
+from kolrami.fleet.legality import EventSettings, validate
+from kolrami.report.build_sheet import render_pdf
+from kolrami.report.tournament_sheets import event_sheets_html
 from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, render, web
 from kolrami.web.forms import START_ROWS
 from kolrami.web.views import event_view
@@ -148,8 +151,6 @@ def event_page_ctx(request: Request, ev: EventRef, **extra: Any) -> dict[str, An
 
 def fleet_totals(request: Request, ev: EventRef) -> dict[str, tuple[str, int]]:
     """Each player's fleet name and Total Build, for the players' table."""
-    from kolrami.fleet.legality import EventSettings, validate
-
     store = web(request).store
     s = store.settings(ev.name)
     limits = EventSettings(s["sp_limit"], s["faction_surcharge"])
@@ -208,17 +209,12 @@ def export(ev: OwnedEvent, request: Request) -> Response:
 @router.get("/events/{eid}/print/sheets", response_class=HTMLResponse)
 def print_sheets(ev: OwnedEvent, request: Request) -> HTMLResponse:
     """The score sheet and every player's Fleet Build Sheet, with the round logs filled in."""
-    from kolrami.tournament.sheets import event_sheets_html
-
     return HTMLResponse(event_sheets_html(web(request).store, ev.name))
 
 
 @router.get("/events/{eid}/print/sheets.pdf")
 def print_sheets_pdf(ev: OwnedEvent, request: Request) -> Response:
     """The same sheets as one PDF."""
-    from kolrami.report.build_sheet import render_pdf
-    from kolrami.tournament.sheets import event_sheets_html
-
     pdf = render_pdf(event_sheets_html(web(request).store, ev.name))
     return Response(
         pdf,

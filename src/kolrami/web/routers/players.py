@@ -25,6 +25,7 @@ from kolrami.web.forms import (
     row_count,
     upgrade_names,
 )
+from kolrami.web.routers.organizer import event_page_ctx
 from kolrami.web.security import hash_pin, new_pin
 from kolrami.web.views import event_view
 
@@ -95,7 +96,6 @@ async def register(
     pin, errors = _register(request, ev, org, name, email, form)
     if pin is not None:
         return _pin_page(request, ev, name, pin, form)
-    from kolrami.web.routers.organizer import event_page_ctx
 
     ctx = event_page_ctx(
         request,

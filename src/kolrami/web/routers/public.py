@@ -9,6 +9,8 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse
 
 from kolrami.fleet.legality import EventSettings, validate
+from kolrami.report.replay import render_replay
+from kolrami.rules.registry import read_log as parse_jsonl
 from kolrami.web.deps import PublicEvent, render, web
 from kolrami.web.views import event_view
 
@@ -79,9 +81,6 @@ def fleet_page(ev: PublicEvent, pid: int, request: Request) -> HTMLResponse:
 @router.get("/events/{eid}/rounds/{number}/tables/{table}/replay", response_class=HTMLResponse)
 def replay_page(ev: PublicEvent, number: int, table: int, request: Request) -> HTMLResponse:
     """The replay of a game the AI captains played."""
-    from kolrami.report.replay import render_replay
-    from kolrami.rules.registry import read_log as parse_jsonl
-
     text = web(request).store.battle_log(ev.name, number, table)
     if text is None:
         raise HTTPException(404, f"round {number} table {table} was not played by the AI")

@@ -9,9 +9,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError
+from kolrami.rules.module import Capability
+from kolrami.scenarios.models import load_scenario
+from kolrami.sim.play import simulate
 from kolrami.tournament.store import ConflictError, ScoreCheckError
 from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, render, web
+from kolrami.web.routers.organizer import event_page_ctx
 from kolrami.web.views import EventView, Round, Table, event_view
 
 router = APIRouter(prefix="/org/events/{eid}", tags=["organizer"])
@@ -25,8 +30,6 @@ def pair(ev: OwnedEvent, request: Request) -> Response:
     try:
         pairing = store.pair_next_round(ev.name)
     except InvalidInputError as exc:
-        from kolrami.web.routers.organizer import event_page_ctx
-
         ctx = event_page_ctx(request, ev, errors={"pair": str(exc)})
         return render(request, "org_event.html.j2", ctx, status_code=400)
     return RedirectResponse(f"/org/events/{ev.id}/rounds/{pairing.round}", status_code=303)
@@ -149,10 +152,6 @@ def ai_plays(
 ) -> Response:
     """The AI captains play the table's battle with the two registered fleets; the result is
     recorded like any other and the battle log kept for its replay."""
-    from kolrami.engine.chance import derive_seed
-    from kolrami.scenarios.models import load_scenario
-    from kolrami.sim.play import simulate
-
     store = web(request).store
     view = event_view(store, ev.id, ev.name)
     t = _table(view, number, table)
@@ -163,7 +162,7 @@ def ai_plays(
     seed = derive_seed(view.state.seed, "battle", number, table)
     battle = simulate(scenario, (fleets[t.a], fleets[t.b]), CAPTAINS, seed)
     result = battle.finish()
-    if scenario.rules and "battle-simulation" in scenario.rules:
+    if Capability.SCORES_FLEET_POINTS in battle.rules.capabilities:
         points = battle.fleet_points
     else:
         destroyed = battle.destroyed_value()

@@ -1,5 +1,5 @@
 """The event's paper: the organizer's score sheet, and every player's Fleet Build Sheet with the
-round log filled in from the store (OP-19, FBS-09, FBS-10)."""
+round log filled in from the tournament store (OP-19, FBS-09, FBS-10)."""
 
 from __future__ import annotations
 
