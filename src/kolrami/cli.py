@@ -443,7 +443,7 @@ def _simulating(battle: Battle) -> bool:
 
 def _resets(battle: Battle) -> list[dict[str, Any]]:
     """Every reset with its turn and the points the opponent scored for it."""
-    from kolrami.engine import events as ev
+    from kolrami.rules import events as ev
 
     out: list[dict[str, Any]] = []
     turn = 0
@@ -461,7 +461,7 @@ def _peak_json(battle: Battle) -> dict[str, Any]:
     """Peak Performance's score keys: only when battle simulation is on."""
     if not _simulating(battle):
         return {}
-    from kolrami.engine import events as ev
+    from kolrami.rules import events as ev
 
     bonus = {"A": 0, "B": 0}
     resource = {"A": False, "B": False}
@@ -485,7 +485,7 @@ def _peak_json(battle: Battle) -> dict[str, Any]:
 
 def _score_sheet(battle: Battle) -> Table:
     """Peak Performance score sheet: per ship, resets and points given; totals."""
-    from kolrami.engine import events as ev
+    from kolrami.rules import events as ev
 
     table = Table(title="Score sheet (Peak Performance)", title_justify="left")
     for col in ("Ship", "Class", "Side", "Total SP", "Resets", "Tokens", "Points given"):

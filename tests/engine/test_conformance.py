@@ -25,7 +25,6 @@ import pytest
 
 from kolrami.captains import make_captain
 from kolrami.catalog import Arc, ShipClass, WeaponKind, builtin_pack
-from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice, derive_seed
 from kolrami.engine.driver import run
@@ -42,6 +41,7 @@ from kolrami.engine.orders import (
     parse,
 )
 from kolrami.fleet import Fleet, FleetShip, load_fleet, preset_names
+from kolrami.rules import events as ev
 from kolrami.rules import new_battle
 from kolrami.rules.fpf import initiative as fpf_initiative
 from kolrami.rules.fpf.damage import penetrates

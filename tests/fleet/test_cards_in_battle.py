@@ -8,9 +8,9 @@ import pytest
 
 from kolrami.catalog.cards import Card, CardKind, Scope, cards
 from kolrami.catalog.models import FactionCode, WeaponKind
-from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.fleet.model import read_fleet
+from kolrami.rules import events as ev
 from kolrami.rules import new_battle
 from kolrami.rules.module import Phase, rules_of
 from kolrami.scenarios.models import builtin_scenario

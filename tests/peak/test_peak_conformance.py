@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.fleet import load_fleet, preset_names
+from kolrami.rules import events as ev
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 from kolrami.sim.score_check import check_score

@@ -8,11 +8,11 @@ import pytest
 
 from kolrami.captains.scripted import ScriptedCaptain
 from kolrami.catalog import Arc
-from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import play, run
 from kolrami.engine.orders import IllegalOrderError, ReturnDecision, ReturnOrder
 from kolrami.fleet import load_fleet
+from kolrami.rules import events as ev
 from kolrami.rules import new_battle
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.module import Phase, rules_of

@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 
 from kolrami.catalog import WeaponKind
-from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
 from kolrami.report.replay import render_replay, replay_data
 from kolrami.report.replay_format import ADRIFT, DERELICT, DESTROYED, OK, RESET
+from kolrami.rules import events as ev
+from kolrami.rules.registry import read_log
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
 
@@ -212,7 +213,7 @@ def test_the_page_is_self_contained_and_small(standard: Battle) -> None:
 
 def test_the_page_is_the_same_for_the_same_log(standard: Battle) -> None:
     text = standard.log.jsonl()
-    assert render_replay(ev.parse_jsonl(text)) == render_replay(ev.parse_jsonl(text))
+    assert render_replay(read_log(text)) == render_replay(read_log(text))
 
 
 def test_names_cannot_break_out_of_the_data_script(standard: Battle) -> None:

@@ -15,7 +15,6 @@ from typing import TypeVar
 
 from kolrami.captains.base import BattleView
 from kolrami.captains.scripted import PassiveCaptain
-from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle, Result
 from kolrami.engine.chance import Dice
 from kolrami.engine.driver import run
@@ -35,6 +34,7 @@ from kolrami.engine.orders import (
     SquadronOrder,
     parse,
 )
+from kolrami.rules import events as ev
 
 E = TypeVar("E", bound=ev.Event)
 

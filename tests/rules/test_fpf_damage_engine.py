@@ -13,9 +13,9 @@ import pytest
 from fpf_kit import events_of, fight, load, moved, volleys
 
 from kolrami.catalog import Arc, WeaponKind
-from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle, ShipState
 from kolrami.engine.orders import IllegalOrderError
+from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.fpf.fire import firers
 from kolrami.rules.fpf.movement import movers

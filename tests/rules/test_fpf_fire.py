@@ -9,7 +9,6 @@ from fpf_kit import Script, events_of, fight, load, volleys
 
 from kolrami.catalog import Arc, WeaponKind
 from kolrami.catalog.models import Weapon
-from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import run
 from kolrami.engine.geometry import ARC_ORDER, arc_index, arc_to, relative_bearing
@@ -21,6 +20,7 @@ from kolrami.engine.orders import (
     ReactionOrder,
     parse,
 )
+from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Masking

@@ -7,11 +7,11 @@ from fpf_kit import Script, SteadyCaptain, activations, events_of, fight, load, 
 
 from kolrami.captains.scripted import ScriptedCaptain
 from kolrami.catalog import Arc, builtin_pack
-from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import run
 from kolrami.engine.geometry import distance
 from kolrami.engine.orders import ActivationDecision, IllegalOrderError
+from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.fpf.movement import MAX_SPEED
 from kolrami.rules.sandbox import place, sandbox

@@ -9,9 +9,9 @@ import pytest
 from fpf_kit import events_of, fight, load, moved, volleys
 
 from kolrami.catalog import Arc
-from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.orders import IllegalOrderError
+from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Masking, Terrain

@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec
+
+if TYPE_CHECKING:
+    from kolrami.engine.orders import Order
+
+P = ParamSpec("P")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,17 +57,6 @@ class ShipPlaced(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class CardUsed(Event):
-    """A card's effect took hold: `ship` carries `card`, `on` is the ship it changed."""
-
-    kind: ClassVar[str] = "card_used"
-    card: str
-    ship: str
-    on: str
-    detail: str
-
-
-@dataclass(frozen=True, slots=True)
 class TurnStarted(Event):
     """A new turn begins."""
 
@@ -70,39 +64,7 @@ class TurnStarted(Event):
     turn: int
 
 
-@dataclass(frozen=True, slots=True)
-class Repaired(Event):
-    """A Damage Control point brought an item back (FPF-REP-01, FPF-REP-02, FPF-REP-03, FPF-REP-04,
-    FPF-REP-05, FPF-REP-06, FPF-REP-07)."""
-
-    kind: ClassVar[str] = "repaired"
-    ship: str
-    item: str
-    value: int
-
-
-@dataclass(frozen=True, slots=True)
-class InitiativeRolled(Event):
-    """Equal-speed roll-off between the sides (FPF-MOV-03); re-rolled ties are all listed."""
-
-    kind: ClassVar[str] = "initiative_rolled"
-    speed: int
-    rolls: list[list[int]]
-    winner: str
-    first: str
-
-
-@dataclass(frozen=True, slots=True)
-class SquadronActivated(Event):
-    """A squadron is activated (FPF-MOV-01, FPF-MOV-02); `forced_by` for forced activation
-    (FPF-MOV-10)."""
-
-    kind: ClassVar[str] = "squadron_activated"
-    squadron: str
-    forced_by: str | None
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class OrderGiven(Event):
     """A captain's answer to a decision, in its text form (kolrami.engine.orders).
 
@@ -114,26 +76,14 @@ class OrderGiven(Event):
     side: str
     order: str
 
-    def __post_init__(self) -> None:
+    def __init__(self, side: str, order: str | Order) -> None:
         # The log keeps the (immutable) order itself, which is cheap; its text form is made
         # only when the event is built.
-        if not isinstance(self.order, str):
-            object.__setattr__(self, "order", str(self.order))
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "order", order if isinstance(order, str) else str(order))
 
 
-@dataclass(frozen=True, slots=True)
-class FireDeclared(Event):
-    """A ship locks its weapons on a target through one arc (FPF-FIRE-04, FPF-FIRE-05, FPF-FIRE-06,
-    FPF-FIRE-11)."""
-
-    kind: ClassVar[str] = "fire_declared"
-    ship: str
-    target: str
-    arc: str
-    reaction: bool
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ShipMoved(Event):
     """A ship moved along a path of waypoints; `speed` is what it records for next turn."""
 
@@ -144,53 +94,21 @@ class ShipMoved(Event):
     speed: int
     distance: float
 
-    def __post_init__(self) -> None:
-        # The engine records the exact path as a tuple of (x, y) points and the exact distance;
-        # the event shows them to the millimetre's tenth, rounded only when it is built.
-        if isinstance(self.path, tuple):
-            object.__setattr__(self, "path", [[round(x, 3), round(y, 3)] for x, y in self.path])
-        object.__setattr__(self, "distance", round(self.distance, 3))
-
-
-@dataclass(frozen=True, slots=True)
-class StoppedShort(Event):
-    """A ship stopped short of another ship or the table edge (FPF-MOV-08)."""
-
-    kind: ClassVar[str] = "stopped_short"
-    ship: str
-    of: str
-    lost_cm: float
-
-
-@dataclass(frozen=True, slots=True)
-class VolleyFired(Event):
-    """One weapon group of one ship fired at its target (FPF-FIRE-08, FPF-FIRE-09)."""
-
-    kind: ClassVar[str] = "volley_fired"
-    ship: str
-    target: str
-    weapon: str
-    shots: int
-    strength: int
-    shields: int
-    range_cm: float
-    rolls: list[int]
-
-
-@dataclass(frozen=True, slots=True)
-class HitScored(Event):
-    """A penetrating shot: its location roll, damage, and what the damage struck (FPF-DMG)."""
-
-    kind: ClassVar[str] = "hit_scored"
-    ship: str
-    target: str
-    weapon: str
-    location_roll: int
-    location: str
-    damage: int
-    applied_to: str
-    superstructure: int
-    value: int
+    def __init__(
+        self,
+        ship: str,
+        path: Sequence[Sequence[float]],
+        heading: int,
+        speed: int,
+        distance: float,
+    ) -> None:
+        # The engine records the exact path as (x, y) points and the exact distance; the event
+        # shows them to the millimetre's tenth, rounded only when it is built.
+        object.__setattr__(self, "ship", ship)
+        object.__setattr__(self, "path", [[round(x, 3), round(y, 3)] for x, y in path])
+        object.__setattr__(self, "heading", heading)
+        object.__setattr__(self, "speed", speed)
+        object.__setattr__(self, "distance", round(distance, 3))
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,59 +128,6 @@ class ShipDestroyed(Event):
     ship: str
     by: str
     derelict: bool
-
-
-@dataclass(frozen=True, slots=True)
-class ShipReset(Event):
-    """Battle simulation: a ship that would be destroyed is reset instead (PP-04, PP-05, PP-06,
-    PP-07, PP-08, PP-09, PP-10)."""
-
-    kind: ClassVar[str] = "ship_reset"
-    ship: str
-    by: str
-    tokens: int
-
-
-@dataclass(frozen=True, slots=True)
-class ShipReturned(Event):
-    """A reset ship comes back into play in its owner's zone (PP-11, PP-12, PP-13)."""
-
-    kind: ClassVar[str] = "ship_returned"
-    ship: str
-    x: float
-    y: float
-    heading: int
-    shields: int
-
-
-@dataclass(frozen=True, slots=True)
-class ReturnPostponed(Event):
-    """No legal spot to return to this turn; the ship tries again next turn (PP-11)."""
-
-    kind: ClassVar[str] = "return_postponed"
-    ship: str
-
-
-@dataclass(frozen=True, slots=True)
-class FleetPointsAwarded(Event):
-    """Fleet Points scored by `side`: for a kill, a resource or the end bonus (PP-15, PP-16, PP-17,
-    PP-18, PP-19, PP-20, PP-21)."""
-
-    kind: ClassVar[str] = "fleet_points_awarded"
-    side: str
-    points: int
-    reason: str
-    ship: str
-    total: int
-
-
-@dataclass(frozen=True, slots=True)
-class RollOff(Event):
-    """A tie settled by each side rolling attack dice; hits and criticals count (OP-24)."""
-
-    kind: ClassVar[str] = "roll_off"
-    rolls: list[dict[str, list[str]]]
-    winner: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,23 +155,10 @@ EVENT_TYPES: dict[str, type[Event]] = {
         BattleStarted,
         ShipPlaced,
         TurnStarted,
-        CardUsed,
-        Repaired,
-        InitiativeRolled,
-        SquadronActivated,
         OrderGiven,
-        FireDeclared,
         ShipMoved,
-        StoppedShort,
-        VolleyFired,
-        HitScored,
         ControlChanged,
         ShipDestroyed,
-        ShipReset,
-        ShipReturned,
-        ReturnPostponed,
-        FleetPointsAwarded,
-        RollOff,
         TurnEnded,
         BattleEnded,
     )
@@ -319,10 +171,13 @@ class EventLog:
     __slots__ = ("_records",)
 
     def __init__(self) -> None:
-        self._records: list[tuple[type[Event], tuple[Any, ...]]] = []
+        self._records: list[tuple[Callable[..., Event], tuple[Any, ...]]] = []
 
-    def record(self, cls: type[Event], *values: Any) -> None:
-        """Append one event (its class and its field values in order)."""
+    def record(self, cls: Callable[P, Event], *values: P.args, **named: P.kwargs) -> None:
+        """Append one event: its class and its field values in field order, type-checked
+        against the event's fields at every call site. Kept compact, built when read."""
+        if named:
+            raise TypeError("events are recorded with their field values in order")
         self._records.append((cls, values))
 
     def __len__(self) -> int:

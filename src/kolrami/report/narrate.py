@@ -8,9 +8,9 @@ from rich.console import Console
 from rich.table import Table
 
 from kolrami.catalog import ShipPack
-from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.report.adv_sheet import advanced_status_table
+from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates, penetration_target
 
 SIDE_STYLE = {"A": "cyan", "B": "red"}

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from kolrami.catalog import ShipClass, ShipPack, WeaponKind, builtin_pack
-from kolrami.engine import events as ev
 from kolrami.errors import InvalidInputError
 from kolrami.report.replay_format import (
     ADRIFT,
@@ -52,6 +51,7 @@ from kolrami.report.replay_format import (
     Y,
     squadron_colour,
 )
+from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.module import Capability
 from kolrami.rules.registry import REGISTRY, capabilities_of

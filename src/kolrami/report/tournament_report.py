@@ -9,11 +9,11 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from kolrami import __version__
 from kolrami.catalog import builtin_pack
-from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.errors import InvalidInputError
 from kolrami.report.replay import render_replay
 from kolrami.rules import RULES_VERSION
+from kolrami.rules import events as ev
 from kolrami.rules.module import Capability
 from kolrami.tournament.simulate import SimulatedEvent
 

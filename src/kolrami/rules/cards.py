@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.cards import Card, Scope, get_card
-from kolrami.engine import events as ev
 from kolrami.engine.orders import Decision
+from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.module import RuleModule
 

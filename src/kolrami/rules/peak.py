@@ -22,9 +22,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.cards import card_cost
-from kolrami.engine import events as ev
 from kolrami.engine.chance import count_roll_off
 from kolrami.engine.orders import Decision, IllegalOrderError, ReturnDecision, ReturnOrder
+from kolrami.rules import events as ev
 from kolrami.rules.module import Capability, RuleModule
 
 if TYPE_CHECKING:

@@ -19,6 +19,7 @@ from kolrami.rules.advanced import driver as advanced
 from kolrami.rules.advanced import modules as advanced_modules
 from kolrami.rules.advanced.events import ADVANCED_EVENTS
 from kolrami.rules.advanced.orders import read_advanced
+from kolrami.rules.events import FPF_EVENTS
 from kolrami.rules.fpf import damage, initiative, masking, options, repairs, turn
 from kolrami.rules.module import Capability, RuleModule, Ruleset
 from kolrami.scenarios.models import Masking, Scenario
@@ -55,7 +56,7 @@ ADVANCED = advanced.AdvancedCore.name
 
 #: Every event kind a built-in battle's log may hold, by its name in the JSONL form.
 EVENT_KINDS: dict[str, type[Event]] = {**EVENT_TYPES}
-for _cls in ADVANCED_EVENTS:
+for _cls in (*FPF_EVENTS, *ADVANCED_EVENTS):
     if EVENT_KINDS.setdefault(_cls.kind, _cls) is not _cls:  # pragma: no cover - listing mistake
         raise RuntimeError(f"two event classes are called '{_cls.kind}'")
 

@@ -6,13 +6,13 @@ import math
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.models import Arc, WeaponKind
-from kolrami.engine import events as ev
 from kolrami.engine.battle import Lock, ShipState
 from kolrami.engine.geometry import arc_to, segment_hits_circle
 from kolrami.engine.orders import (
     FireTarget,
     IllegalOrderError,
 )
+from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.module import rules_of
 

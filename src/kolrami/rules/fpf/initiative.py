@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.models import Arc
-from kolrami.engine import events as ev
 from kolrami.engine.geometry import arc_to
 from kolrami.engine.orders import (
     ActivateOrder,
@@ -20,6 +19,7 @@ from kolrami.engine.orders import (
     ReactionOrder,
     SquadronOrder,
 )
+from kolrami.rules import events as ev
 from kolrami.rules.fpf.fire import declare, firers, verify_targets
 from kolrami.rules.fpf.movement import move_formation, move_single, movers, verify_maneuver
 from kolrami.rules.module import RuleModule, rules_of

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle, ShipState, SquadronState
 from kolrami.engine.geometry import HEADINGS, advance, entry_distance
 from kolrami.engine.orders import (
     IllegalOrderError,
     Maneuver,
 )
+from kolrami.rules import events as ev
 from kolrami.rules.fpf.fire import resolve_locks
 from kolrami.rules.module import rules_of
 

@@ -6,11 +6,11 @@ import math
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.models import WeaponKind
-from kolrami.engine import events as ev
 from kolrami.engine.orders import (
     IllegalOrderError,
     Maneuver,
 )
+from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.module import RuleModule, rules_of
 

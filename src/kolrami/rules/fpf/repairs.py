@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from kolrami.engine import events as ev
 from kolrami.engine.orders import (
     Decision,
     IllegalOrderError,
     RepairDecision,
     RepairOrder,
 )
+from kolrami.rules import events as ev
 from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
