@@ -9,20 +9,15 @@ from fractions import Fraction
 import pytest
 
 from kolrami.catalog import WeaponKind
-from kolrami.engine.chance import (
-    ATTACK_DIE_FACES,
-    AttackFace,
-    Dice,
-    count_roll_off,
-    derive_seed,
-)
+from kolrami.engine.chance import Dice, derive_seed
 from kolrami.rules.exact import attack_die, penetration_die, roll_off_die, shot_damage_die
+from kolrami.rules.rolloff import ATTACK_DIE_FACES, AttackFace, attack_dice, count_roll_off
 
 
 def test_one_seed_gives_one_sequence() -> None:
     a, b = Dice(42), Dice(42)
-    rolls_a = [a.d10() for _ in range(200)] + [a.d6(), a.d100()] + a.attack_dice(5)
-    rolls_b = [b.d10() for _ in range(200)] + [b.d6(), b.d100()] + b.attack_dice(5)
+    rolls_a = [a.d10() for _ in range(200)] + [a.d6(), a.d100()] + attack_dice(a, 5)
+    rolls_b = [b.d10() for _ in range(200)] + [b.d6(), b.d100()] + attack_dice(b, 5)
     assert rolls_a == rolls_b
     assert a.rolls == b.rolls == 207
     assert [Dice(43).d10() for _ in range(20)] != rolls_a[:20]
@@ -63,7 +58,7 @@ def test_dice_never_touch_the_global_generator() -> None:
     dice = Dice(1)
     for _ in range(100):
         dice.d10()
-        dice.attack()
+        attack_dice(dice, 1)
     assert random.random() == expected
 
 

@@ -28,18 +28,7 @@ from kolrami.catalog import Arc, ShipClass, WeaponKind, builtin_pack
 from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice, derive_seed
 from kolrami.engine.driver import run
-from kolrami.engine.orders import (
-    Decision,
-    FireTarget,
-    Maneuver,
-    Order,
-    OrdersDecision,
-    OrderSyntaxError,
-    ReactionDecision,
-    ReactionOrder,
-    SquadronOrder,
-    parse,
-)
+from kolrami.engine.orders import Decision, Order, OrderSyntaxError
 from kolrami.fleet import Fleet, FleetShip, load_fleet, preset_names
 from kolrami.rules import events as ev
 from kolrami.rules import new_battle
@@ -47,7 +36,16 @@ from kolrami.rules.fpf import initiative as fpf_initiative
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.fpf.fire import declare, resolve_locks
 from kolrami.rules.fpf.movement import formation_limits, move_formation, move_single
+from kolrami.rules.fpf.orders import (
+    FireTarget,
+    Maneuver,
+    OrdersDecision,
+    ReactionDecision,
+    ReactionOrder,
+    SquadronOrder,
+)
 from kolrami.rules.module import Phase, rules_of
+from kolrami.rules.registry import parse_order
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Movement, Scenario, builtin_scenario
 
@@ -396,7 +394,7 @@ class LogChecker:
 
     def _on_order_given(self, e: ev.OrderGiven) -> None:
         try:
-            order = parse(e.order)
+            order = parse_order(e.order)
         except OrderSyntaxError as exc:
             self.fail("log-structure", f"logged order does not parse: {exc}")
             return

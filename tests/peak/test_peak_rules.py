@@ -10,11 +10,12 @@ from kolrami.captains.scripted import ScriptedCaptain
 from kolrami.catalog import Arc
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import play, run
-from kolrami.engine.orders import IllegalOrderError, ReturnDecision, ReturnOrder
+from kolrami.engine.orders import IllegalOrderError
 from kolrami.fleet import load_fleet
 from kolrami.rules import events as ev
 from kolrami.rules import new_battle
 from kolrami.rules.fpf.damage import apply_damage
+from kolrami.rules.fpf.orders import ReturnDecision, ReturnOrder
 from kolrami.rules.module import Phase, rules_of
 from kolrami.rules.peak import return_problem, return_spots
 from kolrami.rules.sandbox import fleet_of, place, sandbox

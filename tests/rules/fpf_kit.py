@@ -18,23 +18,22 @@ from kolrami.captains.scripted import PassiveCaptain
 from kolrami.engine.battle import Battle, Result
 from kolrami.engine.chance import Dice
 from kolrami.engine.driver import run
-from kolrami.engine.orders import (
+from kolrami.engine.orders import Decision, Order
+from kolrami.rules import events as ev
+from kolrami.rules.fpf.orders import (
     ActivateOrder,
     ActivationDecision,
-    Decision,
     InitiativeDecision,
     InitiativeOrder,
     Maneuver,
-    Order,
     OrdersDecision,
     ReactionDecision,
     ReactionOrder,
     RepairDecision,
     RepairOrder,
     SquadronOrder,
-    parse,
 )
-from kolrami.rules import events as ev
+from kolrami.rules.registry import parse_order
 
 E = TypeVar("E", bound=ev.Event)
 
@@ -62,7 +61,7 @@ class Script:
     name = "script"
 
     def __init__(self, orders: Iterable[str]) -> None:
-        self.orders: list[Order] = [parse(o) for o in orders]
+        self.orders: list[Order] = [parse_order(o) for o in orders]
         self.seen: list[Decision] = []
         self.fallback = SteadyCaptain()
 

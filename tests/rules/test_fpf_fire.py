@@ -12,16 +12,11 @@ from kolrami.catalog.models import Weapon
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import run
 from kolrami.engine.geometry import ARC_ORDER, arc_index, arc_to, relative_bearing
-from kolrami.engine.orders import (
-    IllegalOrderError,
-    OrdersDecision,
-    OrderSyntaxError,
-    ReactionDecision,
-    ReactionOrder,
-    parse,
-)
+from kolrami.engine.orders import IllegalOrderError, OrderSyntaxError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates
+from kolrami.rules.fpf.orders import OrdersDecision, ReactionDecision, ReactionOrder
+from kolrami.rules.registry import parse_order
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Masking
 
@@ -369,9 +364,9 @@ def test_a_squadron_that_has_fired_is_not_offered_reaction_fire() -> None:
 @pytest.mark.rule("FPF-FIRE-12")
 def test_orders_must_say_fire_or_hold() -> None:
     with pytest.raises(OrderSyntaxError, match=r"must end in FIRE <targets> or HOLD"):
-        parse("AS1 SPD 20 T0 T0")
-    assert parse("AS1 SPD 20 T0 T0 HOLD") == parse("AS1 SPD 20 T0 T0 HOLD")
-    assert parse("REACT BS1 HOLD") == ReactionOrder("BS1", None)
+        parse_order("AS1 SPD 20 T0 T0")
+    assert parse_order("AS1 SPD 20 T0 T0 HOLD") == parse_order("AS1 SPD 20 T0 T0 HOLD")
+    assert parse_order("REACT BS1 HOLD") == ReactionOrder("BS1", None)
 
 
 @pytest.mark.rule("FPF-FIRE-12")

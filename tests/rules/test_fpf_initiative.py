@@ -10,10 +10,11 @@ from kolrami.catalog import Arc, builtin_pack
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import run
 from kolrami.engine.geometry import distance
-from kolrami.engine.orders import ActivationDecision, IllegalOrderError
+from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.fpf.movement import MAX_SPEED
+from kolrami.rules.fpf.orders import ActivationDecision
 from kolrami.rules.sandbox import place, sandbox
 
 # --- FPF-TURN ------------------------------------------------------------------------------------

@@ -12,10 +12,11 @@ from fpf_kit import Script, events_of, fight, moved
 from kolrami.catalog import Arc
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import run
-from kolrami.engine.orders import IllegalOrderError, Maneuver, OrdersDecision
+from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.fpf.movement import formation_limits, movers, speed_limits, verify_maneuver
+from kolrami.rules.fpf.orders import Maneuver, OrdersDecision
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Movement
 

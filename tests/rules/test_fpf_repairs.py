@@ -8,9 +8,10 @@ from fpf_kit import Script, events_of, fight, moved
 from kolrami.catalog import Arc, WeaponKind
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import run
-from kolrami.engine.orders import IllegalOrderError, OrdersDecision, RepairDecision
+from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
+from kolrami.rules.fpf.orders import OrdersDecision, RepairDecision
 from kolrami.rules.sandbox import place, sandbox
 
 

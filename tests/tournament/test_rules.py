@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kolrami.engine.chance import AttackFace, count_roll_off
+from kolrami.rules.rolloff import AttackFace, count_roll_off
 from kolrami.tournament import core
 from kolrami.tournament.core import Game, pair_round, standings
 

@@ -12,18 +12,12 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Protocol
 
-from kolrami.catalog.models import Arc, WeaponKind
+from kolrami.catalog.models import WeaponKind
 from kolrami.engine.chance import Dice
-from kolrami.engine.orders import (
-    Decision,
-    Order,
-    RepairDecision,
-    RepairOrder,
-    ReturnDecision,
-    ReturnOrder,
-)
+from kolrami.engine.orders import Decision, Order
 from kolrami.errors import UnknownNameError
 from kolrami.rules.fpf.damage import penetrating_faces
+from kolrami.rules.fpf.orders import RepairDecision, RepairOrder, ReturnDecision, ReturnOrder
 from kolrami.rules.fpf.repairs import damaged_items
 from kolrami.rules.fpf.view import BattleView
 
@@ -108,11 +102,6 @@ def _mount_value(ship: ShipState, item: str) -> int:
     kind_name, _, index = item.partition(".")
     kind = WeaponKind.PHASER if kind_name == "phasers" else WeaponKind.PHOTON
     return ship.mounts[kind][int(index)]
-
-
-def best_arc_weapons(ship: ShipState, arc: Arc) -> list[WeaponKind]:
-    """Working weapon kinds of `ship` bearing on `arc`."""
-    return ship.bears(arc)
 
 
 CaptainFactory = Callable[[Dice], Captain]

@@ -32,15 +32,14 @@ from kolrami.catalog.models import Arc
 from kolrami.engine.battle import ShipState
 from kolrami.engine.chance import Dice
 from kolrami.engine.geometry import _COS, _SIN, ARC_ORDER, HEADINGS, arc_index, segment_hits_circle
-from kolrami.engine.orders import (
+from kolrami.engine.orders import Decision, Order
+from kolrami.rules.fpf.orders import (
     ActivateOrder,
     ActivationDecision,
-    Decision,
     FireTarget,
     InitiativeDecision,
     InitiativeOrder,
     Maneuver,
-    Order,
     OrdersDecision,
     ReactionDecision,
     ReactionOrder,

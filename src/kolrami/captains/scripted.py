@@ -12,14 +12,15 @@ from collections.abc import Iterable
 
 from kolrami.captains.advanced import ADVANCED_DECISIONS, AGGRESSIVE, AdvancedDoctrine
 from kolrami.captains.base import BattleView, Captain, default_repairs, default_return
-from kolrami.engine.orders import (
+from kolrami.engine.orders import Decision, Order
+from kolrami.errors import KolramiError
+from kolrami.rules.advanced.orders import FITS as ADVANCED_FITS
+from kolrami.rules.fpf.orders import (
     ActivateOrder,
     ActivationDecision,
-    Decision,
     InitiativeDecision,
     InitiativeOrder,
     Maneuver,
-    Order,
     OrdersDecision,
     ReactionDecision,
     ReactionOrder,
@@ -29,8 +30,6 @@ from kolrami.engine.orders import (
     ReturnOrder,
     SquadronOrder,
 )
-from kolrami.errors import KolramiError
-from kolrami.rules.advanced.orders import FITS as ADVANCED_FITS
 from kolrami.rules.registry import parse_order
 
 _FITS: dict[type, type] = {

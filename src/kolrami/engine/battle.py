@@ -36,7 +36,7 @@ def other(side: str) -> str:
 
 @dataclass(slots=True, eq=False)
 class Lock:
-    """A declared target: weapons fire when it is in range and arc (FPF-FIRE-03, FPF-FIRE-07)."""
+    """A declared target and the weapons still waiting to fire at it (the rules say when)."""
 
     target: str
     arc: Arc
@@ -72,12 +72,12 @@ class ShipState:
     alive: bool = field(default=True, init=False)
     #: a model on the table: alive ships and derelicts; not destroyed or reset ships
     on_table: bool = field(default=True, init=False)
-    tokens: int = 0  # Critical Hit Tokens (PP-10)
-    cards: list[str] = field(default_factory=list)  # cards on the ship now (PP-08, PP-09, PP-14)
+    tokens: int = 0  # tokens a scenario's rules give it (Critical Hit Tokens)
+    cards: list[str] = field(default_factory=list)  # the cards on the ship now
     start_cards: tuple[str, ...] = ()  # the cards it began the battle with
     points: int = 0  # Total SP: ship value plus cards
     # The ship's own values as the battle began: the sheet's, changed by cards for good.
-    # Repairs restore these, a Peak Performance reset returns to them.
+    # Repairs restore these, a reset returns to them.
     max_shields: int = 0
     max_engine: int = 0
     max_systems: int = 0
@@ -97,7 +97,7 @@ class ShipState:
 
     @property
     def destroyed(self) -> bool:
-        """Removed from play for good (FPF-DMG-11)."""
+        """Removed from play for good."""
         return self._destroyed
 
     @destroyed.setter
@@ -107,7 +107,7 @@ class ShipState:
 
     @property
     def derelict(self) -> bool:
-        """Left on the table as a wreck (FPF-OPT-01)."""
+        """Left on the table as a wreck."""
         return self._derelict
 
     @derelict.setter
@@ -117,7 +117,7 @@ class ShipState:
 
     @property
     def out_of_play(self) -> bool:
-        """Reset and waiting to return (Peak Performance, PP-05, PP-11)."""
+        """Reset and waiting to return to play."""
         return self._out_of_play
 
     @out_of_play.setter
@@ -144,12 +144,12 @@ class ShipState:
 
     @property
     def detoothed(self) -> bool:
-        """Every weapon out of action (FPF-DMG-15)."""
+        """Every weapon out of action."""
         return not any(map(any, self.mounts.values()))
 
     @property
     def toast(self) -> bool:
-        """Shields at or below half their printed value (FPF-DMG-15, display only)."""
+        """Shields at or below half their printed value (for display)."""
         return self.shields * 2 <= self.max_shields
 
 
@@ -222,7 +222,7 @@ class Battle:
         self.squadrons: dict[str, SquadronState] = {}
         self.moving: str | None = None  # squadron now moving (for reaction fire)
         self.locked: list[ShipState] = []  # ships with weapons locked and not yet fired
-        #: who sees what, when a driver hides ships (the advanced game's cloaks); None: all
+        #: who sees what, when the rules hide ships (cloaks); None: everyone sees everything
         self.sight: Callable[[str, ShipState], bool] | None = None
         #: terrain that blocks movement and fire (planets)
         self.blockers = [t for t in scenario.terrain if t.kind == "planet"]
@@ -230,13 +230,13 @@ class Battle:
         self.rerolls_left: dict[str, int] = {}
         self.card_uses: dict[tuple[str, str], int] = {}
         self.cards_in_play: list[tuple[ShipState, Card]] | None = None  # rules/cards.py
-        #: Fleet Points so far, for scenarios that score them (Peak Performance, PP-15)
+        #: Fleet Points so far, for scenarios that score them
         self.fleet_points = dict.fromkeys(SIDES, 0)
         self.resource_scored = dict.fromkeys(SIDES, False)
-        #: cards each ship lost for good: discarded or taken by an opponent (PP-08, PP-14)
+        #: cards each ship lost for good: discarded or taken by an opponent
         self.lost_cards: dict[str, set[str]] = {}
         self.activation_order: list[str] = []
-        #: state that other games' drivers and rule modules keep (the advanced game's)
+        #: state that rule packages keep of their own, each under its own key
         self.extensions: dict[str, Any] = {}
         self.header: dict[str, Any] = {
             "kolrami": __version__,
@@ -257,7 +257,7 @@ class Battle:
         """Standard set-up: side A along the near edge heading 0, B along the far edge heading 3.
 
         Squadrons are spread evenly along the edge, in the middle of their deployment zone;
-        wingmen line up behind their leader (FPF-MOV-09).
+        wingmen line up behind their leader.
         """
         sc = self.scenario
         for side, fleet in zip(SIDES, self.fleets, strict=True):
@@ -306,7 +306,7 @@ class Battle:
                     ship.ranges = {k: w.range_cm for k, w in cls.weapons()}
                     ship.start_cards = tuple(member_cards(member))
                     ship.cards = list(ship.start_cards)
-                    # Total SP: ship value plus its cards (FBS-08), what a kill scores (PP-16)
+                    # Total SP: ship value plus its cards, what a kill scores
                     ship.points = cls.value + sum(card_cost(c) for c in ship.start_cards)
                     self.ships[sid] = ship
                     ids.append(sid)
@@ -343,8 +343,8 @@ class Battle:
         ]
 
     def visible(self, side: str, ship: ShipState) -> bool:
-        """Whether `side` can see `ship`: always in FPF; the advanced driver's `sight` hides
-        cloaked ships (GUIDE 3.8)."""
+        """Whether `side` can see `ship`: always, unless the rules set `sight` (cloaks hide
+        ships, GUIDE 3.8)."""
         return self.sight is None or ship.side == side or self.sight(side, ship)
 
     # --- movement -----------------------------------------------------------------------------
@@ -352,7 +352,7 @@ class Battle:
     # --- fire ---------------------------------------------------------------------------------
 
     def set_control(self, ship: ShipState, in_control: bool) -> None:
-        """A ship loses or regains control (FPF-DMG-13); it leaves its formation when lost."""
+        """A ship loses or regains control; it leaves its formation when lost."""
         ship.in_control = in_control
         self.log.record(ev.ControlChanged, ship.id, in_control)
         if not in_control:
@@ -375,19 +375,18 @@ class Battle:
                 squadron.offsets[sid] -= shift
 
     def discard_card(self, ship: ShipState, card: str) -> None:
-        """A ship discards one of its cards; it is gone for the battle (PP-08)."""
+        """A ship discards one of its cards; it is gone for the battle."""
         ship.cards.remove(card)
         self.lost_cards.setdefault(ship.id, set()).add(card)
 
     def take_card(self, thief: ShipState, victim: ShipState, card: str) -> None:
-        """A card stolen or assimilated: it stays with the thief (PP-14) until the thief's own
-        reset, when it leaves the game as a card the thief did not start with (PP-09)."""
+        """A card stolen or assimilated: it moves from the victim to the thief for good."""
         victim.cards.remove(card)
         self.lost_cards.setdefault(victim.id, set()).add(card)
         thief.cards.append(card)
 
     def remove(self, ship: ShipState, by: ShipState | None, derelict: bool) -> None:
-        """Take a destroyed ship out of play (FPF-DMG-11) or leave it derelict (FPF-OPT-01)."""
+        """Take a destroyed ship out of play, or leave it on the table as a derelict."""
         self.leave_formation(ship)
         ship.destroyed = not derelict
         ship.derelict = derelict

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
-from enum import StrEnum
 from typing import Any
 
 #: Seeds live in [0, 2**63): fits SQLite integers and JSON numbers without loss.
@@ -26,27 +24,6 @@ def derive_seed(*parts: object) -> int:
     text = "\x1f".join(repr(p) for p in parts).encode()
     digest = hashlib.blake2b(text, digest_size=8).digest()
     return int.from_bytes(digest, "big") >> (64 - SEED_BITS)
-
-
-class AttackFace(StrEnum):
-    """Faces of the 8-sided attack die used by the tournament roll-off (OP-24)."""
-
-    HIT = "hit"
-    CRITICAL = "critical"
-    BATTLE_STATIONS = "battle_stations"
-    BLANK = "blank"
-
-
-#: The attack die: 3 hit, 1 critical, 2 battle stations, 2 blank faces.
-ATTACK_DIE_FACES: tuple[AttackFace, ...] = (
-    (AttackFace.HIT,) * 3
-    + (AttackFace.CRITICAL,)
-    + (AttackFace.BATTLE_STATIONS,) * 2
-    + (AttackFace.BLANK,) * 2
-)
-
-#: Faces that count as a result in a roll-off (OP-24, as catalogued: hits and criticals).
-ROLL_OFF_RESULTS = frozenset({AttackFace.HIT, AttackFace.CRITICAL})
 
 
 class Dice:
@@ -83,11 +60,11 @@ class Dice:
         return self.d(6)
 
     def d10(self) -> int:
-        """A ten-sided die, 1..10; the face printed 0 reads as 10 (FPF-DMG-06)."""
+        """A ten-sided die, 1..10 (a face printed 0 reads as 10)."""
         return self.d(10)
 
     def d100(self) -> int:
-        """Percentile dice, 1..100; '00' reads as 100 (the advanced rules' checks)."""
+        """Percentile dice, 1..100 ('00' reads as 100)."""
         return self.d(100)
 
     def many(self, count: int, sides: int) -> list[int]:
@@ -104,14 +81,6 @@ class Dice:
             out.append(r + 1)
         return out
 
-    def attack(self) -> AttackFace:
-        """One 8-sided attack die."""
-        return ATTACK_DIE_FACES[self.d(8) - 1]
-
-    def attack_dice(self, count: int) -> list[AttackFace]:
-        """`count` attack dice, e.g. the five of a roll-off."""
-        return [self.attack() for _ in range(count)]
-
     def spawn(self, *label: object) -> Dice:
         """An independent generator for `label` (an AI's private copy, a sub-battle ...)."""
         return Dice(derive_seed(self.seed, "spawn", *label))
@@ -124,8 +93,3 @@ class Dice:
         """Restore a state from `getstate`."""
         rng_state, self.rolls = state
         self._rng.setstate(rng_state)
-
-
-def count_roll_off(faces: Sequence[AttackFace]) -> int:
-    """Results in a roll-off throw: hits and criticals (OP-24)."""
-    return sum(f in ROLL_OFF_RESULTS for f in faces)

@@ -113,7 +113,7 @@ class ShipMoved(Event):
 
 @dataclass(frozen=True, slots=True)
 class ControlChanged(Event):
-    """A ship lost or regained control (FPF-DMG-13, FPF-MOV-12)."""
+    """A ship lost or regained control of itself."""
 
     kind: ClassVar[str] = "control_changed"
     ship: str
@@ -122,7 +122,7 @@ class ControlChanged(Event):
 
 @dataclass(frozen=True, slots=True)
 class ShipDestroyed(Event):
-    """Superstructure reached 0 (FPF-DMG-11)."""
+    """A ship was destroyed, or left on the table as a derelict."""
 
     kind: ClassVar[str] = "ship_destroyed"
     ship: str

@@ -9,8 +9,6 @@ movement nor fire calls trigonometry.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from itertools import pairwise
 
 from kolrami.catalog.models import Arc
 
@@ -36,7 +34,7 @@ def advance(x: float, y: float, heading: int, distance: float) -> Point:
 
 
 def distance(ax: float, ay: float, bx: float, by: float) -> float:
-    """Centre-to-centre ('spigot to spigot') distance (FPF-TURN-01)."""
+    """Centre-to-centre ('spigot to spigot') distance."""
     return math.hypot(bx - ax, by - ay)
 
 
@@ -50,7 +48,7 @@ def relative_bearing(x: float, y: float, heading: int, tx: float, ty: float) -> 
 
 
 def arc_of_bearing(bearing: float) -> Arc:
-    """The 90-degree arc a relative bearing falls in; boundaries go to front or aft (FPF-ARC-01)."""
+    """The 90-degree arc a relative bearing falls in; boundaries go to front or aft."""
     if bearing <= 45.0 or bearing >= 315.0:
         return Arc.F
     if 135.0 <= bearing <= 225.0:
@@ -62,7 +60,7 @@ def arc_to(x: float, y: float, heading: int, tx: float, ty: float) -> Arc:
     """The arc of a ship at (x, y, heading) that contains the point (tx, ty).
 
     Same answer as arc_of_bearing(relative_bearing(...)) without trigonometry: the offset is
-    split into its ahead and to-port parts; front wins when ahead >= |port| (FPF-ARC-01).
+    split into its ahead and to-port parts; front wins when ahead >= |port|.
     """
     h = heading % HEADINGS
     ux, uy = _COS[h], _SIN[h]
@@ -93,12 +91,6 @@ def arc_index(x: float, y: float, heading: int, tx: float, ty: float) -> int:
     return 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
 
 
-def heading_toward(x: float, y: float, tx: float, ty: float) -> int:
-    """The hex heading closest to the direction from (x, y) to (tx, ty)."""
-    absolute = math.degrees(math.atan2(ty - y, tx - x)) - 90.0
-    return round(absolute / 60.0) % HEADINGS
-
-
 def segment_hits_circle(
     ax: float, ay: float, bx: float, by: float, cx: float, cy: float, radius: float
 ) -> bool:
@@ -119,7 +111,7 @@ def entry_distance(
     """How far along a straight move from a the path first comes within `radius` of c.
 
     None when the move of `length` cm never comes that close. Used to stop short of a ship
-    (FPF-MOV-08) and at the table edge.
+    and at the table edge.
     """
     ux, uy = unit(heading)
     ox, oy = cx - ax, cy - ay
@@ -137,7 +129,7 @@ def entry_distance(
 class Trail:
     """The path a squadron leader has flown, newest point first, so wingmen can follow it.
 
-    Wingmen sit at fixed distances behind the leader measured along this path (FPF-MOV-09);
+    Wingmen sit at fixed distances behind the leader measured along this path;
     `point_at(d)` gives the position and heading `d` cm back from the leader.
     """
 
@@ -205,8 +197,3 @@ class Trail:
         new.points = list(self.points)
         new.headings = list(self.headings)
         return new
-
-
-def polyline_length(points: Sequence[Point]) -> float:
-    """Total length of a path."""
-    return sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(points))

@@ -12,8 +12,8 @@ from typing import Any
 import icepool
 
 from kolrami.catalog.models import WeaponKind
-from kolrami.engine.chance import ATTACK_DIE_FACES, ROLL_OFF_RESULTS, AttackFace
 from kolrami.rules.fpf.damage import DAMAGE_SIDES, penetrates
+from kolrami.rules.rolloff import ATTACK_DIE_FACES, ROLL_OFF_RESULTS, AttackFace
 
 Die = Any  # icepool ships without type information
 

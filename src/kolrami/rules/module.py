@@ -21,7 +21,8 @@ from kolrami.engine.binder import Module, Rules, hook, policy
 if TYPE_CHECKING:
     from kolrami.catalog.models import WeaponKind
     from kolrami.engine.battle import Battle, ShipState
-    from kolrami.engine.orders import Decision, Maneuver
+    from kolrami.engine.orders import Decision
+    from kolrami.rules.fpf.orders import Maneuver
 
 
 class Phase(StrEnum):

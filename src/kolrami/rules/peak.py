@@ -22,10 +22,11 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.cards import card_cost
-from kolrami.engine.chance import count_roll_off
-from kolrami.engine.orders import Decision, IllegalOrderError, ReturnDecision, ReturnOrder
+from kolrami.engine.orders import Decision, IllegalOrderError
 from kolrami.rules import events as ev
+from kolrami.rules.fpf.orders import ReturnDecision, ReturnOrder
 from kolrami.rules.module import Capability, RuleModule
+from kolrami.rules.rolloff import attack_dice, count_roll_off
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
@@ -172,7 +173,7 @@ class BattleSimulation(RuleModule):
             return ("A" if a > b else "B"), f"Fleet Points A {a} : B {b}"
         rolls: list[dict[str, list[str]]] = []
         while True:  # PP-22, OP-24: five attack dice each, hits and criticals; again if level
-            faces = {side: battle.dice.attack_dice(ROLL_OFF_DICE) for side in ("A", "B")}
+            faces = {side: attack_dice(battle.dice, ROLL_OFF_DICE) for side in ("A", "B")}
             rolls.append({side: [f.value for f in fs] for side, fs in faces.items()})
             ra, rb = count_roll_off(faces["A"]), count_roll_off(faces["B"])
             if ra != rb:

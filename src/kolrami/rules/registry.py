@@ -21,6 +21,7 @@ from kolrami.rules.advanced.events import ADVANCED_EVENTS
 from kolrami.rules.advanced.orders import read_advanced
 from kolrami.rules.events import FPF_EVENTS
 from kolrami.rules.fpf import damage, initiative, masking, options, repairs, turn
+from kolrami.rules.fpf.orders import read_fpf
 from kolrami.rules.module import Capability, RuleModule, Ruleset
 from kolrami.scenarios.models import Masking, Scenario
 
@@ -68,7 +69,7 @@ def read_log(text: str) -> list[Event]:
 
 def parse_order(text: str) -> Order:
     """An order of any built-in game from its text form (FPF's and the advanced game's)."""
-    return parse(text, (read_advanced,))
+    return parse(text, (read_fpf, read_advanced))
 
 
 def module_class(name: str) -> type[RuleModule]:

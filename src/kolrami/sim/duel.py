@@ -28,10 +28,10 @@ from math import comb, cos, radians, sin
 
 from kolrami.catalog import Arc, Location, ShipClass, WeaponKind
 from kolrami.engine.chance import derive_seed
-from kolrami.engine.orders import FireTarget
 from kolrami.errors import InvalidInputError
 from kolrami.rules.fpf.damage import DAMAGE_SIDES, penetrating_faces
 from kolrami.rules.fpf.fire import declare, resolve_locks
+from kolrami.rules.fpf.orders import FireTarget
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.sim.stats import wilson
 

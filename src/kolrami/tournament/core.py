@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from kolrami.engine.chance import Dice, count_roll_off, derive_seed
+from kolrami.engine.chance import Dice, derive_seed
 from kolrami.errors import InvalidInputError
+from kolrami.rules.rolloff import attack_dice, count_roll_off
 
 WIN_BP, BYE_BP, LOSS_BP = 2, 2, 1  # OP-18
 DEFAULT_TITLES = ("Admiral", "Vice Admiral")  # OP-22; further titles are an event setting
@@ -175,7 +176,7 @@ def roll_off(players: Sequence[str], seed: int) -> dict[str, int]:
     while pending and weight >= 1:
         nxt: list[list[str]] = []
         for group in pending:
-            counts = {p: count_roll_off(dice.attack_dice(ROLL_OFF_DICE)) for p in group}
+            counts = {p: count_roll_off(attack_dice(dice, ROLL_OFF_DICE)) for p in group}
             for p, n in counts.items():
                 result[p] += n * weight
             by: dict[int, list[str]] = {}

@@ -21,7 +21,7 @@ from kolrami.catalog.advanced import AdvWeapon, advanced_pack
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle, Result, other
 from kolrami.engine.binder import Game
-from kolrami.engine.orders import Decision, IllegalOrderError, Maneuver, Order
+from kolrami.engine.orders import Decision, IllegalOrderError, Order
 from kolrami.errors import InvalidInputError
 from kolrami.rules.advanced import combat, officers, power
 from kolrami.rules.advanced import events as ae
@@ -50,6 +50,7 @@ from kolrami.rules.advanced.orders import (
 )
 from kolrami.rules.advanced.state import KEY, PHASES, AdvancedState, AdvShip, setup
 from kolrami.rules.fpf.movement import move_single
+from kolrami.rules.fpf.orders import Maneuver
 
 #: Bump whenever a change can alter an advanced battle's outcome for the same inputs (GUIDE 3.10).
 ADVANCED_RULES_VERSION = "adv-2"

@@ -43,11 +43,6 @@ def facing_of_bearing(bearing: float) -> int:
     return (2, 1, 6, 5, 4, 3)[sector]
 
 
-def facing_centre(facing: int) -> float:
-    """The bearing at the middle of a facing."""
-    return _CENTRES[facing]
-
-
 def bearing_to(x: float, y: float, heading: int, tx: float, ty: float) -> float:
     """Relative bearing from a ship at (x, y, heading) to the point (tx, ty)."""
     return relative_bearing(x, y, heading, tx, ty)

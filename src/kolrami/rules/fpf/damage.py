@@ -7,11 +7,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.models import Arc, HitLocations, Location, WeaponKind
-from kolrami.engine.orders import (
-    IllegalOrderError,
-    Maneuver,
-)
+from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
+from kolrami.rules.fpf.orders import Maneuver
 from kolrami.rules.module import RuleModule, rules_of
 
 if TYPE_CHECKING:

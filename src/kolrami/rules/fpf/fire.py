@@ -8,12 +8,10 @@ from typing import TYPE_CHECKING
 from kolrami.catalog.models import Arc, WeaponKind
 from kolrami.engine.battle import Lock, ShipState
 from kolrami.engine.geometry import arc_to, segment_hits_circle
-from kolrami.engine.orders import (
-    FireTarget,
-    IllegalOrderError,
-)
+from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
+from kolrami.rules.fpf.orders import FireTarget
 from kolrami.rules.module import rules_of
 
 if TYPE_CHECKING:

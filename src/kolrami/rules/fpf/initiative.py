@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING
 
 from kolrami.catalog.models import Arc
 from kolrami.engine.geometry import arc_to
-from kolrami.engine.orders import (
+from kolrami.engine.orders import Decision, IllegalOrderError
+from kolrami.rules import events as ev
+from kolrami.rules.fpf.fire import declare, firers, verify_targets
+from kolrami.rules.fpf.movement import move_formation, move_single, movers, verify_maneuver
+from kolrami.rules.fpf.orders import (
     ActivateOrder,
     ActivationDecision,
-    Decision,
-    IllegalOrderError,
     InitiativeDecision,
     InitiativeOrder,
     OrdersDecision,
@@ -19,9 +21,6 @@ from kolrami.engine.orders import (
     ReactionOrder,
     SquadronOrder,
 )
-from kolrami.rules import events as ev
-from kolrami.rules.fpf.fire import declare, firers, verify_targets
-from kolrami.rules.fpf.movement import move_formation, move_single, movers, verify_maneuver
 from kolrami.rules.module import RuleModule, rules_of
 
 if TYPE_CHECKING:

@@ -9,12 +9,10 @@ from typing import TYPE_CHECKING
 
 from kolrami.engine.battle import Battle, ShipState, SquadronState
 from kolrami.engine.geometry import HEADINGS, advance, entry_distance
-from kolrami.engine.orders import (
-    IllegalOrderError,
-    Maneuver,
-)
+from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.fire import resolve_locks
+from kolrami.rules.fpf.orders import Maneuver
 from kolrami.rules.module import rules_of
 
 if TYPE_CHECKING:

@@ -6,12 +6,10 @@ import math
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.models import WeaponKind
-from kolrami.engine.orders import (
-    IllegalOrderError,
-    Maneuver,
-)
+from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates
+from kolrami.rules.fpf.orders import Maneuver
 from kolrami.rules.module import RuleModule, rules_of
 
 if TYPE_CHECKING:

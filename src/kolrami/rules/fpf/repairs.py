@@ -5,13 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from kolrami.engine.orders import (
-    Decision,
-    IllegalOrderError,
-    RepairDecision,
-    RepairOrder,
-)
+from kolrami.engine.orders import Decision, IllegalOrderError
 from kolrami.rules import events as ev
+from kolrami.rules.fpf.orders import RepairDecision, RepairOrder
 from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
