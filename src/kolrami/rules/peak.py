@@ -1,12 +1,16 @@
-"""Peak Performance (seed 000): battle simulation mode and its scoring, as one rule module.
+"""Peak Performance (seed 000, the event PP-23): battle simulation mode and its scoring, as one
+rule module.
+
+The scenario (scenarios/data/peak-performance.toml) puts one planet at the table's centre before
+deployment (PP-01) and deploys as the standard two-player game does (PP-02); the planet is an
+ordinary one (PP-03): it blocks movement and fire like any planet (rules/fpf/movement.py,
+rules/fpf/fire.py).
 
 No ship is ever destroyed: at the moment it would be, it is reset (PP-04, PP-05, PP-06, PP-07,
-PP-08, PP-09, PP-10) and returns at the
-start of the next turn in its owner's zone, with weaker shields (PP-11, PP-12, PP-13, PP-14). Every
-would-be
-destruction scores the ship's Total SP for the opponent, a fleet's resource scores once all its
-ships carry a token, and at the end each token on the opponent's ships is worth 5 (PP-15, PP-16,
-PP-17, PP-18, PP-19, PP-20, PP-21).
+PP-08, PP-09, PP-10) and returns at the start of the next turn in its owner's zone, with weaker
+shields (PP-11, PP-12, PP-13, PP-14). Every would-be destruction scores the ship's Total SP for
+the opponent, a fleet's resource scores once all its ships carry a token, and at the end each
+token on the opponent's ships is worth 5 (PP-15, PP-16, PP-17, PP-18, PP-19, PP-20, PP-21).
 Only the turn limit ends the battle (PP-20); most Fleet Points wins, a tie goes to a roll-off
 of five attack dice (PP-22, OP-24).
 

@@ -399,6 +399,7 @@ def fire(battle: Battle, state: AdvancedState, attack: Attack) -> None:
             return
     if not state.rules.fire_gate(battle, state, adv, target):
         return  # a cloaked target: Weapons and Sensors checks (ADV-CLOAK-04)
+    # without an aimed lock (and always for torpedoes) the location is rolled (ADV-LOCK-03)
     aimed = False
     if attack.aim is not None and beam:  # an aimed lock needs a Weapons check (ADV-LOCK-01)
         result = check(battle.dice, adv.rating("helm", "weapons"), adv.penalty)

@@ -96,7 +96,11 @@ def _clear_of_terrain(battle: Battle, ship: ShipState, target: ShipState) -> boo
 def declare(
     battle: Battle, targets: tuple[FireTarget, ...], reaction_to: str | None, jumping: bool = False
 ) -> None:
-    """Lock the listed ships on their targets (FPF-FIRE-06: all declared before any shot)."""
+    """Lock the listed ships on their targets (FPF-FIRE-06: all declared before any shot).
+
+    A weapon fires only at a target it has locked on (FPF-FIRE-02). A ship locks through one arc
+    for the turn (FPF-ARC-02), and every working weapon covering that arc joins the lock
+    (FPF-ARC-04)."""
     for t in targets:
         ship = battle.ships[t.ship]
         kinds = ship.bears(t.arc)
@@ -109,9 +113,11 @@ def declare(
 
 
 def resolve_locks(battle: Battle) -> None:
-    """Fire every locked weapon whose target is now in range, arc and line of fire."""
+    """Fire every locked weapon whose target is now in range, arc and line of fire: the auto
+    tracking fires it, with no to-hit roll (FPF-FIRE-03)."""
     if not battle.locked:
         return
+    line_clear = rules_of(battle).line_of_fire_clear
     ready: list[tuple[ShipState, ShipState, WeaponKind, float]] = []
     for ship in battle.locked:
         lock = ship.lock
@@ -128,17 +134,20 @@ def resolve_locks(battle: Battle) -> None:
             continue
         if lock.reaction_to is not None and battle.moving != lock.reaction_to:
             continue
+        # centre to centre (FPF-TURN-01); a weapon reaches as far as its printed range
+        # (FPF-FIRE-15)
         dx, dy = target.x - ship.x, target.y - ship.y
         dist = math.sqrt(dx * dx + dy * dy)
         ranges = ship.ranges
         in_range = [k for k in lock.pending if dist <= ranges[k]]
         if not in_range:
             continue
+        # the target in the locked one of the four 90-degree arcs (FPF-ARC-01)
         if arc_to(ship.x, ship.y, ship.heading, target.x, target.y) is not lock.arc:
             continue
         if battle.blockers and not _clear_of_terrain(battle, ship, target):
             continue
-        if not rules_of(battle).line_of_fire_clear(battle, ship, target):
+        if not line_clear(battle, ship, target):
             continue
         for k in in_range:
             lock.pending.remove(k)

@@ -65,7 +65,8 @@ def verify_maneuver(
         )
 
 
-#: Speeds are whole centimetres, 0 to 40 (FPF-MOV-06).
+#: Speeds are whole centimetres, 0 to 40 (FPF-MOV-06): farther than any weapon reaches, as the
+#: game's fast-play scale intends (FPF-TURN-04).
 MAX_SPEED = 40
 PIVOT_COST_CM = 5  # FPF-MOV-13
 STEP_CM = 5.0  # locked weapons are checked at least every 5 cm of movement (FPF-FIRE-07)
@@ -248,7 +249,9 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
 
 
 def move_single(battle: Battle, ship: ShipState, m: Maneuver | None) -> None:
-    """Fly one ship on its own; None drifts it straight ahead (FPF-MOV-12, FPF-DMG-13)."""
+    """Fly one ship on its own: detached from its formation, or every ship when the scenario
+    moves ships one at a time (FPF-MOV-14); None drifts it straight ahead (FPF-MOV-12,
+    FPF-DMG-13)."""
     if m is None:
         m = Maneuver(ship.last_speed, 0, 0)
     path, dist, blocker = plan_path(battle, ship.x, ship.y, ship.heading, m, {ship.id})
