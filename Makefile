@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SRC    := src tests benchmarks scripts
 
-.PHONY: install run test lint typecheck pytest bench clean
+.PHONY: install run test lint typecheck layers pytest bench clean
 
 install: $(STAMP)
 
@@ -31,10 +31,14 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict $(SRC)
 
+# The layers contract (pyproject.toml, [tool.importlinter]): a package imports only those below.
+layers: $(STAMP)
+	$(BIN)/lint-imports
+
 pytest: $(STAMP)
 	$(BIN)/pytest -q
 
-test: lint typecheck pytest
+test: lint typecheck layers pytest
 
 bench: $(STAMP)
 	@$(BIN)/python -m benchmarks

@@ -22,6 +22,7 @@ from kolrami.engine.geometry import (
     advance,
 )
 from kolrami.errors import InvalidInputError
+from kolrami.fleet.legality import PLAY_BLOCKING, validate
 from kolrami.fleet.model import Fleet, member_cards
 from kolrami.scenarios.models import Movement, Scenario
 
@@ -455,7 +456,6 @@ def _dump(model: Scenario | Fleet) -> dict[str, Any]:
 def _check_playable(fleet: Fleet, side: str, pack: ShipPack) -> None:
     """Refuse a fleet a battle cannot field (unknown ids, squadrons over three ...); a fleet
     found playable with a pack is not checked again."""
-    from kolrami.fleet.legality import PLAY_BLOCKING, validate
 
     def check() -> None:
         found = validate(fleet, limit=None, pack=pack).errors

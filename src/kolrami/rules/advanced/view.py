@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from kolrami.catalog.advanced import AdvancedSheet
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import combat, officers, power
+from kolrami.rules.advanced.driver import allowance
 from kolrami.rules.advanced.orders import Attack, PowerPlan
 from kolrami.rules.advanced.state import AdvancedState, AdvShip, state_of
 
@@ -206,6 +207,4 @@ class AdvancedView:
 
     def allowance(self, ship_id: str, phase: int) -> int:
         """Hexes the ship may move in `phase`."""
-        from kolrami.rules.advanced.driver import allowance
-
         return allowance(self.ship(ship_id), phase)
