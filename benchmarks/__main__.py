@@ -20,11 +20,13 @@ from typing import Any
 from benchmarks.assess_speed import assess_figures
 from benchmarks.web_load import web_figures
 from kolrami import __version__
+from kolrami.captains.base import make_captain
 from kolrami.catalog import Arc, WeaponKind, builtin_pack
 from kolrami.catalog.loader import builtin_pack as cached_pack
 from kolrami.engine.chance import Dice
+from kolrami.engine.driver import captain_dice, play
 from kolrami.fleet import load_fleet
-from kolrami.rules import exact
+from kolrami.rules import exact, fork, new_battle
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim import odds
 from kolrami.sim.odds import WeaponGroup, ship_volley, volley_odds
@@ -194,6 +196,32 @@ def pack_figures() -> dict[str, Any]:
     return {"builtin_pack_load_ms": median_ms(load, cold=False)}
 
 
+def search_figures() -> dict[str, Any]:
+    """What a search captain pays to try a line of play: a clone of a battle mid-game (state
+    only) and a fork (the battle again at its current decision, to play forward)."""
+    scenario = builtin_scenario("standard")
+    fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
+    battle = new_battle(scenario, fleets, 7, ("aggressive", "aggressive"))
+    players = {s: make_captain("aggressive", captain_dice(7, s)) for s in ("A", "B")}
+    views = {s: battle.rules.view(battle, s) for s in ("A", "B")}
+    game = play(battle)
+    decision = next(game)
+    for _ in range(60):  # well into the battle: turn 4 or so
+        decision = game.send(players[decision.side].decide(views[decision.side], decision))
+    dice = Dice(1)
+    clones = 2000
+    start = time.perf_counter()
+    for _ in range(clones):
+        battle.clone(dice)
+    clone_us = (time.perf_counter() - start) / clones * 1e6
+    return {
+        "turn": battle.turn,
+        "events_so_far": len(battle.log),
+        "clone_us": round(clone_us, 1),
+        "fork_ms": median_ms(lambda: fork(battle, dice), cold=False),
+    }
+
+
 def main() -> None:
     figures = {
         "kolrami": __version__,
@@ -203,6 +231,7 @@ def main() -> None:
         "odds": odds_figures(),
         "battle": battle_figures(),
         "advanced_battle": advanced_battle_figures(),
+        "search": search_figures(),
         "dice": dice_figures(),
         "pairing": pairing_figures(),
         "data": pack_figures(),

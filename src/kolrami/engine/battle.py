@@ -7,6 +7,7 @@ and how damage lands, and records every change in the event log.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -92,6 +93,18 @@ class ShipState:
     moved: bool = False
     lock: Lock | None = None
 
+    def copy(self) -> ShipState:
+        """An independent copy: its own mounts, cards and lock; the same ship class."""
+        other = copy.copy(self)
+        other.mounts = {k: list(v) for k, v in self.mounts.items()}
+        other.cards = list(self.cards)
+        other.strength = dict(self.strength)
+        other.ranges = dict(self.ranges)
+        lock = self.lock
+        if lock is not None:
+            other.lock = Lock(lock.target, lock.arc, list(lock.pending), lock.reaction_to)
+        return other
+
     def _settle(self) -> None:
         self.on_table = not self._destroyed and not self._out_of_play
         self.alive = self.on_table and not self._derelict
@@ -167,6 +180,19 @@ class SquadronState:
     activated: bool = False
     fired: bool = False
 
+    def copy(self) -> SquadronState:
+        """An independent copy, trail included."""
+        return SquadronState(
+            self.id,
+            self.side,
+            list(self.ships),
+            list(self.formation),
+            dict(self.offsets),
+            self.trail.copy(),
+            self.activated,
+            self.fired,
+        )
+
     @property
     def leader(self) -> str | None:
         """The formation leader, if the formation has anyone left."""
@@ -226,7 +252,7 @@ class Battle:
         #: who sees what, when the rules hide ships (cloaks); None: everyone sees everything
         self.sight: Callable[[str, ShipState], bool] | None = None
         #: terrain that blocks movement and fire (planets)
-        self.blockers = [t for t in scenario.terrain if t.kind == "planet"]
+        self.blockers = tuple(t for t in scenario.terrain if t.kind == "planet")
         #: card effects' bookkeeping: re-rolls left this turn, uses of once-a-battle cards
         self.rerolls_left: dict[str, int] = {}
         self.card_uses: dict[tuple[str, str], int] = {}
@@ -415,6 +441,38 @@ class Battle:
             self.result = Result(winner, reason, self.turn, self.destroyed_value())
             self.log.record(ev.BattleEnded, winner, reason, self.turn, self.result.destroyed_value)
         return self.result
+
+    def clone(self, dice: Dice) -> Battle:
+        """A copy of the battle to try things on, with `dice` as its chance: a search's own
+        generator, never the battle's future rolls (GUIDE 3.6). Ships, squadrons, the log and
+        every rule package's state are the copy's own; the frozen definitions (scenario, fleets,
+        ship classes, pack) and the bound rules are shared. A copy has no turn driver running:
+        to play one forward through its decisions, see kolrami.rules.fork."""
+        other = copy.copy(self)  # the frozen definitions and plain values, shared
+        other.dice = dice
+        other.log = self.log.copy()
+        other.stats = copy.copy(self.stats)
+        ships = {sid: ship.copy() for sid, ship in self.ships.items()}
+        other.ships = ships
+        other.squadrons = {qid: q.copy() for qid, q in self.squadrons.items()}
+        other.locked = [ships[s.id] for s in self.locked]
+        other.rerolls_left = dict(self.rerolls_left)
+        other.card_uses = dict(self.card_uses)
+        if self.cards_in_play is not None:
+            other.cards_in_play = [(ships[s.id], card) for s, card in self.cards_in_play]
+        other.fleet_points = dict(self.fleet_points)
+        other.resource_scored = dict(self.resource_scored)
+        other.lost_cards = {sid: set(cards) for sid, cards in self.lost_cards.items()}
+        other.activation_order = list(self.activation_order)
+        # the rule packages' own state, deep: it may refer to ships and to itself (a bound
+        # `sight` follows it), never to the frozen definitions, which stay shared
+        memo: dict[int, Any] = {id(self): other, id(self.rules): self.rules}
+        memo.update((id(s), ships[s.id]) for s in self.ships.values())
+        for obj in (self.scenario, self.fleets, self.pack, *self.scenario.terrain):
+            memo[id(obj)] = obj
+        other.extensions = copy.deepcopy(self.extensions, memo)
+        other.sight = copy.deepcopy(self.sight, memo)
+        return other
 
     def events(self) -> Iterator[ev.Event]:
         """The battle's events, built on demand."""

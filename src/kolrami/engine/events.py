@@ -180,6 +180,12 @@ class EventLog:
             raise TypeError("events are recorded with their field values in order")
         self._records.append((cls, values))
 
+    def copy(self) -> EventLog:
+        """A log with the same records that grows on its own (records are immutable)."""
+        other = EventLog()
+        other._records = list(self._records)
+        return other
+
     def __len__(self) -> int:
         return len(self._records)
 

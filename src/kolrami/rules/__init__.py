@@ -12,6 +12,11 @@ from typing import Any
 
 from kolrami.catalog import ShipPack
 from kolrami.engine.battle import Battle
+from kolrami.engine.binder import Game
+from kolrami.engine.chance import Dice
+from kolrami.engine.driver import play
+from kolrami.engine.events import OrderGiven
+from kolrami.engine.orders import Decision
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet, parse_fleet
 from kolrami.rules import registry
@@ -21,7 +26,7 @@ from kolrami.scenarios.models import Scenario
 #: Bump whenever a change can alter a battle's outcome for the same inputs (GUIDE 3.10).
 RULES_VERSION = "fpf-1"
 
-__all__ = ["RULES_VERSION", "Capability", "new_battle", "rebuild", "scenario_capabilities"]
+__all__ = ["RULES_VERSION", "Capability", "fork", "new_battle", "rebuild", "scenario_capabilities"]
 
 
 def new_battle(
@@ -36,6 +41,30 @@ def new_battle(
     rules) switch on, deployed and ready to play."""
     rules = registry.bind(registry.select(scenario, extra_rules))
     return Battle(scenario, fleets, seed, rules, RULES_VERSION, captains, pack)
+
+
+def fork(battle: Battle, dice: Dice) -> tuple[Battle, Game, Decision | None]:
+    """The battle again, at the same decision, to play forward with `dice` (a search's own).
+
+    A turn driver is a running generator, which cannot be copied; so a fork rebuilds the battle
+    from its header and replays the orders logged so far (the same seed gives the same past),
+    then hands its chance to `dice`. Returns the fork, its game (send it orders) and the decision
+    it now waits on (None if the battle is over). The fork's log and the original's agree up to
+    this point, byte for byte; what follows is the fork's alone.
+    """
+    header = battle.header
+    scenario, fleets, captains, seed, extra = rebuild(header)
+    twin = new_battle(scenario, fleets, seed, captains, battle.pack, extra)
+    game = play(twin)
+    orders = [e.order for e in battle.log if isinstance(e, OrderGiven)]
+    try:
+        decision: Decision | None = next(game)
+        for text in orders:
+            decision = game.send(registry.parse_order(text))
+    except StopIteration:
+        decision = None
+    twin.dice = dice
+    return twin, game, decision
 
 
 def scenario_capabilities(

@@ -211,6 +211,10 @@ class AdvancedState:
     #: (sensing ship, decloaked ship) pairs that used their fresh lock try this turn (ADV-CLOAK-02)
     fresh_tries: set[tuple[str, str]] = field(default_factory=set)
 
+    def sees(self, side: str, ship: ShipState) -> bool:
+        """Whether `side` sees the enemy `ship` (the battle's `sight`, GUIDE 3.8)."""
+        return self.rules.visible(self, side, self.ships[ship.id])
+
     def of(self, ship_id: str) -> AdvShip:
         """A ship's advanced state."""
         return self.ships[ship_id]
@@ -254,7 +258,7 @@ def setup(battle: Battle, pack: AdvancedPack, rules: AdvancedRules) -> AdvancedS
         fleet = [state.ships[s.id] for s in battle.ships.values() if s.side == side]
         roll_officers(battle, fleet)
     # who sees what: the modules decide (cloaks hide ships, GUIDE 3.8)
-    battle.sight = lambda side, ship: rules.visible(state, side, state.ships[ship.id])
+    battle.sight = state.sees
     for adv in state.ships.values():
         battle.log.record(
             ae.OfficersAssigned,

@@ -1,0 +1,120 @@
+"""Search support (GUIDE 3.6): a battle's clone and fork play forward with their own dice, and
+never touch the battle they came from."""
+
+from __future__ import annotations
+
+import pytest
+
+from kolrami.captains.base import Captain, make_captain
+from kolrami.catalog import Arc
+from kolrami.engine.battle import Battle
+from kolrami.engine.binder import Game
+from kolrami.engine.chance import Dice
+from kolrami.engine.driver import captain_dice, play
+from kolrami.engine.orders import Decision
+from kolrami.fleet import load_fleet
+from kolrami.rules import fork, new_battle
+from kolrami.rules.advanced.state import KEY
+from kolrami.rules.fpf.damage import apply_damage
+from kolrami.scenarios.models import builtin_scenario
+from kolrami.sim.play import simulate
+
+FLEETS = ("presets:federation-cruisers", "presets:klingon-wolfpack")
+CAPTAINS = ("aggressive", "kiting")
+
+
+def fresh(scenario: str = "standard", seed: int = 5) -> Battle:
+    fleets = (load_fleet(FLEETS[0]), load_fleet(FLEETS[1]))
+    return new_battle(builtin_scenario(scenario), fleets, seed, CAPTAINS)
+
+
+def test_a_clone_is_its_own_battle() -> None:
+    battle = fresh()
+    rolls = battle.dice.rolls
+    before = battle.log.sha256()
+    twin = battle.clone(Dice(99))
+    ship = twin.ships["B1"]
+    apply_damage(twin, ship, 1, 6, Arc.F, twin.ships["A1"], "photon")
+    twin.dice.d10()
+    assert battle.ships["B1"].superstructure == battle.ships["B1"].cls.superstructure
+    assert ship.superstructure < ship.cls.superstructure
+    assert battle.dice.rolls == rolls  # the clone rolled its own dice
+    assert battle.log.sha256() == before
+    assert len(twin.log) > len(battle.log)
+    assert twin.scenario is battle.scenario
+    assert twin.ships["A1"].cls is battle.ships["A1"].cls
+
+
+def drive_to(battle: Battle, decisions: int) -> tuple[Game, Decision, dict[str, Captain]]:
+    """Play `battle` with the captains up to its `decisions`-th decision (unanswered)."""
+    captains = {
+        s: make_captain(n, captain_dice(battle.seed, s))
+        for s, n in zip("AB", CAPTAINS, strict=True)
+    }
+    views = {s: battle.rules.view(battle, s) for s in "AB"}
+    game = play(battle)
+    decision = next(game)
+    for _ in range(decisions):
+        decision = game.send(captains[decision.side].decide(views[decision.side], decision))
+    return game, decision, captains
+
+
+@pytest.mark.parametrize("scenario", ["standard", "peak-performance"])
+def test_a_fork_with_the_battle_s_own_dice_state_plays_the_same_battle(scenario: str) -> None:
+    whole = simulate(builtin_scenario(scenario), (load_fleet(FLEETS[0]), load_fleet(FLEETS[1])),
+                     CAPTAINS, 5)  # fmt: skip
+    battle = fresh(scenario)
+    _, decision, captains = drive_to(battle, 40)
+    dice = Dice(0)
+    dice.setstate(battle.dice.getstate())
+    twin, game, at = fork(battle, dice)
+    assert at == decision
+    assert twin.log.sha256() == battle.log.sha256()  # the same past, byte for byte
+    views = {s: twin.rules.view(twin, s) for s in "AB"}
+    try:
+        while at is not None:
+            at = game.send(captains[at.side].decide(views[at.side], at))
+    except StopIteration:
+        pass
+    assert twin.log.sha256() == whole.log.sha256()
+
+
+def test_a_fork_with_its_own_dice_leaves_the_battle_as_it_would_have_been() -> None:
+    reference = fresh()
+    drive_to(reference, 30)
+    battle = fresh()
+    _, decision, _ = drive_to(battle, 30)
+    twin, _, at = fork(battle, Dice(12345))
+    assert at == decision
+    twin.dice.many(50, 10)  # the fork's future: its own rolls
+    assert battle.dice.getstate() == reference.dice.getstate()
+    assert battle.log.sha256() == reference.log.sha256()
+
+
+def test_a_clone_shares_no_mutable_state() -> None:
+    battle = fresh("peak-performance")
+    drive_to(battle, 25)
+    twin = battle.clone(Dice(3))
+    for name, value in vars(battle).items():
+        if isinstance(value, (list, dict, set)) and name != "header":
+            assert getattr(twin, name) is not value, name
+    for sid, ship in battle.ships.items():
+        copy = twin.ships[sid]
+        assert copy is not ship
+        assert all(copy.mounts[k] is not v for k, v in ship.mounts.items())
+        assert copy.cards is not ship.cards
+
+
+def test_an_advanced_clone_sees_through_its_own_state() -> None:
+    fleets = (load_fleet(FLEETS[0]), load_fleet(FLEETS[1]))
+    battle = new_battle(
+        builtin_scenario("advanced"), fleets, 2, CAPTAINS, extra_rules=("adv-cloak",)
+    )
+    drive_to(battle, 20)
+    twin = battle.clone(Dice(4))
+    assert battle.sight is not None
+    assert twin.sight is not None
+    state, copied = battle.extensions[KEY], twin.extensions[KEY]
+    assert copied is not state
+    assert twin.sight.__self__ is copied  # type: ignore[attr-defined]
+    assert all(copied.ships[s].ship is twin.ships[s] for s in twin.ships)
