@@ -17,7 +17,7 @@ from kolrami.rules import new_battle
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.fpf.orders import ReturnDecision, ReturnOrder
 from kolrami.rules.module import Phase, rules_of
-from kolrami.rules.peak import return_problem, return_spots
+from kolrami.rules.peak import can_return, return_problem, return_spots
 from kolrami.rules.sandbox import fleet_of, place, sandbox
 from kolrami.scenarios.models import Terrain, builtin_scenario
 from kolrami.sim.play import simulate
@@ -148,7 +148,12 @@ def test_returns_next_turn_in_its_zone_with_weaker_shields() -> None:
     except StopIteration:
         pass
     returns = [d for d in seen if isinstance(d, ReturnDecision)]
-    assert returns == [ReturnDecision("A", "A1")]
+    assert [(d.side, d.ship) for d in returns] == [("A", "A1")]
+    # the decision lists legal spots (a 2 cm grid); any legal point may be chosen
+    assert returns[0].spots
+    assert all(
+        can_return(battle, returns[0], ReturnOrder("A1", x, y, 0)) for x, y in returns[0].spots
+    )
     back = [e for e in battle.events() if isinstance(e, ev.ShipReturned)]
     assert len(back) == 1
     assert (back[0].x, back[0].y, back[0].heading) == (40.0, 12.0, 0)

@@ -18,7 +18,6 @@ from kolrami.engine.orders import Decision, Order
 from kolrami.errors import UnknownNameError
 from kolrami.rules.fpf.damage import penetrating_faces
 from kolrami.rules.fpf.orders import RepairDecision, RepairOrder, ReturnDecision, ReturnOrder
-from kolrami.rules.fpf.repairs import damaged_items
 from kolrami.rules.fpf.view import BattleView
 
 __all__ = ["BattleView", "Captain", "default_repairs", "default_return", "make_captain"]
@@ -56,11 +55,10 @@ def mean_volley(shots: int, strength: int, shields: int, kind: WeaponKind) -> fl
 def default_repairs(view: BattleView, decision: RepairDecision) -> RepairOrder:
     """A sound default allocation: regain control first, then weapons, shields, engines."""
     repairs: list[tuple[str, str]] = []
-    for sid in decision.ships:
+    for sid, damaged, points in zip(decision.ships, decision.items, decision.points, strict=True):
         ship = view.ship(sid)
-        points = ship.damage_control
         systems = ship.systems
-        items = damaged_items(ship)
+        items = list(damaged)
         plan: list[str] = []
         # Systems at or below 0 first: a step per point until the ship is back in control.
         while points and systems <= 0:
@@ -88,7 +86,7 @@ def default_repairs(view: BattleView, decision: RepairDecision) -> RepairOrder:
 
 def default_return(view: BattleView, decision: ReturnDecision) -> ReturnOrder:
     """Return where the enemy is nearest across the table, facing it (PP-11)."""
-    spots = view.return_spots(decision.ship)
+    spots = decision.spots
     enemies = view.enemies()
     if enemies:
         ex = sum(e.x for e in enemies) / len(enemies)

@@ -9,8 +9,11 @@ bool for AIs and UIs) before applying it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import ParamSpec
 
 from kolrami.errors import KolramiError
+
+P = ParamSpec("P")
 
 
 class GameDecision:
@@ -41,6 +44,15 @@ class IllegalOrderError(KolramiError):
 
 class OrderSyntaxError(KolramiError, ValueError):
     """Order text that does not parse."""
+
+
+def allowed(verify: Callable[P, object], *args: P.args, **kwargs: P.kwargs) -> bool:
+    """`can_x` from `verify_x`: whether the order passes, for AIs and UIs (GUIDE 3.3)."""
+    try:
+        verify(*args, **kwargs)
+    except IllegalOrderError:
+        return False
+    return True
 
 
 def parse(text: str, readers: Sequence[OrderReader]) -> Order:

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.cards import card_cost
-from kolrami.engine.orders import Decision, IllegalOrderError
+from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.orders import ReturnDecision, ReturnOrder
 from kolrami.rules.module import Capability, RuleModule
@@ -64,6 +64,23 @@ def return_problem(battle: Battle, ship: ShipState, x: float, y: float) -> str |
         if (rock.x - x) ** 2 + (rock.y - y) ** 2 < (rock.radius_cm + r) ** 2:
             return f"({x:g}, {y:g}) is on the {rock.kind}"
     return None
+
+
+def verify_return(battle: Battle, decision: ReturnDecision, order: object) -> None:
+    """A RETURN order for the decision's ship to a legal spot and heading (PP-11)."""
+    ship = battle.ships[decision.ship]
+    if not isinstance(order, ReturnOrder) or order.ship != ship.id:
+        raise IllegalOrderError(f"expected RETURN {ship.id} x y H<heading>, got '{order}'")
+    problem = return_problem(battle, ship, order.x, order.y)
+    if problem is not None:
+        raise IllegalOrderError(f"{ship.id} cannot return there: {problem} (PP-11)")
+    if not 0 <= order.heading < 6:
+        raise IllegalOrderError(f"{ship.id}: heading {order.heading} is not 0-5")
+
+
+def can_return(battle: Battle, decision: ReturnDecision, order: object) -> bool:
+    """Whether `order` is a legal answer to `decision`."""
+    return allowed(verify_return, battle, decision, order)
 
 
 def return_spots(battle: Battle, ship: ShipState) -> list[tuple[float, float]]:
@@ -136,18 +153,14 @@ class BattleSimulation(RuleModule):
         for ship in list(battle.ships.values()):
             if not ship.out_of_play:
                 continue
-            if not return_spots(battle, ship):
+            spots = return_spots(battle, ship)
+            if not spots:
                 battle.log.record(ev.ReturnPostponed, ship.id)
                 continue
-            decision = ReturnDecision(ship.side, ship.id)
+            decision = ReturnDecision(ship.side, ship.id, tuple(spots))
             order = yield decision
-            if not isinstance(order, ReturnOrder) or order.ship != ship.id:
-                raise IllegalOrderError(f"expected RETURN {ship.id} x y H<heading>, got '{order}'")
-            problem = return_problem(battle, ship, order.x, order.y)
-            if problem is not None:
-                raise IllegalOrderError(f"{ship.id} cannot return there: {problem} (PP-11)")
-            if not 0 <= order.heading < 6:
-                raise IllegalOrderError(f"{ship.id}: heading {order.heading} is not 0-5")
+            verify_return(battle, decision, order)
+            assert isinstance(order, ReturnOrder)
             ship.x, ship.y, ship.heading = order.x, order.y, order.heading
             ship.speed = ship.last_speed = battle.scenario.start_speed_cm
             ship.out_of_play = False

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from kolrami.catalog.models import Arc
 from kolrami.engine.geometry import arc_to
-from kolrami.engine.orders import Decision, IllegalOrderError
+from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.fire import declare, firers, verify_targets
 from kolrami.rules.fpf.movement import move_formation, move_single, movers, verify_maneuver
@@ -77,6 +77,95 @@ def verify_squadron_order(battle: Battle, squadron: SquadronState, order: Squadr
         verify_targets(battle, squadron, order.fire, None)
 
 
+def verify_initiative(order: object) -> None:
+    """FIRST or SECOND, from the winner of an equal-speed roll-off (FPF-MOV-03)."""
+    if not isinstance(order, InitiativeOrder):
+        raise IllegalOrderError(f"expected FIRST or SECOND, got '{order}'")
+
+
+def can_choose(order: object) -> bool:
+    """Whether `order` answers an InitiativeDecision."""
+    return allowed(verify_initiative, order)
+
+
+def verify_activation(decision: ActivationDecision, order: object) -> None:
+    """One of the decision's squadrons, forcing only prey it may force (FPF-MOV-02,
+    FPF-MOV-10)."""
+    mine = decision.squadrons
+    if not isinstance(order, ActivateOrder) or order.squadron not in mine:
+        raise IllegalOrderError(
+            f"{decision.side} must activate one of {', '.join(mine)} (FPF-MOV-02), not '{order}'"
+        )
+    if order.force is not None and order.force not in dict(decision.forcible).get(
+        order.squadron, ()
+    ):
+        raise IllegalOrderError(
+            f"{order.squadron} cannot force {order.force} to move first: no pursuer "
+            "in its rear arc with it ahead (FPF-MOV-10)"
+        )
+
+
+def can_activate(decision: ActivationDecision, order: object) -> bool:
+    """Whether `order` is a legal answer to `decision`."""
+    return allowed(verify_activation, decision, order)
+
+
+def _enemy_targets(battle: Battle, side: str, squadron: SquadronState | None) -> tuple[str, ...]:
+    """Enemy ships in play that `side` can see (of `squadron` only, when given)."""
+    ids = battle.squadrons[squadron.id].ships if squadron is not None else battle.ships
+    out = []
+    for sid in ids:
+        s = battle.ships[sid]
+        if s.side != side and s.alive and battle.visible(side, s):
+            out.append(sid)
+    return tuple(out)
+
+
+def reaction_decision(
+    battle: Battle, squadron: SquadronState, mover: SquadronState
+) -> ReactionDecision:
+    """`squadron` may react to `mover`: its ships with a forward weapon, at the mover's ships
+    (FPF-FIRE-11)."""
+    able = tuple(s.id for s in firers(battle, squadron) if s.bears(Arc.F))
+    targets = _enemy_targets(battle, squadron.side, mover)
+    return ReactionDecision(squadron.side, squadron.id, mover.id, able, targets)
+
+
+def verify_reaction(battle: Battle, decision: ReactionDecision, order: object) -> None:
+    """A REACT order for the decision's squadron, its fire within the rules (FPF-FIRE-11)."""
+    if not isinstance(order, ReactionOrder) or order.squadron != decision.squadron:
+        raise IllegalOrderError(f"expected REACT {decision.squadron} ..., got '{order}'")
+    if order.fire is not None:
+        verify_targets(battle, battle.squadrons[decision.squadron], order.fire, decision.mover)
+
+
+def can_react(battle: Battle, decision: ReactionDecision, order: object) -> bool:
+    """Whether `order` is a legal answer to `decision`."""
+    return allowed(verify_reaction, battle, decision, order)
+
+
+def orders_decision(battle: Battle, squadron: SquadronState) -> OrdersDecision:
+    """The activated `squadron`'s orders to give: who needs a manoeuvre (FPF-MOV-07), who may
+    fire (FPF-FIRE-04) and at whom."""
+    able = () if squadron.fired else tuple(s.id for s in firers(battle, squadron))
+    targets = _enemy_targets(battle, squadron.side, None) if able else ()
+    return OrdersDecision(
+        squadron.side, squadron.id, tuple(movers(battle, squadron)), able, targets
+    )
+
+
+def verify_orders(battle: Battle, decision: OrdersDecision, order: object) -> None:
+    """The squadron's orders: the right movers, legal manoeuvres, legal fire."""
+    if not isinstance(order, SquadronOrder):
+        raise IllegalOrderError(f"expected orders for {decision.squadron}, got '{order}'")
+    verify_squadron_order(battle, battle.squadrons[decision.squadron], order)
+
+
+def can_order(battle: Battle, decision: OrdersDecision, order: object) -> bool:
+    """Whether `order` is a legal answer to `decision`."""
+    return allowed(verify_orders, battle, decision, order)
+
+
 def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> Iterator[Decision]:
     """One activation: reactions, orders, fire declaration, movement with locked fire."""
     squadron.activated = True
@@ -88,20 +177,19 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
     for other in battle.side_squadrons(enemy):
         if other.fired or not firers(battle, other):
             continue
-        decision = ReactionDecision(enemy, other.id, squadron.id)
+        decision = reaction_decision(battle, other, squadron)
         reaction = yield decision
-        if not isinstance(reaction, ReactionOrder) or reaction.squadron != other.id:
-            raise IllegalOrderError(f"expected REACT {other.id} ..., got '{reaction}'")
+        verify_reaction(battle, decision, reaction)
+        assert isinstance(reaction, ReactionOrder)
         if reaction.fire is not None:
-            verify_targets(battle, other, reaction.fire, squadron.id)
             declare(battle, reaction.fire, squadron.id)
             other.fired = True
     order: SquadronOrder | None = None
     if movers(battle, squadron) or (not squadron.fired and firers(battle, squadron)):
-        got = yield OrdersDecision(squadron.side, squadron.id)
-        if not isinstance(got, SquadronOrder):
-            raise IllegalOrderError(f"expected orders for {squadron.id}, got '{got}'")
-        verify_squadron_order(battle, squadron, got)
+        asked = orders_decision(battle, squadron)
+        got = yield asked
+        verify_orders(battle, asked, got)
+        assert isinstance(got, SquadronOrder)
         order = got
     jumping = order is not None and any(m.jump for _, m in order.moves)
     if order is not None and order.fire is not None:
@@ -170,8 +258,8 @@ class FpfInitiative(RuleModule):
                         break
                 winner = "A" if a + bonus_a > b + bonus_b else "B"
                 choice = yield InitiativeDecision(winner, speed)
-                if not isinstance(choice, InitiativeOrder):
-                    raise IllegalOrderError(f"expected FIRST or SECOND, got '{choice}'")
+                verify_initiative(choice)
+                assert isinstance(choice, InitiativeOrder)
                 first = winner if choice.first else ("B" if winner == "A" else "A")
                 battle.log.record(ev.InitiativeRolled, speed, rolls, winner, first)
             else:
@@ -195,17 +283,9 @@ class FpfInitiative(RuleModule):
                 )
                 decision = ActivationDecision(turn, tuple(mine), forcible)
                 act = yield decision
-                if not isinstance(act, ActivateOrder) or act.squadron not in mine:
-                    raise IllegalOrderError(
-                        f"{turn} must activate one of {', '.join(mine)} (FPF-MOV-02), not '{act}'"
-                    )
+                verify_activation(decision, act)
+                assert isinstance(act, ActivateOrder)
                 if act.force is not None:
-                    allowed = dict(forcible).get(act.squadron, ())
-                    if act.force not in allowed:
-                        raise IllegalOrderError(
-                            f"{act.squadron} cannot force {act.force} to move first: no pursuer "
-                            "in its rear arc with it ahead (FPF-MOV-10)"
-                        )
                     pending.discard(act.force)
                     yield from activate(battle, battle.squadrons[act.force], act.squadron)
                     if battle.over():

@@ -188,35 +188,47 @@ class ActivationDecision(GameDecision):
 
 @dataclass(frozen=True, slots=True)
 class OrdersDecision(GameDecision):
-    """`side` gives the orders of its activated `squadron`."""
+    """`side` gives the orders of its activated `squadron`: a manoeuvre for each of `movers`
+    (None: the formation), and fire for `firers` at any of `targets` unless it holds."""
 
     side: str
     squadron: str
+    movers: tuple[str | None, ...] = ()
+    firers: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class ReactionDecision(GameDecision):
-    """`side` may reaction-fire with `squadron` at the moving squadron `mover`."""
+    """`side` may reaction-fire with `squadron` at the moving squadron `mover`: `firers` (those
+    with a forward weapon) at any of `targets` (the mover's ships), or hold."""
 
     side: str
     squadron: str
     mover: str
+    firers: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class RepairDecision(GameDecision):
-    """`side` spends the damage-control points of `ships` (FPF-REP-02)."""
+    """`side` spends the damage-control points of `ships` (FPF-REP-02); `items[i]` are what
+    ships[i] has damaged and may repair, and `points[i]` its points this turn."""
 
     side: str
     ships: tuple[str, ...]
+    items: tuple[tuple[str, ...], ...] = ()
+    points: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class ReturnDecision(GameDecision):
-    """`side` chooses where its reset `ship` returns (Peak Performance, PP-11)."""
+    """`side` chooses where its reset `ship` returns (Peak Performance, PP-11): `spots` are the
+    legal spots on a 2 cm grid; any legal point may be chosen, with any heading."""
 
     side: str
     ship: str
+    spots: tuple[tuple[float, float], ...] = ()
 
 
 #: FPF's decisions.

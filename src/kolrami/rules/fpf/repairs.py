@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from kolrami.engine.orders import Decision, IllegalOrderError
+from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.orders import RepairDecision, RepairOrder
 from kolrami.rules.module import RuleModule
@@ -29,6 +29,33 @@ def damaged_items(ship: ShipState) -> list[str]:
         if tuple(now) != printed:
             items += [f"{kind.value}s.{i}" for i, p in enumerate(printed) if now[i] < p]
     return items
+
+
+def repair_decision(battle: Battle, side: str) -> RepairDecision | None:
+    """What `side` may repair this turn (FPF-REP-02): ships with points and damage, each with
+    its damaged items and its points; None when there is nothing to repair."""
+    found = [(s, damaged_items(s)) for s in battle.side_ships(side) if s.damage_control > 0]
+    found = [(s, items) for s, items in found if items]
+    if not found:
+        return None
+    return RepairDecision(
+        side,
+        tuple(s.id for s, _ in found),
+        tuple(tuple(items) for _, items in found),
+        tuple(s.damage_control for s, _ in found),
+    )
+
+
+def verify_repair_order(battle: Battle, decision: RepairDecision, order: object) -> None:
+    """A REPAIR order answering `decision`, within the rules (IllegalOrderError says why)."""
+    if not isinstance(order, RepairOrder):
+        raise IllegalOrderError(f"expected a REPAIR order, got '{order}'")
+    verify_repairs(battle, decision, order)
+
+
+def can_repair(battle: Battle, decision: RepairDecision, order: object) -> bool:
+    """Whether `order` is a legal answer to `decision`."""
+    return allowed(verify_repair_order, battle, decision, order)
 
 
 def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder) -> None:
@@ -96,16 +123,12 @@ class FpfRepairs(RuleModule):
 
     def repairs(self, battle: Battle) -> Iterator[Decision]:
         for side in ("A", "B"):
-            ships = tuple(
-                s.id for s in battle.side_ships(side) if s.damage_control > 0 and damaged_items(s)
-            )
-            if not ships:
+            decision = repair_decision(battle, side)
+            if decision is None:
                 continue
-            decision = RepairDecision(side, ships)
             order = yield decision
-            if not isinstance(order, RepairOrder):
-                raise IllegalOrderError(f"expected a REPAIR order, got '{order}'")
-            verify_repairs(battle, decision, order)
+            verify_repair_order(battle, decision, order)
+            assert isinstance(order, RepairOrder)
             for ship_id, item in order.repairs:
                 apply_repair(battle, battle.ships[ship_id], item)
         for ship in battle.ships.values():
