@@ -19,11 +19,11 @@ from rich.table import Table
 
 from kolrami import __version__
 from kolrami.catalog import Arc, Faction, ShipClass, ShipPack, WeaponKind, builtin_pack
-from kolrami.cli_assess import register as register_assess_commands
-from kolrami.cli_fleet import register as register_fleet_commands
-from kolrami.cli_support import P, R, command, console, fail, print_json
-from kolrami.cli_tournament import register as register_tournament_commands
-from kolrami.cli_web import register as register_web_commands
+from kolrami.cli.assess import register as register_assess_commands
+from kolrami.cli.fleet import register as register_fleet_commands
+from kolrami.cli.support import P, R, command, console, fail, print_json
+from kolrami.cli.tournament import register as register_tournament_commands
+from kolrami.cli.web import register as register_web_commands
 from kolrami.engine.battle import RULES_VERSION, Battle
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.report.sheets import roster_table, ship_sheet

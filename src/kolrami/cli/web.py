@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from kolrami.cli_support import command, console
+from kolrami.cli.support import command, console
 from kolrami.errors import InvalidInputError
 
 

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from kolrami.catalog.cards import Card, CardKind, cards, get_card
 from kolrami.catalog.models import FactionCode, UpgradeType
-from kolrami.cli_support import command, console, fail, print_json
+from kolrami.cli.support import command, console, fail, print_json
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.fleet.fleetx import (
     as_text,

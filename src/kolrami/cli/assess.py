@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from kolrami.cli_support import command
+from kolrami.cli.support import command
 
 
 class BackendName(StrEnum):

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from kolrami.cli_support import command, console, print_json
+from kolrami.cli.support import command, console, print_json
 from kolrami.errors import InvalidInputError
 from kolrami.tournament import core
 
