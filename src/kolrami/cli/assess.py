@@ -1,17 +1,43 @@
 """`kolrami assess`: Monte Carlo sweeps of many seeded battles, with ratings and fair values.
 
-The options are declared here; kolrami.sim.present does the work.
+The command as a person meets it: combatants from the options, a progress bar, Rich tables, JSON,
+the HTML report, and a clean stop on Ctrl-C. The sweep itself (plan, runner, backends, statistics)
+is kolrami.sim.assess and kolrami.sim.backends.
 """
 
 from __future__ import annotations
 
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
 
-from kolrami.cli.support import command
+from kolrami.cli.support import command, print_json
+from kolrami.errors import InvalidInputError, UnknownNameError
+from kolrami.rules import register_builtin
+from kolrami.rules.registry import describe
+from kolrami.scenarios.models import load_scenario
+
+if TYPE_CHECKING:
+    from kolrami.sim.assess import Assessment, Combatant, Plan, Record
 
 
 class BackendName(StrEnum):
@@ -96,8 +122,6 @@ def assess_cmd(
 
     kolrami assess --fleets mine.json 'presets:*' --battles 500 --out runs/friday
     """
-    from kolrami.sim.present import AssessOptions, fleet_args, run_assess
-
     run_assess(
         AssessOptions(
             fleets=fleet_args(fleets, more),
@@ -117,6 +141,290 @@ def assess_cmd(
             as_json=as_json,
         )
     )
+
+
+@dataclass(frozen=True, slots=True)
+class AssessOptions:
+    """What the command line asked for (the defaults are the options' own, in assess_cmd)."""
+
+    fleets: tuple[str, ...]
+    classes: str | None
+    points: int | None
+    scenario: str
+    captains: str
+    battles: int
+    seed: int
+    turns: int | None
+    rules: str | None
+    workers: int | None
+    backend: str
+    address: str | None
+    out: Path | None
+    report: Path | None
+    as_json: bool
+
+
+def _split(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def combatants_from(opts: AssessOptions) -> list[Combatant]:
+    """Combatants the options name: classes (one against one or at --points), then fleets."""
+    # kolrami.sim.assess brings numpy (about 100 ms): loaded when a sweep runs, not at start-up
+    from kolrami.sim.assess import class_combatants, fleet_combatants
+
+    out: list[Combatant] = []
+    if opts.points is not None and opts.points < 1:
+        raise InvalidInputError(f"--points {opts.points}: a budget is 1 SP or more")
+    wants_classes = opts.classes is not None or opts.points is not None or not opts.fleets
+    if wants_classes:
+        names = None
+        if opts.classes is not None and opts.classes.strip().lower() != "all":
+            names = _split(opts.classes)
+            if not names:
+                raise InvalidInputError("--classes needs 'all' or ship classes, comma separated")
+        out += class_combatants(names, opts.points)
+    if opts.fleets:
+        out += fleet_combatants(opts.fleets)
+    return out
+
+
+def build_plan(opts: AssessOptions) -> Plan:
+    """The plan the options describe (every input checked, nothing played yet)."""
+    from kolrami.sim.assess import Plan  # numpy, about 100 ms: not at start-up
+
+    scenario = load_scenario(opts.scenario)
+    if opts.turns is not None:
+        if not 1 <= opts.turns <= 200:
+            raise InvalidInputError(f"--turns {opts.turns}: a battle lasts 1 to 200 turns")
+        scenario = scenario.model_copy(update={"turn_limit": opts.turns})
+    extra = tuple(_split(opts.rules)) if opts.rules else ()
+    if extra:
+        register_builtin()
+        known = [row[0] for row in describe()]
+        for name in extra:
+            if name not in known:
+                raise UnknownNameError("rule module", name, None, known)
+    captains = tuple(_split(opts.captains))
+    return Plan(
+        tuple(combatants_from(opts)),
+        scenario,
+        captains=captains,
+        battles=opts.battles,
+        seed=opts.seed,
+        extra_rules=extra,
+    )
+
+
+class _RateColumn(ProgressColumn):
+    """Battles per second over Rich's recent window."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("-- battles/s" if speed is None else f"{speed:,.0f} battles/s", style="cyan")
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _RateColumn(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=False,
+        disable=not console.is_terminal,
+    )
+
+
+def run_assess(opts: AssessOptions) -> None:
+    """The whole command: plan, play (resuming), summarise, print, report."""
+    # the sweep brings numpy and the worker pool (about 180 ms): loaded when a sweep runs, so
+    # that `kolrami --help` and the other commands start fast
+    from kolrami.sim.assess import RecordStore, summarise
+    from kolrami.sim.backends import Interrupted, default_workers, ray_module, run_plan
+
+    workers = default_workers() if opts.workers is None else opts.workers
+    if workers < 1:
+        raise InvalidInputError(f"--workers {workers}: use 1 or more workers")
+    if opts.backend not in ("local", "ray"):
+        raise InvalidInputError(f"--backend {opts.backend}: use local or ray")
+    if opts.address is not None and opts.backend != "ray":
+        raise InvalidInputError("--address belongs to --backend ray")
+    if opts.report is not None:
+        if opts.report.suffix.lower() not in (".html", ".htm"):
+            raise InvalidInputError(f"--report '{opts.report}' must end in .html")
+        if not opts.report.parent.exists():
+            raise InvalidInputError(
+                f"cannot write --report '{opts.report}': folder '{opts.report.parent}' does "
+                "not exist"
+            )
+    if opts.backend == "ray":
+        ray_module()
+    plan = build_plan(opts)
+    store = RecordStore(opts.out) if opts.out is not None else None
+    known: dict[tuple[str, int], Record] = {}
+    if store is not None:
+        store.open()
+        known = store.load(plan)
+    err = Console(stderr=True, highlight=False)
+    out = Console(highlight=False)
+    if not out.is_terminal:
+        out.width = max(out.width, 120)
+    err.print(
+        f"Assessing {len(plan.combatants)} combatants: {len(plan.matchups)} matchups x "
+        f"{plan.battles} battles = {plan.total} battles, scenario {plan.scenario.name}, "
+        f"captains {', '.join(plan.captains)}, seed {plan.seed}, {workers} worker"
+        f"{'s' * (workers != 1)} ({opts.backend})",
+        soft_wrap=True,
+    )
+    if known:
+        err.print(
+            f"Resuming: {len(known)} of {plan.total} battles are already in {opts.out}.",
+            soft_wrap=True,
+        )
+    start = time.perf_counter()
+    progress = _progress(err)
+    task = progress.add_task("battles", total=plan.total - len(known))
+
+    def advance(n: int) -> None:
+        progress.advance(task, n)
+
+    try:
+        with progress:
+            records, resumed = run_plan(
+                plan, store, opts.backend, workers, opts.address, advance, records=known
+            )
+    except Interrupted:
+        # what is on disk is the truth (Ctrl-C may land between saving a batch and counting it)
+        done = len(store.load(plan)) if store is not None else int(progress.tasks[0].completed)
+        where = (
+            f"saved in {opts.out}; run the same command again to resume"
+            if store is not None
+            else "not saved (no --out): add --out DIR to keep results across runs"
+        )
+        typer.echo(f"kolrami: interrupted: {done} of {plan.total} battles {where}", err=True)
+        raise typer.Exit(130) from None
+    seconds = time.perf_counter() - start
+    played = len(records) - resumed
+    rate = played / seconds if seconds > 0 else math.nan
+    if store is not None and store.skipped:
+        err.print(f"[yellow]Skipped {store.skipped} unreadable line(s) in {store.path}.[/yellow]")
+    summary = f"Played {played} battles in {seconds:.1f} s ({rate:,.0f} battles/s)" + (
+        f"; {resumed} were already in {opts.out}" if resumed else ""
+    )
+    err.print(summary)
+    assessment = summarise(plan, records)
+    data = json_safe(assessment.to_json())
+    data["run"] = {
+        "played": played,
+        "resumed": resumed,
+        "seconds": round(seconds, 3),
+        "battles_per_second": None if math.isnan(rate) else round(rate, 1),
+        "backend": opts.backend,
+        "workers": workers,
+    }
+    if store is not None:
+        store.write_summary(data)
+    if opts.report is not None:
+        from kolrami.sim.report import write_report  # matplotlib, about 500 ms: only for --report
+
+        write_report(assessment, opts.report, {"timing": summary + "."})
+    if opts.as_json:
+        print_json(data)
+    else:
+        print_tables(out, assessment)
+    if opts.report is not None:
+        err.print(f"Wrote the report to {opts.report}")
+    if store is not None:
+        err.print(
+            f"Results are in {store.path} and {store.folder / 'assessment.json'}", soft_wrap=True
+        )
+
+
+def _pct(x: float) -> str:
+    return "-" if math.isnan(x) else f"{x * 100:.1f}%"
+
+
+def print_tables(out: Console, a: Assessment) -> None:
+    """Matchups, ratings and fair values as Rich tables."""
+    names = [c.label for c in a.plan.combatants]
+    m = Table(title="Matchups (score: wins + half the draws, 95% Wilson interval)")
+    for col in ("Combatant", "Opponent", "Battles", "W-D-L", "Score", "95% interval", "Margin"):
+        m.add_column(col, justify="left" if col in ("Combatant", "Opponent") else "right")
+    if a.plan.simulating:
+        m.add_column("Fleet Points", justify="right")
+    for s in a.matchups:
+        row = [
+            names[s.matchup.x],
+            names[s.matchup.y],
+            str(s.battles),
+            f"{s.wins}-{s.draws}-{s.losses}",
+            _pct(s.score),
+            f"{_pct(s.low)} - {_pct(s.high)}",
+            f"{s.margin:+.1f}",
+        ]
+        if a.plan.simulating:
+            row.append(
+                "-"
+                if s.fleet_points is None
+                else f"{s.fleet_points[0]:.0f}:{s.fleet_points[1]:.0f}"
+            )
+        m.add_row(*row)
+    out.print(m)
+
+    elo = a.ratings.elo()
+    lo, hi = a.ratings.elo_interval()
+    r = Table(title="Ratings (Bradley-Terry, Elo scale, field mean 1500)")
+    for col in ("#", "Combatant", "Cost SP", "Rating", "95% interval"):
+        r.add_column(col, justify="left" if col == "Combatant" else "right")
+    for rank, i in enumerate(a.order(), start=1):
+        r.add_row(
+            str(rank),
+            names[i],
+            str(a.plan.combatants[i].cost),
+            f"{elo[i]:.0f}",
+            f"{lo[i]:.0f} - {hi[i]:.0f}",
+        )
+    out.print(r)
+
+    if a.fair.line is None:
+        out.print(f"[dim]No fair values: {a.fair.reason}.[/dim]")
+        return
+    f = Table(title="Fair values (cost that puts each on the others' price line)")
+    for col in ("Combatant", "Cost", "Fair cost", "95% interval", "Change", "P(under)", "Verdict"):
+        f.add_column(col, justify="left" if col in ("Combatant", "Verdict") else "right")
+    for i in sorted(range(len(names)), key=lambda j: a.plan.combatants[j].cost):
+        fv = a.fair.values[i]
+        style = {"underpriced": "green", "overpriced": "red"}.get(fv.verdict(), "")
+        f.add_row(
+            names[i],
+            str(fv.cost),
+            "-" if fv.fair_cost is None else f"{fv.fair_cost:.0f}",
+            "-" if fv.fair_low is None else f"{fv.fair_low:.0f} - {fv.fair_high:.0f}",
+            "-" if fv.change is None else f"{fv.change:+.0f}",
+            "-" if fv.p_underpriced is None else f"{fv.p_underpriced:.2f}",
+            Text(fv.verdict(), style=style),
+        )
+    out.print(f)
+
+
+def fleet_args(fleets: Sequence[str] | None, more: Sequence[str] | None) -> tuple[str, ...]:
+    """--fleets values and extra arguments, so that `--fleets a.json presets:*` works."""
+    return tuple(fleets or ()) + tuple(more or ())
+
+
+def json_safe(data: Any) -> Any:
+    """NaN (an empty matchup) as null, so that the JSON is standard."""
+    if isinstance(data, float) and math.isnan(data):
+        return None
+    if isinstance(data, dict):
+        return {k: json_safe(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [json_safe(v) for v in data]
+    return data
 
 
 def register(app: typer.Typer) -> None:
