@@ -13,6 +13,7 @@ from kolrami.catalog import builtin_pack
 from kolrami.cli.support import command, console, print_json
 from kolrami.engine.battle import RULES_VERSION, Battle
 from kolrami.errors import InvalidInputError
+from kolrami.rules.registry import Capability
 
 
 def _seed_or_new(seed: int | None) -> int:
@@ -47,8 +48,9 @@ def _battle_json(battle: Battle) -> dict[str, Any]:
     }
 
 
-def _simulating(battle: Battle) -> bool:
-    return "battle-simulation" in battle.rules.names
+def _scores_fleet_points(battle: Battle) -> bool:
+    """True when a rule module (Peak Performance's battle simulation) scores Fleet Points."""
+    return Capability.SCORES_FLEET_POINTS in battle.rules.capabilities
 
 
 def _resets(battle: Battle) -> list[dict[str, Any]]:
@@ -68,8 +70,8 @@ def _resets(battle: Battle) -> list[dict[str, Any]]:
 
 
 def _peak_json(battle: Battle) -> dict[str, Any]:
-    """Peak Performance's score keys: only when battle simulation is on."""
-    if not _simulating(battle):
+    """Peak Performance's score keys: only when the battle scores Fleet Points."""
+    if not _scores_fleet_points(battle):
         return {}
     from kolrami.engine import events as ev
 
@@ -201,7 +203,7 @@ def battle_cmd(
     )
     Narrator(out, pack, verbose).tell(battle.events())
     out.print(status_table(battle))
-    if _simulating(battle):
+    if _scores_fleet_points(battle):
         out.print(_score_sheet(battle))
     if seed is None:
         out.print(f"[dim]Re-run this battle with --seed {real_seed}.[/dim]")
