@@ -3,6 +3,7 @@ AI captains, re-run one from its log, and list what a battle can be made of."""
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,15 +12,20 @@ from rich.table import Table
 
 from kolrami.catalog import builtin_pack
 from kolrami.cli.support import command, console, print_json
+from kolrami.engine import events as ev
 from kolrami.engine.battle import RULES_VERSION, Battle
+from kolrami.engine.driver import captain_dice, rebuild, run
+from kolrami.engine.events import BattleStarted, OrderGiven, parse_jsonl
 from kolrami.errors import InvalidInputError
-from kolrami.rules.registry import Capability
+from kolrami.fleet.model import load_fleet
+from kolrami.report.narrate import Narrator, status_table
+from kolrami.rules import register_builtin
+from kolrami.rules.registry import Capability, describe
+from kolrami.scenarios.models import load_scenario
 
 
 def _seed_or_new(seed: int | None) -> int:
     if seed is None:
-        import secrets
-
         return secrets.randbelow(10**6)
     if seed < 0:
         raise InvalidInputError(f"seed {seed} is negative; use 0 or more")
@@ -55,8 +61,6 @@ def _scores_fleet_points(battle: Battle) -> bool:
 
 def _resets(battle: Battle) -> list[dict[str, Any]]:
     """Every reset with its turn and the points the opponent scored for it."""
-    from kolrami.engine import events as ev
-
     out: list[dict[str, Any]] = []
     turn = 0
     for e in battle.events():
@@ -73,8 +77,6 @@ def _peak_json(battle: Battle) -> dict[str, Any]:
     """Peak Performance's score keys: only when the battle scores Fleet Points."""
     if not _scores_fleet_points(battle):
         return {}
-    from kolrami.engine import events as ev
-
     bonus = {"A": 0, "B": 0}
     resource = {"A": False, "B": False}
     for e in battle.events():
@@ -97,8 +99,6 @@ def _peak_json(battle: Battle) -> dict[str, Any]:
 
 def _score_sheet(battle: Battle) -> Table:
     """Peak Performance score sheet: per ship, resets and points given; totals."""
-    from kolrami.engine import events as ev
-
     table = Table(title="Score sheet (Peak Performance)", title_justify="left")
     for col in ("Ship", "Class", "Side", "Total SP", "Resets", "Tokens", "Points given"):
         table.add_column(col, justify="left" if col in ("Ship", "Class", "Side") else "right")
@@ -165,11 +165,11 @@ def battle_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Play one battle with AI captains and tell it turn by turn (or as JSON)."""
+    # The captains import rules.fpf.repairs, and the rule registry lists modules in the order
+    # they were first imported: loaded at start-up they would reorder `kolrami rules`. The
+    # replay writer is about 10 ms.
     from kolrami.captains.base import make_captain
-    from kolrami.engine.driver import captain_dice, run
-    from kolrami.fleet.model import load_fleet
     from kolrami.report.replay import check_outputs, write_outputs
-    from kolrami.scenarios.models import load_scenario
 
     check_outputs(replay, tracks)
     pack = builtin_pack()
@@ -194,8 +194,6 @@ def battle_cmd(
     if as_json:
         print_json(_battle_json(battle))
         return
-    from kolrami.report.narrate import Narrator, status_table
-
     out = console()
     out.print(
         f"[bold]{fleets[0].name}[/bold] ({captain_a}) vs [bold]{fleets[1].name}[/bold] "
@@ -232,10 +230,10 @@ def replay_cmd(
 
     With --html or --tracks the log's own events are drawn, whatever the re-run gives.
     """
+    # The scripted captain brings the advanced game's captains and state (about 70 ms); the
+    # captains and the replay writer as in battle_cmd.
     from kolrami.captains.base import make_captain
     from kolrami.captains.scripted import ScriptedCaptain
-    from kolrami.engine.driver import captain_dice, rebuild, run
-    from kolrami.engine.events import BattleStarted, OrderGiven, parse_jsonl
     from kolrami.report.replay import check_outputs, write_outputs
 
     check_outputs(html, tracks)
@@ -290,8 +288,6 @@ def replay_cmd(
     else:
         out = console()
         if show:
-            from kolrami.report.narrate import Narrator
-
             Narrator(out, builtin_pack()).tell(battle.events())
         for line in pictures:
             out.print(line)
@@ -313,7 +309,7 @@ def replay_cmd(
 
 def captains_cmd() -> None:
     """List the built-in captains."""
-    from kolrami.captains.base import captain_names
+    from kolrami.captains.base import captain_names  # see battle_cmd
 
     for name in captain_names():
         typer.echo(name)
@@ -321,9 +317,6 @@ def captains_cmd() -> None:
 
 def rules_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """List the rule modules: the FPF core and the optional ones a scenario can switch on."""
-    from kolrami.rules import register_builtin
-    from kolrami.rules.registry import describe
-
     register_builtin()
     rows = describe()
     if as_json:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
+from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import CardKind, cards, get_card
 from kolrami.catalog.models import UpgradeType
 from kolrami.cli.support import command, console, print_json
@@ -127,7 +129,7 @@ def sheet_cmd(
 ) -> None:
     """The event's Fleet Build Sheet, print-ready (FBS-01, FBS-02, FBS-03, FBS-04, FBS-05, FBS-06,
     FBS-07, FBS-08, FBS-09, FBS-10, FBS-11, FBS-12)."""
-    from kolrami.report.build_sheet import render_html, render_pdf, write
+    from kolrami.report.build_sheet import render_html, render_pdf, write  # jinja2, about 25 ms
 
     if html is None and pdf is None:
         raise InvalidInputError(
@@ -193,8 +195,6 @@ def new_cmd(
     limit: Limit = DEFAULT_SP_LIMIT,
 ) -> None:
     """Build a fleet at the prompt, with name completion (Tab) and a running SP total."""
-    from kolrami.catalog import builtin_pack
-
     pack = builtin_pack()
     ship_ids = [s.id for s in pack.ships]
     card_ids = list(cards())
@@ -269,11 +269,10 @@ def _ask_card(prompt: str, kind: CardKind, upgrade: UpgradeType | None) -> str |
 
 def _completion(words: list[str]) -> None:
     """Tab completion of ids at an interactive prompt (where readline exists)."""
-    import sys
-
     if not sys.stdin.isatty():
         return
     try:
+        # not on every platform (hence the guard), and only wanted at an interactive prompt
         import readline
     except ImportError:  # pragma: no cover - not on every platform
         return

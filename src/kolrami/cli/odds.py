@@ -248,7 +248,7 @@ def odds_cmd(
         payload = _odds_json(result)
 
     if plot is not None:
-        from kolrami.report.plots import damage_chart
+        from kolrami.report.plots import damage_chart  # matplotlib, about 700 ms: only for --plot
 
         damage_chart(
             result.damage,

@@ -6,9 +6,14 @@ from enum import StrEnum
 from typing import Annotated
 
 import typer
+from pydantic import BaseModel
 
 from kolrami.catalog import Faction, builtin_pack
+from kolrami.catalog.cards import Card
+from kolrami.catalog.models import ShipClass as ShipModel
+from kolrami.catalog.models import ShipPack as PackModel
 from kolrami.cli.support import command, console, print_json
+from kolrami.fleet.model import Fleet
 from kolrami.report.sheets import roster_table, ship_sheet
 
 
@@ -46,6 +51,7 @@ def ship_cmd(
     pack = builtin_pack()
     ship = pack.get(name)
     if advanced:
+        # the advanced game's data and rules state (about 50 ms): only for --advanced
         from kolrami.catalog.advanced import advanced_pack
         from kolrami.report.adv_sheet import advanced_json, advanced_sheet
 
@@ -73,13 +79,6 @@ def schema_cmd(
     model: Annotated[SchemaName, typer.Argument(help="Which model: ship, pack, fleet or card.")],
 ) -> None:
     """Print the JSON Schema of a data model (for editors and other tools)."""
-    from pydantic import BaseModel
-
-    from kolrami.catalog.cards import Card
-    from kolrami.catalog.models import ShipClass as ShipModel
-    from kolrami.catalog.models import ShipPack as PackModel
-    from kolrami.fleet.model import Fleet
-
     schemas: dict[SchemaName, type[BaseModel]] = {
         SchemaName.SHIP: ShipModel,
         SchemaName.PACK: PackModel,

@@ -11,7 +11,10 @@ from rich.table import Table
 
 from kolrami.cli.support import command, console, print_json
 from kolrami.errors import InvalidInputError
+from kolrami.fleet.fleetx import load_any
+from kolrami.fleet.model import preset_names
 from kolrami.tournament import core
+from kolrami.tournament.results_file import standings_json
 
 tournament_app = typer.Typer(
     help="Run a tournament: players, pairings, results, standings.", no_args_is_help=True
@@ -24,7 +27,7 @@ EventName = Annotated[str | None, typer.Option("--event", help="Event name (defa
 
 
 def _store(db: str | None) -> Any:
-    from kolrami.tournament.store import Store
+    from kolrami.tournament.store import Store  # SQLAlchemy and Alembic, about 400 ms
 
     return Store(db)
 
@@ -69,8 +72,6 @@ def player_add_cmd(
     db: Db = None,
 ) -> None:
     """Register a player with his fleet (OP-11); after round 1 he joins as a late entry."""
-    from kolrami.fleet.fleetx import load_any
-
     store = _store(db)
     store.add_player(event, name, load_any(fleet), email)
     console().print(f"Registered {name}.")
@@ -196,8 +197,6 @@ def standings_cmd(
 ) -> None:
     """Standings with ranks and titles (OP-18, OP-19, OP-20, OP-21, OP-22, OP-23, OP-24)."""
     if from_file is not None:
-        from kolrami.tournament.results_file import standings_json
-
         try:
             doc = json.loads(from_file.read_text(encoding="utf-8"))
         except OSError as exc:
@@ -249,7 +248,8 @@ def sheet_cmd(
     db: Db = None,
 ) -> None:
     """The organizer's score sheet and every player's Fleet Build Sheet with the round log."""
-    from kolrami.report.build_sheet import write
+    # jinja2, about 25 ms: loaded when sheets are written
+    from kolrami.report.build_sheet import render_pdf, write
     from kolrami.tournament.sheets import event_sheets_html
 
     if html is None and pdf is None:
@@ -259,8 +259,6 @@ def sheet_cmd(
         write(html, text)
         console().print(f"Wrote {html}")
     if pdf is not None:
-        from kolrami.report.build_sheet import render_pdf
-
         write(pdf, render_pdf(text))
         console().print(f"Wrote {pdf}")
 
@@ -316,9 +314,7 @@ def simulate_cmd(
     ] = False,
 ) -> None:
     """A whole event played by AI captains: pairings, battles, byes and final ranks."""
-    from kolrami.fleet.fleetx import load_any
-    from kolrami.fleet.model import preset_names
-    from kolrami.tournament.simulate import PlayedGame, run_event
+    from kolrami.tournament.simulate import PlayedGame, run_event  # the store too: about 350 ms
 
     refs = [f.strip() for f in fleets.split(",") if f.strip()]
     if refs == ["presets:*"]:
@@ -351,7 +347,7 @@ def simulate_cmd(
         out.rule(f"Simulated event: {players} players, {rounds} rounds of {scenario}, seed {seed}")
     event = run_event(chosen, players, seed, scenario, rounds, db, tell)
     if report is not None:
-        from kolrami.report.tournament_report import write_report
+        from kolrami.report.tournament_report import write_report  # matplotlib: about 300 ms
 
         files = write_report(event, report)
         if not quiet:
