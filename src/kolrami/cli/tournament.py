@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -13,8 +13,9 @@ from kolrami.cli.support import command, console, print_json
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.fleetx import load_any
 from kolrami.fleet.model import preset_names
-from kolrami.tournament import core
-from kolrami.tournament.results_file import standings_json
+
+if TYPE_CHECKING:
+    from kolrami.tournament import core
 
 tournament_app = typer.Typer(
     help="Run a tournament: players, pairings, results, standings.", no_args_is_help=True
@@ -196,6 +197,10 @@ def standings_cmd(
     db: Db = None,
 ) -> None:
     """Standings with ranks and titles (OP-18, OP-19, OP-20, OP-21, OP-22, OP-23, OP-24)."""
+    # the standings and pairings module brings networkx (about 100 ms): not at start-up
+    from kolrami.tournament import core
+    from kolrami.tournament.results_file import standings_json
+
     if from_file is not None:
         try:
             doc = json.loads(from_file.read_text(encoding="utf-8"))
@@ -314,7 +319,9 @@ def simulate_cmd(
     ] = False,
 ) -> None:
     """A whole event played by AI captains: pairings, battles, byes and final ranks."""
-    from kolrami.tournament.simulate import PlayedGame, run_event  # the store too: about 350 ms
+    # the store, networkx and the battles: about 350 ms
+    from kolrami.tournament import core
+    from kolrami.tournament.simulate import PlayedGame, run_event
 
     refs = [f.strip() for f in fleets.split(",") if f.strip()]
     if refs == ["presets:*"]:
