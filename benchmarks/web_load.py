@@ -213,7 +213,7 @@ def web_figures() -> dict[str, Any]:
     eid = _prepare(db)
     port = _free_port()
     code = (
-        "from kolrami.cli_web import run_server; from kolrami.web import create_app; "
+        "from kolrami.cli.web import run_server; from kolrami.web import create_app; "
         f"run_server(create_app({db!r}), '127.0.0.1', {port}, log_level='error')"
     )
     server = subprocess.Popen([sys.executable, "-c", code])

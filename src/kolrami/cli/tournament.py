@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
-from kolrami.cli_support import command, console, print_json
+from kolrami.cli.support import command, console, print_json
 from kolrami.errors import InvalidInputError
-from kolrami.tournament import core
+from kolrami.fleet.fleetx import load_any
+from kolrami.fleet.model import preset_names
+
+if TYPE_CHECKING:
+    from kolrami.tournament import core
 
 tournament_app = typer.Typer(
     help="Run a tournament: players, pairings, results, standings.", no_args_is_help=True
@@ -24,7 +28,7 @@ EventName = Annotated[str | None, typer.Option("--event", help="Event name (defa
 
 
 def _store(db: str | None) -> Any:
-    from kolrami.tournament.store import Store
+    from kolrami.tournament.store import Store  # SQLAlchemy and Alembic, about 400 ms
 
     return Store(db)
 
@@ -69,8 +73,6 @@ def player_add_cmd(
     db: Db = None,
 ) -> None:
     """Register a player with his fleet (OP-11); after round 1 he joins as a late entry."""
-    from kolrami.fleet.fleetx import load_any
-
     store = _store(db)
     store.add_player(event, name, load_any(fleet), email)
     console().print(f"Registered {name}.")
@@ -195,9 +197,11 @@ def standings_cmd(
     db: Db = None,
 ) -> None:
     """Standings with ranks and titles (OP-18, OP-19, OP-20, OP-21, OP-22, OP-23, OP-24)."""
-    if from_file is not None:
-        from kolrami.tournament.results_file import standings_json
+    # the standings and pairings module brings networkx (about 100 ms): not at start-up
+    from kolrami.tournament import core
+    from kolrami.tournament.results_file import standings_json
 
+    if from_file is not None:
         try:
             doc = json.loads(from_file.read_text(encoding="utf-8"))
         except OSError as exc:
@@ -249,7 +253,8 @@ def sheet_cmd(
     db: Db = None,
 ) -> None:
     """The organizer's score sheet and every player's Fleet Build Sheet with the round log."""
-    from kolrami.report.build_sheet import write
+    # jinja2, about 25 ms: loaded when sheets are written
+    from kolrami.report.build_sheet import render_pdf, write
     from kolrami.report.tournament_sheets import event_sheets_html
 
     if html is None and pdf is None:
@@ -259,8 +264,6 @@ def sheet_cmd(
         write(html, text)
         console().print(f"Wrote {html}")
     if pdf is not None:
-        from kolrami.report.build_sheet import render_pdf
-
         write(pdf, render_pdf(text))
         console().print(f"Wrote {pdf}")
 
@@ -316,8 +319,8 @@ def simulate_cmd(
     ] = False,
 ) -> None:
     """A whole event played by AI captains: pairings, battles, byes and final ranks."""
-    from kolrami.fleet.fleetx import load_any
-    from kolrami.fleet.model import preset_names
+    # the store, networkx and the battles: about 350 ms
+    from kolrami.tournament import core
     from kolrami.tournament.simulate import PlayedGame, run_event
 
     refs = [f.strip() for f in fleets.split(",") if f.strip()]
@@ -351,7 +354,7 @@ def simulate_cmd(
         out.rule(f"Simulated event: {players} players, {rounds} rounds of {scenario}, seed {seed}")
     event = run_event(chosen, players, seed, scenario, rounds, db, tell)
     if report is not None:
-        from kolrami.report.tournament_report import write_report
+        from kolrami.report.tournament_report import write_report  # matplotlib: about 300 ms
 
         files = write_report(event, report)
         if not quiet:

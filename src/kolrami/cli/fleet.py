@@ -1,16 +1,18 @@
-"""`kolrami fleet ...`, `kolrami cards` and `kolrami card`: build, check, print and share fleets."""
+"""`kolrami fleet ...`: build, check, print and share fleets."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from kolrami.catalog.cards import Card, CardKind, cards, get_card
-from kolrami.catalog.models import FactionCode, UpgradeType
-from kolrami.cli_support import command, console, fail, print_json
+from kolrami.catalog import builtin_pack
+from kolrami.catalog.cards import CardKind, cards, get_card
+from kolrami.catalog.models import UpgradeType
+from kolrami.cli.support import command, console, print_json
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.fleet.fleetx import (
     as_text,
@@ -127,7 +129,7 @@ def sheet_cmd(
 ) -> None:
     """The event's Fleet Build Sheet, print-ready (FBS-01, FBS-02, FBS-03, FBS-04, FBS-05, FBS-06,
     FBS-07, FBS-08, FBS-09, FBS-10, FBS-11, FBS-12)."""
-    from kolrami.report.build_sheet import render_html, render_pdf, write
+    from kolrami.report.build_sheet import render_html, render_pdf, write  # jinja2, about 25 ms
 
     if html is None and pdf is None:
         raise InvalidInputError(
@@ -193,8 +195,6 @@ def new_cmd(
     limit: Limit = DEFAULT_SP_LIMIT,
 ) -> None:
     """Build a fleet at the prompt, with name completion (Tab) and a running SP total."""
-    from kolrami.catalog import builtin_pack
-
     pack = builtin_pack()
     ship_ids = [s.id for s in pack.ships]
     card_ids = list(cards())
@@ -269,11 +269,10 @@ def _ask_card(prompt: str, kind: CardKind, upgrade: UpgradeType | None) -> str |
 
 def _completion(words: list[str]) -> None:
     """Tab completion of ids at an interactive prompt (where readline exists)."""
-    import sys
-
     if not sys.stdin.isatty():
         return
     try:
+        # not on every platform (hence the guard), and only wanted at an interactive prompt
         import readline
     except ImportError:  # pragma: no cover - not on every platform
         return
@@ -286,83 +285,6 @@ def _completion(words: list[str]) -> None:
     readline.parse_and_bind("tab: complete")
 
 
-def _card_row(card: Card) -> list[str]:
-    return [
-        card.id,
-        card.name,
-        card.type.value if card.type else card.kind.value,
-        card.faction.value,
-        str(card.cost),
-        "yes" if card.unique else "",
-        card.effect.describe(),
-    ]
-
-
 def register(app: typer.Typer) -> None:
-    """Add the fleet commands to the main app."""
+    """Add `kolrami fleet ...` to the main app."""
     app.add_typer(fleet_app, name="fleet")
-
-    @command(app, "cards")
-    def cards_cmd(
-        type_: Annotated[
-            str | None,
-            typer.Option("--type", help="captain, admiral, upgrade, resource or an upgrade type."),
-        ] = None,
-        faction: Annotated[
-            str | None, typer.Option(help="Faction code, e.g. FED (FBS-05).")
-        ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    ) -> None:
-        """List the cards: captains, admirals, upgrades and resources."""
-        chosen = list(cards().values())
-        if type_ is not None:
-            kinds = {k.value for k in CardKind} | {u.value for u in UpgradeType}
-            if type_ not in kinds:
-                raise InvalidInputError(f"--type {type_}: use one of {', '.join(sorted(kinds))}")
-            chosen = [
-                c for c in chosen if c.kind.value == type_ or (c.type and c.type.value == type_)
-            ]
-        if faction is not None:
-            try:
-                code = FactionCode(faction.upper())
-            except ValueError:
-                codes = ", ".join(f.value for f in FactionCode)
-                raise InvalidInputError(f"--faction {faction}: use a code: {codes}") from None
-            chosen = [c for c in chosen if c.faction is code]
-        if as_json:
-            print_json([c.model_dump(mode="json") for c in chosen])
-            return
-        table = Table(title=f"Cards ({len(chosen)})", title_justify="left")
-        for col in ("Id", "Name", "Type", "Faction", "SP", "Unique", "Effect"):
-            table.add_column(col, justify="right" if col == "SP" else "left")
-        for c in chosen:
-            table.add_row(*_card_row(c))
-        console().print(table)
-
-    @command(app, "card")
-    def card_cmd(
-        card_id: Annotated[str, typer.Argument(help="A card id (see kolrami cards).")],
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    ) -> None:
-        """One card: what it costs, who may carry it, what it does and how the engine does it."""
-        card = get_card(card_id)
-        if as_json:
-            print_json(card.model_dump(mode="json"))
-            return
-        out = console()
-        kind = f"{card.type.value} upgrade ({card.type.code})" if card.type else card.kind.value
-        out.print(f"[bold]{card.name}[/bold]  [dim]{card.id}[/dim]")
-        out.print(
-            f"{kind}, {card.faction.full_name} ({card.faction.value}), {card.cost} SP"
-            + (", unique" if card.unique else "")
-            + (f", skill {card.skill}" if card.skill else "")
-        )
-        out.print(card.text)
-        out.print(f"[dim]Engine hook: {card.effect.describe()}[/dim]")
-        r = card.restriction
-        if r.factions or r.ship_types:
-            who = ", ".join([f.value for f in r.factions] + list(r.ship_types))
-            out.print(f"Only for: {who}")
-
-
-__all__ = ["fail", "fleet_app", "register"]

@@ -1,16 +1,19 @@
-"""`kolrami assess` as a person meets it: combatants from the options, a progress bar, Rich
-tables, JSON, the HTML report, and a clean stop on Ctrl-C. cli.py only declares the options."""
+"""`kolrami assess`: Monte Carlo sweeps of many seeded battles, with ratings and fair values.
+
+The command as a person meets it: combatants from the options, a progress bar, Rich tables, JSON,
+the HTML report, and a clean stop on Ctrl-C. The sweep itself (plan, runner, backends, statistics)
+is kolrami.sim.assess and kolrami.sim.backends.
+"""
 
 from __future__ import annotations
 
-import json
 import math
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -27,40 +30,137 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from kolrami.errors import InvalidInputError
-from kolrami.sim.assess import (
-    DEFAULT_CAPTAINS,
-    Assessment,
-    Combatant,
-    Plan,
-    Record,
-    RecordStore,
-    class_combatants,
-    fleet_combatants,
-    summarise,
-)
-from kolrami.sim.backends import Interrupted, default_workers, run_plan
+from kolrami.cli.support import command, print_json
+from kolrami.errors import InvalidInputError, UnknownNameError
+from kolrami.rules.registry import describe
+from kolrami.scenarios.models import load_scenario
+
+if TYPE_CHECKING:
+    from kolrami.sim.assess import Assessment, Combatant, Plan, Record
+
+
+class BackendName(StrEnum):
+    """Where the battles are played."""
+
+    LOCAL = "local"
+    RAY = "ray"
+
+
+def assess_cmd(
+    more: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="FLEET",
+            help="More fleets (same as --fleets), e.g. --fleets mine.json 'presets:*'.",
+        ),
+    ] = None,
+    fleets: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fleets",
+            help="A combatant fleet: presets:NAME, a pattern like 'presets:*', or a FleetX file. "
+            "Repeat it, or list more fleets after the options.",
+        ),
+    ] = None,
+    classes: Annotated[
+        str | None,
+        typer.Option(
+            help="Ship classes as combatants: 'all' or names, comma separated. The default when "
+            "no fleet is given."
+        ),
+    ] = None,
+    points: Annotated[
+        int | None,
+        typer.Option(
+            help="Field each class as a squadron at this many SP (as many ships as fit) instead "
+            "of one ship against one."
+        ),
+    ] = None,
+    scenario: Annotated[
+        str, typer.Option(help="standard, peak-performance, or a scenario TOML file.")
+    ] = "standard",
+    captains: Annotated[
+        str,
+        typer.Option(
+            help="Captains, comma separated; every ordered pair plays, sides alternating."
+        ),
+    ] = "aggressive,kiting",
+    battles: Annotated[int, typer.Option(help="Battles per matchup.")] = 200,
+    seed: Annotated[int, typer.Option(help="Master seed; each battle's seed derives from it.")] = 1,
+    turns: Annotated[int | None, typer.Option(help="Turn limit (overrides the scenario).")] = None,
+    rules: Annotated[
+        str | None, typer.Option(help="Extra rule modules, comma separated (see kolrami rules).")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Worker processes (Ray: CPUs); default all cores.")
+    ] = None,
+    backend: Annotated[
+        BackendName, typer.Option(case_sensitive=False, help="local processes or ray.")
+    ] = BackendName.LOCAL,
+    address: Annotated[
+        str | None,
+        typer.Option(help="Ray cluster address; without it Ray starts a local instance."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder for the results (battles.jsonl, written as they arrive; "
+            "assessment.json). Running again resumes."
+        ),
+    ] = None,
+    report: Annotated[
+        Path | None, typer.Option(help="Write an HTML report with the pictures here.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print everything as JSON.")] = False,
+) -> None:
+    """Play every pair of combatants many times; win rates, ratings and fair values.
+
+    kolrami assess                                  # ten classes, one against one
+
+    kolrami assess --points 180 --scenario peak-performance --report classes.html
+
+    kolrami assess --fleets mine.json 'presets:*' --battles 500 --out runs/friday
+    """
+    run_assess(
+        AssessOptions(
+            fleets=fleet_args(fleets, more),
+            classes=classes,
+            points=points,
+            scenario=scenario,
+            captains=captains,
+            battles=battles,
+            seed=seed,
+            turns=turns,
+            rules=rules,
+            workers=workers,
+            backend=backend.value,
+            address=address,
+            out=out,
+            report=report,
+            as_json=as_json,
+        )
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class AssessOptions:
-    """What the command line asked for."""
+    """What the command line asked for (the defaults are the options' own, in assess_cmd)."""
 
-    fleets: tuple[str, ...] = ()
-    classes: str | None = None
-    points: int | None = None
-    scenario: str = "standard"
-    captains: str = ",".join(DEFAULT_CAPTAINS)
-    battles: int = 200
-    seed: int = 1
-    turns: int | None = None
-    rules: str | None = None
-    workers: int | None = None
-    backend: str = "local"
-    address: str | None = None
-    out: Path | None = None
-    report: Path | None = None
-    as_json: bool = False
+    fleets: tuple[str, ...]
+    classes: str | None
+    points: int | None
+    scenario: str
+    captains: str
+    battles: int
+    seed: int
+    turns: int | None
+    rules: str | None
+    workers: int | None
+    backend: str
+    address: str | None
+    out: Path | None
+    report: Path | None
+    as_json: bool
 
 
 def _split(text: str) -> list[str]:
@@ -69,6 +169,9 @@ def _split(text: str) -> list[str]:
 
 def combatants_from(opts: AssessOptions) -> list[Combatant]:
     """Combatants the options name: classes (one against one or at --points), then fleets."""
+    # kolrami.sim.assess brings numpy (about 100 ms): loaded when a sweep runs, not at start-up
+    from kolrami.sim.assess import class_combatants, fleet_combatants
+
     out: list[Combatant] = []
     if opts.points is not None and opts.points < 1:
         raise InvalidInputError(f"--points {opts.points}: a budget is 1 SP or more")
@@ -87,7 +190,7 @@ def combatants_from(opts: AssessOptions) -> list[Combatant]:
 
 def build_plan(opts: AssessOptions) -> Plan:
     """The plan the options describe (every input checked, nothing played yet)."""
-    from kolrami.scenarios.models import load_scenario
+    from kolrami.sim.assess import Plan  # numpy, about 100 ms: not at start-up
 
     scenario = load_scenario(opts.scenario)
     if opts.turns is not None:
@@ -96,13 +199,9 @@ def build_plan(opts: AssessOptions) -> Plan:
         scenario = scenario.model_copy(update={"turn_limit": opts.turns})
     extra = tuple(_split(opts.rules)) if opts.rules else ()
     if extra:
-        from kolrami.rules.registry import describe
-
         known = [row[0] for row in describe()]
         for name in extra:
             if name not in known:
-                from kolrami.errors import UnknownNameError
-
                 raise UnknownNameError("rule module", name, None, known)
     captains = tuple(_split(opts.captains))
     return Plan(
@@ -140,6 +239,11 @@ def _progress(console: Console) -> Progress:
 
 def run_assess(opts: AssessOptions) -> None:
     """The whole command: plan, play (resuming), summarise, print, report."""
+    # the sweep brings numpy and the worker pool (about 180 ms): loaded when a sweep runs, so
+    # that `kolrami --help` and the other commands start fast
+    from kolrami.sim.assess import RecordStore, summarise
+    from kolrami.sim.backends import Interrupted, default_workers, ray_module, run_plan
+
     workers = default_workers() if opts.workers is None else opts.workers
     if workers < 1:
         raise InvalidInputError(f"--workers {workers}: use 1 or more workers")
@@ -156,8 +260,6 @@ def run_assess(opts: AssessOptions) -> None:
                 "not exist"
             )
     if opts.backend == "ray":
-        from kolrami.sim.backends import ray_module
-
         ray_module()
     plan = build_plan(opts)
     store = RecordStore(opts.out) if opts.out is not None else None
@@ -225,11 +327,11 @@ def run_assess(opts: AssessOptions) -> None:
     if store is not None:
         store.write_summary(data)
     if opts.report is not None:
-        from kolrami.sim.report import write_report
+        from kolrami.sim.report import write_report  # matplotlib, about 500 ms: only for --report
 
         write_report(assessment, opts.report, {"timing": summary + "."})
     if opts.as_json:
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        print_json(data)
     else:
         print_tables(out, assessment)
     if opts.report is not None:
@@ -321,3 +423,8 @@ def json_safe(data: Any) -> Any:
     if isinstance(data, list):
         return [json_safe(v) for v in data]
     return data
+
+
+def register(app: typer.Typer) -> None:
+    """Add `kolrami assess` to the main app."""
+    command(app, "assess")(assess_cmd)

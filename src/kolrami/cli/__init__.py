@@ -1,0 +1,83 @@
+"""The `kolrami` command: one Typer app, one module per noun.
+
+Each noun module (ships, cards, odds, battle, peak, fleet, assess, tournament, web) declares its
+commands and a `register(app)` that adds them here; support.py holds what they share. Every user
+error is a KolramiError; `support.command` turns it into one line on stderr and exit code 2, and
+`main` does the same for usage errors, so no user ever sees a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+from kolrami import __version__
+from kolrami.catalog import builtin_pack
+from kolrami.cli import assess, battle, cards, fleet, odds, peak, ships, tournament, web
+
+app = typer.Typer(
+    name="kolrami",
+    help="Kolrami: Star Trek fleet battles (FPF) on the tabletop and in simulation.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        pack = builtin_pack()
+        typer.echo(f"kolrami {__version__} (data {pack.pack.id} {pack.data_version})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show versions.")
+    ] = False,
+) -> None:
+    """Kolrami: Star Trek fleet battles (FPF) on the tabletop and in simulation."""
+
+
+# The order of registration is the order of `kolrami --help` (commands first, then groups).
+ships.register(app)  # ships, ship, schema
+odds.register(app)  # odds
+battle.register(app)  # battle, replay, captains, rules
+cards.register(app)  # cards, card
+assess.register(app)  # assess
+web.register(app)  # serve
+peak.register(app)  # peak check
+fleet.register(app)  # fleet validate, show, sheet, export, import, new
+tournament.register(app)  # tournament new, player, pair, result, ... simulate
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; usage errors become one line and exit code 2 (never a traceback)."""
+    command = typer.main.get_command(app)
+    try:
+        rv = command.main(args=argv, prog_name="kolrami", standalone_mode=False)
+    except typer.TyperException as exc:  # usage errors: unknown option, bad choice ...
+        typer.echo(f"kolrami: error: {exc.format_message()}", err=True)
+        return 2
+    except typer.Abort:
+        typer.echo("kolrami: aborted", err=True)
+        return 130
+    except Exception as exc:  # a bug, not bad input: say so in one line unless debugging
+        if os.environ.get("KOLRAMI_DEBUG"):
+            raise
+        typer.echo(
+            f"kolrami: internal error: {type(exc).__name__}: {exc}. This is a bug; run again "
+            "with KOLRAMI_DEBUG=1 for the traceback and report it.",
+            err=True,
+        )
+        return 1
+    return rv if isinstance(rv, int) else 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

@@ -1,0 +1,342 @@
+"""`kolrami battle`, `kolrami replay`, `kolrami captains` and `kolrami rules`: play a battle with
+AI captains, re-run one from its log, and list what a battle can be made of."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from kolrami.catalog import builtin_pack
+from kolrami.cli.support import command, console, print_json
+from kolrami.engine.battle import Battle
+from kolrami.engine.driver import captain_dice, run
+from kolrami.engine.events import BattleStarted, OrderGiven
+from kolrami.errors import InvalidInputError
+from kolrami.fleet.model import load_fleet
+from kolrami.report.narrate import Narrator, status_table
+from kolrami.rules import RULES_VERSION, new_battle, rebuild
+from kolrami.rules import events as ev
+from kolrami.rules.module import Capability
+from kolrami.rules.registry import describe, read_log
+from kolrami.scenarios.models import load_scenario
+
+
+def _seed_or_new(seed: int | None) -> int:
+    if seed is None:
+        return secrets.randbelow(10**6)
+    if seed < 0:
+        raise InvalidInputError(f"seed {seed} is negative; use 0 or more")
+    return seed
+
+
+def _battle_json(battle: Battle) -> dict[str, Any]:
+    result = battle.finish()
+    return {
+        "seed": battle.seed,
+        "rules_version": RULES_VERSION,
+        "winner": result.winner,
+        "turns": result.turns,
+        "ships": [
+            {
+                "id": s.id,
+                "class": s.cls.id,
+                "side": s.side,
+                "superstructure": max(0, s.superstructure),
+                "destroyed": not s.alive,
+            }
+            for s in battle.ships.values()
+        ],
+        "log_sha256": battle.log.sha256(),
+        **_peak_json(battle),
+    }
+
+
+def _scores_fleet_points(battle: Battle) -> bool:
+    """True when a rule module (Peak Performance's battle simulation) scores Fleet Points."""
+    return Capability.SCORES_FLEET_POINTS in battle.rules.capabilities
+
+
+def _resets(battle: Battle) -> list[dict[str, Any]]:
+    """Every reset with its turn and the points the opponent scored for it."""
+    out: list[dict[str, Any]] = []
+    turn = 0
+    for e in battle.events():
+        if isinstance(e, ev.TurnStarted):
+            turn = e.turn
+        elif isinstance(e, ev.ShipReset):
+            out.append({"ship": e.ship, "turn": turn, "points_awarded": 0})
+        elif isinstance(e, ev.FleetPointsAwarded) and e.reason == "kill":
+            out[-1]["points_awarded"] = e.points
+    return out
+
+
+def _peak_json(battle: Battle) -> dict[str, Any]:
+    """Peak Performance's score keys: only when the battle scores Fleet Points."""
+    if not _scores_fleet_points(battle):
+        return {}
+    bonus = {"A": 0, "B": 0}
+    resource = {"A": False, "B": False}
+    for e in battle.events():
+        if isinstance(e, ev.FleetPointsAwarded):
+            if e.reason == "bonus":
+                bonus[e.side] += e.points
+            elif e.reason == "resource":
+                resource[e.side] = True
+    return {
+        "fleet_points": dict(battle.fleet_points),
+        "crit_tokens": {
+            side: sum(s.tokens for s in battle.ships.values() if s.side == side)
+            for side in ("A", "B")
+        },
+        "resource_scored": resource,
+        "bonus": bonus,
+        "resets": _resets(battle),
+    }
+
+
+def _score_sheet(battle: Battle) -> Table:
+    """Peak Performance score sheet: per ship, resets and points given; totals."""
+    table = Table(title="Score sheet (Peak Performance)", title_justify="left")
+    for col in ("Ship", "Class", "Side", "Total SP", "Resets", "Tokens", "Points given"):
+        table.add_column(col, justify="left" if col in ("Ship", "Class", "Side") else "right")
+    given = dict.fromkeys(battle.ships, 0)
+    resource_pts = {"A": 0, "B": 0}
+    bonus = {"A": 0, "B": 0}
+    for e in battle.events():
+        if isinstance(e, ev.FleetPointsAwarded):
+            if e.reason == "kill":
+                given[e.ship] += e.points
+            elif e.reason == "resource":
+                resource_pts[e.side] += e.points
+            else:
+                bonus[e.side] += e.points
+    for s in battle.ships.values():
+        table.add_row(
+            s.id, s.cls.name, s.side, str(s.points), str(s.tokens), str(s.tokens), str(given[s.id])
+        )
+    table.add_section()
+    for side in ("A", "B"):
+        kills = sum(given[s.id] for s in battle.ships.values() if s.side != side)
+        table.add_row(
+            f"Side {side}",
+            "kills + resource + bonus",
+            "",
+            "",
+            "",
+            "",
+            f"{kills} + {resource_pts[side]} + {bonus[side]} = {battle.fleet_points[side]}",
+        )
+    return table
+
+
+def _write_log(battle: Battle, path: Path) -> None:
+    try:
+        path.write_text(battle.log.jsonl(), encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"cannot write the log '{path}': {exc.strerror}") from None
+
+
+def battle_cmd(
+    fleet_a: Annotated[
+        str, typer.Option(help="Side A: a FleetX JSON file or presets:NAME.")
+    ] = "presets:federation-cruisers",
+    fleet_b: Annotated[
+        str, typer.Option(help="Side B: a FleetX JSON file or presets:NAME.")
+    ] = "presets:klingon-wolfpack",
+    captain_a: Annotated[str, typer.Option(help="Side A's captain.")] = "aggressive",
+    captain_b: Annotated[str, typer.Option(help="Side B's captain.")] = "aggressive",
+    scenario: Annotated[str, typer.Option(help="A built-in scenario or a TOML file.")] = "standard",
+    turns: Annotated[int | None, typer.Option(help="Turn limit (overrides the scenario).")] = None,
+    rules: Annotated[
+        str | None, typer.Option(help="Extra rule modules, comma separated (see kolrami rules).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed; a new one is drawn if omitted.")] = None,
+    log: Annotated[Path | None, typer.Option(help="Write the event log (JSONL) here.")] = None,
+    replay: Annotated[
+        Path | None, typer.Option(help="Write the battle as a self-contained HTML replay here.")
+    ] = None,
+    tracks: Annotated[
+        Path | None, typer.Option(help="Write a PNG of the ships' tracks here.")
+    ] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Every move and order.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Play one battle with AI captains and tell it turn by turn (or as JSON)."""
+    # The captains import rules.fpf.repairs, and the rule registry lists modules in the order
+    # they were first imported: loaded at start-up they would reorder `kolrami rules`. The
+    # replay writer is about 10 ms.
+    from kolrami.captains.base import make_captain
+    from kolrami.report.outputs import check_outputs, write_outputs
+
+    check_outputs(replay, tracks)
+    pack = builtin_pack()
+    sc = load_scenario(scenario)
+    if turns is not None:
+        if not 1 <= turns <= 200:
+            raise InvalidInputError(f"--turns {turns}: a battle lasts 1 to 200 turns")
+        sc = sc.model_copy(update={"turn_limit": turns})
+    fleets = (load_fleet(fleet_a, pack), load_fleet(fleet_b, pack))
+    real_seed = _seed_or_new(seed)
+    names = (captain_a, captain_b)
+    captains = {
+        side: make_captain(n, captain_dice(real_seed, side))
+        for side, n in zip(("A", "B"), names, strict=True)
+    }
+    extra = tuple(r.strip() for r in rules.split(",") if r.strip()) if rules else ()
+    battle = new_battle(sc, fleets, real_seed, names, pack, extra_rules=extra)
+    run(battle, captains)
+    if log is not None:
+        _write_log(battle, log)
+    pictures = write_outputs(battle.events(), replay, tracks, pack)
+    if as_json:
+        print_json(_battle_json(battle))
+        return
+    out = console()
+    out.print(
+        f"[bold]{fleets[0].name}[/bold] ({captain_a}) vs [bold]{fleets[1].name}[/bold] "
+        f"({captain_b}), scenario {sc.name}, seed {real_seed}"
+    )
+    Narrator(out, pack, verbose).tell(battle.events())
+    out.print(status_table(battle))
+    if _scores_fleet_points(battle):
+        out.print(_score_sheet(battle))
+    if seed is None:
+        out.print(f"[dim]Re-run this battle with --seed {real_seed}.[/dim]")
+    if log is not None:
+        out.print(f"Wrote the event log to {log}")
+    for line in pictures:
+        out.print(line)
+
+
+def replay_cmd(
+    log: Annotated[Path, typer.Argument(help="An event log written by kolrami battle --log.")],
+    orders: Annotated[
+        bool,
+        typer.Option("--orders", help="Replay the logged orders instead of re-asking captains."),
+    ] = False,
+    show: Annotated[bool, typer.Option("--show", help="Tell the battle turn by turn.")] = False,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Write the log as a self-contained HTML replay.")
+    ] = None,
+    tracks: Annotated[
+        Path | None, typer.Option(help="Write a PNG of the ships' tracks here.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
+) -> None:
+    """Re-run a battle from its log's header and say whether the new log is identical.
+
+    With --html or --tracks the log's own events are drawn, whatever the re-run gives.
+    """
+    # The scripted captain brings the advanced game's captains and state (about 70 ms); the
+    # captains and the replay writer as in battle_cmd.
+    from kolrami.captains.base import make_captain
+    from kolrami.captains.scripted import ScriptedCaptain
+    from kolrami.report.outputs import check_outputs, write_outputs
+
+    check_outputs(html, tracks)
+    try:
+        text = log.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read the log '{log}': {exc.strerror}") from None
+    try:
+        events = read_log(text)
+    except (ValueError, TypeError) as exc:
+        raise InvalidInputError(f"{log} is not a Kolrami event log: {exc}") from None
+    if not events or not isinstance(events[0], BattleStarted):
+        raise InvalidInputError(f"{log} does not start with a battle_started header")
+    pictures = write_outputs(events, html, tracks)
+    header = events[0].header
+    scenario, fleets, names, seed, extra = rebuild(header)
+    if orders:
+        captains: dict[str, Any] = {
+            side: ScriptedCaptain(
+                [e.order for e in events if isinstance(e, OrderGiven) and e.side == side]
+            )
+            for side in ("A", "B")
+        }
+    else:
+        captains = {
+            side: make_captain(n, captain_dice(seed, side))
+            for side, n in zip(("A", "B"), names, strict=True)
+        }
+    battle = new_battle(scenario, fleets, seed, names, extra_rules=extra)
+    run(battle, captains)
+    new = battle.log.jsonl()
+    identical = new == text
+    first_diff = None
+    if not identical:
+        for number, (a, b) in enumerate(zip(text.splitlines(), new.splitlines(), strict=False), 1):
+            if a != b:
+                first_diff = number
+                break
+        else:
+            first_diff = min(len(text.splitlines()), len(new.splitlines())) + 1
+    same_rules = header.get("rules_version") == RULES_VERSION
+    if as_json:
+        print_json(
+            {
+                "identical": identical,
+                "first_difference_line": first_diff,
+                "rules_version": RULES_VERSION,
+                "log_rules_version": header.get("rules_version"),
+                "log_sha256": battle.log.sha256(),
+            }
+        )
+    else:
+        out = console()
+        if show:
+            Narrator(out, builtin_pack()).tell(battle.events())
+        for line in pictures:
+            out.print(line)
+        if identical:
+            out.print(
+                f"[green]identical[/green]: {len(events)} events, sha256 "
+                f"{battle.log.sha256()[:16]}..."
+            )
+        else:
+            out.print(f"[red]different[/red] from line {first_diff} of {log}")
+            if not same_rules:
+                out.print(
+                    f"The log was made under rules {header.get('rules_version')}; "
+                    f"this is {RULES_VERSION}."
+                )
+    if not identical:
+        raise typer.Exit(1)
+
+
+def captains_cmd() -> None:
+    """List the built-in captains."""
+    from kolrami.captains.base import captain_names  # see battle_cmd
+
+    for name in captain_names():
+        typer.echo(name)
+
+
+def rules_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """List the rule modules: the FPF core and the optional ones a scenario can switch on."""
+    rows = describe()
+    if as_json:
+        print_json(
+            [{"name": n, "core": c, "clauses": list(cl), "summary": s} for n, c, cl, s in rows]
+        )
+        return
+    table = Table(title="Rule modules")
+    table.add_column("Module")
+    table.add_column("Kind")
+    table.add_column("Clauses")
+    table.add_column("What it does")
+    for name, core, clauses, summary in rows:
+        table.add_row(name, "core" if core else "option", " ".join(clauses), summary)
+    console().print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `kolrami battle`, `kolrami replay`, `kolrami captains` and `kolrami rules`."""
+    command(app, "battle")(battle_cmd)
+    command(app, "replay")(replay_cmd)
+    command(app, "captains")(captains_cmd)
+    command(app, "rules")(rules_cmd)
