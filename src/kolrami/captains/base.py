@@ -23,7 +23,7 @@ from kolrami.rules.fpf.view import BattleView
 __all__ = ["BattleView", "Captain", "default_repairs", "default_return", "make_captain"]
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import ShipState
+    from kolrami.engine.view import ShipView
 
 
 class Captain(Protocol):
@@ -36,7 +36,7 @@ class Captain(Protocol):
         ...
 
 
-def expected_volley(ship: ShipState, kind: WeaponKind, target_shields: int) -> float:
+def expected_volley(ship: ShipView, kind: WeaponKind, target_shields: int) -> float:
     """Mean damage of one weapon group of `ship` against `target_shields` (FPF-DMG-01, FPF-DMG-02,
     FPF-DMG-03, FPF-DMG-04, FPF-DMG-05)."""
     weapon = ship.cls.weapon(kind)
@@ -96,7 +96,7 @@ def default_return(view: BattleView, decision: ReturnDecision) -> ReturnOrder:
     return ReturnOrder(decision.ship, x, y, 0 if view.side == "A" else 3)
 
 
-def _mount_value(ship: ShipState, item: str) -> int:
+def _mount_value(ship: ShipView, item: str) -> int:
     kind_name, _, index = item.partition(".")
     kind = WeaponKind.PHASER if kind_name == "phasers" else WeaponKind.PHOTON
     return ship.mounts[kind][int(index)]

@@ -29,10 +29,10 @@ from kolrami.captains.base import (
     register_captain,
 )
 from kolrami.catalog.models import Arc
-from kolrami.engine.battle import ShipState
 from kolrami.engine.chance import Dice
 from kolrami.engine.geometry import _COS, _SIN, ARC_ORDER, HEADINGS, arc_index, segment_hits_circle
 from kolrami.engine.orders import Decision, Order
+from kolrami.engine.view import ShipView
 from kolrami.rules.fpf.orders import (
     ActivateOrder,
     ActivationDecision,
@@ -166,7 +166,7 @@ _ARC_INDICES = {
 }
 
 
-def _volleys(ship: ShipState, target_shields: int, memo: Memo) -> list[Volley]:
+def _volleys(ship: ShipView, target_shields: int, memo: Memo) -> list[Volley]:
     """Each weapon group of `ship` against `target_shields`, in resolution order (the numbers
     of `expected_volley`, for all groups at once), worked out once per decision."""
     key = (ship.id, target_shields)
@@ -187,7 +187,7 @@ class Profile:
 
     __slots__ = ("arcs", "reach")
 
-    def __init__(self, ships: list[ShipState], target_shields: int, memo: Memo) -> None:
+    def __init__(self, ships: list[ShipView], target_shields: int, memo: Memo) -> None:
         self.arcs: tuple[ArcGroups, ...] = ([], [], [], [])
         reach = 0
         for ship in ships:
@@ -245,7 +245,7 @@ class _Threat:
 
     __slots__ = ("arcs", "reach", "ux", "uy", "x", "y")
 
-    def __init__(self, ship: ShipState, profile: Profile) -> None:
+    def __init__(self, ship: ShipView, profile: Profile) -> None:
         self.x, self.y = ship.x, ship.y
         self.ux, self.uy = _COS[ship.heading % HEADINGS], _SIN[ship.heading % HEADINGS]
         self.arcs = profile.arcs
@@ -344,7 +344,7 @@ class ScoredCaptain:
             fire += [FireTarget(s.id, Arc.F, fallback) for s in need if s.id not in targets]
         return ReactionOrder(decision.squadron, tuple(fire))
 
-    def _focus(self, ships: list[ShipState], enemies: list[ShipState], memo: Memo) -> ShipState:
+    def _focus(self, ships: list[ShipView], enemies: list[ShipView], memo: Memo) -> ShipView:
         """The enemy to concentrate on: most of its remaining hull per volley, then nearest."""
         cx = sum(s.x for s in ships) / len(ships)
         cy = sum(s.y for s in ships) / len(ships)
@@ -415,7 +415,7 @@ class ScoredCaptain:
         return SquadronOrder(sq, tuple(moves), fire)
 
     def _candidates(
-        self, view: BattleView, mover: str | None, sq: str, origin: ShipState
+        self, view: BattleView, mover: str | None, sq: str, origin: ShipView
     ) -> _Candidates:
         """The manoeuvres worth scoring: low, middle and top speed with every pair of turns,
         and from standstill every pivot at top pivot speed (cached by the speed limits)."""
@@ -442,9 +442,9 @@ class ScoredCaptain:
     def _best(
         self,
         candidates: _Candidates,
-        origin: ShipState,
+        origin: ShipView,
         profile: Profile,
-        focus: ShipState,
+        focus: ShipView,
         threats: list[_Threat],
         obstacles: list[tuple[float, float, float]],
         table: tuple[float, float],
@@ -542,8 +542,8 @@ class ScoredCaptain:
         view: BattleView,
         sq: str,
         ends: dict[str, tuple[float, float, int, float, float, int]],
-        enemies: list[ShipState],
-        focus: ShipState,
+        enemies: list[ShipView],
+        focus: ShipView,
         memo: Memo,
     ) -> tuple[FireTarget, ...] | None:
         firers = view.firers(sq)
@@ -552,7 +552,7 @@ class ScoredCaptain:
         choices: list[tuple[float, FireTarget]] = []
         for ship in firers:
             mx, my, h1, ex, ey, h2 = ends.get(ship.id, (ship.x, ship.y, ship.heading) * 2)
-            best: tuple[float, int, ShipState] | None = None
+            best: tuple[float, int, ShipView] | None = None
             for e in enemies:
                 bonus = 1.2 if e is focus else 1.0
                 volleys = _volleys(ship, e.shields, memo)

@@ -168,10 +168,13 @@ EVENT_TYPES: dict[str, type[Event]] = {
 class EventLog:
     """An append-only log of compact records; events are built on demand."""
 
-    __slots__ = ("_records",)
+    __slots__ = ("_records", "changes")
 
     def __init__(self) -> None:
         self._records: list[tuple[Callable[..., Event], tuple[Any, ...]]] = []
+        #: events recorded other than orders: a battle's state changes only with one of them,
+        #: so views keep their snapshots while this stands still
+        self.changes = 0
 
     def record(self, cls: Callable[P, Event], *values: P.args, **named: P.kwargs) -> None:
         """Append one event: its class and its field values in field order, type-checked
@@ -179,11 +182,14 @@ class EventLog:
         if named:
             raise TypeError("events are recorded with their field values in order")
         self._records.append((cls, values))
+        if cls is not OrderGiven:
+            self.changes += 1
 
     def copy(self) -> EventLog:
         """A log with the same records that grows on its own (records are immutable)."""
         other = EventLog()
         other._records = list(self._records)
+        other.changes = self.changes
         return other
 
     def __len__(self) -> int:

@@ -9,23 +9,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kolrami.engine.view import ShipView, Snapshots, SquadronView
 from kolrami.rules.advanced.view import AdvancedView
 from kolrami.rules.fpf import fire, movement
 from kolrami.rules.module import rules_of
 from kolrami.rules.peak import return_spots
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle, ShipState, SquadronState
+    from kolrami.engine.battle import Battle, ShipState
     from kolrami.scenarios.models import Scenario
 
 
 class BattleView:
-    """What one side may know of a battle. Read it; never change the objects it returns."""
+    """What one side may know of a battle, as frozen snapshots (kolrami.engine.view): a captain
+    reads ships and squadrons as they are at its decision and cannot change the battle."""
 
-    __slots__ = ("_battle", "enemy", "side")
+    __slots__ = ("_battle", "_snap", "enemy", "side")
 
     def __init__(self, battle: Battle, side: str) -> None:
         self._battle = battle
+        self._snap = Snapshots(battle)
         self.side = side
         self.enemy = "B" if side == "A" else "A"
 
@@ -39,32 +42,35 @@ class BattleView:
         """The scenario being played."""
         return self._battle.scenario
 
-    def own_ships(self) -> list[ShipState]:
+    def own_ships(self) -> list[ShipView]:
         """This side's ships in play."""
-        return self._battle.side_ships(self.side)
+        return self._snap.ships(self._battle.side_ships(self.side))
 
-    def enemies(self) -> list[ShipState]:
+    def enemies(self) -> list[ShipView]:
         """Enemy ships in play that this side can see."""
-        return self._seen(self._battle.side_ships(self.enemy))
+        return self._snap.ships(self._seen(self._battle.side_ships(self.enemy)))
 
-    def ship(self, ship_id: str) -> ShipState:
-        """A ship by id (own, or a visible enemy)."""
+    def _visible(self, ship_id: str) -> ShipState:
         ship = self._battle.ships[ship_id]
         if ship.side != self.side and not self._battle.visible(self.side, ship):
             raise KeyError(ship_id)
         return ship
 
-    def squadron(self, squadron_id: str) -> SquadronState:
-        """A squadron by id."""
-        return self._battle.squadrons[squadron_id]
+    def ship(self, ship_id: str) -> ShipView:
+        """A ship by id (own, or a visible enemy)."""
+        return self._snap.ship(self._visible(ship_id).id)
 
-    def members(self, squadron_id: str) -> list[ShipState]:
+    def squadron(self, squadron_id: str) -> SquadronView:
+        """A squadron by id."""
+        return self._snap.squadron(squadron_id)
+
+    def members(self, squadron_id: str) -> list[ShipView]:
         """Ships of a squadron still in play (formation first)."""
         q = self._battle.squadrons[squadron_id]
         ships = self._battle.ships
         ids = q.formation + [s for s in q.ships if s not in q.formation]
         found = [s for sid in ids if (s := ships[sid]).alive]
-        return self._seen(found)
+        return self._snap.ships(self._seen(found))
 
     def _seen(self, ships: list[ShipState]) -> list[ShipState]:
         """The ships of `ships` this side can see (cloaked enemies it cannot are left out)."""
@@ -77,22 +83,23 @@ class BattleView:
         """Who needs a manoeuvre in a squadron's orders (None: the formation)."""
         return movement.movers(self._battle, self._battle.squadrons[squadron_id])
 
-    def firers(self, squadron_id: str) -> list[ShipState]:
+    def firers(self, squadron_id: str) -> list[ShipView]:
         """Ships of a squadron able to fire."""
-        return self._seen(fire.firers(self._battle, self._battle.squadrons[squadron_id]))
+        able = fire.firers(self._battle, self._battle.squadrons[squadron_id])
+        return self._snap.ships(self._seen(able))
 
     def speed_limits(self, mover: str | None, squadron_id: str, pivot: bool) -> tuple[int, int]:
         """Legal speeds for a mover (the formation when None)."""
         b = self._battle
         if mover is None:
             return movement.formation_limits(b, b.squadrons[squadron_id], pivot)
-        return movement.speed_limits(b, self.ship(mover), pivot)
+        return movement.speed_limits(b, self._visible(mover), pivot)
 
     def fires_as_unit(self) -> bool:
         """Whether a firing squadron must fire with every ship (FPF-FIRE-13)."""
         return rules_of(self._battle).squadron_fires_as_unit(self._battle)
 
-    def mover_position(self, mover: str | None, squadron_id: str) -> ShipState:
+    def mover_position(self, mover: str | None, squadron_id: str) -> ShipView:
         """The ship whose position a mover's manoeuvre starts from (KeyError for a hidden
         enemy)."""
         if mover is None:
@@ -107,7 +114,7 @@ class BattleView:
 
     def return_spots(self, ship_id: str) -> list[tuple[float, float]]:
         """Legal spots where a reset ship may return (Peak Performance, PP-11)."""
-        return return_spots(self._battle, self._battle.ships[ship_id])
+        return return_spots(self._battle, self._visible(ship_id))
 
     def fleet_points(self) -> dict[str, int]:
         """Fleet Points so far, when the scenario scores them."""
