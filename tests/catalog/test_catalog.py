@@ -117,7 +117,7 @@ def test_unknown_name_without_close_match_lists_the_classes() -> None:
         builtin_pack().get("Millennium Falcon")
 
 
-CATALOGUE = Path(__file__).resolve().parents[2] / "shared" / "rules" / "catalogue.toml"
+CATALOGUE = Path(__file__).resolve().parents[3] / "shared" / "rules" / "catalogue.toml"
 
 
 @pytest.mark.skipif(not CATALOGUE.exists(), reason="the shared rules catalogue is not beside us")
