@@ -622,9 +622,9 @@ def replay_cmd(
     With --html or --tracks the log's own events are drawn, whatever the re-run gives.
     """
     from kolrami.captains.base import make_captain
-    from kolrami.captains.scripted import ScriptedCaptain
+    from kolrami.captains.scripted import logged_captains
     from kolrami.engine.driver import captain_dice, rebuild, run
-    from kolrami.engine.events import BattleStarted, OrderGiven, parse_jsonl
+    from kolrami.engine.events import BattleStarted, parse_jsonl
     from kolrami.report.replay import check_outputs, write_outputs
 
     check_outputs(html, tracks)
@@ -642,12 +642,7 @@ def replay_cmd(
     header = events[0].header
     scenario, fleets, names, seed, extra = rebuild(header)
     if orders:
-        captains: dict[str, Any] = {
-            side: ScriptedCaptain(
-                [e.order for e in events if isinstance(e, OrderGiven) and e.side == side]
-            )
-            for side in ("A", "B")
-        }
+        captains: dict[str, Any] = logged_captains(events)
     else:
         captains = {
             side: make_captain(n, captain_dice(seed, side))
