@@ -1,0 +1,441 @@
+"""The scoring kernel of the scored doctrines (`aggressive`, `kiting`; captains/doctrines.py).
+
+A cheap model of what a manoeuvre and a volley are worth, in expected damage:
+
+- A ship's *weapon groups* (its phasers, its photons) against a shield value: working shots,
+  range, expected damage of the full volley (`base.mean_volley`) and the arcs they fire into.
+- The *firepower* of some ships against one shield value: for each arc, how much damage the
+  groups bearing into it deal at each range; and their reach, the longest range of a group that
+  can do damage at all.
+- A *move* is scored by the damage our bearing weapons can expect on the focus target from the
+  mid-move point or the end (whichever is more), less what the enemies could fire back at the
+  end point, less a little for every centimetre still to close; kiting also keeps out of reach,
+  everyone keeps off the table edge, and a move into a planet is all but ruled out.
+- A *volley* is worth the damage of the weapons that bear on a target and reach it, from the
+  mid-move point or the end; a little more on the focus target.
+
+Arcs are indexed as `geometry.arc_index` numbers them (`ARC_ORDER`: front, aft, port, starboard).
+The doctrines must choose exactly the orders they always chose (scripts/log_fingerprint.py), so
+every sum here adds the same numbers in the same order as before: float addition is not
+associative, and a choice between two close moves can turn on the last bit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
+
+from kolrami.captains.base import mean_volley
+from kolrami.catalog.models import Arc
+from kolrami.engine.battle import ShipState
+from kolrami.engine.geometry import ARC_ORDER, HEADINGS, advance, arc_index, segment_hits_circle
+from kolrami.engine.orders import Maneuver
+
+#: How far an enemy is allowed to move before it fires back at our end point, in cm.
+ENEMY_MOVE_CM = 8
+#: A move that kills the focus target counts its damage this many times (its guns go too).
+KILL_BONUS = 1.5
+#: How close to the table edge a move may end before it loses score, in cm; and how much it
+#: loses for each centimetre closer.
+EDGE_MARGIN_CM = 8
+EDGE_PENALTY_PER_CM = 0.5
+#: What a move whose path crosses a planet loses (the move would stop at the planet's rim).
+PLANET_PENALTY = 1000.0
+#: The distance a kiting doctrine keeps from its focus target when it cannot hurt it, in cm.
+KITING_DISTANCE_CM = 30
+#: A volley on the focus target counts this many times its damage.
+FOCUS_BONUS = 1.2
+#: The value of a lock that cannot hurt its target yet (it may still fire later in the turn):
+#: this much, divided by one more than the distance.
+NEAR_MISS_VALUE = 0.01
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """How a doctrine trades damage dealt, damage risked and closing distance."""
+
+    threat: float  # weight of the damage the enemy could deal back
+    closing: float  # value of a centimetre closer to the focus target
+    keep_out: bool  # when it cannot hurt the focus target, keep KITING_DISTANCE_CM from it
+    react: bool  # use reaction fire
+
+
+# --- weapons and firepower --------------------------------------------------------------------
+
+
+class WeaponGroup(NamedTuple):
+    """One weapon row of a ship (its phasers or its photons) against one shield value."""
+
+    shots: int  # working shots (knocked-out mounts count 0)
+    range_cm: int
+    expected_damage: float  # mean damage of the whole volley against the shields
+    arcs: tuple[int, ...]  # the arcs it fires into, as indices into ARC_ORDER
+
+
+@cache
+def _arc_indices(arcs: tuple[Arc, ...]) -> tuple[int, ...]:
+    """A weapon's arcs as indices into ARC_ORDER, in that order."""
+    return tuple(i for i, arc in enumerate(ARC_ORDER) if arc in arcs)
+
+
+def weapon_groups(ship: ShipState, target_shields: int) -> list[WeaponGroup]:
+    """Each weapon group of `ship` against `target_shields`, in resolution order."""
+    groups = []
+    for kind, weapon in ship.cls.weapons():
+        shots = sum(ship.mounts[kind])
+        damage = mean_volley(shots, ship.strength[kind], target_shields, kind)
+        arcs = _arc_indices(weapon.arcs)
+        groups.append(WeaponGroup(shots, ship.ranges.get(kind, 0), damage, arcs))
+    return groups
+
+
+class Arsenal:
+    """The weapon groups of ships against shield values, each pair worked out once.
+
+    One decision asks for the same ship against the same shields several times (to pick the
+    focus target, for the firepower of each mover, for each lock); ships do not change while a
+    captain decides, so an arsenal serves one decision and is then dropped.
+    """
+
+    __slots__ = ("_known",)
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[str, int], list[WeaponGroup]] = {}
+
+    def groups(self, ship: ShipState, target_shields: int) -> list[WeaponGroup]:
+        """`weapon_groups(ship, target_shields)`, worked out the first time only."""
+        key = (ship.id, target_shields)
+        found = self._known.get(key)
+        if found is None:
+            found = self._known[key] = weapon_groups(ship, target_shields)
+        return found
+
+
+#: The weapon groups that fire into one arc, as (range in cm, expected damage), in order.
+ArcGroups = list[tuple[int, float]]
+
+
+def damage_within(groups: ArcGroups, distance: float) -> float:
+    """The expected damage of the groups whose range reaches `distance`, added up in order."""
+    total = 0.0
+    for range_cm, damage in groups:
+        if distance <= range_cm:
+            total += damage
+    return total
+
+
+class Firepower:
+    """What some ships can fire against one shield value: the groups bearing into each arc (that
+    do any damage at all) and the reach, the longest range among them."""
+
+    __slots__ = ("by_arc", "reach")
+
+    def __init__(self, ships: Sequence[ShipState], target_shields: int, arsenal: Arsenal) -> None:
+        self.by_arc: tuple[ArcGroups, ...] = ([], [], [], [])
+        self.reach = 0
+        for ship in ships:
+            for group in arsenal.groups(ship, target_shields):
+                if group.expected_damage <= 0:
+                    continue
+                self.reach = max(self.reach, group.range_cm)
+                for arc in group.arcs:
+                    self.by_arc[arc].append((group.range_cm, group.expected_damage))
+
+    def damage_on(
+        self, x: float, y: float, heading: int, tx: float, ty: float, extra_cm: float = 0
+    ) -> float:
+        """Expected damage from (x, y), facing `heading` (0..5), on a target at (tx, ty): that of
+        the groups bearing into the arc that holds the target, as far as they reach it;
+        `extra_cm` is added to the distance."""
+        distance = math.hypot(tx - x, ty - y) + extra_cm
+        if distance > self.reach:
+            return 0.0
+        return damage_within(self.by_arc[arc_index(x, y, heading, tx, ty)], distance)
+
+
+class Enemy(NamedTuple):
+    """An enemy ship as the move scoring sees it: where it is, which way it faces, and its
+    firepower against our shields."""
+
+    x: float
+    y: float
+    heading: int  # 0..5
+    firepower: Firepower
+
+
+def enemy(ship: ShipState, our_shields: int, arsenal: Arsenal) -> Enemy:
+    """An enemy ship and its firepower against `our_shields`."""
+    firepower = Firepower([ship], our_shields, arsenal)
+    return Enemy(ship.x, ship.y, ship.heading % HEADINGS, firepower)
+
+
+def threat_at(enemies: Sequence[Enemy], x: float, y: float) -> float:
+    """The damage the enemies could expect to deal on a ship at (x, y), each allowed
+    ENEMY_MOVE_CM of its own movement (added to the distance; they do not turn)."""
+    threat = 0.0
+    for e in enemies:
+        threat += e.firepower.damage_on(e.x, e.y, e.heading, x, y, ENEMY_MOVE_CM)
+    return threat
+
+
+def focus_target(
+    ships: Sequence[ShipState], enemies: Sequence[ShipState], arsenal: Arsenal
+) -> ShipState:
+    """The enemy to concentrate on: the one our whole volley takes the largest share of the
+    remaining hull from (a share of 1 at most: any kill is as good), then the one nearest our
+    ships' centre; the first of equals."""
+    cx = sum(s.x for s in ships) / len(ships)
+    cy = sum(s.y for s in ships) / len(ships)
+    best: tuple[float, float] | None = None
+    chosen = enemies[0]
+    for e in enemies:
+        volley = 0.0
+        for ship in ships:
+            for group in arsenal.groups(ship, e.shields):
+                volley += group.expected_damage
+        key = (min(1.0, volley / max(1, e.superstructure)), -math.hypot(e.x - cx, e.y - cy))
+        if best is None or key > best:
+            best, chosen = key, e
+    return chosen
+
+
+# --- manoeuvres -------------------------------------------------------------------------------
+
+
+class Leg(NamedTuple):
+    """The first half of some candidate manoeuvres: its facing change (the first turn, or the
+    pivot) and its length (half the speed); and the manoeuvres that go on from it, which differ
+    only in their second turn."""
+
+    turn: int
+    half: float
+    maneuvers: tuple[Maneuver, ...]
+
+
+@cache
+def candidate_legs(lo: int, hi: int, pivot_lo: int, pivot_hi: int) -> tuple[Leg, ...]:
+    """The manoeuvres worth scoring for a mover that may fly `lo`..`hi` cm (and pivot at
+    `pivot_lo`..`pivot_hi` cm; an empty range when it may not pivot), by first leg: low, middle
+    and top speed with every pair of turns, then every pivot at top pivot speed with every
+    second turn. Read leg by leg, the manoeuvres come in that order.
+    (Memoised: the same limits come up all battle, and the legs are the same.)"""
+    legs: list[Leg] = []
+    for speed in sorted({lo, hi, (lo + hi) // 2}):
+        if speed == 0:
+            legs.append(Leg(0, 0.0, (Maneuver(0, 0, 0),)))
+            continue
+        for turn1 in (-1, 0, 1):
+            ends = tuple(Maneuver(speed, turn1, turn2) for turn2 in (-1, 0, 1))
+            legs.append(Leg(turn1, speed / 2, ends))
+    if pivot_lo <= pivot_hi:
+        for pivot in (-2, -1, 1, 2, 3):
+            ends = tuple(Maneuver(pivot_hi, 0, turn2, pivot) for turn2 in (-1, 0, 1))
+            legs.append(Leg(pivot, pivot_hi / 2, ends))
+    return tuple(legs)
+
+
+class Plan(NamedTuple):
+    """Where a manoeuvre takes a ship: its mid-move point and its end point, with the heading
+    at each (0..5)."""
+
+    mid_x: float
+    mid_y: float
+    mid_heading: int
+    end_x: float
+    end_y: float
+    end_heading: int
+
+    def shifted(self, leader: ShipState, ship: ShipState) -> Plan:
+        """The plan of a formation leader moved over to `ship`: the same offsets from where
+        `ship` stands (how the scoring places the wingmen)."""
+        return Plan(
+            ship.x + (self.mid_x - leader.x),
+            ship.y + (self.mid_y - leader.y),
+            self.mid_heading,
+            ship.x + (self.end_x - leader.x),
+            ship.y + (self.end_y - leader.y),
+            self.end_heading,
+        )
+
+
+def plan_move(x: float, y: float, heading: int, maneuver: Maneuver) -> Plan:
+    """The scoring's picture of a manoeuvre from (x, y, heading): the first facing change (or
+    the pivot), half the speed straight on, the second turn, the other half (no collisions)."""
+    half = maneuver.speed / 2
+    first = maneuver.pivot if maneuver.pivot is not None else maneuver.turn1
+    mid_heading = (heading + first) % HEADINGS
+    mid_x, mid_y = advance(x, y, mid_heading, half)
+    end_heading = (mid_heading + maneuver.turn2) % HEADINGS
+    end_x, end_y = advance(mid_x, mid_y, end_heading, half)
+    return Plan(mid_x, mid_y, mid_heading, end_x, end_y, end_heading)
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """What a move is scored against: the focus target, our firepower against it, the enemies
+    (with their firepower against us), the table's size and the planets (x, y, radius)."""
+
+    focus: ShipState
+    ours: Firepower
+    enemies: Sequence[Enemy]
+    table: tuple[float, float]
+    obstacles: Sequence[tuple[float, float, float]]
+
+
+def dealt_on_focus(at_mid: float, at_end: float, focus: ShipState) -> float:
+    """What a move deals on the focus target, from what our weapons can expect to deal on it
+    from the mid-move point and from the end: the more of the two; KILL_BONUS times that when
+    it is a kill."""
+    dealt = max(at_mid, at_end)
+    if dealt >= focus.superstructure:
+        dealt *= KILL_BONUS
+    return dealt
+
+
+def edge_penalty(x: float, y: float, table: tuple[float, float]) -> float:
+    """What ending at (x, y) closer than EDGE_MARGIN_CM to a table edge costs."""
+    width, height = table
+    margin = EDGE_MARGIN_CM
+    if x < margin or y < margin or x > width - margin or y > height - margin:
+        return (margin - min(x, y, width - x, height - y)) * EDGE_PENALTY_PER_CM
+    return 0.0
+
+
+def planets_crossed(
+    x: float, y: float, plan: Plan, obstacles: Sequence[tuple[float, float, float]]
+) -> int:
+    """How many planets the path from (x, y) through the mid-move point to the end crosses."""
+    crossed = 0
+    for cx, cy, radius in obstacles:
+        if segment_hits_circle(x, y, plan.mid_x, plan.mid_y, cx, cy, radius) or (
+            segment_hits_circle(plan.mid_x, plan.mid_y, plan.end_x, plan.end_y, cx, cy, radius)
+        ):
+            crossed += 1
+    return crossed
+
+
+def score_after(
+    origin: ShipState, plan: Plan, dealt: float, situation: Situation, weights: Weights
+) -> float:
+    """A move's score, from the damage it deals on the focus target (`dealt_on_focus`):
+
+    that damage; less `weights.threat` times the damage the enemies could deal back at its end
+    point (`threat_at`); less `weights.closing` for each centimetre from its end point to the
+    focus target; with `weights.keep_out`, a move that cannot hurt the focus target also loses
+    `weights.closing` for each centimetre it ends away from KITING_DISTANCE_CM; less the
+    `edge_penalty`; less PLANET_PENALTY for each planet its path crosses.
+    """
+    focus = situation.focus
+    to_close = math.hypot(focus.x - plan.end_x, focus.y - plan.end_y)
+    threat = threat_at(situation.enemies, plan.end_x, plan.end_y)
+    score = dealt - weights.threat * threat - weights.closing * to_close
+    if weights.keep_out and dealt == 0:
+        score -= weights.closing * abs(to_close - KITING_DISTANCE_CM)
+    score -= edge_penalty(plan.end_x, plan.end_y, situation.table)
+    for _ in range(planets_crossed(origin.x, origin.y, plan, situation.obstacles)):
+        score -= PLANET_PENALTY
+    return score
+
+
+def move_score(origin: ShipState, plan: Plan, situation: Situation, weights: Weights) -> float:
+    """A move's score (`score_after` the damage it deals)."""
+    focus, ours = situation.focus, situation.ours
+    at_mid = ours.damage_on(plan.mid_x, plan.mid_y, plan.mid_heading, focus.x, focus.y)
+    at_end = ours.damage_on(plan.end_x, plan.end_y, plan.end_heading, focus.x, focus.y)
+    return score_after(origin, plan, dealt_on_focus(at_mid, at_end, focus), situation, weights)
+
+
+def best_move(
+    origin: ShipState, legs: Sequence[Leg], situation: Situation, weights: Weights
+) -> tuple[Maneuver, Plan]:
+    """The best-scoring candidate manoeuvre from where `origin` stands (`move_score`), the first
+    of equals in the legs' order, and its plan; the hot path of the captains.
+
+    The mid-move point, and what our weapons deal from it, are worked out once per leg. Every
+    term of the score after the damage dealt and the closing term only lowers it (in floats
+    too: rounding is monotone), so a move whose damage less its closing term is no better than
+    the best score so far cannot win, and the rest of its score is not worked out.
+    """
+    focus, ours = situation.focus, situation.ours
+    best: tuple[Maneuver, Plan] | None = None
+    best_score = -math.inf
+    for leg in legs:
+        mid_heading = (origin.heading + leg.turn) % HEADINGS
+        mid_x, mid_y = advance(origin.x, origin.y, mid_heading, leg.half)
+        at_mid = ours.damage_on(mid_x, mid_y, mid_heading, focus.x, focus.y)
+        for maneuver in leg.maneuvers:
+            end_heading = (mid_heading + maneuver.turn2) % HEADINGS
+            end_x, end_y = advance(mid_x, mid_y, end_heading, leg.half)
+            at_end = ours.damage_on(end_x, end_y, end_heading, focus.x, focus.y)
+            dealt = dealt_on_focus(at_mid, at_end, focus)
+            to_close = math.hypot(focus.x - end_x, focus.y - end_y)
+            if dealt - weights.closing * to_close <= best_score:
+                continue  # it cannot beat the best so far (and the earlier of equals wins)
+            plan = Plan(mid_x, mid_y, mid_heading, end_x, end_y, end_heading)
+            score = score_after(origin, plan, dealt, situation, weights)
+            if score > best_score:
+                best_score, best = score, (maneuver, plan)
+    assert best is not None, "no candidate manoeuvres"
+    return best
+
+
+# --- fire -------------------------------------------------------------------------------------
+
+
+def volley_value(
+    groups: Sequence[WeaponGroup], x: float, y: float, heading: int, target: ShipState
+) -> tuple[float, int, float] | None:
+    """Expected damage of the working groups that bear on `target` from (x, y, heading) and reach
+    it; with the arc (an index into ARC_ORDER) and the distance. None when no working group bears
+    into that arc at all."""
+    arc = arc_index(x, y, heading, target.x, target.y)
+    bearing = [g for g in groups if g.shots > 0 and arc in g.arcs]
+    if not bearing:
+        return None
+    distance = math.hypot(target.x - x, target.y - y)
+    value = 0.0
+    for group in bearing:
+        if distance <= group.range_cm:
+            value += group.expected_damage
+    return value, arc, distance
+
+
+def best_target(
+    ship: ShipState,
+    plan: Plan | None,
+    enemies: Sequence[ShipState],
+    focus: ShipState,
+    arsenal: Arsenal,
+) -> tuple[float, int, ShipState] | None:
+    """The lock worth most for `ship`, fired from its mid-move point or its end (where it stands
+    when it has no plan): (value, arc index, target); None when nothing bears on any enemy.
+
+    A lock is worth its volley's expected damage (`volley_value`), FOCUS_BONUS times that on the
+    focus target; a lock that bears but cannot reach is worth NEAR_MISS_VALUE / (1 + distance).
+    The first of equals wins: enemies in order, the mid-move point before the end.
+    """
+    if plan is None:
+        points = ((ship.x, ship.y, ship.heading), (ship.x, ship.y, ship.heading))
+    else:
+        points = (
+            (plan.mid_x, plan.mid_y, plan.mid_heading),
+            (plan.end_x, plan.end_y, plan.end_heading),
+        )
+    best: tuple[float, int, ShipState] | None = None
+    for e in enemies:
+        bonus = FOCUS_BONUS if e is focus else 1.0
+        groups = arsenal.groups(ship, e.shields)
+        for x, y, heading in points:
+            found = volley_value(groups, x, y, heading, e)
+            if found is None:
+                continue
+            damage, arc, distance = found
+            value = damage * bonus
+            if value == 0:
+                value = NEAR_MISS_VALUE / (1 + distance)
+            if best is None or value > best[0]:
+                best = (value, arc, e)
+    return best
