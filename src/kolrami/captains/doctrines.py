@@ -29,14 +29,14 @@ from kolrami.captains.base import (
 )
 from kolrami.captains.scoring import (
     Arsenal,
+    Candidates,
     Firepower,
-    Leg,
     Plan,
     Situation,
     Weights,
     best_move,
     best_target,
-    candidate_legs,
+    candidates,
     enemy,
     focus_target,
 )
@@ -260,11 +260,11 @@ class ScoredCaptain:
         for mover in view.movers(sq):
             origin = view.mover_position(mover, sq)
             group = [s for s in members if (mover is None and not s.detached) or s.id == mover]
-            candidates = self._candidates(view, mover, sq, origin)
-            view.count_candidates(sum(len(leg.maneuvers) for leg in candidates))
+            choices = self._candidates(view, mover, sq, origin)
+            view.count_candidates(choices.count)
             ours = Firepower(group, focus.shields, arsenal)
             situation = Situation(focus, ours, threats, table, obstacles)
-            maneuver, plan = best_move(origin, candidates, situation, self.weights)
+            maneuver, plan = best_move(origin, choices.legs, situation, self.weights)
             moves.append((mover, maneuver))
             for s in group:
                 plans[s.id] = plan.shifted(origin, s)
@@ -273,12 +273,11 @@ class ScoredCaptain:
 
     def _candidates(
         self, view: BattleView, mover: str | None, sq: str, origin: ShipState
-    ) -> tuple[Leg, ...]:
-        """The manoeuvres worth scoring, by first leg (`scoring.candidate_legs`): pivots only
-        from standstill."""
+    ) -> Candidates:
+        """The manoeuvres worth scoring (`scoring.candidates`): pivots only from standstill."""
         lo, hi = view.speed_limits(mover, sq, False)
         plo, phi = view.speed_limits(mover, sq, True) if origin.last_speed == 0 else (1, 0)
-        return candidate_legs(lo, hi, plo, phi)
+        return candidates(lo, hi, plo, phi)
 
     def _fire(
         self,

@@ -31,7 +31,14 @@ from typing import NamedTuple
 from kolrami.captains.base import mean_volley
 from kolrami.catalog.models import Arc
 from kolrami.engine.battle import ShipState
-from kolrami.engine.geometry import ARC_ORDER, HEADINGS, advance, arc_index, segment_hits_circle
+from kolrami.engine.geometry import (
+    ARC_ORDER,
+    HEADINGS,
+    advance,
+    arc_index,
+    segment_hits_circle,
+    unit,
+)
 from kolrami.engine.orders import Maneuver
 
 #: How far an enemy is allowed to move before it fires back at our end point, in cm.
@@ -66,8 +73,13 @@ class Weights:
 # --- weapons and firepower --------------------------------------------------------------------
 
 
-class WeaponGroup(NamedTuple):
-    """One weapon row of a ship (its phasers or its photons) against one shield value."""
+@dataclass(slots=True)
+class WeaponGroup:
+    """One weapon row of a ship (its phasers or its photons) against one shield value.
+
+    (The records here are slotted dataclasses, not named tuples, and not frozen: a decision
+    makes hundreds of them, and those are the quickest to make and to read. Nothing changes
+    them once made.)"""
 
     shots: int  # working shots (knocked-out mounts count 0)
     range_cm: int
@@ -118,15 +130,6 @@ class Arsenal:
 ArcGroups = list[tuple[int, float]]
 
 
-def damage_within(groups: ArcGroups, distance: float) -> float:
-    """The expected damage of the groups whose range reaches `distance`, added up in order."""
-    total = 0.0
-    for range_cm, damage in groups:
-        if distance <= range_cm:
-            total += damage
-    return total
-
-
 class Firepower:
     """What some ships can fire against one shield value: the groups bearing into each arc (that
     do any damage at all) and the reach, the longest range among them."""
@@ -140,20 +143,25 @@ class Firepower:
             for group in arsenal.groups(ship, target_shields):
                 if group.expected_damage <= 0:
                     continue
-                self.reach = max(self.reach, group.range_cm)
+                if group.range_cm > self.reach:
+                    self.reach = group.range_cm
                 for arc in group.arcs:
                     self.by_arc[arc].append((group.range_cm, group.expected_damage))
 
     def damage_on(
-        self, x: float, y: float, heading: int, tx: float, ty: float, extra_cm: float = 0
+        self, x: float, y: float, heading: int, tx: float, ty: float, distance: float
     ) -> float:
-        """Expected damage from (x, y), facing `heading` (0..5), on a target at (tx, ty): that of
-        the groups bearing into the arc that holds the target, as far as they reach it;
-        `extra_cm` is added to the distance."""
-        distance = math.hypot(tx - x, ty - y) + extra_cm
+        """Expected damage from (x, y), facing `heading` (0..5), on a target at (tx, ty) that
+        counts as `distance` away (the distance between them, or more): that of the groups
+        bearing into the arc that holds the target whose range reaches that far, added up in
+        order."""
         if distance > self.reach:
-            return 0.0
-        return damage_within(self.by_arc[arc_index(x, y, heading, tx, ty)], distance)
+            return 0.0  # (a shortcut: no group reaches)
+        total = 0.0
+        for range_cm, damage in self.by_arc[arc_index(x, y, heading, tx, ty)]:
+            if distance <= range_cm:
+                total += damage
+        return total
 
 
 class Enemy(NamedTuple):
@@ -176,8 +184,9 @@ def threat_at(enemies: Sequence[Enemy], x: float, y: float) -> float:
     """The damage the enemies could expect to deal on a ship at (x, y), each allowed
     ENEMY_MOVE_CM of its own movement (added to the distance; they do not turn)."""
     threat = 0.0
-    for e in enemies:
-        threat += e.firepower.damage_on(e.x, e.y, e.heading, x, y, ENEMY_MOVE_CM)
+    for ex, ey, heading, firepower in enemies:
+        distance = math.hypot(x - ex, y - ey) + ENEMY_MOVE_CM
+        threat += firepower.damage_on(ex, ey, heading, x, y, distance)
     return threat
 
 
@@ -215,8 +224,16 @@ class Leg(NamedTuple):
     maneuvers: tuple[Maneuver, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    """The manoeuvres worth scoring for one mover, by first leg; and how many there are."""
+
+    legs: tuple[Leg, ...]
+    count: int
+
+
 @cache
-def candidate_legs(lo: int, hi: int, pivot_lo: int, pivot_hi: int) -> tuple[Leg, ...]:
+def candidates(lo: int, hi: int, pivot_lo: int, pivot_hi: int) -> Candidates:
     """The manoeuvres worth scoring for a mover that may fly `lo`..`hi` cm (and pivot at
     `pivot_lo`..`pivot_hi` cm; an empty range when it may not pivot), by first leg: low, middle
     and top speed with every pair of turns, then every pivot at top pivot speed with every
@@ -234,10 +251,11 @@ def candidate_legs(lo: int, hi: int, pivot_lo: int, pivot_hi: int) -> tuple[Leg,
         for pivot in (-2, -1, 1, 2, 3):
             ends = tuple(Maneuver(pivot_hi, 0, turn2, pivot) for turn2 in (-1, 0, 1))
             legs.append(Leg(pivot, pivot_hi / 2, ends))
-    return tuple(legs)
+    return Candidates(tuple(legs), sum(len(leg.maneuvers) for leg in legs))
 
 
-class Plan(NamedTuple):
+@dataclass(slots=True)
+class Plan:
     """Where a manoeuvre takes a ship: its mid-move point and its end point, with the heading
     at each (0..5)."""
 
@@ -273,7 +291,7 @@ def plan_move(x: float, y: float, heading: int, maneuver: Maneuver) -> Plan:
     return Plan(mid_x, mid_y, mid_heading, end_x, end_y, end_heading)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Situation:
     """What a move is scored against: the focus target, our firepower against it, the enemies
     (with their firepower against us), the table's size and the planets (x, y, radius)."""
@@ -289,7 +307,7 @@ def dealt_on_focus(at_mid: float, at_end: float, focus: ShipState) -> float:
     """What a move deals on the focus target, from what our weapons can expect to deal on it
     from the mid-move point and from the end: the more of the two; KILL_BONUS times that when
     it is a kill."""
-    dealt = max(at_mid, at_end)
+    dealt = at_end if at_end > at_mid else at_mid
     if dealt >= focus.superstructure:
         dealt *= KILL_BONUS
     return dealt
@@ -318,18 +336,22 @@ def planets_crossed(
 
 
 def score_after(
-    origin: ShipState, plan: Plan, dealt: float, situation: Situation, weights: Weights
+    origin: ShipState,
+    plan: Plan,
+    dealt: float,
+    to_close: float,
+    situation: Situation,
+    weights: Weights,
 ) -> float:
-    """A move's score, from the damage it deals on the focus target (`dealt_on_focus`):
+    """A move's score, from the damage it deals on the focus target (`dealt_on_focus`) and the
+    distance from its end point to the focus target (`to_close`):
 
     that damage; less `weights.threat` times the damage the enemies could deal back at its end
-    point (`threat_at`); less `weights.closing` for each centimetre from its end point to the
-    focus target; with `weights.keep_out`, a move that cannot hurt the focus target also loses
-    `weights.closing` for each centimetre it ends away from KITING_DISTANCE_CM; less the
-    `edge_penalty`; less PLANET_PENALTY for each planet its path crosses.
+    point (`threat_at`); less `weights.closing` for each centimetre still to close; with
+    `weights.keep_out`, a move that cannot hurt the focus target also loses `weights.closing`
+    for each centimetre it ends away from KITING_DISTANCE_CM; less the `edge_penalty`; less
+    PLANET_PENALTY for each planet its path crosses.
     """
-    focus = situation.focus
-    to_close = math.hypot(focus.x - plan.end_x, focus.y - plan.end_y)
     threat = threat_at(situation.enemies, plan.end_x, plan.end_y)
     score = dealt - weights.threat * threat - weights.closing * to_close
     if weights.keep_out and dealt == 0:
@@ -343,9 +365,17 @@ def score_after(
 def move_score(origin: ShipState, plan: Plan, situation: Situation, weights: Weights) -> float:
     """A move's score (`score_after` the damage it deals)."""
     focus, ours = situation.focus, situation.ours
-    at_mid = ours.damage_on(plan.mid_x, plan.mid_y, plan.mid_heading, focus.x, focus.y)
-    at_end = ours.damage_on(plan.end_x, plan.end_y, plan.end_heading, focus.x, focus.y)
-    return score_after(origin, plan, dealt_on_focus(at_mid, at_end, focus), situation, weights)
+    fx, fy = focus.x, focus.y
+    to_mid = math.hypot(fx - plan.mid_x, fy - plan.mid_y)
+    at_mid = ours.damage_on(plan.mid_x, plan.mid_y, plan.mid_heading, fx, fy, to_mid)
+    to_end = math.hypot(fx - plan.end_x, fy - plan.end_y)
+    at_end = ours.damage_on(plan.end_x, plan.end_y, plan.end_heading, fx, fy, to_end)
+    dealt = dealt_on_focus(at_mid, at_end, focus)
+    return score_after(origin, plan, dealt, to_end, situation, weights)
+
+
+#: The unit vector of each heading (`geometry.unit`).
+UNIT = tuple(unit(heading) for heading in range(HEADINGS))
 
 
 def best_move(
@@ -360,22 +390,27 @@ def best_move(
     the best score so far cannot win, and the rest of its score is not worked out.
     """
     focus, ours = situation.focus, situation.ours
+    fx, fy = focus.x, focus.y
+    x, y, heading = origin.x, origin.y, origin.heading
     best: tuple[Maneuver, Plan] | None = None
     best_score = -math.inf
-    for leg in legs:
-        mid_heading = (origin.heading + leg.turn) % HEADINGS
-        mid_x, mid_y = advance(origin.x, origin.y, mid_heading, leg.half)
-        at_mid = ours.damage_on(mid_x, mid_y, mid_heading, focus.x, focus.y)
-        for maneuver in leg.maneuvers:
+    for turn, half, maneuvers in legs:
+        mid_heading = (heading + turn) % HEADINGS
+        ux, uy = UNIT[mid_heading]
+        mid_x, mid_y = x + ux * half, y + uy * half
+        to_mid = math.hypot(fx - mid_x, fy - mid_y)
+        at_mid = ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)
+        for maneuver in maneuvers:
             end_heading = (mid_heading + maneuver.turn2) % HEADINGS
-            end_x, end_y = advance(mid_x, mid_y, end_heading, leg.half)
-            at_end = ours.damage_on(end_x, end_y, end_heading, focus.x, focus.y)
+            ux, uy = UNIT[end_heading]
+            end_x, end_y = mid_x + ux * half, mid_y + uy * half
+            to_end = math.hypot(fx - end_x, fy - end_y)
+            at_end = ours.damage_on(end_x, end_y, end_heading, fx, fy, to_end)
             dealt = dealt_on_focus(at_mid, at_end, focus)
-            to_close = math.hypot(focus.x - end_x, focus.y - end_y)
-            if dealt - weights.closing * to_close <= best_score:
+            if dealt - weights.closing * to_end <= best_score:
                 continue  # it cannot beat the best so far (and the earlier of equals wins)
             plan = Plan(mid_x, mid_y, mid_heading, end_x, end_y, end_heading)
-            score = score_after(origin, plan, dealt, situation, weights)
+            score = score_after(origin, plan, dealt, to_end, situation, weights)
             if score > best_score:
                 best_score, best = score, (maneuver, plan)
     assert best is not None, "no candidate manoeuvres"
@@ -392,15 +427,15 @@ def volley_value(
     it; with the arc (an index into ARC_ORDER) and the distance. None when no working group bears
     into that arc at all."""
     arc = arc_index(x, y, heading, target.x, target.y)
-    bearing = [g for g in groups if g.shots > 0 and arc in g.arcs]
-    if not bearing:
-        return None
     distance = math.hypot(target.x - x, target.y - y)
+    bears = False
     value = 0.0
-    for group in bearing:
-        if distance <= group.range_cm:
-            value += group.expected_damage
-    return value, arc, distance
+    for group in groups:
+        if group.shots > 0 and arc in group.arcs:
+            bears = True
+            if distance <= group.range_cm:
+                value += group.expected_damage
+    return (value, arc, distance) if bears else None
 
 
 def best_target(
