@@ -264,10 +264,10 @@ class ScoredCaptain:
             view.count_candidates(choices.count)
             ours = Firepower(group, focus.shields, arsenal)
             situation = Situation(focus, ours, threats, table, obstacles)
-            maneuver, plan = best_move(origin, choices.legs, situation, self.weights)
-            moves.append((mover, maneuver))
+            move = best_move(origin, choices.legs, situation, self.weights)
+            moves.append((mover, move.maneuver))
             for s in group:
-                plans[s.id] = plan.shifted(origin, s)
+                plans[s.id] = move.plan.shifted(origin, s)
         fire = self._fire(view, sq, plans, enemies, focus, arsenal)
         return SquadronOrder(sq, tuple(moves), fire)
 

@@ -34,7 +34,6 @@ from kolrami.engine.battle import ShipState
 from kolrami.engine.geometry import (
     ARC_ORDER,
     HEADINGS,
-    advance,
     arc_index,
     segment_hits_circle,
     unit,
@@ -58,6 +57,8 @@ FOCUS_BONUS = 1.2
 #: The value of a lock that cannot hurt its target yet (it may still fire later in the turn):
 #: this much, divided by one more than the distance.
 NEAR_MISS_VALUE = 0.01
+#: The unit vector of each heading (`geometry.unit`).
+UNIT = tuple(unit(heading) for heading in range(HEADINGS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,26 +105,19 @@ def weapon_groups(ship: ShipState, target_shields: int) -> list[WeaponGroup]:
     return groups
 
 
-class Arsenal:
-    """The weapon groups of ships against shield values, each pair worked out once.
+class Arsenal(dict[tuple[ShipState, int], list[WeaponGroup]]):
+    """The weapon groups of ships against shield values, each pair worked out the first time it
+    is asked for: `arsenal[ship, shields]` is `weapon_groups(ship, shields)`.
 
     One decision asks for the same ship against the same shields several times (to pick the
     focus target, for the firepower of each mover, for each lock); ships do not change while a
     captain decides, so an arsenal serves one decision and is then dropped.
     """
 
-    __slots__ = ("_known",)
-
-    def __init__(self) -> None:
-        self._known: dict[tuple[str, int], list[WeaponGroup]] = {}
-
-    def groups(self, ship: ShipState, target_shields: int) -> list[WeaponGroup]:
-        """`weapon_groups(ship, target_shields)`, worked out the first time only."""
-        key = (ship.id, target_shields)
-        found = self._known.get(key)
-        if found is None:
-            found = self._known[key] = weapon_groups(ship, target_shields)
-        return found
+    def __missing__(self, key: tuple[ShipState, int]) -> list[WeaponGroup]:
+        ship, target_shields = key
+        groups = self[key] = weapon_groups(ship, target_shields)
+        return groups
 
 
 #: The weapon groups that fire into one arc, as (range in cm, expected damage), in order.
@@ -140,7 +134,7 @@ class Firepower:
         self.by_arc: tuple[ArcGroups, ...] = ([], [], [], [])
         self.reach = 0
         for ship in ships:
-            for group in arsenal.groups(ship, target_shields):
+            for group in arsenal[ship, target_shields]:
                 if group.expected_damage <= 0:
                     continue
                 if group.range_cm > self.reach:
@@ -157,8 +151,16 @@ class Firepower:
         order."""
         if distance > self.reach:
             return 0.0  # (a shortcut: no group reaches)
+        # the arc that holds the target: `geometry.arc_index`, written out (this is the
+        # captains' most frequent call; tests/captains/test_scoring.py checks it against arc_to)
+        ux, uy = UNIT[heading]
+        dx, dy = tx - x, ty - y
+        ahead = dx * ux + dy * uy
+        port = dy * ux - dx * uy
+        side = port if port >= 0.0 else -port
+        arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
         total = 0.0
-        for range_cm, damage in self.by_arc[arc_index(x, y, heading, tx, ty)]:
+        for range_cm, damage in self.by_arc[arc]:
             if distance <= range_cm:
                 total += damage
         return total
@@ -203,7 +205,7 @@ def focus_target(
     for e in enemies:
         volley = 0.0
         for ship in ships:
-            for group in arsenal.groups(ship, e.shields):
+            for group in arsenal[ship, e.shields]:
                 volley += group.expected_damage
         key = (min(1.0, volley / max(1, e.superstructure)), -math.hypot(e.x - cx, e.y - cy))
         if best is None or key > best:
@@ -279,18 +281,6 @@ class Plan:
         )
 
 
-def plan_move(x: float, y: float, heading: int, maneuver: Maneuver) -> Plan:
-    """The scoring's picture of a manoeuvre from (x, y, heading): the first facing change (or
-    the pivot), half the speed straight on, the second turn, the other half (no collisions)."""
-    half = maneuver.speed / 2
-    first = maneuver.pivot if maneuver.pivot is not None else maneuver.turn1
-    mid_heading = (heading + first) % HEADINGS
-    mid_x, mid_y = advance(x, y, mid_heading, half)
-    end_heading = (mid_heading + maneuver.turn2) % HEADINGS
-    end_x, end_y = advance(mid_x, mid_y, end_heading, half)
-    return Plan(mid_x, mid_y, mid_heading, end_x, end_y, end_heading)
-
-
 @dataclass(slots=True)
 class Situation:
     """What a move is scored against: the focus target, our firepower against it, the enemies
@@ -303,96 +293,44 @@ class Situation:
     obstacles: Sequence[tuple[float, float, float]]
 
 
-def dealt_on_focus(at_mid: float, at_end: float, focus: ShipState) -> float:
-    """What a move deals on the focus target, from what our weapons can expect to deal on it
-    from the mid-move point and from the end: the more of the two; KILL_BONUS times that when
-    it is a kill."""
-    dealt = at_end if at_end > at_mid else at_mid
-    if dealt >= focus.superstructure:
-        dealt *= KILL_BONUS
-    return dealt
+@dataclass(slots=True)
+class Move:
+    """A scored manoeuvre: the manoeuvre, where it takes the mover, and its score."""
 
-
-def edge_penalty(x: float, y: float, table: tuple[float, float]) -> float:
-    """What ending at (x, y) closer than EDGE_MARGIN_CM to a table edge costs."""
-    width, height = table
-    margin = EDGE_MARGIN_CM
-    if x < margin or y < margin or x > width - margin or y > height - margin:
-        return (margin - min(x, y, width - x, height - y)) * EDGE_PENALTY_PER_CM
-    return 0.0
-
-
-def planets_crossed(
-    x: float, y: float, plan: Plan, obstacles: Sequence[tuple[float, float, float]]
-) -> int:
-    """How many planets the path from (x, y) through the mid-move point to the end crosses."""
-    crossed = 0
-    for cx, cy, radius in obstacles:
-        if segment_hits_circle(x, y, plan.mid_x, plan.mid_y, cx, cy, radius) or (
-            segment_hits_circle(plan.mid_x, plan.mid_y, plan.end_x, plan.end_y, cx, cy, radius)
-        ):
-            crossed += 1
-    return crossed
-
-
-def score_after(
-    origin: ShipState,
-    plan: Plan,
-    dealt: float,
-    to_close: float,
-    situation: Situation,
-    weights: Weights,
-) -> float:
-    """A move's score, from the damage it deals on the focus target (`dealt_on_focus`) and the
-    distance from its end point to the focus target (`to_close`):
-
-    that damage; less `weights.threat` times the damage the enemies could deal back at its end
-    point (`threat_at`); less `weights.closing` for each centimetre still to close; with
-    `weights.keep_out`, a move that cannot hurt the focus target also loses `weights.closing`
-    for each centimetre it ends away from KITING_DISTANCE_CM; less the `edge_penalty`; less
-    PLANET_PENALTY for each planet its path crosses.
-    """
-    threat = threat_at(situation.enemies, plan.end_x, plan.end_y)
-    score = dealt - weights.threat * threat - weights.closing * to_close
-    if weights.keep_out and dealt == 0:
-        score -= weights.closing * abs(to_close - KITING_DISTANCE_CM)
-    score -= edge_penalty(plan.end_x, plan.end_y, situation.table)
-    for _ in range(planets_crossed(origin.x, origin.y, plan, situation.obstacles)):
-        score -= PLANET_PENALTY
-    return score
-
-
-def move_score(origin: ShipState, plan: Plan, situation: Situation, weights: Weights) -> float:
-    """A move's score (`score_after` the damage it deals)."""
-    focus, ours = situation.focus, situation.ours
-    fx, fy = focus.x, focus.y
-    to_mid = math.hypot(fx - plan.mid_x, fy - plan.mid_y)
-    at_mid = ours.damage_on(plan.mid_x, plan.mid_y, plan.mid_heading, fx, fy, to_mid)
-    to_end = math.hypot(fx - plan.end_x, fy - plan.end_y)
-    at_end = ours.damage_on(plan.end_x, plan.end_y, plan.end_heading, fx, fy, to_end)
-    dealt = dealt_on_focus(at_mid, at_end, focus)
-    return score_after(origin, plan, dealt, to_end, situation, weights)
-
-
-#: The unit vector of each heading (`geometry.unit`).
-UNIT = tuple(unit(heading) for heading in range(HEADINGS))
+    maneuver: Maneuver
+    plan: Plan
+    score: float
 
 
 def best_move(
     origin: ShipState, legs: Sequence[Leg], situation: Situation, weights: Weights
-) -> tuple[Maneuver, Plan]:
-    """The best-scoring candidate manoeuvre from where `origin` stands (`move_score`), the first
-    of equals in the legs' order, and its plan; the hot path of the captains.
+) -> Move:
+    """The best-scoring candidate manoeuvre from where `origin` stands, the first of equals in
+    the legs' order; the hot path of the captains. A move's score is
 
-    The mid-move point, and what our weapons deal from it, are worked out once per leg. Every
-    term of the score after the damage dealt and the closing term only lowers it (in floats
-    too: rounding is monotone), so a move whose damage less its closing term is no better than
-    the best score so far cannot win, and the rest of its score is not worked out.
+    - the damage dealt: what our weapons can expect to deal on the focus target from the
+      mid-move point or from the end, whichever is more (`Firepower.damage_on`); KILL_BONUS
+      times that when it is a kill;
+    - less `weights.threat` times the damage the enemies could deal back at the end point
+      (`threat_at`);
+    - less `weights.closing` for each centimetre between the end point and the focus target;
+    - with `weights.keep_out`, when it deals nothing, less `weights.closing` for each
+      centimetre that distance is away from KITING_DISTANCE_CM;
+    - less EDGE_PENALTY_PER_CM for each centimetre the end point is closer than
+      EDGE_MARGIN_CM to a table edge;
+    - less PLANET_PENALTY for each planet its path crosses.
+
+    The mid-move point, and the damage from it, are worked out once per leg. Every term after
+    the first and the closing term only lowers the score (in floats too: rounding is monotone),
+    so a move whose damage less its closing term is no better than the best score so far
+    cannot win, and the rest of its score is not worked out.
     """
     focus, ours = situation.focus, situation.ours
     fx, fy = focus.x, focus.y
     x, y, heading = origin.x, origin.y, origin.heading
-    best: tuple[Maneuver, Plan] | None = None
+    width, height = situation.table
+    low, right, top = EDGE_MARGIN_CM, width - EDGE_MARGIN_CM, height - EDGE_MARGIN_CM
+    best: tuple[Maneuver, float, float, int, float, float, int] | None = None
     best_score = -math.inf
     for turn, half, maneuvers in legs:
         mid_heading = (heading + turn) % HEADINGS
@@ -406,15 +344,30 @@ def best_move(
             end_x, end_y = mid_x + ux * half, mid_y + uy * half
             to_end = math.hypot(fx - end_x, fy - end_y)
             at_end = ours.damage_on(end_x, end_y, end_heading, fx, fy, to_end)
-            dealt = dealt_on_focus(at_mid, at_end, focus)
-            if dealt - weights.closing * to_end <= best_score:
+            dealt = at_end if at_end > at_mid else at_mid
+            if dealt >= focus.superstructure:
+                dealt *= KILL_BONUS
+            closing = weights.closing * to_end
+            if dealt - closing <= best_score:
                 continue  # it cannot beat the best so far (and the earlier of equals wins)
-            plan = Plan(mid_x, mid_y, mid_heading, end_x, end_y, end_heading)
-            score = score_after(origin, plan, dealt, to_end, situation, weights)
-            if score > best_score:
-                best_score, best = score, (maneuver, plan)
+            threat = threat_at(situation.enemies, end_x, end_y)
+            score = dealt - weights.threat * threat - closing
+            if weights.keep_out and dealt == 0:
+                score -= weights.closing * abs(to_end - KITING_DISTANCE_CM)
+            if end_x < low or end_y < low or end_x > right or end_y > top:  # near an edge
+                nearest = min(end_x, end_y, width - end_x, height - end_y)
+                score -= (EDGE_MARGIN_CM - nearest) * EDGE_PENALTY_PER_CM
+            for cx, cy, radius in situation.obstacles:
+                if segment_hits_circle(x, y, mid_x, mid_y, cx, cy, radius) or (
+                    segment_hits_circle(mid_x, mid_y, end_x, end_y, cx, cy, radius)
+                ):
+                    score -= PLANET_PENALTY
+            if score > best_score:  # (kept as a tuple: most moves scored in full improve)
+                best_score = score
+                best = (maneuver, mid_x, mid_y, mid_heading, end_x, end_y, end_heading)
     assert best is not None, "no candidate manoeuvres"
-    return best
+    maneuver, mid_x, mid_y, mid_heading, end_x, end_y, end_heading = best
+    return Move(maneuver, Plan(mid_x, mid_y, mid_heading, end_x, end_y, end_heading), best_score)
 
 
 # --- fire -------------------------------------------------------------------------------------
@@ -462,7 +415,7 @@ def best_target(
     best: tuple[float, int, ShipState] | None = None
     for e in enemies:
         bonus = FOCUS_BONUS if e is focus else 1.0
-        groups = arsenal.groups(ship, e.shields)
+        groups = arsenal[ship, e.shields]
         for x, y, heading in points:
             found = volley_value(groups, x, y, heading, e)
             if found is None:
