@@ -74,24 +74,22 @@ class Weights:
 # --- weapons and firepower --------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class WeaponGroup:
-    """One weapon row of a ship (its phasers or its photons) against one shield value.
-
-    (The records here are slotted dataclasses, not named tuples, and not frozen: a decision
-    makes hundreds of them, and those are the quickest to make and to read. Nothing changes
-    them once made.)"""
-
-    shots: int  # working shots (knocked-out mounts count 0)
-    range_cm: int
-    expected_damage: float  # mean damage of the whole volley against the shields
-    arcs: tuple[int, ...]  # the arcs it fires into, as indices into ARC_ORDER
+#: One weapon row of a ship (its phasers or its photons) against one shield value: (working
+#: shots, knocked-out mounts counting 0; range in cm; the expected damage of the whole volley
+#: against the shields; the arcs it fires into, as indices into ARC_ORDER). A plain tuple: a
+#: decision makes hundreds, and reads them by unpacking.
+WeaponGroup = tuple[int, int, float, tuple[int, ...]]
 
 
-@cache
-def _arc_indices(arcs: tuple[Arc, ...]) -> tuple[int, ...]:
-    """A weapon's arcs as indices into ARC_ORDER, in that order."""
-    return tuple(i for i, arc in enumerate(ARC_ORDER) if arc in arcs)
+class _ArcIndices(dict[tuple[Arc, ...], tuple[int, ...]]):
+    """A weapon's arcs as indices into ARC_ORDER, worked out once for each set of arcs."""
+
+    def __missing__(self, arcs: tuple[Arc, ...]) -> tuple[int, ...]:
+        indices = self[arcs] = tuple(i for i, arc in enumerate(ARC_ORDER) if arc in arcs)
+        return indices
+
+
+_ARC_INDICES = _ArcIndices()
 
 
 def weapon_groups(ship: ShipState, target_shields: int) -> list[WeaponGroup]:
@@ -100,8 +98,7 @@ def weapon_groups(ship: ShipState, target_shields: int) -> list[WeaponGroup]:
     for kind, weapon in ship.cls.weapons():
         shots = sum(ship.mounts[kind])
         damage = mean_volley(shots, ship.strength[kind], target_shields, kind)
-        arcs = _arc_indices(weapon.arcs)
-        groups.append(WeaponGroup(shots, ship.ranges.get(kind, 0), damage, arcs))
+        groups.append((shots, ship.ranges.get(kind, 0), damage, _ARC_INDICES[weapon.arcs]))
     return groups
 
 
@@ -134,13 +131,13 @@ class Firepower:
         self.by_arc: tuple[ArcGroups, ...] = ([], [], [], [])
         self.reach = 0
         for ship in ships:
-            for group in arsenal[ship, target_shields]:
-                if group.expected_damage <= 0:
+            for _, range_cm, damage, arcs in arsenal[ship, target_shields]:
+                if damage <= 0:
                     continue
-                if group.range_cm > self.reach:
-                    self.reach = group.range_cm
-                for arc in group.arcs:
-                    self.by_arc[arc].append((group.range_cm, group.expected_damage))
+                if range_cm > self.reach:
+                    self.reach = range_cm
+                for arc in arcs:
+                    self.by_arc[arc].append((range_cm, damage))
 
     def damage_on(
         self, x: float, y: float, heading: int, tx: float, ty: float, distance: float
@@ -188,7 +185,8 @@ def threat_at(enemies: Sequence[Enemy], x: float, y: float) -> float:
     threat = 0.0
     for ex, ey, heading, firepower in enemies:
         distance = math.hypot(x - ex, y - ey) + ENEMY_MOVE_CM
-        threat += firepower.damage_on(ex, ey, heading, x, y, distance)
+        if distance <= firepower.reach:  # (damage_on's own shortcut, before the call)
+            threat += firepower.damage_on(ex, ey, heading, x, y, distance)
     return threat
 
 
@@ -205,8 +203,8 @@ def focus_target(
     for e in enemies:
         volley = 0.0
         for ship in ships:
-            for group in arsenal[ship, e.shields]:
-                volley += group.expected_damage
+            for _, _, damage, _ in arsenal[ship, e.shields]:
+                volley += damage
         key = (min(1.0, volley / max(1, e.superstructure)), -math.hypot(e.x - cx, e.y - cy))
         if best is None or key > best:
             best, chosen = key, e
@@ -383,11 +381,11 @@ def volley_value(
     distance = math.hypot(target.x - x, target.y - y)
     bears = False
     value = 0.0
-    for group in groups:
-        if group.shots > 0 and arc in group.arcs:
+    for shots, range_cm, damage, arcs in groups:
+        if shots > 0 and arc in arcs:
             bears = True
-            if distance <= group.range_cm:
-                value += group.expected_damage
+            if distance <= range_cm:
+                value += damage
     return (value, arc, distance) if bears else None
 
 
