@@ -146,8 +146,6 @@ class Firepower:
         counts as `distance` away (the distance between them, or more): that of the groups
         bearing into the arc that holds the target whose range reaches that far, added up in
         order."""
-        if distance > self.reach:
-            return 0.0  # (a shortcut: no group reaches)
         # the arc that holds the target: `geometry.arc_index`, written out (this is the
         # captains' most frequent call; tests/captains/test_scoring.py checks it against arc_to)
         ux, uy = UNIT[heading]
@@ -185,7 +183,7 @@ def threat_at(enemies: Sequence[Enemy], x: float, y: float) -> float:
     threat = 0.0
     for ex, ey, heading, firepower in enemies:
         distance = math.hypot(x - ex, y - ey) + ENEMY_MOVE_CM
-        if distance <= firepower.reach:  # (damage_on's own shortcut, before the call)
+        if distance <= firepower.reach:  # (else no group reaches: nothing to add up)
             threat += firepower.damage_on(ex, ey, heading, x, y, distance)
     return threat
 
@@ -335,13 +333,17 @@ def best_move(
         ux, uy = UNIT[mid_heading]
         mid_x, mid_y = x + ux * half, y + uy * half
         to_mid = math.hypot(fx - mid_x, fy - mid_y)
-        at_mid = ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)
+        at_mid = 0.0
+        if to_mid <= ours.reach:  # (else no group reaches: nothing to add up)
+            at_mid = ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)
         for maneuver in maneuvers:
             end_heading = (mid_heading + maneuver.turn2) % HEADINGS
             ux, uy = UNIT[end_heading]
             end_x, end_y = mid_x + ux * half, mid_y + uy * half
             to_end = math.hypot(fx - end_x, fy - end_y)
-            at_end = ours.damage_on(end_x, end_y, end_heading, fx, fy, to_end)
+            at_end = 0.0
+            if to_end <= ours.reach:
+                at_end = ours.damage_on(end_x, end_y, end_heading, fx, fy, to_end)
             dealt = at_end if at_end > at_mid else at_mid
             if dealt >= focus.superstructure:
                 dealt *= KILL_BONUS
