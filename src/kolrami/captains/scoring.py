@@ -406,7 +406,7 @@ def best_target(
     The first of equals wins: enemies in order, the mid-move point before the end.
     """
     if plan is None:
-        points = ((ship.x, ship.y, ship.heading), (ship.x, ship.y, ship.heading))
+        points: tuple[tuple[float, float, int], ...] = ((ship.x, ship.y, ship.heading),)
     else:
         points = (
             (plan.mid_x, plan.mid_y, plan.mid_heading),
