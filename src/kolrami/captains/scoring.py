@@ -128,16 +128,16 @@ class Firepower:
     __slots__ = ("by_arc", "reach")
 
     def __init__(self, ships: Sequence[ShipState], target_shields: int, arsenal: Arsenal) -> None:
-        self.by_arc: tuple[ArcGroups, ...] = ([], [], [], [])
-        self.reach = 0
+        by_arc: tuple[ArcGroups, ...] = ([], [], [], [])
+        reach = 0
         for ship in ships:
             for _, range_cm, damage, arcs in arsenal[ship, target_shields]:
                 if damage <= 0:
                     continue
-                if range_cm > self.reach:
-                    self.reach = range_cm
+                reach = max(reach, range_cm)
                 for arc in arcs:
-                    self.by_arc[arc].append((range_cm, damage))
+                    by_arc[arc].append((range_cm, damage))
+        self.by_arc, self.reach = by_arc, reach
 
     def damage_on(
         self, x: float, y: float, heading: int, tx: float, ty: float, distance: float
@@ -161,20 +161,14 @@ class Firepower:
         return total
 
 
-class Enemy(NamedTuple):
-    """An enemy ship as the move scoring sees it: where it is, which way it faces, and its
-    firepower against our shields."""
-
-    x: float
-    y: float
-    heading: int  # 0..5
-    firepower: Firepower
+#: An enemy ship as the move scoring sees it: (x, y, heading 0..5, its firepower against our
+#: shields). A plain tuple, read by unpacking.
+Enemy = tuple[float, float, int, Firepower]
 
 
 def enemy(ship: ShipState, our_shields: int, arsenal: Arsenal) -> Enemy:
     """An enemy ship and its firepower against `our_shields`."""
-    firepower = Firepower([ship], our_shields, arsenal)
-    return Enemy(ship.x, ship.y, ship.heading % HEADINGS, firepower)
+    return ship.x, ship.y, ship.heading % HEADINGS, Firepower([ship], our_shields, arsenal)
 
 
 def threat_at(enemies: Sequence[Enemy], x: float, y: float) -> float:
@@ -373,24 +367,6 @@ def best_move(
 # --- fire -------------------------------------------------------------------------------------
 
 
-def volley_value(
-    groups: Sequence[WeaponGroup], x: float, y: float, heading: int, target: ShipState
-) -> tuple[float, int, float] | None:
-    """Expected damage of the working groups that bear on `target` from (x, y, heading) and reach
-    it; with the arc (an index into ARC_ORDER) and the distance. None when no working group bears
-    into that arc at all."""
-    arc = arc_index(x, y, heading, target.x, target.y)
-    distance = math.hypot(target.x - x, target.y - y)
-    bears = False
-    value = 0.0
-    for shots, range_cm, damage, arcs in groups:
-        if shots > 0 and arc in arcs:
-            bears = True
-            if distance <= range_cm:
-                value += damage
-    return (value, arc, distance) if bears else None
-
-
 def best_target(
     ship: ShipState,
     plan: Plan | None,
@@ -401,9 +377,10 @@ def best_target(
     """The lock worth most for `ship`, fired from its mid-move point or its end (where it stands
     when it has no plan): (value, arc index, target); None when nothing bears on any enemy.
 
-    A lock is worth its volley's expected damage (`volley_value`), FOCUS_BONUS times that on the
-    focus target; a lock that bears but cannot reach is worth NEAR_MISS_VALUE / (1 + distance).
-    The first of equals wins: enemies in order, the mid-move point before the end.
+    A lock is worth the expected damage of the working groups that bear into the arc holding
+    the target and reach it, FOCUS_BONUS times that on the focus target; a lock that bears but
+    cannot reach is worth NEAR_MISS_VALUE / (1 + distance); no working group bearing into that
+    arc, no lock. The first of equals wins: enemies in order, the mid-move point before the end.
     """
     if plan is None:
         points: tuple[tuple[float, float, int], ...] = ((ship.x, ship.y, ship.heading),)
@@ -417,10 +394,17 @@ def best_target(
         bonus = FOCUS_BONUS if e is focus else 1.0
         groups = arsenal[ship, e.shields]
         for x, y, heading in points:
-            found = volley_value(groups, x, y, heading, e)
-            if found is None:
+            arc = arc_index(x, y, heading, e.x, e.y)
+            distance = math.hypot(e.x - x, e.y - y)
+            bears = False
+            damage = 0.0
+            for shots, range_cm, group_damage, arcs in groups:
+                if shots > 0 and arc in arcs:
+                    bears = True
+                    if distance <= range_cm:
+                        damage += group_damage
+            if not bears:
                 continue
-            damage, arc, distance = found
             value = damage * bonus
             if value == 0:
                 value = NEAR_MISS_VALUE / (1 + distance)
