@@ -22,10 +22,10 @@ associative, and a choice between two close moves can turn on the last bit.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from math import hypot, inf
 from typing import NamedTuple
 
 from kolrami.captains.base import mean_volley
@@ -134,7 +134,8 @@ class Firepower:
             for _, range_cm, damage, arcs in arsenal[ship, target_shields]:
                 if damage <= 0:
                     continue
-                reach = max(reach, range_cm)
+                if range_cm > reach:
+                    reach = range_cm
                 for arc in arcs:
                     by_arc[arc].append((range_cm, damage))
         self.by_arc, self.reach = by_arc, reach
@@ -176,7 +177,7 @@ def threat_at(enemies: Sequence[Enemy], x: float, y: float) -> float:
     ENEMY_MOVE_CM of its own movement (added to the distance; they do not turn)."""
     threat = 0.0
     for ex, ey, heading, firepower in enemies:
-        distance = math.hypot(x - ex, y - ey) + ENEMY_MOVE_CM
+        distance = hypot(x - ex, y - ey) + ENEMY_MOVE_CM
         if distance <= firepower.reach:  # (else no group reaches: nothing to add up)
             threat += firepower.damage_on(ex, ey, heading, x, y, distance)
     return threat
@@ -197,7 +198,7 @@ def focus_target(
         for ship in ships:
             for _, _, damage, _ in arsenal[ship, e.shields]:
                 volley += damage
-        key = (min(1.0, volley / max(1, e.superstructure)), -math.hypot(e.x - cx, e.y - cy))
+        key = (min(1.0, volley / max(1, e.superstructure)), -hypot(e.x - cx, e.y - cy))
         if best is None or key > best:
             best, chosen = key, e
     return chosen
@@ -315,37 +316,36 @@ def best_move(
     so a move whose damage less its closing term is no better than the best score so far
     cannot win, and the rest of its score is not worked out.
     """
-    focus, ours = situation.focus, situation.ours
-    fx, fy = focus.x, focus.y
+    focus, ours, enemies = situation.focus, situation.ours, situation.enemies
+    fx, fy, hull, reach = focus.x, focus.y, focus.superstructure, ours.reach
     x, y, heading = origin.x, origin.y, origin.heading
     width, height = situation.table
     low, right, top = EDGE_MARGIN_CM, width - EDGE_MARGIN_CM, height - EDGE_MARGIN_CM
     best: tuple[Maneuver, float, float, int, float, float, int] | None = None
-    best_score = -math.inf
+    best_score = -inf
     for turn, half, maneuvers in legs:
         mid_heading = (heading + turn) % HEADINGS
         ux, uy = UNIT[mid_heading]
         mid_x, mid_y = x + ux * half, y + uy * half
-        to_mid = math.hypot(fx - mid_x, fy - mid_y)
+        to_mid = hypot(fx - mid_x, fy - mid_y)
         at_mid = 0.0
-        if to_mid <= ours.reach:  # (else no group reaches: nothing to add up)
+        if to_mid <= reach:  # (else no group reaches: nothing to add up)
             at_mid = ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)
         for maneuver in maneuvers:
             end_heading = (mid_heading + maneuver.turn2) % HEADINGS
             ux, uy = UNIT[end_heading]
             end_x, end_y = mid_x + ux * half, mid_y + uy * half
-            to_end = math.hypot(fx - end_x, fy - end_y)
+            to_end = hypot(fx - end_x, fy - end_y)
             at_end = 0.0
-            if to_end <= ours.reach:
+            if to_end <= reach:
                 at_end = ours.damage_on(end_x, end_y, end_heading, fx, fy, to_end)
             dealt = at_end if at_end > at_mid else at_mid
-            if dealt >= focus.superstructure:
+            if dealt >= hull:
                 dealt *= KILL_BONUS
             closing = weights.closing * to_end
             if dealt - closing <= best_score:
                 continue  # it cannot beat the best so far (and the earlier of equals wins)
-            threat = threat_at(situation.enemies, end_x, end_y)
-            score = dealt - weights.threat * threat - closing
+            score = dealt - weights.threat * threat_at(enemies, end_x, end_y) - closing
             if weights.keep_out and dealt == 0:
                 score -= weights.closing * abs(to_end - KITING_DISTANCE_CM)
             if end_x < low or end_y < low or end_x > right or end_y > top:  # near an edge
@@ -395,7 +395,7 @@ def best_target(
         groups = arsenal[ship, e.shields]
         for x, y, heading in points:
             arc = arc_index(x, y, heading, e.x, e.y)
-            distance = math.hypot(e.x - x, e.y - y)
+            distance = hypot(e.x - x, e.y - y)
             bears = False
             damage = 0.0
             for shots, range_cm, group_damage, arcs in groups:
