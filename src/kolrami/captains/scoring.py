@@ -337,8 +337,15 @@ def best_move(
             end_x, end_y = mid_x + ux * half, mid_y + uy * half
             to_end = hypot(fx - end_x, fy - end_y)
             at_end = 0.0
-            if to_end <= reach:
-                at_end = ours.damage_on(end_x, end_y, end_heading, fx, fy, to_end)
+            if to_end <= reach:  # `ours.damage_on(end_x, end_y, end_heading, ...)`, written out
+                dx, dy = fx - end_x, fy - end_y
+                ahead = dx * ux + dy * uy
+                port = dy * ux - dx * uy
+                side = port if port >= 0.0 else -port
+                arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+                for range_cm, damage in ours.by_arc[arc]:
+                    if to_end <= range_cm:
+                        at_end += damage
             dealt = at_end if at_end > at_mid else at_mid
             if dealt >= hull:
                 dealt *= KILL_BONUS
