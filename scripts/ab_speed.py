@@ -27,7 +27,10 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Run in each side's process: warm up, then time 300 battles.
 PROBE = """
 import time
-from kolrami.sim.play import simulate
+try:
+    from kolrami.sim.play import simulate
+except ImportError:  # a revision from before sim/play.py
+    from kolrami.sim.play import simulate
 from kolrami.fleet import load_fleet
 from kolrami.scenarios.models import builtin_scenario
 scenario = builtin_scenario("standard")

@@ -1,13 +1,21 @@
 #!/usr/bin/env python3
 """Regenerate the golden battle transcripts in tests/golden/ (GUIDE 7: golden JSONL, diffed).
 
-Each transcript is the full JSONL event log of one seeded battle between built-in captains.
-tests/engine/test_golden.py replays every transcript from its header and diffs it against the
-file, so any change to what a battle does shows up there. When the rules, the data or a captain
-change on purpose, run this script, read the diff (`git diff tests/golden`), and commit both.
+Each transcript is the full JSONL event log of one seeded battle. tests/golden/test_golden.py
+plays every transcript again from its header with its own logged orders (never asking the
+captains) and diffs the new log against the file, so a change to how the engine, the rules or
+the data resolve the same orders shows up there; a captain may change freely.
 
-    python scripts/regen_golden.py            # rewrite the transcripts
+By default this script re-records: each transcript's logged orders are played again by this
+checkout's engine and the file is rewritten with the new log (the orders stay the same; it says
+so and stops if they no longer fit the battle's decisions). With --fresh the battles listed in
+GOLDEN are played anew by their captains, which gives new orders: for a new golden battle, or
+when a rules change means the old orders no longer fit. A battle in GOLDEN without a transcript
+is always played fresh. Read the diff (`git diff tests/golden`) and commit it with the change.
+
+    python scripts/regen_golden.py            # re-record the transcripts from their orders
     python scripts/regen_golden.py --check    # exit 1 if a transcript would change
+    python scripts/regen_golden.py --fresh    # play the GOLDEN battles anew with their captains
 """
 
 from __future__ import annotations
@@ -18,11 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kolrami.captains import make_captain
+from kolrami.captains.scripted import logged_captains
 from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice, derive_seed
 from kolrami.engine.driver import run
+from kolrami.engine.events import BattleStarted, OrderGiven
 from kolrami.fleet import load_fleet
-from kolrami.rules import new_battle
+from kolrami.rules import new_battle, rebuild
+from kolrami.rules.registry import read_log
 from kolrami.scenarios.models import builtin_scenario
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
@@ -71,9 +82,43 @@ def play(golden: Golden) -> Battle:
     return battle
 
 
-def render_all() -> dict[str, str]:
-    """Every golden transcript by file name, as this checkout plays it."""
-    return {g.name: play(g).log.jsonl() for g in GOLDEN}
+class OrdersNoLongerFitError(Exception):
+    """Re-recording a transcript did not play exactly its logged orders."""
+
+
+def re_record(text: str) -> str:
+    """A transcript played again by this checkout from its header and logged orders: its new
+    JSONL log. Raises OrdersNoLongerFitError when the new battle gave other orders (a logged
+    order was left over or did not fit a decision, so a fallback answered)."""
+    events = read_log(text)
+    if not events or not isinstance(events[0], BattleStarted):
+        raise ValueError("a transcript starts with a battle_started header")
+    scenario, fleets, names, seed, extra = rebuild(events[0].header)
+    battle = new_battle(scenario, fleets, seed, names, extra_rules=extra)
+    run(battle, logged_captains(events))
+    logged = [(e.side, e.order) for e in events if isinstance(e, OrderGiven)]
+    given = [(e.side, e.order) for e in battle.events() if isinstance(e, OrderGiven)]
+    if given != logged:
+        raise OrdersNoLongerFitError(
+            "the logged orders no longer fit the battle's decisions; play it anew with --fresh"
+        )
+    return battle.log.jsonl()
+
+
+def render_all(fresh: bool = False) -> dict[str, str]:
+    """Every golden transcript by file name, as this checkout records it: re-recorded from the
+    committed transcript's orders, or (`fresh`, or no transcript yet) played by the captains."""
+    out: dict[str, str] = {}
+    for g in GOLDEN:
+        path = GOLDEN_DIR / g.name
+        if fresh or not path.exists():
+            out[g.name] = play(g).log.jsonl()
+            continue
+        try:
+            out[g.name] = re_record(path.read_text(encoding="utf-8"))
+        except OrdersNoLongerFitError as exc:
+            raise SystemExit(f"{path}: {exc}") from None
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,9 +127,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--check", action="store_true", help="only report transcripts that would change"
     )
+    parser.add_argument(
+        "--fresh", action="store_true", help="play the GOLDEN battles anew with their captains"
+    )
     args = parser.parse_args(argv)
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-    fresh = render_all()
+    fresh = render_all(args.fresh)
     changed = []
     for name, text in fresh.items():
         path = GOLDEN_DIR / name

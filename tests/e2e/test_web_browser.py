@@ -23,12 +23,12 @@ from typing import Any
 
 import pytest
 import uvicorn
-from web_helpers import FLEETS, impossible_points, possible_points
 
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
+from web_helpers import FLEETS, impossible_points, possible_points
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [

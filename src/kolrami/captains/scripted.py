@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from kolrami.captains.advanced import ADVANCED_DECISIONS, AGGRESSIVE, AdvancedDoctrine
 from kolrami.captains.base import BattleView, Captain, default_repairs, default_return
+from kolrami.engine.events import Event, OrderGiven
 from kolrami.engine.orders import Decision, Order
 from kolrami.errors import KolramiError
 from kolrami.rules.advanced.orders import FITS as ADVANCED_FITS
@@ -92,3 +93,17 @@ class ScriptedCaptain:
         if self.queue and isinstance(self.queue[0], _FITS[type(decision)]):
             return self.queue.popleft()
         return self.fallback.decide(view, decision)
+
+
+def logged_captains(events: Iterable[Event]) -> dict[str, ScriptedCaptain]:
+    """A scripted captain for each side that plays that side's logged orders (the log's
+    `order_given` events, parsed with `kolrami.engine.orders.parse`) in the order given.
+
+    With the battle rebuilt from the log's header, these captains play it again without asking
+    the captains that first played it: `kolrami replay --orders` and the golden tests do this.
+    """
+    orders: dict[str, list[str]] = {"A": [], "B": []}
+    for e in events:
+        if isinstance(e, OrderGiven):
+            orders[e.side].append(e.order)
+    return {side: ScriptedCaptain(texts) for side, texts in orders.items()}

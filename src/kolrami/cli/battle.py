@@ -14,7 +14,7 @@ from kolrami.catalog import builtin_pack
 from kolrami.cli.support import command, console, print_json
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import captain_dice, run
-from kolrami.engine.events import BattleStarted, OrderGiven
+from kolrami.engine.events import BattleStarted
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import load_fleet
 from kolrami.report.narrate import Narrator, status_table
@@ -234,7 +234,7 @@ def replay_cmd(
     # The scripted captain brings the advanced game's captains and state (about 70 ms); the
     # captains and the replay writer as in battle_cmd.
     from kolrami.captains.base import make_captain
-    from kolrami.captains.scripted import ScriptedCaptain
+    from kolrami.captains.scripted import logged_captains
     from kolrami.report.outputs import check_outputs, write_outputs
 
     check_outputs(html, tracks)
@@ -252,12 +252,7 @@ def replay_cmd(
     header = events[0].header
     scenario, fleets, names, seed, extra = rebuild(header)
     if orders:
-        captains: dict[str, Any] = {
-            side: ScriptedCaptain(
-                [e.order for e in events if isinstance(e, OrderGiven) and e.side == side]
-            )
-            for side in ("A", "B")
-        }
+        captains: dict[str, Any] = logged_captains(events)
     else:
         captains = {
             side: make_captain(n, captain_dice(seed, side))

@@ -229,6 +229,6 @@ def parse_jsonl(text: str, kinds: Mapping[str, type[Event]] = EVENT_TYPES) -> li
         kind = data.pop("e", None)
         cls = kinds.get(kind)
         if cls is None:
-            raise ValueError(f"line {number}: unknown event kind")
+            raise ValueError(f"line {number}: unknown event kind {kind!r}")
         out.append(cls(**data))
     return out

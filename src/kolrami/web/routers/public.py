@@ -10,7 +10,7 @@ from fastapi.responses import FileResponse, HTMLResponse
 
 from kolrami.fleet.legality import EventSettings, validate
 from kolrami.report.replay import render_replay
-from kolrami.rules.registry import read_log as parse_jsonl
+from kolrami.rules.registry import read_log
 from kolrami.web.deps import PublicEvent, render, web
 from kolrami.web.views import event_view
 
@@ -85,5 +85,5 @@ def replay_page(ev: PublicEvent, number: int, table: int, request: Request) -> H
     if text is None:
         raise HTTPException(404, f"round {number} table {table} was not played by the AI")
     return HTMLResponse(
-        render_replay(parse_jsonl(text)), headers={"Content-Security-Policy": REPLAY_CSP}
+        render_replay(read_log(text)), headers={"Content-Security-Policy": REPLAY_CSP}
     )

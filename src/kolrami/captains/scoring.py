@@ -1,0 +1,424 @@
+"""The scoring kernel of the scored doctrines (`aggressive`, `kiting`; captains/doctrines.py).
+
+A cheap model of what a manoeuvre and a volley are worth, in expected damage:
+
+- A ship's *weapon groups* (its phasers, its photons) against a shield value: working shots,
+  range, expected damage of the full volley (`base.mean_volley`) and the arcs they fire into.
+- The *firepower* of some ships against one shield value: for each arc, how much damage the
+  groups bearing into it deal at each range; and their reach, the longest range of a group that
+  can do damage at all.
+- A *move* is scored by the damage our bearing weapons can expect on the focus target from the
+  mid-move point or the end (whichever is more), less what the enemies could fire back at the
+  end point, less a little for every centimetre still to close; kiting also keeps out of reach,
+  everyone keeps off the table edge, and a move into a planet is all but ruled out.
+- A *volley* is worth the damage of the weapons that bear on a target and reach it, from the
+  mid-move point or the end; a little more on the focus target.
+
+Arcs are indexed as `geometry.arc_index` numbers them (`ARC_ORDER`: front, aft, port, starboard).
+The doctrines must choose exactly the orders they always chose (scripts/log_fingerprint.py), so
+every sum here adds the same numbers in the same order as before: float addition is not
+associative, and a choice between two close moves can turn on the last bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from math import hypot, inf
+from typing import NamedTuple
+
+from kolrami.captains.base import mean_volley
+from kolrami.catalog.models import Arc
+from kolrami.engine.geometry import (
+    ARC_ORDER,
+    HEADINGS,
+    arc_index,
+    segment_hits_circle,
+    unit,
+)
+from kolrami.engine.view import ShipView
+from kolrami.rules.fpf.orders import Maneuver
+
+#: How far an enemy is allowed to move before it fires back at our end point, in cm.
+ENEMY_MOVE_CM = 8
+#: A move that kills the focus target counts its damage this many times (its guns go too).
+KILL_BONUS = 1.5
+#: How close to the table edge a move may end before it loses score, in cm; and how much it
+#: loses for each centimetre closer.
+EDGE_MARGIN_CM = 8
+EDGE_PENALTY_PER_CM = 0.5
+#: What a move whose path crosses a planet loses (the move would stop at the planet's rim).
+PLANET_PENALTY = 1000.0
+#: The distance a kiting doctrine keeps from its focus target when it cannot hurt it, in cm.
+KITING_DISTANCE_CM = 30
+#: A volley on the focus target counts this many times its damage.
+FOCUS_BONUS = 1.2
+#: The value of a lock that cannot hurt its target yet (it may still fire later in the turn):
+#: this much, divided by one more than the distance.
+NEAR_MISS_VALUE = 0.01
+#: The unit vector of each heading (`geometry.unit`).
+UNIT = tuple(unit(heading) for heading in range(HEADINGS))
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """How a doctrine trades damage dealt, damage risked and closing distance."""
+
+    threat: float  # weight of the damage the enemy could deal back
+    closing: float  # value of a centimetre closer to the focus target
+    keep_out: bool  # when it cannot hurt the focus target, keep KITING_DISTANCE_CM from it
+    react: bool  # use reaction fire
+
+
+# --- weapons and firepower --------------------------------------------------------------------
+
+
+#: One weapon row of a ship (its phasers or its photons) against one shield value: (working
+#: shots, knocked-out mounts counting 0; range in cm; the expected damage of the whole volley
+#: against the shields; the arcs it fires into, as indices into ARC_ORDER). A plain tuple: a
+#: decision makes hundreds, and reads them by unpacking.
+WeaponGroup = tuple[int, int, float, tuple[int, ...]]
+
+
+class _ArcIndices(dict[tuple[Arc, ...], tuple[int, ...]]):
+    """A weapon's arcs as indices into ARC_ORDER, worked out once for each set of arcs."""
+
+    def __missing__(self, arcs: tuple[Arc, ...]) -> tuple[int, ...]:
+        indices = self[arcs] = tuple(i for i, arc in enumerate(ARC_ORDER) if arc in arcs)
+        return indices
+
+
+_ARC_INDICES = _ArcIndices()
+
+
+def weapon_groups(ship: ShipView, target_shields: int) -> list[WeaponGroup]:
+    """Each weapon group of `ship` against `target_shields`, in resolution order."""
+    groups = []
+    for kind, weapon in ship.cls.weapons():
+        shots = sum(ship.mounts[kind])
+        damage = mean_volley(shots, ship.strength[kind], target_shields, kind)
+        groups.append((shots, ship.ranges.get(kind, 0), damage, _ARC_INDICES[weapon.arcs]))
+    return groups
+
+
+class Arsenal(dict[tuple[str, int], list[WeaponGroup]]):
+    """The weapon groups of ships against shield values, each pair worked out the first time it
+    is asked for: `arsenal.groups(ship, shields)` is `weapon_groups(ship, shields)`, kept by the
+    ship's id (a view's ship snapshots are values, not identities).
+
+    One decision asks for the same ship against the same shields several times (to pick the
+    focus target, for the firepower of each mover, for each lock); ships do not change while a
+    captain decides, so an arsenal serves one decision and is then dropped.
+    """
+
+    def groups(self, ship: ShipView, target_shields: int) -> list[WeaponGroup]:
+        """The weapon groups of `ship` against `target_shields`."""
+        key = (ship.id, target_shields)
+        found = self.get(key)
+        if found is None:
+            found = self[key] = weapon_groups(ship, target_shields)
+        return found
+
+
+#: The weapon groups that fire into one arc, as (range in cm, expected damage), in order.
+ArcGroups = list[tuple[int, float]]
+
+
+class Firepower:
+    """What some ships can fire against one shield value: the groups bearing into each arc (that
+    do any damage at all) and the reach, the longest range among them."""
+
+    __slots__ = ("by_arc", "reach")
+
+    def __init__(self, ships: Sequence[ShipView], target_shields: int, arsenal: Arsenal) -> None:
+        by_arc: tuple[ArcGroups, ...] = ([], [], [], [])
+        reach = 0
+        for ship in ships:
+            for _, range_cm, damage, arcs in arsenal.groups(ship, target_shields):
+                if damage <= 0:
+                    continue
+                if range_cm > reach:
+                    reach = range_cm
+                for arc in arcs:
+                    by_arc[arc].append((range_cm, damage))
+        self.by_arc, self.reach = by_arc, reach
+
+    def damage_on(
+        self, x: float, y: float, heading: int, tx: float, ty: float, distance: float
+    ) -> float:
+        """Expected damage from (x, y), facing `heading` (0..5), on a target at (tx, ty) that
+        counts as `distance` away (the distance between them, or more): that of the groups
+        bearing into the arc that holds the target whose range reaches that far, added up in
+        order."""
+        # the arc that holds the target: `geometry.arc_index`, written out (this is the
+        # captains' most frequent call; tests/captains/test_scoring.py checks it against arc_to)
+        ux, uy = UNIT[heading]
+        dx, dy = tx - x, ty - y
+        ahead = dx * ux + dy * uy
+        port = dy * ux - dx * uy
+        side = port if port >= 0.0 else -port
+        arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+        total = 0.0
+        for range_cm, damage in self.by_arc[arc]:
+            if distance <= range_cm:
+                total += damage
+        return total
+
+
+#: An enemy ship as the move scoring sees it: (x, y, heading 0..5, its firepower against our
+#: shields). A plain tuple, read by unpacking.
+Enemy = tuple[float, float, int, Firepower]
+
+
+def enemy(ship: ShipView, our_shields: int, arsenal: Arsenal) -> Enemy:
+    """An enemy ship and its firepower against `our_shields`."""
+    return ship.x, ship.y, ship.heading % HEADINGS, Firepower([ship], our_shields, arsenal)
+
+
+def threat_at(enemies: Sequence[Enemy], x: float, y: float) -> float:
+    """The damage the enemies could expect to deal on a ship at (x, y), each allowed
+    ENEMY_MOVE_CM of its own movement (added to the distance; they do not turn)."""
+    threat = 0.0
+    for ex, ey, heading, firepower in enemies:
+        distance = hypot(x - ex, y - ey) + ENEMY_MOVE_CM
+        if distance <= firepower.reach:  # (else no group reaches: nothing to add up)
+            threat += firepower.damage_on(ex, ey, heading, x, y, distance)
+    return threat
+
+
+def focus_target(
+    ships: Sequence[ShipView], enemies: Sequence[ShipView], arsenal: Arsenal
+) -> ShipView:
+    """The enemy to concentrate on: the one our whole volley takes the largest share of the
+    remaining hull from (a share of 1 at most: any kill is as good), then the one nearest our
+    ships' centre; the first of equals."""
+    cx = sum(s.x for s in ships) / len(ships)
+    cy = sum(s.y for s in ships) / len(ships)
+    best: tuple[float, float] | None = None
+    chosen = enemies[0]
+    for e in enemies:
+        volley = 0.0
+        for ship in ships:
+            for _, _, damage, _ in arsenal.groups(ship, e.shields):
+                volley += damage
+        key = (min(1.0, volley / max(1, e.superstructure)), -hypot(e.x - cx, e.y - cy))
+        if best is None or key > best:
+            best, chosen = key, e
+    return chosen
+
+
+# --- manoeuvres -------------------------------------------------------------------------------
+
+
+class Leg(NamedTuple):
+    """The first half of some candidate manoeuvres: its facing change (the first turn, or the
+    pivot) and its length (half the speed); and the manoeuvres that go on from it, which differ
+    only in their second turn."""
+
+    turn: int
+    half: float
+    maneuvers: tuple[Maneuver, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    """The manoeuvres worth scoring for one mover, by first leg; and how many there are."""
+
+    legs: tuple[Leg, ...]
+    count: int
+
+
+@cache
+def candidates(lo: int, hi: int, pivot_lo: int, pivot_hi: int) -> Candidates:
+    """The manoeuvres worth scoring for a mover that may fly `lo`..`hi` cm (and pivot at
+    `pivot_lo`..`pivot_hi` cm; an empty range when it may not pivot), by first leg: low, middle
+    and top speed with every pair of turns, then every pivot at top pivot speed with every
+    second turn. Read leg by leg, the manoeuvres come in that order.
+    (Memoised: the same limits come up all battle, and the legs are the same.)"""
+    legs: list[Leg] = []
+    for speed in sorted({lo, hi, (lo + hi) // 2}):
+        if speed == 0:
+            legs.append(Leg(0, 0.0, (Maneuver(0, 0, 0),)))
+            continue
+        for turn1 in (-1, 0, 1):
+            ends = tuple(Maneuver(speed, turn1, turn2) for turn2 in (-1, 0, 1))
+            legs.append(Leg(turn1, speed / 2, ends))
+    if pivot_lo <= pivot_hi:
+        for pivot in (-2, -1, 1, 2, 3):
+            ends = tuple(Maneuver(pivot_hi, 0, turn2, pivot) for turn2 in (-1, 0, 1))
+            legs.append(Leg(pivot, pivot_hi / 2, ends))
+    return Candidates(tuple(legs), sum(len(leg.maneuvers) for leg in legs))
+
+
+@dataclass(slots=True)
+class Plan:
+    """Where a manoeuvre takes a ship: its mid-move point and its end point, with the heading
+    at each (0..5)."""
+
+    mid_x: float
+    mid_y: float
+    mid_heading: int
+    end_x: float
+    end_y: float
+    end_heading: int
+
+    def shifted(self, leader: ShipView, ship: ShipView) -> Plan:
+        """The plan of a formation leader moved over to `ship`: the same offsets from where
+        `ship` stands (how the scoring places the wingmen)."""
+        return Plan(
+            ship.x + (self.mid_x - leader.x),
+            ship.y + (self.mid_y - leader.y),
+            self.mid_heading,
+            ship.x + (self.end_x - leader.x),
+            ship.y + (self.end_y - leader.y),
+            self.end_heading,
+        )
+
+
+@dataclass(slots=True)
+class Situation:
+    """What a move is scored against: the focus target, our firepower against it, the enemies
+    (with their firepower against us), the table's size and the planets (x, y, radius)."""
+
+    focus: ShipView
+    ours: Firepower
+    enemies: Sequence[Enemy]
+    table: tuple[float, float]
+    obstacles: Sequence[tuple[float, float, float]]
+
+
+@dataclass(slots=True)
+class Move:
+    """A scored manoeuvre: the manoeuvre, where it takes the mover, and its score."""
+
+    maneuver: Maneuver
+    plan: Plan
+    score: float
+
+
+def best_move(
+    origin: ShipView, legs: Sequence[Leg], situation: Situation, weights: Weights
+) -> Move:
+    """The best-scoring candidate manoeuvre from where `origin` stands, the first of equals in
+    the legs' order; the hot path of the captains. A move's score is
+
+    - the damage dealt: what our weapons can expect to deal on the focus target from the
+      mid-move point or from the end, whichever is more (`Firepower.damage_on`); KILL_BONUS
+      times that when it is a kill;
+    - less `weights.threat` times the damage the enemies could deal back at the end point
+      (`threat_at`);
+    - less `weights.closing` for each centimetre between the end point and the focus target;
+    - with `weights.keep_out`, when it deals nothing, less `weights.closing` for each
+      centimetre that distance is away from KITING_DISTANCE_CM;
+    - less EDGE_PENALTY_PER_CM for each centimetre the end point is closer than
+      EDGE_MARGIN_CM to a table edge;
+    - less PLANET_PENALTY for each planet its path crosses.
+
+    The mid-move point, and the damage from it, are worked out once per leg. Every term after
+    the first and the closing term only lowers the score (in floats too: rounding is monotone),
+    so a move whose damage less its closing term is no better than the best score so far
+    cannot win, and the rest of its score is not worked out.
+    """
+    focus, ours, enemies = situation.focus, situation.ours, situation.enemies
+    fx, fy, hull, reach = focus.x, focus.y, focus.superstructure, ours.reach
+    x, y, heading = origin.x, origin.y, origin.heading
+    width, height = situation.table
+    low, right, top = EDGE_MARGIN_CM, width - EDGE_MARGIN_CM, height - EDGE_MARGIN_CM
+    best: tuple[Maneuver, float, float, int, float, float, int] | None = None
+    best_score = -inf
+    for turn, half, maneuvers in legs:
+        mid_heading = (heading + turn) % HEADINGS
+        ux, uy = UNIT[mid_heading]
+        mid_x, mid_y = x + ux * half, y + uy * half
+        to_mid = hypot(fx - mid_x, fy - mid_y)
+        at_mid = 0.0
+        if to_mid <= reach:  # (else no group reaches: nothing to add up)
+            at_mid = ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)
+        for maneuver in maneuvers:
+            end_heading = (mid_heading + maneuver.turn2) % HEADINGS
+            ux, uy = UNIT[end_heading]
+            end_x, end_y = mid_x + ux * half, mid_y + uy * half
+            to_end = hypot(fx - end_x, fy - end_y)
+            at_end = 0.0
+            if to_end <= reach:  # `ours.damage_on(end_x, end_y, end_heading, ...)`, written out
+                dx, dy = fx - end_x, fy - end_y
+                ahead = dx * ux + dy * uy
+                port = dy * ux - dx * uy
+                side = port if port >= 0.0 else -port
+                arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+                for range_cm, damage in ours.by_arc[arc]:
+                    if to_end <= range_cm:
+                        at_end += damage
+            dealt = at_end if at_end > at_mid else at_mid
+            if dealt >= hull:
+                dealt *= KILL_BONUS
+            closing = weights.closing * to_end
+            if dealt - closing <= best_score:
+                continue  # it cannot beat the best so far (and the earlier of equals wins)
+            score = dealt - weights.threat * threat_at(enemies, end_x, end_y) - closing
+            if weights.keep_out and dealt == 0:
+                score -= weights.closing * abs(to_end - KITING_DISTANCE_CM)
+            if end_x < low or end_y < low or end_x > right or end_y > top:  # near an edge
+                nearest = min(end_x, end_y, width - end_x, height - end_y)
+                score -= (EDGE_MARGIN_CM - nearest) * EDGE_PENALTY_PER_CM
+            for cx, cy, radius in situation.obstacles:
+                if segment_hits_circle(x, y, mid_x, mid_y, cx, cy, radius) or (
+                    segment_hits_circle(mid_x, mid_y, end_x, end_y, cx, cy, radius)
+                ):
+                    score -= PLANET_PENALTY
+            if score > best_score:  # (kept as a tuple: most moves scored in full improve)
+                best_score = score
+                best = (maneuver, mid_x, mid_y, mid_heading, end_x, end_y, end_heading)
+    assert best is not None, "no candidate manoeuvres"
+    maneuver, mid_x, mid_y, mid_heading, end_x, end_y, end_heading = best
+    return Move(maneuver, Plan(mid_x, mid_y, mid_heading, end_x, end_y, end_heading), best_score)
+
+
+# --- fire -------------------------------------------------------------------------------------
+
+
+def best_target(
+    ship: ShipView,
+    plan: Plan | None,
+    enemies: Sequence[ShipView],
+    focus: ShipView,
+    arsenal: Arsenal,
+) -> tuple[float, int, ShipView] | None:
+    """The lock worth most for `ship`, fired from its mid-move point or its end (where it stands
+    when it has no plan): (value, arc index, target); None when nothing bears on any enemy.
+
+    A lock is worth the expected damage of the working groups that bear into the arc holding
+    the target and reach it, FOCUS_BONUS times that on the focus target; a lock that bears but
+    cannot reach is worth NEAR_MISS_VALUE / (1 + distance); no working group bearing into that
+    arc, no lock. The first of equals wins: enemies in order, the mid-move point before the end.
+    """
+    if plan is None:
+        points: tuple[tuple[float, float, int], ...] = ((ship.x, ship.y, ship.heading),)
+    else:
+        points = (
+            (plan.mid_x, plan.mid_y, plan.mid_heading),
+            (plan.end_x, plan.end_y, plan.end_heading),
+        )
+    best: tuple[float, int, ShipView] | None = None
+    for e in enemies:
+        bonus = FOCUS_BONUS if e is focus else 1.0
+        groups = arsenal.groups(ship, e.shields)
+        for x, y, heading in points:
+            arc = arc_index(x, y, heading, e.x, e.y)
+            distance = hypot(e.x - x, e.y - y)
+            bears = False
+            damage = 0.0
+            for shots, range_cm, group_damage, arcs in groups:
+                if shots > 0 and arc in arcs:
+                    bears = True
+                    if distance <= range_cm:
+                        damage += group_damage
+            if not bears:
+                continue
+            value = damage * bonus
+            if value == 0:
+                value = NEAR_MISS_VALUE / (1 + distance)
+            if best is None or value > best[0]:
+                best = (value, arc, e)
+    return best
