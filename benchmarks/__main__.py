@@ -20,7 +20,7 @@ from typing import Any
 from benchmarks.assess_speed import assess_figures
 from benchmarks.web_load import web_figures
 from kolrami import __version__
-from kolrami.captains.base import make_captain
+from kolrami.captains.registry import make_captain
 from kolrami.catalog import Arc, WeaponKind, builtin_pack
 from kolrami.catalog.loader import builtin_pack as cached_pack
 from kolrami.engine.chance import Dice

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kolrami.captains.base import Captain, make_captain
+from kolrami.captains.base import Captain
+from kolrami.captains.registry import make_captain
 from kolrami.catalog import WeaponKind
 from kolrami.engine import events as ev
 from kolrami.engine.driver import captain_dice, run

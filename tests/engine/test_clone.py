@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from kolrami.captains.base import Captain, make_captain
+from kolrami.captains.base import Captain
+from kolrami.captains.registry import make_captain
 from kolrami.catalog import Arc
 from kolrami.engine.battle import Battle
 from kolrami.engine.binder import Game

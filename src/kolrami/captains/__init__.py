@@ -1,5 +1,6 @@
 """Captains: one protocol for every kind of player, and the built-in AI doctrines."""
 
-from kolrami.captains.base import BattleView, Captain, captain_names, make_captain
+from kolrami.captains.base import BattleView, Captain
+from kolrami.captains.registry import captain_names, make_captain
 
 __all__ = ["BattleView", "Captain", "captain_names", "make_captain"]

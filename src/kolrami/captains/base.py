@@ -15,12 +15,11 @@ from typing import TYPE_CHECKING, Protocol
 from kolrami.catalog.models import WeaponKind
 from kolrami.engine.chance import Dice
 from kolrami.engine.orders import Decision, Order
-from kolrami.errors import UnknownNameError
 from kolrami.rules.fpf.damage import penetrating_faces
 from kolrami.rules.fpf.orders import RepairDecision, RepairOrder, ReturnDecision, ReturnOrder
 from kolrami.rules.fpf.view import BattleView
 
-__all__ = ["BattleView", "Captain", "default_repairs", "default_return", "make_captain"]
+__all__ = ["BattleView", "Captain", "CaptainFactory", "default_repairs", "default_return"]
 
 if TYPE_CHECKING:
     from kolrami.engine.view import ShipView
@@ -102,32 +101,5 @@ def _mount_value(ship: ShipView, item: str) -> int:
     return ship.mounts[kind][int(index)]
 
 
+#: Builds a captain from its own dice.
 CaptainFactory = Callable[[Dice], Captain]
-_FACTORIES: dict[str, CaptainFactory] = {}
-
-
-def register_captain(name: str, factory: CaptainFactory) -> None:
-    """Make a captain available to the CLI and to sweeps by name."""
-    _FACTORIES[name] = factory
-
-
-def captain_names() -> list[str]:
-    """Names of the built-in captains."""
-    _load_builtins()
-    return sorted(_FACTORIES)
-
-
-def make_captain(name: str, dice: Dice) -> Captain:
-    """A new captain by name, with its own dice."""
-    _load_builtins()
-    factory = _FACTORIES.get(name)
-    if factory is None:
-        import difflib
-
-        close = difflib.get_close_matches(name, list(_FACTORIES), n=1)
-        raise UnknownNameError("captain", name, close[0] if close else None, captain_names())
-    return factory(dice)
-
-
-def _load_builtins() -> None:
-    from kolrami.captains import doctrines  # noqa: F401  (registers the doctrines)

@@ -25,7 +25,6 @@ from kolrami.captains.base import (
     BattleView,
     default_repairs,
     default_return,
-    register_captain,
 )
 from kolrami.captains.scoring import (
     Arsenal,
@@ -321,12 +320,3 @@ class KitingCaptain(ScoredCaptain):
     name = "kiting"
     weights = Weights(threat=1.0, closing=0.03, keep_out=True, react=True)
     temperament = KITING
-
-
-def _register() -> None:
-    register_captain("random", RandomCaptain)
-    register_captain("aggressive", AggressiveCaptain)
-    register_captain("kiting", KitingCaptain)
-
-
-_register()

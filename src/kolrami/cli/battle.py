@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from kolrami.captains.registry import captain_names, make_captain
 from kolrami.catalog import builtin_pack
 from kolrami.cli.support import command, console, print_json
 from kolrami.engine.battle import Battle
@@ -166,10 +167,7 @@ def battle_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Play one battle with AI captains and tell it turn by turn (or as JSON)."""
-    # The captains import rules.fpf.repairs, and the rule registry lists modules in the order
-    # they were first imported: loaded at start-up they would reorder `kolrami rules`. The
-    # replay writer is about 10 ms.
-    from kolrami.captains.base import make_captain
+    # the replay writer (about 10 ms to load) only when a command writes one
     from kolrami.report.outputs import check_outputs, write_outputs
 
     check_outputs(replay, tracks)
@@ -233,7 +231,6 @@ def replay_cmd(
     """
     # The scripted captain brings the advanced game's captains and state (about 70 ms); the
     # captains and the replay writer as in battle_cmd.
-    from kolrami.captains.base import make_captain
     from kolrami.captains.scripted import logged_captains
     from kolrami.report.outputs import check_outputs, write_outputs
 
@@ -305,7 +302,6 @@ def replay_cmd(
 
 def captains_cmd() -> None:
     """List the built-in captains."""
-    from kolrami.captains.base import captain_names  # see battle_cmd
 
     for name in captain_names():
         typer.echo(name)

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from kolrami.captains.base import captain_names
+from kolrami.captains.registry import captain_names
 from kolrami.catalog import ShipPack, builtin_pack
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError, UnknownNameError

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kolrami.captains.base import make_captain
+from kolrami.captains.registry import make_captain
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import captain_dice, run
 from kolrami.fleet.model import Fleet

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from kolrami.captains.base import make_captain
+from kolrami.captains.registry import make_captain
 from kolrami.engine.driver import captain_dice, play
 from kolrami.engine.orders import Decision, IllegalOrderError, Order
 from kolrami.fleet import load_fleet
