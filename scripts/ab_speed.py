@@ -30,7 +30,8 @@ import time
 try:
     from kolrami.sim.play import simulate
 except ImportError:  # a revision from before sim/play.py
-    from kolrami.sim.play import simulate
+    import kolrami.engine.driver as old_driver
+    simulate = old_driver.simulate
 from kolrami.fleet import load_fleet
 from kolrami.scenarios.models import builtin_scenario
 scenario = builtin_scenario("standard")

@@ -100,42 +100,50 @@ class SquadronView(NamedTuple):
 
 def snapshot(ship: ShipState) -> ShipView:
     """An immutable copy of `ship` as it is now."""
-    return ShipView(
-        ship.id,
-        ship.side,
-        ship.cls,
-        ship.squadron,
-        ship.x,
-        ship.y,
-        ship.heading,
-        ship.speed,
-        ship.last_speed,
-        ship.superstructure,
-        ship.shields,
-        ship.engine_power,
-        ship.systems,
-        {k: tuple(v) for k, v in ship.mounts.items()},  # the snapshot's own: tuples in a new dict
-        ship.destroyed,
-        ship.derelict,
-        ship.out_of_play,
-        ship.alive,
-        ship.on_table,
-        ship.tokens,
-        tuple(ship.cards),
-        ship.start_cards,
-        ship.points,
-        ship.max_shields,
-        ship.max_engine,
-        ship.max_systems,
-        ship.damage_control,
-        MappingProxyType(ship.strength),  # read-only windows onto values set at deployment
-        MappingProxyType(ship.ranges),
-        ship.evasion,
-        ship.detached,
-        ship.in_control,
-        ship.fired,
-        ship.moved,
+    mounts = ship.mounts
+    # tuple.__new__ straight from the values: the snapshot is the view's hot path
+    return _new_tuple(
+        ShipView,
+        (
+            ship.id,
+            ship.side,
+            ship.cls,
+            ship.squadron,
+            ship.x,
+            ship.y,
+            ship.heading,
+            ship.speed,
+            ship.last_speed,
+            ship.superstructure,
+            ship.shields,
+            ship.engine_power,
+            ship.systems,
+            dict(zip(mounts, map(tuple, mounts.values()), strict=True)),  # its own, of tuples
+            ship._destroyed,
+            ship._derelict,
+            ship._out_of_play,
+            ship.alive,
+            ship.on_table,
+            ship.tokens,
+            tuple(ship.cards),
+            ship.start_cards,
+            ship.points,
+            ship.max_shields,
+            ship.max_engine,
+            ship.max_systems,
+            ship.damage_control,
+            MappingProxyType(ship.strength),  # read-only windows onto values set at deployment
+            MappingProxyType(ship.ranges),
+            ship.evasion,
+            ship.detached,
+            ship.in_control,
+            ship.fired,
+            ship.moved,
+        ),
     )
+
+
+_new_tuple = tuple.__new__
 
 
 def squadron_snapshot(squadron: SquadronState) -> SquadronView:
@@ -161,6 +169,9 @@ class Snapshots:
         self._seen = -1
         self._ships: dict[str, ShipView] = {}
         self._squadrons: dict[str, SquadronView] = {}
+    def _take(self, ship: ShipState) -> ShipView:
+        view = self._ships[ship.id] = snapshot(ship)
+        return view
 
     def _fresh(self) -> None:
         changes = self._battle.log.changes
@@ -174,7 +185,7 @@ class Snapshots:
         self._fresh()
         view = self._ships.get(ship_id)
         if view is None:
-            view = self._ships[ship_id] = snapshot(self._battle.ships[ship_id])
+            view = self._take(self._battle.ships[ship_id])
         return view
 
     def ships(self, ships: list[ShipState]) -> list[ShipView]:
@@ -185,7 +196,7 @@ class Snapshots:
         for s in ships:
             view = known.get(s.id)
             if view is None:
-                view = known[s.id] = snapshot(s)
+                view = self._take(s)
             out.append(view)
         return out
 

@@ -197,11 +197,12 @@ def _roll_group(
     """Roll one group's penetration, location and damage dice (FPF-DMG-01, FPF-DMG-02,
     FPF-DMG-03, FPF-DMG-04, FPF-DMG-05, FPF-DMG-06)."""
     # evasion makes a shot as hard as if the weapon were that much weaker (card effects)
-    strength = ship.strength[kind] - rules_of(battle).evasion(battle, ship, target)
+    rules = rules_of(battle)
+    strength = ship.strength[kind] - rules.evasion(battle, ship, target)
     shots = ship.shots(kind)
     dice = battle.dice
-    rolls = rules_of(battle).after_roll(battle, ship, target, strength, dice.many(shots, 10))
-    penetrates = rules_of(battle).penetrates
+    rolls = rules.after_roll(battle, ship, target, strength, dice.many(shots, 10))
+    penetrates = rules.penetrates
     hits: list[tuple[int, int]] = []
     for roll in rolls:
         if penetrates(battle, ship, target, strength, roll):
