@@ -9,12 +9,12 @@ import json
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from web_helpers import PASSWORD, Desk, new_event, organizer, pin_on, text
 
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import dumps, share_string
 from kolrami.tournament.store import Store
 from kolrami.web.deps import safe_next
+from web_helpers import PASSWORD, Desk, new_event, organizer, pin_on, text
 
 
 class Clock:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import new_event, organizer, text
 
 from kolrami.tournament import store as store_module
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
+from web_helpers import new_event, organizer, text
 
 
 def test_a_result_while_another_process_writes_gets_503_and_saves_nothing(

@@ -11,10 +11,10 @@ import sys
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from web_helpers import Desk, new_event, organizer
 
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
+from web_helpers import Desk, new_event, organizer
 
 
 def standings_table(page: str) -> str:

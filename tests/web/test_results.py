@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from web_helpers import Desk, impossible_points, new_event, organizer, possible_points, text
 
 from kolrami.tournament.store import Store
+from web_helpers import Desk, impossible_points, new_event, organizer, possible_points, text
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ import re
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from web_helpers import Desk, new_event, organizer, text, token
 
 from kolrami.tournament.store import Store
+from web_helpers import Desk, new_event, organizer, text, token
 
 #: Routes anyone may use (method, path). Every other route is an organizer's.
 PUBLIC = {

@@ -169,6 +169,7 @@ class Snapshots:
         self._seen = -1
         self._ships: dict[str, ShipView] = {}
         self._squadrons: dict[str, SquadronView] = {}
+
     def _take(self, ship: ShipState) -> ShipView:
         view = self._ships[ship.id] = snapshot(ship)
         return view
