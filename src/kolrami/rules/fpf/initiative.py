@@ -112,22 +112,26 @@ def can_activate(decision: ActivationDecision, order: object) -> bool:
 
 def _enemy_targets(battle: Battle, side: str, squadron: SquadronState | None) -> tuple[str, ...]:
     """Enemy ships in play that `side` can see (of `squadron` only, when given)."""
-    ids = battle.squadrons[squadron.id].ships if squadron is not None else battle.ships
-    out = []
-    for sid in ids:
-        s = battle.ships[sid]
-        if s.side != side and s.alive and battle.visible(side, s):
-            out.append(sid)
-    return tuple(out)
+    ships = battle.ships
+    ids = squadron.ships if squadron is not None else ships
+    if battle.sight is None:  # nothing hidden
+        return tuple(sid for sid in ids if (s := ships[sid]).alive and s.side != side)
+    return tuple(
+        sid for sid in ids if (s := ships[sid]).alive and s.side != side and battle.visible(side, s)
+    )
 
 
 def reaction_decision(
-    battle: Battle, squadron: SquadronState, mover: SquadronState
+    battle: Battle,
+    squadron: SquadronState,
+    mover: SquadronState,
+    targets: tuple[str, ...] | None = None,
 ) -> ReactionDecision:
     """`squadron` may react to `mover`: its ships with a forward weapon, at the mover's ships
-    (FPF-FIRE-11)."""
+    (FPF-FIRE-11); `targets`, when known, are those ships."""
     able = tuple(s.id for s in firers(battle, squadron) if s.bears(Arc.F))
-    targets = _enemy_targets(battle, squadron.side, mover)
+    if targets is None:
+        targets = _enemy_targets(battle, squadron.side, mover)
     return ReactionDecision(squadron.side, squadron.id, mover.id, able, targets)
 
 
@@ -174,10 +178,13 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
     battle.activation_order.append(squadron.id)
     enemy = "B" if squadron.side == "A" else "A"
     # The opponent may react before the squadron moves (FPF-FIRE-11).
+    targets: tuple[str, ...] | None = None  # the mover's ships, found once
     for other in battle.side_squadrons(enemy):
         if other.fired or not firers(battle, other):
             continue
-        decision = reaction_decision(battle, other, squadron)
+        if targets is None:
+            targets = _enemy_targets(battle, enemy, squadron)
+        decision = reaction_decision(battle, other, squadron, targets)
         reaction = yield decision
         verify_reaction(battle, decision, reaction)
         assert isinstance(reaction, ReactionOrder)
