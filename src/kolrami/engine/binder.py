@@ -172,10 +172,6 @@ class Rules:
         owner = getattr(bound, "__self__", None)
         return owner if isinstance(owner, Module) else None
 
-    def provides(self, fn: Callable[..., Any]) -> bool:
-        """Whether some bound module decides policy `fn`."""
-        return fn.__name__ in self._policies
-
 
 def _missing(name: str, modules: list[str]) -> Callable[..., Any]:
     def refuse(*args: object, **kwargs: object) -> Any:

@@ -46,9 +46,6 @@ class Capability(StrEnum):
     SCORES_FLEET_POINTS = "scores-fleet-points"
 
 
-Play = Iterator["Decision"]  # a generator yielding decisions; orders are sent back in
-
-
 class RuleModule(Module):
     """Base of the FPF family's rule modules (FPF, its options, Peak Performance, cards, and the
     advanced game, which extends it): override the hooks and policies the module needs."""
