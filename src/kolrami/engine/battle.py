@@ -8,7 +8,7 @@ and how damage lands, and records every change in the event log.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -46,8 +46,47 @@ class Lock:
     reaction_to: str | None = None  # reaction fire: only while this squadron moves
 
 
+class ShipReads:
+    """What can be read off a ship's numbers, for the ship itself and for a view's snapshot of
+    it (kolrami.engine.view.ShipView): one implementation for both."""
+
+    __slots__ = ()
+    cls: ShipClass
+    mounts: Mapping[WeaponKind, Sequence[int]]
+    ranges: Mapping[WeaponKind, int]
+    shields: int
+    max_shields: int
+
+    def shots(self, kind: WeaponKind) -> int:
+        """Working shots of a weapon kind now (knocked-out mounts count 0)."""
+        return sum(self.mounts[kind])
+
+    def bears(self, arc: Arc) -> list[WeaponKind]:
+        """Weapon kinds with working shots that fire into `arc`."""
+        mounts = self.mounts
+        return [k for k in self.cls.bearing[arc] if any(mounts[k])]
+
+    def range_of(self, kind: WeaponKind) -> int:
+        """Range of a weapon kind in cm (0 when the sheet has none)."""
+        return self.ranges.get(kind, 0)
+
+    def armed_arcs(self) -> list[Arc]:
+        """Arcs into which a working weapon bears."""
+        return [a for a in Arc if self.bears(a)]
+
+    @property
+    def detoothed(self) -> bool:
+        """Every weapon out of action."""
+        return not any(map(any, self.mounts.values()))
+
+    @property
+    def toast(self) -> bool:
+        """Shields at or below half their printed value (for display)."""
+        return self.shields * 2 <= self.max_shields
+
+
 @dataclass(slots=True, eq=False)
-class ShipState:
+class ShipState(ShipReads):
     """One ship in battle. Captains read it; only the engine writes it."""
 
     id: str
@@ -138,33 +177,6 @@ class ShipState:
     def out_of_play(self, value: bool) -> None:
         self._out_of_play = value
         self._settle()
-
-    def shots(self, kind: WeaponKind) -> int:
-        """Working shots of a weapon kind now (knocked-out mounts count 0)."""
-        return sum(self.mounts[kind])
-
-    def bears(self, arc: Arc) -> list[WeaponKind]:
-        """Weapon kinds with working shots that fire into `arc`."""
-        mounts = self.mounts
-        return [k for k in self.cls.bearing[arc] if any(mounts[k])]
-
-    def range_of(self, kind: WeaponKind) -> int:
-        """Range of a weapon kind in cm (0 when the sheet has none)."""
-        return self.ranges.get(kind, 0)
-
-    def armed_arcs(self) -> list[Arc]:
-        """Arcs into which a working weapon bears."""
-        return [a for a in Arc if self.bears(a)]
-
-    @property
-    def detoothed(self) -> bool:
-        """Every weapon out of action."""
-        return not any(map(any, self.mounts.values()))
-
-    @property
-    def toast(self) -> bool:
-        """Shields at or below half their printed value (for display)."""
-        return self.shields * 2 <= self.max_shields
 
 
 @dataclass(slots=True, eq=False)

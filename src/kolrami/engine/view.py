@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple, cast
 
-from kolrami.catalog import Arc, ShipClass, WeaponKind
-from kolrami.engine.battle import Battle, ShipState, SquadronState
+from kolrami.catalog import ShipClass, WeaponKind
+from kolrami.engine.battle import Battle, ShipReads, ShipState, SquadronState
 
 
-class _ShipFields:
+class _ShipFields(ShipReads):
     """The fields of a ship's snapshot, filled in at slot speed (see `snapshot`)."""
 
     __slots__ = (
@@ -140,33 +140,6 @@ class ShipView(_ShipFields):
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"a view's ship is read-only: it cannot delete '{name}'")
-
-    def shots(self, kind: WeaponKind) -> int:
-        """Working shots of a weapon kind now (knocked-out mounts count 0)."""
-        return sum(self.mounts[kind])
-
-    def bears(self, arc: Arc) -> list[WeaponKind]:
-        """Weapon kinds with working shots that fire into `arc`."""
-        mounts = self.mounts
-        return [k for k in self.cls.bearing[arc] if any(mounts[k])]
-
-    def range_of(self, kind: WeaponKind) -> int:
-        """Range of a weapon kind in cm (0 when the sheet has none)."""
-        return self.ranges.get(kind, 0)
-
-    def armed_arcs(self) -> list[Arc]:
-        """Arcs into which a working weapon bears."""
-        return [a for a in Arc if self.bears(a)]
-
-    @property
-    def detoothed(self) -> bool:
-        """Every weapon out of action."""
-        return not any(map(any, self.mounts.values()))
-
-    @property
-    def toast(self) -> bool:
-        """Shields at or below half their printed value (for display)."""
-        return self.shields * 2 <= self.max_shields
 
 
 class SquadronView(NamedTuple):
