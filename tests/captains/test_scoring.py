@@ -174,10 +174,11 @@ def settings_(draw: st.DrawFn) -> Setting:
         ship.heading = draw(st.integers(0, HEADINGS - 1))
         ship.shields = draw(st.integers(0, ship.shields))
         ship.superstructure = draw(st.integers(1, ship.superstructure))
-        for mounts in ship.mounts.values():
-            for i in range(len(mounts)):
-                if draw(st.integers(0, 3)) == 0:
-                    mounts[i] = 0  # knocked out
+        for kind, mounts in ship.mounts.items():
+            ship.mounts[kind] = tuple(
+                0 if draw(st.integers(0, 3)) == 0 else m  # knocked out
+                for m in mounts
+            )
     ours = [snapshot(s) for s in battle.ships.values() if s.side == "A"]
     enemies = [snapshot(s) for s in battle.ships.values() if s.side == "B"]
     n_ours = draw(st.integers(1, len(ours)))

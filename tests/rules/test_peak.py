@@ -91,7 +91,8 @@ def test_a_would_be_destruction_is_a_reset() -> None:
     battle = peak_sandbox([["reliant"]], [["ktroika"]])
     ship = battle.ships["A1"]
     ship.engine_power, ship.systems, ship.shields = 3, -2, 5
-    ship.mounts[next(iter(ship.mounts))][0] = 0  # a knocked-out phaser bank
+    kind = next(iter(ship.mounts))
+    ship.mounts[kind] = (0, *ship.mounts[kind][1:])  # a knocked-out phaser bank
     destroy(battle, "A1", "B1")
     assert not ship.destroyed
     assert ship.out_of_play
@@ -101,7 +102,7 @@ def test_a_would_be_destruction_is_a_reset() -> None:
     assert ship.superstructure == ship.cls.superstructure
     assert ship.engine_power == ship.cls.engine_power
     assert ship.systems == ship.cls.computer
-    assert all(ship.mounts[k] == list(w.mounts) for k, w in ship.cls.weapons())
+    assert all(ship.mounts[k] == w.mounts for k, w in ship.cls.weapons())
     assert not [e for e in battle.events() if isinstance(e, ev.ShipDestroyed)]
     assert [e.ship for e in battle.events() if isinstance(e, ev.ShipReset)] == ["A1"]
     destroy_again = battle.ships["A1"]

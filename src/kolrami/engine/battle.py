@@ -103,7 +103,9 @@ class ShipState(ShipReads):
     shields: int
     engine_power: int
     systems: int
-    mounts: dict[WeaponKind, list[int]]
+    #: working shots of each mount, by weapon kind: tuples, replaced whole when one changes
+    #: (`Battle.set_mounts`), so a view's snapshot can share them
+    mounts: dict[WeaponKind, tuple[int, ...]]
     # Kept through the properties below, which keep `alive` and `on_table` up to date: those
     # two are read thousands of times a battle, these three written a few times.
     _destroyed: bool = False
@@ -135,7 +137,7 @@ class ShipState(ShipReads):
     def copy(self) -> ShipState:
         """An independent copy: its own mounts, cards and lock; the same ship class."""
         other = copy.copy(self)
-        other.mounts = {k: list(v) for k, v in self.mounts.items()}
+        other.mounts = dict(self.mounts)
         other.cards = list(self.cards)
         other.strength = dict(self.strength)
         other.ranges = dict(self.ranges)
@@ -335,10 +337,10 @@ class Battle:
                         shields=cls.shields,
                         engine_power=cls.engine_power,
                         systems=cls.computer,
-                        mounts={k: list(w.mounts) for k, w in cls.weapons()},
+                        mounts={k: w.mounts for k, w in cls.weapons()},
                     )
                     for kind in WeaponKind:
-                        ship.mounts.setdefault(kind, [])
+                        ship.mounts.setdefault(kind, ())
                     ship.max_shields, ship.max_engine = cls.shields, cls.engine_power
                     ship.max_systems, ship.damage_control = cls.computer, cls.damage_control
                     ship.strength = {k: w.strength for k, w in cls.weapons()}
@@ -412,6 +414,10 @@ class Battle:
             squadron.trail.drop_front(shift)
             for sid in squadron.formation:
                 squadron.offsets[sid] -= shift
+
+    def set_mounts(self, ship: ShipState, kind: WeaponKind, mounts: Sequence[int]) -> None:
+        """The working shots of a ship's mounts of one weapon kind change (damage, repair)."""
+        ship.mounts[kind] = tuple(mounts)
 
     def discard_card(self, ship: ShipState, card: str) -> None:
         """A ship discards one of its cards; it is gone for the battle."""

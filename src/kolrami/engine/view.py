@@ -91,7 +91,6 @@ class _ShipFields(ShipReads):
     moved: bool
 
     def __init__(self, ship: ShipState) -> None:
-        mounts = ship.mounts
         self.id = ship.id
         self.side = ship.side
         self.cls = ship.cls
@@ -105,7 +104,7 @@ class _ShipFields(ShipReads):
         self.shields = ship.shields
         self.engine_power = ship.engine_power
         self.systems = ship.systems
-        self.mounts = dict(zip(mounts, map(tuple, mounts.values()), strict=True))
+        self.mounts = dict(ship.mounts)  # the mounts are tuples: the dict is the view's own
         self.destroyed = ship._destroyed
         self.derelict = ship._derelict
         self.out_of_play = ship._out_of_play

@@ -112,7 +112,7 @@ def reset_ship(battle: Battle, ship: ShipState, by: ShipState | None) -> None:
     ship.systems = ship.max_systems
     ship.in_control = True
     for kind, weapon in cls.weapons():
-        ship.mounts[kind] = list(weapon.mounts)
+        battle.set_mounts(ship, kind, weapon.mounts)
     # PP-08, PP-09, PP-14: only cards it started with and still owns come back
     lost = battle.lost_cards.get(ship.id, set())
     ship.cards = [c for c in ship.start_cards if c not in lost]

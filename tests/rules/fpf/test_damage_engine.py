@@ -108,7 +108,7 @@ def test_location_faces_in_the_engine() -> None:
     ]
     assert (enterprise.shields, enterprise.engine_power, enterprise.systems) == (12, 17, 4)
     # a hit takes a shot off the weakest working mount (docs/rules.md, FPF-DATA)
-    assert enterprise.mounts == {WeaponKind.PHASER: [4, 1, 2, 2], WeaponKind.PHOTON: [1, 2]}
+    assert enterprise.mounts == {WeaponKind.PHASER: (4, 1, 2, 2), WeaponKind.PHOTON: (1, 2)}
     assert enterprise.superstructure == 32 - 10
 
 
@@ -133,7 +133,7 @@ def test_worked_example_torpedo_4_on_location_6_of_a_d7t() -> None:
 def test_location_value_stops_at_zero_but_the_hull_takes_it_all() -> None:
     battle, reliant = ship("reliant")
     apply_damage(battle, reliant, 9, 6, Arc.F, None, "photon")  # 3 torpedo shots on the sheet
-    assert reliant.mounts[WeaponKind.PHOTON] == [0, 0]
+    assert reliant.mounts[WeaponKind.PHOTON] == (0, 0)
     assert reliant.superstructure == 22 - 6
 
 
@@ -155,9 +155,9 @@ def test_damage_to_an_item_already_at_zero_goes_to_the_hull_only(
 @pytest.mark.rule("FPF-DMG-08")
 def test_a_wrecked_weapon_row_passes_damage_to_the_hull() -> None:
     battle, reliant = ship("reliant")
-    reliant.mounts[WeaponKind.PHASER] = [0, 0]
+    reliant.mounts[WeaponKind.PHASER] = (0, 0)
     apply_damage(battle, reliant, 8, 2, Arc.F, None, "phaser")
-    assert reliant.mounts[WeaponKind.PHASER] == [0, 0]
+    assert reliant.mounts[WeaponKind.PHASER] == (0, 0)
     assert (reliant.superstructure, last_hit(battle).applied_to) == (20, "superstructure")
 
 
@@ -166,7 +166,7 @@ def test_worked_example_bird_of_prey_hit_from_the_front_on_location_9() -> None:
     """Its photons fire aft only, so a hit from the front on location 9 spares them."""
     battle, bop = ship("bird-of-prey")
     apply_damage(battle, bop, 9, 1, Arc.F, None, "phaser")
-    assert bop.mounts[WeaponKind.PHOTON] == [1]
+    assert bop.mounts[WeaponKind.PHOTON] == (1,)
     assert bop.superstructure == 5
     assert last_hit(battle).applied_to == "superstructure"
 
@@ -175,14 +175,14 @@ def test_worked_example_bird_of_prey_hit_from_the_front_on_location_9() -> None:
 def test_bird_of_prey_hit_from_astern_loses_its_launcher() -> None:
     battle, bop = ship("bird-of-prey")
     apply_damage(battle, bop, 9, 1, Arc.A, None, "phaser")
-    assert bop.mounts[WeaponKind.PHOTON] == [0]
+    assert bop.mounts[WeaponKind.PHOTON] == (0,)
     assert (bop.superstructure, last_hit(battle).applied_to) == (5, "photons")
 
 
 @pytest.mark.rule("FPF-DMG-09", "FPF-ARC-01")
-@pytest.mark.parametrize(("bop_heading", "photons"), [(3, [1]), (0, [0])])
+@pytest.mark.parametrize(("bop_heading", "photons"), [(3, (1,)), (0, (0,))])
 def test_the_attack_arc_comes_from_where_the_shooter_sits(
-    bop_heading: int, photons: list[int]
+    bop_heading: int, photons: tuple[int, ...]
 ) -> None:
     """A1 shoots the Bird of Prey from below: bow-on (heading 3) the hit on 9 spares the aft
     launcher; stern-on (heading 0) it wrecks it."""
@@ -285,7 +285,7 @@ def test_weapons_knocked_out_before_the_target_fires_back() -> None:
     battle = close_duel("venture", "ktroika")
     load(battle, [10, 10, 1, 1, 1, 1, 9, 9])
     fight(battle, [STAND_AND_FIRE], ["BS1 SPD 0 T0 T0 FIRE B1:F@A1"])
-    assert battle.ships["B1"].mounts[WeaponKind.PHOTON] == [0, 0]
+    assert battle.ships["B1"].mounts[WeaponKind.PHOTON] == (0, 0)
     assert volleys(battle) == [
         ("A1", "phaser", "B1"),
         ("A1", "photon", "B1"),

@@ -427,7 +427,7 @@ def test_equal_ranges_on_both_sides_resolve_together() -> None:
         ("B1", "photon", 2),
     ]
     b1 = battle.ships["B1"]
-    assert b1.mounts[WeaponKind.PHASER] == [0, 0]
+    assert b1.mounts[WeaponKind.PHASER] == (0, 0)
     assert b1.superstructure == 18 - 6
 
 

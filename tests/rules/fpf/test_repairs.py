@@ -40,9 +40,9 @@ def test_worked_example_a_launcher_wrecked_by_6_needs_one_point() -> None:
     battle = fleet("reliant")
     hit(battle, "A1", 9, 6)
     a1 = battle.ships["A1"]
-    assert a1.mounts[WeaponKind.PHOTON] == [0, 0]
+    assert a1.mounts[WeaponKind.PHOTON] == (0, 0)
     fight(battle, ["REPAIR A1:photons.0"])
-    assert a1.mounts[WeaponKind.PHOTON] == [2, 0]
+    assert a1.mounts[WeaponKind.PHOTON] == (2, 0)
     assert repaired(battle) == [("A1", "photons.0", 2)]
 
 
@@ -78,7 +78,7 @@ def test_points_are_per_turn() -> None:
         if isinstance(e, ev.TurnStarted | ev.Repaired)
     ]
     assert seq == ["TurnStarted", "phasers.0", "phasers.1", "TurnStarted", "photons.0", "photons.1"]
-    assert battle.ships["A1"].mounts == {WeaponKind.PHASER: [3, 3], WeaponKind.PHOTON: [2, 1]}
+    assert battle.ships["A1"].mounts == {WeaponKind.PHASER: (3, 3), WeaponKind.PHOTON: (2, 1)}
 
 
 # --- FPF-REP-02: at the start of the turn, at once -----------------------------------------------
@@ -90,7 +90,7 @@ def test_repaired_phasers_fire_in_the_same_turn() -> None:
     place(battle, "A1", 90, 40, 0, speed=5)
     place(battle, "B1", 90, 60, 3, speed=0)
     hit(battle, "A1", 8, 6)
-    assert battle.ships["A1"].mounts[WeaponKind.PHASER] == [0, 0]
+    assert battle.ships["A1"].mounts[WeaponKind.PHASER] == (0, 0)
     fight(battle, ["REPAIR A1:phasers.1", "AS1 SPD 0 T0 T0 FIRE A1:F@B1"])
     (volley,) = events_of(battle, ev.VolleyFired)
     assert (volley.weapon, volley.shots) == ("phaser", 3)
@@ -218,7 +218,7 @@ def test_the_owner_shares_points_among_ships_and_items() -> None:
     fight(battle, ["REPAIR A1:engine_power A1:computer A2:shields A2:phasers.1 A2:phasers.0"])
     a1, a2 = battle.ships["A1"], battle.ships["A2"]
     assert (a1.engine_power, a1.systems) == (16, 2)
-    assert (a2.shields, a2.mounts[WeaponKind.PHASER]) == (16, [2, 2, 2])
+    assert (a2.shields, a2.mounts[WeaponKind.PHASER]) == (16, (2, 2, 2))
 
 
 @pytest.mark.rule("FPF-REP-07")

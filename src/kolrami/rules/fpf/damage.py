@@ -174,10 +174,11 @@ def apply_damage(
     else:
         kind = WeaponKind.PHASER if loc is Location.PHASERS else WeaponKind.PHOTON
         w = target.cls.weapon(kind)
-        mounts = target.mounts[kind]
+        mounts = list(target.mounts[kind])
         # a weapon is only damaged by fire from an arc it covers (FPF-DMG-09)
         if w is not None and w.bears(attack_arc) and sum(mounts) > 0:
             _damage_mounts(mounts, amount)
+            battle.set_mounts(target, kind, mounts)
             applied, value = str(loc), sum(mounts)
     battle.log.record(
         ev.HitScored,

@@ -26,7 +26,7 @@ def damaged_items(ship: ShipState) -> list[str]:
     mounts = ship.mounts
     for kind, weapon in ship.cls.weapons():
         now, printed = mounts[kind], weapon.mounts
-        if tuple(now) != printed:
+        if now != printed:
             items += [f"{kind.value}s.{i}" for i, p in enumerate(printed) if now[i] < p]
     return items
 
@@ -99,7 +99,9 @@ def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
         kind_name, _, index = item.partition(".")
         for kind, weapon in ship.cls.weapons():
             if kind.value + "s" == kind_name:
-                ship.mounts[kind][int(index)] = value = weapon.mounts[int(index)]
+                mounts = list(ship.mounts[kind])
+                mounts[int(index)] = value = weapon.mounts[int(index)]
+                battle.set_mounts(ship, kind, mounts)
     battle.log.record(ev.Repaired, ship.id, item, value)
 
 
