@@ -62,3 +62,25 @@ def test_replay_html_of_a_missing_log_is_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "cannot read the log" in result.output
     assert not (tmp_path / "r.html").exists()
+
+
+#: a log of rules fpf-1 (Kolrami before the fidelity fixes), kept as it was recorded
+OLD_LOG = Path(__file__).resolve().parent / "data" / "fpf-1-battle.jsonl"
+
+
+def test_an_fpf_1_log_is_refused_a_rerun_with_the_reason() -> None:
+    result = runner.invoke(app, ["replay", str(OLD_LOG)])
+    assert result.exit_code == 2, result.output
+    assert "played under rules fpf-1" in result.output
+    assert "fpf-2" in result.output
+    assert "--html" in result.output
+
+
+def test_an_fpf_1_log_still_draws_its_replay(tmp_path: Path) -> None:
+    html = tmp_path / "old.html"
+    result = runner.invoke(app, ["replay", str(OLD_LOG), "--html", str(html)])
+    assert result.exit_code == 0, result.output
+    assert "not re-run" in result.stdout
+    page = html.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    assert "fpf-1" in page

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -128,14 +129,22 @@ def test_peak_performance_resets_and_returns_are_marked(peak: Battle) -> None:
 
 
 def positions_at(data: dict[str, Any], i: int, t: float) -> dict[int, tuple[float, float]]:
-    """Where the engine had every ship at moment t of step i: movers on the straight line
-    from start to end of their move (kolrami.engine.battle `_execute`)."""
+    """Where the engine had every ship at moment t of step i: each mover along its own path,
+    at an even pace over the move (kolrami.rules.fpf.movement `_execute`)."""
     before = data["steps"][i - 1]["state"]
     out = {idx: (st[0], st[1]) for idx, st in enumerate(before)}
     for idx, a, b, path, _ in data["steps"][i]["moves"]:
         u = 1.0 if b <= a else min(1.0, max(0.0, (t - a) / (b - a)))
-        (x0, y0), (x1, y1) = path[0], path[-1]
-        out[idx] = (x0 + (x1 - x0) * u, y0 + (y1 - y0) * u)
+        legs = [math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in itertools.pairwise(path)]
+        left = u * sum(legs)
+        x, y = path[0][0], path[0][1]
+        for k, ((p, q), leg) in enumerate(zip(itertools.pairwise(path), legs, strict=True)):
+            if left <= leg or k == len(legs) - 1:
+                f = 0.0 if leg == 0 else min(1.0, left / leg)
+                x, y = p[0] + (q[0] - p[0]) * f, p[1] + (q[1] - p[1]) * f
+                break
+            left -= leg
+        out[idx] = (x, y)
     return out
 
 

@@ -21,6 +21,7 @@ from kolrami.fleet.model import load_fleet
 from kolrami.report.narrate import Narrator, status_table
 from kolrami.rules import RULES_VERSION, new_battle, rebuild
 from kolrami.rules import events as ev
+from kolrami.rules.advanced.driver import ADVANCED_RULES_VERSION
 from kolrami.rules.module import Capability
 from kolrami.rules.registry import describe, read_log
 from kolrami.scenarios.models import load_scenario
@@ -247,6 +248,23 @@ def replay_cmd(
         raise InvalidInputError(f"{log} does not start with a battle_started header")
     pictures = write_outputs(events, html, tracks)
     header = events[0].header
+    made_under = header.get("rules_version")
+    plays = ADVANCED_RULES_VERSION if str(made_under).startswith("adv") else RULES_VERSION
+    if made_under != plays:
+        # Its battle cannot be played again here: the rules resolve the same orders otherwise.
+        # What it recorded still draws (--html, --tracks read the log's own events).
+        why = (
+            f"{log} was played under rules {made_under} and this Kolrami plays {plays}: "
+            "it cannot re-run that battle to check it (GUIDE 3.10); its --html replay and "
+            "--tracks still draw from the log itself"
+        )
+        if not pictures:
+            raise InvalidInputError(why)
+        out = console()
+        for line in pictures:
+            out.print(line)
+        out.print(f"[yellow]not re-run[/yellow]: {why}")
+        return
     scenario, fleets, names, seed, extra = rebuild(header)
     if orders:
         captains: dict[str, Any] = logged_captains(events)

@@ -409,6 +409,7 @@ class Battle:
         squadron.formation.remove(ship.id)
         squadron.offsets.pop(ship.id, None)
         ship.detached = True
+        self.log.record(ev.FormationLeft, ship.id, squadron.id)
         if was_leader and squadron.formation:
             shift = squadron.offsets[squadron.formation[0]]
             squadron.trail.drop_front(shift)
@@ -432,11 +433,11 @@ class Battle:
 
     def remove(self, ship: ShipState, by: ShipState | None, derelict: bool) -> None:
         """Take a destroyed ship out of play, or leave it on the table as a derelict."""
-        self.leave_formation(ship)
         ship.destroyed = not derelict
         ship.derelict = derelict
         ship.lock = None
         self.log.record(ev.ShipDestroyed, ship.id, by.id if by else "", derelict)
+        self.leave_formation(ship)
 
     # --- end ----------------------------------------------------------------------------------
 

@@ -121,6 +121,15 @@ class ControlChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class FormationLeft(Event):
+    """A ship left its squadron's formation: it flies on its own from now on."""
+
+    kind: ClassVar[str] = "formation_left"
+    ship: str
+    squadron: str
+
+
+@dataclass(frozen=True, slots=True)
 class ShipDestroyed(Event):
     """A ship was destroyed, or left on the table as a derelict."""
 
@@ -158,6 +167,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         OrderGiven,
         ShipMoved,
         ControlChanged,
+        FormationLeft,
         ShipDestroyed,
         TurnEnded,
         BattleEnded,

@@ -117,6 +117,10 @@ def entry_distance(
     ox, oy = cx - ax, cy - ay
     b = ox * ux + oy * uy
     c = ox * ox + oy * oy - radius * radius
+    if c <= 0.0:
+        return 0.0  # it starts that close
+    if b <= 0.0:
+        return None  # it starts outside and moves away
     disc = b * b - c
     if disc < 0.0:
         return None
@@ -163,6 +167,25 @@ class Trail:
                 return px, py, h
             remaining -= seg
         raise AssertionError("unreachable: the loop returns on its last segment")
+
+    def section(self, near: float, far: float) -> list[tuple[float, float, int]]:
+        """The trail from `far` cm behind the head forward to `near` cm behind it, as a path
+        in travel order: (x, y, heading) waypoints, each with the heading it is reached on."""
+        x, y, h = self.point_at(far)
+        out = [(x, y, h)]
+        vertices = []
+        along = 0.0
+        for i in range(len(self.headings) - 1):
+            (x0, y0), (x1, y1) = self.points[i], self.points[i + 1]
+            along += math.hypot(x0 - x1, y0 - y1)
+            if along >= far:
+                break
+            if along > near:  # points[i + 1], reached on the heading of the segment into it
+                vertices.append((x1, y1, self.headings[i + 1]))
+        out += reversed(vertices)
+        ex, ey, eh = self.point_at(near)
+        out.append((ex, ey, eh))
+        return out
 
     def trim(self, keep: float) -> None:
         """Forget the trail more than `keep` cm behind the head (it is never needed)."""

@@ -8,10 +8,10 @@ happen, and a snapshot of every ship at its end, so the page can jump anywhere w
 replaying from the start. `render_replay(events)` returns the HTML as a string (for reports
 and the web app); `write_replay` writes it to a file.
 
-The log records where a ship ends a move, not where it stood when a locked weapon fired on
-the way. The engine steps movers in straight lines and logs each volley's range, so the moment
-of each volley is recovered here as the fraction of the move at which the two ships stood at
-that range (see `_fire_moment`).
+Each volley's log entry says where the firer and its target stood (rules fpf-2), so the moment
+of a volley is how far along its path a mover had come (`_logged_moment`). Logs of rules fpf-1
+have only the range, and their engine stepped movers in straight lines: the moment is recovered
+as the fraction of the move at which the two ships stood at that range (`_fire_moment`).
 """
 
 from __future__ import annotations
@@ -293,6 +293,35 @@ def _segments(events: list[ev.Event]) -> list[tuple[list[ev.Event], list[ev.Ship
     return out
 
 
+def _logged_moment(e: ev.VolleyFired, moves: list[ev.ShipMoved], after: float) -> float:
+    """The fraction of a move (0..1) at which a volley was fired, read off the positions the
+    log gives for it: how far along its path a mover had come. Every mover of a move goes
+    along its own path at its own even pace, all starting and ending together."""
+    assert e.at is not None
+    for ship, (x, y, _) in zip((e.ship, e.target), e.at, strict=True):
+        for m in moves:
+            if m.ship == ship and m.distance > 0:
+                along, total = _along(m.path, x, y)
+                if total > 0:
+                    return max(after, min(1.0, along / total))
+    return after
+
+
+def _along(path: list[list[float]], x: float, y: float) -> tuple[float, float]:
+    """How far along `path` its nearest point to (x, y) lies, and the path's length."""
+    best, best_off, total = 0.0, math.inf, 0.0
+    for i in range(1, len(path)):
+        (x0, y0), (x1, y1) = path[i - 1][:2], path[i][:2]
+        dx, dy = x1 - x0, y1 - y0
+        seg = math.hypot(dx, dy)
+        t = 0.0 if seg == 0 else max(0.0, min(1.0, ((x - x0) * dx + (y - y0) * dy) / seg**2))
+        off = math.hypot(x0 + dx * t - x, y0 + dy * t - y)
+        if off < best_off - 1e-9:
+            best, best_off = total + seg * t, off
+        total += seg
+    return best, total
+
+
 def _fire_moment(
     walker: _Walker,
     firer: str,
@@ -435,7 +464,10 @@ class _StepBuilder:
         for e in pre:
             t = a + (b - a) * local
             if isinstance(e, ev.VolleyFired) and moves:
-                local = _fire_moment(self.w, e.ship, e.target, e.range_cm, moves, local)
+                if e.at is not None:  # where both stood is in the log (rules fpf-2 on)
+                    local = _logged_moment(e, moves, local)
+                else:
+                    local = _fire_moment(self.w, e.ship, e.target, e.range_cm, moves, local)
                 t = a + (b - a) * local
             self.event(e, t)
         w = self.w

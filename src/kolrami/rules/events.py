@@ -7,6 +7,7 @@ FPF-family log take every event kind from one module.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -17,6 +18,7 @@ from kolrami.engine.events import (
     ControlChanged,
     Event,
     EventLog,
+    FormationLeft,
     OrderGiven,
     ShipDestroyed,
     ShipMoved,
@@ -36,6 +38,7 @@ __all__ = [
     "EventLog",
     "FireDeclared",
     "FleetPointsAwarded",
+    "FormationLeft",
     "HitScored",
     "InitiativeRolled",
     "OrderGiven",
@@ -120,9 +123,11 @@ class StoppedShort(Event):
     lost_cm: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class VolleyFired(Event):
-    """One weapon group of one ship fired at its target (FPF-FIRE-08, FPF-FIRE-09)."""
+    """One weapon group of one ship fired at its target (FPF-FIRE-08, FPF-FIRE-09); `at`: where
+    the firer and the target stood as it fired, [[x, y, heading], [x, y, heading]] (logs of
+    rules fpf-1 do not have it)."""
 
     kind: ClassVar[str] = "volley_fired"
     ship: str
@@ -133,6 +138,34 @@ class VolleyFired(Event):
     shields: int
     range_cm: float
     rolls: list[int]
+    at: list[list[float]] | None
+
+    def __init__(
+        self,
+        ship: str,
+        target: str,
+        weapon: str,
+        shots: int,
+        strength: int,
+        shields: int,
+        range_cm: float,
+        rolls: list[int],
+        at: Sequence[Sequence[float]] | None = None,
+    ) -> None:
+        for name, value in (
+            ("ship", ship),
+            ("target", target),
+            ("weapon", weapon),
+            ("shots", shots),
+            ("strength", strength),
+            ("shields", shields),
+            ("range_cm", range_cm),
+            ("rolls", rolls),
+        ):
+            object.__setattr__(self, name, value)
+        # exact positions recorded; shown to the millimetre's tenth, rounded when built
+        places = None if at is None else [[round(x, 3), round(y, 3), h] for x, y, h in at]
+        object.__setattr__(self, "at", places)
 
 
 @dataclass(frozen=True, slots=True)

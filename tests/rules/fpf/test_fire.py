@@ -259,22 +259,32 @@ def test_a_squadron_that_held_fire_does_not_shoot_later() -> None:
     assert volleys(battle) == []
 
 
-@pytest.mark.rule("FPF-FIRE-07")
-def test_a_lock_waits_through_the_turn_for_its_target() -> None:
-    """docs/rules.md (FPF-FIRE-03, -07): a lock lasts to the end of the turn, so A1's lock,
-    made at 60 cm in its own activation, fires when B1 moves to 21 cm in B's activation."""
+@pytest.mark.rule("FPF-FIRE-10", "FPF-FIRE-07")
+def test_a_lock_is_spent_when_its_activation_ends() -> None:
+    """A1 locks on B1 at 60 cm in its own activation and never gets in range while it moves;
+    B1 then moves to 21 cm of it in B's activation, and A1 may not fire then (FPF-FIRE-10)."""
     battle = sandbox([["reliant"]], [["ktroika"]], turn_limit=1)
     place(battle, "A1", 90, 20, 0, speed=20)
     place(battle, "B1", 90, 80, 3, speed=19)
     load(battle, [])
     fight(battle, ["AS1 SPD 20 T0 T0 FIRE A1:F@B1"], ["BS1 SPD 19 T0 T0 HOLD"])
     assert battle.ships["B1"].y - battle.ships["A1"].y == 21
-    kinds = [
-        e.squadron if isinstance(e, ev.SquadronActivated) else (e.ship, e.weapon)
-        for e in battle.events()
-        if isinstance(e, ev.SquadronActivated | ev.VolleyFired)
-    ]
-    assert kinds == ["AS1", "BS1", ("A1", "phaser")]
+    assert not events_of(battle, ev.VolleyFired)
+    assert battle.ships["A1"].lock is None
+
+
+@pytest.mark.rule("FPF-FIRE-07", "FPF-FIRE-10")
+def test_a_lock_out_of_range_fires_when_its_own_move_brings_the_target_in() -> None:
+    """A1 declares at 40 cm, out of its phasers' 24 cm, then closes 20 cm on B1 standing still:
+    the lock fires on the way, 24 cm or less from B1, during A1's own activation."""
+    battle = sandbox([["reliant"]], [["ktroika"]], turn_limit=1)
+    place(battle, "A1", 90, 20, 0, speed=20)
+    place(battle, "B1", 90, 60, 3, speed=0)
+    load(battle, [1] * 40)
+    fight(battle, ["AS1 SPD 20 T0 T0 FIRE A1:F@B1"], ["BS1 SPD 0 T0 T0 HOLD"])
+    fired = [v for v in events_of(battle, ev.VolleyFired) if v.ship == "A1"]
+    assert [v.weapon for v in fired][:1] == ["phaser"]
+    assert 20 <= fired[0].range_cm <= 24
 
 
 # --- FPF-FIRE-11: reaction fire ----------------------------------------------------------------

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from kolrami.catalog.models import Arc, WeaponKind
+from kolrami.catalog.models import Arc, Location, WeaponKind
 from kolrami.engine.battle import Lock, ShipState
 from kolrami.engine.geometry import arc_to, segment_hits_circle
 from kolrami.engine.orders import IllegalOrderError
@@ -13,6 +14,10 @@ from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.fpf.orders import FireTarget
 from kolrami.rules.module import rules_of
+
+#: a weapon group ready to fire: firer, target, weapon kind, range; and one whose dice are rolled
+Ready = tuple[ShipState, ShipState, WeaponKind, float]
+Rolled = tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, SquadronState
@@ -112,13 +117,14 @@ def declare(
         battle.log.record(ev.FireDeclared, t.ship, t.target, str(t.arc), reaction_to is not None)
 
 
-def resolve_locks(battle: Battle) -> None:
+def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> None:
     """Fire every locked weapon whose target is now in range, arc and line of fire: the auto
-    tracking fires it, with no to-hit roll (FPF-FIRE-03)."""
+    tracking fires it, with no to-hit roll (FPF-FIRE-03). `moving`: the ships that have just
+    moved, the only ones reaction fire may hit (FPF-FIRE-11)."""
     if not battle.locked:
         return
     line_clear = rules_of(battle).line_of_fire_clear
-    ready: list[tuple[ShipState, ShipState, WeaponKind, float]] = []
+    ready: list[Ready] = []
     for ship in battle.locked:
         lock = ship.lock
         if lock is None or not lock.pending:
@@ -132,7 +138,10 @@ def resolve_locks(battle: Battle) -> None:
             continue
         if not lock.pending:
             continue
-        if lock.reaction_to is not None and battle.moving != lock.reaction_to:
+        # FPF-FIRE-11: reaction fire only at a ship of the reacted-to squadron while it moves
+        if lock.reaction_to is not None and (
+            battle.moving != lock.reaction_to or target.id not in moving
+        ):
             continue
         # centre to centre (FPF-TURN-01); a weapon reaches as far as its printed range
         # (FPF-FIRE-15)
@@ -157,20 +166,18 @@ def resolve_locks(battle: Battle) -> None:
         battle.locked = [s for s in battle.locked if s.lock is not None and s.lock.pending]
 
 
-def _fire(battle: Battle, ready: list[tuple[ShipState, ShipState, WeaponKind, float]]) -> None:
+def _fire(battle: Battle, ready: list[Ready]) -> None:
     """Resolve the groups that became ready at one moment, in the order the rules give.
 
-    One side: ship by ship, all phasers, then all photons (FPF-FIRE-08, FPF-FIRE-09). Both sides
-    at
-    once (a head-on exchange, FPF-FIRE-14): longest range first across both sides; groups
-    of equal range on opposite sides roll together, then their damage lands together.
+    One side: ship by ship, all phasers, then all photons, each group's damage landing before
+    the next group rolls (FPF-FIRE-08, FPF-FIRE-09). Both sides at once (a head-on exchange,
+    FPF-FIRE-14): longest range first across both sides. Groups of equal range on opposite sides
+    fire together: all of them roll, then all their damage lands; within one side, a group rolls
+    against the shields the side's earlier groups knocked down (FPF-FIRE-09).
     """
     sides = {s.side for s, _, _, _ in ready}
     if len(sides) == 1:
-        ready.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
-        for ship, target, kind, dist in ready:
-            if _can_still_fire(ship, target, kind):
-                _apply_hits(battle, _roll_group(battle, ship, target, kind, dist))
+        _one_side(battle, ready)
         return
     ready.sort(key=lambda r: (-r[0].range_of(r[2]), r[0].index))
     i = 0
@@ -181,19 +188,52 @@ def _fire(battle: Battle, ready: list[tuple[ShipState, ShipState, WeaponKind, fl
         # what an earlier tier destroyed, knocked out or took control of fires no more
         tier = [r for r in tier if _can_still_fire(r[0], r[1], r[2])]
         if len({r[0].side for r in tier}) == 1:
-            tier.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
-            for ship, target, kind, dist in tier:
-                if _can_still_fire(ship, target, kind):
-                    _apply_hits(battle, _roll_group(battle, ship, target, kind, dist))
-        else:
-            rolled = [_roll_group(battle, s, t, k, d) for s, t, k, d in tier]
-            for hits in rolled:
-                _apply_hits(battle, hits)
+            _one_side(battle, tier)
+            continue
+        tier.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
+        rolled = [*_rolled_together(battle, tier, "A"), *_rolled_together(battle, tier, "B")]
+        for hits in rolled:
+            _apply_hits(battle, hits)
+
+
+def _rolled_together(battle: Battle, tier: list[Ready], side: str) -> list[Rolled]:
+    """One side's share of a simultaneous exchange, rolled before any of its damage lands: in
+    ship order, each group against the shields its side's earlier groups have already knocked
+    down (FPF-FIRE-09), the lowered value standing in while it rolls."""
+    knocked: dict[str, int] = {}  # shield points this side's earlier groups took off a target
+    out = []
+    for ship, target, kind, dist in tier:
+        if ship.side != side:
+            continue
+        cut = knocked.get(target.id, 0)
+        shields = target.shields
+        if cut:
+            target.shields = max(0, shields - cut)
+        rolled = _roll_group(battle, ship, target, kind, dist)
+        target.shields = shields
+        by_face = target.cls.hit_locations.by_face
+        for loc_roll, dmg in rolled[3]:
+            if by_face[loc_roll] is Location.SHIELDS:
+                knocked[target.id] = cut = cut + dmg
+        out.append(rolled)
+    return out
+
+
+def _one_side(battle: Battle, ready: list[Ready]) -> None:
+    """One side's groups: ship by ship, phasers before photons (FPF-FIRE-08, FPF-FIRE-09)."""
+    ready.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
+    for ship, target, kind, dist in ready:
+        if _can_still_fire(ship, target, kind):
+            _apply_hits(battle, _roll_group(battle, ship, target, kind, dist))
 
 
 def _roll_group(
-    battle: Battle, ship: ShipState, target: ShipState, kind: WeaponKind, dist: float
-) -> tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]:
+    battle: Battle,
+    ship: ShipState,
+    target: ShipState,
+    kind: WeaponKind,
+    dist: float,
+) -> Rolled:
     """Roll one group's penetration, location and damage dice (FPF-DMG-01, FPF-DMG-02,
     FPF-DMG-03, FPF-DMG-04, FPF-DMG-05, FPF-DMG-06)."""
     # evasion makes a shot as hard as if the weapon were that much weaker (card effects)
@@ -221,13 +261,12 @@ def _roll_group(
         target.shields,
         round(dist, 3),
         rolls,
+        ((ship.x, ship.y, ship.heading), (target.x, target.y, target.heading)),
     )
     return ship, target, kind, hits
 
 
-def _apply_hits(
-    battle: Battle, rolled: tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]
-) -> None:
+def _apply_hits(battle: Battle, rolled: Rolled) -> None:
     ship, target, kind, hits = rolled
     attack_arc = arc_to(target.x, target.y, target.heading, ship.x, ship.y)
     for loc_roll, dmg in hits:

@@ -10,7 +10,13 @@ from kolrami.engine.geometry import arc_to
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.fire import declare, firers, verify_targets
-from kolrami.rules.fpf.movement import move_formation, move_single, movers, verify_maneuver
+from kolrami.rules.fpf.movement import (
+    keep_pace,
+    move_formation,
+    move_single,
+    movers,
+    verify_maneuver,
+)
 from kolrami.rules.fpf.orders import (
     ActivateOrder,
     ActivationDecision,
@@ -174,6 +180,7 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
     """One activation: reactions, orders, fire declaration, movement with locked fire."""
     squadron.activated = True
     battle.log.record(ev.SquadronActivated, squadron.id, forced_by)
+    keep_pace(battle, squadron)
     battle.stats.activations += 1
     battle.activation_order.append(squadron.id)
     enemy = "B" if squadron.side == "A" else "A"
@@ -219,9 +226,16 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
         m = order.move_of(sid) if (order and ship.in_control) else None
         move_single(battle, ship, m)
     battle.moving = None
-    for ship in battle.ships.values():  # reaction locks on this squadron are spent
-        if ship.lock is not None and ship.lock.reaction_to == squadron.id:
+    # The activation is over: the squadron's own locks and the reaction locks on it are spent
+    # (FPF-FIRE-10: a ship fires only while activated, apart from reaction fire)
+    for ship in battle.ships.values():
+        lock = ship.lock
+        if lock is not None and (
+            lock.reaction_to == squadron.id
+            or (lock.reaction_to is None and ship.squadron == squadron.id)
+        ):
             ship.lock = None
+    battle.locked = [s for s in battle.locked if s.lock is not None]
 
 
 class FpfInitiative(RuleModule):
@@ -275,6 +289,8 @@ class FpfInitiative(RuleModule):
             while True:
                 if battle.over():
                     return
+                # a squadron wiped out earlier in the turn has nothing left to activate
+                pending = {q for q in pending if _in_play(battle, q)}
                 mine = [q for q in sorted(pending) if speeds[q] == speed and q[0] == turn]
                 theirs_side = "B" if turn == "A" else "A"
                 if not mine:
@@ -300,6 +316,12 @@ class FpfInitiative(RuleModule):
                 pending.discard(act.squadron)
                 yield from activate(battle, battle.squadrons[act.squadron], None)
                 turn = theirs_side
+
+
+def _in_play(battle: Battle, squadron_id: str) -> bool:
+    """Whether a squadron has a ship left in play."""
+    ships = battle.ships
+    return any(ships[s].alive for s in battle.squadrons[squadron_id].ships)
 
 
 def squadron_speed(battle: Battle, squadron: SquadronState) -> int:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from kolrami.engine.battle import Battle, ShipState, SquadronState
-from kolrami.engine.geometry import HEADINGS, advance, entry_distance
+from kolrami.engine.geometry import HEADINGS, Trail, advance, entry_distance
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.fire import resolve_locks
@@ -83,12 +83,32 @@ def speed_limits(battle: Battle, ship: ShipState, pivot: bool = False) -> tuple[
 def formation_limits(
     battle: Battle, squadron: SquadronState, pivot: bool = False
 ) -> tuple[int, int]:
-    """Speeds the whole formation may choose: every member's limits at once."""
+    """Speeds the whole formation may choose: every member's limits at once. A pivot only when
+    every member stood still last turn (FPF-MOV-13)."""
+    if pivot and any(battle.ships[s].last_speed != 0 for s in squadron.formation):
+        return (1, 0)
     lo, hi = 0, MAX_SPEED
     for sid in squadron.formation:
         a, b = speed_limits(battle, battle.ships[sid], pivot)
         lo, hi = max(lo, a), min(hi, b)
     return lo, hi
+
+
+def keep_pace(battle: Battle, squadron: SquadronState) -> None:
+    """Wingmen that cannot fly any speed their leader can leave the formation (FPF-MOV-11).
+
+    Every ship records the distance it flew (FPF-MOV-02), so a wingman that had to stop short
+    may start the turn far slower than its leader; when no speed is within both their Engine
+    Power limits, it flies on its own from now on (docs/rules.md, FPF-MOV-11)."""
+    if len(squadron.formation) < 2:
+        return
+    lo, hi = speed_limits(battle, battle.ships[squadron.formation[0]])
+    for sid in list(squadron.formation[1:]):
+        a, b = speed_limits(battle, battle.ships[sid])
+        if max(lo, a) > min(hi, b):
+            battle.leave_formation(battle.ships[sid])
+        else:
+            lo, hi = max(lo, a), min(hi, b)
 
 
 def movers(battle: Battle, squadron: SquadronState) -> list[str | None]:
@@ -127,9 +147,14 @@ def plan_path(
 
 
 def _stop_short(
-    battle: Battle, path: list[tuple[float, float, int]], length: float, ignore: set[str]
+    battle: Battle,
+    path: list[tuple[float, float, int]],
+    length: float,
+    ignore: set[str],
+    ends: Sequence[tuple[str, float, float]] = (),
 ) -> tuple[list[tuple[float, float, int]], float, str | None]:
-    """Cut a path so that it ends clear of other bases and on the table (FPF-MOV-08)."""
+    """Cut a path so that it ends clear of other bases and on the table (FPF-MOV-08); `ends`:
+    where ships moving at the same time (and so in `ignore`) will stand, as (id, x, y)."""
     sc = battle.scenario
     reach = 2 * sc.base_radius_cm
     cut_at: float | None = None
@@ -147,7 +172,7 @@ def _stop_short(
     for rock in battle.blockers:
         along = 0.0
         rim = rock.radius_cm + sc.base_radius_cm
-        for (x0, y0, h), (x1, y1, _) in pairwise(path):
+        for (x0, y0, _), (x1, y1, h) in pairwise(path):  # h: the heading of this leg
             seg = math.hypot(x1 - x0, y1 - y0)
             entry = entry_distance(x0, y0, h, seg, rock.x, rock.y, rim)
             if entry is not None and (cut_at is None or along + entry < cut_at):
@@ -163,12 +188,15 @@ def _stop_short(
             if s.id in ignore or not s.on_table:
                 continue
             if (s.x - ex) ** 2 + (s.y - ey) ** 2 < reach * reach:
-                hit = s
+                hit = (s.id, s.x, s.y)
                 break
+        for sid, ox, oy in ends:
+            if hit is None and (ox - ex) ** 2 + (oy - ey) ** 2 < reach * reach:
+                hit = (sid, ox, oy)
         if hit is None:
             break
-        end = _back_off(path, end, hit.x, hit.y, reach)
-        blocker = hit.id
+        end = _back_off(path, end, hit[1], hit[2], reach)
+        blocker = hit[0]
     cut = _cut(path, end) if end < length else path
     return cut, end, blocker
 
@@ -181,9 +209,37 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
     leader = battle.ships[squadron.formation[0]]
     own = set(squadron.formation)
     path, dist, blocker = plan_path(battle, leader.x, leader.y, leader.heading, m, own)
+    before = squadron.trail
+    while True:
+        trail = before.copy()
+        _extend(trail, path)
+        placed = _place_wingmen(battle, squadron, trail, dist)
+        if placed is not None or dist <= 0.0:
+            break
+        # FPF-MOV-08: a wingman could find no spot clear of its squadron mates between where it
+        # stood and where it was going; the leader stops a centimetre shorter, and all try again
+        dist = max(0.0, dist - 1.0)
+        path = _cut(path, dist) if dist > 0.0 else path[:1]
+        blocker = "formation"
+    if placed is None:  # the leader did not move at all: nobody does
+        placed = {sid: (squadron.offsets[sid], 0.0) for sid in squadron.formation[1:]}
     if blocker and m.speed > 0:
         battle.log.record(ev.StoppedShort, leader.id, blocker, round(m.speed - dist, 3))
-    trail = squadron.trail
+    squadron.trail = trail
+    moves = [_Move(leader, path, dist)]
+    for sid in squadron.formation[1:]:
+        off, moved = placed[sid]
+        if moved < dist:
+            battle.log.record(ev.StoppedShort, sid, "formation", round(dist - moved, 3))
+        squadron.offsets[sid] = off
+        route = trail.section(off, off + moved) if moved > 0.0 else [trail.point_at(off)]
+        moves.append(_Move(battle.ships[sid], route, moved))
+    trail.trim(max(squadron.offsets.values()) + battle.scenario.formation_spacing_cm * 2)
+    _execute(battle, moves)
+
+
+def _extend(trail: Trail, path: list[tuple[float, float, int]]) -> None:
+    """The leader's path added to the head of its squadron's trail."""
     for x, y, h in path:
         trail.extend(x, y, h)
     ex, ey, eh = path[-1]
@@ -192,60 +248,48 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
         # zero-length segment keeps its new facing at the head of the trail
         trail.points.insert(0, (ex, ey))
         trail.headings.insert(0, eh)
-    # Wingmen move as far as the leader did, never more (FPF-MOV-09). A wingman whose place
-    # is taken stops short along the trail, 1 cm at a time, but never behind where it
-    # started and never onto a ship of its own squadron (FPF-MOV-08).
+
+
+def _place_wingmen(
+    battle: Battle, squadron: SquadronState, trail: Trail, dist: float
+) -> dict[str, tuple[float, float]] | None:
+    """Each wingman's new offset behind the leader and the distance it moves; None when one
+    can find no spot clear of its squadron mates.
+
+    Wingmen move as far as the leader did, never more (FPF-MOV-09). A wingman whose place is
+    taken stops short along the trail, 1 cm at a time, but never behind where it started and
+    never onto another ship, of its own squadron included (FPF-MOV-08).
+    """
     reach2 = (2 * battle.scenario.base_radius_cm) ** 2
-    others = [s for s in battle.ships.values() if s.on_table and s.id not in own]
-    placed: list[tuple[float, float]] = []
+    own = set(squadron.formation)
+    others = [(s.x, s.y) for s in battle.ships.values() if s.on_table and s.id not in own]
     width, height = battle.scenario.table_width_cm, battle.scenario.table_height_cm
+    hx, hy, _ = trail.point_at(0.0)
+    mates = [(hx, hy)]  # where the squadron's ships placed so far end
 
-    def taken(x: float, y: float) -> bool:
-        if not (0.0 <= x <= width and 0.0 <= y <= height):
-            return True  # the trail may run off the table behind a new column
-        if any((o.x - x) ** 2 + (o.y - y) ** 2 < reach2 for o in others):
-            return True
-        return any((qx - x) ** 2 + (qy - y) ** 2 < reach2 for qx, qy in placed)
+    def clear(x: float, y: float, of: list[tuple[float, float]]) -> bool:
+        return all((ox - x) ** 2 + (oy - y) ** 2 >= reach2 for ox, oy in of)
 
-    moves: list[_Move] = []
-    for sid in squadron.formation:
-        ship = battle.ships[sid]
-        if sid == leader.id:
-            px, py, ph, moved = ex, ey, eh, dist
-        else:
-            off = squadron.offsets[sid]
-            start = off + dist
-            px, py, ph = trail.point_at(off)
-            moved = dist
-            while taken(px, py):
-                if off >= start:
-                    px, py, ph, moved, off = ship.x, ship.y, ship.heading, 0.0, start
-                    break
-                off = min(start, off + 1.0)
-                moved = start - off
-                px, py, ph = trail.point_at(off)
-            if moved < dist:
-                battle.log.record(ev.StoppedShort, sid, "formation", round(dist - moved, 3))
-            squadron.offsets[sid] = off
-        placed.append((px, py))
-        mid = path[1][2] if len(path) > 1 else ph
-        moves.append(
-            _Move(
-                ship,
-                ship.x,
-                ship.y,
-                ship.heading,
-                mid,
-                px,
-                py,
-                ph,
-                max(0.0, moved),
-                path if sid == leader.id else None,
-                round(dist),
-            )
-        )
-    trail.trim(max(squadron.offsets.values()) + battle.scenario.formation_spacing_cm * 2)
-    _execute(battle, moves)
+    out: dict[str, tuple[float, float]] = {}
+    for sid in squadron.formation[1:]:
+        off = squadron.offsets[sid]
+        start = off + dist
+        while True:
+            px, py, _ = trail.point_at(off)
+            on_table = 0.0 <= px <= width and 0.0 <= py <= height
+            if on_table and clear(px, py, others) and clear(px, py, mates):
+                break
+            if off >= start:
+                # no clear spot ahead: it stays where it was, which must be clear of its mates
+                px, py, _ = trail.point_at(start)
+                if not clear(px, py, mates):
+                    return None
+                off = start
+                break
+            off = min(start, off + 1.0)
+        mates.append((px, py))
+        out[sid] = (off, max(0.0, start - off))
+    return out
 
 
 def move_single(battle: Battle, ship: ShipState, m: Maneuver | None) -> None:
@@ -257,71 +301,123 @@ def move_single(battle: Battle, ship: ShipState, m: Maneuver | None) -> None:
     path, dist, blocker = plan_path(battle, ship.x, ship.y, ship.heading, m, {ship.id})
     if blocker and m.speed > 0:
         battle.log.record(ev.StoppedShort, ship.id, blocker, round(m.speed - dist, 3))
-    x, y, h = path[-1]
-    mid = path[1][2] if len(path) > 1 else h
-    _execute(battle, [_Move(ship, ship.x, ship.y, ship.heading, mid, x, y, h, dist, path)])
+    _execute(battle, [_Move(ship, path, dist)])
+
+
+class _Move:
+    """One ship's move along its route: (x, y, heading) waypoints in travel order, each with the
+    heading it is reached on, and how far along the route it goes."""
+
+    __slots__ = ("at", "coasting", "cum", "dist", "planned", "route", "ship")
+
+    def __init__(self, ship: ShipState, route: list[tuple[float, float, int]], dist: float):
+        self.ship = ship
+        self.planned = dist  # the pace it is stepped at: all of it in the move's last step
+        self.at = 0.0  # how far along it has come
+        self.coasting = not ship.in_control  # a drift is straight already (move_single)
+        self.route: list[tuple[float, float, int]] = []
+        self.cum: list[float] = []
+        self.dist = 0.0
+        self._follow(route, dist)
+
+    def _follow(self, route: list[tuple[float, float, int]], dist: float) -> None:
+        cum = [0.0]
+        for (x0, y0, _), (x1, y1, _) in pairwise(route):
+            cum.append(cum[-1] + math.hypot(x1 - x0, y1 - y0))
+        self.route, self.cum, self.dist = route, cum, dist
+
+    def point(self, s: float) -> tuple[float, float, int]:
+        """The position and heading `s` cm along the route."""
+        route, cum = self.route, self.cum
+        for i in range(1, len(route)):
+            if s <= cum[i] or i == len(route) - 1:
+                x0, y0, _ = route[i - 1]
+                x1, y1, h1 = route[i]
+                seg = cum[i] - cum[i - 1]
+                t = 0.0 if seg <= 0.0 else min(1.0, max(0.0, (s - cum[i - 1]) / seg))
+                return x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, h1
+        return route[-1]
+
+    def flown(self) -> list[tuple[float, float, int]]:
+        """The route up to where the ship ends."""
+        if self.dist >= self.cum[-1]:
+            return self.route
+        return _cut(self.route, self.dist)
+
+    def coast(self, battle: Battle, moves: list[_Move]) -> None:
+        """It lost control on the way: the rest of its move goes straight ahead on the heading
+        it has now (FPF-MOV-12, FPF-DMG-13), stopping short like any move (FPF-MOV-08), of where
+        the ships moving with it will end too."""
+        ship = self.ship
+        movers = {mv.ship.id for mv in moves}
+        ends = [(mv.ship.id, *mv.point(mv.dist)[:2]) for mv in moves if mv is not self]
+        self.coasting = True
+        rest = self.dist - self.at
+        if rest <= 0.0:
+            return
+        ax, ay = advance(ship.x, ship.y, ship.heading, rest)
+        ahead = [(ship.x, ship.y, ship.heading), (ax, ay, ship.heading)]
+        ahead, length, blocker = _stop_short(battle, ahead, rest, movers, ends)
+        if blocker:
+            battle.log.record(ev.StoppedShort, ship.id, blocker, round(rest - length, 3))
+        flown = _cut(self.route, self.at) if self.at > 0.0 else self.route[:1]
+        self._follow(flown + ahead[1:], self.at + length)
 
 
 def _execute(battle: Battle, moves: list[_Move]) -> None:
-    """Step the movers from start to end, letting locked weapons fire on the way, then log.
+    """Step the movers along their routes, letting locked weapons fire on the way, then log.
 
-    Ships advance in straight lines from start to end in steps of at most STEP_CM, keeping
-    their first-leg heading for the first half and their final heading after; exact for
-    straight moves and close for a 60-degree turn. Locks are checked before the first step
-    and after each one (FPF-FIRE-03, FPF-FIRE-07).
+    Every mover goes along its own route (the leader's turn, half move, turn, half move; a
+    wingman's stretch of the trail: FPF-MOV-07, FPF-MOV-09), all at once, in steps of at most
+    STEP_CM. Locks are checked as the ships set off and after each step (FPF-FIRE-03,
+    FPF-FIRE-07); reaction fire needs its target to be moving: setting off on a move of some
+    length, or one of the ships that moved in that step (FPF-FIRE-11). A ship destroyed, reset
+    or left derelict on the way stops where it is; one that loses control coasts straight on
+    (FPF-MOV-12, FPF-DMG-13).
     """
-    longest = max((mv.dist for mv in moves), default=0.0)
     for mv in moves:  # this turn's speed holds from the start of the move (FPF-MASK-03)
-        mv.ship.speed = min(MAX_SPEED, round(mv.dist) if mv.speed is None else mv.speed)
-    steps = max(1, math.ceil(longest / STEP_CM)) if battle.locked else 0
-    resolve_locks(battle)
+        mv.ship.speed = min(MAX_SPEED, round(mv.dist))
+    longest = max((mv.planned for mv in moves), default=0.0)
+    steps = max(1, math.ceil(longest / STEP_CM)) if battle.locked and longest > 0.0 else 0
+    # setting off: a ship with a move to make is moving from its first point on
+    resolve_locks(battle, [mv.ship.id for mv in moves if mv.dist > 0.0])
     for k in range(1, steps + 1):
         t = k / steps
+        moving = []
         for mv in moves:
-            ship = mv.ship
-            if not ship.on_table:
+            if mv.at >= mv.dist:
                 continue
-            ship.x = mv.x0 + (mv.x1 - mv.x0) * t
-            ship.y = mv.y0 + (mv.y1 - mv.y0) * t
-            ship.heading = mv.mid if t <= 0.5 else mv.h1
-        resolve_locks(battle)
+            ship = mv.ship
+            if not ship.alive:
+                mv.dist = mv.at
+                continue
+            if not ship.in_control and not mv.coasting:
+                mv.coast(battle, moves)
+            s = min(mv.dist, mv.planned * t)
+            if s > mv.at:
+                mv.at = s
+                ship.x, ship.y, ship.heading = mv.point(s)
+                moving.append(ship.id)
+        resolve_locks(battle, moving)
     for mv in moves:
         ship = mv.ship
         if not ship.on_table:
             continue
+        if not ship.alive:  # a derelict now: it stopped where it was hit
+            mv.dist = min(mv.dist, mv.at)
+        route = mv.flown()
+        x1, y1, h1 = route[-1]
         # never a hair off the table through rounding
-        x1 = min(max(mv.x1, 0.0), battle.scenario.table_width_cm)
-        y1 = min(max(mv.y1, 0.0), battle.scenario.table_height_cm)
-        ship.x, ship.y, ship.heading = x1, y1, mv.h1
-        # a jump records flat out; a formation records its leader's speed
-        ship.speed = min(MAX_SPEED, round(mv.dist) if mv.speed is None else mv.speed)
+        x1 = min(max(x1, 0.0), battle.scenario.table_width_cm)
+        y1 = min(max(y1, 0.0), battle.scenario.table_height_cm)
+        ship.x, ship.y, ship.heading = x1, y1, h1
+        # the speed it records is the distance it actually flew (FPF-MOV-02, FPF-MASK-03); a
+        # jump records flat out
+        ship.speed = min(MAX_SPEED, round(mv.dist))
         ship.moved = True
-        if mv.path is None:
-            points: tuple[tuple[float, float], ...] = ((mv.x0, mv.y0), (x1, y1))
-        else:
-            inner = tuple((px, py) for px, py, _ in mv.path[1:-1])
-            points = ((mv.x0, mv.y0), *inner, (x1, y1))
+        points = ((route[0][0], route[0][1]), *((px, py) for px, py, _ in route[1:-1]), (x1, y1))
         # exact values: the event rounds them when it is built (ShipMoved)
-        battle.log.record(ev.ShipMoved, ship.id, points, mv.h1, ship.speed, mv.dist)
-
-
-@dataclass(slots=True)
-class _Move:
-    """One ship's planned move: start, first-leg heading, end, distance and path."""
-
-    ship: ShipState
-    x0: float
-    y0: float
-    h0: int
-    mid: int
-    x1: float
-    y1: float
-    h1: int
-    dist: float
-    path: list[tuple[float, float, int]] | None
-    #: the speed to record; a formation records its leader's for every ship, so the squadron
-    #: keeps one speed (FPF-MOV-05) even when a wingman had to stop short
-    speed: int | None = None
+        battle.log.record(ev.ShipMoved, ship.id, points, h1, ship.speed, mv.dist)
 
 
 def _edge_exit(x0: float, y0: float, x1: float, y1: float, w: float, h: float) -> float | None:
