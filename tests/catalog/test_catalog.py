@@ -67,7 +67,7 @@ def test_ship_sheet_numbers(ship_id: str) -> None:
 def test_pack_has_exactly_the_ten_classes_in_sheet_order() -> None:
     pack = builtin_pack()
     assert [s.id for s in pack.ships] == list(SHEETS)
-    assert pack.data_version == "1.1.0"
+    assert pack.data_version == "1.2.0"
     assert len(pack.by_faction(Faction.KLINGON)) == 5
     assert len(pack.by_faction(Faction.FEDERATION)) == 5
 

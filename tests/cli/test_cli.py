@@ -33,7 +33,7 @@ def test_ships_table_lists_every_class() -> None:
 
 def test_ships_faction_filter_and_json() -> None:
     data = json.loads(run_ok("ships", "--faction", "klingon", "--json"))
-    assert data["pack"]["data_version"] == "1.1.0"
+    assert data["pack"]["data_version"] == "1.2.0"
     assert [s["name"] for s in data["ships"]] == [
         "Bird of Prey",
         "Star Hawk",

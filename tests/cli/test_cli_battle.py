@@ -152,3 +152,14 @@ def test_not_a_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     junk.write_text("hello\n")
     assert main(["replay", str(junk)]) == 2
     assert "is not a Kolrami event log" in capsys.readouterr().err
+
+
+@pytest.mark.rule("PP-04", "FPF-OPT-01")
+def test_peak_performance_with_derelicts_is_refused_naming_both() -> None:
+    """A reset (PP-04) and a derelict (FPF-OPT-01) both say what superstructure 0 does."""
+    result = CliRunner().invoke(
+        app, ["battle", "--scenario", "peak-performance", "--rules", "derelicts", "--seed", "3"]
+    )
+    assert result.exit_code == 2
+    assert "'battle-simulation' and 'derelicts'" in result.output
+    assert "leave one of them out" in result.output

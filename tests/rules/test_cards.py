@@ -154,23 +154,29 @@ def test_initiative_cards_add_to_the_roll_off(card_id: str) -> None:
                 assert e.winner == ("A" if a + card.effect.amount > b else "B")
 
 
-@pytest.mark.parametrize("card_id", by_hook("hull-patch"))
-def test_hull_patch_mends_the_most_battered_ship_once(card_id: str) -> None:
+@pytest.mark.rule("FPF-REP-03", "FPF-REP-01")
+@pytest.mark.parametrize("card_id", by_hook("repair-team"))
+def test_the_repair_team_mends_the_most_battered_ship_once_never_its_hull(card_id: str) -> None:
     card = cards()[card_id]
     battle = started(card)
-    battle.ships["A2"].superstructure = 5
-    battle.ships["A3"].superstructure = 15
+    a2, a3 = battle.ships["A2"], battle.ships["A3"]
+    a2.superstructure, a2.shields, a2.engine_power = 5, 3, 2
+    a3.superstructure, a3.shields = 15, 1
     list(rules_of(battle).run(Phase.START_OF_TURN, battle))
-    assert battle.ships["A2"].superstructure == 5 + card.effect.amount
-    battle.ships["A3"].superstructure = 3
+    assert a2.superstructure == 5  # superstructure is never repaired in battle (FPF-REP-03)
+    assert (a2.engine_power, a2.shields) == (a2.max_engine, a2.max_shields)  # two repairs
+    assert a3.shields == 1
+    a3.superstructure = 3
     list(rules_of(battle).run(Phase.START_OF_TURN, battle))
-    assert battle.ships["A3"].superstructure == 3  # used up: once a battle
-    patched = [e.on for e in battle.events() if isinstance(e, ev.CardUsed) and e.card == card_id]
-    assert patched == ["A2"]
+    assert a3.shields == 1  # used up: once a battle
+    helped = [e.on for e in battle.events() if isinstance(e, ev.CardUsed) and e.card == card_id]
+    assert helped == ["A2"]
+    repaired = [(e.ship, e.item) for e in battle.events() if isinstance(e, ev.Repaired)]
+    assert repaired == [("A2", "engine_power"), ("A2", "shields")]
 
 
 def test_every_card_is_covered_by_a_hook_test() -> None:
-    tested = {"stat", "weapon", "evasion", "reroll", "initiative", "hull-patch"}
+    tested = {"stat", "weapon", "evasion", "reroll", "initiative", "repair-team"}
     assert {c.effect.hook for c in cards().values()} <= tested
 
 

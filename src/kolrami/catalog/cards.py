@@ -38,7 +38,7 @@ class Scope(StrEnum):
     FLEET = "fleet"
 
 
-Hook = Literal["stat", "weapon", "reroll", "evasion", "initiative", "hull-patch"]
+Hook = Literal["stat", "weapon", "reroll", "evasion", "initiative", "repair-team"]
 Stat = Literal["shields", "engine_power", "computer", "damage_control"]
 
 
@@ -65,7 +65,7 @@ class Effect(BaseModel):
             "reroll": self.per_turn > 0,
             "evasion": self.amount > 0,
             "initiative": self.amount > 0,
-            "hull-patch": self.amount > 0 and self.uses > 0,
+            "repair-team": self.amount > 0 and self.uses > 0,
         }
         if not need[self.hook]:
             raise ValueError(f"hook '{self.hook}' is missing its parameters")
@@ -83,8 +83,8 @@ class Effect(BaseModel):
                 parts.append(f"{self.weapon.value} range {self.range_cm:+d} cm")
         elif self.hook == "reroll":
             parts.append(f"{self.per_turn} a turn")
-        elif self.hook == "hull-patch":
-            parts.append(f"{self.amount} superstructure, {self.uses} use(s)")
+        elif self.hook == "repair-team":
+            parts.append(f"{self.amount} repairs, {self.uses} use(s)")
         else:
             parts.append(f"{self.amount:+d}")
         return f"{' '.join(parts)} ({self.scope.value})"

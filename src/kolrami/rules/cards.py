@@ -16,6 +16,7 @@ from kolrami.catalog.cards import Card, Scope, get_card
 from kolrami.engine.orders import Decision
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates
+from kolrami.rules.fpf.repairs import apply_repair, damaged_items
 from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
@@ -79,28 +80,8 @@ class CardEffects(RuleModule):
             fx = card.effect
             if fx.hook == "reroll" and ship.alive:
                 battle.rerolls_left[ship.id] = battle.rerolls_left.get(ship.id, 0) + fx.per_turn
-            elif fx.hook == "hull-patch":
-                used = battle.card_uses.get((ship.side, card.id), 0)
-                hurt = [
-                    s
-                    for s in battle.side_ships(ship.side)
-                    if s.superstructure < s.cls.superstructure
-                ]
-                if used < fx.uses and hurt:
-                    worst = min(
-                        hurt, key=lambda s: (s.superstructure / s.cls.superstructure, s.index)
-                    )
-                    worst.superstructure = min(
-                        worst.cls.superstructure, worst.superstructure + fx.amount
-                    )
-                    battle.card_uses[(ship.side, card.id)] = used + 1
-                    battle.log.record(
-                        ev.CardUsed,
-                        card.id,
-                        ship.id,
-                        worst.id,
-                        f"superstructure back to {worst.superstructure}",
-                    )
+            elif fx.hook == "repair-team":
+                _repair_team(battle, ship, card)
         yield from ()
 
     def after_roll(
@@ -160,3 +141,24 @@ def _apply_lasting(ship: ShipState, card: Card) -> str:
     return (
         f"{fx.weapon.value}s strength {ship.strength[fx.weapon]}, range {ship.ranges[fx.weapon]} cm"
     )
+
+
+def _repair_team(battle: Battle, carrier: ShipState, card: Card) -> None:
+    """The Reinforcements Sideboard's team: once a battle, at the start of a turn, `amount` of
+    the most battered ship's damaged items repaired as Damage Control points repair them, in
+    the order the repair list gives. Superstructure is never among them (FPF-REP-03)."""
+    fx = card.effect
+    used = battle.card_uses.get((carrier.side, card.id), 0)
+    if used >= fx.uses:
+        return
+    hurt = [s for s in battle.side_ships(carrier.side) if damaged_items(battle, s)]
+    if not hurt:
+        return
+    worst = min(hurt, key=lambda s: (s.superstructure / s.cls.superstructure, s.index))
+    battle.card_uses[(carrier.side, card.id)] = used + 1
+    battle.log.record(ev.CardUsed, card.id, carrier.id, worst.id, f"up to {fx.amount} repairs")
+    for _ in range(fx.amount):
+        items = damaged_items(battle, worst)
+        if not items:
+            break
+        apply_repair(battle, worst, items[0])  # each logged as a repair

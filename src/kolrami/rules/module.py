@@ -141,6 +141,11 @@ class RuleModule(Module):
         """Anything that happens to a ship as it jumps (FPF-OPT-06)."""
         raise NotImplementedError
 
+    @policy
+    def shield_ceiling(self, battle: Battle, ship: ShipState) -> int:
+        """The shields a repair brings a ship back to (FPF-REP-01; PP-12 lowers it)."""
+        raise NotImplementedError
+
 
 #: The hooks of the phases that may ask captains, and of the phases that do not.
 DECISION_HOOKS: dict[Phase, Callable[[RuleModule, Battle], Iterator[Decision]]] = {
@@ -171,6 +176,7 @@ class Ruleset(Rules):
         self.check_jump = self.policy(RuleModule.check_jump)
         self.jump_weapons = self.policy(RuleModule.jump_weapons)
         self.before_jump = self.policy(RuleModule.before_jump)
+        self.shield_ceiling = self.policy(RuleModule.shield_ceiling)
 
     def run(self, phase: Phase, battle: Battle) -> Iterator[Decision]:
         """Run every hook of `phase`; decision phases yield their decisions."""

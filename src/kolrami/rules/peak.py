@@ -118,7 +118,7 @@ def reset_ship(battle: Battle, ship: ShipState, by: ShipState | None) -> None:
     ship.cards = [c for c in ship.start_cards if c not in lost]
     ship.tokens += 1  # PP-10
     # what it returns with: its starting shields, cards included, less a point a token (PP-12)
-    ship.shields = max(0, ship.max_shields - ship.tokens)
+    ship.shields = max(0, ship.max_shields - ship.tokens)  # (BattleSimulation.shield_ceiling)
     battle.log.record(ev.ShipReset, ship.id, by.id if by else "", ship.tokens)
 
 
@@ -135,6 +135,11 @@ class BattleSimulation(RuleModule):
     capabilities = frozenset({Capability.RESETS_DESTROYED, Capability.SCORES_FLEET_POINTS})
     clauses = tuple(f"PP-{n:02d}" for n in range(4, 23))
     summary = "Peak Performance: reset instead of destruction, returns, Fleet Points scoring."
+
+    def shield_ceiling(self, battle: Battle, ship: ShipState) -> int:
+        # PP-12: a returned ship's token-reduced shields are its shields now; repairs restore
+        # shields only that far
+        return max(0, ship.max_shields - ship.tokens)
 
     def destroyed(self, battle: Battle, ship: ShipState, by: ShipState | None) -> None:
         reset_ship(battle, ship, by)

@@ -8,20 +8,20 @@ from typing import TYPE_CHECKING
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.orders import RepairDecision, RepairOrder
-from kolrami.rules.module import RuleModule
+from kolrami.rules.module import RuleModule, rules_of
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
 
 
-def damaged_items(ship: ShipState) -> list[str]:
+def damaged_items(battle: Battle, ship: ShipState) -> list[str]:
     """Items a Damage Control point could work on now (FPF-REP-01, FPF-REP-05, FPF-REP-07)."""
     items = []
     if ship.systems < ship.max_systems:
         items.append("computer")
     if ship.engine_power < ship.max_engine:
         items.append("engine_power")
-    if ship.shields < ship.max_shields:
+    if ship.shields < rules_of(battle).shield_ceiling(battle, ship):
         items.append("shields")
     mounts = ship.mounts
     for kind, weapon in ship.cls.weapons():
@@ -34,7 +34,7 @@ def damaged_items(ship: ShipState) -> list[str]:
 def repair_decision(battle: Battle, side: str) -> RepairDecision | None:
     """What `side` may repair this turn (FPF-REP-02): ships with points and damage, each with
     its damaged items and its points; None when there is nothing to repair."""
-    found = [(s, damaged_items(s)) for s in battle.side_ships(side) if s.damage_control > 0]
+    found = [(s, damaged_items(battle, s)) for s in battle.side_ships(side) if s.damage_control > 0]
     found = [(s, items) for s, items in found if items]
     if not found:
         return None
@@ -74,10 +74,10 @@ def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder)
                 f"{ship_id} has {ship.damage_control} Damage Control point(s) a turn and "
                 f"spends {spent[ship_id]} (FPF-REP-01)"
             )
-        if item not in damaged_items(ship):
+        if item not in damaged_items(battle, ship):
             raise IllegalOrderError(
                 f"{ship_id} has no damaged '{item}' to repair; damaged: "
-                f"{', '.join(damaged_items(ship)) or 'nothing'} (FPF-REP-07)"
+                f"{', '.join(damaged_items(battle, ship)) or 'nothing'} (FPF-REP-07)"
             )
         if item != "computer" and order.repairs.count((ship_id, item)) > 1:
             raise IllegalOrderError(
@@ -94,7 +94,7 @@ def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
     elif item == "engine_power":
         ship.engine_power = value = ship.max_engine
     elif item == "shields":
-        ship.shields = value = ship.max_shields
+        ship.shields = value = rules_of(battle).shield_ceiling(battle, ship)
     else:
         kind_name, _, index = item.partition(".")
         for kind, weapon in ship.cls.weapons():
@@ -136,3 +136,7 @@ class FpfRepairs(RuleModule):
         for ship in battle.ships.values():
             if ship.alive and not ship.in_control and ship.engine_power > 0 and ship.systems > 0:
                 battle.set_control(ship, True)
+
+    def shield_ceiling(self, battle: Battle, ship: ShipState) -> int:
+        # FPF-REP-01: an item is repaired back to the ship's own value (cards included)
+        return ship.max_shields
