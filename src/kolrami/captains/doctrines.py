@@ -38,6 +38,7 @@ from kolrami.captains.scoring import (
     candidates,
     enemy,
     focus_target,
+    jump_toward,
 )
 from kolrami.catalog.models import Arc
 from kolrami.engine.chance import Dice
@@ -107,12 +108,17 @@ class RandomCaptain:
             )
             return ReactionOrder(decision.squadron, fire or None)
         assert isinstance(decision, OrdersDecision)
-        return self._orders(view, decision.squadron)
+        return self._orders(view, decision)
 
-    def _orders(self, view: BattleView, sq: str) -> SquadronOrder:
+    def _orders(self, view: BattleView, decision: OrdersDecision) -> SquadronOrder:
         d = self.dice
+        sq = decision.squadron
         moves: list[tuple[str | None, Maneuver]] = []
-        for mover in view.movers(sq):
+        if decision.jump is not None and d.d(6) == 1:  # a micro warp jump (FPF-OPT-04)
+            lo, hi = decision.jump
+            for mover in view.movers(sq):
+                moves.append((mover, Maneuver(lo + d.d(hi - lo + 1) - 1, d.d(3) - 2, 0, jump=True)))
+        for mover in view.movers(sq) if not moves else ():
             ship = view.mover_position(mover, sq)
             pivot = ship.last_speed == 0 and d.d(3) == 1
             lo, hi = view.speed_limits(mover, sq, pivot)
@@ -160,7 +166,7 @@ class ScoredCaptain:
     def decide(self, view: BattleView, decision: Decision) -> Order:
         # the most frequent decisions first (the classes are unrelated: the order is free)
         if isinstance(decision, OrdersDecision):
-            return self._orders(view, decision.squadron)
+            return self._orders(view, decision.squadron, decision.jump)
         if isinstance(decision, ActivationDecision):
             return self._activation(view, decision)
         if isinstance(decision, ReactionDecision):
@@ -230,7 +236,9 @@ class ScoredCaptain:
             fire += [FireTarget(s.id, Arc.F, fallback) for s in need if s.id not in targets]
         return ReactionOrder(decision.squadron, tuple(fire))
 
-    def _orders(self, view: BattleView, sq: str) -> SquadronOrder:
+    def _orders(
+        self, view: BattleView, sq: str, jump: tuple[int, int] | None = None
+    ) -> SquadronOrder:
         members = view.members(sq)
         enemies = view.enemies()
         if not enemies:
@@ -255,6 +263,11 @@ class ScoredCaptain:
         obstacles = view.obstacles()
         moves: list[tuple[str | None, Maneuver]] = []
         plans: dict[str, Plan] = {}
+        if jump is not None and self.weights.jumps:
+            leap = self._jump(view, sq, focus, jump, table)
+            if leap is not None:
+                fire = self._fire(view, sq, {}, enemies, focus, arsenal)
+                return SquadronOrder(sq, leap, fire)
         for mover in view.movers(sq):
             origin = view.mover_position(mover, sq)
             group = [s for s in members if (mover is None and not s.detached) or s.id == mover]
@@ -268,6 +281,24 @@ class ScoredCaptain:
                 plans[s.id] = move.plan.shifted(origin, s)
         fire = self._fire(view, sq, plans, enemies, focus, arsenal)
         return SquadronOrder(sq, tuple(moves), fire)
+
+    def _jump(
+        self,
+        view: BattleView,
+        sq: str,
+        focus: ShipView,
+        jump: tuple[int, int],
+        table: tuple[float, float],
+    ) -> tuple[tuple[str | None, Maneuver], ...] | None:
+        """A micro warp jump for every mover (`scoring.jump_toward`), when each has one worth
+        making: the enemy is far beyond a normal move and the jump lands much nearer."""
+        leaps = []
+        for mover in view.movers(sq):
+            m = jump_toward(view.mover_position(mover, sq), focus, jump, table)
+            if m is None:
+                return None
+            leaps.append((mover, m))
+        return tuple(leaps) or None
 
     def _candidates(
         self, view: BattleView, mover: str | None, sq: str, origin: ShipView
@@ -311,7 +342,7 @@ class AggressiveCaptain(ScoredCaptain):
     """Close in, bring the forward arc to bear at the best range, focus fire on a kill."""
 
     name = "aggressive"
-    weights = Weights(threat=0.3, closing=0.08, keep_out=False, react=True)
+    weights = Weights(threat=0.3, closing=0.08, keep_out=False, react=True, jumps=True)
 
 
 class KitingCaptain(ScoredCaptain):

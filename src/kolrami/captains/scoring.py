@@ -69,6 +69,7 @@ class Weights:
     closing: float  # value of a centimetre closer to the focus target
     keep_out: bool  # when it cannot hurt the focus target, keep KITING_DISTANCE_CM from it
     react: bool  # use reaction fire
+    jumps: bool = False  # make a micro warp jump to close a long distance (FPF-OPT-04)
 
 
 # --- weapons and firepower --------------------------------------------------------------------
@@ -373,6 +374,40 @@ def best_move(
     assert best is not None, "no candidate manoeuvres"
     maneuver, mid_x, mid_y, mid_heading, end_x, end_y, end_heading = best
     return Move(maneuver, Plan(mid_x, mid_y, mid_heading, end_x, end_y, end_heading), best_score)
+
+
+#: A jump is worth it when it lands this much nearer the focus target than a full normal move
+#: (40 cm) could bring it, and no nearer than this to it (the jump passes over ships, FPF-MASK-05)
+JUMP_GAIN_CM = 20.0
+JUMP_LANDING_CM = 10.0
+#: ... and ends this far inside the table edges (the edge stops a jump short)
+JUMP_EDGE_CM = 5.0
+
+
+def jump_toward(
+    origin: ShipView, focus: ShipView, jump: tuple[int, int], table: tuple[float, float]
+) -> Maneuver | None:
+    """The micro warp jump (FPF-OPT-04) that lands nearest the focus target: straight ahead
+    after a first turn of -1, 0 or +1, at the shortest, middle or longest distance allowed,
+    landing inside the table; None unless it ends JUMP_GAIN_CM nearer than a full 40 cm move
+    could (and at least JUMP_LANDING_CM from the target). The first of equals wins."""
+    lo, hi = jump
+    width, height = table
+    now = hypot(focus.x - origin.x, focus.y - origin.y)
+    best: tuple[float, Maneuver] | None = None
+    for turn in (-1, 0, 1):
+        ux, uy = UNIT[(origin.heading + turn) % HEADINGS]
+        for dist in sorted({lo, (lo + hi) // 2, hi}):
+            x, y = origin.x + ux * dist, origin.y + uy * dist
+            inside = JUMP_EDGE_CM <= x <= width - JUMP_EDGE_CM
+            if not (inside and JUMP_EDGE_CM <= y <= height - JUMP_EDGE_CM):
+                continue
+            gap = hypot(focus.x - x, focus.y - y)
+            if gap < JUMP_LANDING_CM or gap > now - 40.0 - JUMP_GAIN_CM:
+                continue
+            if best is None or gap < best[0]:
+                best = (gap, Maneuver(dist, turn, 0, jump=True))
+    return None if best is None else best[1]
 
 
 # --- fire -------------------------------------------------------------------------------------

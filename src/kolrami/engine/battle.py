@@ -442,11 +442,12 @@ class Battle:
     # --- end ----------------------------------------------------------------------------------
 
     def destroyed_value(self) -> dict[str, int]:
-        """Points of each side's fleet destroyed so far (keyed by the side that lost them)."""
+        """Points of each side's fleet destroyed so far (keyed by the side that lost them): each
+        ship's Total SP, its class value and its cards, what the fleet paid for it."""
         out = dict.fromkeys(SIDES, 0)
         for s in self.ships.values():
             if s.destroyed or s.derelict:
-                out[s.side] += s.cls.value
+                out[s.side] += s.points
         return out
 
     def over(self) -> bool:

@@ -132,6 +132,11 @@ class RuleModule(Module):
         raise NotImplementedError
 
     @policy
+    def jump_range(self, battle: Battle) -> tuple[int, int] | None:
+        """The distances a micro warp jump may cover (FPF-OPT-04); None: no jumps."""
+        raise NotImplementedError
+
+    @policy
     def jump_weapons(self, battle: Battle, kinds: list[WeaponKind]) -> list[WeaponKind]:
         """The weapons a jumping ship may fire (FPF-OPT-05)."""
         raise NotImplementedError
@@ -175,6 +180,7 @@ class Ruleset(Rules):
         self.initiative_bonus = self.policy(RuleModule.initiative_bonus)
         self.check_jump = self.policy(RuleModule.check_jump)
         self.jump_weapons = self.policy(RuleModule.jump_weapons)
+        self.jump_range = self.policy(RuleModule.jump_range)
         self.before_jump = self.policy(RuleModule.before_jump)
         self.shield_ceiling = self.policy(RuleModule.shield_ceiling)
 

@@ -114,6 +114,9 @@ class FpfDamage(RuleModule):
             "'micro-warp-jump' (FPF-OPT-04)"
         )
 
+    def jump_range(self, battle: Battle) -> tuple[int, int] | None:
+        return None
+
     def jump_weapons(self, battle: Battle, kinds: list[WeaponKind]) -> list[WeaponKind]:
         return kinds
 

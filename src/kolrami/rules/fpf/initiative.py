@@ -160,7 +160,12 @@ def orders_decision(battle: Battle, squadron: SquadronState) -> OrdersDecision:
     able = () if squadron.fired else tuple(s.id for s in firers(battle, squadron))
     targets = _enemy_targets(battle, squadron.side, None) if able else ()
     return OrdersDecision(
-        squadron.side, squadron.id, tuple(movers(battle, squadron)), able, targets
+        squadron.side,
+        squadron.id,
+        tuple(movers(battle, squadron)),
+        able,
+        targets,
+        rules_of(battle).jump_range(battle),
     )
 
 

@@ -56,9 +56,13 @@ class MicroWarpJump(RuleModule):
     clauses = ("FPF-OPT-04", "FPF-OPT-05", "FPF-OPT-06")
     summary = "Jump 40-60 (inches by default) straight ahead after the first turn; photons only."
 
+    def jump_range(self, battle: Battle) -> tuple[int, int]:
+        unit = battle.scenario.micro_warp_unit_cm
+        return math.ceil(40 * unit), math.floor(60 * unit)  # FPF-OPT-04
+
     def check_jump(self, battle: Battle, ships: list[ShipState], m: Maneuver, who: str) -> None:
         unit = battle.scenario.micro_warp_unit_cm
-        lo, hi = math.ceil(40 * unit), math.floor(60 * unit)
+        lo, hi = self.jump_range(battle)
         if m.pivot is not None or m.turn2 != 0 or m.turn1 not in (-1, 0, 1):
             raise IllegalOrderError(
                 f"{who}: a jump allows only the first turn, then goes straight "

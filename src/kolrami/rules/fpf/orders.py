@@ -196,6 +196,8 @@ class OrdersDecision(GameDecision):
     movers: tuple[str | None, ...] = ()
     firers: tuple[str, ...] = ()
     targets: tuple[str, ...] = ()
+    #: the distances a micro warp jump may cover, in cm, when the rules allow one (FPF-OPT-04)
+    jump: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
