@@ -34,6 +34,7 @@ from kolrami.captains.scoring import (
     candidates,
     enemy,
     focus_target,
+    jump_toward,
     threat_at,
     weapon_groups,
 )
@@ -44,6 +45,7 @@ from kolrami.fleet import load_fleet, preset_names
 from kolrami.rules import new_battle
 from kolrami.rules.fpf.damage import DAMAGE_SIDES, penetrates
 from kolrami.rules.fpf.orders import Maneuver
+from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import builtin_scenario
 
 TOLERANCE = 1e-9
@@ -410,3 +412,19 @@ def test_an_enemy_threatens_a_point_within_its_range_less_its_own_move() -> None
     assert threat_at(threat, 90.0, 60.0 + reach - ENEMY_MOVE_CM + 0.5) == 0.0
     assert threat_at(threat, 90.0, 60.0 + reach - ENEMY_MOVE_CM - 0.5) > 0.0
     assert ENEMY_MOVE_CM == 8
+
+
+@pytest.mark.rule("FPF-OPT-04")
+def test_a_jump_is_made_only_when_it_lands_well_nearer() -> None:
+    battle = sandbox([["reliant"]], [["ktroika"]])
+    place(battle, "A1", 90, 10, 0)
+    place(battle, "B1", 90, 115, 3)
+    origin, focus = snapshot(battle.ships["A1"]), snapshot(battle.ships["B1"])
+    table = (180.0, 120.0)
+    leap = jump_toward(origin, focus, (40, 60), table)  # jumps measured in cm
+    assert leap is not None
+    assert leap.jump
+    assert (leap.turn1, leap.turn2) == (0, 0)
+    assert leap.speed == 60
+    # in the printed inches (102-152 cm) every jump leaves the table or lands on top of it
+    assert jump_toward(origin, focus, (102, 152), table) is None

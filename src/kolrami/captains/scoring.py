@@ -378,7 +378,7 @@ def best_move(
 
 #: A jump is worth it when it lands this much nearer the focus target than a full normal move
 #: (40 cm) could bring it, and no nearer than this to it (the jump passes over ships, FPF-MASK-05)
-JUMP_GAIN_CM = 20.0
+JUMP_GAIN_CM = 15.0
 JUMP_LANDING_CM = 10.0
 #: ... and ends this far inside the table edges (the edge stops a jump short)
 JUMP_EDGE_CM = 5.0
