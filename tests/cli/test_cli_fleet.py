@@ -28,8 +28,24 @@ def test_validate_legal_fleet_exits_0_with_the_documented_json(tmp_path: Path) -
     code, out = invoke("fleet", "validate", "presets:federation-flagship", "--json")
     assert code == 0
     data = json.loads(out)
-    assert list(data) == ["valid", "total_build", "ships", "errors"]
+    assert list(data) == [
+        "name",
+        "valid",
+        "total_build",
+        "sp_limit",
+        "ships",
+        "resource",
+        "errors",
+        "note",
+    ]
     assert data["valid"] is True
+    assert data["ships"][0]["cards"][0] == {
+        "title": "Enterprise",
+        "type": "Ship",
+        "faction": "FED",
+        "sp": 180,
+        "known": True,
+    }
     assert data["total_build"] == 297
     assert [s["total_sp"] for s in data["ships"]] == [200, 48, 49]
 
@@ -63,7 +79,7 @@ def test_validate_limit_changes_the_verdict(tmp_path: Path) -> None:
         (["fleet", "import", "KF1-garbage!"], "not a Kolrami share string"),
         (["fleet", "export", "presets:klingon-fleet", "--to", "pdf"], "use share, text or fleetx"),
         (["fleet", "sheet", "presets:klingon-fleet"], "--html OUT.html and/or --pdf OUT.pdf"),
-        (["card", "vennn"], "did you mean 'venn'?"),
+        (["card", "vennn"], "did you mean 'Captain Ilsa Venn'?"),
         (["cards", "--type", "laser"], "--type laser"),
         (["cards", "--faction", "XYZ"], "use a code"),
     ],

@@ -103,13 +103,37 @@ class FleetReport:
         return not self.errors
 
     def to_json(self) -> dict[str, Any]:
-        """The shape `kolrami fleet validate --json` prints."""
+        """The shape `kolrami fleet validate --json` and `fleet show --json` print: the build
+        sheet's rows and totals, and every problem."""
         return {
+            "name": self.fleet.name,
             "valid": self.valid,
             "total_build": self.total_build,
-            "ships": [{"total_sp": s.total_sp} for s in self.ships],
+            "sp_limit": self.settings.sp_limit,
+            "ships": [
+                {
+                    "number": s.index + 1,
+                    "class": s.ship_class,
+                    "name": s.name,
+                    "squadron": s.squadron,
+                    "cards": [_line_json(line) for line in s.lines],
+                    "total_sp": s.total_sp,
+                }
+                for s in self.ships
+            ],
+            "resource": _line_json(self.resource) if self.resource else None,
             "errors": [e.to_json() for e in self.errors],
         }
+
+
+def _line_json(line: SheetLine) -> dict[str, Any]:
+    return {
+        "title": line.title,
+        "type": line.type,
+        "faction": line.faction,
+        "sp": line.sp,
+        "known": line.known,
+    }
 
 
 class _Context:

@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kolrami.catalog import ShipPack
-from kolrami.engine.battle import Battle
+from kolrami.engine.battle import Battle, ShipState
 from kolrami.report.adv_sheet import advanced_status_table
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates, penetration_target
@@ -133,14 +133,10 @@ def status_table(battle: Battle) -> Table:
             col, justify="right" if col in ("SS", "Shields", "Engine", "Systems") else "left"
         )
     for s in battle.ships.values():
-        if s.destroyed:
-            state = "[red]destroyed[/]"
-        elif s.derelict:
-            state = "derelict"
-        elif not s.in_control:
-            state = "[yellow]ballistic[/]"
-        else:
-            state = "toast" if s.toast else "ok"
+        state = {
+            "destroyed": "[red]destroyed[/]",
+            "ballistic": "[yellow]ballistic[/]",
+        }.get(ship_state(s), ship_state(s))
         weapons = " ".join(f"{k.value}s {sum(v)}" for k, v in s.mounts.items() if v)
         table.add_row(
             s.id,
@@ -149,8 +145,19 @@ def status_table(battle: Battle) -> Table:
             f"{max(0, s.superstructure)}/{s.cls.superstructure}",
             f"{s.shields}/{s.max_shields}",
             f"{s.engine_power}/{s.max_engine}",
-            f"{s.systems}/{s.max_systems}",
+            f"{max(0, s.systems)}/{s.max_systems}",
             weapons,
             state,
         )
     return table
+
+
+def ship_state(ship: ShipState) -> str:
+    """A ship's state at the end, in one word: destroyed, derelict, ballistic, toast or ok."""
+    if ship.destroyed:
+        return "destroyed"
+    if ship.derelict:
+        return "derelict"
+    if not ship.in_control:
+        return "ballistic"
+    return "toast" if ship.toast else "ok"

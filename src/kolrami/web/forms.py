@@ -13,7 +13,7 @@ from typing import Any
 
 from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import Card, CardKind, cards
-from kolrami.catalog.models import name_key
+from kolrami.catalog.names import name_key
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.fleet.fleetx import SHARE_PREFIX, from_share_string
 from kolrami.fleet.legality import EventSettings, FleetReport, validate
