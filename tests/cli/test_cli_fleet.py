@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from kolrami.catalog import builtin_pack
+from kolrami.catalog.cards import card_names
 from kolrami.cli import app, main
+from kolrami.cli.fleet import completer
 
 runner = CliRunner()
 
@@ -208,3 +211,33 @@ def test_fleet_schema() -> None:
     schema = json.loads(invoke("schema", "fleet")[1])
     assert schema["title"] == "Fleet"
     assert "ships" in schema["properties"]
+
+
+def test_tab_completion_at_fleet_new_is_loose() -> None:
+    """'Ent' then Tab completes Enterprise; case and punctuation do not count (issue 23)."""
+    complete = completer(builtin_pack().names.labels + card_names().labels)
+    assert complete("Ent", 0) == "Enterprise"
+    assert complete("ent", 0) == "Enterprise"
+    assert complete("ent", 1) is None
+    assert complete("admiral t", 0) == "Admiral Torga"
+    assert complete("torg", 0) == "Admiral Torga"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["ship", "Ent"], "no ship class 'Ent'; did you mean 'Enterprise'?"),
+        (["fleet", "import", "KF2-abc"], "is not a share string this Kolrami reads"),
+        (["fleet", "import", ""], "no fleet given"),
+        (["card", "Torgaa"], "did you mean 'Admiral Torga'?"),
+    ],
+)
+def test_wrong_names_get_one_line_that_helps(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert message in err
+    assert "Venture" not in err
+    assert "Is a directory" not in err

@@ -109,7 +109,7 @@ class Names(Generic[T]):
         for e in self._entries:
             for k in e.keys:
                 by_key.setdefault(k, e.label)
-        close = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.5)
+        close = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.6)
         return [by_key[c] for c in close]  # the closest spelling only: the next are noise
 
     def complete(self, text: str) -> list[str]:

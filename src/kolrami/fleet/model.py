@@ -90,7 +90,9 @@ def fleet_text(ref: str) -> tuple[str, str]:
     if name is not None:
         return _preset_files()[name], f"{PRESET_PREFIX}{name}"
     if ref.startswith(PRESET_PREFIX):
-        raise UnknownNameError("preset fleet", ref, presets.suggest(ref), presets.labels)
+        raise UnknownNameError(
+            "preset fleet", ref, presets.suggest(ref.removeprefix(PRESET_PREFIX)), presets.labels
+        )
     if path.is_dir():
         raise InvalidInputError(f"'{ref}' is a folder; name a FleetX file (.json) in it")
     if not path.exists():
