@@ -249,3 +249,9 @@ def test_simulate_without_db_leaves_no_folder(
     monkeypatch.setattr("tempfile.tempdir", None)
     run_ok("tournament", "simulate", "--players", "2", "--rounds", "1", "--json")
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("kolrami-sim-")] == []
+
+
+def test_the_bird_of_preys_sheet_says_double_engine_damage_is_an_option() -> None:
+    out = run_ok("ship", "Bird of Prey")
+    assert "engine hits count double with the bop-engine-double-damage rule (off by default)" in out
+    assert "bop-engine-double-damage" in run_ok("rules")

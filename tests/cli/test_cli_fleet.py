@@ -65,7 +65,16 @@ def test_validate_illegal_fleet_exits_1_naming_every_problem(tmp_path: Path) -> 
     code, out = invoke("fleet", "validate", path)
     assert code == 1
     assert "2 problem(s)" in out
-    assert "ships[0].captain" in out
+    assert "ship 1 (Enterprise), captain:" in out  # counted as a player counts, from 1
+    assert "ships[0]" not in out
+
+
+def test_a_problem_names_its_rule_once(tmp_path: Path) -> None:
+    four = {"ships": [{"id": "sting", "squadron": 1}] * 4}
+    code, out = invoke("fleet", "validate", write(tmp_path, four))
+    assert code == 1
+    assert "ship 4 (Sting), squadron: squadron 1 has 4 ships" in out
+    assert out.count("FPF-MASK-02") == 1
 
 
 def test_validate_limit_changes_the_verdict(tmp_path: Path) -> None:

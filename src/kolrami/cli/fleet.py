@@ -25,7 +25,13 @@ from kolrami.fleet.fleetx import (
     share_string,
     to_fleetx,
 )
-from kolrami.fleet.legality import DEFAULT_SP_LIMIT, EventSettings, FleetReport, validate
+from kolrami.fleet.legality import (
+    DEFAULT_SP_LIMIT,
+    EventSettings,
+    FleetReport,
+    place,
+    validate,
+)
 from kolrami.fleet.model import Fleet, FleetShip
 
 fleet_app = typer.Typer(help="Build, check, print and share fleets.", no_args_is_help=True)
@@ -98,7 +104,8 @@ def _print_report(report: FleetReport) -> None:
     else:
         out.print(f"[red]{len(report.errors)} problem(s)[/red]:")
         for e in report.errors:
-            out.print(f"  {e.path}: {e.message} [dim]({e.code}, {e.rule})[/dim]")
+            rule = "" if f"({e.rule}" in e.message else f", {e.rule}"
+            out.print(f"  {place(e.path, report)}: {e.message} [dim]({e.code}{rule})[/dim]")
 
 
 @command(fleet_app, "validate")

@@ -10,6 +10,7 @@ One engine of rules: each check below reads the fleet and the card data and yiel
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -474,3 +475,14 @@ def validate(
             )
         )
     return report
+
+
+def place(path: str, report: FleetReport) -> str:
+    """A problem's place as a player counts: 'ships[3].squadron' is 'ship 4 (Sting), squadron'."""
+    m = re.match(r"ships\[(\d+)\]\.?(.*)", path)
+    if m is None:
+        return path
+    index = int(m.group(1))
+    named = next((f" ({s.name})" for s in report.ships if s.index == index), "")
+    rest = m.group(2).replace("_", " ")
+    return f"ship {index + 1}{named}" + (f", {rest}" if rest else "")
