@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
+from kolrami.catalog.names import Names
 from kolrami.cli.support import command, console, print_json
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.fleetx import load_any
@@ -33,6 +34,12 @@ def _store(db: str | None) -> Any:
     from kolrami.tournament.store import Store  # SQLAlchemy and Alembic, about 400 ms
 
     return Store(db)
+
+
+def _player_name(store: Any, event: str | None, typed: str) -> str:
+    """The registered name of the player `typed` found (lookups are loose: 'dev' is Dev)."""
+    names = [p["name"] for p in store.players(event)]
+    return Names.of("player", ((n, n, ()) for n in names)).get(typed) or typed
 
 
 @command(tournament_app, "new")
@@ -89,7 +96,9 @@ def player_drop_cmd(
     as_json: AsJson = False,
 ) -> None:
     """Drop a player: not paired from the next round; his results stay."""
-    _store(db).drop_player(event, name)
+    store = _store(db)
+    store.drop_player(event, name)
+    name = _player_name(store, event, name)
     if as_json:
         print_json({"player": name, "dropped": True})
         return
@@ -143,7 +152,9 @@ def result_cmd(
     as_json: AsJson = False,
 ) -> None:
     """Record a player's result and Fleet Points (the opponent's result follows)."""
-    warning = _store(db).record_result(event, round_number, player, win, fp)
+    store = _store(db)
+    warning = store.record_result(event, round_number, player, win, fp)
+    player = _player_name(store, event, player)
     if as_json:
         print_json(
             {
@@ -174,7 +185,9 @@ def verify_cmd(
     as_json: AsJson = False,
 ) -> None:
     """The opponent initials a player's build or result (OP-14, FBS-09, FBS-10)."""
-    _store(db).verify(event, round_number, player, initials, stage)
+    store = _store(db)
+    store.verify(event, round_number, player, initials, stage)
+    player = _player_name(store, event, player)
     if as_json:
         print_json({"round": round_number, "player": player, "stage": stage, "initials": initials})
         return
