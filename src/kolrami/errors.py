@@ -19,12 +19,20 @@ class DataPackError(KolramiError):
 class UnknownNameError(KolramiError, LookupError):
     """A name (ship class, preset, card ...) that does not exist; carries a suggestion."""
 
-    def __init__(self, kind: str, name: str, suggestion: str | None, known: list[str]) -> None:
+    def __init__(
+        self, kind: str, name: str, suggestion: str | list[str] | None, known: list[str]
+    ) -> None:
         self.kind = kind
         self.name = name
-        self.suggestion = suggestion
+        self.suggestions = [suggestion] if isinstance(suggestion, str) else list(suggestion or [])
+        self.suggestion = self.suggestions[0] if self.suggestions else None
         self.known = known
-        hint = f"did you mean '{suggestion}'?" if suggestion else "known: " + ", ".join(known)
+        if self.suggestions:
+            quoted = [f"'{s}'" for s in self.suggestions]
+            either = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+            hint = f"did you mean {either}?"
+        else:
+            hint = "known: " + ", ".join(known)
         super().__init__(f"no {kind} '{name}'; {hint}")
 
 

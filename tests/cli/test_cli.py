@@ -216,3 +216,42 @@ def test_main_runs_a_good_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_main(capsys, "--version")
     assert code == 0
     assert out.startswith("kolrami ")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["odds", "--weapon", "photon", "--strength", "7", "--shots", "400", "--shields", "12"],
+            "--shots 400: at most 100 shots",
+        ),
+        (["assess", "--points", "20000"], "at most 60 ships a side: use --points 900 or less"),
+        (["assess", "--points", "99999", "--classes", "enterprise"], "use --points 10800 or less"),
+        (["tournament", "simulate", "--players", "-3"], "an event needs at least 2 players"),
+        (["tournament", "simulate", "--rounds", "0"], "--rounds 0: an event has 1 to 20"),
+    ],
+)
+def test_long_work_is_bounded_before_it_starts(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    """Issue 23: refused at once with the bound and the fix; nothing printed before (no
+    'Simulated event: -3 players' banner)."""
+    code, out, err = run_main(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert message in err
+
+
+def test_simulate_without_db_leaves_no_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    run_ok("tournament", "simulate", "--players", "2", "--rounds", "1", "--json")
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("kolrami-sim-")] == []
+
+
+def test_the_bird_of_preys_sheet_says_double_engine_damage_is_an_option() -> None:
+    out = run_ok("ship", "Bird of Prey")
+    assert "engine hits count double with the bop-engine-double-damage rule (off by default)" in out
+    assert "bop-engine-double-damage" in run_ok("rules")

@@ -21,13 +21,44 @@ def run_ok(*args: str) -> str:
 
 def test_battle_json_has_the_documented_keys() -> None:
     data = json.loads(run_ok("battle", "--seed", "3", "--json"))
-    assert list(data) == ["seed", "rules_version", "winner", "turns", "ships", "log_sha256"]
+    assert list(data) == [
+        "seed",
+        "rules_version",
+        "scenario",
+        "winner",
+        "reason",
+        "turns",
+        "points_destroyed",
+        "ships",
+        "log_sha256",
+    ]
     assert data["seed"] == 3
     assert data["winner"] in ("A", "B", None)
     assert 1 <= data["turns"] <= 12
     assert {s["side"] for s in data["ships"]} == {"A", "B"}
-    assert set(data["ships"][0]) == {"id", "class", "side", "superstructure", "destroyed"}
+    assert set(data["ships"][0]) == {
+        "id",
+        "class",
+        "name",
+        "side",
+        "superstructure",
+        "shields",
+        "engine_power",
+        "systems",
+        "state",
+        "destroyed",
+    }
     assert len(data["log_sha256"]) == 64
+
+
+def test_battle_json_carries_what_the_text_shows() -> None:
+    """The end reason and the points each side destroyed, as the text's Result line says them."""
+    data = json.loads(run_ok("battle", "--seed", "3", "--json"))
+    text = run_ok("battle", "--seed", "3")
+    done = data["points_destroyed"]
+    assert data["reason"] == f"turn limit, points destroyed A {done['A']} : B {done['B']}"
+    assert f"Side {data['winner']} wins: {data['reason']} (after {data['turns']} turns)" in text
+    assert done["B"] > done["A"] > 0
 
 
 def test_one_seed_one_battle() -> None:
@@ -86,7 +117,12 @@ def test_rules_and_captains_lists() -> None:
     rules = json.loads(run_ok("rules", "--json"))
     names = {r["name"] for r in rules}
     assert {"fpf-initiative", "derelicts", "micro-warp-jump", "nebula-fire"} <= names
-    assert run_ok("captains").split() == ["aggressive", "kiting", "random"]
+    listed = json.loads(run_ok("captains", "--json"))
+    assert [c["name"] for c in listed] == ["aggressive", "kiting", "random"]
+    assert all(len(c["description"]) > 20 for c in listed)
+    text = run_ok("captains")
+    assert "focus fire" in text  # aggressive's description, beside its name
+    assert "fuzzer" in text
 
 
 def test_optional_modules_switch_on(tmp_path: Path) -> None:

@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from kolrami.catalog import builtin_pack
+from kolrami.catalog.cards import card_names
 from kolrami.cli import app, main
+from kolrami.cli.fleet import completer
 
 runner = CliRunner()
 
@@ -28,8 +31,24 @@ def test_validate_legal_fleet_exits_0_with_the_documented_json(tmp_path: Path) -
     code, out = invoke("fleet", "validate", "presets:federation-flagship", "--json")
     assert code == 0
     data = json.loads(out)
-    assert list(data) == ["valid", "total_build", "ships", "errors"]
+    assert list(data) == [
+        "name",
+        "valid",
+        "total_build",
+        "sp_limit",
+        "ships",
+        "resource",
+        "errors",
+        "note",
+    ]
     assert data["valid"] is True
+    assert data["ships"][0]["cards"][0] == {
+        "title": "Enterprise",
+        "type": "Ship",
+        "faction": "FED",
+        "sp": 180,
+        "known": True,
+    }
     assert data["total_build"] == 297
     assert [s["total_sp"] for s in data["ships"]] == [200, 48, 49]
 
@@ -46,7 +65,16 @@ def test_validate_illegal_fleet_exits_1_naming_every_problem(tmp_path: Path) -> 
     code, out = invoke("fleet", "validate", path)
     assert code == 1
     assert "2 problem(s)" in out
-    assert "ships[0].captain" in out
+    assert "ship 1 (Enterprise), captain:" in out  # counted as a player counts, from 1
+    assert "ships[0]" not in out
+
+
+def test_a_problem_names_its_rule_once(tmp_path: Path) -> None:
+    four = {"ships": [{"id": "sting", "squadron": 1}] * 4}
+    code, out = invoke("fleet", "validate", write(tmp_path, four))
+    assert code == 1
+    assert "ship 4 (Sting), squadron: squadron 1 has 4 ships" in out
+    assert out.count("FPF-MASK-02") == 1
 
 
 def test_validate_limit_changes_the_verdict(tmp_path: Path) -> None:
@@ -63,7 +91,7 @@ def test_validate_limit_changes_the_verdict(tmp_path: Path) -> None:
         (["fleet", "import", "KF1-garbage!"], "not a Kolrami share string"),
         (["fleet", "export", "presets:klingon-fleet", "--to", "pdf"], "use share, text or fleetx"),
         (["fleet", "sheet", "presets:klingon-fleet"], "--html OUT.html and/or --pdf OUT.pdf"),
-        (["card", "vennn"], "did you mean 'venn'?"),
+        (["card", "vennn"], "did you mean 'Captain Ilsa Venn'?"),
         (["cards", "--type", "laser"], "--type laser"),
         (["cards", "--faction", "XYZ"], "use a code"),
     ],
@@ -192,3 +220,33 @@ def test_fleet_schema() -> None:
     schema = json.loads(invoke("schema", "fleet")[1])
     assert schema["title"] == "Fleet"
     assert "ships" in schema["properties"]
+
+
+def test_tab_completion_at_fleet_new_is_loose() -> None:
+    """'Ent' then Tab completes Enterprise; case and punctuation do not count (issue 23)."""
+    complete = completer(builtin_pack().names.labels + card_names().labels)
+    assert complete("Ent", 0) == "Enterprise"
+    assert complete("ent", 0) == "Enterprise"
+    assert complete("ent", 1) is None
+    assert complete("admiral t", 0) == "Admiral Torga"
+    assert complete("torg", 0) == "Admiral Torga"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["ship", "Ent"], "no ship class 'Ent'; did you mean 'Enterprise'?"),
+        (["fleet", "import", "KF2-abc"], "is not a share string this Kolrami reads"),
+        (["fleet", "import", ""], "no fleet given"),
+        (["card", "Torgaa"], "did you mean 'Admiral Torga'?"),
+    ],
+)
+def test_wrong_names_get_one_line_that_helps(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert message in err
+    assert "Venture" not in err
+    assert "Is a directory" not in err

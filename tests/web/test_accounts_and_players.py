@@ -142,7 +142,9 @@ def test_a_new_pin_replaces_the_old_one(app: FastAPI) -> None:
     name = store.event_name(eid)
     old = store.pin_hash(name, "P0")
     pid = next(p["id"] for p in store.players(name) if p["name"] == "P0")
-    page = desk.post(f"/org/events/{eid}/players/{pid}/pin")
+    sent = desk.post(f"/org/events/{eid}/players/{pid}/pin")
+    assert sent.status_code == 303  # post/redirect/get: a reload cannot give yet another PIN
+    page = desk.client.get(sent.headers["location"])
     assert page.status_code == 200
     assert "The old PIN no longer works" in text(page)
     assert pin_on(page.text) != ""
@@ -195,7 +197,8 @@ def test_a_share_string_registers_and_a_bad_one_is_shown_beside_the_field(app: F
         f"/org/events/{eid}/players",
         {"name": "Ann", "fleet": share_string(load_fleet("presets:klingon-strike"))},
     )
-    assert ok.status_code == 200
+    assert ok.status_code == 303
+    ok = desk.client.get(ok.headers["location"])
     assert pin_on(ok.text)
     twice = desk.post(
         f"/org/events/{eid}/players",
@@ -270,7 +273,8 @@ def test_a_typed_fleet_shows_each_problem_beside_its_field(app: FastAPI) -> None
     assert 'name="ship_8_class"' in text(more)
     form.update({"ship_2_class": "", "ship_3_class": ""})
     done = desk.post(url, {**form, "action": "register"})
-    assert done.status_code == 200
+    assert done.status_code == 303
+    done = desk.client.get(done.headers["location"])
     assert pin_on(done.text)
     fleet = store.fleets(name)["Eli"]
     assert [s.id for s in fleet.ships] == ["enterprise", "venture"]
@@ -347,8 +351,9 @@ def test_what_players_type_is_escaped_everywhere(app: FastAPI) -> None:
         f"/org/events/{eid}/players",
         {"name": evil, "fleet": share_string(load_fleet("presets:klingon-strike"))},
     )
-    assert response.status_code == 200
+    assert response.status_code == 303
     pages = (
+        desk.client.get(response.headers["location"]),  # the PIN's page names the player
         desk.client.get(f"/org/events/{eid}"),
         TestClient(app).get(f"/events/{eid}"),
         TestClient(app).get(f"/events/{eid}/standings"),  # the kept standings rows
@@ -356,3 +361,21 @@ def test_what_players_type_is_escaped_everywhere(app: FastAPI) -> None:
     for page in pages:
         assert evil not in page.text
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+
+
+def test_reloading_the_pin_page_neither_registers_again_nor_loses_the_pin(app: FastAPI) -> None:
+    """Issue 23: the registration redirects to the PIN's page (post/redirect/get)."""
+    desk = organizer(app)
+    eid = new_event(desk, players=1)
+    store: Store = app.state.web.store
+    name = store.event_name(eid)
+    fleet = share_string(load_fleet("presets:klingon-strike"))
+    sent = desk.post(f"/org/events/{eid}/players", {"name": "Finn", "fleet": fleet})
+    assert sent.status_code == 303
+    where = sent.headers["location"]
+    first = desk.client.get(where)
+    again = desk.client.get(where)  # the reload
+    assert pin_on(first.text) == pin_on(again.text) != ""
+    assert [p["name"] for p in store.players(name)].count("Finn") == 1
+    other = organizer(app, "dev")
+    assert 'class="pin"' not in other.client.get(where).text  # another organizer never sees it

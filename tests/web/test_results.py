@@ -371,7 +371,23 @@ def test_the_store_survives_a_restart(app: FastAPI, paired: tuple[Desk, int, Sto
 
     again = create_app(store.url)  # the laptop's battery died: the server starts again
     page = TestClient(again).get(f"/events/{eid}").text
-    assert f"<strong>{g['a']}</strong> won · 10 : 0" in page
+    assert f"<strong>{g['a']}</strong> won 10 : 0 against {g['b']}" in page
+
+
+def test_the_winners_score_comes_first_and_a_half_entered_result_says_so(
+    app: FastAPI, paired: tuple[Desk, int, Store, str]
+) -> None:
+    """Issue 23: 'Finn won · 90 : 100' read as if Finn scored 90; and a result entered on the
+    CLI for one player showed as 'no result yet'."""
+    desk, eid, store, name = paired
+    g = table(store, name)
+    store.record_result(name, 1, g["b"], True, 100)  # the CLI: one player's result
+    page = desk.client.get(f"/events/{eid}").text
+    assert "one score missing" in page
+    assert f"<strong>{g['b']}</strong> won; {g['a']}'s Fleet Points still to enter" in page
+    store.record_result(name, 1, g["a"], False, 90)
+    page = desk.client.get(f"/events/{eid}").text
+    assert f"<strong>{g['b']}</strong> won 100 : 90 against {g['a']}" in page
 
 
 def test_a_result_for_a_table_that_is_not_there_is_refused(

@@ -7,7 +7,6 @@ rules that check a fleet's cards are in kolrami.fleet.legality.
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from enum import StrEnum
 from functools import cache
@@ -18,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from kolrami.catalog.loader import _first_problem
 from kolrami.catalog.models import FactionCode, UpgradeType, WeaponKind
-from kolrami.errors import DataPackError, UnknownNameError
+from kolrami.catalog.names import Names
+from kolrami.errors import DataPackError
 
 
 class CardKind(StrEnum):
@@ -166,13 +166,17 @@ def cards() -> dict[str, Card]:
     return parse_cards(text, "kolrami/catalog/data/cards.toml")
 
 
+@cache
+def card_names() -> Names[Card]:
+    """Every built-in card by id and name, found loosely (kolrami.catalog.names)."""
+    return Names.of("card", ((c, c.name, (c.id,)) for c in cards().values()))
+
+
 def get_card(card_id: str) -> Card:
-    """A card by id; an unknown id is an error with a suggestion."""
+    """A card by id or name, loosely ('torga', 'Admiral Torga', 'Torga'); an unknown one is an
+    error with suggestions."""
     card = cards().get(card_id)
-    if card is None:
-        close = difflib.get_close_matches(card_id, list(cards()), n=1)
-        raise UnknownNameError("card", card_id, close[0] if close else None, sorted(cards()))
-    return card
+    return card if card is not None else card_names().find(card_id)
 
 
 def card_cost(card_id: str) -> int:

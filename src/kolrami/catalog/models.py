@@ -6,16 +6,14 @@ current shields, speed) lives in the engine and refers back to its ShipClass.
 
 from __future__ import annotations
 
-import difflib
-import re
 from enum import StrEnum
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from kolrami.errors import UnknownNameError
+from kolrami.catalog.names import Names
 
 
 class Faction(StrEnum):
@@ -325,13 +323,6 @@ class ShipClass(BaseModel):
         return f"{self.class_designation} {self.name}".strip()
 
 
-@lru_cache(maxsize=4096)
-def name_key(text: str) -> str:
-    """Loose form of a name for lookups: lower case, letters and digits only (memoised: every
-    battle looks its ships up by name)."""
-    return re.sub(r"[^a-z0-9]", "", text.lower())
-
-
 class PackInfo(BaseModel):
     """The header of a data pack."""
 
@@ -356,23 +347,16 @@ class ShipPack(BaseModel):
         return self.pack.data_version
 
     @cached_property
-    def _index(self) -> dict[str, ShipClass]:
-        index: dict[str, ShipClass] = {}
-        for ship in self.ships:
-            for key in (ship.id, ship.name, ship.title, ship.class_designation):
-                if key:
-                    index.setdefault(name_key(key), ship)
-        return index
+    def names(self) -> Names[ShipClass]:
+        """The classes by name, id, title and designation, found loosely (kolrami.catalog.names)."""
+        return Names.of(
+            "ship class",
+            ((s, s.name, (s.id, s.title, s.class_designation)) for s in self.ships),
+        )
 
     def get(self, name: str) -> ShipClass:
         """Find a class by id, name or designation, loosely ('ktroika', "K'T'Roika", 'D-7-t')."""
-        found = self._index.get(name_key(name))
-        if found is not None:
-            return found
-        names = [s.name for s in self.ships]
-        by_key = {name_key(n): n for n in names}
-        close = difflib.get_close_matches(name_key(name), list(by_key), n=1, cutoff=0.5)
-        raise UnknownNameError("ship class", name, by_key[close[0]] if close else None, names)
+        return self.names.find(name)
 
     def by_faction(self, faction: Faction | None) -> list[ShipClass]:
         """Classes of one faction (all when None), in pack order."""

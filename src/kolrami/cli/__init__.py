@@ -17,6 +17,8 @@ import typer
 from kolrami import __version__
 from kolrami.catalog import builtin_pack
 from kolrami.cli import assess, battle, cards, fleet, odds, peak, ships, tournament, web
+from kolrami.cli.support import fail, print_json
+from kolrami.rules import RULES_VERSION
 
 app = typer.Typer(
     name="kolrami",
@@ -27,20 +29,50 @@ app = typer.Typer(
 )
 
 
-def _version(value: bool) -> None:
-    if value:
-        pack = builtin_pack()
-        typer.echo(f"kolrami {__version__} (data {pack.pack.id} {pack.data_version})")
-        raise typer.Exit()
+def versions() -> dict[str, str]:
+    """The program's version and the rules and data versions every result is stored with."""
+    # the advanced game's data and rules (about 50 ms): loaded only to say their versions
+    from kolrami.catalog.advanced import advanced_pack
+    from kolrami.rules.advanced.driver import ADVANCED_RULES_VERSION
+
+    pack = builtin_pack()
+    adv = advanced_pack()
+    return {
+        "kolrami": __version__,
+        "rules_version": RULES_VERSION,
+        "data": pack.pack.id,
+        "data_version": pack.data_version,
+        "advanced_rules_version": ADVANCED_RULES_VERSION,
+        "advanced_data": adv.info.id,
+        "advanced_data_version": adv.data_version,
+    }
 
 
-@app.callback()
+@app.callback(invoke_without_command=True)
 def _root(
+    ctx: typer.Context,
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show versions.")
+        bool, typer.Option("--version", help="Show the program, rules and data versions.")
     ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="With --version: as JSON.")] = False,
 ) -> None:
     """Kolrami: Star Trek fleet battles (FPF) on the tabletop and in simulation."""
+    if version:
+        v = versions()
+        if as_json:
+            print_json(v)
+        else:
+            typer.echo(
+                f"kolrami {v['kolrami']} (rules {v['rules_version']}, data {v['data']} "
+                f"{v['data_version']}; advanced rules {v['advanced_rules_version']}, data "
+                f"{v['advanced_data']} {v['advanced_data_version']})"
+            )
+        raise typer.Exit()
+    if as_json and ctx.invoked_subcommand is not None:
+        raise fail(f"put --json after the command: kolrami {ctx.invoked_subcommand} ... --json")
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit()
 
 
 # The order of registration is the order of `kolrami --help` (commands first, then groups).

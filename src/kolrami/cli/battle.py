@@ -3,6 +3,7 @@ AI captains, re-run one from its log, and list what a battle can be made of."""
 
 from __future__ import annotations
 
+import inspect
 import secrets
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,13 +13,13 @@ from rich.table import Table
 
 from kolrami.captains.registry import captain_names, make_captain
 from kolrami.catalog import builtin_pack
-from kolrami.cli.support import command, console, print_json
+from kolrami.cli.support import captain, command, console, print_json, rule_modules
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import captain_dice, run
 from kolrami.engine.events import BattleStarted
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import load_fleet
-from kolrami.report.narrate import Narrator, status_table
+from kolrami.report.narrate import Narrator, ship_state, status_table
 from kolrami.rules import RULES_VERSION, new_battle, rebuild
 from kolrami.rules import events as ev
 from kolrami.rules.advanced.driver import ADVANCED_RULES_VERSION
@@ -36,18 +37,29 @@ def _seed_or_new(seed: int | None) -> int:
 
 
 def _battle_json(battle: Battle) -> dict[str, Any]:
+    """What the text tells, as JSON: the result with its reason and the points each side
+    destroyed, every ship's end state, and Peak Performance's score where it is played."""
     result = battle.finish()
+    lost = result.destroyed_value  # each side's own value destroyed
     return {
         "seed": battle.seed,
         "rules_version": RULES_VERSION,
+        "scenario": battle.scenario.name,
         "winner": result.winner,
+        "reason": result.reason,
         "turns": result.turns,
+        "points_destroyed": {"A": lost.get("B", 0), "B": lost.get("A", 0)},
         "ships": [
             {
                 "id": s.id,
                 "class": s.cls.id,
+                "name": s.cls.name,
                 "side": s.side,
                 "superstructure": max(0, s.superstructure),
+                "shields": s.shields,
+                "engine_power": s.engine_power,
+                "systems": max(0, s.systems),
+                "state": ship_state(s),
                 "destroyed": not s.alive,
             }
             for s in battle.ships.values()
@@ -180,12 +192,12 @@ def battle_cmd(
         sc = sc.model_copy(update={"turn_limit": turns})
     fleets = (load_fleet(fleet_a, pack), load_fleet(fleet_b, pack))
     real_seed = _seed_or_new(seed)
-    names = (captain_a, captain_b)
+    names = (captain(captain_a), captain(captain_b))
     captains = {
         side: make_captain(n, captain_dice(real_seed, side))
         for side, n in zip(("A", "B"), names, strict=True)
     }
-    extra = tuple(r.strip() for r in rules.split(",") if r.strip()) if rules else ()
+    extra = rule_modules(rules)
     battle = new_battle(sc, fleets, real_seed, names, pack, extra_rules=extra)
     run(battle, captains)
     if log is not None:
@@ -196,8 +208,8 @@ def battle_cmd(
         return
     out = console()
     out.print(
-        f"[bold]{fleets[0].name}[/bold] ({captain_a}) vs [bold]{fleets[1].name}[/bold] "
-        f"({captain_b}), scenario {sc.name}, seed {real_seed}"
+        f"[bold]{fleets[0].name}[/bold] ({names[0]}) vs [bold]{fleets[1].name}[/bold] "
+        f"({names[1]}), scenario {sc.name}, seed {real_seed}"
     )
     Narrator(out, pack, verbose).tell(battle.events())
     out.print(status_table(battle))
@@ -318,11 +330,30 @@ def replay_cmd(
         raise typer.Exit(1)
 
 
-def captains_cmd() -> None:
-    """List the built-in captains."""
-
+def captain_rows() -> list[tuple[str, str]]:
+    """(name, what it does) of every captain known by name: the first line of its docstring."""
+    rows = []
     for name in captain_names():
-        typer.echo(name)
+        # a captain's class says how it plays; making one is cheap and rolls no dice
+        doc = inspect.getdoc(type(make_captain(name, captain_dice(0, "A")))) or ""
+        rows.append((name, " ".join(doc.split("\n\n")[0].split())))
+    return rows
+
+
+def captains_cmd(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the captains a battle can be played by (--captain-a, --captain-b)."""
+    rows = captain_rows()
+    if as_json:
+        print_json([{"name": n, "description": d} for n, d in rows])
+        return
+    table = Table(title="Captains", title_justify="left")
+    table.add_column("Captain")
+    table.add_column("How it plays")
+    for name, doc in rows:
+        table.add_row(name, doc)
+    console().print(table)
 
 
 def rules_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:

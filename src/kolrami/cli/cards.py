@@ -9,6 +9,7 @@ from rich.table import Table
 
 from kolrami.catalog.cards import Card, CardKind, cards, get_card
 from kolrami.catalog.models import FactionCode, UpgradeType
+from kolrami.catalog.names import Names
 from kolrami.cli.support import command, console, print_json
 from kolrami.errors import InvalidInputError
 
@@ -36,9 +37,11 @@ def cards_cmd(
     """List the cards: captains, admirals, upgrades and resources."""
     chosen = list(cards().values())
     if type_ is not None:
-        kinds = {k.value for k in CardKind} | {u.value for u in UpgradeType}
-        if type_ not in kinds:
-            raise InvalidInputError(f"--type {type_}: use one of {', '.join(sorted(kinds))}")
+        kinds = sorted({k.value for k in CardKind} | {u.value for u in UpgradeType})
+        found = Names.of("card type", ((k, k, ()) for k in kinds)).get(type_)
+        if found is None:
+            raise InvalidInputError(f"--type {type_}: use one of {', '.join(kinds)}")
+        type_ = found
         chosen = [c for c in chosen if c.kind.value == type_ or (c.type and c.type.value == type_)]
     if faction is not None:
         try:
@@ -59,7 +62,12 @@ def cards_cmd(
 
 
 def card_cmd(
-    card_id: Annotated[str, typer.Argument(help="A card id (see kolrami cards).")],
+    card_id: Annotated[
+        str,
+        typer.Argument(
+            metavar="CARD", help="A card: id or name, loosely ('torga', 'Admiral Torga', 'Torga')."
+        ),
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """One card: what it costs, who may carry it, what it does and how the engine does it."""

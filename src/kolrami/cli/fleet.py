@@ -3,26 +3,35 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.table import Table
 
 from kolrami.catalog import builtin_pack
-from kolrami.catalog.cards import CardKind, cards, get_card
+from kolrami.catalog.cards import CardKind, card_names, get_card
 from kolrami.catalog.models import UpgradeType
+from kolrami.catalog.names import Names
 from kolrami.cli.support import command, console, print_json
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.fleet.fleetx import (
     as_text,
     data_version_note,
     dumps,
-    from_share_string,
     load_any,
     share_string,
+    to_fleetx,
 )
-from kolrami.fleet.legality import DEFAULT_SP_LIMIT, EventSettings, FleetReport, validate
+from kolrami.fleet.legality import (
+    DEFAULT_SP_LIMIT,
+    EventSettings,
+    FleetReport,
+    place,
+    validate,
+)
 from kolrami.fleet.model import Fleet, FleetShip
 
 fleet_app = typer.Typer(help="Build, check, print and share fleets.", no_args_is_help=True)
@@ -31,6 +40,20 @@ Limit = Annotated[int, typer.Option("--limit", help="The event's SP limit (OP-13
 Surcharge = Annotated[
     int, typer.Option(help="Extra SP per card of another faction (0: off, an event setting).")
 ]
+
+
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+Source = Annotated[
+    str,
+    typer.Argument(
+        metavar="FLEET", help="FleetX file, share string (KF1-...) or preset (presets:NAME)."
+    ),
+]
+
+
+def _report_json(report: FleetReport) -> dict[str, object]:
+    """The report as JSON, with the note about other data where there is one."""
+    return {**report.to_json(), "note": data_version_note(report.fleet)}
 
 
 def _report(fleet: Fleet, limit: int, surcharge: int) -> FleetReport:
@@ -81,15 +104,16 @@ def _print_report(report: FleetReport) -> None:
     else:
         out.print(f"[red]{len(report.errors)} problem(s)[/red]:")
         for e in report.errors:
-            out.print(f"  {e.path}: {e.message} [dim]({e.code}, {e.rule})[/dim]")
+            rule = "" if f"({e.rule}" in e.message else f", {e.rule}"
+            out.print(f"  {place(e.path, report)}: {e.message} [dim]({e.code}{rule})[/dim]")
 
 
 @command(fleet_app, "validate")
 def validate_cmd(
-    source: Annotated[str, typer.Argument(help="FleetX file, share string or presets:NAME.")],
+    source: Source,
     limit: Limit = DEFAULT_SP_LIMIT,
     surcharge: Surcharge = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Check a fleet against the squad-building rules; every problem at once.
 
@@ -97,7 +121,7 @@ def validate_cmd(
     """
     report = _report(load_any(source), limit, surcharge)
     if as_json:
-        print_json(report.to_json())
+        print_json(_report_json(report))
     else:
         _print_report(report)
     if not report.valid:
@@ -106,17 +130,22 @@ def validate_cmd(
 
 @command(fleet_app, "show")
 def show_cmd(
-    source: Annotated[str, typer.Argument(help="FleetX file, share string or presets:NAME.")],
+    source: Source,
     limit: Limit = DEFAULT_SP_LIMIT,
     surcharge: Surcharge = 0,
+    as_json: AsJson = False,
 ) -> None:
     """Show a fleet as the build sheet adds it up: every card, each ship's Total SP, the build."""
-    _print_report(_report(load_any(source), limit, surcharge))
+    report = _report(load_any(source), limit, surcharge)
+    if as_json:
+        print_json(_report_json(report))
+    else:
+        _print_report(report)
 
 
 @command(fleet_app, "sheet")
 def sheet_cmd(
-    source: Annotated[str, typer.Argument(help="FleetX file, share string or presets:NAME.")],
+    source: Source,
     html: Annotated[Path | None, typer.Option(help="Write the sheet as HTML here.")] = None,
     pdf: Annotated[Path | None, typer.Option(help="Write the sheet as PDF here.")] = None,
     player: Annotated[str, typer.Option(help="Player's name (FBS-01).")] = "",
@@ -126,6 +155,7 @@ def sheet_cmd(
     page: Annotated[str, typer.Option(help="Paper: a4 or letter.")] = "a4",
     limit: Limit = DEFAULT_SP_LIMIT,
     surcharge: Surcharge = 0,
+    as_json: AsJson = False,
 ) -> None:
     """The event's Fleet Build Sheet, print-ready (FBS-01, FBS-02, FBS-03, FBS-04, FBS-05, FBS-06,
     FBS-07, FBS-08, FBS-09, FBS-10, FBS-11, FBS-12)."""
@@ -135,15 +165,23 @@ def sheet_cmd(
         raise InvalidInputError(
             "say where to write the sheet: --html OUT.html and/or --pdf OUT.pdf"
         )
+    if page.lower() not in ("a4", "letter"):
+        raise InvalidInputError(f"--page {page}: use a4 or letter")
     report = _report(load_any(source), limit, surcharge)
     text = render_html(report, player, email, event, date, page.lower())
     out = console()
+    wrote = []
     if html is not None:
         write(html, text)
-        out.print(f"Wrote {html}")
+        wrote.append(str(html))
     if pdf is not None:
         write(pdf, render_pdf(text))
-        out.print(f"Wrote {pdf}")
+        wrote.append(str(pdf))
+    if as_json:
+        print_json({"wrote": wrote, **_report_json(report)})
+        return
+    for path in wrote:
+        out.print(f"Wrote {path}")
     if not report.valid:
         out.print(
             f"[yellow]The fleet is not legal ({len(report.errors)} problem(s)); the sheet "
@@ -153,37 +191,66 @@ def sheet_cmd(
 
 @command(fleet_app, "export")
 def export_cmd(
-    source: Annotated[str, typer.Argument(help="FleetX file, share string or presets:NAME.")],
+    source: Source,
     to: Annotated[str, typer.Option("--to", help="share, text or fleetx.")] = "share",
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write it to this file instead of stdout.")
+    ] = None,
     limit: Limit = DEFAULT_SP_LIMIT,
+    as_json: AsJson = False,
 ) -> None:
-    """Print a fleet as a share string, a plain-text list, or FleetX JSON."""
-    fleet = load_any(source)
-    if to == "share":
-        typer.echo(share_string(fleet))
-    elif to == "text":
-        typer.echo(as_text(validate(fleet, limit)), nl=False)
-    elif to == "fleetx":
-        typer.echo(dumps(fleet), nl=False)
-    else:
+    """Print a fleet as a share string, a plain-text list, or FleetX JSON (save it with --out,
+    e.g. `kolrami fleet export presets:klingon-strike --to fleetx --out mine.json`)."""
+    kind = to.strip().lower()
+    if kind not in ("share", "text", "fleetx"):
         raise InvalidInputError(f"--to {to}: use share, text or fleetx")
+    fleet = load_any(source)
+    if kind == "share":
+        text = share_string(fleet) + "\n"
+    elif kind == "text":
+        text = as_text(validate(fleet, limit))
+    else:
+        text = dumps(fleet)
+    if out is not None:
+        _save(out, text)
+    if as_json:
+        body: object = to_fleetx(fleet) if kind == "fleetx" else text.rstrip("\n")
+        print_json({"format": kind, kind: body, "wrote": str(out) if out else None})
+    elif out is not None:
+        console().print(f"Saved {out}")
+    else:
+        typer.echo(text, nl=False)
+
+
+def _save(path: Path, text: str) -> None:
+    """Write a file, or say in one line why not (stored files untouched on failure)."""
+    if path.is_dir():
+        raise InvalidInputError(f"cannot write '{path}': it is a folder; name a file in it")
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"cannot write '{path}': {exc.strerror}") from None
 
 
 @command(fleet_app, "import")
 def import_cmd(
-    source: Annotated[str, typer.Argument(help="A share string or a FleetX file.")],
+    source: Annotated[
+        str, typer.Argument(metavar="FLEET", help="A share string (KF1-...) or a FleetX file.")
+    ],
     out: Annotated[Path | None, typer.Option("--out", help="Save it as FleetX JSON here.")] = None,
     limit: Limit = DEFAULT_SP_LIMIT,
+    as_json: AsJson = False,
 ) -> None:
     """Read a fleet someone shared, check it, and save it as FleetX (unknown ids are kept)."""
-    fleet = from_share_string(source) if source.strip().startswith("KF1-") else load_any(source)
+    fleet = load_any(source)
     report = validate(fleet, limit)
+    if out is not None:
+        _save(out, dumps(fleet))
+    if as_json:
+        print_json({**_report_json(report), "wrote": str(out) if out else None})
+        return
     _print_report(report)
     if out is not None:
-        try:
-            out.write_text(dumps(fleet), encoding="utf-8")
-        except OSError as exc:
-            raise InvalidInputError(f"cannot write '{out}': {exc.strerror}") from None
         console().print(f"Saved {out}")
 
 
@@ -193,36 +260,50 @@ def new_cmd(
         "fleet.json"
     ),
     limit: Limit = DEFAULT_SP_LIMIT,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print the saved fleet's sheet as JSON (prompts go to stderr)."
+        ),
+    ] = False,
 ) -> None:
-    """Build a fleet at the prompt, with name completion (Tab) and a running SP total."""
+    """Build a fleet at the prompt: ship classes and cards by id or name, loosely, with Tab
+    completion and a running SP total."""
     pack = builtin_pack()
-    ship_ids = [s.id for s in pack.ships]
-    card_ids = list(cards())
-    _completion(ship_ids + card_ids)
-    con = console()
-    name = typer.prompt("Fleet name", default="My fleet")
+    if out.is_dir():
+        raise InvalidInputError(f"--out '{out}' is a folder; name a file in it (mine.json)")
+    _completion(pack.names.labels + card_names().labels)
+    con = Console(stderr=True) if as_json else console()
+    err = as_json  # with --json, stdout is kept for the JSON
+
+    def ask(text: str, **kw: object) -> str:
+        return str(typer.prompt(text, err=err, **kw))  # type: ignore[arg-type]
+
+    name = ask("Fleet name", default="My fleet")
     ships: list[FleetShip] = []
-    resource: str | None = None
-    con.print(f"Ship classes: {', '.join(ship_ids)}")
+    con.print(f"Ship classes: {', '.join(pack.names.labels)}")
     while True:
-        sid = typer.prompt("Ship class (blank to finish)", default="", show_default=False).strip()
-        if not sid:
+        typed = ask("Ship class (blank to finish)", default="", show_default=False).strip()
+        if not typed:
             if ships:
                 break
             con.print("A fleet needs at least one ship.")
             continue
         try:
-            cls = pack.get(sid)
+            cls = pack.get(typed)
         except KolramiError as exc:
             con.print(f"[red]{exc}[/red]")
             continue
-        squadron = typer.prompt("  Squadron number", default=1, type=int)
-        captain = _ask_card("  Captain id (blank: none)", CardKind.CAPTAIN, None)
-        admiral = _ask_card("  Admiral id (blank: none)", CardKind.ADMIRAL, None)
+        con.print(f"  {cls.name}: {cls.value} SP")
+        squadron = int(typer.prompt("  Squadron number", default=1, type=int, err=err))
+        captain = _ask_card(con, err, "  Captain (blank: none)", CardKind.CAPTAIN, None)
+        admiral = _ask_card(con, err, "  Admiral (blank: none)", CardKind.ADMIRAL, None)
         upgrades: dict[str, list[str]] = {}
         for kind in UpgradeType:
             for slot in range(cls.slots.of(kind)):
                 got = _ask_card(
+                    con,
+                    err,
                     f"  {kind.value} upgrade {slot + 1} of {cls.slots.of(kind)} (blank: none)",
                     CardKind.UPGRADE,
                     kind,
@@ -235,24 +316,25 @@ def new_cmd(
                 id=cls.id, squadron=squadron, captain=captain, admiral=admiral, upgrades=upgrades
             )
         )
-        report = validate(Fleet(name=name, ships=tuple(ships), resource=resource), limit)
+        report = validate(Fleet(name=name, ships=tuple(ships)), limit)
         con.print(f"  [bold]Total Build {report.total_build} / {limit} SP[/bold]")
-    resource = _ask_card("Resource id (blank: none)", CardKind.RESOURCE, None)
+    resource = _ask_card(con, err, "Resource (blank: none)", CardKind.RESOURCE, None)
     fleet = Fleet(name=name, ships=tuple(ships), resource=resource, points_limit=limit)
     report = validate(fleet, limit)
+    _save(out, dumps(fleet))
+    if as_json:
+        print_json({**_report_json(report), "wrote": str(out)})
+        return
     _print_report(report)
-    try:
-        out.write_text(dumps(fleet), encoding="utf-8")
-    except OSError as exc:
-        raise InvalidInputError(f"cannot write '{out}': {exc.strerror}") from None
     con.print(f"Saved {out}")
 
 
-def _ask_card(prompt: str, kind: CardKind, upgrade: UpgradeType | None) -> str | None:
-    """Ask for a card id of one kind until the answer is blank or fits."""
-    con = console()
+def _ask_card(
+    con: Console, err: bool, prompt: str, kind: CardKind, upgrade: UpgradeType | None
+) -> str | None:
+    """Ask for a card of one kind (id or name, loosely) until the answer is blank or fits."""
     while True:
-        answer = typer.prompt(prompt, default="", show_default=False).strip()
+        answer = str(typer.prompt(prompt, default="", show_default=False, err=err)).strip()
         if not answer:
             return None
         try:
@@ -264,11 +346,12 @@ def _ask_card(prompt: str, kind: CardKind, upgrade: UpgradeType | None) -> str |
             want = upgrade.value + " upgrade" if upgrade else kind.value
             con.print(f"[red]{card.name} is not a {want}[/red]")
             continue
+        con.print(f"  {card.name}: {card.cost} SP")
         return card.id
 
 
 def _completion(words: list[str]) -> None:
-    """Tab completion of ids at an interactive prompt (where readline exists)."""
+    """Tab completion of names at an interactive prompt (where readline exists)."""
     if not sys.stdin.isatty():
         return
     try:
@@ -276,13 +359,21 @@ def _completion(words: list[str]) -> None:
         import readline
     except ImportError:  # pragma: no cover - not on every platform
         return
+    readline.set_completer(completer(words))
+    readline.set_completer_delims("")  # names hold spaces and quotes: complete the whole line
+    readline.parse_and_bind("tab: complete")
+
+
+def completer(words: list[str]) -> Callable[[str, int], str | None]:
+    """A readline completer over `words`, loose as every lookup is ('ent' gives 'Enterprise',
+    "k't" gives "K'T'Roika")."""
+    names = Names.of("name", ((w, w, ()) for w in words))
 
     def complete(text: str, state: int) -> str | None:
-        matches = [w for w in words if w.startswith(text)]
+        matches = names.complete(text)
         return matches[state] if state < len(matches) else None
 
-    readline.set_completer(complete)
-    readline.parse_and_bind("tab: complete")
+    return complete
 
 
 def register(app: typer.Typer) -> None:

@@ -15,6 +15,10 @@ from kolrami.errors import InvalidInputError
 from kolrami.rules.fpf.damage import penetration_target
 from kolrami.sim.odds import GroupOdds, Model, VolleyOdds, WeaponGroup, ship_volley, volley_odds
 
+#: The most shots `kolrami odds --shots` computes: exact odds grow with the shots (100 photons
+#: take about a second, 400 four, a thousand over fifteen); no sheet fires more than 10.
+MAX_SHOTS = 100
+
 
 def _f(x: Fraction) -> float:
     return float(x)
@@ -239,6 +243,11 @@ def odds_cmd(
         assert shields is not None
         if arc is not None or range_cm is not None:
             raise InvalidInputError("--arc and --range belong to the --from/--vs form")
+        if shots > MAX_SHOTS:
+            raise InvalidInputError(
+                f"--shots {shots}: at most {MAX_SHOTS} shots (the biggest FPF volley is 10); "
+                "exact odds of more take many seconds and say nothing new"
+            )
         group = WeaponGroup(weapon, strength, shots)
         result = volley_odds([group], shields)
         title = (

@@ -76,7 +76,13 @@ class SchemaName(StrEnum):
 
 
 def schema_cmd(
-    model: Annotated[SchemaName, typer.Argument(help="Which model: ship, pack, fleet or card.")],
+    model: Annotated[
+        SchemaName,
+        typer.Argument(case_sensitive=False, help="Which model: ship, pack, fleet or card."),
+    ],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Accepted for uniformity: a schema is always JSON.")
+    ] = False,
 ) -> None:
     """Print the JSON Schema of a data model (for editors and other tools)."""
     schemas: dict[SchemaName, type[BaseModel]] = {

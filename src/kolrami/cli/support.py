@@ -12,7 +12,10 @@ from typing import Any, ParamSpec, TypeVar
 import typer
 from rich.console import Console
 
+from kolrami.captains.registry import captain_names
+from kolrami.catalog.names import Names
 from kolrami.errors import KolramiError
+from kolrami.rules.registry import describe
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -54,3 +57,16 @@ def console() -> Console:
 def print_json(data: Any) -> None:
     """JSON on stdout, indented, exactly as given."""
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def captain(text: str) -> str:
+    """A built-in captain's name from what was typed, loosely ('Kiting', 'KITING')."""
+    return Names.of("captain", ((n, n, ()) for n in captain_names())).find(text)
+
+
+def rule_modules(text: str | None) -> tuple[str, ...]:
+    """Rule module names from a comma-separated list, each found loosely ('Derelicts')."""
+    if not text:
+        return ()
+    names = Names.of("rule module", ((row[0], row[0], ()) for row in describe()))
+    return tuple(names.find(part.strip()) for part in text.split(",") if part.strip())

@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
+from kolrami.catalog.names import Names
 from kolrami.cli.support import command, console, print_json
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.fleetx import load_any
 from kolrami.fleet.model import preset_names
+from kolrami.scenarios.models import load_scenario
 
 if TYPE_CHECKING:
     from kolrami.tournament import core
@@ -25,12 +27,19 @@ tournament_app.add_typer(player_app, name="player")
 
 Db = Annotated[str | None, typer.Option("--db", help="Database URL or SQLite file (./kolrami.db).")]
 EventName = Annotated[str | None, typer.Option("--event", help="Event name (default: the latest).")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 def _store(db: str | None) -> Any:
     from kolrami.tournament.store import Store  # SQLAlchemy and Alembic, about 400 ms
 
     return Store(db)
+
+
+def _player_name(store: Any, event: str | None, typed: str) -> str:
+    """The registered name of the player `typed` found (lookups are loose: 'dev' is Dev)."""
+    names = [p["name"] for p in store.players(event)]
+    return Names.of("player", ((n, n, ()) for n in names)).get(typed) or typed
 
 
 @command(tournament_app, "new")
@@ -46,19 +55,15 @@ def new_cmd(
         str, typer.Option(help="Rank titles, comma separated, best first (OP-22).")
     ] = "Admiral,Vice Admiral",
     db: Db = None,
+    as_json: AsJson = False,
 ) -> None:
     """Create an event."""
     store = _store(db)
-    store.create_event(
-        name,
-        date,
-        limit,
-        scenario,
-        rounds,
-        minutes,
-        seed,
-        tuple(t.strip() for t in titles.split(",") if t.strip()),
-    )
+    ranks = tuple(t.strip() for t in titles.split(",") if t.strip())
+    store.create_event(name, date, limit, scenario, rounds, minutes, seed, ranks)
+    if as_json:
+        print_json({"event": name, **store.settings(name), "store": store.url})
+        return
     console().print(
         f"Created [bold]{name}[/bold]: {rounds} rounds of {scenario}, {limit} SP ({store.url})"
     )
@@ -71,11 +76,16 @@ def player_add_cmd(
     email: Annotated[str, typer.Option(help="Email (FBS-01).")] = "",
     event: EventName = None,
     db: Db = None,
+    as_json: AsJson = False,
 ) -> None:
     """Register a player with his fleet (OP-11); after round 1 he joins as a late entry."""
     store = _store(db)
-    store.add_player(event, name, load_any(fleet), email)
-    console().print(f"Registered {name}.")
+    chosen = load_any(fleet)
+    store.add_player(event, name, chosen, email)
+    if as_json:
+        print_json({"event": store.state(event).name, "player": name.strip(), "fleet": chosen.name})
+        return
+    console().print(f"Registered {name.strip()} with {chosen.name}.")
 
 
 @command(player_app, "drop")
@@ -83,9 +93,15 @@ def player_drop_cmd(
     name: Annotated[str, typer.Argument(help="The player's name.")],
     event: EventName = None,
     db: Db = None,
+    as_json: AsJson = False,
 ) -> None:
     """Drop a player: not paired from the next round; his results stay."""
-    _store(db).drop_player(event, name)
+    store = _store(db)
+    store.drop_player(event, name)
+    name = _player_name(store, event, name)
+    if as_json:
+        print_json({"player": name, "dropped": True})
+        return
     console().print(f"{name} has dropped.")
 
 
@@ -133,9 +149,23 @@ def result_cmd(
     win: Annotated[bool, typer.Option("--win/--loss", help="Won or lost.")] = True,
     event: EventName = None,
     db: Db = None,
+    as_json: AsJson = False,
 ) -> None:
     """Record a player's result and Fleet Points (the opponent's result follows)."""
-    warning = _store(db).record_result(event, round_number, player, win, fp)
+    store = _store(db)
+    warning = store.record_result(event, round_number, player, win, fp)
+    player = _player_name(store, event, player)
+    if as_json:
+        print_json(
+            {
+                "round": round_number,
+                "player": player,
+                "won": win,
+                "fleet_points": fp,
+                "warning": warning or None,
+            }
+        )
+        return
     out = console()
     out.print(f"Round {round_number}: {player} {'won' if win else 'lost'} with {fp} Fleet Points.")
     if warning:
@@ -152,9 +182,15 @@ def verify_cmd(
     ] = "build",
     event: EventName = None,
     db: Db = None,
+    as_json: AsJson = False,
 ) -> None:
     """The opponent initials a player's build or result (OP-14, FBS-09, FBS-10)."""
-    _store(db).verify(event, round_number, player, initials, stage)
+    store = _store(db)
+    store.verify(event, round_number, player, initials, stage)
+    player = _player_name(store, event, player)
+    if as_json:
+        print_json({"round": round_number, "player": player, "stage": stage, "initials": initials})
+        return
     console().print(f"Round {round_number}: {player}'s {stage} initialled {initials}.")
 
 
@@ -166,6 +202,7 @@ def rolloff_cmd(
     ] = None,
     event: EventName = None,
     db: Db = None,
+    as_json: AsJson = False,
 ) -> None:
     """Settle players level on Battle and Fleet Points: roll for them, or enter the dice (OP-24)."""
     store = _store(db)
@@ -177,9 +214,15 @@ def rolloff_cmd(
                 raise InvalidInputError(f"--enter {item}: write PLAYER=N, e.g. Ann=3")
             results[name.strip()] = int(value)
         store.record_roll_off(event, results, "entered at the table")
+        if as_json:
+            print_json({"source": "entered", "results": results})
+            return
         console().print("Recorded the roll-off.")
         return
     results = store.roll_off_ties(event)
+    if as_json:
+        print_json({"source": "rolled", "results": results})
+        return
     out = console()
     if not results:
         out.print("Nobody is level on Battle and Fleet Points: no roll-off needed.")
@@ -251,6 +294,7 @@ def sheet_cmd(
     pdf: Annotated[Path | None, typer.Option(help="Write the sheets as PDF here.")] = None,
     event: EventName = None,
     db: Db = None,
+    as_json: AsJson = False,
 ) -> None:
     """The organizer's score sheet and every player's Fleet Build Sheet with the round log."""
     # jinja2, about 25 ms: loaded when sheets are written
@@ -260,12 +304,18 @@ def sheet_cmd(
     if html is None and pdf is None:
         raise InvalidInputError("say where to write: --html OUT.html and/or --pdf OUT.pdf")
     text = event_sheets_html(_store(db), event)
+    wrote = []
     if html is not None:
         write(html, text)
-        console().print(f"Wrote {html}")
+        wrote.append(str(html))
     if pdf is not None:
         write(pdf, render_pdf(text))
-        console().print(f"Wrote {pdf}")
+        wrote.append(str(pdf))
+    if as_json:
+        print_json({"wrote": wrote})
+        return
+    for path in wrote:
+        console().print(f"Wrote {path}")
 
 
 @command(tournament_app, "export")
@@ -273,17 +323,25 @@ def export_cmd(
     out: Annotated[Path | None, typer.Option("--out", help="Write here instead of stdout.")] = None,
     event: EventName = None,
     db: Db = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="With --out, say what was written as JSON.")
+    ] = False,
 ) -> None:
-    """The whole event as one JSON document."""
+    """The whole event as one JSON document (on stdout, or in a file with --out)."""
     doc = _store(db).export(event)
     text = json.dumps(doc, indent=2, ensure_ascii=False, default=str) + "\n"
     if out is None:
         typer.echo(text, nl=False)
         return
+    if out.is_dir():
+        raise InvalidInputError(f"--out '{out}' is a folder; name a file in it (event.json)")
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise InvalidInputError(f"cannot write '{out}': {exc.strerror}") from None
+    if as_json:
+        print_json({"wrote": str(out)})
+        return
     console().print(f"Wrote {out}")
 
 
@@ -291,6 +349,7 @@ def export_cmd(
 def import_cmd(
     source: Annotated[Path, typer.Argument(help="A JSON file from kolrami tournament export.")],
     db: Db = None,
+    as_json: AsJson = False,
 ) -> None:
     """Load an exported event into this store."""
     try:
@@ -299,7 +358,12 @@ def import_cmd(
         raise InvalidInputError(f"cannot read '{source}': {exc.strerror}") from None
     except json.JSONDecodeError as exc:
         raise InvalidInputError(f"{source}: not valid JSON: {exc}") from None
+    if not isinstance(doc, dict):
+        raise InvalidInputError(f"{source}: not an event export (kolrami tournament export)")
     name = _store(db).import_event(doc)
+    if as_json:
+        print_json({"imported": name})
+        return
     console().print(f"Imported {name}.")
 
 
@@ -321,12 +385,16 @@ def simulate_cmd(
     """A whole event played by AI captains: pairings, battles, byes and final ranks."""
     # the store, networkx and the battles: about 350 ms
     from kolrami.tournament import core
-    from kolrami.tournament.simulate import PlayedGame, run_event
+    from kolrami.tournament.simulate import PlayedGame, check_event, run_event
 
     refs = [f.strip() for f in fleets.split(",") if f.strip()]
     if refs == ["presets:*"]:
         refs = [f"presets:{p}" for p in preset_names()]
     chosen = [(ref.removeprefix("presets:"), load_any(ref)) for ref in refs]
+    if seed < 0:
+        raise InvalidInputError(f"--seed {seed} is negative; use 0 or more")
+    check_event(players, rounds, chosen)  # every argument checked before the banner
+    sc = load_scenario(scenario)
     if report is not None and not report.parent.exists():
         raise InvalidInputError(f"cannot write '{report}': folder '{report.parent}' does not exist")
     out = console()
@@ -351,7 +419,7 @@ def simulate_cmd(
             _print_standings([core.standing_json(s) for s in data], [])
 
     if not quiet:
-        out.rule(f"Simulated event: {players} players, {rounds} rounds of {scenario}, seed {seed}")
+        out.rule(f"Simulated event: {players} players, {rounds} rounds of {sc.name}, seed {seed}")
     event = run_event(chosen, players, seed, scenario, rounds, db, tell)
     if report is not None:
         from kolrami.report.tournament_report import write_report  # matplotlib: about 300 ms

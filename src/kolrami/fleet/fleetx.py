@@ -10,13 +10,12 @@ import base64
 import binascii
 import json
 import zlib
-from pathlib import Path
 from typing import Any
 
 from kolrami.catalog import ShipPack, builtin_pack
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import FleetReport
-from kolrami.fleet.model import Fleet, load_fleet, read_fleet
+from kolrami.fleet.model import Fleet, fleet_json, read_fleet
 
 SHARE_PREFIX = "KF1-"  # Kolrami fleet, share format 1
 
@@ -65,18 +64,8 @@ def load_any(ref: str) -> Fleet:
     """A fleet from a share string, a FleetX file, or presets:NAME (shape checked only)."""
     if ref.strip().startswith(SHARE_PREFIX):
         return from_share_string(ref)
-    path = Path(ref)
-    if path.suffix == ".json" or path.exists():
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InvalidInputError(f"{path}: cannot read the fleet: {exc.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InvalidInputError(f"{path}: not valid JSON: {exc}") from None
-        return read_fleet(data, str(path))
-    return load_fleet(ref)
+    data, source = fleet_json(ref)
+    return read_fleet(data, source)
 
 
 def data_version_note(fleet: Fleet, pack: ShipPack | None = None) -> str | None:

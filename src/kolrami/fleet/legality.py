@@ -10,6 +10,7 @@ One engine of rules: each check below reads the fleet and the card data and yiel
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,13 +104,37 @@ class FleetReport:
         return not self.errors
 
     def to_json(self) -> dict[str, Any]:
-        """The shape `kolrami fleet validate --json` prints."""
+        """The shape `kolrami fleet validate --json` and `fleet show --json` print: the build
+        sheet's rows and totals, and every problem."""
         return {
+            "name": self.fleet.name,
             "valid": self.valid,
             "total_build": self.total_build,
-            "ships": [{"total_sp": s.total_sp} for s in self.ships],
+            "sp_limit": self.settings.sp_limit,
+            "ships": [
+                {
+                    "number": s.index + 1,
+                    "class": s.ship_class,
+                    "name": s.name,
+                    "squadron": s.squadron,
+                    "cards": [_line_json(line) for line in s.lines],
+                    "total_sp": s.total_sp,
+                }
+                for s in self.ships
+            ],
+            "resource": _line_json(self.resource) if self.resource else None,
             "errors": [e.to_json() for e in self.errors],
         }
+
+
+def _line_json(line: SheetLine) -> dict[str, Any]:
+    return {
+        "title": line.title,
+        "type": line.type,
+        "faction": line.faction,
+        "sp": line.sp,
+        "known": line.known,
+    }
 
 
 class _Context:
@@ -450,3 +475,14 @@ def validate(
             )
         )
     return report
+
+
+def place(path: str, report: FleetReport) -> str:
+    """A problem's place as a player counts: 'ships[3].squadron' is 'ship 4 (Sting), squadron'."""
+    m = re.match(r"ships\[(\d+)\]\.?(.*)", path)
+    if m is None:
+        return path
+    index = int(m.group(1))
+    named = next((f" ({s.name})" for s in report.ships if s.index == index), "")
+    rest = m.group(2).replace("_", " ")
+    return f"ship {index + 1}{named}" + (f", {rest}" if rest else "")

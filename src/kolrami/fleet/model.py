@@ -6,7 +6,6 @@ The document classes are re-exported here, where most callers import them from.
 
 from __future__ import annotations
 
-import difflib
 import json
 from functools import cache
 from importlib import resources
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from kolrami.catalog import ShipPack
+from kolrami.catalog.names import Names
 from kolrami.errors import DataPackError, InvalidInputError, UnknownNameError
 from kolrami.fleet.document import Fleet, FleetShip, member_cards, read_fleet
 from kolrami.fleet.legality import PLAY_BLOCKING, validate
@@ -64,24 +64,73 @@ def preset_names() -> list[str]:
     return sorted(_preset_files())
 
 
-def load_fleet(ref: str, pack: ShipPack | None = None) -> Fleet:
-    """A fleet from 'presets:NAME', a bare preset name, or a FleetX JSON file path."""
-    presets = _preset_files()
-    name = ref.removeprefix(PRESET_PREFIX)
-    if name in presets:
-        return parse_fleet(json.loads(presets[name]), f"{PRESET_PREFIX}{name}", pack)
-    if ref.startswith(PRESET_PREFIX) or not (ref.endswith(".json") or Path(ref).exists()):
-        close = difflib.get_close_matches(name, list(presets), n=1, cutoff=0.4)
-        raise UnknownNameError(
-            "preset fleet", ref, f"{PRESET_PREFIX}{close[0]}" if close else None, preset_names()
+@cache
+def preset_lookup() -> Names[str]:
+    """The presets by name ('klingon-strike'), as 'presets:NAME' and by the fleet's own name
+    ('Klingon strike group'), found loosely (kolrami.catalog.names)."""
+    names: Names[str] = Names("preset fleet")
+    for name in preset_names():
+        title = json.loads(_preset_files()[name]).get("name")
+        names.add(name, f"{PRESET_PREFIX}{name}", name, title if isinstance(title, str) else None)
+    return names
+
+
+def fleet_text(ref: str) -> tuple[str, str]:
+    """(JSON text, source) of the fleet `ref` names: a preset ('presets:NAME', a bare or loose
+    preset name) or a FleetX file. Anything else is one line saying what `ref` may be."""
+    shown = ref.strip()
+    if not shown:
+        raise InvalidInputError(
+            "no fleet given: name a FleetX file, a share string (KF1-...) or presets:NAME"
         )
+    presets = preset_lookup()
     path = Path(ref)
+    is_file = not ref.startswith(PRESET_PREFIX) and path.is_file()
+    name = presets.get(ref.removeprefix(PRESET_PREFIX)) if not is_file else None
+    if name is not None:
+        return _preset_files()[name], f"{PRESET_PREFIX}{name}"
+    if ref.startswith(PRESET_PREFIX):
+        raise UnknownNameError(
+            "preset fleet", ref, presets.suggest(ref.removeprefix(PRESET_PREFIX)), presets.labels
+        )
+    if path.is_dir():
+        raise InvalidInputError(f"'{ref}' is a folder; name a FleetX file (.json) in it")
+    if not path.exists():
+        if path.suffix or "/" in ref or "\\" in ref:  # meant as a file
+            raise InvalidInputError(f"{ref}: cannot read the fleet: no such file")
+        if shown.upper().startswith("KF") and "-" in shown:
+            raise InvalidInputError(
+                f"'{shown}' is not a share string this Kolrami reads: they start KF1- and are "
+                "copied whole"
+            )
+        hint = presets.suggest(ref)
+        more = (
+            f"did you mean {' or '.join(repr(h) for h in hint)}?"
+            if hint
+            else f"presets: {', '.join(presets.labels)}"
+        )
+        raise InvalidInputError(
+            f"'{ref}' is no fleet file, share string (KF1-...) or preset fleet; {more}"
+        )
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8"), str(path)
     except OSError as exc:
         raise DataPackError(f"{path}: cannot read the fleet: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise InvalidInputError(f"{path}: not a FleetX file (not UTF-8 text)") from None
+
+
+def fleet_json(ref: str) -> tuple[Any, str]:
+    """(JSON data, source) of the fleet `ref` names (see fleet_text)."""
+    text, source = fleet_text(ref)
     try:
-        data = json.loads(text)
+        return json.loads(text), source
     except json.JSONDecodeError as exc:
-        raise InvalidInputError(f"{path}: not valid JSON: {exc}") from None
-    return parse_fleet(data, str(path), pack)
+        raise InvalidInputError(f"{source}: not valid JSON: {exc}") from None
+
+
+def load_fleet(ref: str, pack: ShipPack | None = None) -> Fleet:
+    """A fleet fit to play from a preset ('presets:NAME', a bare or loose preset name) or a
+    FleetX JSON file path."""
+    data, source = fleet_json(ref)
+    return parse_fleet(data, source, pack)

@@ -9,6 +9,7 @@ paper and the screen always agree.
 from __future__ import annotations
 
 import io
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -103,6 +104,9 @@ def render_pdf(html: str) -> bytes:
     """PDF bytes of a sheet's HTML."""
     from xhtml2pdf import pisa  # here, not at the top: xhtml2pdf (with reportlab) is slow to load
 
+    # xhtml2pdf logs every CSS property it skips (border-collapse ...) as a warning on stderr:
+    # noise to a user, who gets the PDF either way
+    logging.getLogger("xhtml2pdf").setLevel(logging.ERROR)
     out = io.BytesIO()
     status = pisa.CreatePDF(html, dest=out, encoding="utf-8")
     if status.err:

@@ -27,7 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from kolrami.catalog import ShipClass, ShipPack, WeaponKind, builtin_pack
+from kolrami.catalog.cards import CardKind, cards
 from kolrami.errors import InvalidInputError
+from kolrami.report.narrate import ITEM_NAMES, mount_names
 from kolrami.report.replay_format import (
     ADRIFT,
     DERELICT,
@@ -499,11 +501,13 @@ class _StepBuilder:
             if w.card(e):
                 self.changed(t, e.on)
             on = "" if e.on == e.ship else f" on {w.name(e.on)}"
-            self.line(t, f"Card {e.card} of {w.name(e.ship)}{on}: {e.detail}", "card")
+            self.line(t, f"{card_label(e.card, w.name(e.ship))}{on}: {e.detail}", "card")
         elif isinstance(e, ev.Repaired):
             w.repair(e)
             self.changed(t, e.ship)
-            what = e.item.replace("_", " ").replace(".", " mount ")
+            ship = w.ships.get(e.ship)
+            mounts = mount_names(ship.cls) if ship else {}
+            what = mounts.get(e.item) or ITEM_NAMES.get(e.item, e.item.replace("_", " "))
             self.line(t, f"{w.name(e.ship)} repairs {what} (now {e.value})", "repair")
         elif isinstance(e, ev.InitiativeRolled):
             rolls = ", ".join(f"A {r[0]} : B {r[1]}" for r in e.rolls)
@@ -760,3 +764,14 @@ def write_replay(events: Iterable[ev.Event], path: Path, pack: ShipPack | None =
     except OSError as exc:
         raise InvalidInputError(f"cannot write replay '{path}': {exc.strerror}") from None
     return len(text)
+
+
+def card_label(card_id: str, carrier: str) -> str:
+    """'Admiral Torga (B1 K'T'Roika's admiral)': a card by its name and who carries it."""
+    card = cards().get(card_id)
+    if card is None:
+        return f"Card {card_id or '?'} of {carrier}"
+    if card.kind is CardKind.RESOURCE:
+        return f"{card.name} (the fleet's resource, on {carrier})"
+    kind = f"{card.type.value} upgrade" if card.type else card.kind.value
+    return f"{card.name} ({carrier}'s {kind})"

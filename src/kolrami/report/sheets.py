@@ -87,7 +87,10 @@ def ship_sheet(ship: ShipClass, data_version: str) -> RenderableType:
     table.add_row("Superstructure", str(ship.superstructure))
     table.add_row(f"({loc.label(Location.SHIELDS)}) Shields", str(ship.shields))
     engine = str(ship.engine_power) + (
-        "  engine hits count double" if ship.engine_double_damage else ""
+        # an optional rule, off unless a battle switches it on (kolrami rules)
+        "  engine hits count double with the bop-engine-double-damage rule (off by default)"
+        if ship.engine_double_damage
+        else ""
     )
     table.add_row(f"({loc.label(Location.ENGINE_POWER)}) Engine Power", engine)
     table.add_row(*_weapon_row(ship, WeaponKind.PHASER))

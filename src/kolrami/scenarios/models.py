@@ -6,7 +6,6 @@ takes a built-in name or a path.
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from enum import StrEnum
 from functools import cache
@@ -25,7 +24,8 @@ from pydantic import (
 )
 
 from kolrami.catalog.loader import _first_problem
-from kolrami.errors import DataPackError, UnknownNameError
+from kolrami.catalog.names import Names
+from kolrami.errors import DataPackError
 
 
 class Masking(StrEnum):
@@ -144,16 +144,18 @@ def builtin_scenario(name: str) -> Scenario:
     return parse_scenario(res.read_text(encoding="utf-8"), f"kolrami/scenarios/data/{name}.toml")
 
 
+SCENARIO_NAMES: Names[str] = Names.of("scenario", ((n, n, ()) for n in BUILTIN))
+
+
 def load_scenario(name_or_path: str) -> Scenario:
-    """A built-in scenario by name, or a scenario file by path."""
+    """A built-in scenario by name (loosely: 'Peak Performance'), or a scenario file by path."""
     if name_or_path in BUILTIN:
         return builtin_scenario(name_or_path)
     path = Path(name_or_path)
-    if path.suffix == ".toml" or path.exists():
+    if path.suffix == ".toml" or path.is_file():
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise DataPackError(f"{path}: cannot read the scenario: {exc.strerror}") from None
         return parse_scenario(text, str(path))
-    close = difflib.get_close_matches(name_or_path, BUILTIN, n=1)
-    raise UnknownNameError("scenario", name_or_path, close[0] if close else None, list(BUILTIN))
+    return builtin_scenario(SCENARIO_NAMES.find(name_or_path))

@@ -85,6 +85,11 @@ def _squadrons(class_id: str, count: int, name: str) -> Fleet:
     return Fleet(name=name, ships=ships)
 
 
+#: The most ships one side of an assessment battle fields (--points): 60 Birds of Prey a side
+#: play a battle in about a second; a thousand took a minute a battle with no sign of progress.
+MAX_SHIPS_A_SIDE = 60
+
+
 def class_combatants(
     names: Sequence[str] | None, points: int | None = None, pack: ShipPack | None = None
 ) -> list[Combatant]:
@@ -100,6 +105,13 @@ def class_combatants(
             )
             continue
         count = points // cls.value
+        if count > MAX_SHIPS_A_SIDE:
+            most = MAX_SHIPS_A_SIDE * cls.value
+            raise InvalidInputError(
+                f"--points {points} fields {count} x {cls.name} a side; an assessment battle has "
+                f"at most {MAX_SHIPS_A_SIDE} ships a side: use --points {most} or less, or leave "
+                f"{cls.name} out with --classes"
+            )
         if count < 1:
             raise InvalidInputError(
                 f"{cls.name} costs {cls.value} SP, more than --points {points}: raise --points to "

@@ -7,6 +7,7 @@ by the engine instead of people.
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet
 from kolrami.rules.module import Capability
-from kolrami.scenarios.models import load_scenario
+from kolrami.scenarios.models import Scenario, load_scenario
 from kolrami.sim.play import simulate
 from kolrami.tournament import core
 from kolrami.tournament.store import Store
@@ -84,16 +85,44 @@ def run_event(
     on_event: Callable[[str, object], None] | None = None,
 ) -> SimulatedEvent:
     """Play a whole event: register, pair, battle, record, for every round; then roll off."""
-    if players < 2:
-        raise InvalidInputError(f"--players {players}: an event needs at least 2 players")
-    if not fleets:
-        raise InvalidInputError("no fleets to fly: give presets or fleet files")
+    check_event(players, rounds, fleets)
     tell = on_event or (lambda kind, data: None)
     sc = load_scenario(scenario)
-    if store_url is None:
-        folder = tempfile.mkdtemp(prefix="kolrami-sim-")
-        store_url = f"sqlite:///{Path(folder) / 'event.db'}"
-    store = Store(store_url)
+    if store_url is not None:
+        return _play(Store(store_url), fleets, players, seed, (scenario, sc), rounds, tell)
+    # no store asked for: a temporary one, removed when the event is played
+    with tempfile.TemporaryDirectory(prefix="kolrami-sim-") as folder:
+        store = Store(f"sqlite:///{Path(folder) / 'event.db'}")
+        try:
+            played = _play(store, fleets, players, seed, (scenario, sc), rounds, tell)
+        finally:
+            store.engine.dispose()  # close the file before its folder goes
+        return dataclasses.replace(played, store_url="")
+
+
+def check_event(players: int, rounds: int, fleets: list[tuple[str, Fleet]]) -> None:
+    """Refuse an event that cannot be played, before anything is said or stored."""
+    if players < 2:
+        raise InvalidInputError(f"--players {players}: an event needs at least 2 players")
+    if players > 256:
+        raise InvalidInputError(f"--players {players}: simulate at most 256 players")
+    if not 1 <= rounds <= 20:
+        raise InvalidInputError(f"--rounds {rounds}: an event has 1 to 20 Battle Rounds (OP-01)")
+    if not fleets:
+        raise InvalidInputError("no fleets to fly: give presets or fleet files")
+
+
+def _play(
+    store: Store,
+    fleets: list[tuple[str, Fleet]],
+    players: int,
+    seed: int,
+    scenario_of: tuple[str, Scenario],
+    rounds: int,
+    tell: Callable[[str, object], None],
+) -> SimulatedEvent:
+    scenario, sc = scenario_of
+    store_url = store.url
     name = f"Simulated {sc.title or sc.name} (seed {seed})"
     store.create_event(name, sp_limit=300, scenario=scenario, rounds=rounds, seed=seed)
     roster: dict[str, tuple[Fleet, str]] = {}

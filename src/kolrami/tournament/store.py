@@ -8,7 +8,6 @@ all). The rules themselves are in core.py; this module only reads and writes.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import functools
 import json
 import os
@@ -42,6 +41,7 @@ from sqlalchemy.orm import Session, object_session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm.util import identity_key
 
+from kolrami.catalog.names import Names, name_key
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.fleet.legality import EventSettings, validate
@@ -394,12 +394,22 @@ class Store:
                 raise InvalidInputError("no event yet: create one with kolrami tournament new NAME")
             return row
         row = session.scalars(select(EventRow).where(EventRow.name == name)).first()
-        if row is None:
-            names = list(session.scalars(select(EventRow.name)))
-            raise InvalidInputError(
-                f"no event '{name}'" + (f"; events: {', '.join(names)}" if names else "")
+        if row is not None:
+            return row
+        rows = list(session.scalars(select(EventRow)))
+        events = Names.of("event", ((r, r.name, ()) for r in rows))
+        found = events.get(name)  # loosely: case and punctuation do not count
+        if found is not None:
+            return found
+        hint = events.suggest(name)
+        raise InvalidInputError(
+            f"no event '{name}'"
+            + (
+                f"; did you mean {' or '.join(repr(h) for h in hint)}?"
+                if hint
+                else (f"; events: {', '.join(events.labels)}" if rows else "")
             )
-        return row
+        )
 
     def _player(self, session: Session, event_row: EventRow, name: str) -> PlayerRow:
         found = session.scalars(
@@ -408,9 +418,16 @@ class Store:
         if found is not None:
             return found
 
-        names = [p.name for p in event_row.players]
-        close = difflib.get_close_matches(name, names, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else f"; players: {', '.join(names)}"
+        players = Names.of("player", ((p, p.name, ()) for p in event_row.players))
+        loose = players.get(name)  # loosely: 'mara' finds Mara
+        if loose is not None:
+            return loose
+        close = players.suggest(name)
+        hint = (
+            f"; did you mean {' or '.join(repr(c) for c in close)}?"
+            if close
+            else f"; players: {', '.join(players.labels)}"
+        )
         raise InvalidInputError(f"no player '{name}' in {event_row.name}{hint}")
 
     def state(self, name: str | None = None) -> EventState:
@@ -820,8 +837,10 @@ class Store:
             raise InvalidInputError("a player needs a name")
         with self.transaction() as s:
             e = self._event(s, event_name)
-            if any(p.name == name for p in e.players):
-                raise InvalidInputError(f"'{name}' is registered already in {e.name}")
+            same = [p.name for p in e.players if name_key(p.name) == name_key(name)]
+            if same:
+                also = "" if same[0] == name else f" as '{same[0]}'"
+                raise InvalidInputError(f"'{name}' is registered already in {e.name}{also}")
             report = validate(fleet, e.sp_limit, EventSettings(e.sp_limit, e.faction_surcharge))
             problems = [f"{err.path}: {err.message}" for err in report.errors]
             if problems and not allow_illegal:

@@ -15,7 +15,8 @@ functions, in the pool.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 from urllib.parse import quote, urlsplit
 
@@ -41,6 +42,46 @@ class Web:
     pins: AttemptLimiter  # wrong PINs per player
     pin_clients: AttemptLimiter  # wrong PINs per device, whoever they were for
     logins: AttemptLimiter  # wrong passwords per user name and per device
+    #: PINs just given, for the page the registration redirects to (post/redirect/get): by an
+    #: unguessable token, for the organizer who registered, for ten minutes; only the hash is
+    #: stored, so a restart loses only this page (give a new PIN from the players' table)
+    shown_pins: dict[str, ShownPin] = field(default_factory=dict)
+
+    def keep_pin(self, shown: ShownPin) -> str:
+        """Keep a PIN for its page; returns the page's token. Old ones are forgotten."""
+        now = time.monotonic()
+        for token in [t for t, p in self.shown_pins.items() if now - p.at > PIN_PAGE_SECONDS]:
+            del self.shown_pins[token]
+        token = new_token()
+        self.shown_pins[token] = shown
+        return token
+
+    def pin_page(self, token: str, organizer: int) -> ShownPin | None:
+        """The PIN kept under `token` for this organizer, while it lasts."""
+        shown = self.shown_pins.get(token)
+        if shown is None or shown.organizer != organizer:
+            return None
+        if time.monotonic() - shown.at > PIN_PAGE_SECONDS:
+            del self.shown_pins[token]
+            return None
+        return shown
+
+
+PIN_PAGE_SECONDS = 600
+
+
+@dataclass(frozen=True, slots=True)
+class ShownPin:
+    """A PIN just given, for its page."""
+
+    organizer: int
+    event: int
+    player: str
+    pin: str
+    again: bool
+    fleet: str = ""
+    total_build: int | None = None
+    at: float = field(default_factory=time.monotonic)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,10 +13,10 @@ from typing import Any
 
 from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import Card, CardKind, cards
-from kolrami.catalog.models import name_key
+from kolrami.catalog.names import name_key
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.fleet.fleetx import SHARE_PREFIX, from_share_string
-from kolrami.fleet.legality import EventSettings, FleetReport, validate
+from kolrami.fleet.legality import EventSettings, FleetReport, place, validate
 from kolrami.fleet.model import Fleet, FleetShip, read_fleet
 
 SHIP_FIELDS = ("class", "squadron", "captain", "admiral", "upgrades")
@@ -60,8 +60,8 @@ def check(form: FleetForm, settings: EventSettings, field_of: dict[int, int] | N
         form.row_totals = {field_of[s.index]: s.total_sp for s in report.ships}
     for err in report.errors:
         name = _field_for_path(err.path, field_of)
-        text = err.message if field_of is not None else f"{err.path}: {err.message}"
-        form.add(name, f"{text} ({err.rule})")
+        text = err.message if field_of is not None else f"{place(err.path, report)}: {err.message}"
+        form.add(name, text if f"({err.rule}" in text else f"{text} ({err.rule})")  # rule once
     return form
 
 

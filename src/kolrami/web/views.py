@@ -46,12 +46,39 @@ class Table:
         )
 
     @property
+    def loser(self) -> str | None:
+        """The player who lost, once a winner is in."""
+        if self.winner is None or self.b is None:
+            return None
+        return self.b if self.winner == self.a else self.a
+
+    @property
+    def winner_fp(self) -> int | None:
+        """The winner's Fleet Points: said first, beside his name."""
+        return self.fp_a if self.winner == self.a else self.fp_b
+
+    @property
+    def loser_fp(self) -> int | None:
+        """The loser's Fleet Points."""
+        return self.fp_b if self.winner == self.a else self.fp_a
+
+    @property
+    def missing_fp(self) -> list[str]:
+        """Players whose Fleet Points are not in yet (a result entered for one player only)."""
+        if self.b is None:
+            return []
+        return [p for p, fp in ((self.a, self.fp_a), (self.b, self.fp_b)) if fp is None]
+
+    @property
     def status(self) -> str:
-        """One word for the table's state: bye, done, reported, disputed, flagged, open."""
+        """One word for the table's state: bye, done, partial, reported, disputed, flagged,
+        open."""
         if self.b is None:
             return "bye"
         if self.done:
             return "done"
+        if self.winner is not None:
+            return "partial"  # one player's result entered (the CLI's tournament result)
         if self.report is not None:
             status = str(self.report["status"])
             return "reported" if status == "pending" else status

@@ -13,7 +13,7 @@ from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import CardKind
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import EventSettings
-from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, render, web
+from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, ShownPin, render, web
 from kolrami.web.forms import (
     START_ROWS,
     FleetForm,
@@ -68,13 +68,35 @@ def _register(
     return pin, {}
 
 
-def _pin_page(request: Request, ev: EventRef, name: str, pin: str, form: FleetForm) -> HTMLResponse:
-    view = event_view(web(request).store, ev.id, ev.name, with_tables=False)
-    return render(
-        request,
-        "org_pin.html.j2",
-        {"ev": view, "player": name.strip(), "pin": pin, "report": form.report},
+def _pin_page(
+    request: Request, ev: EventRef, org: OrganizerDep, name: str, pin: str, form: FleetForm
+) -> Response:
+    """Post/redirect/get: the PIN is kept for its page and the browser sent there, so that a
+    reload shows the PIN again instead of registering the player a second time."""
+    report = form.report
+    token = web(request).keep_pin(
+        ShownPin(
+            org.id,
+            ev.id,
+            name.strip(),
+            pin,
+            again=False,
+            fleet=report.fleet.name if report else "",
+            total_build=report.total_build if report else None,
+        )
     )
+    return RedirectResponse(f"/org/events/{ev.id}/pins/{token}", status_code=303)
+
+
+@router.get("/pins/{token}", response_class=HTMLResponse)
+def pin_page(ev: OwnedEvent, org: OrganizerDep, token: str, request: Request) -> HTMLResponse:
+    """The PIN just given, for ten minutes to the organizer who gave it; then a new PIN from the
+    players' table."""
+    shown = web(request).pin_page(token, org.id)
+    view = event_view(web(request).store, ev.id, ev.name, with_tables=False)
+    if shown is None or shown.event != ev.id:
+        return render(request, "org_pin.html.j2", {"ev": view, "gone": True}, status_code=410)
+    return render(request, "org_pin.html.j2", {"ev": view, "shown": shown})
 
 
 @router.post("/players", response_model=None)
@@ -95,7 +117,7 @@ async def register(
     check(form, _settings(request, ev), None)
     pin, errors = _register(request, ev, org, name, email, form)
     if pin is not None:
-        return _pin_page(request, ev, name, pin, form)
+        return _pin_page(request, ev, org, name, pin, form)
 
     ctx = event_page_ctx(
         request,
@@ -162,7 +184,7 @@ async def build(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Response
             request, ev, org, values.get("name", ""), values.get("email", ""), form
         )
         if pin is not None:
-            return _pin_page(request, ev, values.get("name", ""), pin, form)
+            return _pin_page(request, ev, org, values.get("name", ""), pin, form)
         ctx = _build_ctx(request, ev, form, values, rows)
         ctx["errors"] = errors
         return render(request, "org_build.html.j2", ctx, status_code=400)
@@ -185,15 +207,13 @@ def drop(ev: OwnedEvent, org: OrganizerDep, pid: int, request: Request) -> Respo
     return RedirectResponse(f"/org/events/{ev.id}#players", status_code=303)
 
 
-@router.post("/players/{pid}/pin", response_class=HTMLResponse)
-def new_player_pin(ev: OwnedEvent, org: OrganizerDep, pid: int, request: Request) -> HTMLResponse:
-    """A new PIN for a player who lost his (shown once; the old one stops working)."""
+@router.post("/players/{pid}/pin", response_model=None)
+def new_player_pin(ev: OwnedEvent, org: OrganizerDep, pid: int, request: Request) -> Response:
+    """A new PIN for a player who lost his (the old one stops working); shown on its page."""
     name = _player_name(request, ev, pid)
     pin = new_pin()
     store = web(request).store
     store.set_pin_hash(ev.name, name, hash_pin(pin), org.who)
     web(request).pins.succeeded(f"{ev.id}:{name}")
-    view = event_view(store, ev.id, ev.name, with_tables=False)
-    return render(
-        request, "org_pin.html.j2", {"ev": view, "player": name, "pin": pin, "again": True}
-    )
+    token = web(request).keep_pin(ShownPin(org.id, ev.id, name, pin, again=True))
+    return RedirectResponse(f"/org/events/{ev.id}/pins/{token}", status_code=303)

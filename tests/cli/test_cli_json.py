@@ -1,0 +1,146 @@
+"""`--json` on every command that prints results (issue 23): the test walks the command tree,
+so a command added without `--json`, or without a line here, fails it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from kolrami.cli import app
+
+runner = CliRunner()
+
+#: Commands that print no results: why each is left out.
+NO_RESULTS = {
+    "serve": "runs the web server until stopped; it prints where to open it, not results",
+}
+
+#: How each command is run with --json here; {tmp} is the test's folder. Run in this order
+#: (the tournament ones build on each other; replay reads the battle's log).
+RUNS: dict[str, list[str]] = {
+    "ships": ["ships"],
+    "ship": ["ship", "reliant"],
+    "schema": ["schema", "fleet"],
+    "odds": ["odds", "--weapon", "phaser", "--strength", "5", "--shots", "2", "--shields", "12"],
+    "battle": ["battle", "--seed", "3", "--turns", "2", "--log", "{tmp}/b.jsonl"],
+    "replay": ["replay", "{tmp}/b.jsonl"],
+    "captains": ["captains"],
+    "rules": ["rules"],
+    "cards": ["cards"],
+    "card": ["card", "Admiral Torga"],
+    "assess": ["assess", "--classes", "reliant,sting", "--battles", "2", "--workers", "1"],
+    "peak check": ["peak", "check", "--fleet", "presets:klingon-strike", "--points", "0"],
+    "fleet validate": ["fleet", "validate", "presets:klingon-strike"],
+    "fleet show": ["fleet", "show", "presets:klingon-strike"],
+    "fleet sheet": ["fleet", "sheet", "presets:klingon-strike", "--html", "{tmp}/s.html"],
+    "fleet export": ["fleet", "export", "presets:klingon-strike", "--to", "fleetx"],
+    "fleet import": ["fleet", "import", "presets:klingon-raiders", "--out", "{tmp}/r.json"],
+    "fleet new": ["fleet", "new", "--out", "{tmp}/new.json"],
+    "tournament new": ["tournament", "new", "Cup", "--db", "{tmp}/t.db", "--seed", "1"],
+    "tournament player add": [
+        "tournament",
+        "player",
+        "add",
+        "Mara",
+        "--fleet",
+        "{tmp}/r.json",
+        "--db",
+        "{tmp}/t.db",
+    ],
+    "tournament pair": ["tournament", "pair", "--db", "{tmp}/t.db"],
+    "tournament result": ["tournament", "result", "1", "mara", "--fp", "40", "--db", "{tmp}/t.db"],
+    "tournament verify": [
+        "tournament",
+        "verify",
+        "1",
+        "Mara",
+        "--initials",
+        "DV",
+        "--db",
+        "{tmp}/t.db",
+    ],
+    "tournament standings": ["tournament", "standings", "--db", "{tmp}/t.db"],
+    "tournament rolloff": ["tournament", "rolloff", "--db", "{tmp}/t.db"],
+    "tournament sheet": ["tournament", "sheet", "--html", "{tmp}/e.html", "--db", "{tmp}/t.db"],
+    "tournament export": ["tournament", "export", "--out", "{tmp}/e.json", "--db", "{tmp}/t.db"],
+    "tournament import": ["tournament", "import", "{tmp}/e.json", "--db", "{tmp}/t2.db"],
+    "tournament player drop": ["tournament", "player", "drop", "Dev", "--db", "{tmp}/t.db"],
+    "tournament simulate": ["tournament", "simulate", "--players", "2", "--rounds", "1"],
+}
+
+#: What the prompts of `fleet new` are answered with.
+FLEET_NEW_INPUT = "Mine\nstar hawk\n1\n\n\n\n\n\n\n\n\n\n"
+
+
+def leaf_commands() -> Iterator[tuple[str, Any]]:
+    """Every command of the CLI by its full name ('tournament player add')."""
+
+    def walk(command: Any, path: list[str]) -> Iterator[tuple[str, Any]]:
+        if hasattr(command, "commands"):
+            for name, sub in command.commands.items():
+                yield from walk(sub, [*path, name])
+        else:
+            yield " ".join(path), command
+
+    yield from walk(typer.main.get_command(app), [])
+
+
+def test_every_command_has_json_or_says_why_not() -> None:
+    names = dict(leaf_commands())
+    assert set(names) == set(RUNS) | set(NO_RESULTS), "add the command to RUNS or NO_RESULTS"
+    lacking = [
+        n
+        for n, c in names.items()
+        if n not in NO_RESULTS and not any("--json" in getattr(p, "opts", []) for p in c.params)
+    ]
+    assert lacking == []
+
+
+def test_every_command_prints_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "dev.json").write_text("{}")
+    printed: dict[str, Any] = {}
+    for name, args in RUNS.items():
+        if name == "tournament pair":  # a second player, to pair with and later drop
+            dev = ["Dev", "--fleet", "presets:klingon-strike", "--db", f"{tmp_path}/t.db"]
+            runner.invoke(app, ["tournament", "player", "add", *dev])
+        argv = [*(a.replace("{tmp}", str(tmp_path)) for a in args), "--json"]
+        got = runner.invoke(app, argv, input=FLEET_NEW_INPUT if name == "fleet new" else None)
+        assert got.exit_code == 0, f"{name}: {got.output}"
+        out = got.stdout
+        if name == "fleet new":  # the test runner echoes the answers typed at its prompts
+            out = out[out.index("\n{") :]
+        try:
+            printed[name] = json.loads(out)
+        except json.JSONDecodeError:
+            pytest.fail(f"kolrami {name} --json printed no JSON:\n{got.stdout}")
+    assert printed["card"]["id"] == "torga"
+    assert printed["tournament result"]["player"] == "Mara"  # typed mara: the registered name
+    assert printed["fleet new"]["ships"][0]["class"] == "star-hawk"
+    assert printed["captains"][0]["name"] == "aggressive"
+    assert printed["fleet export"]["fleetx"]["ships"]
+
+
+def test_version_as_json() -> None:
+    got = runner.invoke(app, ["--version", "--json"])
+    assert got.exit_code == 0
+    data = json.loads(got.stdout)
+    assert set(data) == {
+        "kolrami",
+        "rules_version",
+        "data",
+        "data_version",
+        "advanced_rules_version",
+        "advanced_data",
+        "advanced_data_version",
+    }
+    text = runner.invoke(app, ["--version"]).stdout
+    assert data["advanced_rules_version"] in text
+    assert data["advanced_data_version"] in text
+    assert data["data_version"] in text
