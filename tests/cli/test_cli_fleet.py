@@ -213,7 +213,7 @@ def test_cards_and_card() -> None:
     code, out = invoke("card", "reinforcements-sideboard")
     assert code == 0
     assert "10 SP" in out
-    assert "hull-patch" in out
+    assert "repair-team" in out
 
 
 def test_fleet_schema() -> None:

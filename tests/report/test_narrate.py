@@ -36,13 +36,18 @@ def standard() -> str:
 
 
 @pytest.fixture(scope="module")
+def hull_hits() -> str:
+    return told(play("standard", 3))
+
+
+@pytest.fixture(scope="module")
 def peak() -> str:
     return told(play("peak-performance", 4))
 
 
-def test_a_hit_on_the_hull_says_superstructure_once(standard: str) -> None:
-    assert re.search(r"superstructure (\d+), superstructure \1\b", standard) is None
-    assert re.search(r"damage → superstructure \d+\n", standard)
+def test_a_hit_on_the_hull_says_superstructure_once(hull_hits: str) -> None:
+    assert re.search(r"superstructure (\d+), superstructure \1\b", hull_hits) is None
+    assert re.search(r"damage → superstructure \d+\n", hull_hits)
 
 
 def test_repairs_name_what_a_sheet_names(standard: str) -> None:

@@ -210,3 +210,27 @@ def test_summary_of_a_small_sweep() -> None:
     assert [r["rank"] for r in data["ratings"]] == [1, 2, 3]
     assert data["settings"]["battles"] == 30
     json.dumps(data, allow_nan=False)
+
+
+@pytest.mark.rule("PP-22", "OP-24")
+def test_a_battle_the_roll_off_decided_counts_as_a_draw() -> None:
+    """One-ship Peak Performance battles between kiting captains may end 0 : 0 and go to the
+    roll-off: the assessment shows those roll-offs apart and scores them as draws, not wins."""
+    plan = Plan(
+        tuple(class_combatants(["reliant", "ktroika"])),
+        load_scenario("peak-performance"),
+        captains=("kiting",),
+        battles=8,
+        seed=4,
+    )
+    records = _run(plan, 1)
+    rolled = [r for r in records.values() if r["rolloff"]]
+    assert rolled, "no battle went to the roll-off: pick another seed"
+    assert all(r["winner"] is not None for r in rolled)  # the battle itself has a winner
+    (s,) = summarise(plan, records).matchups
+    table_wins = sum(r["winner"] == "x" and not r["rolloff"] for r in records.values())
+    assert s.wins == table_wins
+    assert sum(s.rolloffs) == len(rolled)
+    assert s.draws >= len(rolled)
+    data = summarise(plan, records).to_json()["matchups"][0]
+    assert data["rolloffs"] == {"x_won": s.rolloffs[0], "y_won": s.rolloffs[1]}

@@ -349,11 +349,15 @@ def _pct(x: float) -> str:
 def print_tables(out: Console, a: Assessment) -> None:
     """Matchups, ratings and fair values as Rich tables."""
     names = [c.label for c in a.plan.combatants]
-    m = Table(title="Matchups (score: wins + half the draws, 95% Wilson interval)")
+    title = "Matchups (score: wins + half the draws, 95% Wilson interval)"
+    if a.plan.simulating:
+        title += "; a battle the roll-off decided is a draw, its roll-off shown apart"
+    m = Table(title=title)
     for col in ("Combatant", "Opponent", "Battles", "W-D-L", "Score", "95% interval", "Margin"):
         m.add_column(col, justify="left" if col in ("Combatant", "Opponent") else "right")
     if a.plan.simulating:
         m.add_column("Fleet Points", justify="right")
+        m.add_column("Roll-offs won", justify="right")
     for s in a.matchups:
         row = [
             names[s.matchup.x],
@@ -370,6 +374,7 @@ def print_tables(out: Console, a: Assessment) -> None:
                 if s.fleet_points is None
                 else f"{s.fleet_points[0]:.0f}:{s.fleet_points[1]:.0f}"
             )
+            row.append(f"{s.rolloffs[0]}:{s.rolloffs[1]}")
         m.add_row(*row)
     out.print(m)
 

@@ -353,7 +353,15 @@ class Battle:
                     ids.append(sid)
                     offsets[sid] = i * sc.formation_spacing_cm
                     self.log.record(
-                        ev.ShipPlaced, sid, cls.id, side, sq_id, round(px, 3), round(py, 3), ph
+                        ev.ShipPlaced,
+                        sid,
+                        cls.id,
+                        side,
+                        sq_id,
+                        round(px, 3),
+                        round(py, 3),
+                        ph,
+                        ship.points,
                     )
                 individual = sc.movement is Movement.INDIVIDUAL
                 self.squadrons[sq_id] = SquadronState(

@@ -44,7 +44,8 @@ class BattleStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class ShipPlaced(Event):
-    """A ship deployed at the start of the battle."""
+    """A ship deployed at the start of the battle; `points`: its Total SP, class and cards, what
+    destroying it scores (logs before rules fpf-2 do not have it)."""
 
     kind: ClassVar[str] = "ship_placed"
     ship: str
@@ -54,6 +55,7 @@ class ShipPlaced(Event):
     x: float
     y: float
     heading: int
+    points: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,6 +81,8 @@ class _Ship:
     maxima: dict[str, int] = field(default_factory=dict)
     #: weapon strength and range, changed by lasting cards
     weapon_stats: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: what destroying it scores: its Total SP (logs before fpf-2: its class value)
+    points: int = 0
 
     def weapons(self) -> None:
         self.state[PHASERS] = sum(self.mounts[WeaponKind.PHASER])
@@ -121,6 +123,7 @@ class _Walker:
         state[SS], state[SHIELDS], state[ENGINE] = cls.superstructure, cls.shields, cls.engine_power
         state[SYSTEMS], state[SPEED] = cls.computer, self.start_speed
         ship = _Ship(len(self.ships), e.ship, e.side, e.squadron, cls, state, mounts)
+        ship.points = cls.value if e.points is None else e.points
         ship.maxima = {"sh": cls.shields, "ep": cls.engine_power, "sys": cls.computer}
         ship.weapon_stats = {k.value: (w.strength, w.range_cm) for k, w in cls.weapons()}
         ship.weapons()
@@ -208,7 +211,7 @@ class _Walker:
         ship.state[STATUS] = DERELICT if e.derelict else DESTROYED
         if not self.fleet_points:
             winner = 1 if ship.side == "A" else 0
-            self.score[winner] += ship.cls.value  # points destroyed (FPF victory)
+            self.score[winner] += ship.points  # points destroyed: Total SP (FPF victory)
 
     def control(self, e: ev.ControlChanged) -> None:
         st = self.ships[e.ship].state

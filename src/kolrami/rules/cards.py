@@ -1,5 +1,5 @@
 """Card effects in battle: the hooks that cards.toml names (`stat`, `weapon`, `reroll`,
-`evasion`, `initiative`, `hull-patch`), as one core rule module.
+`evasion`, `initiative`, `repair-team`), as one core rule module.
 
 Lasting changes (`stat`, `weapon`) are applied once, when the battle starts, to the ships in
 the card's scope; they raise the values that repairs restore and that a Peak Performance reset

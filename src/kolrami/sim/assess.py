@@ -31,6 +31,7 @@ from kolrami.errors import InvalidInputError, UnknownNameError
 from kolrami.fleet.legality import MAX_SQUADRON, validate
 from kolrami.fleet.model import PRESET_PREFIX, Fleet, FleetShip, load_fleet, preset_names
 from kolrami.rules import RULES_VERSION, scenario_capabilities
+from kolrami.rules import events as ev
 from kolrami.rules.module import Capability
 from kolrami.scenarios.models import Scenario
 from kolrami.sim.fairvalue import FairValues, fair_values
@@ -330,6 +331,8 @@ def play_battle(job: Job, number: int, k: int) -> Record:
         "x_side": xs,
         "captains": [cap_x, cap_y],
         "winner": winner,
+        # decided by the roll-off, not on the table (PP-22, OP-24): counted as a draw
+        "rolloff": battle.log.count(ev.RollOff) > 0,
         "reason": result.reason,
         "turns": result.turns,
         "margin": margin,
@@ -416,10 +419,11 @@ class MatchupSummary:
 
     matchup: Matchup
     battles: int
-    wins: int
+    wins: int  # on the table: a battle the roll-off decided is a draw here
     draws: int
     losses: int
     score: float  # (wins + draws / 2) / battles
+    rolloffs: tuple[int, int]  # roll-off-decided battles x won, and y won (counted in draws)
     low: float
     high: float
     margin: float
@@ -478,6 +482,7 @@ class Assessment:
                     "battles": s.battles,
                     "wins": s.wins,
                     "draws": s.draws,
+                    "rolloffs": {"x_won": s.rolloffs[0], "y_won": s.rolloffs[1]},
                     "losses": s.losses,
                     "score": s.score,
                     "score_95": [s.low, s.high],
@@ -541,8 +546,14 @@ def summarise(plan: Plan, records: Mapping[tuple[str, int], Record]) -> Assessme
         recs = [records[m.id, i] for i in range(plan.battles) if (m.id, i) in records]
         n = len(recs)
         total += n
-        wins = sum(r["winner"] == "x" for r in recs)
-        losses = sum(r["winner"] == "y" for r in recs)
+        # a win by roll-off is not a win on the table: such a battle counts as a draw
+        rolled = [r for r in recs if r.get("rolloff")]
+        rolloffs = (
+            sum(r["winner"] == "x" for r in rolled),
+            sum(r["winner"] == "y" for r in rolled),
+        )
+        wins = sum(r["winner"] == "x" and not r.get("rolloff") for r in recs)
+        losses = sum(r["winner"] == "y" and not r.get("rolloff") for r in recs)
         draws = n - wins - losses
         points = wins + draws / 2
         low, high = wilson(points, n)
@@ -553,7 +564,8 @@ def summarise(plan: Plan, records: Mapping[tuple[str, int], Record]) -> Assessme
         by: dict[tuple[str, str], list[float]] = {pair: [] for pair in plan.pairs}
         side_a = 0.0
         for r in recs:
-            s = 1.0 if r["winner"] == "x" else 0.0 if r["winner"] == "y" else 0.5
+            won = None if r.get("rolloff") else r["winner"]
+            s = 1.0 if won == "x" else 0.0 if won == "y" else 0.5
             by[r["captains"][0], r["captains"][1]].append(s)
             side_a += s if r["x_side"] == "A" else 1.0 - s
         summaries.append(
@@ -564,6 +576,7 @@ def summarise(plan: Plan, records: Mapping[tuple[str, int], Record]) -> Assessme
                 draws=draws,
                 losses=losses,
                 score=points / n if n else math.nan,
+                rolloffs=rolloffs,
                 low=low,
                 high=high,
                 margin=margin,

@@ -273,7 +273,7 @@ def render_html(a: Assessment, extra: dict[str, Any] | None = None) -> str:
         "<h2>Matchups</h2>",
         "<table><tr><th class='l'>Combatant</th><th class='l'>Opponent</th><th>Battles</th>"
         "<th>W-D-L</th><th>Score</th><th>95% interval</th><th>Mean margin</th>"
-        + ("<th>Mean Fleet Points</th>" if a.plan.simulating else "")
+        + ("<th>Mean Fleet Points</th><th>Roll-offs won</th>" if a.plan.simulating else "")
         + "</tr>",
     ]
     for m in data["matchups"]:
@@ -285,6 +285,11 @@ def render_html(a: Assessment, extra: dict[str, Any] | None = None) -> str:
             f"<td>{_pct(m['score'])}</td><td>{_pct(lo)} to {_pct(hi)}</td>"
             f"<td>{m['mean_margin']:+.1f} &plusmn; {1.96 * m['margin_se']:.1f}</td>"
             + (f"<td>{fp[0]:.1f} : {fp[1]:.1f}</td>" if fp else "")
+            + (
+                f"<td>{m['rolloffs']['x_won']} : {m['rolloffs']['y_won']}</td>"
+                if a.plan.simulating
+                else ""
+            )
             + "</tr>"
         )
     parts.append(
