@@ -16,17 +16,26 @@ clause, the turn and the ships. One checker class per clause group, each citing 
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
+from kolrami.captains.registry import captain_names
 from kolrami.catalog.cards import get_card
 from kolrami.catalog.loader import builtin_pack
 from kolrami.catalog.models import ShipClass
+from kolrami.errors import KolramiError
+from kolrami.fleet import load_fleet, preset_names
+from kolrami.rules import new_battle
+from kolrami.rules.registry import describe
+from kolrami.scenarios import Scenario, load_scenario
+from kolrami.sim.play import simulate
 
 Event = dict[str, Any]
 Point = tuple[float, float]
@@ -262,8 +271,9 @@ def read_manoeuvres(order: str) -> dict[str | None, Manoeuvre]:
     for m in re.finditer(r"(?:(\w+)=)?" + MANOEUVRE.pattern, body):
         who, kind, speed, first, n1, n2 = m.groups()
         pivot = int(n1) if first == "PIV" else None
-        out[who] = Manoeuvre(int(speed), 0 if pivot is not None else int(n1), int(n2), pivot,
-                             kind == "JMP")
+        out[who] = Manoeuvre(
+            int(speed), 0 if pivot is not None else int(n1), int(n2), pivot, kind == "JMP"
+        )
     return out
 
 
@@ -346,7 +356,9 @@ class State:
         self.ended = False
         self.volley_moments: list[tuple[float, dict[str, tuple[Point, set[int]]]]] = []
         self.initiative_bonus = False
-        self.lost_control_at: dict[str, float] = {}
+        #: when a ship lost control this turn: the event's index and the latest moment of the
+        #: move (fraction) at which the volley that did it may have been fired
+        self.lost_control_at: dict[str, tuple[int, float]] = {}
         self._lookahead()
 
     # --- look-ahead over the whole log (facts the log gives only later) ---
@@ -382,7 +394,10 @@ class State:
             if kind in ("squadron_activated", "turn_ended", "turn_started"):
                 close(-i - 1)
                 active = ev[i].get("squadron") if kind == "squadron_activated" else None
-            if kind in ("ship_destroyed", "ship_reset") and squadron_of.get(ev[i]["ship"]) == active:
+            if (
+                kind in ("ship_destroyed", "ship_reset")
+                and squadron_of.get(ev[i]["ship"]) == active
+            ):
                 gone.add(ev[i]["ship"])
             if kind == "ship_moved":
                 j = i
@@ -518,7 +533,7 @@ class MovementChecker(Checker):
         jump = m is not None and m.jump and "micro-warp-jump" in st.rules
         if jump:
             st.jumping.add(ship.squadron)
-        path_len = sum(seg_len(a, b) for a, b in zip(pts, pts[1:], strict=False))
+        path_len = sum(seg_len(a, b) for a, b in itertools.pairwise(pts))
         # FPF-MOV-06: 40 cm at most, a micro warp jump excepted (FPF-OPT-04)
         if dist > MAX_SPEED + EPS_CM and not jump:
             st.flag("FPF-MOV-06", [sid], f"moved {dist:g} cm, more than 40")
@@ -534,8 +549,24 @@ class MovementChecker(Checker):
                 clause, [sid], f"logged path is {path_len:.2f} cm long, the ship moved {dist:g}"
             )
         out_of_control = not st.control_at_order.get(sid, ship.in_control)
+        lost = st.lost_control_at.get(sid)
+        if lost is not None and not ship.in_control and not out_of_control:
+            # lost control during this turn's activation: before this move began (an earlier
+            # move of the activation, or a volley before the first step) it must drift;
+            # FPF-MOV-12 then forbids the turns still to come
+            same_move = st.block_for.get(lost[0]) == st.block_for.get(st.index)
+            if not same_move or lost[1] < 0.005:
+                out_of_control = True
+            elif (
+                lost[1] < 0.49
+                and len(pts) == 3
+                and leg_heading(pts[0], pts[1]) != leg_heading(pts[1], pts[2])
+            ):
+                st.flag("FPF-MOV-12", [sid], "lost control in the first half, then turned")
         if out_of_control:
-            self._drift(st, ship, pts, e["heading"])
+            self._drift(
+                st, ship, pts, e["heading"], dist, m.speed if m is not None and lost else None
+            )
         elif m is not None:
             form = st.formation_at_order.get(ship.squadron, [])
             leader = in_formation and form[:1] == [sid]
@@ -648,7 +679,7 @@ class MovementChecker(Checker):
         """FPF-MOV-07: turn, half the move, turn, the other half; FPF-MOV-13: only a ship at
         speed 0 pivots; FPF-OPT-04: a jump goes straight ahead after the first turn."""
         sid = ship.id
-        legs = [(a, b) for a, b in zip(pts, pts[1:], strict=False) if seg_len(a, b) > 0.05]
+        legs = [(a, b) for a, b in itertools.pairwise(pts) if seg_len(a, b) > 0.05]
         heads: list[int] = []
         for a, b in legs:
             h = leg_heading(a, b)
@@ -685,10 +716,28 @@ class MovementChecker(Checker):
         if end_heading != last and not (at_mid and turn_of(last, end_heading) <= 1):
             st.flag("FPF-MOV-07", [sid], f"ends facing {end_heading}, its path runs {last}")
 
-    def _drift(self, st: State, ship: Ship, pts: list[Point], end_heading: int) -> None:
-        """FPF-MOV-12, FPF-DMG-13: out of control, it holds its heading and drifts."""
+    def _drift(
+        self,
+        st: State,
+        ship: Ship,
+        pts: list[Point],
+        end_heading: int,
+        dist: float,
+        ordered: int | None,
+    ) -> None:
+        """FPF-MOV-12, FPF-DMG-13: out of control, it holds its heading and speed (last
+        turn's, or the speed just ordered when control went after the orders)."""
+        speeds = {ship.last_speed} | ({ordered} if ordered is not None else set())
+        if all(abs(dist - v) > 0.05 for v in speeds) and not (
+            dist < max(speeds) and ship.id in st.stopped_short
+        ):
+            st.flag(
+                "FPF-MOV-12",
+                [ship.id],
+                f"out of control, drifted {dist:g} cm at speed {ship.last_speed}",
+            )
         turned = end_heading != ship.heading
-        for a, b in zip(pts, pts[1:], strict=False):
+        for a, b in itertools.pairwise(pts):
             h = leg_heading(a, b)
             if seg_len(a, b) > 0.05 and h is not None and h != ship.heading:
                 turned = True
@@ -704,8 +753,7 @@ class MovementChecker(Checker):
         r = st.sc("base_radius_cm", 2.5)
         for c, radius in st.planets():
             if any(
-                segment_meets_circle(a, b, c, radius + r - 0.05)
-                for a, b in zip(pts, pts[1:], strict=False)
+                segment_meets_circle(a, b, c, radius + r - 0.05) for a, b in itertools.pairwise(pts)
             ) or (len(pts) == 1 and seg_len(pts[0], c) < radius + r - 0.05):
                 st.flag("PP-03", [ship.id], "its move entered the planet")
 
@@ -773,8 +821,8 @@ class InitiativeChecker(Checker):
         """FPF-MOV-03: at a shared speed the roll-off winner's choice goes first, then the
         sides alternate while both have squadrons at that speed."""
         tier = [p for p in pending if st.initiative_speeds[p] == speed]
-        sides = {p[0] for p in st.initiative_speeds if st.initiative_speeds[p] == speed}
-        if len(sides) < 2:
+        sides = {p[0] for p in tier}
+        if len(sides) < 2 and speed not in st.tier_first:
             return
         if speed not in st.tier_first:
             st.flag("FPF-MOV-03", [q], f"both sides at speed {speed} and no roll-off")
@@ -848,8 +896,9 @@ class FireChecker(Checker):
             self.declaring, self.reaction_now = ship.squadron, bool(e["reaction"])
         self.declared_now.add(sid)
         if not ship.alive:
-            clause = "FPF-OPT-01" if ship.derelict else "PP-05" if ship.out_of_play else (
-                "FPF-DMG-11")
+            clause = (
+                "FPF-OPT-01" if ship.derelict else "PP-05" if ship.out_of_play else ("FPF-DMG-11")
+            )
             st.flag(clause, [sid], "declared fire while out of play")
         if not ship.in_control:
             st.flag("FPF-DMG-13", [sid], "declared fire while out of control")
@@ -887,7 +936,9 @@ class FireChecker(Checker):
                 if st.ships[s].alive
                 and st.ships[s].in_control
                 and (
-                    any(st.ships[s].shots(k) > 0 and st.ships[s].bears(k, "F") for k in ATTACK_KINDS)
+                    any(
+                        st.ships[s].shots(k) > 0 and st.ships[s].bears(k, "F") for k in ATTACK_KINDS
+                    )
                     if self.reaction_now
                     else st.ships[s].armed()
                 )
@@ -904,12 +955,18 @@ class FireChecker(Checker):
         sid, tid, kind = ship.id, target.id, e["weapon"]
         lock = ship.declared if ship.declared_turn == st.turn else None
         if not ship.alive:
-            clause = "FPF-OPT-01" if ship.derelict else "PP-05" if ship.out_of_play else (
-                "FPF-DMG-11")
+            clause = (
+                "FPF-OPT-01" if ship.derelict else "PP-05" if ship.out_of_play else ("FPF-DMG-11")
+            )
             st.flag(clause, [sid], "fired while out of play")
         if not target.alive:
-            clause = "FPF-OPT-01" if target.derelict else "PP-05" if target.out_of_play else (
-                "FPF-DMG-11")
+            clause = (
+                "FPF-OPT-01"
+                if target.derelict
+                else "PP-05"
+                if target.out_of_play
+                else ("FPF-DMG-11")
+            )
             st.flag(clause, [sid, tid], "fired at a ship out of play")
         if not ship.in_control:
             st.flag("FPF-DMG-13", [sid], "fired while out of control")
@@ -1086,7 +1143,7 @@ class VolleyOrderChecker(Checker):
                 for p in st.pending
                 if p.target == e["target"]
                 and p.side == ship.side
-                and p.landed < p.expected
+                and p.landed < min(p.allowed)
                 and not p.gone
             ]
             if waiting:
@@ -1094,7 +1151,7 @@ class VolleyOrderChecker(Checker):
                     "FPF-FIRE-09",
                     [e["ship"], e["target"], *(p.ship for p in waiting)],
                     f"rolled against shields {e['shields']} before {waiting[0].ship}'s "
-                    f"{waiting[0].expected - waiting[0].landed} hit(s) landed",
+                    f"{min(waiting[0].allowed) - waiting[0].landed} hit(s) landed",
                 )
 
 
@@ -1145,7 +1202,7 @@ class DamageChecker(Checker):
 
     def _destruction_follows(self, st: State, e: Event) -> None:
         """FPF-DMG-11: a ship at 0 superstructure goes at once."""
-        prev = st.events[st.index - 1] if st.index else {"e": ""}
+        prev: Event = st.events[st.index - 1] if st.index else {"e": ""}
         if prev["e"] != "hit_scored" or prev["superstructure"] > 0:
             return
         if e["e"] in ("ship_destroyed", "ship_reset") and e["ship"] == prev["target"]:
@@ -1178,12 +1235,22 @@ class DamageChecker(Checker):
         need = e["shields"] - e["strength"]
         through = sum(1 for r in e["rolls"] if r == 10 or (r != 1 and r >= need))
         nebula = sum(1 for r in e["rolls"] if r >= 9)
-        if "nebula-fire" in st.rules and any(
-            t.get("kind") == "nebula" for t in st.sc("terrain", [])
-        ):
-            allowed = {through, nebula}  # FPF-OPT-09, when the target may be inside one
-        else:
-            allowed = {through}
+        nebulae = [
+            ((t["x"], t["y"]), t["radius_cm"])
+            for t in st.sc("terrain", [])
+            if t.get("kind") == "nebula" and "nebula-fire" in st.rules
+        ]
+        allowed = {through}
+        if nebulae:
+            # FPF-OPT-09: a target inside a nebula has no shields; 9 and 10 get through
+            places = [w[tid][0] for _, w in st.volley_moments] or [target.pos]
+            inside = {any(seg_len(p, c) <= r for c, r in nebulae) for p in places}
+            moving = (
+                not st.volley_moments and (win := st.window()) is not None and (tid in win.paths)
+            )
+            if moving:
+                inside = {True, False}
+            allowed = {nebula if x else through for x in inside}
         pv = PendingVolley(ship.side, sid, tid, kind, max(allowed), frozenset(allowed))
         pv.moments = st.volley_moments
         st.pending.append(pv)
@@ -1210,7 +1277,9 @@ class DamageChecker(Checker):
             (
                 p
                 for p in st.pending
-                if p.ship == e["ship"] and p.target == tid and p.weapon == e["weapon"]
+                if p.ship == e["ship"]
+                and p.target == tid
+                and p.weapon == e["weapon"]
                 and p.landed < p.expected
                 and not p.gone
             ),
@@ -1340,8 +1409,11 @@ class RepairChecker(Checker):
             kind = kind_name.removesuffix("s")
             mounts = s.mounts.get(kind)
             printed = s.printed_mounts.get(kind)
-            if mounts is None or printed is None or not index.isdigit() or int(index) >= len(
-                mounts
+            if (
+                mounts is None
+                or printed is None
+                or not index.isdigit()
+                or int(index) >= len(mounts)
             ):
                 st.flag("FPF-REP-07", [s.id], f"repaired '{item}', which it does not have")
             elif mounts[int(index)] >= printed[int(index)]:
@@ -1391,9 +1463,12 @@ class PeakChecker(Checker):
         self.expect_points.append((opponent, s.total_sp, "kill", s.id))
         side_ships = [x for x in st.ships.values() if x.side == s.side]
         res = st.resources[s.side]
-        if res is not None and all(x.tokens > 0 or x is s for x in side_ships):
-            if not st.resource_scored[s.side] or st.sc("resource_repeat", False):
-                self.expect_points.append((opponent, res[1], "resource", res[0]))
+        if (
+            res is not None
+            and all(x.tokens > 0 or x is s for x in side_ships)
+            and (not st.resource_scored[s.side] or st.sc("resource_repeat", False))
+        ):
+            self.expect_points.append((opponent, res[1], "resource", res[0]))
 
     def _points(self, st: State, e: Event) -> None:
         side, pts, reason = e["side"], e["points"], e["reason"]
@@ -1466,8 +1541,8 @@ class PeakChecker(Checker):
         # the standard scenario (docs/rules.md): a side with no ships left loses; else the side
         # that destroyed more points wins
         alive = {side: any(s.alive and s.side == side for s in st.ships.values()) for side in "AB"}
-        lost_class = {side: 0 for side in "AB"}
-        lost_sp = {side: 0 for side in "AB"}
+        lost_class = dict.fromkeys("AB", 0)
+        lost_sp = dict.fromkeys("AB", 0)
         for s in st.ships.values():
             if s.destroyed or s.derelict:
                 lost_class[s.side] += s.cls.value
@@ -1537,8 +1612,8 @@ class Referee:
         st.scenario = st.header.get("scenario", {})
         st.rules = set(st.header.get("rules", []))
         self.fleet_ships = {
-            side: list(f.get("ships", [])) for side, f in zip("AB", st.header["fleets"],
-                                                                strict=False)
+            side: list(f.get("ships", []))
+            for side, f in zip("AB", st.header["fleets"], strict=False)
         }
         bonus = False
         for side, f in zip("AB", st.header["fleets"], strict=False):
@@ -1711,8 +1786,8 @@ class Referee:
             # out of control at once (FPF-DMG-13); the earliest moment it may have happened
             s.in_control = False
             st.leave_formation(s)
-            if st.volley_moments:
-                st.lost_control_at[s.id] = max(t for t, _ in st.volley_moments)
+            latest = max((t for t, _ in st.volley_moments), default=1.0)
+            st.lost_control_at[s.id] = (st.index, latest)
 
     def _control_changed(self, e: Event) -> None:
         return None  # the referee works control out itself; DamageChecker compares
@@ -1794,3 +1869,118 @@ def counts(violations: Iterable[Violation]) -> Counter[str]:
 def lines(violations: Iterable[Violation]) -> Iterator[str]:
     for v in violations:
         yield str(v)
+
+
+# ---------------------------------------------------------------------------------------------
+# Seeded battles to referee, through the public simulate API
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """One seeded battle of a sample: scenario, fleets, captains and optional rules."""
+
+    seed: int
+    scenario: str
+    fleets: tuple[str, str]
+    captains: tuple[str, str]
+    rules: tuple[str, ...]
+
+    def command(self) -> str:
+        """The `kolrami battle` command that plays the same battle."""
+        extra = f" --rules {','.join(modules_of(self.rules))}" if modules_of(self.rules) else ""
+        options = [r for r in self.rules if r not in modules_of(self.rules)]
+        if "nebula-fire" in self.rules:
+            options.append(f"a nebula {NEBULA}")
+        if options:
+            extra += f" (scenario option: {', '.join(options)})"
+        return (
+            f"kolrami battle --seed {self.seed} --scenario {self.scenario} "
+            f"--fleet-a presets:{self.fleets[0]} --fleet-b presets:{self.fleets[1]} "
+            f"--captain-a {self.captains[0]} --captain-b {self.captains[1]}{extra}"
+        )
+
+
+#: Options a scenario sets rather than a module: masking method 2 (FPF-MASK-06), ships moving
+#: one at a time (FPF-MOV-14), and a nebula on the table for the nebula rule (FPF-OPT-09).
+SCENARIO_OPTIONS = {
+    "masking-none": {"masking": "method-2"},
+    "individual-movement": {"movement": "individual"},
+}
+NEBULA = {"kind": "nebula", "x": 45.0, "y": 60.0, "radius_cm": 15.0}
+
+
+def optional_rules() -> list[str]:
+    """Every optional FPF-family rule (`kolrami rules`, the advanced game's aside), and the
+    scenario options."""
+    modules = [
+        name
+        for name, core, _, _ in describe()
+        if not core and not name.startswith("adv") and name not in ("masking-stationary",)
+    ]
+    return sorted({*modules, *SCENARIO_OPTIONS})
+
+
+@cache
+def accepted(scenario: str, rule: str) -> bool:
+    """Whether a battle of `scenario` may switch `rule` on (the binder refuses some pairs)."""
+    try:
+        scenario_of(scenario, (rule,))
+        fleets = (load_fleet("presets:federation-fleet"), load_fleet("presets:klingon-fleet"))
+        new_battle(
+            scenario_of(scenario, (rule,)),
+            fleets,
+            1,
+            ("random", "random"),
+            extra_rules=modules_of((rule,)),
+        )
+    except KolramiError:
+        return False
+    return True
+
+
+def scenario_of(name: str, rules: tuple[str, ...]) -> Scenario:
+    """The built-in scenario with the scenario options among `rules` set."""
+    data = load_scenario(name).model_dump()
+    for rule in rules:
+        data.update(SCENARIO_OPTIONS.get(rule, {}))
+        if rule == "nebula-fire":
+            data["terrain"] = [*data["terrain"], NEBULA]
+    return Scenario.model_validate(data)
+
+
+def modules_of(rules: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(r for r in rules if r not in SCENARIO_OPTIONS)
+
+
+def setups(count: int, scenario: str, first_seed: int = 1) -> list[Setup]:
+    """`count` battles spread over every preset pair, captain pair and optional rule (one rule
+    a battle, in turn, with every fourth battle on the core rules alone)."""
+    presets = preset_names()
+    captains = captain_names()
+    rules = [r for r in optional_rules() if accepted(scenario, r)]
+    out = []
+    for k in range(count):
+        seed = first_seed + k
+        a = presets[k % len(presets)]
+        b = presets[(k // len(presets) + k + 1) % len(presets)]
+        ca = captains[k % len(captains)]
+        cb = captains[(k // len(captains) + k) % len(captains)]
+        extra: tuple[str, ...] = () if k % 4 == 0 else (rules[(k // 4 + k) % len(rules)],)
+        out.append(Setup(seed, scenario, (a, b), (ca, cb), extra))
+    return out
+
+
+def play(setup: Setup) -> list[Event] | None:
+    """The battle's log as plain dicts, or None when the rules refuse the combination."""
+    fleets = (load_fleet(f"presets:{setup.fleets[0]}"), load_fleet(f"presets:{setup.fleets[1]}"))
+    try:
+        battle = simulate(
+            scenario_of(setup.scenario, setup.rules),
+            fleets,
+            setup.captains,
+            setup.seed,
+            modules_of(setup.rules),
+        )
+    except KolramiError:
+        return None
+    return read_log(battle.log.jsonl())
