@@ -306,6 +306,7 @@ class PendingVolley:
     allowed: frozenset[int] = frozenset()
     landed: int = 0
     gone: bool = False  # the target left play: the rest of its hits never land
+    plain: int = -1  # penetrations counted without the natural 1 and 10
     moments: list[tuple[float, dict[str, tuple[Point, set[int]]]]] = field(default_factory=list)
 
 
@@ -531,8 +532,6 @@ class MovementChecker(Checker):
         if m is None and in_formation:
             m = orders.get(None)
         jump = m is not None and m.jump and "micro-warp-jump" in st.rules
-        if jump:
-            st.jumping.add(ship.squadron)
         path_len = sum(seg_len(a, b) for a, b in itertools.pairwise(pts))
         # FPF-MOV-06: 40 cm at most, a micro warp jump excepted (FPF-OPT-04)
         if dist > MAX_SPEED + EPS_CM and not jump:
@@ -618,6 +617,8 @@ class MovementChecker(Checker):
 
     def _orders(self, st: State, squadron: str, order: str) -> None:
         st.order_by_squadron[squadron] = moves = read_manoeuvres(order)
+        if any(m.jump for m in moves.values()):
+            st.jumping.add(squadron)  # its locks keep only their photons (FPF-OPT-05)
         form = [x for x in st.formation.get(squadron, []) if st.ships[x].alive]
         st.formation_at_order[squadron] = list(form)
         m = moves.get(None)
@@ -1252,6 +1253,7 @@ class DamageChecker(Checker):
                 inside = {True, False}
             allowed = {nebula if x else through for x in inside}
         pv = PendingVolley(ship.side, sid, tid, kind, max(allowed), frozenset(allowed))
+        pv.plain = sum(1 for r in e["rolls"] if r >= need)
         pv.moments = st.volley_moments
         st.pending.append(pv)
 
@@ -1259,8 +1261,11 @@ class DamageChecker(Checker):
         """FPF-DMG-01, FPF-DMG-02: every penetrating roll lands one hit, no more."""
         for p in st.pending:
             if not p.gone and p.landed not in p.allowed:
+                # a count the roll against the target number alone gives: the natural 1 or
+                # 10 was not honoured (FPF-DMG-02)
+                clause = "FPF-DMG-02" if p.landed == p.plain else "FPF-DMG-01"
                 st.flag(
-                    "FPF-DMG-01",
+                    clause,
                     [p.ship, p.target],
                     f"{p.weapon}s: {p.expected} penetrating roll(s), {p.landed} hit(s)",
                 )
