@@ -348,6 +348,8 @@ class State:
         self.moved_this_turn: dict[tuple[int, str], float] = {}
         self.formation_heads: dict[str, set[int]] = {}
         self.formation_at_order: dict[str, list[str]] = {}
+        self.control_events: set[tuple[str, bool]] = set()
+        self.control_lost_unlogged: list[str] = []
         self.activated_this_turn: list[tuple[str, str | None]] = []
         self.stopped_short: set[str] = set()
         self.jumping: set[str] = set()
@@ -1176,8 +1178,14 @@ class DamageChecker(Checker):
 
     def before(self, st: State, e: Event) -> None:
         kind = e["e"]
+        if kind == "control_changed":
+            st.control_events.add((e["ship"], e["in_control"]))
         if kind not in self.AMID:
             self._settle(st)
+            for sid in st.control_lost_unlogged:
+                if (sid, False) not in st.control_events:
+                    st.flag("FPF-DMG-13", [sid], "out of control, and the log never says so")
+            st.control_lost_unlogged.clear()
         if kind == "volley_fired":
             self._volley(st, e)
         elif kind == "hit_scored":
@@ -1703,6 +1711,7 @@ class Referee:
         st.tier_first = {}
         st.initiative_speeds = {}
         st.lost_control_at = {}
+        st.control_events = set()
         for s in st.ships.values():
             s.moved = None
             s.declared = None
@@ -1731,6 +1740,8 @@ class Referee:
             for s in st.ships.values():  # control back once engines and Systems work
                 if s.on_table and not s.in_control and s.should_be_in_control():
                     s.in_control = True
+                    if (s.id, True) not in st.control_events:
+                        st.flag("FPF-DMG-13", [s.id], "back in control, and the log never says so")
             st.initiative_speeds = {
                 q: st.squadron_speed(q)
                 for q in st.squadrons
@@ -1793,6 +1804,7 @@ class Referee:
             st.leave_formation(s)
             latest = max((t for t, _ in st.volley_moments), default=1.0)
             st.lost_control_at[s.id] = (st.index, latest)
+            st.control_lost_unlogged.append(s.id)
 
     def _control_changed(self, e: Event) -> None:
         return None  # the referee works control out itself; DamageChecker compares
