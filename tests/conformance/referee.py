@@ -1798,7 +1798,7 @@ class Referee:
                 if not working:
                     break
                 mounts[min(working, key=lambda j: (mounts[j], j))] -= 1
-        if s.in_control and not s.should_be_in_control():
+        if s.in_control and not s.should_be_in_control() and s.superstructure > 0:
             # out of control at once (FPF-DMG-13); the earliest moment it may have happened
             s.in_control = False
             st.leave_formation(s)
