@@ -1,14 +1,24 @@
 """An independent referee: reads one battle's event log and lists every rule it breaks.
 
 Written from the seeds and the catalogue (../shared/rules/catalogue.toml) and the readings in
-docs/rules.md, never from the engine: it imports no rule or engine function, only the ship
-sheets' numbers and the cards' costs from kolrami.catalog. It does its own geometry and its own
-bookkeeping of every ship (position, heading, speed, shields, engines, systems, weapon mounts,
-superstructure, control, tokens) from the facts in the log, and checks each fact against it.
+docs/rules.md, never from the engine: the checkers import no rule or engine function, only the
+ship sheets' numbers and the cards' costs from kolrami.catalog. They do their own geometry and
+their own bookkeeping of every ship (position, heading, speed, shields, engines, systems, weapon
+mounts, superstructure, control, tokens, Fleet Points) from the facts in the log, and check each
+fact against it. (The last section, which plays seeded battles for the referee to read, uses
+the public kolrami.sim.play.simulate, and kolrami.rules.new_battle only to learn which option
+combinations the rule binder refuses.)
 
-Where the log does not say something a rule needs (the moment during a move at which a volley
-was fired, for one), the referee accepts any moment the log allows and checks what must hold
-at every such moment; tests/conformance/README-referee.md lists those gaps.
+Where the log does not say something a rule needs, the referee accepts anything the log allows
+and flags only what no reading of the log can make legal:
+- the moment of a move at which a volley was fired is not logged: every moment of the move
+  (ships at a constant pace along their logged paths) is tried, and a volley is legal if its
+  logged range, arc, line of fire and the arc its hits came from all fit one of them;
+- a wingman's logged path is its start and end only, so its heading on the way is taken as its
+  own start or end heading or a heading of the leader's path;
+- card effects are read from card_used's text ("shields 15");
+- the speed a returned ship comes back at is the scenario's starting speed (docs/rules.md
+  PP-11).
 
 `referee(events)` returns the violations, one `Violation` each; `str(v)` is one line naming the
 clause, the turn and the ships. One checker class per clause group, each citing its ids.

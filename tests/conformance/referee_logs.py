@@ -34,7 +34,7 @@ CORE = ["fpf-turn", "fpf-repairs", "fpf-initiative", "fpf-damage", "cards", "mas
 
 
 def fleet(cls: str, count: int, resource: str | None = None) -> dict[str, Any]:
-    ships = [
+    ships: list[dict[str, Any]] = [
         {"id": cls, "squadron": 1, "captain": None, "admiral": None, "upgrades": {}}
         for _ in range(count)
     ]
@@ -209,7 +209,10 @@ def dropped(events: list[Event], *indices: int) -> list[Event]:
 
 
 def two_ship_header(
-    a: str, b: str, scenario: dict[str, Any] | None = None, rules: list[str] | None = None,
+    a: str,
+    b: str,
+    scenario: dict[str, Any] | None = None,
+    rules: list[str] | None = None,
     resource: str | None = None,
 ) -> Event:
     e = header(scenario, rules)

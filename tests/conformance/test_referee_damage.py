@@ -74,8 +74,9 @@ def heavy_beam(log: Log) -> Log:
 
 
 def heavy_torpedo(log: Log) -> Log:
-    return edited(log, at(log, e="hit_scored", weapon="photon"), damage=7, value=-4,
-                  superstructure=11)
+    return edited(
+        log, at(log, e="hit_scored", weapon="photon"), damage=7, value=-4, superstructure=11
+    )
 
 
 def hull_wrong(log: Log) -> Log:
@@ -319,9 +320,7 @@ PEAK = [
     pytest.param("PP-10", two_tokens, None, marks=pytest.mark.rule("PP-10")),
     pytest.param("PP-16", short_kill, None, marks=pytest.mark.rule("PP-16")),
     pytest.param("PP-16", no_kill_points, None, marks=pytest.mark.rule("PP-16", "PP-17")),
-    pytest.param(
-        "PP-18", no_resource, "reinforcements-sideboard", marks=pytest.mark.rule("PP-18")
-    ),
+    pytest.param("PP-18", no_resource, "reinforcements-sideboard", marks=pytest.mark.rule("PP-18")),
     pytest.param("PP-11", back_in_the_middle, None, marks=pytest.mark.rule("PP-11")),
     pytest.param("PP-12", full_shields, None, marks=pytest.mark.rule("PP-12")),
     pytest.param("PP-12", shields_mended_past_the_tokens, None, marks=pytest.mark.rule("PP-12")),
@@ -345,6 +344,9 @@ def test_the_referee_catches_peak_performance_faults(
 def test_the_resource_scores_once_every_ship_carries_a_token() -> None:
     log = kill_log(resource="reinforcements-sideboard")
     assert [str(v) for v in referee(log)] == []
-    extra = inserted(log, at(log, e="turn_ended", turn=1), points("A", 10, "resource",
-                                                                  "reinforcements-sideboard", 95))
+    extra = inserted(
+        log,
+        at(log, e="turn_ended", turn=1),
+        points("A", 10, "resource", "reinforcements-sideboard", 95),
+    )
     assert "PP-18" in clauses(extra)

@@ -62,7 +62,9 @@ def outside_activation(log: Log) -> Log:
 def reaction_log() -> Log:
     """B1 and B2 react to AS1's move: B1's phaser fires at A1 as it ends its move 18 cm ahead."""
     log = base_log()
-    log = edited(log, at(log, e="order_given", order="REACT BS1 HOLD"), order="REACT BS1 B1:F@A1 B2:F@A1")
+    log = edited(
+        log, at(log, e="order_given", order="REACT BS1 HOLD"), order="REACT BS1 B1:F@A1 B2:F@A1"
+    )
     i = at(log, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1")
     log = inserted(log, i, declared("B1", "A1", "F", True), declared("B2", "A1", "F", True))
     j = at(log, e="ship_moved", ship="A1")
@@ -136,8 +138,9 @@ def standing_still(log: Log) -> Log:
     i = at(log, e="order_given", order="BS1 SPD 20 T+1 T0 FIRE B1:F@A1 B2:F@A1")
     log = edited(log, i, order="BS1 SPD 0 T0 T0 FIRE B1:F@A1 B2:F@A1")
     for ship, p in (("B1", [90.0, 58.0]), ("B2", [90.0, 64.0])):
-        log = edited(log, at(log, e="ship_moved", ship=ship), path=[p, p], heading=3, speed=0,
-                     distance=0.0)
+        log = edited(
+            log, at(log, e="ship_moved", ship=ship), path=[p, p], heading=3, speed=0, distance=0.0
+        )
     return log
 
 

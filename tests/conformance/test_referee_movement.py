@@ -74,7 +74,9 @@ def short_without_cause(log: Log) -> Log:
 def short_with_cause(log: Log) -> Log:
     bad = short_without_cause(log)
     stop = {"e": "stopped_short", "ship": "A1", "of": "edge", "lost_cm": 5.0}
-    return inserted(bad, at(bad, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1"), stop)
+    return inserted(
+        bad, at(bad, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1"), stop
+    )
 
 
 def moved_out_of_turn(log: Log) -> Log:
