@@ -377,15 +377,20 @@ class State:
     # --- look-ahead over the whole log (facts the log gives only later) ---
 
     def _lookahead(self) -> None:
-        """Which move each event falls in (the next run of ship_moved events in the same
-        activation), which moving ships left play before their move was logged, and how far
-        each ship moved in each turn."""
+        """Which move each event falls in, which moving ships left play before their move was
+        logged, and how far each ship moved in each turn.
+
+        A move is the formation's ships together, or one ship flying on its own (its own
+        manoeuvre in the orders, or out of control): the log writes their ship_moved events
+        one after another, and an event falls in the next move of its activation."""
         turn = 0
         active: str | None = None
         squadron_of: dict[str, str] = {}
         block_for: dict[int, int] = {}
         pending_idx: list[int] = []
         gone: set[str] = set()
+        adrift: set[str] = set()  # out of control, by the log's control_changed
+        alone: set[str] = set()
         ev = self.events
 
         def close(at: int) -> None:
@@ -397,42 +402,58 @@ class State:
                     block_for[k] = at
             pending_idx, gone = [], set()
 
+        def window(k0: int, k1: int) -> None:
+            nonlocal pending_idx, gone
+            block = ev[k0:k1]
+            paths = {
+                e["ship"]: Path([(p[0], p[1]) for p in e["path"]], -1, e["heading"]) for e in block
+            }
+            distances = {e["ship"]: e["distance"] for e in block}
+            self.windows[k0] = Window(paths, distances, gone - set(paths))
+            for k in [*pending_idx, *range(k0, k1)]:
+                block_for[k] = k0
+            pending_idx, gone = [], set()
+            for e in block:
+                key = (turn, e["ship"])
+                self.moved_this_turn[key] = self.moved_this_turn.get(key, 0.0) + e["distance"]
+
         i = 0
         while i < len(ev):
-            kind = ev[i]["e"]
+            e = ev[i]
+            kind = e["e"]
             if kind == "ship_placed":
-                squadron_of[ev[i]["ship"]] = ev[i]["squadron"]
-            if kind == "turn_started":
-                turn = ev[i]["turn"]
+                squadron_of[e["ship"]] = e["squadron"]
+            elif kind == "turn_started":
+                turn = e["turn"]
+            elif kind == "control_changed":
+                (adrift.discard if e["in_control"] else adrift.add)(e["ship"])
+            elif kind in ("ship_reset", "ship_returned"):
+                adrift.discard(e["ship"])
             if kind in ("squadron_activated", "turn_ended", "turn_started"):
                 close(-i - 1)
-                active = ev[i].get("squadron") if kind == "squadron_activated" else None
-            if (
-                kind in ("ship_destroyed", "ship_reset")
-                and squadron_of.get(ev[i]["ship"]) == active
-            ):
-                gone.add(ev[i]["ship"])
-            if kind == "ship_moved":
-                j = i
-                while j < len(ev) and ev[j]["e"] == "ship_moved":
-                    j += 1
-                block = ev[i:j]
-                paths = {
-                    e["ship"]: Path([(p[0], p[1]) for p in e["path"]], -1, e["heading"])
-                    for e in block
-                }
-                win = Window(paths, {e["ship"]: e["distance"] for e in block}, gone - set(paths))
-                for k in [*pending_idx, *range(i, j)]:
-                    block_for[k] = i
-                self.windows[i] = win
-                for e in block:
-                    key = (turn, e["ship"])
-                    self.moved_this_turn[key] = self.moved_this_turn.get(key, 0.0) + e["distance"]
-                pending_idx, gone = [], set()
-                i = j
+                active = e.get("squadron") if kind == "squadron_activated" else None
+                alone = {s for s in adrift if squadron_of.get(s) == active}
+            if kind == "order_given" and active and e["order"].startswith(active + " "):
+                alone = {k for k in read_manoeuvres(e["order"]) if k is not None}
+                alone |= {s for s in adrift if squadron_of.get(s) == active}
+            if kind in ("ship_destroyed", "ship_reset") and squadron_of.get(e["ship"]) == active:
+                gone.add(e["ship"])
+            if kind != "ship_moved":
+                pending_idx.append(i)
+                i += 1
                 continue
-            pending_idx.append(i)
-            i += 1
+            j = i
+            while j < len(ev) and ev[j]["e"] == "ship_moved":
+                j += 1
+            k0 = i
+            while k0 < j:
+                k1 = k0 + 1
+                if ev[k0]["ship"] not in alone:
+                    while k1 < j and ev[k1]["ship"] not in alone:
+                        k1 += 1
+                window(k0, k1)
+                k0 = k1
+            i = j
         self.block_for = block_for
 
     def window(self) -> Window | None:
