@@ -1,0 +1,204 @@
+"""The referee catches movement and initiative faults in hand-edited logs, and passes the clean
+ones (tests/conformance/referee_logs.py tells the clean battle)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from referee import referee
+from referee_logs import (
+    Event,
+    activated,
+    at,
+    base_log,
+    drift_log,
+    dropped,
+    edited,
+    inserted,
+    kill_log,
+    moved,
+)
+
+Log = list[Event]
+
+
+def clauses(log: Log) -> set[str]:
+    return {v.clause for v in referee(log)}
+
+
+def _a1_move(log: Log) -> int:
+    return at(log, e="ship_moved", ship="A1")
+
+
+def too_far(log: Log) -> Log:
+    return edited(log, _a1_move(log), path=[[90, 20], [90, 41], [90, 62]], speed=42, distance=42)
+
+
+def wrong_speed(log: Log) -> Log:
+    return edited(log, _a1_move(log), speed=25)
+
+
+def uneven_halves(log: Log) -> Log:
+    return edited(log, _a1_move(log), path=[[90, 20], [90, 32], [90, 40]])
+
+
+def pivot_on_the_move(log: Log) -> Log:
+    i = at(log, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1")
+    return edited(log, i, order="AS1 SPD 10 PIV+3 T0 FIRE A1:F@B1 A2:F@B1")
+
+
+def turn_twice_at_once(log: Log) -> Log:
+    return edited(log, _a1_move(log), path=[[90, 20], [98.66, 15], [107.321, 10]], heading=4)
+
+
+def over_engine_power(log: Log) -> Log:
+    i = at(log, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1")
+    return edited(log, i, order="AS1 SPD 40 T0 T0 FIRE A1:F@B1 A2:F@B1")
+
+
+def onto_a_ship(log: Log) -> Log:
+    i = at(log, e="ship_moved", ship="B1")
+    return edited(log, i, path=[[90, 58], [90, 50], [90, 42]], heading=3)
+
+
+def wingman_overtakes(log: Log) -> Log:
+    i = at(log, e="ship_moved", ship="B2")
+    return edited(log, i, path=[[90, 64], [90, 58], [104.124, 49.846]], distance=22, speed=22)
+
+
+def short_without_cause(log: Log) -> Log:
+    return edited(log, _a1_move(log), path=[[90, 20], [90, 30], [90, 35]], speed=15, distance=15)
+
+
+def short_with_cause(log: Log) -> Log:
+    bad = short_without_cause(log)
+    stop = {"e": "stopped_short", "ship": "A1", "of": "edge", "lost_cm": 5.0}
+    return inserted(
+        bad, at(bad, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1"), stop
+    )
+
+
+def moved_out_of_turn(log: Log) -> Log:
+    return inserted(log, _a1_move(log), moved("B1", [[90, 58], [90, 58]], 3, 0, 0.0))
+
+
+def no_roll_off(log: Log) -> Log:
+    return dropped(log, at(log, e="initiative_rolled"))
+
+
+def loser_first(log: Log) -> Log:
+    return edited(log, at(log, e="initiative_rolled"), first="B", winner="B", rolls=[[3, 7]])
+
+
+def forced_without_pursuit(log: Log) -> Log:
+    a = at(log, e="order_given", order="ACT AS1")
+    b0 = at(log, e="order_given", order="ACT BS1")
+    b1 = at(log, e="turn_ended")
+    block = log[b0 + 1 : b1]
+    block[0] = activated("BS1", "AS1")
+    rest = [e for i, e in enumerate(log) if not b0 <= i < b1]
+    return rest[: a + 1] + block + rest[a + 1 :]
+
+
+def drift_turns(log: Log) -> Log:
+    i = at(log, e="ship_moved", ship="A1")
+    return edited(log, i, path=[[90, 20], [90, 30], [81.34, 35]], heading=1)
+
+
+def drift_slows(log: Log) -> Log:
+    return edited(log, at(log, e="ship_moved", ship="A1"), path=[[90, 20], [90, 30]], distance=10)
+
+
+def derelict_flies(log: Log) -> Log:
+    end = at(log, e="battle_ended")
+    return inserted(
+        log,
+        end,
+        {"e": "turn_started", "turn": 2},
+        activated("BS1"),
+        moved("B1", [[90, 32], [90, 22]], 3, 10, 10.0),
+        {"e": "turn_ended", "turn": 2},
+    )
+
+
+def into_the_planet(log: Log) -> Log:
+    i = at(log, e="ship_moved", ship="B1")
+    return edited(log, i, path=[[90, 110], [90, 90], [90, 64]], speed=40, distance=46)
+
+
+def dead_squadron_activated(log: Log) -> Log:
+    return inserted(log, at(log, e="turn_ended"), activated("BS1"))
+
+
+CASES = [
+    pytest.param("FPF-MOV-06", too_far, base_log, marks=pytest.mark.rule("FPF-MOV-06")),
+    pytest.param("FPF-TURN-03", wrong_speed, base_log, marks=pytest.mark.rule("FPF-TURN-03")),
+    pytest.param("FPF-MOV-07", uneven_halves, base_log, marks=pytest.mark.rule("FPF-MOV-07")),
+    pytest.param("FPF-MOV-13", pivot_on_the_move, base_log, marks=pytest.mark.rule("FPF-MOV-13")),
+    pytest.param("FPF-MOV-13", turn_twice_at_once, base_log, marks=pytest.mark.rule("FPF-MOV-13")),
+    pytest.param("FPF-MOV-11", over_engine_power, base_log, marks=pytest.mark.rule("FPF-MOV-11")),
+    pytest.param("FPF-MOV-08", onto_a_ship, base_log, marks=pytest.mark.rule("FPF-MOV-08")),
+    pytest.param("FPF-MOV-09", wingman_overtakes, base_log, marks=pytest.mark.rule("FPF-MOV-09")),
+    pytest.param(
+        "FPF-MOV-02",
+        short_without_cause,
+        lambda: short_with_cause(base_log()),
+        marks=pytest.mark.rule("FPF-MOV-02"),
+    ),
+    pytest.param("FPF-MOV-01", moved_out_of_turn, base_log, marks=pytest.mark.rule("FPF-MOV-01")),
+    pytest.param("FPF-MOV-03", no_roll_off, base_log, marks=pytest.mark.rule("FPF-MOV-03")),
+    pytest.param("FPF-MOV-03", loser_first, base_log, marks=pytest.mark.rule("FPF-MOV-03")),
+    pytest.param(
+        "FPF-MOV-10", forced_without_pursuit, base_log, marks=pytest.mark.rule("FPF-MOV-10")
+    ),
+]
+
+
+@pytest.mark.parametrize(("clause", "breaks", "keeps"), CASES)
+def test_the_referee_catches_a_broken_move_and_passes_a_legal_one(
+    clause: str, breaks: Callable[[Log], Log], keeps: Callable[[], Log]
+) -> None:
+    assert clause in clauses(breaks(base_log()))
+    assert clause not in clauses(keeps())
+
+
+@pytest.mark.rule("FPF-MOV-12", "FPF-DMG-13")
+def test_an_out_of_control_ship_drifts_straight_at_its_speed() -> None:
+    assert clauses(drift_log()) == set()
+    assert "FPF-MOV-12" in clauses(drift_turns(drift_log()))
+    assert "FPF-MOV-12" in clauses(drift_slows(drift_log()))
+
+
+@pytest.mark.rule("FPF-OPT-01", "FPF-MOV-01")
+def test_a_derelict_never_flies_and_its_squadron_is_not_activated() -> None:
+    log = kill_log(peak=False)
+    assert clauses(log) == set()
+    found = clauses(derelict_flies(log))
+    assert {"FPF-OPT-01", "FPF-MOV-01"} <= found
+
+
+@pytest.mark.rule("FPF-OPT-01")
+def test_a_derelict_needs_the_option() -> None:
+    log = kill_log(peak=False)
+    log[0]["header"]["rules"].remove("derelicts")
+    assert "FPF-OPT-01" in clauses(log)
+
+
+@pytest.mark.rule("FPF-MOV-01")
+def test_a_squadron_with_no_ship_in_play_is_not_activated() -> None:
+    log = kill_log()
+    end = at(log, e="turn_started", turn=2)
+    assert "FPF-MOV-01" in clauses(inserted(log, end - 1, activated("BS1")))
+    assert "FPF-MOV-01" not in clauses(log)
+
+
+@pytest.mark.rule("PP-03")
+def test_no_ship_flies_into_the_planet() -> None:
+    assert "PP-03" not in clauses(kill_log())
+    assert "PP-03" in clauses(into_the_planet(kill_log()))
+
+
+def test_the_clean_logs_are_clean() -> None:
+    for log in (base_log(), drift_log(), drift_log(2), kill_log(), kill_log(peak=False)):
+        assert [str(v) for v in referee(log)] == []
