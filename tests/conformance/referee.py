@@ -317,6 +317,7 @@ class PendingVolley:
     landed: int = 0
     gone: bool = False  # the target left play: the rest of its hits never land
     plain: int = -1  # penetrations counted without the natural 1 and 10
+    shield_cut: int = 0  # shield points its hits took off the target
     moments: list[tuple[float, dict[str, tuple[Point, set[int]]]]] = field(default_factory=list)
 
 
@@ -329,6 +330,9 @@ class Window:
     #: ships of the moving squadron that left play before their move was logged: where they
     #: were when they went is not in the log
     lost: set[str] = field(default_factory=set)
+    #: ships of the moving squadron stopped in their tracks by fire as they set off (destroyed,
+    #: reset or out of control before the move was logged): they were moving when hit
+    halted: set[str] = field(default_factory=set)
 
 
 class State:
@@ -350,6 +354,8 @@ class State:
         self.engine_at_order: dict[str, int] = {}
         self.control_at_order: dict[str, bool] = {}
         self.pending: list[PendingVolley] = []
+        #: exchange volleys to check once the hits before them have landed (FPF-FIRE-09)
+        self.exchange_checks: list[tuple[str, str, int, int, list[PendingVolley]]] = []
         self.fleet_points = {"A": 0, "B": 0}
         self.resource_scored = {"A": False, "B": False}
         self.resources: dict[str, tuple[str, int] | None] = {"A": None, "B": None}
@@ -389,30 +395,31 @@ class State:
         block_for: dict[int, int] = {}
         pending_idx: list[int] = []
         gone: set[str] = set()
+        halted: set[str] = set()
         adrift: set[str] = set()  # out of control, by the log's control_changed
         alone: set[str] = set()
         ev = self.events
 
         def close(at: int) -> None:
             # an activation that ends with nobody left to log a move
-            nonlocal pending_idx, gone
+            nonlocal pending_idx, gone, halted
             if pending_idx and gone:
-                self.windows[at] = Window({}, {}, set(gone))
+                self.windows[at] = Window({}, {}, set(gone), halted | gone)
                 for k in pending_idx:
                     block_for[k] = at
-            pending_idx, gone = [], set()
+            pending_idx, gone, halted = [], set(), set()
 
         def window(k0: int, k1: int) -> None:
-            nonlocal pending_idx, gone
+            nonlocal pending_idx, gone, halted
             block = ev[k0:k1]
             paths = {
                 e["ship"]: Path([(p[0], p[1]) for p in e["path"]], -1, e["heading"]) for e in block
             }
             distances = {e["ship"]: e["distance"] for e in block}
-            self.windows[k0] = Window(paths, distances, gone - set(paths))
+            self.windows[k0] = Window(paths, distances, gone - set(paths), halted | gone)
             for k in [*pending_idx, *range(k0, k1)]:
                 block_for[k] = k0
-            pending_idx, gone = [], set()
+            pending_idx, gone, halted = [], set(), set()
             for e in block:
                 key = (turn, e["ship"])
                 self.moved_this_turn[key] = self.moved_this_turn.get(key, 0.0) + e["distance"]
@@ -438,6 +445,9 @@ class State:
                 alone |= {s for s in adrift if squadron_of.get(s) == active}
             if kind in ("ship_destroyed", "ship_reset") and squadron_of.get(e["ship"]) == active:
                 gone.add(e["ship"])
+            if kind == "control_changed" and not e["in_control"]:
+                if squadron_of.get(e["ship"]) == active:
+                    halted.add(e["ship"])
             if kind != "ship_moved":
                 pending_idx.append(i)
                 i += 1
@@ -1035,7 +1045,9 @@ class FireChecker(Checker):
         else:
             if st.active != reaction_to:
                 st.flag("FPF-FIRE-11", [sid, tid], "reaction fire outside the move it answered")
-            moving = win is not None and (win.distances.get(tid, 0.0) > 0.05 or tid in win.lost)
+            moving = win is not None and (
+                win.distances.get(tid, 0.0) > 0.05 or tid in win.lost or tid in win.halted
+            )
             if not moving:
                 st.flag("FPF-FIRE-11", [sid, tid], "reaction fire at a ship that is not moving")
         self._geometry(st, e, ship, target, arc, win)
@@ -1130,13 +1142,18 @@ class FireChecker(Checker):
         return (lo + hi) / 2
 
     def _stationary(self, st: State, sid: str, tid: str) -> bool:
-        """Masking applies when the firer or the target stands still this turn: its speed is
-        the distance it actually moves this turn (FPF-MASK-03, FPF-MOV-02)."""
-        return any(
-            st.moved_this_turn.get((st.turn, s), None) == 0.0
-            or (st.moved_this_turn.get((st.turn, s)) is None and st.ships[s].moved == 0.0)
-            for s in (sid, tid)
-        )
+        """Masking applies when the firer or the target stands still this turn (FPF-MASK-03):
+        its speed this turn is the distance of its move once it sets off (FPF-MOV-02); before
+        it has moved this turn, last turn's speed stands (docs/rules.md, FPF-MASK-03)."""
+        win = st.window()
+
+        def speed(s: str) -> float:
+            if win is not None and s in win.distances:
+                return win.distances[s]  # moving now: this move's distance
+            ship = st.ships[s]
+            return ship.moved if ship.moved is not None else float(ship.last_speed)
+
+        return any(speed(s) == 0.0 for s in (sid, tid))
 
     def _masked(
         self, st: State, sid: str, tid: str, where: dict[str, tuple[Point, set[int]]]
@@ -1180,7 +1197,8 @@ class VolleyOrderChecker(Checker):
                 and p.landed < min(p.allowed)
                 and not p.gone
             ]
-            if waiting:
+            exchange = any(p.side != ship.side and not p.gone for p in st.pending)
+            if waiting and not exchange:
                 st.flag(
                     "FPF-FIRE-09",
                     [e["ship"], e["target"], *(p.ship for p in waiting)],
@@ -1200,6 +1218,7 @@ class DamageChecker(Checker):
             "volley_fired",
             "hit_scored",
             "control_changed",
+            "formation_left",
             "ship_destroyed",
             "ship_reset",
             "fleet_points_awarded",
@@ -1266,7 +1285,17 @@ class DamageChecker(Checker):
                 [sid, tid],
                 f"{kind} strength {e['strength']}, sheet and cards give {expected_strength}",
             )
-        if e["shields"] != target.shields:
+        earlier = [  # rolled in this exchange, none of their hits landed yet
+            p
+            for p in st.pending
+            if p.target == tid and p.side == ship.side and not p.gone and p.landed == 0
+        ]
+        if any(p.side != ship.side and not p.gone for p in st.pending) and earlier:
+            # FPF-FIRE-09 in a simultaneous exchange (FPF-FIRE-14): all groups roll before any
+            # damage lands, each against the shields its side's earlier groups knocked down;
+            # checked once their hits have landed (`_settle`)
+            st.exchange_checks.append((sid, tid, e["shields"], target.shields, earlier))
+        elif e["shields"] != target.shields:
             st.flag(
                 "FPF-DMG-10",
                 [sid, tid],
@@ -1298,6 +1327,16 @@ class DamageChecker(Checker):
 
     def _settle(self, st: State) -> None:
         """FPF-DMG-01, FPF-DMG-02: every penetrating roll lands one hit, no more."""
+        for sid, tid, logged, standing, earlier in st.exchange_checks:
+            expected = max(0, standing - sum(p.shield_cut for p in earlier))
+            if logged != expected:
+                st.flag(
+                    "FPF-FIRE-09",
+                    [sid, tid, *(p.ship for p in earlier)],
+                    f"rolled in an exchange against shields {logged}; its side's earlier "
+                    f"groups left them at {expected}",
+                )
+        st.exchange_checks.clear()
         for p in st.pending:
             if not p.gone and p.landed not in p.allowed:
                 # a count the roll against the target number alone gives: the natural 1 or
@@ -1333,6 +1372,8 @@ class DamageChecker(Checker):
             st.flag("FPF-DMG-01", [e["ship"], tid], "a hit no penetrating roll gave")
         else:
             pv.landed += 1
+            if applied == "shields":
+                pv.shield_cut += target.shields - e["value"]
         if HIT_TABLE.get(roll) != loc:
             st.flag("FPF-DMG-06", [tid], f"location roll {roll} struck {loc}")
         if e["weapon"] == "phaser" and dmg != 1:
@@ -1406,12 +1447,16 @@ class RepairChecker(Checker):
 
     def __init__(self) -> None:
         self.spent: Counter[str] = Counter()
+        self.team: Counter[str] = Counter()  # repairs a card's reserve team adds this turn
 
     def before(self, st: State, e: Event) -> None:
         if e["e"] == "turn_started":
             self.spent.clear()
+            self.team.clear()
         if e["e"] == "card_used" and e["detail"].startswith("superstructure back to"):
             st.flag("FPF-REP-03", [e["on"]], f"{e['card']} repaired superstructure in battle")
+        if e["e"] == "card_used" and (m := re.fullmatch(r"up to (\d+) repairs", e["detail"])):
+            self.team[e["on"]] += int(m[1])  # the Reinforcements Sideboard's team (data 1.2.0)
         if e["e"] != "repaired":
             return
         s = st.ships[e["ship"]]
@@ -1419,7 +1464,7 @@ class RepairChecker(Checker):
         if st.phase not in ("start", "repairs"):
             st.flag("FPF-REP-02", [s.id], "repaired outside the repairs at the start of the turn")
         self.spent[s.id] += 1
-        if self.spent[s.id] > s.damage_control:
+        if self.spent[s.id] > s.damage_control + self.team[s.id]:
             st.flag(
                 "FPF-REP-06" if s.damage_control == 0 else "FPF-REP-01",
                 [s.id],

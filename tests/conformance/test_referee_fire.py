@@ -134,7 +134,10 @@ def before_the_damage_lands(log: Log) -> Log:
 
 
 def standing_still(log: Log) -> Log:
-    """BS1 stands still this turn: A2's shot at B1 at the end of its move crosses A1's base."""
+    """BS1 stands still, as it did before the battle (the battle starts at speed 0): A2's shot at
+    B1, before B1 has moved this turn, crosses A1's base. (Other clauses this edit breaks, such
+    as A's speeds from a standing start, are not this test's.)"""
+    log[0]["header"]["scenario"]["start_speed_cm"] = 0
     i = at(log, e="order_given", order="BS1 SPD 20 T+1 T0 FIRE B1:F@A1 B2:F@A1")
     log = edited(log, i, order="BS1 SPD 0 T0 T0 FIRE B1:F@A1 B2:F@A1")
     for ship, p in (("B1", [90.0, 58.0]), ("B2", [90.0, 64.0])):

@@ -102,7 +102,6 @@ def return_spots(battle: Battle, ship: ShipState) -> list[tuple[float, float]]:
 def reset_ship(battle: Battle, ship: ShipState, by: ShipState | None) -> None:
     """PP-05, PP-06, PP-07, PP-08, PP-09, PP-10: off the table, damage cleared, cards sorted out,
     one more token."""
-    battle.leave_formation(ship)
     ship.out_of_play = True
     ship.lock = None
     cls = ship.cls
@@ -153,6 +152,8 @@ class BattleSimulation(RuleModule):
             if not already or battle.scenario.resource_repeat:  # PP-18, PP-19
                 battle.resource_scored[ship.side] = True
                 award(battle, opponent, card_cost(resource), "resource", resource)
+        # off the table, out of its formation: logged after the reset and what it scored
+        battle.leave_formation(ship)
 
     def start_of_turn(self, battle: Battle) -> Iterator[Decision]:
         for ship in list(battle.ships.values()):
