@@ -445,9 +445,9 @@ class State:
                 alone |= {s for s in adrift if squadron_of.get(s) == active}
             if kind in ("ship_destroyed", "ship_reset") and squadron_of.get(e["ship"]) == active:
                 gone.add(e["ship"])
-            if kind == "control_changed" and not e["in_control"]:
-                if squadron_of.get(e["ship"]) == active:
-                    halted.add(e["ship"])
+            lost_control = kind == "control_changed" and not e["in_control"]
+            if lost_control and squadron_of.get(e["ship"]) == active:
+                halted.add(e["ship"])
             if kind != "ship_moved":
                 pending_idx.append(i)
                 i += 1
