@@ -561,7 +561,9 @@ class MovementChecker(Checker):
         if ship.destroyed:
             st.flag("FPF-DMG-11", [sid], "a destroyed ship moved")
             return
-        if ship.derelict:
+        win = st.window()
+        hit_on_the_way = win is not None and sid in win.halted  # left derelict during this move
+        if ship.derelict and not hit_on_the_way:
             st.flag("FPF-OPT-01", [sid], "a derelict flew with its squadron")
         if ship.out_of_play:
             st.flag("PP-05", [sid], "a reset ship moved while off the table")

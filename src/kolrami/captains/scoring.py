@@ -203,7 +203,10 @@ def focus_target(
         for ship in ships:
             for _, _, damage, _ in arsenal.groups(ship, e.shields):
                 volley += damage
-        key = (min(1.0, volley / max(1, e.superstructure)), -hypot(e.x - cx, e.y - cy))
+        # the share rounded: sums of the same volleys in another order must tie, not differ in
+        # the last bit (then the nearest wins, as the rule says)
+        share = round(min(1.0, volley / max(1, e.superstructure)), 9)
+        key = (share, -hypot(e.x - cx, e.y - cy))
         if best is None or key > best:
             best, chosen = key, e
     return chosen

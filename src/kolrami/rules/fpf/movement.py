@@ -405,6 +405,8 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
             continue
         if not ship.alive:  # a derelict now: it stopped where it was hit
             mv.dist = min(mv.dist, mv.at)
+            if mv.dist <= 0.0:
+                continue  # hit as it set off: it never moved
         route = mv.flown()
         x1, y1, h1 = route[-1]
         # never a hair off the table through rounding
