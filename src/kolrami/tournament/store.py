@@ -65,6 +65,7 @@ from kolrami.tournament.models import (
     RollOffRow,
     RoundRow,
     SecretRow,
+    WebSessionRow,
     now,
 )
 from kolrami.tournament.names import clean_name, name_key
@@ -196,7 +197,7 @@ def upgrade(engine: Engine) -> None:
 _BY_EVENT_ID = (EventOrganizerRow, PlayerRow, RoundRow, RollOffRow, CorrectionRow)
 _BY_ROUND = (GameRow,)
 _BY_GAME = (ResultReportRow, BattleLogRow)
-NO_EVENT = (OrganizerRow, SecretRow)
+NO_EVENT = (OrganizerRow, SecretRow, WebSessionRow)
 
 
 def _bump_revisions(session: Session, _context: Any) -> None:
@@ -1236,11 +1237,8 @@ class Store:
                 raise InvalidInputError(
                     f"{player} has the bye in round {number}: no opponent to initial"
                 )
-            if stage == "result" and (g.winner_id is None or g.fp_a is None or g.fp_b is None):
-                raise InvalidInputError(
-                    f"round {number}: the result of {player}'s table is not complete yet; "
-                    "enter both players' Fleet Points first"
-                )
+            if stage == "result" and g.winner_id is None:
+                raise InvalidInputError(f"round {number}: no result for {player} yet to confirm")
             side = "a" if p.id == g.a_id else "b"
             setattr(g, f"{stage}_initials_{side}", initials)
 
