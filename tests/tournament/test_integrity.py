@@ -108,7 +108,7 @@ def test_roll_offs_in_the_store_are_checked_logged_and_shown(tmp_path: Path) -> 
     for g in games:
         assert g.b is not None
         store.record_game("Nov", 1, 1 + games.index(g), g.a, {g.a: 10, g.b: 0}, "desk")
-    winners, losers = [g.a for g in games], [g.b for g in games]
+    winners, losers = [g.a for g in games], [str(g.b) for g in games]
     with pytest.raises(InvalidInputError, match="are not one tie"):
         store.record_roll_off("Nov", {winners[0]: (3,), losers[0]: (2,)}, "entered")
     with pytest.raises(InvalidInputError, match="show 0 to 5"):

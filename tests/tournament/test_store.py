@@ -137,7 +137,7 @@ def test_corrections_are_logged_and_stale_edits_refused(tmp_path: Path) -> None:
     store.pair_next_round()
     store.record_result(None, 1, "P0", True, 120)
     version = store.games(None, 1)[0]["version"]
-    with pytest.raises(InvalidInputError, match="has a result already .* --correct"):
+    with pytest.raises(InvalidInputError, match=r"has a result already .* --correct"):
         store.record_result(None, 1, "P0", True, 130, who="Mara", expected_version=version)
     store.record_result(
         None, 1, "P0", True, 130, who="Mara", expected_version=version, correct=True, why="typo"

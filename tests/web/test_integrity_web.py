@@ -12,7 +12,9 @@ from fastapi.testclient import TestClient
 
 from kolrami.tournament import core
 from kolrami.tournament.store import Store
-from web_helpers import Desk, new_event, organizer, possible_points, text
+from kolrami.web import create_app, security
+from kolrami.web.routers import auth
+from web_helpers import PASSWORD, Desk, new_event, organizer, possible_points, text
 
 
 @pytest.fixture
@@ -144,3 +146,43 @@ def test_a_roll_off_entry_is_checked_on_the_web(paired: tuple[Desk, int, Store, 
     )
     assert good.status_code == 303
     assert len(store.state(name).roll_offs) == 1
+
+
+def test_simultaneous_setups_make_one_account(store: Store) -> None:
+    made = [store.create_first_organizer(f"org{i}", "x") for i in range(4)]
+    assert made[0] is not None
+    assert made[1:] == [None, None, None]
+    assert store.organizer_count() == 1
+
+
+def test_setup_only_at_the_servers_own_names(store: Store) -> None:
+    app = create_app(store)  # no extra names: TestClient's 'testserver' is not one of ours
+    rebinding = Desk(TestClient(app, base_url="http://attacker.example"))
+    page = rebinding.client.get("/setup")
+    assert page.status_code == 403
+    assert "own address" in text(page)
+    local = Desk(TestClient(app, base_url="http://localhost:8000"))
+    local.refresh("/setup")
+    made = local.post("/setup", {"username": "mara", "password": PASSWORD, "again": PASSWORD})
+    assert made.status_code == 303
+    assert store.organizer_count() == 1
+
+
+def test_login_checks_a_hash_for_unknown_names_too(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    organizer(app)
+    checked: list[str] = []
+    real = security.verify_secret
+
+    def counting(stored: str | None, given: str) -> bool:
+        checked.append(given)
+        return real(stored, given)
+
+    monkeypatch.setattr(auth, "verify_secret", counting)
+    desk = Desk(TestClient(app))
+    desk.refresh("/login")
+    for user in ("mara", "nobody"):
+        response = desk.post("/login", {"username": user, "password": "wrong-password"})
+        assert response.status_code == 400
+    assert checked == ["wrong-password", "wrong-password"]  # the same work either way

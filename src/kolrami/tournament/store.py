@@ -1527,6 +1527,20 @@ class Store:
             s.flush()
             return row.id
 
+    def create_first_organizer(self, username: str, password_hash: str) -> int | None:
+        """The store's first organizer account, only while it has none, checked and made in one
+        write transaction (simultaneous set-ups make one account); None when one exists."""
+        username = username.strip()
+        if not re.fullmatch(r"[A-Za-z0-9_.@-]{2,80}", username):
+            raise InvalidInputError("a user name is 2 to 80 letters, digits or . _ @ - (no spaces)")
+        with self.transaction() as s:
+            if s.scalars(select(OrganizerRow.id)).first() is not None:
+                return None
+            row = OrganizerRow(username=username, password_hash=password_hash)
+            s.add(row)
+            s.flush()
+            return row.id
+
     def organizer(self, username: str) -> tuple[int, str] | None:
         """(id, password hash) of an organizer account, or None."""
         with self.transaction(write=False) as s:

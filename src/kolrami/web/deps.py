@@ -41,6 +41,7 @@ class Web:
     pins: AttemptLimiter  # wrong PINs per player
     pin_clients: AttemptLimiter  # wrong PINs per device, whoever they were for
     logins: AttemptLimiter  # wrong passwords per user name and per device
+    own_hosts: frozenset[str] = frozenset()  # this server's host names (first-account set-up)
 
 
 @dataclass(frozen=True, slots=True)
