@@ -1714,6 +1714,11 @@ class Store:
             if set(fleet_points) != {a_name, b_name}:
                 raise InvalidInputError(f"give the Fleet Points of both {a_name} and {b_name}")
             fp_a, fp_b = fleet_points[a_name], fleet_points[b_name]
+            if expected_version is not None and version != expected_version:
+                raise ConflictError(  # a stale page is told first: what it sends may be old
+                    f"round {number}, table {table} was changed by someone else "
+                    "a moment ago; reload it and enter the result again"
+                )
             if Capability.SCORES_FLEET_POINTS in _scenario_capabilities(scenario):
                 won, lost = (fp_a, fp_b) if winner == a_name else (fp_b, fp_a)
                 if won < lost:
