@@ -49,7 +49,7 @@ def store(db: str) -> Store:
 
 @pytest.fixture
 def app(store: Store) -> FastAPI:
-    return create_app(store)
+    return create_app(store, own_hosts=("testserver",))  # TestClient's host name
 
 
 @pytest.fixture

@@ -53,6 +53,8 @@ def test_standings_from_a_results_file(tmp_path: Path) -> None:
         "fleet_points",
         "byes",
         "fp_by_round",
+        "tied",
+        "dropped",
     }
 
 
@@ -102,11 +104,11 @@ def test_an_event_at_the_counter(tmp_path: Path, capsys: pytest.CaptureFixture[s
     out = ok("tournament", "pair", "--db", db)
     assert "bye: 2 BP" in out
     pairing = json.loads(ok("tournament", "standings", "--json", "--db", db))
-    assert pairing["rounds_played"] == 1
+    assert (pairing["rounds_paired"], pairing["rounds_played"]) == (1, 0)  # paired, not played
     tables = _store_games(db, 1)
     game = next(g for g in tables if g["b"])
     ok("tournament", "verify", "1", game["a"], "--initials", "XY", "--db", db)
-    ok("tournament", "result", "1", game["a"], "--win", "--fp", "150", "--db", db)
+    ok("tournament", "result", "1", game["a"], "--win", "--fp", "250", "--db", db)
     out = ok("tournament", "result", "1", game["b"], "--loss", "--fp", "212", "--db", db)
     assert "Check:" in out  # 212 is impossible against the winner's fleet
     data = json.loads(ok("tournament", "standings", "--json", "--db", db))

@@ -255,10 +255,10 @@ def test_maras_evening(browser: Any, server: str, store: Store, shots: Path) -> 
         assert len(tables) == 2
         (t1, a1, b1), (t2, a2, b2) = tables
         fleets = store.fleets()
-        fp = {
-            me: possible_points(fleets[them], 40 + 10 * number)
-            for me, them in ((a1, b1), (b1, a1), (a2, b2), (b2, a2))
-        }
+        fp: dict[str, int] = {}
+        for winner, loser in ((a1, b1), (a2, b2)):  # the winner has more Fleet Points (PP-22)
+            fp[loser] = possible_points(fleets[winner], 40 + 10 * number)
+            fp[winner] = possible_points(fleets[loser], fp[loser] + 1)
         if number == 1:
             # both tables report from the phone; the first shows its screens
             _report_on_phone(phone, eid, (1, t1, a1, b1), pins, fp, label="10-round1")

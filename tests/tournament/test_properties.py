@@ -66,9 +66,18 @@ def random_event(rng: random.Random, seed: int) -> None:
     table = standings(players, rounds)
     again = standings(list(reversed(players)), [list(r) for r in rounds])
     assert table == again  # a pure function of the results
-    assert [s.rank for s in table] == list(range(1, n + 1))
     keys = [(-s.battle_points, -s.fleet_points) for s in table]
     assert keys == sorted(keys)
+    # a rank is shared exactly by players level on Battle and Fleet Points (no roll-offs here),
+    # and is one more than the number of players ahead
+    for i, s in enumerate(table):
+        ahead = sum(
+            1
+            for t in table
+            if (t.battle_points, t.fleet_points) > (s.battle_points, s.fleet_points)
+        )
+        assert s.rank == ahead + 1
+        assert s.tied == any(t is not s and keys[j] == keys[i] for j, t in enumerate(table))
 
 
 @pytest.mark.slow

@@ -54,27 +54,28 @@ def test_entries_corrections_and_versions(tmp_path: Path) -> None:
         return head[1]
 
     start = revision()
-    store.record_game("Nov", 1, t, a, {a: 3, b: 4}, "organizer mara", expected_version=1)
+    store.record_game("Nov", 1, t, a, {a: 4, b: 3}, "organizer mara", expected_version=1)
     assert (game(store, t)["winner"], game(store, t)["version"]) == (a, 2)
     assert revision() == start + 1
-    store.record_game("Nov", 1, t, a, {a: 3, b: 4}, "organizer mara", expected_version=2)
+    store.record_game("Nov", 1, t, a, {a: 4, b: 3}, "organizer mara", expected_version=2)
     assert game(store, t)["version"] == 2, "the same result again keeps the version"
     assert revision() == start + 2, "but it is logged, so the event changed"
-    store.record_game("Nov", 1, t, b, {a: 5, b: 4}, "organizer jon")
+    store.record_game("Nov", 1, t, b, {a: 3, b: 5}, "organizer jon")
     assert (game(store, t)["winner"], game(store, t)["fp_a"], game(store, t)["version"]) == (
         b,
-        5,
+        3,
         3,
     )
-    log = store.corrections("Nov")[-5:-1]
+    log = store.corrections("Nov")[-6:-1]
     assert [(x["who"], x["what"]) for x in log] == [
-        ("organizer mara", f"round 1 table {t}: {a} beat {b}, Fleet Points {a} 3, {b} 4"),
+        ("organizer mara", f"round 1 table {t}: {a} beat {b}, Fleet Points {a} 4, {b} 3"),
         (
             "organizer mara",
-            f"round 1 table {t}: {a} beat {b}, Fleet Points {a} 3, {b} 4 (entered again)",
+            f"round 1 table {t}: {a} beat {b}, Fleet Points {a} 4, {b} 3 (entered again)",
         ),
         ("organizer jon", f"round 1 table {t}: winner changed to the opponent of {a}"),
-        ("organizer jon", f"round 1 table {t}: {a}'s Fleet Points 3 -> 5"),
+        ("organizer jon", f"round 1 table {t}: {a}'s Fleet Points 4 -> 3"),
+        ("organizer jon", f"round 1 table {t}: {b}'s Fleet Points 3 -> 5"),
     ]
     whole = store.corrections("Nov")
     assert whole[-1]["what"].endswith("(entered again)")
@@ -87,8 +88,8 @@ def test_its_log_lines_are_stored_in_the_text_form_the_orm_writes(tmp_path: Path
     store = paired(tmp_path)
     g = next(g for g in store.games("Nov", 1) if g["b"])
     a, b = g["a"], g["b"]
-    store.report_result("Nov", 1, a, a, {a: 3, b: 4})  # a line written through the ORM
-    store.record_game("Nov", 1, g["table"], a, {a: 3, b: 4}, "organizer mara")
+    store.report_result("Nov", 1, a, a, {a: 4, b: 3})  # a line written through the ORM
+    store.record_game("Nov", 1, g["table"], a, {a: 4, b: 3}, "organizer mara")
     with sqlite3.connect(tmp_path / "e.db") as c:
         orm, plain = (r[0] for r in c.execute("SELECT at FROM corrections ORDER BY id"))
     # one form in the column (no "+00:00" on some lines only), and no datetime handed to the
@@ -106,7 +107,7 @@ def test_open_reports_are_closed_and_battle_logs_replaced(tmp_path: Path) -> Non
     (report,) = [r for r in store.reports("Nov") if r["id"] == rid]
     assert (report["status"], report["resolved_by"]) == ("accepted", "organizer mara")
     c, d = g2["a"], g2["b"]
-    rid = store.report_result("Nov", 1, d, d, {c: 1, d: 9})
+    rid = store.report_result("Nov", 1, d, d, {c: 1, d: 9})  # d reports he won
     store.record_game("Nov", 1, g2["table"], c, {c: 4, d: 1}, "organizer mara")
     (report,) = [r for r in store.reports("Nov") if r["id"] == rid]
     assert report["status"] == "overridden"
@@ -124,7 +125,7 @@ def test_refusals_leave_the_store_as_it_was(tmp_path: Path) -> None:
     g = next(g for g in store.games("Nov", 1) if g["b"])
     bye = next(g for g in store.games("Nov", 1) if not g["b"])
     t, a, b = g["table"], g["a"], g["b"]
-    store.record_game("Nov", 1, t, a, {a: 3, b: 4}, "organizer mara")
+    store.record_game("Nov", 1, t, a, {a: 4, b: 3}, "organizer mara")
     before = dump(db)
     refusals: list[tuple[type[Exception], str, dict[str, Any]]] = [
         (InvalidInputError, "does not play", {"winner": "P9"}),
@@ -195,5 +196,5 @@ def test_a_change_between_the_read_and_the_write_is_a_conflict(
     monkeypatch.setattr(store_module._Plain, "first", raced)
     before = dump(tmp_path / "e.db")
     with pytest.raises(ConflictError, match="changed by someone else"):
-        store.record_game("Nov", 1, t, a, {a: 3, b: 4}, "desk")
+        store.record_game("Nov", 1, t, a, {a: 4, b: 3}, "desk")
     assert dump(tmp_path / "e.db") == before

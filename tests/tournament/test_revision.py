@@ -92,9 +92,10 @@ def test_every_write_bumps_the_revision_and_reads_do_not(tmp_path: Path) -> None
     bumped()
     store.dispute_report("Nov", rid, second["b"], "not so")
     bumped()
-    rid = store.report_result("Nov", 1, second["a"], second["b"], {second["a"]: 0, second["b"]: 0})
-    bumped()
-    store.confirm_report("Nov", rid, second["b"])
+    # a disputed report waits for the organizer: he settles the table
+    store.record_game(
+        "Nov", 1, second["table"], second["b"], {second["a"]: 0, second["b"]: 0}, "organizer"
+    )
     bumped()
     store.record_game(
         "Nov",
@@ -105,8 +106,6 @@ def test_every_write_bumps_the_revision_and_reads_do_not(tmp_path: Path) -> None
         "AI captains",
         battle_log=("aggressive v kiting", "{}\n"),
     )
-    bumped()
-    store.record_roll_off("Nov", {first["a"]: 3}, "entered")
     bumped()
 
     # reads, and writes refused, leave it as it was
@@ -225,13 +224,13 @@ def test_a_result_entered_here_moves_the_kept_snapshot_exactly(
         assert kept.organizers == fresh.organizers
 
     nov = [g for g in store.games("Nov", 1) if g["b"]]
-    rid = store.report_result("Nov", 1, nov[0]["a"], nov[0]["a"], {nov[0]["a"]: 1, nov[0]["b"]: 2})
+    rid = store.report_result("Nov", 1, nov[0]["a"], nov[0]["a"], {nov[0]["a"]: 2, nov[0]["b"]: 1})
     assert store.snapshot(store.event_id("Nov")).open_reports[0]["id"] == rid
     entered("Nov", nov[0])  # closes the open report (overridden)
     entered("Nov", nov[0])  # the same again: version kept, revision moves
     entered("Nov", nov[1], battle_log=("aggressive v kiting", "{}\n"))
     peak = [g for g in store.games("Peak", 1) if g["b"]]
-    entered("Peak", peak[0], points={peak[0]["a"]: 4999, peak[0]["b"]: 0})
+    entered("Peak", peak[0], points={peak[0]["a"]: 0, peak[0]["b"]: 4999})
     assert store.snapshot(store.event_id("Peak")).rounds[0][0]["flag"]
 
 
@@ -244,7 +243,7 @@ def test_no_snapshot_is_moved_over_another_processes_write(tmp_path: Path) -> No
     eid = store.event_id("Nov")
     g1, g2 = (g for g in store.games("Nov", 1) if g["b"])
     store.snapshot(eid)
-    Store(db).record_game("Nov", 1, g1["table"], g1["a"], {g1["a"]: 3, g1["b"]: 4}, "cli")
+    Store(db).record_game("Nov", 1, g1["table"], g1["a"], {g1["a"]: 4, g1["b"]: 3}, "cli")
     store.record_game("Nov", 1, g2["table"], g2["b"], {g2["a"]: 6, g2["b"]: 7}, "desk")
     kept = store.snapshot(eid)
     assert kept.state == store._read_snapshot(eid).state

@@ -58,7 +58,7 @@ def test_migrations_build_the_schema(tmp_path: Path) -> None:
         "alembic_version",
     } <= tables
     with store.engine.connect() as c:
-        assert c.execute(text("select version_num from alembic_version")).scalar() == "0003"
+        assert c.execute(text("select version_num from alembic_version")).scalar() == "0004"
     Store(str(tmp_path / "x.db"))  # opening again is a no-op upgrade
 
 
@@ -137,9 +137,15 @@ def test_corrections_are_logged_and_stale_edits_refused(tmp_path: Path) -> None:
     store.pair_next_round()
     store.record_result(None, 1, "P0", True, 120)
     version = store.games(None, 1)[0]["version"]
-    store.record_result(None, 1, "P0", True, 130, who="Mara", expected_version=version)
+    with pytest.raises(InvalidInputError, match=r"has a result already .* --correct"):
+        store.record_result(None, 1, "P0", True, 130, who="Mara", expected_version=version)
+    store.record_result(
+        None, 1, "P0", True, 130, who="Mara", expected_version=version, correct=True, why="typo"
+    )
     with pytest.raises(ConflictError, match="changed by someone else"):
-        store.record_result(None, 1, "P0", False, 90, expected_version=version)
+        store.record_result(
+            None, 1, "P0", False, 90, expected_version=version, correct=True, why="x"
+        )
     what = [c["what"] for c in store.corrections()]
     assert any("Fleet Points 120 -> 130" in w for w in what)
     assert (
@@ -155,7 +161,7 @@ def test_an_impossible_score_is_flagged(tmp_path: Path) -> None:
     opponent = g.b
     assert f"cannot be scored against {opponent}'s fleet" in warning
     assert store.games(None, 1)[0]["flag"] == warning
-    assert store.record_result(None, 1, g.a, True, 0) == ""
+    assert store.record_result(None, 1, g.a, True, 0, correct=True, why="typo") == ""
 
 
 def test_export_and_import_round_trip(tmp_path: Path) -> None:

@@ -94,7 +94,9 @@ def test_the_pages_always_match_a_fresh_app(app: FastAPI, db: str) -> None:
     for step in range(12):
         g = rng.choice(tables)
         winner = rng.choice([g["a"], g["b"]])
-        points = {g["a"]: rng.randrange(0, 40), g["b"]: rng.randrange(0, 40)}
+        low, high = sorted((rng.randrange(0, 40), rng.randrange(0, 40)))
+        loser = g["b"] if winner == g["a"] else g["a"]
+        points = {winner: high, loser: low}  # the winner has more Fleet Points (PP-22)
         if step % 2:
             other.record_game(name, 1, g["table"], winner, points, "cli")
         else:

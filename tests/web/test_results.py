@@ -37,10 +37,8 @@ def phone(app: FastAPI, eid: int) -> Desk:
 
 def points(store: Store, name: str, g: dict[str, Any]) -> dict[str, int]:
     fleets = store.fleets(name)
-    return {
-        g["a"]: possible_points(fleets[g["b"]], 50),
-        g["b"]: possible_points(fleets[g["a"]], 30),
-    }
+    b = possible_points(fleets[g["a"]], 30)
+    return {g["a"]: possible_points(fleets[g["b"]], max(50, b + 1)), g["b"]: b}  # PP-22
 
 
 def report(p: Desk, eid: int, g: dict[str, Any], fp: dict[str, int], pin: str) -> Any:
@@ -110,7 +108,13 @@ def test_a_dispute_goes_to_the_organizer_who_overrides(
     version = str(table(store, name)["version"])
     override = desk.post(
         f"/org/events/{eid}/rounds/1/tables/1",
-        {"winner": g["b"], "fp_a": str(fp[g["a"]]), "fp_b": str(fp[g["b"]]), "version": version},
+        {
+            "winner": g["b"],
+            "fp_a": str(fp[g["b"]]),
+            "fp_b": str(fp[g["a"]]),  # the winner has more Fleet Points (PP-22)
+            "version": version,
+            "accept": "yes",
+        },
     )
     assert override.status_code == 303
     assert table(store, name)["winner"] == g["b"]
@@ -174,11 +178,11 @@ def test_a_typo_with_extra_digits_is_questioned_at_once(
     # the result route runs on the event loop: a slow score check would stall every client
     desk, eid, store, name = paired
     g = table(store, name)
-    form = {"winner": g["a"], "fp_a": "9999999999", "fp_b": "0", "version": str(g["version"])}
+    form = {"winner": g["a"], "fp_a": "99999", "fp_b": "0", "version": str(g["version"])}
     response = desk.post(f"/org/events/{eid}/rounds/1/tables/1", form)
     assert response.status_code == 200
     assert "Check before you accept" in text(response)
-    assert "nearest possible" in text(response)
+    assert "nearest plausible" in text(response)
     assert table(store, name)["winner"] is None
 
 
@@ -245,8 +249,8 @@ def test_simultaneous_entries_never_lose_an_update(
     ("form", "field", "message"),
     [
         ({"winner": "Nobody", "fp_a": "1", "fp_b": "1"}, "winner", "choose the winner"),
-        ({"winner": "A", "fp_a": "-3", "fp_b": "1"}, "fp_a", "a whole number, 0 or more"),
-        ({"winner": "A", "fp_a": "12", "fp_b": "lots"}, "fp_b", "a whole number, 0 or more"),
+        ({"winner": "A", "fp_a": "-3", "fp_b": "1"}, "fp_a", "a whole number, 0 to"),
+        ({"winner": "A", "fp_a": "12", "fp_b": "lots"}, "fp_b", "a whole number, 0 to"),
     ],
 )
 def test_bad_results_are_refused_beside_the_field(
@@ -325,14 +329,18 @@ def test_three_rounds_byes_rolloff_and_export(
                 assert response.status_code == 303
     page = TestClient(app).get(f"/events/{eid}/standings").text
     assert "Final standings" in page
-    assert "Admiral" in page
-    assert "Vice Admiral" in page
-    ties = store.state(name).standings()
-    assert ties[0].title == "Admiral"
     assert "Level on Battle and Fleet Points" in page  # everyone scored 0 FP: ties
     rolled = desk.post(f"/org/events/{eid}/rolloff", {"how": "rolled"})
     assert rolled.status_code == 303
     assert store.state(name).roll_offs
+    page = TestClient(app).get(f"/events/{eid}/standings").text
+    assert "Level on Battle and Fleet Points" not in page
+    assert "Admiral" in page
+    assert "Vice Admiral" in page
+    assert "Ordered by the roll-off after round 3" in text(
+        TestClient(app).get(f"/events/{eid}/standings")
+    )
+    assert store.state(name).standings()[0].title == "Admiral"
     exported = desk.client.get(f"/org/events/{eid}/export")
     assert exported.headers["content-disposition"] == 'attachment; filename="november.json"'
     assert exported.json()["kolrami"] == "event/1"

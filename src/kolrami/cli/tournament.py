@@ -54,13 +54,33 @@ def new_cmd(
     titles: Annotated[
         str, typer.Option(help="Rank titles, comma separated, best first (OP-22).")
     ] = "Admiral,Vice Admiral",
+    max_resets: Annotated[
+        int | None,
+        typer.Option(
+            "--max-resets",
+            help="Most resets of one ship in a round before a score is called implausible "
+            "(default: 8 an hour, from simulated battles).",
+        ),
+    ] = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
     """Create an event."""
+    from kolrami.tournament.store import check_event_settings  # with the store: see _store
+
+    check_event_settings(date, limit, rounds, minutes, seed, max_resets)  # before any file
     store = _store(db)
-    ranks = tuple(t.strip() for t in titles.split(",") if t.strip())
-    store.create_event(name, date, limit, scenario, rounds, minutes, seed, ranks)
+    store.create_event(
+        name,
+        date,
+        limit,
+        scenario,
+        rounds,
+        minutes,
+        seed,
+        tuple(t.strip() for t in titles.split(",") if t.strip()),
+        max_resets=max_resets,
+    )
     if as_json:
         print_json({"event": name, **store.settings(name), "store": store.url})
         return
@@ -147,13 +167,27 @@ def result_cmd(
     player: Annotated[str, typer.Argument(help="The player reporting.")],
     fp: Annotated[int, typer.Option("--fp", help="The player's Fleet Points this round.")],
     win: Annotated[bool, typer.Option("--win/--loss", help="Won or lost.")] = True,
+    correct: Annotated[
+        bool,
+        typer.Option(
+            "--correct", help="Change a result recorded already (or initialled): a correction."
+        ),
+    ] = False,
+    why: Annotated[str, typer.Option("--why", help="Why the correction (logged).")] = "",
+    who: Annotated[str, typer.Option("--who", help="Who enters it (logged).")] = "organizer",
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
-    """Record a player's result and Fleet Points (the opponent's result follows)."""
+    """Record a player's result and Fleet Points (the opponent's result follows).
+
+    A result that disagrees with the one recorded, or one the opponent initialled, is refused
+    unless it is a correction: --correct --why 'what was wrong'.
+    """
     store = _store(db)
-    warning = store.record_result(event, round_number, player, win, fp)
+    warning = store.record_result(
+        event, round_number, player, win, fp, who=who, correct=correct, why=why
+    )
     player = _player_name(store, event, player)
     if as_json:
         print_json(
@@ -162,12 +196,17 @@ def result_cmd(
                 "player": player,
                 "won": win,
                 "fleet_points": fp,
+                "corrected": correct,
                 "warning": warning or None,
             }
         )
         return
     out = console()
-    out.print(f"Round {round_number}: {player} {'won' if win else 'lost'} with {fp} Fleet Points.")
+    verb = "corrected:" if correct else ""
+    out.print(
+        f"Round {round_number}: {verb + ' ' if verb else ''}{player} "
+        f"{'won' if win else 'lost'} with {fp} Fleet Points."
+    )
     if warning:
         out.print(f"[yellow]Check:[/yellow] {warning}")
 
@@ -198,36 +237,70 @@ def verify_cmd(
 def rolloff_cmd(
     enter: Annotated[
         list[str] | None,
-        typer.Option("--enter", help="PLAYER=N: hits and criticals rolled at the table."),
+        typer.Option(
+            "--enter",
+            help="PLAYER=N: hits and criticals of five attack dice rolled at the table; "
+            "PLAYER=N,M when level and rolled again.",
+        ),
     ] = None,
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
-    """Settle players level on Battle and Fleet Points: roll for them, or enter the dice (OP-24)."""
+    """Settle players who share a rank after a round: roll for them, or enter the dice (OP-24)."""
     store = _store(db)
+    out = console()
     if enter:
-        results = {}
+        throws: dict[str, tuple[int, ...]] = {}
         for item in enter:
             name, sep, value = item.partition("=")
-            if not sep or not value.strip().isdigit():
-                raise InvalidInputError(f"--enter {item}: write PLAYER=N, e.g. Ann=3")
-            results[name.strip()] = int(value)
-        store.record_roll_off(event, results, "entered at the table")
+            parts = [v.strip() for v in value.split(",")]
+            if not sep or not name.strip() or not all(_ascii_digits(v) for v in parts):
+                raise InvalidInputError(
+                    f"--enter {item[:60]}: write PLAYER=N (0 to 5 hits and criticals), e.g. "
+                    "Ann=3, or Ann=3,2 when she rolled again"
+                )
+            throws[name.strip()] = tuple(int(v) for v in parts)
+        roll = store.record_roll_off(event, throws, "entered at the table")
         if as_json:
-            print_json({"source": "entered", "results": results})
+            print_json({"source": "entered", "roll_offs": [_roll_json(roll)]})
             return
-        console().print("Recorded the roll-off.")
+        out.print(f"Recorded the roll-off (OP-24): {roll.describe()}.")
         return
-    results = store.roll_off_ties(event)
+    rolled = store.roll_off_ties(event)
     if as_json:
-        print_json({"source": "rolled", "results": results})
+        print_json({"source": "rolled", "roll_offs": [_roll_json(r) for r in rolled]})
         return
-    out = console()
-    if not results:
-        out.print("Nobody is level on Battle and Fleet Points: no roll-off needed.")
-    for name, value in results.items():
-        out.print(f"{name}: {value}")
+    if not rolled:
+        state = store.state(event)
+        if not state.settled:
+            out.print(
+                "No roll-off now: ties are rolled off after a complete round (OP-24)."
+                if not state.rounds_complete
+                else f"No roll-off now: round {len(state.rounds)} has results missing."
+            )
+        else:
+            out.print("Nobody is level on Battle and Fleet Points: no roll-off needed.")
+    for roll in rolled:
+        out.print(
+            f"Roll-off for the tie on {roll.battle_points} BP and {roll.fleet_points} FP, "
+            f"hits and criticals of five attack dice: {roll.describe()}"
+        )
+
+
+def _roll_json(roll: core.RollOff) -> dict[str, object]:
+    """A roll-off as JSON: the tie it settles and each player's throws."""
+    return {
+        "battle_points": roll.battle_points,
+        "fleet_points": roll.fleet_points,
+        "throws": {player: list(t) for player, t in roll.throws},
+        "source": roll.source,
+    }
+
+
+def _ascii_digits(text: str) -> bool:
+    """Digits 0-9 only (str.isdigit also takes '²' and other digits int() refuses)."""
+    return bool(text) and text.isascii() and text.isdigit()
 
 
 @command(tournament_app, "standings")
@@ -260,21 +333,42 @@ def standings_cmd(
     state = _store(db).state(event)
     table = state.standings()
     rows = [core.standing_json(s) for s in table]
+    ties = core.tied_groups(table) if state.settled else []
     if as_json:
-        print_json({"event": state.name, "rounds_played": len(state.rounds), "standings": rows})
+        print_json(
+            {
+                "event": state.name,
+                "rounds_paired": len(state.rounds),
+                "rounds_played": state.rounds_complete,
+                "standings": rows,
+                "ties": core.tie_json(table) if state.settled else [],
+                "settled_by": sorted({s.settled_by for s in table if s.settled_by}),
+            }
+        )
+        return
+    played, paired = state.rounds_complete, len(state.rounds)
+    if not paired:
+        title = "Standings: no round played yet"
     else:
-        _print_standings(rows, core.tied_groups(table))
+        title = f"Standings after {played} round{'' if played == 1 else 's'}" + (
+            f" (round {paired} in progress)" if paired > played else ""
+        )
+    _print_standings(rows, ties, title)
+    for line in sorted({s.settled_by for s in table if s.settled_by}):
+        console().print(f"Ordered by the {line}")
 
 
-def _print_standings(rows: list[dict[str, Any]], ties: list[list[str]]) -> None:
-    table = Table(title="Standings", title_justify="left")
+def _print_standings(
+    rows: list[dict[str, Any]], ties: list[list[str]], title: str = "Standings"
+) -> None:
+    table = Table(title=title, title_justify="left")
     for col in ("Rank", "Title", "Player", "BP", "FP", "By round", "Byes"):
         table.add_column(col, justify="right" if col in ("Rank", "BP", "FP", "Byes") else "left")
     for r in rows:
         table.add_row(
-            str(r["rank"]),
+            f"={r['rank']}" if r.get("tied") else str(r["rank"]),
             r["title"],
-            r["player"],
+            r["player"] + (" (dropped)" if r.get("dropped") else ""),
             str(r["battle_points"]),
             str(r["fleet_points"]),
             " / ".join(map(str, r["fp_by_round"])),
@@ -284,7 +378,8 @@ def _print_standings(rows: list[dict[str, Any]], ties: list[list[str]]) -> None:
     out.print(table)
     for group in ties:
         out.print(
-            f"[yellow]Level:[/yellow] {', '.join(group)}: roll off (kolrami tournament rolloff)"
+            f"[yellow]Level:[/yellow] {', '.join(group)} share a rank: roll off "
+            "(kolrami tournament rolloff, OP-24)"
         )
 
 

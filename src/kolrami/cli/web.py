@@ -25,7 +25,7 @@ def serve_cmd(
 
     if not 0 < port < 65536:
         raise InvalidInputError(f"--port {port}: use a port from 1 to 65535")
-    app = create_app(db)
+    app = create_app(db, own_hosts=(host,))
     store = app.state.web.store
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     out = console()

@@ -87,8 +87,11 @@ def check_score(
     turns: int = 12,
     resource_repeat: bool = False,
     pack: ShipPack | None = None,
+    max_total: int | None = None,
 ) -> ScoreCheck:
-    """Whether `points` can be scored against `fleet` in a battle of `turns` turns."""
+    """Whether `points` can be scored against `fleet` in a battle of `turns` turns: each ship
+    reset at most `turns` times, and the fleet at most `max_total` times in all (None: no
+    limit but the ships'). The nearest totals obey the same limits."""
     if points < 0:
         raise InvalidInputError(f"{points} Fleet Points is negative; scores start at 0")
     if turns < 1:
@@ -129,6 +132,8 @@ def check_score(
                 kills = [k + 1 for k in extra]
                 if awards - 1 <= sum(kills) - n:
                     options.append((sum(kills), kills, awards))
+        if max_total is not None:  # each option has the fewest resets for its target
+            options = [o for o in options if o[0] <= max_total]
         if not options:
             return None
         _, kills, awards = min(options, key=lambda o: (o[0], o[2], [-k for k in o[1]]))

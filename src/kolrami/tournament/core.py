@@ -25,6 +25,7 @@ from kolrami.rules.rolloff import attack_dice, count_roll_off
 WIN_BP, BYE_BP, LOSS_BP = 2, 2, 1  # OP-18
 DEFAULT_TITLES = ("Admiral", "Vice Admiral")  # OP-22; further titles are an event setting
 ROLL_OFF_DICE = 5  # OP-24
+_THROWS_KEPT = 16  # throws a roll-off's order value counts (level 16 times running: never)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,11 @@ class Game:
 
 @dataclass(slots=True)
 class Standing:
-    """A player's totals after some rounds."""
+    """A player's totals after some rounds.
+
+    `rank` is shared by players level on Battle and Fleet Points whom no roll-off for that very
+    tie has separated (OP-24); `tied` says so, `settled_by` names the roll-off that ordered him.
+    """
 
     player: str
     battle_points: int = 0
@@ -74,11 +79,15 @@ class Standing:
     opponents: list[str] = field(default_factory=list)
     rank: int = 0
     title: str = ""
-    roll_off: int | None = None  # hits and criticals in the final roll-off (OP-24)
+    roll_off: int | None = None  # the order value of the roll-off that placed him (OP-24)
+    tied: bool = False
+    settled_by: str = ""
+    dropped: bool = False
 
 
 def standing_json(s: Standing) -> dict[str, object]:
-    """A standing as JSON, in the documented shape (rank, title, player, points, byes)."""
+    """A standing as JSON, in the documented shape (rank, title, player, points, byes, whether
+    he is level with others at his rank and whether he has dropped)."""
     return {
         "rank": s.rank,
         "title": s.title,
@@ -87,6 +96,8 @@ def standing_json(s: Standing) -> dict[str, object]:
         "fleet_points": s.fleet_points,
         "byes": s.byes,
         "fp_by_round": list(s.fp_by_round),
+        "tied": s.tied,
+        "dropped": s.dropped,
     }
 
 
@@ -96,18 +107,100 @@ def bye_fleet_points(games: Sequence[Game]) -> int:
     return math.ceil(sum(scores) / len(scores)) if scores else 0
 
 
+@dataclass(frozen=True, slots=True)
+class RollOff:
+    """One roll-off (OP-24): the tie it was rolled for (these players, level on these Battle and
+    Fleet Points) and each player's throws, hits and criticals of five attack dice, in order
+    (a second throw only while level with someone after the first, and so on).
+
+    It settles that tie only: when a later round or a correction makes a different tie (other
+    players, other points), the players are level again and roll again.
+    """
+
+    battle_points: int
+    fleet_points: int
+    throws: tuple[tuple[str, tuple[int, ...]], ...]
+    source: str = ""
+    after_round: int = 0
+
+    @property
+    def players(self) -> frozenset[str]:
+        """The players of the tie."""
+        return frozenset(p for p, _ in self.throws)
+
+    def value(self, player: str) -> int:
+        """An order value for the player's throws (higher places higher): each throw a digit."""
+        throws = dict(self.throws)[player][:_THROWS_KEPT]
+        return sum(n * (ROLL_OFF_DICE + 1) ** (_THROWS_KEPT - 1 - i) for i, n in enumerate(throws))
+
+    def describe(self) -> str:
+        """The throws, as the standings show them: 'Ann 3, Bob 3 then 1'."""
+        return ", ".join(
+            f"{p} {' then '.join(str(n) for n in t)}"
+            for p, t in sorted(self.throws, key=lambda pt: -self.value(pt[0]))
+        )
+
+
+def check_throws(throws: dict[str, tuple[int, ...]]) -> None:
+    """Refuse throws that cannot be a roll-off (OP-24): a throw shows 0 to 5 results (five
+    dice); players level after a throw throw again, the others stop; nobody may end level."""
+    if len(throws) < 2:
+        raise InvalidInputError("a roll-off is between two or more level players")
+    for p, t in throws.items():
+        if not t:
+            raise InvalidInputError(f"{p}'s roll-off: give the results of his throw")
+        for n in t:
+            if not 0 <= n <= ROLL_OFF_DICE:
+                raise InvalidInputError(
+                    f"{p}'s roll-off: {n} results; {ROLL_OFF_DICE} attack dice show 0 to "
+                    f"{ROLL_OFF_DICE} hits and criticals (OP-24)"
+                )
+    pending = [sorted(throws)]
+    depth = 0
+    while pending:
+        nxt = []
+        for group in pending:
+            missing = [p for p in group if len(throws[p]) <= depth]
+            if missing:
+                if depth == 0:
+                    raise InvalidInputError(f"{missing[0]}'s roll-off: give his throw")
+                level = ", ".join(group)
+                raise InvalidInputError(
+                    f"{level} are level after throw {depth}: they roll again (OP-24); enter "
+                    "every throw, e.g. Ann=3,2"
+                )
+            by: dict[int, list[str]] = {}
+            for p in group:
+                by.setdefault(throws[p][depth], []).append(p)
+            for n, members in by.items():
+                if len(members) > 1:
+                    nxt.append(members)
+                else:
+                    (p,) = members
+                    if len(throws[p]) > depth + 1:
+                        raise InvalidInputError(
+                            f"{p}'s roll-off: his throw {depth + 1} ({n}) settled his place; "
+                            "nobody throws again after that"
+                        )
+        pending = nxt
+        depth += 1
+
+
 def standings(
     players: Iterable[str],
     rounds: Sequence[Sequence[Game]],
-    roll_offs: dict[str, int] | None = None,
+    roll_offs: Sequence[RollOff] | dict[str, int] | None = None,
     titles: Sequence[str] = DEFAULT_TITLES,
+    dropped: Iterable[str] = (),
 ) -> list[Standing]:
     """Totals and ranks: Battle Points, then Fleet Points, then the roll-off (OP-18, OP-19, OP-20,
     OP-21, OP-22, OP-23, OP-24).
 
     A pure function of the results: the same games always give the same standings. Players
-    still level after Battle Points, Fleet Points and any roll-off keep a stable order by name;
-    `tied_groups` names them so the organizer can roll off.
+    level on Battle and Fleet Points share a rank unless a roll-off for exactly that tie (the
+    same players on the same points) orders them; they are listed by name only for display.
+    A roll-off given as a plain dict (a results file) orders a tie when every player of it has
+    a value. No titles until a round is complete.
     """
     table = {p: Standing(p) for p in players}
     for games in rounds:
@@ -135,10 +228,34 @@ def standings(
                 s.fleet_points += fp
                 s.fp_by_round.append(fp)
                 s.opponents.append(g.b if p == g.a else g.a)  # type: ignore[arg-type]
-    rolls = roll_offs or {}
-    for p, n in rolls.items():
+    for p in dropped:
         if p in table:
-            table[p].roll_off = n
+            table[p].dropped = True
+    played = rounds_complete(rounds)
+    level: dict[tuple[int, int], list[Standing]] = {}
+    for s in table.values():
+        level.setdefault((s.battle_points, s.fleet_points), []).append(s)
+    for (bp, fp), group in level.items():
+        if len(group) < 2:
+            continue
+        names = frozenset(s.player for s in group)
+        if isinstance(roll_offs, dict):
+            if all(p in roll_offs for p in names):
+                for s in group:
+                    s.roll_off = roll_offs[s.player]
+            continue
+        found = next(
+            (
+                r
+                for r in reversed(roll_offs or ())
+                if r.players == names and (r.battle_points, r.fleet_points) == (bp, fp)
+            ),
+            None,
+        )
+        if found is not None:
+            for s in group:
+                s.roll_off = found.value(s.player)
+                s.settled_by = f"roll-off after round {found.after_round}: {found.describe()}"
     ordered = sorted(
         table.values(),
         key=lambda s: (
@@ -148,44 +265,81 @@ def standings(
             s.player,
         ),
     )
-    for i, s in enumerate(ordered, start=1):
-        s.rank = i
-        s.title = titles[i - 1] if i - 1 < len(titles) else ""
+    rank = 0
+    for i, s in enumerate(ordered):
+        before = ordered[i - 1] if i else None
+        same = before is not None and (
+            before.battle_points,
+            before.fleet_points,
+            before.roll_off,
+        ) == (
+            s.battle_points,
+            s.fleet_points,
+            s.roll_off,
+        )
+        if not same:
+            rank = i + 1
+        s.rank = rank
+    counts: dict[int, int] = {}
+    for s in ordered:
+        counts[s.rank] = counts.get(s.rank, 0) + 1
+    for s in ordered:
+        shared = counts[s.rank] > 1
+        s.tied = shared and played > 0
+        # a shared rank gets no title until the roll-off; no titles before any round
+        s.title = titles[s.rank - 1] if played and not shared and s.rank - 1 < len(titles) else ""
     return ordered
 
 
+def rounds_complete(rounds: Sequence[Sequence[Game]]) -> int:
+    """How many rounds have every result in (the standings are 'after' that many)."""
+    return sum(1 for r in rounds if r and all(g.complete for g in r))
+
+
 def tied_groups(table: Sequence[Standing]) -> list[list[str]]:
-    """Players level on Battle and Fleet Points and not separated by a roll-off (OP-24)."""
-    groups: dict[tuple[int, int, int | None], list[str]] = {}
+    """Players who share a rank after a played round: level on Battle and Fleet Points and not
+    separated by a roll-off for that tie (OP-24), each group by name."""
+    groups: dict[int, list[str]] = {}
     for s in table:
-        groups.setdefault((s.battle_points, s.fleet_points, s.roll_off), []).append(s.player)
-    return [g for g in groups.values() if len(g) > 1]
+        if s.tied:
+            groups.setdefault(s.rank, []).append(s.player)
+    return [sorted(g) for _, g in sorted(groups.items())]
 
 
-def roll_off(players: Sequence[str], seed: int) -> dict[str, int]:
+def tie_json(table: Sequence[Standing]) -> list[dict[str, object]]:
+    """The tie groups as JSON: the shared rank, the points, the players."""
+    by = {s.player: s for s in table}
+    return [
+        {
+            "rank": by[g[0]].rank,
+            "battle_points": by[g[0]].battle_points,
+            "fleet_points": by[g[0]].fleet_points,
+            "players": g,
+        }
+        for g in tied_groups(table)
+    ]
+
+
+def roll_off(players: Sequence[str], seed: int) -> dict[str, tuple[int, ...]]:
     """Five attack dice each; hits and criticals count; the level ones roll again (OP-24).
 
-    Each player's value keeps every throw he made as a digit, up to six throws: 3 hits and
-    criticals, then 2 on the re-roll, is 320000. Higher is better, so the values order the
-    players exactly as the roll-off did. (A roll-off entered by hand is the count of one throw.)
+    Returns each player's throws in order, as check_throws accepts them.
     """
     dice = Dice(seed)
-    result = dict.fromkeys(players, 0)
+    result: dict[str, list[int]] = {p: [] for p in players}
     pending = [list(players)]
-    weight = 10**5
-    while pending and weight >= 1:
+    while pending:  # a level group throws again; each throw parts it with good odds
         nxt: list[list[str]] = []
         for group in pending:
             counts = {p: count_roll_off(attack_dice(dice, ROLL_OFF_DICE)) for p in group}
             for p, n in counts.items():
-                result[p] += n * weight
+                result[p].append(n)
             by: dict[int, list[str]] = {}
             for p, n in counts.items():
                 by.setdefault(n, []).append(p)
             nxt += [g for g in by.values() if len(g) > 1]
         pending = nxt
-        weight //= 10
-    return result
+    return {p: tuple(t) for p, t in result.items()}
 
 
 # --- pairing ----------------------------------------------------------------------------------
@@ -229,7 +383,7 @@ def pair_round(
         if round_number == 1 or not previous:
             bye = rng_bye.choice(sorted(players))  # OP-08
         else:
-            bye = _choose_bye(players, table, had_bye, played, rng_bye)
+            bye = _choose_bye(players, table, had_bye, rng_bye)
         players.remove(bye)
     if round_number == 1 or not previous:
         rng_order.shuffle(players := sorted(players))  # OP-03
@@ -253,34 +407,18 @@ def _choose_bye(
     players: list[str],
     table: dict[str, Standing],
     had_bye: set[str],
-    played: set[frozenset[str]],
     rng: random.Random,
 ) -> str:
-    """Lowest Battle Points without a bye, fewer Fleet Points, then at random (OP-09); only a
-    candidate whose absence leaves everyone else pairable without a rematch, when one exists."""
+    """The bye as OP-09 gives it: the fewest Battle Points among those without a bye (then
+    fewer Fleet Points, then at random, the catalogue's proposal). Whether the others can be
+    paired without a rematch plays no part: the tables are paired afterwards, with an
+    unavoidable rematch said so (OP-04)."""
     draw = {p: rng.random() for p in sorted(players)}
     order = sorted(
         players,
         key=lambda p: (p in had_bye, table[p].battle_points, table[p].fleet_points, draw[p]),
     )
-    for candidate in order:
-        rest = [p for p in players if p != candidate]
-        if _perfect_without_rematch(rest, played):
-            return candidate
     return order[0]
-
-
-def _perfect_without_rematch(players: list[str], played: set[frozenset[str]]) -> bool:
-    graph = nx.Graph()
-    graph.add_nodes_from(players)
-    graph.add_edges_from(
-        (a, b)
-        for i, a in enumerate(players)
-        for b in players[i + 1 :]
-        if frozenset((a, b)) not in played
-    )
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
-    return 2 * len(matching) == len(players)
 
 
 def _swiss(

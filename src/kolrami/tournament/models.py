@@ -36,6 +36,10 @@ class EventRow(Base):
     #: Changes with every write to the event (migration 0003): what the web app keeps of the
     #: event in memory is used only while this is unchanged. The store bumps it; see store.py.
     revision: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    #: The most resets one ship of a fleet is believed to take in a round (migration 0004): a
+    #: score that needs more is implausible (flagged as such); None: the default for the
+    #: round's length (score check in store.py).
+    max_resets: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
 
     players: Mapped[list[PlayerRow]] = relationship(back_populates="event", order_by="PlayerRow.id")
     round_rows: Mapped[list[RoundRow]] = relationship(
@@ -52,6 +56,8 @@ class PlayerRow(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
     name: Mapped[str] = mapped_column(String(120))
+    #: The name as compared (migration 0004): look-alike names have the same key (names.py).
+    name_key: Mapped[str] = mapped_column(String(120), default="", server_default="", index=True)
     email: Mapped[str] = mapped_column(String(200), default="")
     fleet_json: Mapped[str] = mapped_column(Text)
     pin_hash: Mapped[str | None] = mapped_column(String(200), nullable=True, default=None)
@@ -98,6 +104,9 @@ class GameRow(Base):
     result_initials_b: Mapped[str] = mapped_column(String(10), default="")
     flag: Mapped[str] = mapped_column(Text, default="")
     version: Mapped[int] = mapped_column(Integer, default=1)
+    #: Who entered the result as it stands (migration 0004): "organizer NAME" after the
+    #: organizer entered or corrected it, "NAME (PIN)" when the players' PINs confirmed it.
+    entered_by: Mapped[str] = mapped_column(String(120), default="", server_default="")
 
     round: Mapped[RoundRow] = relationship(back_populates="games")
 
@@ -105,7 +114,12 @@ class GameRow(Base):
 
 
 class RollOffRow(Base):
-    """A roll-off result for a player: hits and criticals, rolled by Kolrami or entered (OP-24)."""
+    """A player's part in a roll-off (OP-24), rolled by Kolrami or entered.
+
+    Migration 0004 added the tie it settles: the rows of one `batch` are one roll-off, for
+    players level on `battle_points` and `fleet_points` after `after_round`, and `throws` are
+    each throw's hits and criticals (JSON). Rows from before (batch NULL) settle no tie.
+    """
 
     __tablename__ = "roll_offs"
 
@@ -114,6 +128,11 @@ class RollOffRow(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     result: Mapped[int] = mapped_column(Integer)
     source: Mapped[str] = mapped_column(String(100))
+    batch: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    after_round: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    battle_points: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    fleet_points: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    throws: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
 
 
 class CorrectionRow(Base):
@@ -139,6 +158,17 @@ class OrganizerRow(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(80), unique=True)
     password_hash: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class WebSessionRow(Base):
+    """A logged-in browser (migration 0004): the session cookie names it by a random id, kept
+    here hashed; logging out deletes it, so a copied cookie stops working at once."""
+
+    __tablename__ = "web_sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    organizer_id: Mapped[int] = mapped_column(ForeignKey("organizers.id", ondelete="CASCADE"))
     created_at: Mapped[datetime] = mapped_column(default=now)
 
 

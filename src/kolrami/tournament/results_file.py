@@ -82,4 +82,5 @@ def standings_json(doc: Any, titles: tuple[str, ...] = core.DEFAULT_TITLES) -> d
     return {
         "standings": [core.standing_json(s) for s in table],
         "ties": core.tied_groups(table),
+        "tie_groups": core.tie_json(table),
     }

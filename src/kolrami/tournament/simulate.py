@@ -66,7 +66,7 @@ class SimulatedEvent:
     players: dict[str, tuple[Fleet, str]]  # name: (fleet, captain)
     games: list[PlayedGame]
     standings: list[core.Standing]
-    roll_offs: dict[str, int]
+    roll_offs: list[core.RollOff]
     store_url: str
 
 

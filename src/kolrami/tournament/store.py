@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import math
 import os
 import re
 import secrets
@@ -32,6 +33,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     select,
     text,
     update,
@@ -41,7 +43,7 @@ from sqlalchemy.orm import Session, object_session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm.util import identity_key
 
-from kolrami.catalog.names import Names, name_key
+from kolrami.catalog.names import Names
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.fleet.legality import EventSettings, validate
@@ -63,8 +65,10 @@ from kolrami.tournament.models import (
     RollOffRow,
     RoundRow,
     SecretRow,
+    WebSessionRow,
     now,
 )
+from kolrami.tournament.names import clean_name, name_key
 
 DEFAULT_DB = "sqlite:///kolrami.db"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -88,6 +92,55 @@ def database_url(url_or_path: str | None) -> str:
     if "://" in url_or_path:
         return url_or_path
     return f"sqlite:///{url_or_path}"
+
+
+#: The largest whole numbers the store keeps: SQLite's integers are 64-bit; no setting or
+#: score of a real event comes near these.
+MAX_SP_LIMIT = 100_000
+MAX_ROUNDS = 20
+MAX_MINUTES = 24 * 60
+MAX_FLEET_POINTS = 1_000_000
+MAX_SEED = 2**63 - 1
+
+
+def check_event_settings(
+    date: str,
+    sp_limit: int,
+    rounds: int,
+    round_minutes: int,
+    seed: int | None,
+    max_resets: int | None = None,
+) -> None:
+    """Refuse an event's settings that no event can have, each with the setting and the fix."""
+    if date:
+        try:
+            datetime.strptime(date, "%Y-%m-%d")
+        except ValueError:
+            raise InvalidInputError(
+                f"date '{date[:40]}': not a calendar date; write it as 2026-11-30"
+            ) from None
+    if not 0 < sp_limit <= MAX_SP_LIMIT:
+        raise InvalidInputError(f"SP limit {sp_limit}: use 1 to {MAX_SP_LIMIT} (OP-13)")
+    if not 0 < rounds <= MAX_ROUNDS:
+        raise InvalidInputError(f"{rounds} rounds: use 1 to {MAX_ROUNDS} (OP-01)")
+    if not 0 < round_minutes <= MAX_MINUTES:
+        raise InvalidInputError(f"{round_minutes} minutes a round: use 1 to {MAX_MINUTES} (OP-02)")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise InvalidInputError(f"seed {seed}: use a whole number from 0 to 2**63 - 1")
+    if max_resets is not None and not 0 < max_resets <= 200:
+        raise InvalidInputError(
+            f"{max_resets} resets of one ship a round: use 1 to 200 (the score check's ceiling)"
+        )
+
+
+def check_fleet_points(points: int) -> None:
+    """Refuse Fleet Points below 0 or beyond any score (they would not fit the store)."""
+    if points < 0:
+        raise InvalidInputError(f"{points} Fleet Points: scores start at 0")
+    if points > MAX_FLEET_POINTS:
+        raise InvalidInputError(
+            f"{points} Fleet Points: no battle scores more than {MAX_FLEET_POINTS}; check the sheet"
+        )
 
 
 #: How long a transaction waits for another process's write (the CLI's, say) before giving up;
@@ -144,7 +197,7 @@ def upgrade(engine: Engine) -> None:
 _BY_EVENT_ID = (EventOrganizerRow, PlayerRow, RoundRow, RollOffRow, CorrectionRow)
 _BY_ROUND = (GameRow,)
 _BY_GAME = (ResultReportRow, BattleLogRow)
-NO_EVENT = (OrganizerRow, SecretRow)
+NO_EVENT = (OrganizerRow, SecretRow, WebSessionRow)
 
 
 def _bump_revisions(session: Session, _context: Any) -> None:
@@ -214,12 +267,51 @@ class EventState:
     players: tuple[str, ...]
     active: tuple[str, ...]  # may be paired in the next round
     rounds: tuple[tuple[core.Game, ...], ...]
-    roll_offs: dict[str, int]
+    roll_offs: tuple[core.RollOff, ...]
     titles: tuple[str, ...]
+    dropped: tuple[str, ...] = ()
 
     def standings(self) -> list[core.Standing]:
         """The standings from the results so far (a pure function of them)."""
-        return core.standings(self.players, self.rounds, self.roll_offs, self.titles)
+        return core.standings(self.players, self.rounds, self.roll_offs, self.titles, self.dropped)
+
+    @property
+    def rounds_complete(self) -> int:
+        """Rounds with every result in."""
+        return core.rounds_complete(self.rounds)
+
+    @property
+    def settled(self) -> bool:
+        """At least one round is played and every paired round has all its results: ties now
+        are ties after a Battle Round (OP-24), to be rolled off."""
+        return bool(self.rounds) and self.rounds_complete == len(self.rounds)
+
+
+def _roll_offs(
+    rows: list[tuple[int | None, int | None, int | None, int | None, str | None, str, str]],
+) -> tuple[core.RollOff, ...]:
+    """Roll-offs from their rows (batch, after_round, battle_points, fleet_points, throws,
+    player, source), one per batch in the order recorded; rows without a batch (recorded
+    before migration 0004) settle no tie."""
+    batches: dict[
+        int, list[tuple[int | None, int | None, int | None, int | None, str | None, str, str]]
+    ] = {}
+    for row in rows:
+        if row[0] is not None and row[4] is not None:
+            batches.setdefault(row[0], []).append(row)
+    out = []
+    for _, members in sorted(batches.items()):
+        first = members[0]
+        out.append(
+            core.RollOff(
+                int(first[2] or 0),
+                int(first[3] or 0),
+                tuple((m[5], tuple(json.loads(m[4] or "[]"))) for m in members),
+                first[6],
+                int(first[1] or 0),
+            )
+        )
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +359,8 @@ class _TableChange(NamedTuple):
 #: Store.record_game's statements, plain SQL (named parameters, as SQLite and text() take them).
 _GAME_AT_SQL = """
 SELECT e.id, e.revision, e.scenario, g.id, g."table", g.winner_id, g.fp_a, g.fp_b, g.flag,
-       g.version, a.id, a.name, a.fleet_json, b.id, b.name, b.fleet_json
+       g.version, a.id, a.name, a.fleet_json, b.id, b.name, b.fleet_json, e.max_resets,
+       e.round_minutes, g.result_initials_a, g.result_initials_b, g.entered_by
 FROM events e
 JOIN rounds r ON r.event_id = e.id
 JOIN games g ON g.round_id = r.id
@@ -276,7 +369,8 @@ JOIN players b ON b.id = g.b_id
 WHERE e.name = :name AND r.number = :number AND g."table" = :table
 """
 _SET_RESULT_SQL = (
-    "UPDATE games SET winner_id = :w, fp_a = :a, fp_b = :b, flag = :flag, version = :v + 1 "
+    "UPDATE games SET winner_id = :w, fp_a = :a, fp_b = :b, flag = :flag, version = :v + 1, "
+    "entered_by = :who, result_initials_a = '', result_initials_b = '' "
     "WHERE id = :id AND version = :v"
 )
 _OPEN_REPORTS_SQL = (
@@ -417,16 +511,28 @@ class Store:
         ).first()
         if found is not None:
             return found
-
+        if name.strip():  # 'ann' for 'Ann', or the name typed with other accents or spaces
+            by_key = list(
+                session.scalars(
+                    select(PlayerRow).where(
+                        PlayerRow.event_id == event_row.id, PlayerRow.name_key == name_key(name)
+                    )
+                )
+            )
+            if len(by_key) == 1:
+                return by_key[0]
         players = Names.of("player", ((p, p.name, ()) for p in event_row.players))
-        loose = players.get(name)  # loosely: 'mara' finds Mara
+        loose = players.get(name)  # loosely: 'mara' finds Mara, a prefix finds its one player
         if loose is not None:
             return loose
         close = players.suggest(name)
+        listed = ", ".join(players.labels[:10]) + (
+            f" and {len(players.labels) - 10} more" if len(players.labels) > 10 else ""
+        )
         hint = (
             f"; did you mean {' or '.join(repr(c) for c in close)}?"
             if close
-            else f"; players: {', '.join(players.labels)}"
+            else f"; players: {listed}"
         )
         raise InvalidInputError(f"no player '{name}' in {event_row.name}{hint}")
 
@@ -463,10 +569,22 @@ class Store:
             if p.joined_round <= next_round
             and (p.dropped_after is None or p.dropped_after >= next_round)
         )
-        rolls = {
-            names[r.player_id]: r.result
-            for r in session.scalars(select(RollOffRow).where(RollOffRow.event_id == e.id))
-        }
+        rolls = _roll_offs(
+            [
+                (
+                    r.batch,
+                    r.after_round,
+                    r.battle_points,
+                    r.fleet_points,
+                    r.throws,
+                    names[r.player_id],
+                    r.source,
+                )
+                for r in session.scalars(
+                    select(RollOffRow).where(RollOffRow.event_id == e.id).order_by(RollOffRow.id)
+                )
+            ]
+        )
         return EventState(
             e.name,
             e.seed,
@@ -476,6 +594,7 @@ class Store:
             tuple(rounds),
             rolls,
             tuple(json.loads(e.titles)),
+            tuple(p.name for p in e.players if p.dropped_after is not None),
         )
 
     def event_revision(self, event_id: int) -> tuple[str, int] | None:
@@ -623,16 +742,35 @@ class Store:
                         "result_initials_b": g["result_initials_b"],
                         "flag": g["flag"],
                         "version": g["version"],
+                        "entered_by": g["entered_by"],
                     }
                 )
-            rolls = {
-                names[r.player_id]: r.result
-                for r in c.execute(
-                    select(ro.c.player_id, ro.c.result)
-                    .where(ro.c.event_id == event_id)
-                    .order_by(ro.c.id)
-                )
-            }
+            rolls = _roll_offs(
+                [
+                    (
+                        r.batch,
+                        r.after_round,
+                        r.battle_points,
+                        r.fleet_points,
+                        r.throws,
+                        names[r.player_id],
+                        r.source,
+                    )
+                    for r in c.execute(
+                        select(
+                            ro.c.batch,
+                            ro.c.after_round,
+                            ro.c.battle_points,
+                            ro.c.fleet_points,
+                            ro.c.throws,
+                            ro.c.player_id,
+                            ro.c.source,
+                        )
+                        .where(ro.c.event_id == event_id)
+                        .order_by(ro.c.id)
+                    )
+                ]
+            )
             reports = []
             for r in c.execute(
                 select(rr)
@@ -689,6 +827,7 @@ class Store:
             core_rounds,
             rolls,
             titles,
+            tuple(p["name"] for p in players if p["dropped_after"] is not None),
         )
         settings = {
             "name": e["name"],
@@ -700,6 +839,7 @@ class Store:
             "seed": e["seed"],
             "titles": list(titles),
             "faction_surcharge": e["faction_surcharge"],
+            "max_resets": e["max_resets"],
         }
         return EventSnapshot(
             event_id,
@@ -738,6 +878,7 @@ class Store:
                 "seed": e.seed,
                 "titles": json.loads(e.titles),
                 "faction_surcharge": e.faction_surcharge,
+                "max_resets": e.max_resets,
             }
 
     def games(self, name: str | None, round_number: int) -> list[dict[str, Any]]:
@@ -760,6 +901,7 @@ class Store:
                     "result_initials_b": g.result_initials_b,
                     "flag": g.flag,
                     "version": g.version,
+                    "entered_by": g.entered_by,
                 }
                 for g in r.games
             ]
@@ -789,13 +931,14 @@ class Store:
         titles: tuple[str, ...] = core.DEFAULT_TITLES,
         faction_surcharge: int = 0,
         owner: int | None = None,
+        max_resets: int | None = None,
     ) -> None:
         """A new event (OP-01: three rounds unless the organizer says otherwise); `owner` is
-        the web app organizer who runs it."""
-        if not name.strip():
-            raise InvalidInputError("an event needs a name")
-        if sp_limit <= 0 or rounds <= 0 or round_minutes <= 0:
-            raise InvalidInputError("SP limit, rounds and round minutes must be positive")
+        the web app organizer who runs it; `max_resets` the most resets of one ship in a round
+        that a score may need before it is called implausible (None: the default for the
+        round's length)."""
+        name = clean_name(name, "an event")
+        check_event_settings(date, sp_limit, rounds, round_minutes, seed, max_resets)
         load_scenario(scenario)  # a clear error now rather than at the first battle
         if seed is None:
             seed = secrets.randbelow(2**31)
@@ -812,6 +955,7 @@ class Store:
                 seed=seed,
                 titles=json.dumps(list(titles)),
                 faction_surcharge=faction_surcharge,
+                max_resets=max_resets,
             )
             s.add(row)
             if owner is not None:
@@ -829,18 +973,31 @@ class Store:
     ) -> list[str]:
         """Register a player and his fleet (OP-11); a late entry joins at the next round.
 
+        The name is kept cleaned (names.py) and refused when it looks like a registered one.
         The fleet must be legal for the event (FBS-12) unless `allow_illegal`; returns the
-        problems found (empty when legal).
+        problems found (empty when legal). The cost does not grow with the event: the name is
+        looked up by its key, the rounds counted, nothing else of the event is read.
         """
-        name = name.strip()
-        if not name:
-            raise InvalidInputError("a player needs a name")
+        name = clean_name(name)
+        key = name_key(name)
+        if len(email) > 200:
+            raise InvalidInputError("an email address is at most 200 characters")
         with self.transaction() as s:
             e = self._event(s, event_name)
-            same = [p.name for p in e.players if name_key(p.name) == name_key(name)]
-            if same:
-                also = "" if same[0] == name else f" as '{same[0]}'"
-                raise InvalidInputError(f"'{name}' is registered already in {e.name}{also}")
+            same = s.scalars(
+                select(PlayerRow.name).where(
+                    PlayerRow.event_id == e.id,
+                    (PlayerRow.name_key == key) | (PlayerRow.name == name),
+                )
+            ).first()
+            if same == name:
+                raise InvalidInputError(f"'{name}' is registered already in {e.name}")
+            if same is not None:
+                raise InvalidInputError(
+                    f"'{name}' looks like '{same}', registered already in {e.name}: names must "
+                    "differ by more than case, accents, invisible characters or look-alike "
+                    "letters; add an initial or a surname"
+                )
             report = validate(fleet, e.sp_limit, EventSettings(e.sp_limit, e.faction_surcharge))
             problems = [f"{err.path}: {err.message}" for err in report.errors]
             if problems and not allow_illegal:
@@ -849,13 +1006,17 @@ class Store:
                     f"{problems[0]}"
                     + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
                 )
-            joined = len(e.round_rows) + 1
+            paired = s.scalars(
+                select(func.count(RoundRow.id)).where(RoundRow.event_id == e.id)
+            ).one()
+            joined = int(paired) + 1
             if joined > e.rounds:
                 raise InvalidInputError(f"{e.name} has played all its {e.rounds} rounds")
             s.add(
                 PlayerRow(
                     event_id=e.id,
                     name=name,
+                    name_key=key,
                     email=email,
                     fleet_json=fleet.model_dump_json(),
                     joined_round=joined,
@@ -890,9 +1051,19 @@ class Store:
             if number > e.rounds:
                 raise InvalidInputError(f"{e.name} has {e.rounds} rounds and all are paired")
             if state.rounds and not all(g.complete for g in state.rounds[-1]):
-                missing = [f"{g.a} v {g.b}" for g in state.rounds[-1] if not g.complete]
+                missing = [g for g in state.rounds[-1] if not g.complete]
+                gone = [p for g in missing for p in g.players if p in state.dropped]
+                advice = (
+                    f"; {', '.join(gone)} dropped during the round: enter the table's result "
+                    "as it was played, or as a win for the opponent if it was not (e.g. "
+                    f"kolrami tournament result {number - 1} OPPONENT --win --fp N)"
+                    if gone
+                    else ""
+                )
                 raise InvalidInputError(
-                    f"round {number - 1} is not finished: results missing for {', '.join(missing)}"
+                    f"round {number - 1} is not finished: results missing for "
+                    + ", ".join(f"{g.a} v {g.b}" for g in missing)
+                    + advice
                 )
             pairing = core.pair_round(number, state.active, state.rounds, e.seed)
             ids = {p.name: p.id for p in e.players}
@@ -933,22 +1104,29 @@ class Store:
         fleet_points: int,
         who: str = "organizer",
         expected_version: int | None = None,
+        correct: bool = False,
+        why: str = "",
     ) -> str:
         """A player's result and Fleet Points for a round; the opponent's result follows.
 
-        Returns a warning when the Fleet Points cannot be scored against the opponent's fleet
-        (the Peak Performance score check), else ''. Changing a result already entered is
-        logged as a correction; with `expected_version` a stale edit is refused (ConflictError).
+        Returns a warning when the Fleet Points cannot (or can hardly) be scored against the
+        opponent's fleet (the Peak Performance score check), else ''. A result that disagrees
+        with the one recorded (another winner, other Fleet Points for this player) or changes
+        one the opponent initialled is refused unless it is an explicit correction (`correct`,
+        with `why`), which is logged with who and why and clears the opponent's initials. With
+        `expected_version` a stale edit is refused (ConflictError).
         """
-        if fleet_points < 0:
-            raise InvalidInputError(f"{fleet_points} Fleet Points: scores start at 0")
+        check_fleet_points(fleet_points)
+        why = " ".join(why.split())[:300]
+        if correct and not why:
+            raise InvalidInputError("a correction says why: add --why 'what was wrong'")
         with self.transaction() as s:
             e = self._event(s, event_name)
             p = self._player(s, e, player)
             g = self._game_of(e, number, p)
             if g.b_id is None:
                 raise InvalidInputError(
-                    f"{player} has the bye in round {number}: nothing to "
+                    f"{p.name} has the bye in round {number}: nothing to "
                     "report; its Fleet Points are the round's average"
                 )
             if expected_version is not None and g.version != expected_version:
@@ -956,7 +1134,62 @@ class Store:
                     f"round {number}, table {g.table} was changed by someone else "
                     "a moment ago; reload it and enter the result again"
                 )
-            return self._apply_result(s, e, number, g, p, won, fleet_points, who)
+            opponent_id = g.b_id if p.id == g.a_id else g.a_id
+            winner = p.id if won else opponent_id
+            old_fp = g.fp_a if p.id == g.a_id else g.fp_b
+            if (g.winner_id, old_fp) == (winner, fleet_points):
+                return g.flag  # the same again: nothing to change
+            initialled = bool(g.result_initials_a or g.result_initials_b)
+            contradicts = (g.winner_id is not None and g.winner_id != winner) or (
+                old_fp is not None and old_fp != fleet_points
+            )
+            if (contradicts or initialled) and not correct:
+                recorded = self._result_text(s, g)
+                reason = "the opponent initialled it" if initialled else "this report disagrees"
+                raise InvalidInputError(
+                    f"round {number} table {g.table} has a result already ({recorded}) and "
+                    f"{reason}: to change it, run the command again with --correct --why "
+                    "'what was wrong'"
+                )
+            self._check_winner(s, e, g, winner, p.id, fleet_points)
+            label = f"{who}: {why}" if correct else who
+            warning = self._apply_result(s, e, number, g, p, won, fleet_points, label)
+            if correct:
+                g.result_initials_a = g.result_initials_b = ""
+                g.entered_by = who
+            elif not g.entered_by:
+                g.entered_by = who
+            return warning
+
+    def _result_text(self, s: Session, g: GameRow) -> str:
+        names = {
+            pid: row.name
+            for pid in (g.a_id, g.b_id)
+            if pid is not None and (row := s.get(PlayerRow, pid)) is not None
+        }
+        won = f"{names[g.winner_id]} won" if g.winner_id else "no winner yet"
+        fps = ", ".join(
+            f"{names[pid]} {fp}"
+            for pid, fp in ((g.a_id, g.fp_a), (g.b_id, g.fp_b))
+            if pid is not None and fp is not None
+        )
+        return f"{won}, Fleet Points {fps}" if fps else won
+
+    def _check_winner(
+        self, s: Session, e: EventRow, g: GameRow, winner: int, pid: int, points: int
+    ) -> None:
+        """PP-22: in a scenario that scores Fleet Points the winner has at least as many as
+        the loser (equal totals go to the roll-off, so either may have won)."""
+        if Capability.SCORES_FLEET_POINTS not in _scenario_capabilities(e.scenario):
+            return
+        fp = {g.a_id: g.fp_a, g.b_id: g.fp_b}
+        fp[pid] = points
+        loser = g.b_id if winner == g.a_id else g.a_id
+        w, lo = fp.get(winner), fp.get(loser)
+        if w is None or lo is None or w >= lo:
+            return
+        names = {x: row.name for x in (winner, loser) if (row := s.get(PlayerRow, x)) is not None}
+        raise InvalidInputError(winner_refusal(names[winner], w, names[loser or 0], lo))
 
     def _apply_result(
         self,
@@ -997,7 +1230,13 @@ class Store:
         assert s is not None
         opponent = s.get(PlayerRow, opponent_id)
         assert opponent is not None  # a game's player
-        return _score_check(e.scenario, opponent.fleet_json, opponent.name, points)
+        return _score_check(
+            e.scenario,
+            opponent.fleet_json,
+            opponent.name,
+            points,
+            _ceiling(e.max_resets, e.round_minutes),
+        )
 
     def verify(
         self, event_name: str | None, number: int, player: str, initials: str, stage: str
@@ -1022,27 +1261,103 @@ class Store:
             side = "a" if p.id == g.a_id else "b"
             setattr(g, f"{stage}_initials_{side}", initials)
 
-    def record_roll_off(self, event_name: str | None, results: dict[str, int], source: str) -> None:
-        """Roll-off results (hits and criticals) for tied players (OP-24)."""
+    def record_roll_off(
+        self,
+        event_name: str | None,
+        throws: dict[str, tuple[int, ...]],
+        source: str,
+        who: str = "organizer",
+    ) -> core.RollOff:
+        """A roll-off for one tie (OP-24): every player of a group who share a rank after a
+        complete round, with each throw's hits and criticals. Refused before any round is
+        played, while a round's results are missing, for players who are not level, and for
+        throws that cannot be (more than five results) or leave players level. Logged."""
+        core.check_throws(throws)
         with self.transaction() as s:
             e = self._event(s, event_name)
-            for name, result in results.items():
-                p = self._player(s, e, name)
-                s.add(RollOffRow(event_id=e.id, player_id=p.id, result=result, source=source))
-
-    def roll_off_ties(self, event_name: str | None = None) -> dict[str, int]:
-        """Roll off every group level on Battle and Fleet Points, seeded and recorded (OP-24)."""
-        state = self.state(event_name)
-        groups = core.tied_groups(state.standings())
-        results: dict[str, int] = {}
-        for n, group in enumerate(groups):
-            seed = derive_seed(state.seed, "roll-off", len(state.rounds), n)
-            results.update(core.roll_off(group, seed))
-        if results:
-            self.record_roll_off(
-                event_name, results, f"rolled by Kolrami after round {len(state.rounds)}"
+            state = self._state(s, e)
+            if not state.settled:
+                if not state.rounds or state.rounds_complete == 0:
+                    raise InvalidInputError(
+                        "no round has been played yet: a roll-off settles a tie after a Battle "
+                        "Round (OP-24)"
+                    )
+                raise InvalidInputError(
+                    f"round {len(state.rounds)} has results missing: roll off once every "
+                    "table is in, when the tie is final (OP-24)"
+                )
+            rows = {self._player(s, e, n).name: n for n in throws}
+            given = {rows_name: throws[n] for rows_name, n in rows.items()}
+            table = state.standings()
+            groups = core.tied_groups(table)
+            group = next((g for g in groups if set(g) == set(given)), None)
+            if group is None:
+                level = "; ".join(", ".join(g) for g in groups) or "nobody"
+                raise InvalidInputError(
+                    f"{', '.join(sorted(given))} are not one tie of the standings: level now "
+                    f"(and to roll off together): {level} (OP-24)"
+                )
+            by = {x.player: x for x in table}
+            first = by[group[0]]
+            batch = (
+                s.scalars(
+                    select(func.max(RollOffRow.batch)).where(RollOffRow.event_id == e.id)
+                ).one()
+                or 0
+            ) + 1
+            roll = core.RollOff(
+                first.battle_points,
+                first.fleet_points,
+                tuple(sorted(given.items())),
+                source[:100],
+                state.rounds_complete,
             )
-        return results
+            for pname, t in given.items():
+                s.add(
+                    RollOffRow(
+                        event_id=e.id,
+                        player_id=self._player(s, e, pname).id,
+                        result=roll.value(pname),
+                        source=source[:100],
+                        batch=batch,
+                        after_round=state.rounds_complete,
+                        battle_points=first.battle_points,
+                        fleet_points=first.fleet_points,
+                        throws=json.dumps(list(t)),
+                    )
+                )
+            s.add(
+                CorrectionRow(
+                    event_id=e.id,
+                    who=who,
+                    what=f"roll-off after round {state.rounds_complete} for the tie on "
+                    f"{first.battle_points} BP and {first.fleet_points} FP ({source}): "
+                    f"{roll.describe()}",
+                )
+            )
+            return roll
+
+    def roll_off_ties(
+        self, event_name: str | None = None, who: str = "Kolrami"
+    ) -> list[core.RollOff]:
+        """Roll off every group that shares a rank after a complete round, seeded and
+        recorded (OP-24); nothing when no round is complete or nobody is level."""
+        state = self.state(event_name)
+        if not state.settled:
+            return []
+        groups = core.tied_groups(state.standings())
+        done = []
+        for n, group in enumerate(groups):
+            seed = derive_seed(state.seed, "roll-off", len(state.rounds), n, *group)
+            done.append(
+                self.record_roll_off(
+                    state.name,
+                    core.roll_off(group, seed),
+                    f"rolled by Kolrami after round {len(state.rounds)}",
+                    who,
+                )
+            )
+        return done
 
     # --- one document for the whole event ---------------------------------------------------
 
@@ -1069,7 +1384,16 @@ class Store:
             "event": settings,
             "players": players,
             "rounds": rounds,
-            "roll_offs": state.roll_offs,
+            "roll_offs": [
+                {
+                    "after_round": r.after_round,
+                    "battle_points": r.battle_points,
+                    "fleet_points": r.fleet_points,
+                    "throws": {p: list(t) for p, t in r.throws},
+                    "source": r.source,
+                }
+                for r in state.roll_offs
+            ],
             "corrections": self.corrections(event_name),
             "standings": [core.standing_json(x) for x in state.standings()],
         }
@@ -1092,6 +1416,7 @@ class Store:
                     seed=ev["seed"],
                     titles=json.dumps(ev.get("titles", list(core.DEFAULT_TITLES))),
                     faction_surcharge=ev.get("faction_surcharge", 0),
+                    max_resets=ev.get("max_resets"),
                 )
                 s.add(e)
                 s.flush()
@@ -1100,6 +1425,7 @@ class Store:
                     row = PlayerRow(
                         event_id=e.id,
                         name=p["name"],
+                        name_key=name_key(p["name"]),
                         email=p.get("email", ""),
                         fleet_json=json.dumps(p["fleet"]),
                         joined_round=p.get("joined_round", 1),
@@ -1127,18 +1453,55 @@ class Store:
                                 result_initials_a=g.get("result_initials_a", ""),
                                 result_initials_b=g.get("result_initials_b", ""),
                                 flag=g.get("flag", ""),
+                                entered_by=g.get("entered_by", ""),
                             )
                         )
-                for pname, result in doc.get("roll_offs", {}).items():
+                rolls = doc.get("roll_offs", [])
+                if isinstance(rolls, dict):  # an export from before roll-offs named their tie
+                    for pname, result in rolls.items():
+                        s.add(
+                            RollOffRow(
+                                event_id=e.id,
+                                player_id=ids[pname],
+                                result=int(result),
+                                source="imported",
+                            )
+                        )
+                else:
+                    for batch, r in enumerate(rolls, start=1):
+                        roll = core.RollOff(
+                            int(r["battle_points"]),
+                            int(r["fleet_points"]),
+                            tuple((pn, tuple(int(n) for n in t)) for pn, t in r["throws"].items()),
+                        )
+                        core.check_throws(dict(roll.throws))
+                        for pname, t in roll.throws:
+                            s.add(
+                                RollOffRow(
+                                    event_id=e.id,
+                                    player_id=ids[pname],
+                                    result=roll.value(pname),
+                                    source=str(r.get("source", "imported"))[:100],
+                                    batch=batch,
+                                    after_round=int(r.get("after_round", 0)),
+                                    battle_points=roll.battle_points,
+                                    fleet_points=roll.fleet_points,
+                                    throws=json.dumps(list(t)),
+                                )
+                            )
+                for c in doc.get("corrections", []):
+                    at = c.get("at")
                     s.add(
-                        RollOffRow(
-                            event_id=e.id, player_id=ids[pname], result=result, source="imported"
+                        CorrectionRow(
+                            event_id=e.id,
+                            who=c["who"],
+                            what=c["what"],
+                            # the time it was made, not the time of the import
+                            at=datetime.fromisoformat(at) if isinstance(at, str) else now(),
                         )
                     )
-                for c in doc.get("corrections", []):
-                    s.add(CorrectionRow(event_id=e.id, who=c["who"], what=c["what"]))
             return str(name)
-        except (KeyError, TypeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InvalidInputError(f"not a Kolrami event export: missing or bad {exc}") from None
 
     # --- the web app: organizers, ownership, PINs, players' reports, AI battle logs ---------------
@@ -1178,6 +1541,20 @@ class Store:
             taken = s.scalars(select(OrganizerRow).where(OrganizerRow.username == username))
             if taken.first() is not None:
                 raise InvalidInputError(f"the user name '{username}' is taken; pick another")
+            row = OrganizerRow(username=username, password_hash=password_hash)
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def create_first_organizer(self, username: str, password_hash: str) -> int | None:
+        """The store's first organizer account, only while it has none, checked and made in one
+        write transaction (simultaneous set-ups make one account); None when one exists."""
+        username = username.strip()
+        if not re.fullmatch(r"[A-Za-z0-9_.@-]{2,80}", username):
+            raise InvalidInputError("a user name is 2 to 80 letters, digits or . _ @ - (no spaces)")
+        with self.transaction() as s:
+            if s.scalars(select(OrganizerRow.id)).first() is not None:
+                return None
             row = OrganizerRow(username=username, password_hash=password_hash)
             s.add(row)
             s.flush()
@@ -1331,8 +1708,8 @@ class Store:
         time); the corrections log's lines and the score check are the ones the other result
         paths use, and the revision is bumped here as the flush hook would.
         """
-        if any(v < 0 for v in fleet_points.values()):
-            raise InvalidInputError("Fleet Points start at 0")
+        for v in fleet_points.values():
+            check_fleet_points(v)
         with self.transaction() as s:
             sql = _Plain(s, self._sqlite)
             if event_name is None:
@@ -1346,7 +1723,9 @@ class Store:
             (eid, revision, scenario, gid, _, old_winner, old_a, old_b, old_flag, version) = found[
                 :10
             ]
-            a_id, a_name, a_fleet, b_id, b_name, b_fleet = found[10:]
+            a_id, a_name, a_fleet, b_id, b_name, b_fleet = found[10:16]
+            max_resets, minutes, initials_a, initials_b, entered_by = found[16:]
+            ceiling = _ceiling(max_resets, minutes)
             if winner not in (a_name, b_name):
                 raise InvalidInputError(
                     f"{winner} does not play at table {table} in round {number}"
@@ -1354,12 +1733,22 @@ class Store:
             if set(fleet_points) != {a_name, b_name}:
                 raise InvalidInputError(f"give the Fleet Points of both {a_name} and {b_name}")
             fp_a, fp_b = fleet_points[a_name], fleet_points[b_name]
+            if expected_version is not None and version != expected_version:
+                raise ConflictError(  # a stale page is told first: what it sends may be old
+                    f"round {number}, table {table} was changed by someone else "
+                    "a moment ago; reload it and enter the result again"
+                )
+            if Capability.SCORES_FLEET_POINTS in _scenario_capabilities(scenario):
+                won, lost = (fp_a, fp_b) if winner == a_name else (fp_b, fp_a)
+                if won < lost:
+                    loser = b_name if winner == a_name else a_name
+                    raise InvalidInputError(winner_refusal(winner, won, loser, lost))
             # each side's points are checked against the opponent's fleet
             warnings = [
                 w
                 for w in (
-                    _score_check(scenario, b_fleet, b_name, fp_a),
-                    _score_check(scenario, a_fleet, a_name, fp_b),
+                    _score_check(scenario, b_fleet, b_name, fp_a, ceiling),
+                    _score_check(scenario, a_fleet, a_name, fp_b, ceiling),
                 )
                 if w
             ]
@@ -1387,10 +1776,33 @@ class Store:
                 f"{a_name} {fp_a}, {b_name} {fp_b}"
                 + (" (entered again)" if old_winner is not None else "")
             )
-            if (old_winner, old_a, old_b, old_flag) != (winner_id, fp_a, fp_b, flag):
+            if initials_a or initials_b or entered_by.endswith("(PIN)"):
+                # the players' confirmation was for the result they saw: it goes, and the
+                # entry is the organizer's from now on
+                lines.append(
+                    f"round {number} table {table}: entered by {who}; the players' "
+                    "confirmation of the earlier result no longer applies"
+                )
+            if (old_winner, old_a, old_b, old_flag, entered_by, initials_a, initials_b) != (
+                winner_id,
+                fp_a,
+                fp_b,
+                flag,
+                who,
+                "",
+                "",
+            ):
                 changed = sql.run(
                     _SET_RESULT_SQL,
-                    {"w": winner_id, "a": fp_a, "b": fp_b, "flag": flag, "id": gid, "v": version},
+                    {
+                        "w": winner_id,
+                        "a": fp_a,
+                        "b": fp_b,
+                        "flag": flag,
+                        "id": gid,
+                        "v": version,
+                        "who": who,
+                    },
                 )
                 if changed != 1:  # another connection changed the table since it was read
                     raise ConflictError(
@@ -1413,7 +1825,16 @@ class Store:
             for what in lines:
                 sql.run(_LOG_SQL, {"event": eid, "at": at, "who": who, "what": what})
             after = self._bump(s, sql, eid, revision)
-            row = {"winner": winner, "fp_a": fp_a, "fp_b": fp_b, "flag": flag, "version": version}
+            row = {
+                "winner": winner,
+                "fp_a": fp_a,
+                "fp_b": fp_b,
+                "flag": flag,
+                "version": version,
+                "entered_by": who,
+                "result_initials_a": "",
+                "result_initials_b": "",
+            }
             change = _TableChange(eid, revision, after, number, table, row, battle_log is not None)
         self._follow(change)
         return flag
@@ -1445,8 +1866,8 @@ class Store:
         A new report by the same player replaces his earlier one; while one player's report
         waits, the other confirms or disputes it rather than reporting. Returns the report id.
         """
-        if any(v < 0 for v in fleet_points.values()):
-            raise InvalidInputError("Fleet Points start at 0")
+        for v in fleet_points.values():
+            check_fleet_points(v)
         with self.transaction() as s:
             e = self._event(s, event_name)
             p = self._player(s, e, reporter)
@@ -1460,12 +1881,23 @@ class Store:
                 raise InvalidInputError(
                     f"table {g.table}'s result is recorded already; ask the organizer to correct it"
                 )
+            if Capability.SCORES_FLEET_POINTS in _scenario_capabilities(e.scenario):
+                loser = b.name if winner == a.name else a.name
+                if fleet_points[winner] < fleet_points[loser]:
+                    raise InvalidInputError(
+                        winner_refusal(winner, fleet_points[winner], loser, fleet_points[loser])
+                    )
             for r in self._open_reports(s, g):
                 if r.reporter_id != p.id:
                     other = a.name if r.reporter_id == a.id else b.name
                     raise InvalidInputError(
                         f"{other} has reported table {g.table} already: confirm that report "
                         "with your PIN, or dispute it"
+                    )
+                if r.status != "pending":  # disputed or flagged: the organizer settles it
+                    raise InvalidInputError(
+                        f"your report of table {g.table} is {r.status}: the organizer settles "
+                        "it with you both; it cannot be reported again"
                     )
                 r.status = "superseded"
             row = ResultReportRow(
@@ -1547,6 +1979,7 @@ class Store:
             g.flag = ""
             g.result_initials_a = _initials(b.name)
             g.result_initials_b = _initials(a.name)
+            g.entered_by = who
             r.status = "confirmed"
             r.resolved_by = who
             winner = a.name if r.winner_id == a.id else b.name
@@ -1659,29 +2092,82 @@ def _initials(name: str) -> str:
     return "".join(w[0].upper() for w in words)[:4] or name[:4]
 
 
-@functools.lru_cache(maxsize=4096)
-def _score_warning(fleet_json: str, player: str, points: int, scenario: str) -> str:
-    """The score check of `points` against a player's fleet (as stored): '' when they can be
-    scored. A pure function of its arguments, so kept: entering a result checks both sides."""
-    fleet = read_fleet(json.loads(fleet_json), player)
-    try:
-        verdict = check_score(fleet, points, load_scenario(scenario).turn_limit)
-    except KolramiError:
-        return ""
-    if verdict.achievable:
-        return ""
-    near = " or ".join(str(x) for x in verdict.nearest if x is not None)
-    return f"{points} Fleet Points cannot be scored against {player}'s fleet {FP_RULES}" + (
-        f"; nearest possible: {near}" if near else ""
+#: What 1,120 simulated Peak Performance battles of a 60-minute round (12 turns) saw (every
+#: ordered pair of the 8 presets, 2 captain pairings, 10 seeds; scripts/reset_ceiling.py): one
+#: ship reset at most 8 times, one fleet at most 18 times, and no player scored more than 624
+#: Fleet Points. A score beyond these (scaled to the event's round) is implausible: flagged for
+#: the organizer to look at, apart from what is impossible. The event may set its own ceiling
+#: of resets per ship (max_resets).
+RESETS_PER_HOUR = 8
+FLEET_RESETS_PER_HOUR = 18
+FLEET_POINTS_PER_HOUR = 650
+
+
+def _ceiling(max_resets: int | None, round_minutes: int) -> tuple[int, int, int]:
+    """The event's ceilings for one round: resets of a ship (its setting, else the measured
+    one), resets of a fleet, Fleet Points; scaled to the round's length (OP-02, PP-20)."""
+    scale = round_minutes / 60
+    fleet = max(1, math.ceil(FLEET_RESETS_PER_HOUR * scale))
+    points = max(1, math.ceil(FLEET_POINTS_PER_HOUR * scale))
+    if max_resets is not None:
+        return max_resets, max(fleet, max_resets), points
+    return max(1, math.ceil(RESETS_PER_HOUR * scale)), fleet, points
+
+
+def winner_refusal(winner: str, winner_fp: int, loser: str, loser_fp: int) -> str:
+    """The one line refusing a winner with fewer Fleet Points (PP-22)."""
+    return (
+        f"{winner} cannot have won with {winner_fp} Fleet Points against {loser}'s "
+        f"{loser_fp}: in Peak Performance the player with more Fleet Points wins (PP-22), and "
+        "equal totals go to the roll-off; check who won or the points"
     )
 
 
-def _score_check(scenario: str, fleet_json: str, player: str, points: int) -> str:
+@functools.lru_cache(maxsize=4096)
+def _score_warning(
+    fleet_json: str, player: str, points: int, scenario: str, ceiling: tuple[int, int, int]
+) -> str:
+    """The score check of `points` against a player's fleet (as stored): '' when they are
+    plausible (within the event's ceilings); else whether they are impossible (no battle of
+    the scenario's length gives them) or implausible, with the nearest plausible totals (never
+    an implausible one). A pure function of its arguments, so kept: entering a result checks
+    both sides."""
+    fleet = read_fleet(json.loads(fleet_json), player)
+    per_ship, per_fleet, most = ceiling
+    try:
+        turns = load_scenario(scenario).turn_limit
+        target = min(points, most)
+        plausible = check_score(fleet, target, min(per_ship, turns), max_total=per_fleet)
+        if plausible.achievable and target == points:
+            return ""
+        possible = check_score(fleet, points, turns).achievable
+    except KolramiError:
+        return ""
+    below = target if plausible.achievable else plausible.nearest[0]
+    above = plausible.nearest[1] if target == points else None
+    near = " or ".join(str(x) for x in (below, above) if x is not None and x <= most)
+    nearest = f"; nearest plausible: {near}" if near else ""
+    if possible:
+        return (
+            f"{points} Fleet Points against {player}'s fleet is implausible for a "
+            f"round: beyond {most} Fleet Points, {per_ship} resets of a ship or {per_fleet} of "
+            f"the fleet (the event's ceilings, PP-20, OP-02); check the sheet{nearest}"
+        )
+    return f"{points} Fleet Points cannot be scored against {player}'s fleet {FP_RULES}{nearest}"
+
+
+def _score_check(
+    scenario: str,
+    fleet_json: str,
+    player: str,
+    points: int,
+    ceiling: tuple[int, int, int] = (RESETS_PER_HOUR, FLEET_RESETS_PER_HOUR, FLEET_POINTS_PER_HOUR),
+) -> str:
     """The score check of `points` scored against a player's fleet, when the scenario scores
     Fleet Points (Peak Performance's rules): '' when they can be scored or not checked."""
     if Capability.SCORES_FLEET_POINTS not in _scenario_capabilities(scenario):
         return ""
-    return _score_warning(fleet_json, player, points, scenario)
+    return _score_warning(fleet_json, player, points, scenario, ceiling)
 
 
 def _result_corrections(

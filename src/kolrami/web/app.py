@@ -6,6 +6,7 @@ Nothing is fetched from the internet: htmx and the stylesheet are served from st
 
 from __future__ import annotations
 
+import socket
 import sqlite3
 from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
@@ -80,8 +81,12 @@ def create_app(
     pin_attempts: int = 5,
     login_attempts: int = 5,
     attempt_window_seconds: float = 600.0,
+    own_hosts: Iterable[str] = (),
 ) -> FastAPI:
-    """The web app on a store (a Store, a database URL or path, or the default ./kolrami.db)."""
+    """The web app on a store (a Store, a database URL or path, or the default ./kolrami.db).
+
+    `own_hosts` adds to the names this server answers /setup on (localhost, its loopback
+    addresses and the machine's own names always)."""
     the_store = store if isinstance(store, Store) else Store(store)
     # autoescape everything: the templates end in .j2, which select_autoescape would not escape
     # auto_reload off: the templates are part of the installed package and do not change under
@@ -107,6 +112,7 @@ def create_app(
         AttemptLimiter(pin_attempts, attempt_window_seconds),
         AttemptLimiter(pin_attempts * 4, attempt_window_seconds),
         AttemptLimiter(login_attempts, attempt_window_seconds),
+        local_names(own_hosts),
     )
     app.add_middleware(
         SessionMiddleware,
@@ -168,6 +174,19 @@ def create_app(
     app.add_exception_handler(sqlite3.OperationalError, _busy)
 
     return app
+
+
+def local_names(extra: Iterable[str] = ()) -> frozenset[str]:
+    """The host names that mean this server: loopback, the machine's names and addresses."""
+    names = {"localhost", "127.0.0.1", "::1"}
+    try:
+        host = socket.gethostname()
+        names |= {host, f"{host}.local", socket.getfqdn()}
+        names |= {str(info[4][0]) for info in socket.getaddrinfo(host, None)}
+    except OSError:  # no name service on an offline laptop: loopback still works
+        pass
+    names |= {h.strip("[]") for h in extra if h and h not in ("0.0.0.0", "::")}
+    return frozenset(n.lower() for n in names)
 
 
 def _keeper(env: Environment) -> Callable[..., Markup]:

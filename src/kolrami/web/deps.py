@@ -42,6 +42,7 @@ class Web:
     pins: AttemptLimiter  # wrong PINs per player
     pin_clients: AttemptLimiter  # wrong PINs per device, whoever they were for
     logins: AttemptLimiter  # wrong passwords per user name and per device
+    own_hosts: frozenset[str] = frozenset()  # this server's host names (first-account set-up)
     #: PINs just given, for the page the registration redirects to (post/redirect/get): by an
     #: unguessable token, for the organizer who registered, for ten minutes; only the hash is
     #: stored, so a restart loses only this page (give a new PIN from the players' table)

@@ -23,6 +23,7 @@ SHIP_FIELDS = ("class", "squadron", "captain", "admiral", "upgrades")
 START_ROWS = 6
 MAX_ROWS = 24
 MAX_UPLOAD = 256 * 1024
+MAX_SQUADRON = 99
 
 
 @dataclass(slots=True)
@@ -157,11 +158,20 @@ def _suggest(token: str) -> str:
     return f"; did you mean '{names[close[0]]}'?" if close else ""
 
 
+def whole_number(text: str, most: int = 10**9) -> int | None:
+    """A whole number typed in a form, 0 to `most`, or None: ASCII digits only (str.isdigit
+    also takes '²' and other digits that int() refuses)."""
+    text = text.strip()
+    if not text or not text.isascii() or not text.isdigit() or len(text) > len(str(most)):
+        return None
+    number = int(text)
+    return number if number <= most else None
+
+
 def row_count(values: Mapping[str, str]) -> int:
     """How many ship rows the typed form shows."""
-    try:
-        n = int(values.get("rows", START_ROWS))
-    except ValueError:
+    n = whole_number(str(values.get("rows", START_ROWS)), MAX_ROWS * 10)
+    if n is None:
         n = START_ROWS
     return max(1, min(MAX_ROWS, n))
 
@@ -189,9 +199,11 @@ def from_rows(values: Mapping[str, str]) -> tuple[FleetForm, dict[int, int]]:
             form.add(f"ship_{row}_class", str(exc))
             continue
         squadron_text = entered["squadron"] or "1"
-        if not squadron_text.isdigit() or int(squadron_text) < 1:
+        squadron = whole_number(squadron_text, MAX_SQUADRON)
+        if squadron is None or squadron < 1:
             form.add(
-                f"ship_{row}_squadron", f"'{squadron_text}': a squadron is a number, 1 or more"
+                f"ship_{row}_squadron",
+                f"'{squadron_text[:20]}': a squadron is a whole number from 1 to {MAX_SQUADRON}",
             )
             continue
         upgrades: dict[str, list[str]] = {}
@@ -209,7 +221,7 @@ def from_rows(values: Mapping[str, str]) -> tuple[FleetForm, dict[int, int]]:
                 )
             else:
                 upgrades.setdefault(card.type.value, []).append(card.id)
-        data: dict[str, Any] = {"id": cls.id, "squadron": int(squadron_text)}
+        data: dict[str, Any] = {"id": cls.id, "squadron": squadron}
         for part in ("captain", "admiral"):
             if entered[part]:
                 data[part] = entered[part]

@@ -32,6 +32,7 @@ class Table:
     confirmed: bool
     replay: bool
     report: dict[str, Any] | None = None  # the open report, if any
+    entered_by: str = ""  # who entered the result as it stands
 
     @property
     def bye(self) -> bool:
@@ -113,14 +114,16 @@ class EventView:
     memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
 
     @property
-    def standing_rows(self) -> list[tuple[int, str, str, int, int, str, int]]:
+    def standing_rows(self) -> list[tuple[str, str, str, int, int, str, int]]:
         """The standings table's rows as plain values (the standings_row macro's arguments):
-        rank, title, player, Battle Points, Fleet Points, Fleet Points by round, byes."""
+        rank ('=2' when shared), title, player (marked when dropped), Battle Points, Fleet
+        Points, Fleet Points by round, byes."""
+        shared = {s.rank for s in self.standings if s.tied}
         return [
             (
-                s.rank,
+                f"={s.rank}" if s.rank in shared else str(s.rank),
                 s.title,
-                s.player,
+                s.player + (" (dropped)" if s.dropped else ""),
                 s.battle_points,
                 s.fleet_points,
                 " / ".join(str(fp) for fp in s.fp_by_round),
@@ -128,6 +131,16 @@ class EventView:
             )
             for s in self.standings
         ]
+
+    @property
+    def played(self) -> int:
+        """Rounds with every result in."""
+        return self.state.rounds_complete
+
+    @property
+    def settled_by(self) -> list[str]:
+        """The roll-offs that order players in the standings, as they read."""
+        return sorted({s.settled_by for s in self.standings if s.settled_by})
 
     @property
     def current(self) -> Round | None:
@@ -182,7 +195,7 @@ def _build(snapshot: EventSnapshot) -> EventView:
         snapshot.settings,
         state,
         standings,
-        core.tied_groups(standings),
+        core.tied_groups(standings) if state.settled else [],
         list(snapshot.players),
         list(snapshot.organizers),
         memo=snapshot.memo,
@@ -203,6 +216,7 @@ def _build(snapshot: EventSnapshot) -> EventView:
                 bool(g["result_initials_a"] and g["result_initials_b"]),
                 (number, g["table"]) in snapshot.logged,
                 reports.get((number, g["table"])),
+                g.get("entered_by", ""),
             )
             for g in rows
         ]

@@ -4,7 +4,10 @@ and per device."""
 
 from __future__ import annotations
 
+import functools
+import secrets
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -21,6 +24,23 @@ from kolrami.web.deps import (
 from kolrami.web.security import MIN_PASSWORD, hash_secret, new_token, verify_secret
 
 router = APIRouter(tags=["accounts"])
+SETUP_ELSEWHERE = (
+    "the first account is made only at this server's own address: open /setup on the computer "
+    "that runs kolrami serve (http://localhost:PORT/setup)"
+)
+
+
+@functools.cache
+def _decoy_hash() -> str:
+    """A hash of a random password, checked for unknown user names."""
+    return hash_secret(secrets.token_urlsafe(16))
+
+
+def _own_host(request: Request) -> bool:
+    """The request is addressed to one of this server's own host names (not a page that points
+    a name of its own at this address: DNS rebinding)."""
+    host = urlsplit(f"//{request.headers.get('host', '')}").hostname or ""
+    return host.lower() in web(request).own_hosts
 
 
 def _log_in(request: Request, organizer_id: int) -> None:
@@ -65,7 +85,9 @@ def login(
         ctx["errors"] = {"password": f"too many wrong passwords: try again in {minutes} minute(s)"}
         return render(request, "login.html.j2", ctx, status_code=429)
     found = w.store.organizer(username)
-    if found is None or not verify_secret(found[1], password):
+    # an unknown user name costs the same hash check as a wrong password: the answer's time
+    # does not tell which user names exist
+    if not verify_secret(found[1] if found else _decoy_hash(), password) or found is None:
         w.logins.failed(*keys)
         ctx["errors"] = {"password": "wrong user name or password"}
         return render(request, "login.html.j2", ctx, status_code=400)
@@ -84,6 +106,8 @@ def logout(request: Request) -> RedirectResponse:
 @router.get("/setup", response_class=HTMLResponse)
 def setup_page(request: Request) -> HTMLResponse:
     """Make the first organizer account (only while there is none)."""
+    if not _own_host(request):
+        raise HTTPException(403, SETUP_ELSEWHERE)
     if web(request).store.organizer_count() > 0:
         raise HTTPException(404, "this store has organizers already: log in")
     return render(request, "account.html.j2", {"first": True, "errors": {}, "values": {}})
@@ -98,15 +122,21 @@ def setup(
 ) -> Response:
     """The first organizer account; he is logged in at once."""
     store = web(request).store
+    if not _own_host(request):
+        raise HTTPException(403, SETUP_ELSEWHERE)
     if store.organizer_count() > 0:
         raise HTTPException(404, "this store has organizers already: log in")
     errors = _account_errors(username, password, again)
     if not errors:
         try:
-            _log_in(request, store.create_organizer(username, hash_secret(password)))
-            return RedirectResponse("/org", status_code=303)
+            made = store.create_first_organizer(username, hash_secret(password))
         except InvalidInputError as exc:
             errors["username"] = str(exc)
+        else:
+            if made is None:  # another set-up won the race
+                raise HTTPException(404, "this store has organizers already: log in")
+            _log_in(request, made)
+            return RedirectResponse("/org", status_code=303)
     ctx = {"first": True, "errors": errors, "values": {"username": username}}
     return render(request, "account.html.j2", ctx, status_code=400)
 

@@ -16,7 +16,7 @@ from kolrami.fleet.legality import EventSettings, validate
 from kolrami.report.build_sheet import render_pdf
 from kolrami.report.tournament_sheets import event_sheets_html
 from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, render, web
-from kolrami.web.forms import START_ROWS
+from kolrami.web.forms import START_ROWS, whole_number
 from kolrami.web.views import event_view
 
 router = APIRouter(prefix="/org", tags=["organizer"])
@@ -62,11 +62,11 @@ def dashboard(org: OrganizerDep, request: Request) -> HTMLResponse:
 
 
 def _positive(values: dict[str, str], key: str, label: str, errors: dict[str, str]) -> int:
-    text = values.get(key, "").strip()
-    if not text.isdigit() or int(text) <= 0:
+    number = whole_number(values.get(key, ""))
+    if number is None or number <= 0:
         errors[key] = f"{label}: a whole number above 0"
         return 0
-    return int(text)
+    return number
 
 
 @router.post("/events", response_model=None)
@@ -162,25 +162,35 @@ def fleet_totals(request: Request, ev: EventRef) -> dict[str, tuple[str, int]]:
 
 @router.post("/events/{eid}/rolloff", response_model=None)
 async def rolloff(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Response:
-    """Settle players level on Battle and Fleet Points (OP-24): Kolrami rolls, or the dice
-    rolled at the table are entered (fields roll_NAME)."""
+    """Settle players who share a rank after a complete round (OP-24): Kolrami rolls, or the
+    dice rolled at the table are entered (fields roll_NAME: '3', or '3,2' when rolled again),
+    one tie at a time."""
     form = await request.form()
     store = web(request).store
     view = event_view(store, ev.id, ev.name)
-    tied = {p for group in view.ties for p in group}
-    if form.get("how") == "entered":
-        results: dict[str, int] = {}
-        for player in tied:
-            value = form.get(f"roll_{player}")
-            if not isinstance(value, str) or not value.strip().isdigit():
-                raise HTTPException(
-                    400, f"{player}'s roll-off: the hits and criticals rolled, a whole number"
-                )
-            results[player] = int(value)
-        if results:
-            store.record_roll_off(ev.name, results, f"entered at the table by {org.who}"[:100])
-    else:
-        store.roll_off_ties(ev.name)
+    try:
+        if form.get("how") == "entered":
+            group = next((g for g in view.ties if any(f"roll_{p}" in form for p in g)), None)
+            if group is None:
+                raise InvalidInputError("no tie to roll off now: the standings show nobody level")
+            throws: dict[str, tuple[int, ...]] = {}
+            for player in group:
+                value = form.get(f"roll_{player}")
+                parts = [v.strip() for v in value.split(",")] if isinstance(value, str) else []
+                if not parts or not all(whole_number(v) is not None for v in parts):
+                    raise InvalidInputError(
+                        f"{player}'s roll-off: the hits and criticals of five attack dice, 0 to "
+                        "5 (3, or 3,2 when level and rolled again)"
+                    )
+                throws[player] = tuple(int(v) for v in parts)
+            store.record_roll_off(
+                ev.name, throws, f"entered at the table by {org.who}"[:100], org.who
+            )
+        else:
+            store.roll_off_ties(ev.name, org.who)
+    except InvalidInputError as exc:
+        ctx = event_page_ctx(request, ev, errors={"rolloff": str(exc)})
+        return render(request, "org_event.html.j2", ctx, status_code=400)
     return RedirectResponse(f"/org/events/{ev.id}#standings", status_code=303)
 
 

@@ -11,7 +11,9 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.errors import InvalidInputError
+from kolrami.tournament.store import MAX_FLEET_POINTS
 from kolrami.web.deps import EventRef, PublicEvent, client_key, render, web
+from kolrami.web.forms import whole_number
 from kolrami.web.security import verify_secret
 from kolrami.web.views import EventView, Table, event_view
 
@@ -62,7 +64,7 @@ def check_pin(request: Request, ev: EventRef, player: str, pin: str) -> str | No
             f"too many wrong PINs: PINs are refused for {minutes} minute(s); the organizer can "
             "enter the result or give a new PIN"
         )
-    if not pin.strip().isdigit():
+    if whole_number(pin) is None:
         w.pins.failed(player_key)
         w.pin_clients.failed(client)
         return f"{player}'s PIN is 4 digits"
@@ -119,10 +121,11 @@ def report(
     points: dict[str, int] = {}
     for side, text in ((t.a, fp_a), (t.b, fp_b)):
         key = "fp_a" if side == t.a else "fp_b"
-        if not text.strip().isdigit():
-            errors[key] = f"{side}'s Fleet Points: a whole number, 0 or more"
+        fp = whole_number(text, MAX_FLEET_POINTS)
+        if fp is None:
+            errors[key] = f"{side}'s Fleet Points: a whole number, 0 to {MAX_FLEET_POINTS}"
         else:
-            points[side] = int(text.strip())
+            points[side] = fp
     if errors:
         return _page(request, view, t, errors, values, status_code=400)
     problem = check_pin(request, ev, player, pin)

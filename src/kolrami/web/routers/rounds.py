@@ -14,8 +14,9 @@ from kolrami.errors import InvalidInputError
 from kolrami.rules.module import Capability
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
-from kolrami.tournament.store import ConflictError, ScoreCheckError
+from kolrami.tournament.store import MAX_FLEET_POINTS, ConflictError, ScoreCheckError
 from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, render, web
+from kolrami.web.forms import whole_number
 from kolrami.web.routers.organizer import event_page_ctx
 from kolrami.web.views import EventView, Round, Table, event_view
 
@@ -107,11 +108,12 @@ async def enter_result(
         errors["winner"] = "choose the winner"
     points: dict[str, int] = {}
     for side, text, key in ((a, fp_a, "fp_a"), (b, fp_b, "fp_b")):
-        if not text.strip().isdigit():
-            errors[key] = f"{side}'s Fleet Points: a whole number, 0 or more"
+        fp = whole_number(text, MAX_FLEET_POINTS)
+        if fp is None:
+            errors[key] = f"{side}'s Fleet Points: a whole number, 0 to {MAX_FLEET_POINTS}"
         else:
-            points[side] = int(text.strip())
-    if not version.strip().isdigit():
+            points[side] = fp
+    if whole_number(version) is None:
         errors["form"] = "the page is incomplete: reload it"
     if errors:
         return _card(request, ev, number, table, {"errors": errors, "values": values}, 400)
@@ -123,7 +125,7 @@ async def enter_result(
             winner,
             points,
             org.who,
-            expected_version=int(version),
+            expected_version=whole_number(version),
             unless_warned=accept != "yes",
         )
     except ScoreCheckError as exc:
@@ -177,7 +179,7 @@ def ai_plays(
             winner,
             {t.a: points["A"], t.b: points["B"]},
             f"AI captains ({org.who})",
-            expected_version=int(version) if version.isdigit() else None,
+            expected_version=whole_number(version),
             battle_log=(" v ".join(CAPTAINS), battle.log.jsonl()),
         )
     except ConflictError as exc:
