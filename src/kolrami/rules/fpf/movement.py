@@ -70,6 +70,9 @@ def verify_maneuver(
 MAX_SPEED = 40
 PIVOT_COST_CM = 5  # FPF-MOV-13
 STEP_CM = 5.0  # locked weapons are checked at least every 5 cm of movement (FPF-FIRE-07)
+#: less than this (half a millimetre, the log's rounding) is no movement: a ship stopped short
+#: right where it stood is not moving, for reaction fire (FPF-FIRE-11)
+STILL_CM = 0.05
 
 
 def speed_limits(battle: Battle, ship: ShipState, pivot: bool = False) -> tuple[int, int]:
@@ -232,8 +235,10 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
         if moved < dist:
             battle.log.record(ev.StoppedShort, sid, "formation", round(dist - moved, 3))
         squadron.offsets[sid] = off
-        route = trail.section(off, off + moved) if moved > 0.0 else [trail.point_at(off)]
-        moves.append(_Move(battle.ships[sid], route, moved))
+        ship = battle.ships[sid]
+        # (a wingman that does not move stays exactly where it is)
+        route = trail.section(off, off + moved) if moved > 0.0 else [(ship.x, ship.y, ship.heading)]
+        moves.append(_Move(ship, route, moved))
     trail.trim(max(squadron.offsets.values()) + battle.scenario.formation_spacing_cm * 2)
     _execute(battle, moves)
 
@@ -380,7 +385,7 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
     longest = max((mv.planned for mv in moves), default=0.0)
     steps = max(1, math.ceil(longest / STEP_CM)) if battle.locked and longest > 0.0 else 0
     # setting off: a ship with a move to make is moving from its first point on
-    resolve_locks(battle, [mv.ship.id for mv in moves if mv.dist > 0.0])
+    resolve_locks(battle, [mv.ship.id for mv in moves if mv.dist > STILL_CM])
     for k in range(1, steps + 1):
         t = k / steps
         moving = []
@@ -395,10 +400,12 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
                 mv.coast(battle, moves)
             s = min(mv.dist, mv.planned * t)
             if s > mv.at:
+                if s - mv.at > STILL_CM:
+                    moving.append(ship.id)
                 mv.at = s
                 ship.x, ship.y, ship.heading = mv.point(s)
-                moving.append(ship.id)
         resolve_locks(battle, moving)
+    _settle_ends(battle, moves)
     for mv in moves:
         ship = mv.ship
         if not ship.on_table:
@@ -420,6 +427,51 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
         points = ((route[0][0], route[0][1]), *((px, py) for px, py, _ in route[1:-1]), (x1, y1))
         # exact values: the event rounds them when it is built (ShipMoved)
         battle.log.record(ev.ShipMoved, ship.id, points, h1, ship.speed, mv.dist)
+
+
+def _settle_ends(battle: Battle, moves: list[_Move]) -> None:
+    """FPF-MOV-08 once more, when the movers have reached their ends: one may have stopped where
+    another meant to end (it lost control, or fire stopped it, on the way), so each in turn
+    stops short of the places the others end in. (A volley fired in the last step was fired
+    from where the ship was then.)"""
+    movers = {mv.ship.id for mv in moves}
+    for i, mv in enumerate(moves):
+        ship = mv.ship
+        if not ship.alive or mv.dist <= STILL_CM:
+            continue
+        others = [
+            (m.ship.id, *m.point(m.dist if m.ship.alive else m.at)[:2])
+            for j, m in enumerate(moves)
+            if j != i and m.ship.on_table
+        ]
+        _, length, blocker = _stop_short(battle, mv.flown(), mv.dist, movers, others)
+        if blocker is not None and length < mv.dist - 1e-9:
+            battle.log.record(ev.StoppedShort, ship.id, blocker, round(mv.dist - length, 3))
+            _fall_back(battle, ship, mv.dist - length)
+            mv.dist = length
+            squadron = battle.squadrons[ship.squadron]
+            if squadron.formation and squadron.formation[0] == ship.id:
+                # its wingmen move no farther than it now does (FPF-MOV-09)
+                for m in moves:
+                    if m.ship.id in squadron.offsets and m is not mv and m.dist > length:
+                        lost = m.dist - length
+                        battle.log.record(ev.StoppedShort, m.ship.id, "formation", round(lost, 3))
+                        squadron.offsets[m.ship.id] += lost
+                        m.dist = length
+
+
+def _fall_back(battle: Battle, ship: ShipState, lost: float) -> None:
+    """A ship of a formation ends `lost` cm short of its place on the trail: its place moves
+    back (a leader's: the trail's head, and every place behind it with it)."""
+    squadron = battle.squadrons[ship.squadron]
+    if ship.id not in squadron.offsets:
+        return  # flying on its own: no place on the trail
+    if squadron.formation and squadron.formation[0] == ship.id:
+        squadron.trail.drop_front(lost)
+        for sid in squadron.formation[1:]:
+            squadron.offsets[sid] = max(0.0, squadron.offsets[sid] - lost)
+    else:
+        squadron.offsets[ship.id] += lost
 
 
 def _edge_exit(x0: float, y0: float, x1: float, y1: float, w: float, h: float) -> float | None:
