@@ -180,3 +180,48 @@ def test_arcs_on_hover_face_the_right_way(page: Page) -> None:
     hurt = page.js("document.querySelectorAll('.card .row.hurt, .card.gone').length")
     assert hurt > 0
     assert page.errors == []
+
+
+def test_status_badges_show_whole(page: Page, shots: Path) -> None:
+    page.page.keyboard.press("End")
+    badges = page.js(
+        "[...document.querySelectorAll('.card')].map(c => {"
+        " const b = c.querySelector('.badge'), r = b.getBoundingClientRect(),"
+        " box = b.parentElement.getBoundingClientRect();"
+        " return [c.dataset.ship, b.textContent, r.left, r.right, box.right, b.scrollWidth,"
+        " b.clientWidth]; }).filter(x => x[1])"
+    )
+    assert any(text == "destroyed" for _, text, *_ in badges)
+    for ship, text, left, right, foot_right, scroll, client in badges:
+        # inside its foot line, which clips what overflows it: not cut off at the card's edge
+        assert left < right <= foot_right + 0.5, (ship, text, right, foot_right)
+        assert scroll <= client, (ship, text)
+    page.page.screenshot(path=str(shots / "replay-cards.png"), clip={
+        "x": 960, "y": 60, "width": 440, "height": 420})  # fmt: skip
+
+
+def test_volley_labels_clear_the_ships_at_whole_table_zoom(page: Page, shots: Path) -> None:
+    page.page.click("#zoom-table")
+    labels, covering = page.js("""() => {
+      const R = window.kolramiReplay; let labels = 0, covering = 0;
+      const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom
+        && b.top < a.bottom;
+      for (let i = 0; i < R.steps; i++) {
+        R.go(i, 1);
+        const hulls = [...document.querySelectorAll('.ship')]
+          .filter(g => g.style.display !== 'none')
+          .map(g => g.querySelector('.hull').getBoundingClientRect());
+        for (const t of document.querySelectorAll('.volley-label')) {
+          labels += 1;
+          if (hulls.some(h => hit(t.getBoundingClientRect(), h))) covering += 1;
+        }
+      }
+      return [labels, covering];
+    }""")
+    assert labels > 20
+    # the close fights at the end leave a few with nowhere clear to go; the line's old 40% point
+    # put nine in ten on a hull
+    assert covering <= labels // 8, (covering, labels)
+    page.page.select_option("#turn", "12")
+    page.page.screenshot(path=str(shots / "replay-whole-table.png"))
+    assert page.errors == []

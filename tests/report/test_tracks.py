@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib import image
+from matplotlib.text import Annotation
 
 from kolrami.engine.battle import Battle
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
 from kolrami.report.replay import replay_data
 from kolrami.report.replay_format import SIDE_COLOURS
-from kolrami.report.tracks import ship_tracks, write_tracks
+from kolrami.report.tracks import ship_tracks, tracks_figure, write_tracks
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
 
@@ -62,3 +65,42 @@ def test_a_reset_breaks_the_track_where_the_ship_returns() -> None:
 def test_bad_output_paths_are_refused(tmp_path: Path, name: str, message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):
         write_tracks(play("standard", 1).events(), tmp_path / name)
+
+
+def marked(fig: Any, gid: str) -> int:
+    return sum(1 for line in fig.axes[0].get_lines() if line.get_gid() == gid)
+
+
+def test_resets_and_returns_have_their_own_marks() -> None:
+    data = replay_data(play("peak-performance", 3).events())
+    marks = [m[2] for step in data["steps"] for m in step["marks"]]
+    assert marks.count("reset") > 0
+    assert marks.count("returned") > 0
+    fig = tracks_figure(data)
+    try:
+        assert marked(fig, "reset") == marks.count("reset")
+        assert marked(fig, "returned") == marks.count("returned")
+        # a returned ship's new line does not get a second start dot
+        assert marked(fig, "start") == len(data["ships"])
+    finally:
+        plt.close(fig)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_labels_leave_the_end_arrows_clear(seed: int) -> None:
+    fig = tracks_figure(replay_data(play("peak-performance", seed).events()))
+    try:
+        fig.canvas.draw()
+        notes = {a.get_gid(): a for a in fig.axes[0].texts if isinstance(a, Annotation)}
+        arrows = {gid.split()[1]: a for gid, a in notes.items() if gid and gid.startswith("arrow")}
+        assert arrows
+        to_px = fig.axes[0].transData.transform
+        for ship, arrow in arrows.items():
+            box = notes[f"label {ship}"].get_window_extent()
+            (hx, hy), (tx, ty) = to_px(arrow.xy), to_px(arrow.xyann)
+            # no point of the arrow, tail to head, under the ship's own label
+            for k in range(21):
+                x, y = tx + (hx - tx) * k / 20, ty + (hy - ty) * k / 20
+                assert not box.contains(x, y), (ship, k)
+    finally:
+        plt.close(fig)

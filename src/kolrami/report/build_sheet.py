@@ -62,6 +62,17 @@ def _block(ship: ShipTotal) -> dict[str, Any]:
     }
 
 
+def _pairs(blocks: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Ship blocks two to a row, each pair padded with blank rows to the same height so the boxes
+    side by side line up and the row below starts level."""
+    pairs = [blocks[i : i + 2] for i in range(0, len(blocks), 2)]
+    for pair in pairs:
+        tallest = max(len(b["rows"]) + b["blank"] for b in pair)
+        for b in pair:
+            b["blank"] = tallest - len(b["rows"])
+    return pairs
+
+
 def render_html(
     report: FleetReport,
     player: str = "",
@@ -88,8 +99,8 @@ def render_html(
         date=date,
         limit=report.settings.sp_limit or "",
         page_size=PAGE_SIZES[page],
-        front=blocks[:FRONT_SHIPS],
-        back=blocks[FRONT_SHIPS:],
+        front=_pairs(blocks[:FRONT_SHIPS]),
+        back=_pairs(blocks[FRONT_SHIPS:]),
         resource=report.resource,
         ship_totals=" + ".join(str(s.total_sp) for s in report.ships),
         total_build=report.total_build,

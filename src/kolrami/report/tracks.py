@@ -63,6 +63,7 @@ def tracks_figure(data: dict[str, Any]) -> Any:
         ax.add_patch(Circle((t["x"], t["y"]), t["r"], color=colour, alpha=0.9, lw=0))
     final = data["steps"][-1]["state"]
     base = sc["base"]
+    marks = [m for step in data["steps"] for m in step["marks"]]
     place: dict[str, int] = {}  # order within the squadron: leader solid, wingmen dashed, dotted
     for idx, (ship, lines) in enumerate(zip(data["ships"], ship_tracks(data), strict=True)):
         colour = ship["colour"]
@@ -75,8 +76,16 @@ def tracks_figure(data: dict[str, Any]) -> Any:
             ax.plot(
                 xs, ys, style, color=colour, lw=1.6, alpha=0.85, label=label if k == 0 else None
             )
-            ax.plot(xs[:1], ys[:1], "o", color=colour, ms=4, alpha=0.8)
+            if k == 0:  # a later line starts where the ship returned: marked below, not a start
+                ax.plot(xs[:1], ys[:1], "o", color=colour, ms=4, alpha=0.8, gid="start")
+        for m in marks:
+            if m[1] != idx or m[2] not in ("reset", "returned"):
+                continue
+            # a hollow square where Peak Performance took the ship off, a diamond where it came back
+            marker = "s" if m[2] == "reset" else "D"
+            ax.plot(m[3], m[4], marker, mfc="none", mec=colour, mew=1.4, ms=8, gid=m[2])
         st = final[idx]
+        label_xy, label_at, align = (st[X], st[Y]), (5.0, 4.0), ("left", "bottom")
         if st[STATUS] in (DESTROYED, DERELICT):
             ax.plot(st[X], st[Y], "X", color=colour, ms=10, mec="white", mew=0.8)
         elif st[STATUS] != RESET:
@@ -87,14 +96,22 @@ def tracks_figure(data: dict[str, Any]) -> Any:
                 xy=(st[X] + dx, st[Y] + dy),
                 xytext=(st[X] - dx, st[Y] - dy),
                 arrowprops={"arrowstyle": "-|>", "color": colour, "lw": 2, "mutation_scale": 14},
+                gid=f"arrow {ship['id']}",
             )
+            # the label goes past the arrow's tail, so it hides neither the arrow nor its head
+            label_xy = (st[X] - dx, st[Y] - dy)
+            label_at = (math.sin(angle) * 10, -math.cos(angle) * 10)
+            align = ("center", "center")
         ax.annotate(
             ship["id"],
-            (st[X], st[Y]),
-            xytext=(5, 4),
+            label_xy,
+            xytext=label_at,
             textcoords="offset points",
             color="white",
             fontsize=7,
+            ha=align[0],
+            va=align[1],
+            gid=f"label {ship['id']}",
         )
     ax.set_xlim(-2, w + 2)
     ax.set_ylim(-2, h + 2)
@@ -114,7 +131,7 @@ def tracks_figure(data: dict[str, Any]) -> Any:
         bbox_to_anchor=(1.01, 1.0),
         fontsize=7,
         frameon=False,
-        title="o start, arrow end, X destroyed",
+        title="o start, arrow end, X destroyed,\n\u25a1 reset (off the table), \u25c7 returned",
         title_fontsize=7,
     )
     fig.tight_layout()

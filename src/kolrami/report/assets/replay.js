@@ -76,6 +76,7 @@
   const gWrecks = el("g", {}, svg);
   const gVolleys = el("g", {}, svg);
   const gShips = el("g", {}, svg);
+  const gVolleyLabels = el("g", {}, svg); // above the ships: a label is never hidden under a hull
   const gMarks = el("g", {}, svg);
   const gLabels = el("g", {}, svg);
 
@@ -313,8 +314,49 @@
     }
     for (const [idx, , , path] of STEPS[i].moves) polyline(path, "track now", SHIPS[idx].colour, gTracks);
   }
+  // A volley's label goes at the first place near its line's middle (along the line first, then
+  // ever further off it) where it covers no ship, no ship's label and no other volley's label: at
+  // whole-table zoom the ships are small and close, and the line's own length is often under a hull.
+  function overlap(a, b) {
+    return Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) *
+      Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+  }
+  const LABEL_SPOTS = [[0.5, 0, 0]];
+  for (const u of [0.38, 0.62, 0.26, 0.74]) LABEL_SPOTS.push([u, 0, 0]);
+  for (const r of [2, 3.5, 5, 6.5, 8, 10]) {
+    for (let k = 0; k < 12; k++) LABEL_SPOTS.push([0.5, r, (k * Math.PI) / 6 + (k % 2 ? Math.PI : 0)]);
+  }
+  function placeVolleyLabel(label, ax, ay, bx, by, taken) {
+    const z = labelZoom();
+    let best = null;
+    for (const [u, r, a] of LABEL_SPOTS) {
+      const x = ax + (bx - ax) * u + Math.cos(a) * r * z, y = sy(ay + (by - ay) * u) + Math.sin(a) * r * z + 0.8 * z;
+      label.setAttribute("x", f2(x));
+      label.setAttribute("y", f2(y));
+      const box = label.getBBox();
+      const covered = taken.reduce((sum, o) => sum + overlap(box, o), 0);
+      if (best === null || covered < best[3]) best = [x, y, box, covered];
+      if (covered === 0) break;
+    }
+    label.setAttribute("x", f2(best[0]));
+    label.setAttribute("y", f2(best[1]));
+    taken.push(best[2]);
+  }
+  function shipBoxes() {
+    const boxes = [];
+    SHIPS.forEach((_, idx) => {
+      const node = shipNodes[idx];
+      if (node.g.style.display === "none") return;
+      const [x, y] = lastPoses[idx];
+      const r = hullR + 0.3;
+      boxes.push({ x: x - r, y: sy(y) - r, width: 2 * r, height: 2 * r }, node.label.getBBox());
+    });
+    return boxes;
+  }
   function drawVolleys(i, f) {
     gVolleys.textContent = "";
+    gVolleyLabels.textContent = "";
+    const taken = shipBoxes();
     for (const v of STEPS[i].volleys) {
       if (v.t > f) continue;
       const st = stateAt(i, v.t);
@@ -333,10 +375,9 @@
         `${firer.id} → ${target.id}: ${v.n} ${v.w}s str ${v.str} vs shields ${v.sh} at ` +
         `${v.rng} cm; rolls ${v.rolls.join(" ")}; ${v.through} through` +
         (v.hits.length ? `; hits: ${v.hits.map((h) => h[0].replace("_", " ") + " " + h[1]).join(", ")}` : "");
-      const label = el("text", {
-        class: "volley-label", x: f2(ax + (bx - ax) * 0.4), y: f2(sy(ay + (by - ay) * 0.4) - 0.8), "text-anchor": "middle",
-      }, g);
+      const label = el("text", { class: "volley-label", "text-anchor": "middle", opacity: fresh ? 1 : 0.75 }, gVolleyLabels);
       label.textContent = `${v.through}/${v.n}` + (dmg ? ` −${dmg}` : "");
+      placeVolleyLabel(label, ax, ay, bx, by, taken);
       // hit locations: one dot per hit, on the side of the target facing the firer
       const toward = (Math.atan2(-(ax - bx), ay - by) * 180) / Math.PI;
       v.hits.forEach((h, k) => {
@@ -549,6 +590,9 @@
     svg.setAttribute("viewBox", `${f2(view.x)} ${f2(view.y)} ${f2(view.w)} ${f2(view.h)}`);
     // labels grow more slowly than the table when zoomed in, so they stay readable, not huge
     svg.style.setProperty("--z", String(f2(Math.sqrt(view.w / full.w))));
+  }
+  function labelZoom() {
+    return Math.sqrt(view.w / full.w);
   }
   function toTable(evt) {
     const r = svg.getBoundingClientRect();

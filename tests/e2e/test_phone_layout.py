@@ -1,0 +1,177 @@
+"""The pages a phone shows, in the real browser (Playwright driving Debian's chromium): nothing may
+run past the screen's right edge, not even inside a table that scrolls sideways, so no column
+(the fleet's SP, the organizer's New PIN and Drop) is cut off.
+
+Skipped, with the reason, where /usr/bin/chromium or playwright is missing. Screenshots go to
+KOLRAMI_SCREENSHOTS (a folder) when it is set, else to the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from kolrami.fleet import load_fleet
+from kolrami.fleet.fleetx import share_string
+from kolrami.tournament.store import Store
+from kolrami.web import create_app
+from web_helpers import PASSWORD, new_event, organizer
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONES = {"small-phone": 360, "phone": 390}
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
+)
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="needs playwright (pip install playwright)"
+)
+
+# every box on the screen whose right edge passes the viewport's, or that hides part of itself
+# by scrolling sideways
+OVERFLOWS = """() => {
+  const width = document.documentElement.clientWidth, out = [];
+  for (const e of document.querySelectorAll('body *')) {
+    const r = e.getBoundingClientRect();
+    if (r.width <= 1 || r.height <= 1) continue;
+    let clipped = false;  // visually hidden (for screen readers only): not on the screen at all
+    for (let a = e; a && a !== document.body; a = a.parentElement)
+      if (getComputedStyle(a).clip !== 'auto') clipped = true;
+    if (clipped) continue;
+    const what = e.tagName.toLowerCase() + (e.className ? '.' + e.className : '') + ' '
+      + (e.textContent || '').trim().slice(0, 30);
+    if (r.right > width + 0.5) out.push(['past the edge', what, Math.round(r.right), width]);
+    else if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')
+      out.push(['scrolls sideways', what, e.scrollWidth, e.clientWidth]);
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, int]]:
+    """An event with six players (one with a long name, an email and a big fleet), served by
+    uvicorn on loopback; yields the base URL, the event id and a player's id."""
+    store = Store(str(tmp_path_factory.mktemp("phone") / "store.db"))
+    app = create_app(store)
+    desk = organizer(app)
+    eid = new_event(desk, players=5)
+    desk.refresh(f"/org/events/{eid}")
+    long_one = {
+        "name": "Tavish Orrin-Vasquez",
+        "email": "tavish.orrin-vasquez@example.org",
+        "fleet": share_string(load_fleet("presets:klingon-fleet")),
+        "csrf_token": desk.csrf,
+    }
+    page = desk.client.post(f"/org/events/{eid}/players", data=long_one)
+    assert page.status_code == 200, page.text
+    listing = desk.refresh(f"/org/events/{eid}")
+    found = re.search(rf'href="/events/{eid}/players/(\d+)">Tavish', listing)
+    assert found, "the long-named player is not listed"
+    player = int(found.group(1))
+    assert desk.post(f"/org/events/{eid}/pair").status_code == 303  # fleets go public
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", eid, player
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("KOLRAMI_SCREENSHOTS") or tmp_path / "shots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def phone(browser: Any, width: int) -> Any:
+    context = browser.new_context(
+        viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True
+    )
+    return context.new_page()
+
+
+@pytest.mark.parametrize("device", PHONES)
+def test_the_public_fleet_page_fits_a_phone(
+    browser: Any, site: tuple[str, int, int], shots: Path, device: str
+) -> None:
+    base, eid, player = site
+    page = phone(browser, PHONES[device])
+    page.goto(f"{base}/events/{eid}/players/{player}")
+    text = page.inner_text("main")
+    assert "Total Build" in text
+    assert page.evaluate(OVERFLOWS) == []
+    # the SP of every card is on the screen, beside its title
+    sp = page.evaluate(
+        "[...document.querySelectorAll('table.fleet td.num')].map(td => "
+        "[td.getBoundingClientRect().right, td.textContent.trim()])"
+    )
+    assert sp
+    assert all(right <= PHONES[device] for right, _ in sp)
+    page.screenshot(path=str(shots / f"{device}-fleet.png"), full_page=True)
+    page.context.close()
+
+
+@pytest.mark.parametrize("device", PHONES)
+def test_the_organizers_player_table_fits_a_phone(
+    browser: Any, site: tuple[str, int, int], shots: Path, device: str
+) -> None:
+    base, eid, _ = site
+    page = phone(browser, PHONES[device])
+    page.goto(f"{base}/login")
+    page.fill("#username", "mara")
+    page.fill("#password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/org")
+    page.goto(f"{base}/org/events/{eid}")
+    assert page.evaluate(OVERFLOWS) == []
+    for label in ("New PIN", "Drop"):
+        buttons = page.locator(f"#players button:has-text('{label}')")
+        assert buttons.count() == 6
+        for n in range(6):
+            box = buttons.nth(n).bounding_box()
+            assert box is not None
+            assert box["x"] >= 0
+            assert box["x"] + box["width"] <= PHONES[device], (label, n, box)
+    page.screenshot(path=str(shots / f"{device}-players.png"), full_page=True)
+    page.context.close()
