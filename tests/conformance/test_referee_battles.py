@@ -15,7 +15,7 @@ from referee import counts, play, referee, setups
 #: Clauses the referee still finds broken under rules fpf-2, each with what it finds (issue 15
 #: stays open on them; `scripts/referee.py --show` prints every case with its battle command).
 #: Fixed by fpf-2 and kept so by this test: FPF-FIRE-10, FPF-TURN-03, FPF-DMG-09, FPF-OPT-01,
-#: FPF-REP-03, PP-03, PP-12. Over 300 standard and 100 Peak Performance battles the rest come
+#: FPF-REP-03, PP-03, PP-11, PP-12. Over 300 standard and 100 Peak Performance battles the rest come
 #: to about 100 cases, against some 11,000 under fpf-1.
 KNOWN_BROKEN = frozenset(
     {
@@ -35,7 +35,6 @@ KNOWN_BROKEN = frozenset(
         "FPF-MOV-07",  # a path with three legs (a ship that coasted after a turn)
         "FPF-MOV-09",  # a wingman farther than its leader (the leader stopped short by fire)
         "FPF-MOV-01",  # a squadron activated with no ship in play (forced activation)
-        "PP-11",  # a return after the start of the turn
     }
 )
 

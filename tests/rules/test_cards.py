@@ -12,6 +12,7 @@ from kolrami.engine.battle import Battle
 from kolrami.fleet.model import read_fleet
 from kolrami.rules import events as ev
 from kolrami.rules import new_battle
+from kolrami.rules.cards import CardEffects
 from kolrami.rules.module import Phase, rules_of
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
@@ -162,12 +163,13 @@ def test_the_repair_team_mends_the_most_battered_ship_once_never_its_hull(card_i
     a2, a3 = battle.ships["A2"], battle.ships["A3"]
     a2.superstructure, a2.shields, a2.engine_power = 5, 3, 2
     a3.superstructure, a3.shields = 15, 1
-    list(rules_of(battle).run(Phase.START_OF_TURN, battle))
+    cards_module = next(m for m in rules_of(battle).modules if isinstance(m, CardEffects))
+    list(cards_module.repairs(battle))  # the team's part of the repairs (no decision to make)
     assert a2.superstructure == 5  # superstructure is never repaired in battle (FPF-REP-03)
     assert (a2.engine_power, a2.shields) == (a2.max_engine, a2.max_shields)  # two repairs
     assert a3.shields == 1
     a3.superstructure = 3
-    list(rules_of(battle).run(Phase.START_OF_TURN, battle))
+    list(cards_module.repairs(battle))
     assert a3.shields == 1  # used up: once a battle
     helped = [e.on for e in battle.events() if isinstance(e, ev.CardUsed) and e.card == card_id]
     assert helped == ["A2"]

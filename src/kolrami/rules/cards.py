@@ -80,7 +80,12 @@ class CardEffects(RuleModule):
             fx = card.effect
             if fx.hook == "reroll" and ship.alive:
                 battle.rerolls_left[ship.id] = battle.rerolls_left.get(ship.id, 0) + fx.per_turn
-            elif fx.hook == "repair-team":
+        yield from ()
+
+    def repairs(self, battle: Battle) -> Iterator[Decision]:
+        # the reserve team works in the repairs, after the sides' own damage control
+        for ship, card in carried(battle):
+            if card.effect.hook == "repair-team":
                 _repair_team(battle, ship, card)
         yield from ()
 
@@ -144,7 +149,7 @@ def _apply_lasting(ship: ShipState, card: Card) -> str:
 
 
 def _repair_team(battle: Battle, carrier: ShipState, card: Card) -> None:
-    """The Reinforcements Sideboard's team: once a battle, at the start of a turn, `amount` of
+    """The Reinforcements Sideboard's team: once a battle, in a turn's repairs, `amount` of
     the most battered ship's damaged items repaired as Damage Control points repair them, in
     the order the repair list gives. Superstructure is never among them (FPF-REP-03)."""
     fx = card.effect
@@ -162,3 +167,5 @@ def _repair_team(battle: Battle, carrier: ShipState, card: Card) -> None:
         if not items:
             break
         apply_repair(battle, worst, items[0])  # each logged as a repair
+    if worst.alive and not worst.in_control and worst.engine_power > 0 and worst.systems > 0:
+        battle.set_control(worst, True)  # (as damage control's repairs do, FPF-DMG-13)
