@@ -3,14 +3,18 @@ breaking under rules fpf-1 (issue 15), each in a position set up by hand."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from fpf_kit import activations, events_of, fight, load, moved
 
 from kolrami.engine.battle import Battle
+from kolrami.engine.geometry import advance
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.repairs import apply_repair, damaged_items
 from kolrami.rules.peak import reset_ship
 from kolrami.rules.sandbox import place, sandbox
+from kolrami.scenarios.models import Terrain
 
 
 def exchange() -> Battle:
@@ -91,3 +95,40 @@ def test_repairs_bring_a_returned_ship_only_to_its_token_reduced_shields() -> No
     assert "shields" in damaged_items(battle, a1)
     apply_repair(battle, a1, "shields")
     assert a1.shields == a1.max_shields - 1
+
+
+@pytest.mark.rule("PP-03", "FPF-MOV-08")
+def test_a_planet_stops_a_move_on_its_second_leg() -> None:
+    """A1 flies 10 cm ahead, turns, and its second 10 cm would end inside a planet: it stops with
+    its base at the planet's rim (fpf-1 tested only the first leg)."""
+    mx, my = advance(70.0, 40.0, 0, 10.0)
+    ex, ey = advance(mx, my, 1, 10.0)
+    planet = Terrain(kind="planet", x=ex, y=ey, radius_cm=4.0)
+    battle = sandbox([["reliant"]], [["ktroika"]], turn_limit=1, terrain=(planet,))
+    place(battle, "A1", 70, 40, 0, speed=20)
+    place(battle, "B1", 150, 110, 3, speed=0)
+    load(battle, [1] * 40)
+    fight(battle, ["AS1 SPD 20 T0 T+1 HOLD"])
+    a1 = battle.ships["A1"]
+    rim = 4.0 + battle.scenario.base_radius_cm
+    assert math.hypot(a1.x - ex, a1.y - ey) >= rim - 1e-3
+    assert [e.of for e in events_of(battle, ev.StoppedShort) if e.ship == "A1"] == ["planet"]
+    assert abs(a1.speed - moved(battle, "A1")[0].distance) <= 0.5  # what it flew (FPF-TURN-03)
+
+
+@pytest.mark.rule("FPF-TURN-03", "FPF-MOV-08", "FPF-MASK-03")
+def test_a_wingman_that_stops_short_records_its_own_distance() -> None:
+    """A2 follows A1, but a ship stands where A2 would end: A2 stops short and records what it
+    flew, not its leader's speed, so it counts as standing still if it flew nothing."""
+    battle = sandbox([["reliant", "reliant"]], [["ktroika"]], turn_limit=1)
+    place(battle, "A1", 90, 40, 0, speed=10)
+    a2 = battle.ships["A2"]
+    ax, ay = a2.x, a2.y
+    bx, by = advance(ax, ay, 0, 10.0)  # where A2 would end: on A1's start
+    place(battle, "B1", bx + 1.0, by, 3, speed=0)
+    load(battle, [1] * 40)
+    fight(battle, ["AS1 SPD 10 T0 T0 HOLD"])
+    (move,) = moved(battle, "A2")
+    assert move.distance < 10
+    assert a2.speed == round(move.distance)
+    assert battle.ships["A1"].speed == 10
