@@ -183,7 +183,9 @@ class Trail:
             if along > near:  # points[i + 1], reached on the heading of the segment into it
                 vertices.append((x1, y1, self.headings[i + 1]))
         out += reversed(vertices)
-        ex, ey, eh = self.point_at(near)
+        ex, ey, _ = self.point_at(near)
+        # reached on the stretch just behind `near` (at a corner `point_at` gives the next one)
+        eh = self.point_at(near + 1e-6)[2] if far > near else self.point_at(near)[2]
         out.append((ex, ey, eh))
         return out
 
