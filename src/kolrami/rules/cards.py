@@ -90,12 +90,17 @@ class CardEffects(RuleModule):
         yield from ()
 
     def after_roll(
-        self, battle: Battle, ship: ShipState, target: ShipState, strength: int, rolls: list[int]
+        self,
+        battle: Battle,
+        ship: ShipState,
+        target: ShipState,
+        strength: int,
+        shields: int,
+        rolls: list[int],
     ) -> list[int]:
         left = battle.rerolls_left.get(ship.id, 0)
         if not left:
             return rolls
-        shields = target.shields
         for i, roll in enumerate(rolls):
             if not penetrates(roll, shields, strength):
                 new = battle.dice.d10()

@@ -84,9 +84,17 @@ class RuleModule(Module):
     # --- policies (the last module defining one wins) -----------------------------------------
     @policy
     def penetrates(
-        self, battle: Battle, firer: ShipState, target: ShipState, strength: int, roll: int
+        self,
+        battle: Battle,
+        firer: ShipState,
+        target: ShipState,
+        strength: int,
+        shields: int,
+        roll: int,
     ) -> bool:
-        """Whether a d10 `roll` of a shot at `strength` gets through `target`'s shields."""
+        """Whether a d10 `roll` of a shot at `strength` gets through `target`'s shields, which
+        stand at `shields` for this shot (FPF-FIRE-09: in an exchange, what its side's earlier
+        shots left)."""
         raise NotImplementedError
 
     @policy
@@ -111,9 +119,15 @@ class RuleModule(Module):
 
     @policy
     def after_roll(
-        self, battle: Battle, ship: ShipState, target: ShipState, strength: int, rolls: list[int]
+        self,
+        battle: Battle,
+        ship: ShipState,
+        target: ShipState,
+        strength: int,
+        shields: int,
+        rolls: list[int],
     ) -> list[int]:
-        """A volley's penetration dice after any re-rolls (card effects)."""
+        """A volley's penetration dice, against `shields`, after any re-rolls (card effects)."""
         raise NotImplementedError
 
     @policy

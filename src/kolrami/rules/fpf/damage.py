@@ -95,9 +95,15 @@ class FpfDamage(RuleModule):
     summary = "d10 penetration, locations, damage applied at once, destruction at 0."
 
     def penetrates(
-        self, battle: Battle, firer: ShipState, target: ShipState, strength: int, roll: int
+        self,
+        battle: Battle,
+        firer: ShipState,
+        target: ShipState,
+        strength: int,
+        shields: int,
+        roll: int,
     ) -> bool:
-        return penetrates(roll, target.shields, strength)
+        return penetrates(roll, shields, strength)
 
     def engine_damage(self, battle: Battle, ship: ShipState, amount: int) -> int:
         return amount

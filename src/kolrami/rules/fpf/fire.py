@@ -199,18 +199,14 @@ def _fire(battle: Battle, ready: list[Ready]) -> None:
 def _rolled_together(battle: Battle, tier: list[Ready], side: str) -> list[Rolled]:
     """One side's share of a simultaneous exchange, rolled before any of its damage lands: in
     ship order, each group against the shields its side's earlier groups have already knocked
-    down (FPF-FIRE-09), the lowered value standing in while it rolls."""
+    down (FPF-FIRE-09)."""
     knocked: dict[str, int] = {}  # shield points this side's earlier groups took off a target
     out = []
     for ship, target, kind, dist in tier:
         if ship.side != side:
             continue
         cut = knocked.get(target.id, 0)
-        shields = target.shields
-        if cut:
-            target.shields = max(0, shields - cut)
-        rolled = _roll_group(battle, ship, target, kind, dist)
-        target.shields = shields
+        rolled = _roll_group(battle, ship, target, kind, dist, max(0, target.shields - cut))
         by_face = target.cls.hit_locations.by_face
         for loc_roll, dmg in rolled[3]:
             if by_face[loc_roll] is Location.SHIELDS:
@@ -233,19 +229,23 @@ def _roll_group(
     target: ShipState,
     kind: WeaponKind,
     dist: float,
+    shields: int | None = None,
 ) -> Rolled:
     """Roll one group's penetration, location and damage dice (FPF-DMG-01, FPF-DMG-02,
-    FPF-DMG-03, FPF-DMG-04, FPF-DMG-05, FPF-DMG-06)."""
+    FPF-DMG-03, FPF-DMG-04, FPF-DMG-05, FPF-DMG-06) against `shields` (the target's as they
+    stand, unless an exchange says otherwise, FPF-FIRE-09)."""
     # evasion makes a shot as hard as if the weapon were that much weaker (card effects)
     rules = rules_of(battle)
     strength = ship.strength[kind] - rules.evasion(battle, ship, target)
     shots = ship.shots(kind)
     dice = battle.dice
-    rolls = rules.after_roll(battle, ship, target, strength, dice.many(shots, 10))
+    if shields is None:
+        shields = target.shields
+    rolls = rules.after_roll(battle, ship, target, strength, shields, dice.many(shots, 10))
     penetrates = rules.penetrates
     hits: list[tuple[int, int]] = []
     for roll in rolls:
-        if penetrates(battle, ship, target, strength, roll):
+        if penetrates(battle, ship, target, strength, shields, roll):
             loc_roll = dice.d10()
             dmg = dice.d6() if kind is WeaponKind.PHOTON else 1
             hits.append((loc_roll, dmg))
@@ -258,7 +258,7 @@ def _roll_group(
         str(kind),  # a StrEnum's str() is its value, quicker to reach than .value
         shots,
         strength,
-        target.shields,
+        shields,
         round(dist, 3),
         rolls,
         ((ship.x, ship.y, ship.heading), (target.x, target.y, target.heading)),

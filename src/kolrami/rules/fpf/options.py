@@ -111,9 +111,15 @@ class NebulaFire(RuleModule):
     summary = "Shots at a ship inside a nebula (scenario terrain) ignore shields: 9 or 10 hits."
 
     def penetrates(
-        self, battle: Battle, firer: ShipState, target: ShipState, strength: int, roll: int
+        self,
+        battle: Battle,
+        firer: ShipState,
+        target: ShipState,
+        strength: int,
+        shields: int,
+        roll: int,
     ) -> bool:
         for t in battle.scenario.terrain:
             if t.kind == "nebula" and t.contains(target.x, target.y):
                 return roll >= 9
-        return penetrates(roll, target.shields, strength)
+        return penetrates(roll, shields, strength)
