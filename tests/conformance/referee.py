@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from kolrami.captains.registry import captain_names
+from kolrami.captains.registry import BUILTIN
 from kolrami.catalog.cards import get_card
 from kolrami.catalog.loader import builtin_pack
 from kolrami.catalog.models import ShipClass
@@ -1150,6 +1150,17 @@ class FireChecker(Checker):
         # (a ship that masks the line may be the one moving: any move makes time matter)
         moving = win is not None and bool(win.paths)
         samples = [i / 200 for i in range(201)] if moving else [0.0]
+        if win is not None and moving:
+            # the moments the ships pass their turn points: a range may be reached only there
+            # (the nearest point of a path that turns away)
+            for path in win.paths.values():
+                total = path.length
+                along = 0.0
+                for a, b in itertools.pairwise(path.points):
+                    along += seg_len(a, b)
+                    if 0.0 < along < total:
+                        samples.append(along / total)
+            samples.sort()
         at_range: list[tuple[float, dict[str, tuple[Point, set[int]]]]] = []
         in_reach_and_arc = False
         prev: tuple[float, float] | None = None
@@ -2180,11 +2191,14 @@ def modules_of(rules: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(r for r in rules if r not in SCENARIO_OPTIONS)
 
 
-def setups(count: int, scenario: str, first_seed: int = 1) -> list[Setup]:
+def setups(
+    count: int, scenario: str, first_seed: int = 1, captains: Sequence[str] | None = None
+) -> list[Setup]:
     """`count` battles spread over every preset pair, captain pair and optional rule (one rule
-    a battle, in turn, with every fourth battle on the core rules alone)."""
+    a battle, in turn, with every fourth battle on the core rules alone); the captains are the
+    built-in ones unless named (a captain installed on this machine changes no sample)."""
     presets = preset_names()
-    captains = captain_names()
+    captains = list(captains) if captains is not None else sorted(BUILTIN)
     rules = [r for r in optional_rules() if accepted(scenario, r)]
     out = []
     for k in range(count):

@@ -8,6 +8,7 @@ every clause holding.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from referee import counts, play, referee, setups
@@ -67,3 +68,20 @@ def test_a_thousand_seeded_battles_break_no_clause_but_the_known_ones(full: bool
     if not full:
         pytest.skip("1,000 battles: run with pytest --full")
     check(*referee_sample(750, 250))
+
+
+BRAWLER = str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "brawler.py") + ":Brawler"
+
+
+@pytest.mark.rule("FPF-MOV-08", "FPF-TURN-01", "FPF-FIRE-11", "FPF-MASK-03")
+def test_a_captain_of_one_s_own_meets_a_referee_that_finds_nothing() -> None:
+    """docs/captains.md's example plays differently from the doctrines (flat out at the nearest
+    enemy, fire from any arc): the engine keeps the rules in its battles too."""
+    found: Counter[str] = Counter()
+    captains = (BRAWLER, "aggressive", "kiting", "random")
+    for scenario, count in (("standard", 24), ("peak-performance", 8)):
+        for setup in setups(count, scenario, 1, captains):
+            events = play(setup)
+            assert events is not None, setup.command()
+            found.update(counts(referee(events)))
+    assert found == Counter()

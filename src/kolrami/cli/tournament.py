@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from kolrami.catalog.names import Names
-from kolrami.cli.support import command, console, print_json
+from kolrami.cli.support import captain, command, console, print_json
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.fleetx import load_any
 from kolrami.fleet.model import preset_names
@@ -471,6 +471,13 @@ def simulate_cmd(
     seed: Annotated[int, typer.Option(help="Seed of the whole event.")] = 1,
     scenario: Annotated[str, typer.Option(help="Scenario of every battle.")] = "peak-performance",
     rounds: Annotated[int, typer.Option(help="Battle Rounds.")] = 3,
+    captains: Annotated[
+        str,
+        typer.Option(
+            help="Captains the players take in turn: names (kolrami captains), module paths "
+            "(mypkg.mycaptain:Brawler) or files (brawler.py:Brawler), comma-separated."
+        ),
+    ] = "aggressive,kiting",
     report: Annotated[Path | None, typer.Option(help="Write an HTML report here.")] = None,
     db: Db = None,
     as_json: Annotated[
@@ -489,6 +496,9 @@ def simulate_cmd(
     if seed < 0:
         raise InvalidInputError(f"--seed {seed} is negative; use 0 or more")
     check_event(players, rounds, chosen)  # every argument checked before the banner
+    names = tuple(captain(c.strip()) for c in captains.split(",") if c.strip())
+    if not names:
+        raise InvalidInputError("--captains: name at least one captain")
     sc = load_scenario(scenario)
     if report is not None and not report.parent.exists():
         raise InvalidInputError(f"cannot write '{report}': folder '{report.parent}' does not exist")
@@ -515,7 +525,7 @@ def simulate_cmd(
 
     if not quiet:
         out.rule(f"Simulated event: {players} players, {rounds} rounds of {sc.name}, seed {seed}")
-    event = run_event(chosen, players, seed, scenario, rounds, db, tell)
+    event = run_event(chosen, players, seed, scenario, rounds, db, tell, names)
     if report is not None:
         from kolrami.report.tournament_report import write_report  # matplotlib: about 300 ms
 

@@ -24,7 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from kolrami.captains.registry import captain_names
+from kolrami.captains.registry import (
+    BUILTIN,
+    captain_factory,
+    captain_names,
+    captain_version,
+    is_path,
+)
 from kolrami.catalog import ShipPack, builtin_pack
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError, UnknownNameError
@@ -243,7 +249,9 @@ class Plan:
 
         known = captain_names()
         for name in self.captains:
-            if name not in known:
+            if is_path(name):
+                captain_factory(name)  # loads it, or says in one line why it cannot
+            elif name not in known:
                 close = difflib.get_close_matches(name, known, n=1)
                 raise UnknownNameError("captain", name, close[0] if close else None, known)
         matchups = []
@@ -263,6 +271,12 @@ class Plan:
         capabilities = scenario_capabilities(self.scenario, self.extra_rules)
         return Capability.SCORES_FLEET_POINTS in capabilities
 
+    def _captain_versions(self) -> dict[str, dict[str, str]]:
+        """The code version of every captain not built in (so stored results of a captain
+        whose code changed are not reused); nothing for built-in captains alone."""
+        versions = {c: captain_version(c) for c in self.captains if c not in BUILTIN}
+        return {"captain_versions": versions} if versions else {}
+
     def _matchup_id(self, i: int, j: int) -> str:
         """A digest of everything that decides the matchup's battles (so stale records in an
         --out folder are never mistaken for this matchup's)."""
@@ -273,6 +287,7 @@ class Plan:
             "scenario": self.scenario.model_dump(mode="json"),
             "extra_rules": list(self.extra_rules),
             "captains": list(self.captains),
+            **self._captain_versions(),
             "x": self.combatants[i].fleet.model_dump(mode="json"),
             "y": self.combatants[j].fleet.model_dump(mode="json"),
         }
