@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 import math
 import os
@@ -20,7 +21,7 @@ from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
@@ -32,6 +33,7 @@ from sqlalchemy import (
     Table,
     bindparam,
     create_engine,
+    delete,
     event,
     func,
     select,
@@ -1578,6 +1580,118 @@ class Store:
         with self.transaction(write=False) as s:
             return len(list(s.scalars(select(OrganizerRow.id))))
 
+    # --- web sessions and accounts ----------------------------------------------------------------
+
+    def start_web_session(self, organizer_id: int) -> str:
+        """A new logged-in session of an organizer: returns its random token (for the cookie);
+        only a hash of it is kept, so the database does not hold working cookies. Sessions past
+        their lifetime are cleared on the way."""
+        token = secrets.token_urlsafe(32)
+        with self.transaction() as s:
+            s.execute(
+                delete(WebSessionRow).where(
+                    WebSessionRow.created_at < _naive_utc(-SESSION_LIFETIME)
+                )
+            )
+            s.add(WebSessionRow(id=_session_key(token), organizer_id=organizer_id))
+        return token
+
+    def web_session(self, token: str) -> tuple[int, str] | None:
+        """(organizer id, user name) of a live session, or None: ended, unknown, or older than
+        SESSION_LIFETIME from its login (the lifetime is absolute: using it does not renew it)."""
+        row = self._one(
+            "SELECT o.id, o.username, w.created_at FROM web_sessions w "
+            "JOIN organizers o ON o.id = w.organizer_id WHERE w.id = :id",
+            id=_session_key(token),
+        )
+        if row is None:
+            return None
+        made = row[2] if isinstance(row[2], datetime) else datetime.fromisoformat(str(row[2]))
+        if made.replace(tzinfo=None) < _naive_utc(-SESSION_LIFETIME):
+            return None
+        return int(row[0]), str(row[1])
+
+    def end_web_session(self, token: str) -> None:
+        """Log a session out: its cookie no longer works, wherever a copy of it is."""
+        with self.transaction() as s:
+            s.execute(delete(WebSessionRow).where(WebSessionRow.id == _session_key(token)))
+
+    def end_web_sessions(self, organizer_id: int) -> int:
+        """Log an organizer out everywhere; returns how many sessions ended."""
+        with self.transaction() as s:
+            ended = s.execute(
+                delete(WebSessionRow).where(WebSessionRow.organizer_id == organizer_id)
+            )
+            return int(getattr(ended, "rowcount", 0) or 0)
+
+    def web_sessions(self, organizer_id: int) -> int:
+        """How many live sessions an organizer has."""
+        with self.transaction(write=False) as s:
+            return len(
+                list(
+                    s.scalars(
+                        select(WebSessionRow.id).where(
+                            WebSessionRow.organizer_id == organizer_id,
+                            WebSessionRow.created_at >= _naive_utc(-SESSION_LIFETIME),
+                        )
+                    )
+                )
+            )
+
+    def set_password_hash(self, organizer_id: int, password_hash: str) -> None:
+        """A new password for an account (hashed already); every session of it ends, so
+        whoever knew the old password and logged in with it is out."""
+        with self.transaction() as s:
+            row = s.get(OrganizerRow, organizer_id)
+            if row is None:
+                raise InvalidInputError("this account was removed; log in with another one")
+            row.password_hash = password_hash
+            s.execute(delete(WebSessionRow).where(WebSessionRow.organizer_id == organizer_id))
+
+    def remove_organizer(self, organizer_id: int) -> list[str]:
+        """Remove an organizer account with its sessions; never the last one (the store would
+        have nobody to log in). The events it ran alone are run by nobody in the web app until
+        another organizer takes them over; returns their names."""
+        with self.transaction() as s:
+            row = s.get(OrganizerRow, organizer_id)
+            if row is None:
+                raise InvalidInputError("this account was removed already")
+            if (
+                s.scalars(select(OrganizerRow.id).where(OrganizerRow.id != organizer_id)).first()
+                is None
+            ):
+                raise InvalidInputError(
+                    f"'{row.username}' is the only organizer account: add another one "
+                    "(Add another organizer account) before removing this one"
+                )
+            left: list[str] = []
+            for link in list(
+                s.scalars(
+                    select(EventOrganizerRow).where(EventOrganizerRow.organizer_id == organizer_id)
+                )
+            ):
+                e = s.get(EventRow, link.event_id)
+                others = s.scalars(
+                    select(EventOrganizerRow).where(
+                        EventOrganizerRow.event_id == link.event_id,
+                        EventOrganizerRow.organizer_id != organizer_id,
+                    )
+                ).first()
+                if e is not None and others is None:
+                    left.append(e.name)
+                    s.add(
+                        CorrectionRow(
+                            event_id=e.id,
+                            who=f"organizer {row.username}",
+                            what=f"organizer {row.username}'s account was removed; "
+                            "another organizer can take the event over",
+                        )
+                    )
+                s.delete(link)
+            s.execute(delete(WebSessionRow).where(WebSessionRow.organizer_id == organizer_id))
+            s.delete(row)
+            return left
+
     def event_list(self) -> list[dict[str, Any]]:
         """Every event: id, name, date, rounds planned and paired, players, organizer ids."""
         with self.transaction(write=False) as s:
@@ -2201,3 +2315,19 @@ def _scenario_capabilities(name: str) -> frozenset[Capability]:
         return scenario_capabilities(load_scenario(name))
     except KolramiError:
         return frozenset()
+
+
+#: How long a web login lasts from the moment the password was given, however busy the session
+#: is: a long event day; a cookie copied from a browser is worth nothing after it.
+SESSION_LIFETIME = timedelta(hours=12)
+
+
+def _session_key(token: str) -> str:
+    """How a session's token is kept in web_sessions: its SHA-256 (the token is 256 random bits,
+    so a fast hash is enough; a copy of the database gives no working cookie)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _naive_utc(offset: timedelta = timedelta(0)) -> datetime:
+    """Now plus `offset`, in UTC without a zone: how the DateTime columns hold times."""
+    return (datetime.now(UTC) + offset).replace(tzinfo=None)

@@ -1,0 +1,125 @@
+"""`kolrami serve` (issue 16): TLS with --certfile/--keyfile (both or neither, checked before the
+server starts), the session cookie Secure over it, and a real server process under test."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from kolrami.cli import app
+
+runner = CliRunner()
+
+
+def _kolrami(*args: str) -> list[str]:
+    return [sys.executable, "-c", "from kolrami.cli import run; run()", *args]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _certificate(folder: Path, name: str = "cert") -> tuple[Path, Path]:
+    """A self-signed certificate for localhost and its key, made by Debian's openssl."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    cert, key = folder / f"{name}.pem", folder / f"{name}-key.pem"
+    subprocess.run(
+        [
+            *("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"),
+            *("-subj", "/CN=localhost", "-keyout", str(key), "-out", str(cert)),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+@pytest.mark.parametrize("given", ["--certfile", "--keyfile"])
+def test_one_of_certfile_and_keyfile_is_refused(tmp_path: Path, given: str) -> None:
+    db = tmp_path / "k.db"
+    result = runner.invoke(app, ["serve", "--db", str(db), given, str(tmp_path / "x.pem")])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1
+    assert "needs" in lines[0]
+    assert not db.exists()  # refused before anything was opened
+
+
+def test_a_key_that_is_not_the_certificates_is_refused(tmp_path: Path) -> None:
+    cert, _ = _certificate(tmp_path, "one")
+    _, other_key = _certificate(tmp_path, "two")
+    result = runner.invoke(
+        app,
+        [
+            "serve",
+            "--db",
+            str(tmp_path / "k.db"),
+            "--certfile",
+            str(cert),
+            "--keyfile",
+            str(other_key),
+        ],
+    )
+    assert result.exit_code == 2
+    assert len(result.output.strip().splitlines()) == 1
+    assert "TLS cannot use them" in result.output
+    missing = runner.invoke(
+        app, ["serve", "--certfile", str(tmp_path / "none.pem"), "--keyfile", str(other_key)]
+    )
+    assert missing.exit_code == 2
+    assert "no such file" in missing.output
+
+
+@pytest.fixture
+def tls_server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    cert, key = _certificate(tmp_path)
+    port = _free_port()
+    proc = subprocess.Popen(
+        _kolrami(
+            *("serve", "--db", str(tmp_path / "k.db"), "--port", str(port)),
+            *("--certfile", str(cert), "--keyfile", str(key)),
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    url = f"https://localhost:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(url + "/", verify=False, timeout=1)
+            break
+        except httpx.HTTPError:
+            assert proc.poll() is None, proc.communicate()[0]
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+    try:
+        yield url, proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_serve_over_tls_with_a_secure_cookie(tls_server: tuple[str, subprocess.Popen[str]]) -> None:
+    url, _ = tls_server
+    page = httpx.get(url + "/setup", verify=False, timeout=5)
+    assert page.status_code == 200
+    cookie = page.headers["set-cookie"].lower()
+    assert "; secure" in cookie
+    assert "httponly" in cookie
+    with pytest.raises(httpx.HTTPError):  # plain http is not answered on the TLS port
+        httpx.get(url.replace("https", "http") + "/", timeout=2).raise_for_status()
