@@ -28,7 +28,7 @@ from kolrami.errors import KolramiError
 from kolrami.tournament.store import ConflictError, Store
 from kolrami.web.deps import LoginRequiredError, Web, csrf_guard, login_url, render
 from kolrami.web.routers import auth, organizer, players, public, report, rounds
-from kolrami.web.security import AttemptLimiter
+from kolrami.web.security import Throttle
 from kolrami.web.views import EventView
 
 HERE = Path(__file__).resolve().parent
@@ -78,15 +78,13 @@ def create_app(
     store: Store | str | None = None,
     *,
     https_only: bool = False,
-    pin_attempts: int = 5,
-    login_attempts: int = 5,
-    attempt_window_seconds: float = 600.0,
     own_hosts: Iterable[str] = (),
 ) -> FastAPI:
     """The web app on a store (a Store, a database URL or path, or the default ./kolrami.db).
 
     `own_hosts` adds to the names this server answers /setup on (localhost, its loopback
-    addresses and the machine's own names always)."""
+    addresses and the machine's own names always). `https_only`: served over TLS, the session
+    cookie is Secure."""
     the_store = store if isinstance(store, Store) else Store(store)
     # autoescape everything: the templates end in .j2, which select_autoescape would not escape
     # auto_reload off: the templates are part of the installed package and do not change under
@@ -109,9 +107,9 @@ def create_app(
     app.state.web = Web(
         the_store,
         templates,
-        AttemptLimiter(pin_attempts, attempt_window_seconds),
-        AttemptLimiter(pin_attempts * 4, attempt_window_seconds),
-        AttemptLimiter(login_attempts, attempt_window_seconds),
+        # a phone passed round a table takes several players' PINs: more free tries per device
+        Throttle(account_free=3, device_free=6),
+        Throttle(account_free=3, device_free=5),
         local_names(own_hosts),
     )
     app.add_middleware(

@@ -26,7 +26,7 @@ from fastapi.templating import Jinja2Templates
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament.store import Store
-from kolrami.web.security import AttemptLimiter, new_token, same_token
+from kolrami.web.security import Throttle, new_token, same_token
 
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "x-csrf-token"
@@ -41,9 +41,8 @@ class Web:
 
     store: Store
     templates: Jinja2Templates
-    pins: AttemptLimiter  # wrong PINs per player
-    pin_clients: AttemptLimiter  # wrong PINs per device, whoever they were for
-    logins: AttemptLimiter  # wrong passwords per user name and per device
+    pins: Throttle  # wrong PINs, per player and per device
+    logins: Throttle  # wrong passwords, per user name and per device
     own_hosts: frozenset[str] = frozenset()  # this server's host names (first-account set-up)
     #: PINs just given, for the page the registration redirects to (post/redirect/get): by an
     #: unguessable token, for the organizer who registered, for ten minutes; only the hash is

@@ -1,6 +1,6 @@
 """Organizer accounts: the first one is made on /setup (open only while the store has none),
-more by a logged-in organizer; logging in and out. Wrong passwords are counted per user name
-and per device."""
+more by a logged-in organizer; logging in and out; the organizer's own account (password,
+logins, removal). Wrong passwords slow the device that gives them down (security.Throttle)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from kolrami.web.deps import (
     session_token,
     web,
 )
-from kolrami.web.security import MIN_PASSWORD, hash_secret, new_token, verify_secret
+from kolrami.web.security import MIN_PASSWORD, hash_secret, new_token, verify_secret, wait_text
 
 router = APIRouter(tags=["accounts"])
 SETUP_ELSEWHERE = (
@@ -89,23 +89,34 @@ def login(
 ) -> Response:
     """Check the password; on success a new session with the organizer in it."""
     w = web(request)
-    keys = (f"user:{username.strip()}", f"client:{client_key(request)}")
-    wait = max(w.logins.wait_seconds(k) for k in keys)
+    account, device = f"user:{username.strip()}", client_key(request)
     ctx: dict[str, Any] = {"next": safe_next(next), "username": username}
+    wait = w.logins.wait_seconds(device)
     if wait:
-        minutes = (wait + 59) // 60
-        ctx["errors"] = {"password": f"too many wrong passwords: try again in {minutes} minute(s)"}
-        return render(request, "login.html.j2", ctx, status_code=429)
+        return _too_many(request, "login.html.j2", ctx, "password", wait)
     found = w.store.organizer(username)
     # an unknown user name costs the same hash check as a wrong password: the answer's time
     # does not tell which user names exist
     if not verify_secret(found[1] if found else _decoy_hash(), password) or found is None:
-        w.logins.failed(*keys)
+        w.logins.failed(account, device)
         ctx["errors"] = {"password": "wrong user name or password"}
         return render(request, "login.html.j2", ctx, status_code=400)
-    w.logins.succeeded(keys[0])
+    w.logins.succeeded(device)
     _log_in(request, found[0])
     return RedirectResponse(safe_next(next), status_code=303)
+
+
+def _too_many(
+    request: Request, template: str, ctx: dict[str, Any], field: str, wait: int
+) -> HTMLResponse:
+    """429 to a device that gave too many wrong passwords, with Retry-After: it waits; the
+    account is not locked (the right password from another device logs in)."""
+    ctx["errors"] = {
+        field: f"too many wrong passwords from this device: try again in {wait_text(wait)}"
+    }
+    response = render(request, template, ctx, status_code=429)
+    response.headers["Retry-After"] = str(wait)
+    return response
 
 
 @router.post("/logout")
@@ -125,19 +136,19 @@ def _account_page(
     notice: str = "",
     status_code: int = 200,
 ) -> HTMLResponse:
+    ctx = {**_account_context(request, org), "errors": errors or {}, "notice": notice}
+    return render(request, "org_account.html.j2", ctx, status_code=status_code)
+
+
+def _account_context(request: Request, org: Organizer) -> dict[str, Any]:
     store = web(request).store
-    return render(
-        request,
-        "org_account.html.j2",
-        {
-            "errors": errors or {},
-            "notice": notice,
-            "sessions": store.web_sessions(org.id),
-            "alone": store.organizer_count() == 1,
-            "lifetime_hours": int(SESSION_LIFETIME.total_seconds() // 3600),
-        },
-        status_code=status_code,
-    )
+    return {
+        "errors": {},
+        "notice": "",
+        "sessions": store.web_sessions(org.id),
+        "alone": store.organizer_count() == 1,
+        "lifetime_hours": int(SESSION_LIFETIME.total_seconds() // 3600),
+    }
 
 
 @router.get("/org/account", response_class=HTMLResponse)
@@ -202,18 +213,19 @@ def _check_current(
     """None when `current` is the account's password; else the account page saying so (a
     wrong one is counted like a wrong password at the login)."""
     w = web(request)
-    keys = (f"user:{org.name}", f"client:{client_key(request)}")
-    wait = max(w.logins.wait_seconds(k) for k in keys)
+    account, device = f"user:{org.name}", client_key(request)
+    wait = w.logins.wait_seconds(device)
     if wait:
-        minutes = (wait + 59) // 60
-        message = f"too many wrong passwords: try again in {minutes} minute(s)"
-        return _account_page(request, org, {field: message}, status_code=429)
+        return _too_many(
+            request, "org_account.html.j2", _account_context(request, org), field, wait
+        )
     found = w.store.organizer(org.name)
     if found is None or not verify_secret(found[1], current):
-        w.logins.failed(*keys)
+        w.logins.failed(account, device)
         return _account_page(
             request, org, {field: "that is not this account's password"}, status_code=400
         )
+    w.logins.succeeded(device)
     return None
 
 
