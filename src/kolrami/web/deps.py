@@ -213,6 +213,12 @@ async def csrf_guard(request: Request) -> None:
             value = (await request.form()).get(CSRF_FIELD)
             given = value if isinstance(value, str) else None
     if not same_token(request.session.get("csrf"), given):
+        if request.headers.get("hx-request") == "true":  # the answer brings the token along
+            raise HTTPException(
+                403,
+                "this form had expired (a new login, say) and was not sent; it is renewed now: "
+                "send it again",
+            )
         raise HTTPException(
             403,
             "the form has expired or did not come from this site: reload the page and send it "
