@@ -1,10 +1,13 @@
 """`kolrami serve` (issue 16): TLS with --certfile/--keyfile (both or neither, checked before the
-server starts), the session cookie Secure over it, and a real server process under test."""
+server starts), the session cookie Secure over it, and a real server process under test; a
+database Kolrami cannot use (newer, damaged, read-only) is one line and exit 2, for serve and the
+tournament commands alike."""
 
 from __future__ import annotations
 
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -16,6 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kolrami.cli import app
+from kolrami.tournament.store import Store
 
 runner = CliRunner()
 
@@ -123,3 +127,48 @@ def test_serve_over_tls_with_a_secure_cookie(tls_server: tuple[str, subprocess.P
     assert "httponly" in cookie
     with pytest.raises(httpx.HTTPError):  # plain http is not answered on the TLS port
         httpx.get(url.replace("https", "http") + "/", timeout=2).raise_for_status()
+
+
+def _newer(folder: Path) -> Path:
+    path = folder / "newer.db"
+    Store(str(path)).engine.dispose()
+    with sqlite3.connect(path) as c:
+        c.execute("UPDATE alembic_version SET version_num = '0099'")
+    return path
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["serve", "--port", "8999"],
+        ["tournament", "standings"],
+        ["tournament", "player", "add", "Ann", "--fleet", "presets:klingon-strike"],
+    ],
+)
+def test_a_database_kolrami_cannot_use_is_one_line_and_exit_2(
+    tmp_path: Path, command: list[str]
+) -> None:
+    notes = tmp_path / "notes.db"
+    notes.write_bytes(b"not a database\n" * 400)
+    for db, expected in (
+        (_newer(tmp_path), "was made by a newer Kolrami"),
+        (notes, "is not a SQLite database"),
+    ):
+        result = runner.invoke(app, [*command, "--db", str(db)])
+        assert result.exit_code == 2, result.output
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1, lines
+        assert str(db) in lines[0]
+        assert expected in lines[0]
+
+
+def test_a_read_only_database_on_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "night.db"
+    assert runner.invoke(app, ["tournament", "new", "Night", "--db", str(path)]).exit_code == 0
+    url = f"sqlite:///file:{path}?mode=ro&uri=true"
+    add = ["tournament", "player", "add", "Ann", "--fleet", "presets:klingon-strike"]
+    result = runner.invoke(app, [*add, "--db", url])
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert "read-only here, so nothing was saved" in result.output
+    assert Store(str(path)).players("Night") == []

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from kolrami.tournament import store as store_module
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
-from web_helpers import new_event, organizer, text
+from web_helpers import PASSWORD, Desk, new_event, organizer, text
 
 
 def test_a_result_while_another_process_writes_gets_503_and_saves_nothing(
@@ -108,3 +108,38 @@ def test_a_refused_htmx_save_is_one_line_for_the_cards_message_area(
     elsewhere = desk.client.post(url, data=form, headers={"HX-Request": "true"})
     assert elsewhere.headers["hx-reswap"] == "none"
     assert next(g for g in store.games(name, 1) if g["table"] == 1)["winner"] is None
+
+
+def test_a_read_only_database_gives_503_with_the_fix_on_the_first_write(tmp_path: Path) -> None:
+    path = tmp_path / "night.db"
+    store = Store(str(path))
+    app = create_app(store)
+    desk = organizer(app)
+    eid = new_event(desk)
+    assert desk.post(f"/org/events/{eid}/pair").status_code == 303
+    name = store.event_name(eid)
+    game = next(g for g in store.games(name, 1) if g["table"] == 1)
+    before = store.export(name)
+    store.engine.dispose()
+    read_only = create_app(f"sqlite:///file:{path}?mode=ro&uri=true")
+    phone = Desk(TestClient(read_only))
+    assert phone.client.get(f"/events/{eid}/standings").status_code == 200  # reading works
+    phone.refresh(f"/events/{eid}/rounds/1/tables/1")
+    sent = phone.post(
+        f"/events/{eid}/rounds/1/tables/1/report",
+        {
+            "player": game["a"],
+            "winner": game["a"],
+            "fp_a": "1",
+            "fp_b": "0",
+            "pin": desk.pins[game["a"]],
+        },
+    )
+    assert sent.status_code == 503
+    assert f"the database {path} is read-only here, so nothing was saved" in text(sent)
+    login = Desk(TestClient(read_only))  # logging in keeps a session: a write too
+    login.refresh("/login")
+    refused = login.post("/login", {"username": "mara", "password": PASSWORD})
+    assert refused.status_code == 503
+    assert "read-only here" in text(refused)
+    assert Store(str(path)).export(name) == before

@@ -41,6 +41,7 @@ def serve_cmd(
     tls = check_tls(certfile, keyfile)
     app = create_app(db, own_hosts=(host,), https_only=tls is not None)
     store = app.state.web.store
+    store.check_health()  # a damaged file is one line now, not a 503 on some later page
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     scheme = "https" if tls else "http"
     out = console()

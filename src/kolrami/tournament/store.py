@@ -15,6 +15,7 @@ import math
 import os
 import re
 import secrets
+import sqlite3
 import threading
 import time
 from collections.abc import Hashable, Iterator
@@ -27,6 +28,8 @@ from typing import Any, NamedTuple, cast
 
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
+from alembic.script.revision import ResolutionError
 from sqlalchemy import (
     Connection,
     Engine,
@@ -36,11 +39,12 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    make_url,
     select,
     text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
 from sqlalchemy.orm import Session, object_session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm.util import identity_key
@@ -80,6 +84,12 @@ FP_RULES = "(PP-16, PP-17, PP-18, PP-19, PP-20, PP-21)"
 
 class ConflictError(KolramiError):
     """Someone else changed the same result first (two tablets at once)."""
+
+
+class StoreUnavailableError(KolramiError):
+    """The database cannot be used as it is: read-only here, damaged, or written by a newer
+    Kolrami. Nothing was saved; the message names the database and the fix (the web app
+    answers 503, the CLI exits 2)."""
 
 
 class ScoreCheckError(KolramiError):
@@ -184,10 +194,15 @@ def _engine(url: str) -> Engine:
     return engine
 
 
-def upgrade(engine: Engine) -> None:
-    """Bring the database to the newest schema (Alembic migrations, run in the package)."""
+def _alembic() -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the database to the newest schema (Alembic migrations, run in the package)."""
+    config = _alembic()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
@@ -437,6 +452,9 @@ class Store:
         except KolramiError:
             raise
         except Exception as exc:
+            problem = store_problem(self.url, exc)
+            if problem is not None:
+                raise problem from None
             raise InvalidInputError(f"cannot open the store '{self.url}': {exc}") from None
         self._sqlite = self.engine.dialect.name == "sqlite"
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
@@ -468,6 +486,12 @@ class Store:
             else:
                 with self._sessions.begin() as session:
                     yield session
+        except (DatabaseError, sqlite3.DatabaseError) as exc:
+            # rolled back already; a database that cannot be used says so in one line
+            problem = store_problem(self.url, exc)
+            if problem is None:
+                raise
+            raise problem from None
         finally:
             _WRITING.reset(mode)
 
@@ -608,20 +632,26 @@ class Store:
         """The first row of a small read (named :params), or None. Asked on every page (the
         revision check, who is logged in), so on SQLite it goes to the driver directly: a
         tenth of the cost through SQLAlchemy's layers."""
-        if not self._sqlite:
-            with self._reading() as c:
-                row = c.execute(text(sql), params).first()
-            return None if row is None else tuple(row)
-        connection = self.engine.raw_connection()
         try:
-            cursor = connection.cursor()
+            if not self._sqlite:
+                with self._reading() as c:
+                    row = c.execute(text(sql), params).first()
+                return None if row is None else tuple(row)
+            connection = self.engine.raw_connection()
             try:
-                cursor.execute(sql, params)  # no BEGIN (see _engine): one read, autocommit
-                found = cursor.fetchone()
+                cursor = connection.cursor()
+                try:
+                    cursor.execute(sql, params)  # no BEGIN (see _engine): one read, autocommit
+                    found = cursor.fetchone()
+                finally:
+                    cursor.close()
             finally:
-                cursor.close()
-        finally:
-            connection.close()
+                connection.close()
+        except (DatabaseError, sqlite3.DatabaseError) as exc:
+            problem = store_problem(self.url, exc)
+            if problem is None:
+                raise
+            raise problem from None
         return None if found is None else tuple(found)
 
     def snapshot(self, event_id: int) -> EventSnapshot:
@@ -1520,6 +1550,23 @@ class Store:
                 "result again"
             ) from None
 
+    def check_health(self) -> None:
+        """Read the whole SQLite file once (PRAGMA quick_check): a damaged database is refused
+        before a server starts on it, not found on some later page. Other databases check
+        themselves."""
+        if not self._sqlite:
+            return
+        try:
+            with self._reading() as c:
+                found = [str(r[0]) for r in c.exec_driver_sql("PRAGMA quick_check").fetchall()]
+        except (DatabaseError, sqlite3.DatabaseError) as exc:
+            problem = store_problem(self.url, exc)
+            if problem is None:
+                raise
+            raise problem from None
+        if found != ["ok"]:
+            raise StoreUnavailableError(_damaged(self.url, found[0] if found else "no answer"))
+
     def secret(self, name: str) -> str:
         """A random secret kept in the store (made on first use), e.g. the session key."""
         for _ in range(2):
@@ -2331,3 +2378,56 @@ def _session_key(token: str) -> str:
 def _naive_utc(offset: timedelta = timedelta(0)) -> datetime:
     """Now plus `offset`, in UTC without a zone: how the DateTime columns hold times."""
     return (datetime.now(UTC) + offset).replace(tzinfo=None)
+
+
+def _shown(url: str) -> str:
+    """The database as a person finds it: a SQLite file's full path, else the URL without its
+    password."""
+    if url.startswith("sqlite:///"):
+        path = url.removeprefix("sqlite:///").partition("?")[0].removeprefix("file:")
+        return str(Path(path).resolve()) if path and path != ":memory:" else url
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:  # not a URL SQLAlchemy reads: shown as given
+        return url
+
+
+def _damaged(url: str, detail: str) -> str:
+    where = _shown(url)
+    return (
+        f"the database {where} is damaged (SQLite: {detail[:120]}); nothing was saved: stop "
+        "Kolrami, keep a copy of the file, and restore the last backup or export (kolrami "
+        f"tournament import), or let SQLite save what it can (sqlite3 {where} .recover | "
+        "sqlite3 recovered.db)"
+    )
+
+
+def store_problem(url: str, exc: BaseException) -> StoreUnavailableError | None:
+    """The one-line error for a database that cannot be used as it is (read-only here, damaged,
+    not a database, made by a newer Kolrami), or None for any other fault."""
+    where = _shown(url)
+    for link in (exc, exc.__cause__, exc.__context__):
+        if isinstance(link, ResolutionError):  # alembic_version names a revision we lack
+            head = ScriptDirectory.from_config(_alembic()).get_current_head()
+            return StoreUnavailableError(
+                f"the database {where} was made by a newer Kolrami (its schema is revision "
+                f"'{link.argument}'; this Kolrami knows revisions up to '{head}'): upgrade "
+                "Kolrami (pip install --upgrade kolrami) to use it, or give --db another database"
+            )
+    orig = getattr(exc, "orig", None) or exc
+    name = str(getattr(orig, "sqlite_errorname", "") or "")
+    if name.startswith("SQLITE_READONLY") or getattr(orig, "sqlstate", None) == "25006":
+        return StoreUnavailableError(
+            f"the database {where} is read-only here, so nothing was saved: give the user who "
+            "runs Kolrami write access to the file and its folder, or copy it somewhere "
+            "writable and point --db at the copy"
+        )
+    if name.startswith("SQLITE_NOTADB"):
+        return StoreUnavailableError(
+            f"{where} is not a SQLite database (another kind of file, or its first page is "
+            "damaged): check that --db names the event's database; to start again from an "
+            "export, kolrami tournament import FILE.json --db NEW.db"
+        )
+    if name.startswith("SQLITE_CORRUPT"):
+        return StoreUnavailableError(_damaged(url, str(orig)))
+    return None

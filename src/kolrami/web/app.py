@@ -27,7 +27,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kolrami import __version__
 from kolrami.errors import KolramiError
-from kolrami.tournament.store import SESSION_LIFETIME, ConflictError, Store
+from kolrami.tournament.store import (
+    SESSION_LIFETIME,
+    ConflictError,
+    Store,
+    StoreUnavailableError,
+)
 from kolrami.web.deps import (
     LoginRequiredError,
     Web,
@@ -171,6 +176,11 @@ def create_app(
     @app.exception_handler(KolramiError)
     async def _kolrami(request: Request, exc: KolramiError) -> HTMLResponse:
         return _error_page(request, 400, str(exc))
+
+    @app.exception_handler(StoreUnavailableError)
+    async def _unavailable(request: Request, exc: StoreUnavailableError) -> HTMLResponse:
+        # the database read-only or damaged: not the sender's fault, and nothing was saved
+        return _error_page(request, 503, str(exc))
 
     async def _busy(request: Request, exc: Exception) -> HTMLResponse:
         # SQLite's write lock held longer than the busy timeout (the CLI writing a big import,
