@@ -5,11 +5,14 @@ tournament commands alike."""
 
 from __future__ import annotations
 
+import re
 import shutil
+import signal
 import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +22,10 @@ import pytest
 from typer.testing import CliRunner
 
 from kolrami.cli import app
+from kolrami.fleet import load_fleet
 from kolrami.tournament.store import Store
+from kolrami.web.security import hash_secret
+from web_helpers import FLEETS, PASSWORD
 
 runner = CliRunner()
 
@@ -172,3 +178,74 @@ def test_a_read_only_database_on_the_command_line(tmp_path: Path) -> None:
     assert len(result.output.strip().splitlines()) == 1
     assert "read-only here, so nothing was saved" in result.output
     assert Store(str(path)).players("Night") == []
+
+
+def _big_event(path: Path, players: int) -> int:
+    """An event of `players` players run by mara (password PASSWORD), round 1 paired."""
+    store = Store(str(path))
+    mara = store.create_organizer("mara", hash_secret(PASSWORD))
+    store.create_event("Big", seed=3)
+    fleets = [load_fleet(f"presets:{name}") for name in FLEETS]
+    for i in range(players):
+        store.add_player("Big", f"Player {i:04d}", fleets[i % len(fleets)])
+    store.adopt_event("Big", mara, "organizer mara")
+    store.pair_next_round("Big")
+    store.engine.dispose()
+    return store.event_id("Big")
+
+
+@pytest.mark.slow
+def test_sigterm_stops_the_server_while_a_long_page_is_made(tmp_path: Path) -> None:
+    """The PDF of 100 build sheets takes half a minute; SIGTERM a second into it: the server
+    cancels the answer after SHUTDOWN_SECONDS and exits, rather than finishing the page first
+    (which is what it did: 60 s and more for a big event, until kill -9)."""
+    db = tmp_path / "big.db"
+    eid = _big_event(db, 100)
+    port = _free_port()
+    proc = subprocess.Popen(
+        _kolrami("serve", "--db", str(db), "--port", str(port)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        client = httpx.Client(base_url=base, timeout=120)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                page = client.get("/login")
+                break
+            except httpx.HTTPError:
+                assert proc.poll() is None, proc.communicate()[0]
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
+        assert csrf is not None
+        login = {"username": "mara", "password": PASSWORD, "csrf_token": csrf.group(1)}
+        assert client.post("/login", data=login).status_code == 303
+        answers: list[int | str] = []
+
+        def fetch() -> None:
+            try:
+                answers.append(client.get(f"/org/events/{eid}/print/sheets.pdf").status_code)
+            except httpx.HTTPError as exc:
+                answers.append(type(exc).__name__)
+
+        waiting = threading.Thread(target=fetch)
+        waiting.start()
+        time.sleep(1.5)  # the PDF is being made
+        asked = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        output, _ = proc.communicate(timeout=60)
+        stopped = time.monotonic() - asked
+        waiting.join(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode is not None
+    assert answers, output
+    assert answers[0] != 200, (answers, output)  # cancelled, not finished first
+    assert stopped < 25, output  # SHUTDOWN_SECONDS and the time to wind down; not 30 s or more
+    assert "Traceback" not in output  # the cancelled answer is one line of uvicorn's

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import logging
 import ssl
 from pathlib import Path
 from typing import Annotated, Any
@@ -90,6 +92,10 @@ def check_tls(certfile: Path | None, keyfile: Path | None) -> tuple[str, str] | 
     return str(certfile), str(keyfile)
 
 
+#: How long a stopping server lets answers in flight finish (see run_server).
+SHUTDOWN_SECONDS = 3
+
+
 def run_server(
     app: Any,
     host: str,
@@ -114,6 +120,7 @@ def run_server(
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
     certfile, keyfile = tls if tls else (None, None)
+    logging.getLogger("uvicorn.error").addFilter(_quiet_cancel)
     uvicorn.run(
         app,
         host=host,
@@ -122,7 +129,17 @@ def run_server(
         access_log=False,
         ssl_certfile=certfile,
         ssl_keyfile=keyfile,
+        # SIGTERM (systemd, docker stop, Ctrl-C): new connections are refused at once, answers
+        # in flight get this long, then they are cancelled and the server exits; each write
+        # is one transaction, so a cancelled one saved nothing
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
     )
+
+
+def _quiet_cancel(record: logging.LogRecord) -> bool:
+    """Leave out the traceback of an answer cancelled because the server is stopping (uvicorn
+    says once that it cancelled it)."""
+    return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
 
 
 def register(app: typer.Typer) -> None:

@@ -18,7 +18,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Collection, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -890,11 +890,18 @@ class Store:
         with self.transaction(write=False) as s:
             return list(s.scalars(select(EventRow.name).order_by(EventRow.id)))
 
-    def fleets(self, name: str | None = None) -> dict[str, Fleet]:
-        """Each player's registered fleet."""
+    def fleets(
+        self, name: str | None = None, only: Collection[str] | None = None
+    ) -> dict[str, Fleet]:
+        """Each player's registered fleet (only those of the players named in `only`: reading
+        a fleet is most of the cost, a tenth of a millisecond each)."""
         with self.transaction(write=False) as s:
             e = self._event(s, name)
-            return {p.name: read_fleet(json.loads(p.fleet_json), p.name) for p in e.players}
+            return {
+                p.name: read_fleet(json.loads(p.fleet_json), p.name)
+                for p in e.players
+                if only is None or p.name in only
+            }
 
     def settings(self, name: str | None = None) -> dict[str, Any]:
         """The event's settings."""
@@ -1016,12 +1023,18 @@ class Store:
             raise InvalidInputError("an email address is at most 200 characters")
         with self.transaction() as s:
             e = self._event(s, event_name)
-            same = s.scalars(
-                select(PlayerRow.name).where(
-                    PlayerRow.event_id == e.id,
-                    (PlayerRow.name_key == key) | (PlayerRow.name == name),
-                )
-            ).first()
+            # two lookups, each by its own index: SQLite answers "name_key = ? OR name = ?"
+            # by walking every player of the event (16 ms a player at 10,000 players)
+            same = (
+                s.scalars(
+                    select(PlayerRow.name).where(PlayerRow.event_id == e.id, PlayerRow.name == name)
+                ).first()
+                or s.scalars(
+                    select(PlayerRow.name).where(
+                        PlayerRow.event_id == e.id, PlayerRow.name_key == key
+                    )
+                ).first()
+            )
             if same == name:
                 raise InvalidInputError(f"'{name}' is registered already in {e.name}")
             if same is not None:
