@@ -234,3 +234,50 @@ def test_a_battle_the_roll_off_decided_counts_as_a_draw() -> None:
     assert s.draws >= len(rolled)
     data = summarise(plan, records).to_json()["matchups"][0]
     assert data["rolloffs"] == {"x_won": s.rolloffs[0], "y_won": s.rolloffs[1]}
+
+
+def test_one_against_the_field_plays_only_its_own_matchups() -> None:
+    plan = Plan(
+        tuple(class_combatants(["reliant", "ktroika", "sting", "defender"])),
+        load_scenario("standard"),
+        battles=2,
+        focus=0,
+    )
+    assert [(m.x, m.y) for m in plan.matchups] == [(0, 1), (0, 2), (0, 3)]
+    with pytest.raises(InvalidInputError, match="focus 9"):
+        Plan(plan.combatants, plan.scenario, focus=9)
+
+
+def test_precision_stops_a_lopsided_matchup_early_and_the_same_way_everywhere(
+    tmp_path: Path,
+) -> None:
+    plan = Plan(
+        tuple(class_combatants(["enterprise", "bird-of-prey", "star-hawk"])),
+        load_scenario("standard"),
+        captains=("aggressive",),
+        battles=200,
+        seed=3,
+        precision=0.1,
+    )
+    serial = _run(plan, 1)
+    pooled = _run(plan, 2)
+    a, b = summarise(plan, serial), summarise(plan, pooled)
+    assert a.to_json() == b.to_json()
+    used = {s.matchup.id: s.battles for s in a.matchups}
+    # the Enterprise wins nearly always: known to +-0.1 long before 200 battles
+    enterprise = [s for s in a.matchups if s.matchup.x == 0]
+    assert all(s.battles < 200 and s.battles % 20 == 0 for s in enterprise)
+    assert sum(used.values()) < plan.total
+    # battles played past a stop point (by other workers) do not count
+    extra = dict(serial)
+    for s in enterprise:
+        extra[s.matchup.id, s.battles] = {**serial[s.matchup.id, 0], "i": s.battles}
+    assert summarise(plan, extra).to_json() == a.to_json()
+    # resumed from a store that holds only part of it: the same answer
+    store = RecordStore(tmp_path / "out")
+    store.open()
+    store.append([r for (mid, k), r in serial.items() if k < 20])
+    resumed, _ = run_plan(plan, store, workers=1)
+    assert summarise(plan, resumed).to_json() == a.to_json()
+    with pytest.raises(InvalidInputError, match=r"--precision 0\.7"):
+        Plan(plan.combatants, plan.scenario, precision=0.7)

@@ -86,6 +86,21 @@ def assess_cmd(
         ),
     ] = "aggressive,kiting",
     battles: Annotated[int, typer.Option(help="Battles per matchup.")] = 200,
+    precision: Annotated[
+        float | None,
+        typer.Option(
+            help="Stop a matchup once its score's 95% interval is this narrow either side "
+            "(0.05: within 5 points), checked every 20 battles; --battles is then the most."
+        ),
+    ] = None,
+    against_field: Annotated[
+        bool,
+        typer.Option(
+            "--against-field",
+            help="The first combatant (the first fleet given) plays each of the others, who do "
+            "not play each other: one fleet against the field.",
+        ),
+    ] = False,
     seed: Annotated[int, typer.Option(help="Master seed; each battle's seed derives from it.")] = 1,
     turns: Annotated[int | None, typer.Option(help="Turn limit (overrides the scenario).")] = None,
     rules: Annotated[
@@ -129,6 +144,8 @@ def assess_cmd(
             scenario=scenario,
             captains=captains,
             battles=battles,
+            precision=precision,
+            against_field=against_field,
             seed=seed,
             turns=turns,
             rules=rules,
@@ -161,6 +178,8 @@ class AssessOptions:
     out: Path | None
     report: Path | None
     as_json: bool
+    precision: float | None = None
+    against_field: bool = False
 
 
 def _split(text: str) -> list[str]:
@@ -211,6 +230,8 @@ def build_plan(opts: AssessOptions) -> Plan:
         battles=opts.battles,
         seed=opts.seed,
         extra_rules=extra,
+        precision=opts.precision,
+        focus=0 if opts.against_field else None,
     )
 
 
@@ -275,7 +296,12 @@ def run_assess(opts: AssessOptions) -> None:
         f"Assessing {len(plan.combatants)} combatants: {len(plan.matchups)} matchups x "
         f"{plan.battles} battles = {plan.total} battles, scenario {plan.scenario.name}, "
         f"captains {', '.join(plan.captains)}, seed {plan.seed}, {workers} worker"
-        f"{'s' * (workers != 1)} ({opts.backend})",
+        f"{'s' * (workers != 1)} ({opts.backend})"
+        + (
+            f"; each matchup stops once its score is known within +-{plan.precision:g}"
+            if plan.precision is not None
+            else ""
+        ),
         soft_wrap=True,
     )
     if known:
@@ -285,10 +311,27 @@ def run_assess(opts: AssessOptions) -> None:
         )
     start = time.perf_counter()
     progress = _progress(err)
-    task = progress.add_task("battles", total=plan.total - len(known))
+    todo = plan.total - len(known)
+    task = progress.add_task("battles", total=todo)
+    counted = [0, 0]  # battles so far, the last tenth told
 
     def advance(n: int) -> None:
         progress.advance(task, n)
+        if err.is_terminal or todo <= 0:
+            return
+        # no terminal (a log, a CI job): a plain line every tenth of the way
+        counted[0] += n
+        tenth = counted[0] * 10 // todo
+        if tenth > counted[1]:
+            counted[1] = tenth
+            took = time.perf_counter() - start
+            err.print(
+                f"played {counted[0]} of at most {todo} battles in {took:.0f} s "
+                f"({counted[0] / took:.0f} battles/s)"
+                if took > 0
+                else f"played {counted[0]}",
+                soft_wrap=True,
+            )
 
     try:
         with progress:

@@ -46,6 +46,8 @@ from kolrami.sim.stats import Ratings, bradley_terry, mean_and_se, wilson
 
 #: Captains a default assessment uses: the two AI doctrines (random is the fuzzer).
 DEFAULT_CAPTAINS = ("aggressive", "kiting")
+#: Battles between two checks of an assessment's --precision.
+PRECISION_STEP = 20
 #: The record file inside an --out folder.
 RECORDS_FILE = "battles.jsonl"
 
@@ -236,10 +238,23 @@ class Plan:
     battles: int = 200
     seed: int = 1
     extra_rules: tuple[str, ...] = ()
+    #: stop a matchup once its score's 95% interval is at most this wide either side (None:
+    #: play every battle); checked every PRECISION_STEP battles, so the battles used are the
+    #: same on any backend, with any number of workers, resumed or not
+    precision: float | None = None
+    #: play only this combatant against each of the others (one fleet against the field)
+    focus: int | None = None
     matchups: tuple[Matchup, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         check_unique(self.combatants)
+        if self.precision is not None and not 0.0 < self.precision < 0.5:
+            raise InvalidInputError(
+                f"--precision {self.precision}: give a half-width between 0 and 0.5 (0.05: the "
+                "score known to within 5 points either way)"
+            )
+        if self.focus is not None and not 0 <= self.focus < len(self.combatants):
+            raise InvalidInputError(f"focus {self.focus}: no such combatant")
         if self.battles < 1:
             raise InvalidInputError(f"--battles {self.battles}: play at least 1 battle a matchup")
         if self.seed < 0:
@@ -257,7 +272,8 @@ class Plan:
         matchups = []
         for i in range(len(self.combatants)):
             for j in range(i + 1, len(self.combatants)):
-                matchups.append(Matchup(self._matchup_id(i, j), i, j))
+                if self.focus is None or self.focus in (i, j):
+                    matchups.append(Matchup(self._matchup_id(i, j), i, j))
         object.__setattr__(self, "matchups", tuple(matchups))
 
     @property
@@ -309,14 +325,42 @@ class Plan:
             matchups=self.matchups,
         )
 
-    def chunks(self, done: Mapping[tuple[str, int], Record], size: int) -> list[Chunk]:
-        """Battles still to play, in matchup order, in chunks of at most `size`."""
+    def chunks(
+        self, done: Mapping[tuple[str, int], Record], size: int, upto: int | None = None
+    ) -> list[Chunk]:
+        """Battles still to play (below index `upto`, and only of matchups not stopped by
+        `precision`), in matchup order, in chunks of at most `size`."""
         out: list[Chunk] = []
         for number, m in enumerate(self.matchups):
-            todo = [k for k in range(self.battles) if (m.id, k) not in done]
+            if self.stop_point(m, done) is not None:
+                continue
+            end = self.battles if upto is None else min(upto, self.battles)
+            todo = [k for k in range(end) if (m.id, k) not in done]
             for start in range(0, len(todo), size):
                 out.append((number, tuple(todo[start : start + size])))
         return out
+
+    def checkpoints(self) -> list[int]:
+        """The battle counts at which `precision` is checked (the last: every battle)."""
+        if self.precision is None:
+            return [self.battles]
+        return [*range(PRECISION_STEP, self.battles, PRECISION_STEP), self.battles]
+
+    def stop_point(self, m: Matchup, records: Mapping[tuple[str, int], Record]) -> int | None:
+        """The battles of matchup `m` that count: the first checkpoint at which all its battles
+        so far are in and the score's interval is narrow enough; None while it must go on.
+        Without `precision`, None until every battle is in."""
+        for n in self.checkpoints():
+            recs = [records.get((m.id, k)) for k in range(n)]
+            if any(r is None for r in recs):
+                return None
+            if n == self.battles:
+                return n
+            assert self.precision is not None
+            low, high = wilson(sum(_score_x(r) for r in recs), n)
+            if (high - low) / 2 <= self.precision:
+                return n
+        return None
 
 
 # --- playing ---------------------------------------------------------------------------------
@@ -494,6 +538,8 @@ class Assessment:
                 "scenario": plan.scenario.name,
                 "captains": list(plan.captains),
                 "battles_per_matchup": plan.battles,
+                "precision": plan.precision,
+                "against_field": None if plan.focus is None else plan.combatants[plan.focus].label,
                 "seed": plan.seed,
                 "extra_rules": list(plan.extra_rules),
                 "rules_version": RULES_VERSION,
@@ -578,6 +624,14 @@ class Assessment:
         }
 
 
+def _score_x(r: Record | None) -> float:
+    """What x scored in one battle: 1 for a win on the table, 0 for a loss, 1/2 otherwise
+    (a draw, or a battle the roll-off decided)."""
+    assert r is not None
+    won = None if r.get("rolloff") else r["winner"]
+    return 1.0 if won == "x" else 0.0 if won == "y" else 0.5
+
+
 def summarise(plan: Plan, records: Mapping[tuple[str, int], Record]) -> Assessment:
     """Win rates, ratings and fair values from the plan's battle records."""
     k = len(plan.combatants)
@@ -592,7 +646,9 @@ def summarise(plan: Plan, records: Mapping[tuple[str, int], Record]) -> Assessme
         else {}
     )
     for m in plan.matchups:
-        recs = [records[m.id, i] for i in range(plan.battles) if (m.id, i) in records]
+        # with --precision, only the battles up to the matchup's stop point count
+        upto = plan.stop_point(m, records) if plan.precision is not None else None
+        recs = [records[m.id, i] for i in range(upto or plan.battles) if (m.id, i) in records]
         n = len(recs)
         total += n
         # a win by roll-off is not a win on the table: such a battle counts as a draw

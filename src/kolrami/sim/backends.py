@@ -215,7 +215,8 @@ def run_plan(
     records: dict[tuple[str, int], Record] | None = None,
 ) -> tuple[dict[tuple[str, int], Record], int]:
     """Play every battle of `plan` not yet in `store` (or in `records`, when the caller has
-    loaded them already), saving each chunk as it arrives.
+    loaded them already), saving each chunk as it arrives; with the plan's `precision`, a
+    matchup's battles stop at the first checkpoint where its score is known well enough.
 
     Returns the plan's records and how many of them were there before. Raises Interrupted
     (after saving what finished) on Ctrl-C.
@@ -225,7 +226,7 @@ def run_plan(
             store.open()
         records = store.load(plan) if store is not None else {}
     resumed = len(records)
-    chunks = plan.chunks(records, chunk_size(plan.total - resumed, workers))
+    size = chunk_size(plan.total - resumed, workers)
     found = records
 
     def on_batch(batch: list[Record]) -> None:
@@ -236,6 +237,11 @@ def run_plan(
         if on_progress is not None:
             on_progress(len(batch))
 
-    if chunks:
-        run_chunks(plan.job(), chunks, on_batch, backend, workers, address)
+    # in stages, one a checkpoint: with --precision a matchup stops at the first checkpoint
+    # where its interval is narrow enough (without it, one stage plays everything)
+    job = plan.job()
+    for upto in plan.checkpoints():
+        chunks = plan.chunks(records, size, upto)
+        if chunks:
+            run_chunks(job, chunks, on_batch, backend, workers, address)
     return records, resumed
