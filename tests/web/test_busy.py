@@ -14,6 +14,10 @@ from kolrami.tournament.store import Store
 from kolrami.web import create_app
 from web_helpers import PASSWORD, Desk, new_event, organizer, text
 
+pytestmark = pytest.mark.sqlite_only(
+    "SQLite's write lock held by another process, its I/O errors and read-only files"
+)
+
 
 def test_a_result_while_another_process_writes_gets_503_and_saves_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

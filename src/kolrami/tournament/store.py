@@ -92,18 +92,34 @@ class StoreUnavailableError(KolramiError):
     answers 503, the CLI exits 2)."""
 
 
+class StoreBusyError(StoreUnavailableError):
+    """Another process held the database's write lock for longer than BUSY_TIMEOUT_MS (SQLite's
+    busy timeout, PostgreSQL's lock_timeout): the transaction rolled back and nothing was saved;
+    sending it again in a moment works (the web app answers 503, the CLI exits 2)."""
+
+
+BUSY_MESSAGE = (
+    "the event's records are busy (another tablet or the command line is saving right now): "
+    "nothing was saved; send it again in a moment"
+)
+
+
 class ScoreCheckError(KolramiError):
     """A result the score check rejects, refused until the organizer accepts it (PP-16, PP-17,
     PP-18, PP-19, PP-20, PP-21)."""
 
 
 def database_url(url_or_path: str | None) -> str:
-    """A URL from --db: a URL as given, a bare path as a SQLite file, nothing as ./kolrami.db."""
-    if not url_or_path:
-        return os.environ.get("KOLRAMI_DB", DEFAULT_DB)
-    if "://" in url_or_path:
-        return url_or_path
-    return f"sqlite:///{url_or_path}"
+    """A URL from --db: a URL as given, a bare path as a SQLite file, nothing as ./kolrami.db
+    (or $KOLRAMI_DB). PostgreSQL's `postgresql://` and `postgres://` take psycopg 3, the driver
+    of `pip install 'kolrami[postgres]'` (SQLAlchemy 2.0 would look for psycopg2 there)."""
+    url = url_or_path or os.environ.get("KOLRAMI_DB", DEFAULT_DB)
+    if "://" not in url:
+        return f"sqlite:///{url}"
+    scheme, _, rest = url.partition("://")
+    if scheme in ("postgresql", "postgres"):
+        return f"postgresql+psycopg://{rest}"
+    return url
 
 
 #: The largest whole numbers the store keeps: SQLite's integers are 64-bit; no setting or
@@ -159,6 +175,9 @@ def check_fleet_points(points: int) -> None:
 #: the web app then answers 503 and nothing is saved.
 BUSY_TIMEOUT_MS = 5000
 
+#: The PostgreSQL advisory lock a writing transaction holds (any number; "kolrami" in ASCII).
+_WRITE_LOCK_KEY = 0x6B6F6C72616D69
+
 #: True while the current thread is in a Store transaction that may write (see `_engine`).
 _WRITING: ContextVar[bool] = ContextVar("kolrami_store_writing", default=True)
 
@@ -191,6 +210,27 @@ def _engine(url: str) -> Engine:
             # reads one consistent snapshot.
             connection.exec_driver_sql("BEGIN IMMEDIATE" if _WRITING.get() else "BEGIN")
 
+    elif engine.dialect.name == "postgresql":
+
+        @event.listens_for(engine, "connect")
+        def _timeouts(dbapi_connection: Any, _record: Any) -> None:
+            # a write waits for another process's at most this long, as on SQLite (then 503)
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute(f"SET lock_timeout = {int(BUSY_TIMEOUT_MS)}")
+            dbapi_connection.commit()
+
+        @event.listens_for(engine, "begin")
+        def _begin_pg(connection: Any) -> None:
+            # What SQLite's BEGIN IMMEDIATE and BEGIN give, which the store relies on: writers
+            # one at a time across processes (a lock held to the transaction's end), so that a
+            # read-then-write in one transaction never meets another's write in between; and
+            # readers one consistent snapshot, as PostgreSQL's default isolation (a new
+            # snapshot each statement) does not.
+            if _WRITING.get():
+                connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_WRITE_LOCK_KEY})")
+            else:
+                connection.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+
     return engine
 
 
@@ -215,6 +255,22 @@ _BY_EVENT_ID = (EventOrganizerRow, PlayerRow, RoundRow, RollOffRow, CorrectionRo
 _BY_ROUND = (GameRow,)
 _BY_GAME = (ResultReportRow, BattleLogRow)
 NO_EVENT = (OrganizerRow, SecretRow, WebSessionRow)
+
+
+def _check_lengths(session: Session, _context: Any, _instances: Any) -> None:
+    """Before each flush: refuse a text longer than its column holds. SQLite keeps any length,
+    PostgreSQL refuses it mid-transaction; either way the store is left as it was."""
+    for row in (*session.new, *session.dirty):
+        for column in cast(Table, type(row).__table__).columns:
+            length = getattr(column.type, "length", None)
+            value = row.__dict__.get(column.key)  # what is loaded or set: no query mid-flush
+            if length is not None and isinstance(value, str) and len(value) > length:
+                raise InvalidInputError(check_length(column.name, value, length))
+
+
+def check_length(what: str, value: str, length: int) -> str:
+    """The message for a text over its column's length (names, who entered a result)."""
+    return f"{what} '{value[:40]}...' has {len(value)} characters: shorten it to {length} or fewer"
 
 
 def _bump_revisions(session: Session, _context: Any) -> None:
@@ -395,6 +451,7 @@ _OPEN_REPORTS_SQL = (
     "AND status IN ('pending', 'disputed', 'flagged') ORDER BY id"
 )
 _CLOSE_REPORT_SQL = "UPDATE result_reports SET status = :status, resolved_by = :who WHERE id = :id"
+_WHO_LENGTH = cast(int, cast(Table, CorrectionRow.__table__).c.who.type.length)  # type: ignore[attr-defined]
 _LOG_SQL = "INSERT INTO corrections (event_id, at, who, what) VALUES (:event, :at, :who, :what)"
 
 
@@ -458,6 +515,7 @@ class Store:
             raise InvalidInputError(f"cannot open the store '{self.url}': {exc}") from None
         self._sqlite = self.engine.dialect.name == "sqlite"
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        event.listen(self._sessions, "before_flush", _check_lengths)
         event.listen(self._sessions, "after_flush", _bump_revisions)
         event.listen(self._sessions, "after_commit", _transaction_over)
         event.listen(self._sessions, "after_soft_rollback", _transaction_over)
@@ -1884,6 +1942,8 @@ class Store:
         """
         for v in fleet_points.values():
             check_fleet_points(v)
+        if len(who) > _WHO_LENGTH:  # the plain SQL below passes no flush check
+            raise InvalidInputError(check_length("who", who, _WHO_LENGTH))
         with self.transaction() as s:
             sql = _Plain(s, self._sqlite)
             if event_name is None:
@@ -2429,6 +2489,11 @@ def store_problem(url: str, exc: BaseException) -> StoreUnavailableError | None:
             )
     orig = getattr(exc, "orig", None) or exc
     name = str(getattr(orig, "sqlite_errorname", "") or "")
+    # SQLite's busy timeout, or PostgreSQL's lock_timeout (lock_not_available)
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or (
+        getattr(orig, "sqlstate", None) == "55P03"
+    ):
+        return StoreBusyError(BUSY_MESSAGE)
     if name.startswith("SQLITE_READONLY") or getattr(orig, "sqlstate", None) == "25006":
         return StoreUnavailableError(
             f"the database {where} is read-only here, so nothing was saved: give the user who "
