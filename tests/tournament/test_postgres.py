@@ -5,7 +5,9 @@ that need a server are skipped, with the reason, without one."""
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, select, text
@@ -88,3 +90,22 @@ def test_a_text_longer_than_its_column_is_refused_on_every_database(db: str) -> 
     assert store.corrections("Nov") == before
     assert all(p["dropped_after"] is None for p in store.players("Nov"))
     assert store.games("Nov", 1)[0]["winner"] is None
+
+
+def test_a_postgresql_store_that_does_not_open_is_one_line(tmp_path: Path) -> None:
+    """No server at the socket (or no driver installed): one line naming the database, without
+    its password, and the fix."""
+    url = f"postgresql://ann:s3cret@/kolrami?host={tmp_path}&port=1"
+    with pytest.raises(InvalidInputError) as refused:
+        Store(url)
+    message = str(refused.value)
+    assert "\n" not in message
+    assert message.startswith("cannot open the PostgreSQL store postgresql+psycopg://ann:***@")
+    assert "s3cret" not in message
+    assert "createdb NAME" in message or "pip install 'kolrami[postgres]'" in message
+
+
+def test_without_the_driver_the_fix_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if kolrami[postgres] were not installed
+    with pytest.raises(InvalidInputError, match=r"pip install 'kolrami\[postgres\]'$"):
+        Store("postgresql://ann@db.example/kolrami")

@@ -512,7 +512,7 @@ class Store:
             problem = store_problem(self.url, exc)
             if problem is not None:
                 raise problem from None
-            raise InvalidInputError(f"cannot open the store '{self.url}': {exc}") from None
+            raise InvalidInputError(cannot_open(self.url, exc)) from None
         self._sqlite = self.engine.dialect.name == "sqlite"
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         event.listen(self._sessions, "before_flush", _check_lengths)
@@ -2473,6 +2473,24 @@ def _damaged(url: str, detail: str) -> str:
         f"tournament import), or let SQLite save what it can (sqlite3 {where} .recover | "
         "sqlite3 recovered.db)"
     )
+
+
+def cannot_open(url: str, exc: BaseException) -> str:
+    """One line for a store that does not open: the database, the driver's first line, the fix."""
+    orig = getattr(exc, "orig", None) or exc
+    lines = str(orig).strip().splitlines() or [type(orig).__name__]
+    detail = lines[0].strip()[:200]
+    if url.startswith("postgresql") and isinstance(orig, ModuleNotFoundError):
+        return (
+            f"cannot open the PostgreSQL store {_shown(url)}: its driver is not installed; "
+            "pip install 'kolrami[postgres]'"
+        )
+    if url.startswith("postgresql"):
+        return (
+            f"cannot open the PostgreSQL store {_shown(url)}: {detail}; check that the server "
+            "runs, that the user may log in and that the database exists (createdb NAME)"
+        )
+    return f"cannot open the store {_shown(url)}: {detail}"
 
 
 def store_problem(url: str, exc: BaseException) -> StoreUnavailableError | None:
