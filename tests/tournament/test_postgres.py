@@ -15,7 +15,7 @@ from sqlalchemy.engine import Engine
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
-from kolrami.tournament import store as store_module
+from kolrami.tournament import database
 from kolrami.tournament.models import RoundRow
 from kolrami.tournament.store import MAX_SEED, Store, StoreBusyError, database_url
 
@@ -57,11 +57,11 @@ def test_a_write_waits_for_another_processes_then_is_busy(
 ) -> None:
     """Another process inside a write (holding the store's write lock): a write here waits for
     it, as on SQLite, and past the timeout is refused as busy with nothing saved."""
-    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 300)
+    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 300)
     store = Store(db)
     store.create_event("Nov", seed=1)
     with postgres.connect() as other:
-        other.execute(text(f"SELECT pg_advisory_xact_lock({store_module._WRITE_LOCK_KEY})"))
+        other.execute(text(f"SELECT pg_advisory_xact_lock({database.WRITE_LOCK_KEY})"))
         started = time.monotonic()
         with pytest.raises(StoreBusyError, match="nothing was saved; send it again"):
             store.add_player("Nov", "Ann", load_fleet("federation-cruisers"))
