@@ -56,11 +56,18 @@ def test_other_database_errors_are_not_called_busy(tmp_path: Path) -> None:
 
     @app.get("/locked")
     def locked() -> None:
-        raise sqlite3.OperationalError("database is locked")
+        busy = sqlite3.OperationalError("database is locked")
+        busy.sqlite_errorname = "SQLITE_BUSY"  # as the driver raises it: the kind, not the text
+        raise busy
+
+    @app.get("/says-locked")
+    def says_locked() -> None:
+        raise sqlite3.OperationalError("table locked_rows has no column x")  # not busy
 
     client = TestClient(app, raise_server_exceptions=False)
     assert client.get("/boom").status_code == 500  # a real fault is not dressed up as busy
     assert client.get("/locked").status_code == 503
+    assert client.get("/says-locked").status_code == 500  # told by its kind, not its words
 
 
 def test_a_refused_htmx_save_is_one_line_for_the_cards_message_area(

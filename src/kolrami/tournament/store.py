@@ -64,7 +64,6 @@ from kolrami.tournament.database import (
     damaged,
     make_engine,
     refuse_long_texts,
-    store_problem,
     upgrade,
 )
 from kolrami.tournament.database import (
@@ -78,6 +77,9 @@ from kolrami.tournament.database import (
 )
 from kolrami.tournament.database import (
     database_url as database_url,
+)
+from kolrami.tournament.database import (
+    store_problem as store_problem,
 )
 from kolrami.tournament.models import (
     BattleLogRow,
