@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from kolrami.catalog.models import PackInfo, ShipClass, ShipPack
-from kolrami.errors import DataPackError
+from kolrami.errors import DataPackError, quoted
 
 BUILTIN_PACK = "fpf_ships.toml"
 
@@ -35,8 +35,8 @@ def _first_problem(err: ValidationError) -> tuple[str, str]:
     msg = first["msg"].removeprefix("Value error, ")
     if first["type"] == "missing":
         msg = "required field is missing"
-    elif first["type"] != "value_error" and "input" in first:
-        msg = f"{msg} (got {first['input']!r})"
+    elif first["type"] not in ("value_error", "too_long", "too_short") and "input" in first:
+        msg = f"{msg} (got {quoted(repr(first['input']))})"
     more = len(err.errors()) - 1
     return path, msg + (f" (and {more} more problem{'s' * (more > 1)})" if more else "")
 

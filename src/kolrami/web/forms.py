@@ -5,7 +5,6 @@ typed from a paper list, one ship a row. Every problem is attached to the form f
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -14,7 +13,8 @@ from typing import Any
 from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import Card, CardKind, cards
 from kolrami.catalog.names import name_key
-from kolrami.errors import InvalidInputError, KolramiError
+from kolrami.errors import InvalidInputError, KolramiError, loads_json
+from kolrami.fleet.document import MAX_FLEET_BYTES, MAX_SQUADRON_NUMBER
 from kolrami.fleet.fleetx import SHARE_PREFIX, from_share_string
 from kolrami.fleet.legality import EventSettings, FleetReport, place, validate
 from kolrami.fleet.model import Fleet, FleetShip, read_fleet
@@ -22,8 +22,8 @@ from kolrami.fleet.model import Fleet, FleetShip, read_fleet
 SHIP_FIELDS = ("class", "squadron", "captain", "admiral", "upgrades")
 START_ROWS = 6
 MAX_ROWS = 24
-MAX_UPLOAD = 256 * 1024
-MAX_SQUADRON = 99
+MAX_UPLOAD = MAX_FLEET_BYTES  # the fleet's own bound (kolrami.fleet.document)
+MAX_SQUADRON = MAX_SQUADRON_NUMBER
 
 
 @dataclass(slots=True)
@@ -121,10 +121,11 @@ def from_upload(data: bytes, filename: str) -> FleetForm:
 
 
 def _json(text: str, source: str = "pasted fleet") -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInputError(f"{source}: not valid JSON: {exc}") from None
+    if len(text.encode("utf-8")) > MAX_FLEET_BYTES:
+        raise InvalidInputError(
+            f"{source}: larger than {MAX_FLEET_BYTES // 1024} KiB; is it a FleetX file?"
+        )
+    return loads_json(text, source)
 
 
 # --- the typed fleet ------------------------------------------------------------------------------
