@@ -36,12 +36,12 @@ class UnknownNameError(KolramiError, LookupError):
         self.suggestion = self.suggestions[0] if self.suggestions else None
         self.known = known
         if self.suggestions:
-            quoted = [f"'{s}'" for s in self.suggestions]
-            either = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+            names = [f"'{s}'" for s in self.suggestions]
+            either = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
             hint = f"did you mean {either}?"
         else:
             hint = "known: " + ", ".join(known)
-        super().__init__(f"no {kind} '{name}'; {hint}")
+        super().__init__(f"no {kind} '{quoted(name)}'; {hint}")
 
 
 class InvalidInputError(KolramiError, ValueError):
@@ -61,10 +61,12 @@ def quoted(text: object, most: int = QUOTE_CHARS) -> str:
     shown = str(text)
     if any(not ch.isprintable() for ch in shown):
         shown = shown.encode("unicode_escape").decode("ascii")
+    if isinstance(text, Path):
+        most = max(most, 2 * QUOTE_CHARS)  # paths run long: keep 120 characters of one
+        if len(shown) > most:
+            return f"...{shown[-most:]}"
     if len(shown) <= most:
         return shown
-    if isinstance(text, Path):
-        return f"...{shown[-most:]}"
     return f"{shown[:most]}... ({len(str(text))} characters)"
 
 
@@ -77,36 +79,38 @@ def path_is(path: Path, kind: str) -> bool:
         return False
 
 
-def read_text(path: str | Path, what: str, most_bytes: int) -> str:
+def read_text(
+    path: str | Path, what: str, most_bytes: int, error: type[KolramiError] = InvalidInputError
+) -> str:
     """The text of the file `path` a user named, as UTF-8 (a byte-order mark is allowed).
 
-    Every reason it cannot be read is one line naming the file and the fix: no such file, a
-    folder, a name too long, no permission, larger than `most_bytes` (a device or pipe that never
-    ends too), UTF-16 or other text that is not UTF-8.
+    Every reason it cannot be read is one line (an `error`) naming the file and the fix: no such
+    file, a folder, a name too long, no permission, larger than `most_bytes` (a device or pipe
+    that never ends too), UTF-16 or other text that is not UTF-8.
     """
     path = Path(path)
     where = quoted(path)
     if path_is(path, "dir"):
-        raise InvalidInputError(f"{where} is a folder; name the {what} file in it")
+        raise error(f"{where} is a folder; name the {what} file in it")
     try:
         with path.open("rb") as f:
             data = f.read(most_bytes + 1)
     except OSError as exc:
-        raise InvalidInputError(f"{where}: cannot read the {what}: {exc.strerror}") from None
+        raise error(f"{where}: cannot read the {what}: {exc.strerror}") from None
     if len(data) > most_bytes:
-        raise InvalidInputError(
-            f"{where}: larger than {most_bytes // 1024} KiB, too large for a {what}; is it the "
+        raise error(
+            f"{where}: larger than {most_bytes // 1024:,} KiB, too large for a {what}; is it the "
             "right file?"
         )
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise InvalidInputError(
+        raise error(
             f"{where}: the {what} is UTF-16 text; save it as UTF-8 (most editors: Save As, "
             "encoding UTF-8)"
         )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InvalidInputError(
+        raise error(
             f"{where}: the {what} is not UTF-8 text (byte {exc.start + 1} is not); save it as UTF-8"
         ) from None
 

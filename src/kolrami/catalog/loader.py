@@ -11,9 +11,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from kolrami.catalog.models import PackInfo, ShipClass, ShipPack
-from kolrami.errors import DataPackError, quoted
+from kolrami.errors import DataPackError, quoted, read_text
 
 BUILTIN_PACK = "fpf_ships.toml"
+#: The most bytes of a data pack file read (the built-in pack is under 20 KB).
+MAX_PACK_BYTES = 4 * 1024 * 1024
 
 
 def _field_path(loc: tuple[int | str, ...]) -> str:
@@ -90,11 +92,7 @@ def _ship_label(entry: Any, number: int) -> str:
 def load_pack(path: str | Path) -> ShipPack:
     """Load and validate a pack file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataPackError(f"{path}: cannot read the data pack: {exc.strerror}") from None
-    return parse_pack(text, str(path))
+    return parse_pack(read_text(path, "data pack", MAX_PACK_BYTES, DataPackError), str(path))
 
 
 @cache

@@ -30,8 +30,8 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from kolrami.cli.support import command, print_json
-from kolrami.errors import InvalidInputError, UnknownNameError
+from kolrami.cli.support import check_seed, command, print_json
+from kolrami.errors import InvalidInputError, UnknownNameError, quoted
 from kolrami.rules.registry import describe
 from kolrami.scenarios.models import load_scenario
 
@@ -86,7 +86,9 @@ def assess_cmd(
         ),
     ] = "aggressive,kiting",
     battles: Annotated[int, typer.Option(help="Battles per matchup.")] = 200,
-    seed: Annotated[int, typer.Option(help="Master seed; each battle's seed derives from it.")] = 1,
+    seed: Annotated[
+        int, typer.Option(help="Master seed, 0 to 2**63 - 1; each battle's seed derives from it.")
+    ] = 1,
     turns: Annotated[int | None, typer.Option(help="Turn limit (overrides the scenario).")] = None,
     rules: Annotated[
         str | None, typer.Option(help="Extra rule modules, comma separated (see kolrami rules).")
@@ -121,6 +123,7 @@ def assess_cmd(
 
     kolrami assess --fleets mine.json 'presets:*' --battles 500 --out runs/friday
     """
+    check_seed(seed)
     run_assess(
         AssessOptions(
             fleets=fleet_args(fleets, more),
@@ -253,11 +256,11 @@ def run_assess(opts: AssessOptions) -> None:
         raise InvalidInputError("--address belongs to --backend ray")
     if opts.report is not None:
         if opts.report.suffix.lower() not in (".html", ".htm"):
-            raise InvalidInputError(f"--report '{opts.report}' must end in .html")
+            raise InvalidInputError(f"--report '{quoted(opts.report)}' must end in .html")
         if not opts.report.parent.exists():
             raise InvalidInputError(
-                f"cannot write --report '{opts.report}': folder '{opts.report.parent}' does "
-                "not exist"
+                f"cannot write --report '{quoted(opts.report)}': folder "
+                f"'{quoted(opts.report.parent)}' does not exist"
             )
     if opts.backend == "ray":
         ray_module()

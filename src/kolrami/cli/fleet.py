@@ -16,7 +16,8 @@ from kolrami.catalog.cards import CardKind, card_names, get_card
 from kolrami.catalog.models import UpgradeType
 from kolrami.catalog.names import Names
 from kolrami.cli.support import command, console, print_json
-from kolrami.errors import InvalidInputError, KolramiError
+from kolrami.errors import InvalidInputError, KolramiError, path_is, quoted
+from kolrami.fleet.document import MAX_NAME_CHARS, MAX_SHIPS, MAX_SQUADRON_NUMBER
 from kolrami.fleet.fleetx import (
     as_text,
     data_version_note,
@@ -224,12 +225,12 @@ def export_cmd(
 
 def _save(path: Path, text: str) -> None:
     """Write a file, or say in one line why not (stored files untouched on failure)."""
-    if path.is_dir():
-        raise InvalidInputError(f"cannot write '{path}': it is a folder; name a file in it")
+    if path_is(path, "dir"):
+        raise InvalidInputError(f"cannot write '{quoted(path)}': it is a folder; name a file in it")
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise InvalidInputError(f"cannot write '{path}': {exc.strerror}") from None
+        raise InvalidInputError(f"cannot write '{quoted(path)}': {exc.strerror}") from None
 
 
 @command(fleet_app, "import")
@@ -279,10 +280,14 @@ def new_cmd(
     def ask(text: str, **kw: object) -> str:
         return str(typer.prompt(text, err=err, **kw))  # type: ignore[arg-type]
 
-    name = ask("Fleet name", default="My fleet")
+    while True:
+        name = ask("Fleet name", default="My fleet").strip()
+        if 0 < len(name) <= MAX_NAME_CHARS:
+            break
+        con.print(f"[red]A fleet's name is 1 to {MAX_NAME_CHARS} characters.[/red]")
     ships: list[FleetShip] = []
     con.print(f"Ship classes: {', '.join(pack.names.labels)}")
-    while True:
+    while len(ships) < MAX_SHIPS:
         typed = ask("Ship class (blank to finish)", default="", show_default=False).strip()
         if not typed:
             if ships:
@@ -295,7 +300,7 @@ def new_cmd(
             con.print(f"[red]{exc}[/red]")
             continue
         con.print(f"  {cls.name}: {cls.value} SP")
-        squadron = int(typer.prompt("  Squadron number", default=1, type=int, err=err))
+        squadron = _ask_squadron(con, ask)
         captain = _ask_card(con, err, "  Captain (blank: none)", CardKind.CAPTAIN, None)
         admiral = _ask_card(con, err, "  Admiral (blank: none)", CardKind.ADMIRAL, None)
         upgrades: dict[str, list[str]] = {}
@@ -319,6 +324,8 @@ def new_cmd(
         report = validate(Fleet(name=name, ships=tuple(ships)), limit)
         con.print(f"  [bold]Total Build {report.total_build} / {limit} SP[/bold]")
     resource = _ask_card(con, err, "Resource (blank: none)", CardKind.RESOURCE, None)
+    if len(ships) == MAX_SHIPS:
+        con.print(f"That is {MAX_SHIPS} ships, the most a fleet holds.")
     fleet = Fleet(name=name, ships=tuple(ships), resource=resource, points_limit=limit)
     report = validate(fleet, limit)
     _save(out, dumps(fleet))
@@ -327,6 +334,18 @@ def new_cmd(
         return
     _print_report(report)
     con.print(f"Saved {out}")
+
+
+def _ask_squadron(con: Console, ask: Callable[..., str]) -> int:
+    """Ask for a squadron number until it is a whole number from 1 to MAX_SQUADRON_NUMBER."""
+    while True:
+        typed = ask("  Squadron number", default="1").strip()
+        if typed.isascii() and typed.isdigit() and 1 <= int(typed) <= MAX_SQUADRON_NUMBER:
+            return int(typed)
+        con.print(
+            f"[red]'{quoted(typed, 20)}': a squadron is a whole number from 1 to "
+            f"{MAX_SQUADRON_NUMBER}[/red]"
+        )
 
 
 def _ask_card(

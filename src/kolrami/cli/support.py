@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
 import json
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 import typer
@@ -14,7 +16,8 @@ from rich.console import Console
 
 from kolrami.captains.registry import captain_names
 from kolrami.catalog.names import Names
-from kolrami.errors import KolramiError
+from kolrami.engine.chance import SEED_BITS
+from kolrami.errors import InvalidInputError, KolramiError, path_is, quoted
 from kolrami.rules.registry import describe
 
 P = ParamSpec("P")
@@ -44,6 +47,77 @@ def command(
         return func
 
     return register
+
+
+def store_url(url: str, create: bool) -> str:
+    """`url` (from --db, as kolrami.tournament.store.database_url made it) checked before the
+    store opens it, so that every reason it cannot be opened is one line:
+
+    - a SQLite file in a folder that does not exist;
+    - a SQLite file that does not exist, for a command that only uses an event (`create` False:
+      standings, pair, result ...): the store would make an empty database there;
+    - PostgreSQL without its driver (the `postgres` extra).
+    """
+    # SQLAlchemy's URL parser (the store loads SQLAlchemy anyway, right after this)
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise InvalidInputError(
+            f"--db '{quoted(url)}' is not a database URL: give a SQLite file (event.db) or a "
+            "URL such as postgresql://user@host/kolrami"
+        ) from None
+    backend = parsed.get_backend_name()
+    if backend == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        path = Path(parsed.database)
+        folder = path.parent if str(path.parent) else Path(".")
+        if not path_is(folder, "dir"):
+            raise InvalidInputError(
+                f"--db '{quoted(path)}': folder '{quoted(folder)}' does not exist; make it "
+                "first or name a file in a folder that does"
+            )
+        try:
+            path.stat()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:  # a name too long, no permission to look
+            raise InvalidInputError(f"--db '{quoted(path)}': {exc.strerror}") from None
+        if not create and not path_is(path, "file"):
+            raise InvalidInputError(
+                f"--db '{quoted(path)}': no such store (nothing was created); create an event "
+                f"there with kolrami tournament new NAME --db {quoted(path)}, or name the "
+                "store's file"
+            )
+    elif backend == "postgresql":
+        driver = parsed.get_driver_name()
+        try:
+            missing = importlib.util.find_spec(driver) is None
+        except (ImportError, ValueError):
+            missing = True
+        if missing:
+            raise InvalidInputError(
+                f"--db {quoted(parsed.render_as_string(hide_password=True))}: the PostgreSQL "
+                f"driver ({driver}) is not installed; install it with pip install "
+                "'kolrami[postgres]'"
+            )
+    return url
+
+
+#: Seeds are whole numbers from 0 to 2**63 - 1 in every command (kolrami.engine.chance).
+MAX_SEED = 2**SEED_BITS - 1
+
+
+def check_seed(seed: int | None, option: str = "--seed") -> int | None:
+    """`seed` if it is one every command takes (0 to 2**63 - 1, the range the store keeps and
+    JSON carries), else one line saying so."""
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise InvalidInputError(
+            f"{option} {quoted(seed, 30)}: a seed is a whole number from 0 to 2**63 - 1 "
+            f"({MAX_SEED})"
+        )
+    return seed
 
 
 def console() -> Console:

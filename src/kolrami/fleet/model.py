@@ -99,7 +99,7 @@ def fleet_text(ref: str) -> tuple[str, str]:
     if ref.startswith(PRESET_PREFIX):
         raise UnknownNameError(
             "preset fleet",
-            quoted(ref),
+            ref,
             presets.suggest(ref.removeprefix(PRESET_PREFIX)),
             presets.labels,
         )
@@ -113,7 +113,7 @@ def fleet_text(ref: str) -> tuple[str, str]:
             )
         if path.suffix or "/" in ref or "\\" in ref:  # meant as a file
             if not _exists(path):
-                raise InvalidInputError(f"{quoted(ref)}: cannot read the fleet: no such file")
+                raise InvalidInputError(f"{quoted(path)}: cannot read the fleet: no such file")
             return read_text(path, "fleet", MAX_FLEET_BYTES), str(path)  # says why not
         hint = presets.suggest(ref)
         more = (

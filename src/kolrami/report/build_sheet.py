@@ -18,7 +18,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from kolrami import __version__
 from kolrami.catalog import builtin_pack
-from kolrami.errors import InvalidInputError
+from kolrami.errors import InvalidInputError, quoted
 from kolrami.fleet.legality import FleetReport, ShipTotal
 
 FRONT_SHIPS = 4  # FBS-02
@@ -133,4 +133,4 @@ def write(path: Path, data: str | bytes) -> None:
         else:
             path.write_text(data, encoding="utf-8")
     except OSError as exc:
-        raise InvalidInputError(f"cannot write '{path}': {exc.strerror}") from None
+        raise InvalidInputError(f"cannot write '{quoted(path)}': {exc.strerror}") from None

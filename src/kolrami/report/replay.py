@@ -28,7 +28,7 @@ from typing import Any
 
 from kolrami.catalog import ShipClass, ShipPack, WeaponKind, builtin_pack
 from kolrami.catalog.cards import CardKind, cards
-from kolrami.errors import InvalidInputError
+from kolrami.errors import InvalidInputError, quoted
 from kolrami.report.narrate import ITEM_NAMES, mount_names
 from kolrami.report.replay_format import (
     ADRIFT,
@@ -752,10 +752,12 @@ def render_replay(events: Iterable[ev.Event], pack: ShipPack | None = None) -> s
 def check_output(path: Path, suffixes: tuple[str, ...], what: str) -> None:
     """Fail early, before a battle is played, when `path` cannot be the output file."""
     if path.suffix.lower() not in suffixes:
-        raise InvalidInputError(f"{what} file '{path}' must end in {' or '.join(suffixes)}")
+        raise InvalidInputError(f"{what} file '{quoted(path)}' must end in {' or '.join(suffixes)}")
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
-        raise InvalidInputError(f"cannot write {what} '{path}': folder '{parent}' does not exist")
+        raise InvalidInputError(
+            f"cannot write {what} '{quoted(path)}': folder '{quoted(parent)}' does not exist"
+        )
 
 
 def write_replay(events: Iterable[ev.Event], path: Path, pack: ShipPack | None = None) -> int:
@@ -765,7 +767,7 @@ def write_replay(events: Iterable[ev.Event], path: Path, pack: ShipPack | None =
     try:
         path.write_bytes(text)
     except OSError as exc:
-        raise InvalidInputError(f"cannot write replay '{path}': {exc.strerror}") from None
+        raise InvalidInputError(f"cannot write replay '{quoted(path)}': {exc.strerror}") from None
     return len(text)
 
 

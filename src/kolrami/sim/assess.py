@@ -27,7 +27,7 @@ import numpy as np
 from kolrami.captains.registry import captain_names
 from kolrami.catalog import ShipPack, builtin_pack
 from kolrami.engine.chance import derive_seed
-from kolrami.errors import InvalidInputError, UnknownNameError
+from kolrami.errors import InvalidInputError, UnknownNameError, quoted
 from kolrami.fleet.legality import MAX_SQUADRON, validate
 from kolrami.fleet.model import PRESET_PREFIX, Fleet, FleetShip, load_fleet, preset_names
 from kolrami.rules import RULES_VERSION, scenario_capabilities
@@ -375,7 +375,7 @@ class RecordStore:
                 pass
         except OSError as exc:
             raise InvalidInputError(
-                f"cannot write to --out {self.folder}: {exc.strerror}"
+                f"cannot write to --out {quoted(self.folder)}: {exc.strerror}"
             ) from None
 
     def load(self, plan: Plan) -> dict[tuple[str, int], Record]:
