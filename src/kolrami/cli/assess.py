@@ -32,7 +32,7 @@ from rich.text import Text
 
 from kolrami.cli.support import check_seed, command, print_json
 from kolrami.errors import InvalidInputError, UnknownNameError, quoted
-from kolrami.rules.registry import describe
+from kolrami.rules.registry import bind, describe, select
 from kolrami.scenarios.models import load_scenario
 
 if TYPE_CHECKING:
@@ -206,6 +206,7 @@ def build_plan(opts: AssessOptions) -> Plan:
         for name in extra:
             if name not in known:
                 raise UnknownNameError("rule module", name, None, known)
+        bind(select(scenario, extra))  # modules that conflict: refused before any battle
     captains = tuple(_split(opts.captains))
     return Plan(
         tuple(combatants_from(opts)),

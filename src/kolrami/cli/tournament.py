@@ -403,11 +403,10 @@ def sheet_cmd(
 ) -> None:
     """The organizer's score sheet and every player's Fleet Build Sheet with the round log."""
     # jinja2, about 25 ms: loaded when sheets are written
-    from kolrami.report.build_sheet import render_pdf, write
+    from kolrami.report.build_sheet import check_paths, render_pdf, write
     from kolrami.report.tournament_sheets import event_sheets_html
 
-    if html is None and pdf is None:
-        raise InvalidInputError("say where to write: --html OUT.html and/or --pdf OUT.pdf")
+    check_paths(html, pdf)
     text = event_sheets_html(_store(db), event)
     wrote = []
     if html is not None:

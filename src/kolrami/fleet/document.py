@@ -43,6 +43,8 @@ MAX_SQUADRON_NUMBER = 99
 #: The most characters of a fleet's or ship's name, and of an id (ship class, card, faction).
 MAX_NAME_CHARS = 120
 MAX_ID_CHARS = 64
+#: The largest SP limit a fleet or an event has (OP-13; kolrami.tournament.store's is the same).
+MAX_SP_LIMIT = 100_000
 #: The most cards in one list (captains or admirals of a ship, upgrades of one type, resources),
 #: and the most upgrade types on a ship; a legal ship carries a handful.
 MAX_CARDS = 12
@@ -92,7 +94,7 @@ class Fleet(BaseModel):
     ruleset: Id = "fpf-core"
     name: Name = Field("Unnamed fleet", min_length=1)
     faction: Id | None = None
-    points_limit: int | None = Field(None, gt=0, le=100_000)
+    points_limit: int | None = Field(None, gt=0, le=MAX_SP_LIMIT)
     resource: Id | Ids | None = None
     ships: tuple[FleetShip, ...] = Field(min_length=1, max_length=MAX_SHIPS)
     vendor: dict[str, Any] = Field(default_factory=dict)

@@ -18,7 +18,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from kolrami import __version__
 from kolrami.catalog import builtin_pack
-from kolrami.errors import InvalidInputError, quoted
+from kolrami.errors import InvalidInputError, path_is, quoted
 from kolrami.fleet.legality import FleetReport, ShipTotal
 
 FRONT_SHIPS = 4  # FBS-02
@@ -123,6 +123,28 @@ def render_pdf(html: str) -> bytes:
     if status.err:
         raise InvalidInputError("could not lay out the build sheet as PDF")
     return out.getvalue()
+
+
+def check_paths(html: Path | None, pdf: Path | None) -> None:
+    """Refuse, before anything is laid out, a sheet that cannot be written where asked: a name
+    without the format's ending (a PDF called x.txt), a folder, or a folder that is not there."""
+    if html is None and pdf is None:
+        raise InvalidInputError("say where to write: --html OUT.html and/or --pdf OUT.pdf")
+    for path, option, endings in ((html, "--html", (".html", ".htm")), (pdf, "--pdf", (".pdf",))):
+        if path is None:
+            continue
+        if path_is(path, "dir"):
+            raise InvalidInputError(f"{option} '{quoted(path)}' is a folder; name a file in it")
+        if path.suffix.lower() not in endings:
+            raise InvalidInputError(
+                f"{option} '{quoted(path)}' must end in {' or '.join(endings)}: "
+                f"{option} writes {option.removeprefix('--').upper()}"
+            )
+        folder = path.parent if str(path.parent) else Path(".")
+        if not path_is(folder, "dir"):
+            raise InvalidInputError(
+                f"cannot write '{quoted(path)}': folder '{quoted(folder)}' does not exist"
+            )
 
 
 def write(path: Path, data: str | bytes) -> None:
