@@ -20,6 +20,7 @@ from kolrami import __version__
 from kolrami.catalog import builtin_pack
 from kolrami.errors import InvalidInputError, path_is, quoted
 from kolrami.fleet.legality import FleetReport, ShipTotal
+from kolrami.report.pdf_fonts import font_folders, with_fonts
 
 FRONT_SHIPS = 4  # FBS-02
 MIN_ROWS = 7  # ship, captain, admiral and at least four upgrade rows per block (FBS-03)
@@ -112,14 +113,19 @@ def render_html(
 
 
 def render_pdf(html: str) -> bytes:
-    """PDF bytes of a sheet's HTML."""
-    from xhtml2pdf import pisa  # here, not at the top: xhtml2pdf (with reportlab) is slow to load
+    """PDF bytes of a sheet's HTML, in fonts that draw every script a name may be in
+    (kolrami.report.pdf_fonts). The renderer reads the font files and nothing else: no
+    network, no other local file."""
+    # here, not at the top: xhtml2pdf (with reportlab) is slow to load
+    from xhtml2pdf import pisa
+    from xhtml2pdf.config.resources import ResourceAccessPolicy
 
     # xhtml2pdf logs every CSS property it skips (border-collapse ...) as a warning on stderr:
     # noise to a user, who gets the PDF either way
     logging.getLogger("xhtml2pdf").setLevel(logging.ERROR)
     out = io.BytesIO()
-    status = pisa.CreatePDF(html, dest=out, encoding="utf-8")
+    policy = ResourceAccessPolicy(allow_remote=False, base_dir=None, extra_roots=font_folders())
+    status = pisa.CreatePDF(with_fonts(html), dest=out, encoding="utf-8", resource_policy=policy)
     if status.err:
         raise InvalidInputError("could not lay out the build sheet as PDF")
     return out.getvalue()
