@@ -241,6 +241,10 @@ def _progress(console: Console) -> Progress:
     )
 
 
+#: The most worker processes (or Ray CPUs) asked for: more than any machine here has cores.
+MAX_WORKERS = 1024
+
+
 def run_assess(opts: AssessOptions) -> None:
     """The whole command: plan, play (resuming), summarise, print, report."""
     # the sweep brings numpy and the worker pool (about 180 ms): loaded when a sweep runs, so
@@ -249,8 +253,11 @@ def run_assess(opts: AssessOptions) -> None:
     from kolrami.sim.backends import Interrupted, default_workers, ray_module, run_plan
 
     workers = default_workers() if opts.workers is None else opts.workers
-    if workers < 1:
-        raise InvalidInputError(f"--workers {workers}: use 1 or more workers")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise InvalidInputError(
+            f"--workers {quoted(workers, 20)}: use 1 to {MAX_WORKERS} workers (this machine has "
+            f"{default_workers()} cores)"
+        )
     if opts.backend not in ("local", "ray"):
         raise InvalidInputError(f"--backend {opts.backend}: use local or ray")
     if opts.address is not None and opts.backend != "ray":

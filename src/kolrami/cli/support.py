@@ -25,8 +25,17 @@ R = TypeVar("R")
 
 
 def fail(message: str) -> typer.Exit:
-    """Print a one-line error; the caller raises the returned Exit (code 2)."""
-    typer.echo(f"kolrami: error: {message}", err=True)
+    """Print a one-line error; the caller raises the returned Exit (code 2).
+
+    One line whatever the message holds: a driver's text of several lines is joined, without
+    SQLAlchemy's "(Background on this error at: ...)" link.
+    """
+    lines = [
+        line.strip()
+        for line in message.splitlines()
+        if line.strip() and not line.strip().startswith("(Background on this error")
+    ]
+    typer.echo(f"kolrami: error: {' '.join(lines)}", err=True)
     return typer.Exit(2)
 
 
@@ -84,7 +93,11 @@ def store_url(url: str, create: bool) -> str:
             pass
         except OSError as exc:  # a name too long, no permission to look
             raise InvalidInputError(f"--db '{quoted(path)}': {exc.strerror}") from None
-        if not create and not path_is(path, "file"):
+        if path_is(path, "dir"):
+            raise InvalidInputError(f"--db '{quoted(path)}' is a folder; name the store's file")
+        if path_is(path, "file"):
+            _check_sqlite_file(path, create)
+        elif not create:
             raise InvalidInputError(
                 f"--db '{quoted(path)}': no such store (nothing was created); create an event "
                 f"there with kolrami tournament new NAME --db {quoted(path)}, or name the "
@@ -103,6 +116,30 @@ def store_url(url: str, create: bool) -> str:
                 "'kolrami[postgres]'"
             )
     return url
+
+
+#: The first bytes of every SQLite database file.
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _check_sqlite_file(path: Path, create: bool) -> None:
+    """Refuse a --db file that is not a store before SQLite opens it: SQLite would call it
+    damaged (two lines of driver text), or make an empty file a database."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise InvalidInputError(f"--db '{quoted(path)}': {exc.strerror}") from None
+    if head and head != SQLITE_HEADER:
+        raise InvalidInputError(
+            f"--db '{quoted(path)}' is not a Kolrami store (not an SQLite database); name the "
+            "store's file, or a new file for a new store"
+        )
+    if not head and not create:
+        raise InvalidInputError(
+            f"--db '{quoted(path)}' is an empty file, not a store (nothing was changed); create "
+            f"an event there with kolrami tournament new NAME --db {quoted(path)}"
+        )
 
 
 #: Seeds are whole numbers from 0 to 2**63 - 1 in every command (kolrami.engine.chance).

@@ -7,8 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from kolrami.cli.support import command, console
-from kolrami.errors import InvalidInputError
+from kolrami.cli.support import command, console, store_url
+from kolrami.errors import InvalidInputError, quoted
 
 
 def serve_cmd(
@@ -21,11 +21,13 @@ def serve_cmd(
     ] = None,
 ) -> None:
     """Run the web app: organizers run events, players report from their phones."""
-    from kolrami.web import create_app  # FastAPI and the store, about 480 ms: only for serve
+    # FastAPI and the store, about 480 ms: only for serve
+    from kolrami.tournament.store import database_url
+    from kolrami.web import create_app
 
     if not 0 < port < 65536:
-        raise InvalidInputError(f"--port {port}: use a port from 1 to 65535")
-    app = create_app(db, own_hosts=(host,))
+        raise InvalidInputError(f"--port {quoted(port, 20)}: use a port from 1 to 65535")
+    app = create_app(store_url(database_url(db), create=True), own_hosts=(host,))
     store = app.state.web.store
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     out = console()

@@ -89,6 +89,9 @@ def _squadrons(class_id: str, count: int, name: str) -> Fleet:
 #: The most ships one side of an assessment battle fields (--points): 60 Birds of Prey a side
 #: play a battle in about a second; a thousand took a minute a battle with no sign of progress.
 MAX_SHIPS_A_SIDE = 60
+#: The most battles a matchup: 200 give win rates within about 7 points; a hundred thousand
+#: take hours a matchup on one core. (A number of thirty digits went on to exhaust memory.)
+MAX_BATTLES = 100_000
 
 
 def class_combatants(
@@ -234,8 +237,11 @@ class Plan:
 
     def __post_init__(self) -> None:
         check_unique(self.combatants)
-        if self.battles < 1:
-            raise InvalidInputError(f"--battles {self.battles}: play at least 1 battle a matchup")
+        if not 1 <= self.battles <= MAX_BATTLES:
+            raise InvalidInputError(
+                f"--battles {quoted(self.battles, 20)}: play 1 to {MAX_BATTLES:,} battles a "
+                "matchup"
+            )
         if self.seed < 0:
             raise InvalidInputError(f"seed {self.seed} is negative; use 0 or more")
         if not self.captains:

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
 from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import Card, CardKind, cards
 from kolrami.catalog.names import name_key
@@ -228,8 +230,15 @@ def from_rows(values: Mapping[str, str]) -> tuple[FleetForm, dict[int, int]]:
                 data[part] = entered[part]
         if upgrades:
             data["upgrades"] = upgrades
+        try:
+            ship = FleetShip.model_validate(data)
+        except ValidationError as exc:  # past a fleet's bounds (kolrami.fleet.document)
+            first = exc.errors()[0]
+            part = str(first["loc"][0]) if first["loc"] else "class"
+            form.add(f"ship_{row}_{part if part in SHIP_FIELDS else 'class'}", first["msg"])
+            continue
         field_of[len(ships)] = row
-        ships.append(FleetShip.model_validate(data))
+        ships.append(ship)
     fleet_name = values.get("fleet_name", "").strip() or "Typed fleet"
     if not ships and not form.errors:
         form.add("ship_0_class", "a fleet has at least one ship: choose its class")
