@@ -12,10 +12,11 @@ import pytest
 from kolrami.cli import main
 
 
-def refused(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+def refused(args: list[str], capsys: pytest.CaptureFixture[str], quiet: bool = False) -> str:
     code = main(args)
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
     assert code == 2, (args, err)
+    assert not quiet or out == "", out  # refused before any work was shown
     (line,) = err.strip().splitlines()
     assert line.startswith("kolrami: error: "), line
     return line
@@ -119,9 +120,8 @@ def test_a_report_with_the_wrong_ending_is_refused_before_the_simulation(
         ["assess", "--battles", "2", "--report", str(tmp_path / "x.txt")],
         ["tournament", "simulate", "--players", "4", "--report", str(tmp_path / "x.txt")],
     ):
-        line = refused(args, capsys)
+        line = refused(args, capsys, quiet=True)  # nothing played, not even the banner
         assert "must end in .html" in line
-    assert capsys.readouterr().out == ""  # nothing was played, not even the banner
 
 
 def test_a_store_that_is_not_there_is_not_created(
@@ -155,3 +155,28 @@ def test_postgresql_without_its_driver_says_how_to_install_it(
     assert "the PostgreSQL driver (psycopg) is not installed" in line
     assert "pip install 'kolrami[postgres]'" in line
     assert "s3cret" not in line  # the password is never printed
+
+
+def test_a_db_that_is_not_a_store_is_one_line_and_left_alone(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    text, empty = tmp_path / "notes.db", tmp_path / "empty.db"
+    text.write_text("my notes")
+    empty.write_bytes(b"")
+    line = refused(["tournament", "standings", "--db", str(text)], capsys)
+    assert "is not a Kolrami store (not an SQLite database)" in line
+    line = refused(["tournament", "pair", "--db", str(empty)], capsys)
+    assert "is an empty file, not a store (nothing was changed)" in line
+    line = refused(["serve", "--db", str(text)], capsys)
+    assert "is not a Kolrami store" in line
+    assert text.read_text() == "my notes"
+    assert empty.read_bytes() == b""
+
+
+def test_absurd_assessment_sizes_are_refused_before_anything_runs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    line = refused(["assess", "--battles", "9" * 30], capsys)
+    assert "play 1 to 100,000 battles a matchup" in line
+    line = refused(["assess", "--workers", "9" * 30], capsys)
+    assert "use 1 to 1024 workers" in line

@@ -495,10 +495,10 @@ def simulate_cmd(
     chosen = [(ref.removeprefix("presets:"), load_any(ref)) for ref in refs]
     check_event(players, rounds, chosen)  # every argument checked before the banner
     sc = load_scenario(scenario)
-    if report is not None and not report.parent.exists():
-        raise InvalidInputError(
-            f"cannot write '{quoted(report)}': folder '{quoted(report.parent)}' does not exist"
-        )
+    if report is not None:  # its name and folder, before the event is played
+        from kolrami.report.replay import check_output  # the report writers: only with --report
+
+        check_output(report, (".html", ".htm"), "--report")
     out = console()
     quiet = as_json
 

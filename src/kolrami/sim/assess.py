@@ -239,8 +239,7 @@ class Plan:
         check_unique(self.combatants)
         if not 1 <= self.battles <= MAX_BATTLES:
             raise InvalidInputError(
-                f"--battles {quoted(self.battles, 20)}: play 1 to {MAX_BATTLES:,} battles a "
-                "matchup"
+                f"--battles {quoted(self.battles, 20)}: play 1 to {MAX_BATTLES:,} battles a matchup"
             )
         if self.seed < 0:
             raise InvalidInputError(f"seed {self.seed} is negative; use 0 or more")
