@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-SRC    := src tests benchmarks scripts
+SRC    := src tests benchmarks scripts docs/examples
 
 .PHONY: install run test lint typecheck layers pytest bench clean
 

@@ -201,13 +201,19 @@ def search_figures() -> dict[str, Any]:
     only) and a fork (the battle again at its current decision, to play forward)."""
     scenario = builtin_scenario("standard")
     fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
-    battle = new_battle(scenario, fleets, 7, ("aggressive", "aggressive"))
-    players = {s: make_captain("aggressive", captain_dice(7, s)) for s in ("A", "B")}
-    views = {s: battle.rules.view(battle, s) for s in ("A", "B")}
-    game = play(battle)
-    decision = next(game)
-    for _ in range(60):  # well into the battle: turn 4 or so
-        decision = game.send(players[decision.side].decide(views[decision.side], decision))
+    for seed in range(7, 100):  # the first seed whose battle is still on after 60 decisions
+        battle = new_battle(scenario, fleets, seed, ("aggressive", "aggressive"))
+        players = {s: make_captain("aggressive", captain_dice(seed, s)) for s in ("A", "B")}
+        views = {s: battle.rules.view(battle, s) for s in ("A", "B")}
+        game = play(battle)
+        decision = next(game)
+        try:
+            for _ in range(60):  # well into the battle: turn 4 or so
+                side = decision.side
+                decision = game.send(players[side].decide(views[side], decision))
+        except StopIteration:
+            continue
+        break
     dice = Dice(1)
     clones = 2000
     start = time.perf_counter()

@@ -46,6 +46,7 @@ def test_json_has_everything() -> None:
         "settings",
         "combatants",
         "matchups",
+        "ratings_fit",
         "ratings",
         "fair_values",
         "run",
@@ -203,3 +204,33 @@ def test_ctrl_c_loses_nothing_and_the_rerun_finishes_the_same(tmp_path: Path, sa
     assert data["run"]["resumed"] == len(saved)
     fresh = json.loads(run_ok(*args, "--json"))
     assert without_run(data) == without_run(fresh)
+
+
+def test_verdicts_per_captain_fit_and_flags_in_the_json() -> None:
+    data = json.loads(
+        run_ok(
+            "assess",
+            "--classes",
+            "star-hawk,defender,reliant,venture",
+            "--battles",
+            "8",
+            "--workers",
+            "1",
+            "--captains",
+            "aggressive,kiting",
+            "--json",
+        )
+    )
+    fit = data["ratings_fit"]
+    assert fit["df"] == 6 - 3
+    assert fit["dispersion"] >= 1.0
+    fv = data["fair_values"]
+    assert "scatter" in fv["rests_on"]
+    for row in fv["combatants"]:
+        assert set(row["verdict_by_captain"]) == {"aggressive", "kiting"}
+        assert isinstance(row["extrapolated"], bool)
+        assert row["verdict"] in ("underpriced", "overpriced", "about right", "can't tell")
+    # the cheapest and the dearest are judged beyond the others' costs
+    by_cost = sorted(fv["combatants"], key=lambda r: r["cost"])
+    assert by_cost[0]["extrapolated"]
+    assert by_cost[-1]["extrapolated"]

@@ -7,6 +7,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from kolrami.cli import app
+from kolrami.rules import RULES_VERSION
 
 runner = CliRunner()
 BATTLE = (
@@ -72,7 +73,7 @@ def test_an_fpf_1_log_is_refused_a_rerun_with_the_reason() -> None:
     result = runner.invoke(app, ["replay", str(OLD_LOG)])
     assert result.exit_code == 2, result.output
     assert "played under rules fpf-1" in result.output
-    assert "fpf-2" in result.output
+    assert RULES_VERSION in result.output
     assert "--html" in result.output
 
 

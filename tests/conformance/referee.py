@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from kolrami.captains.registry import captain_names
+from kolrami.captains.registry import BUILTIN
 from kolrami.catalog.cards import get_card
 from kolrami.catalog.loader import builtin_pack
 from kolrami.catalog.models import ShipClass
@@ -319,6 +319,7 @@ class PendingVolley:
     plain: int = -1  # penetrations counted without the natural 1 and 10
     shield_cut: int = 0  # shield points its hits took off the target
     moments: list[tuple[float, dict[str, tuple[Point, set[int]]]]] = field(default_factory=list)
+    run: int = 0  # the run of volleys it was rolled in (`State.run`)
 
 
 @dataclass(slots=True)
@@ -354,8 +355,16 @@ class State:
         self.engine_at_order: dict[str, int] = {}
         self.control_at_order: dict[str, bool] = {}
         self.pending: list[PendingVolley] = []
-        #: exchange volleys to check once the hits before them have landed (FPF-FIRE-09)
-        self.exchange_checks: list[tuple[str, str, int, int, list[PendingVolley]]] = []
+        #: volleys rolled at a target before the same side's earlier hits on it landed, to check
+        #: once the run is over: an exchange if both sides fired in the run (FPF-FIRE-09)
+        self.exchange_checks: list[tuple[str, str, int, int, list[PendingVolley], int]] = []
+        #: the same, from the volley order's side: (ships, message, run)
+        self.order_checks: list[tuple[list[str], str, int]] = []
+        #: volleys follow one another in runs, each run ended by a hit or any other event; the
+        #: sides that fired in each run (a run fired by both sides is a simultaneous exchange)
+        self.run = 0
+        self.run_open = False
+        self.run_sides: dict[int, set[str]] = {}
         self.fleet_points = {"A": 0, "B": 0}
         self.resource_scored = {"A": False, "B": False}
         self.resources: dict[str, tuple[str, int] | None] = {"A": None, "B": None}
@@ -377,7 +386,7 @@ class State:
         self.initiative_bonus = False
         #: when a ship lost control this turn: the event's index and the latest moment of the
         #: move (fraction) at which the volley that did it may have been fired
-        self.lost_control_at: dict[str, tuple[int, float]] = {}
+        self.lost_control_at: dict[str, tuple[int, float, float]] = {}
         self._lookahead()
 
     # --- look-ahead over the whole log (facts the log gives only later) ---
@@ -469,6 +478,21 @@ class State:
     def window(self) -> Window | None:
         b = self.block_for.get(self.index)
         return self.windows.get(b) if b is not None else None
+
+    def set_to_fly(self, sid: str) -> float | None:
+        """How far a ship of the move now under way is set to fly at this moment of the log:
+        the move's distance and what it is stopped short of later in the move (fire that
+        stops it after this moment); None when it is not in the move."""
+        win = self.window()
+        if win is None or sid not in win.distances:
+            return None
+        end = self.block_for.get(self.index, -1)
+        later: float = sum(
+            float(e["lost_cm"])
+            for e in self.events[self.index + 1 : max(end, self.index + 1)]
+            if e["e"] == "stopped_short" and e["ship"] == sid
+        )
+        return float(win.distances[sid]) + later
 
     # --- helpers ---
 
@@ -593,14 +617,24 @@ class MovementChecker(Checker):
                 clause, [sid], f"logged path is {path_len:.2f} cm long, the ship moved {dist:g}"
             )
         out_of_control = not st.control_at_order.get(sid, ship.in_control)
+        first_turn = False  # out of control only after its first turn point
         lost = st.lost_control_at.get(sid)
-        if lost is not None and not ship.in_control and not out_of_control:
+        if lost is not None and (not ship.in_control or ship.derelict) and not out_of_control:
             # lost control during this turn's activation: before this move began (an earlier
             # move of the activation, or a volley before the first step) it must drift;
             # FPF-MOV-12 then forbids the turns still to come
             same_move = st.block_for.get(lost[0]) == st.block_for.get(st.index)
-            if not same_move or lost[1] < 0.005:
+            straight = (
+                len({leg_heading(a, b) for a, b in itertools.pairwise(pts) if seg_len(a, b) > 0.05})
+                <= 1
+            )
+            if not same_move or lost[1] * max(dist, 1.0) <= 0.1:
+                out_of_control = True  # (lost as it set off: within a millimetre of its start)
+            elif lost[2] <= 0.5 and straight:
+                # it may have lost control before its second turn: straight on from there,
+                # on the heading its first turn gave it
                 out_of_control = True
+                first_turn = True
             elif (
                 lost[1] < 0.49
                 and len(pts) == 3
@@ -609,13 +643,22 @@ class MovementChecker(Checker):
                 st.flag("FPF-MOV-12", [sid], "lost control in the first half, then turned")
         if out_of_control:
             self._drift(
-                st, ship, pts, e["heading"], dist, m.speed if m is not None and lost else None
+                st,
+                ship,
+                pts,
+                e["heading"],
+                dist,
+                m.speed if m is not None and lost else None,
+                e["heading"] if first_turn else None,
+                self._set_at_loss(st, ship, m.speed, lost[0]) if m is not None and lost else None,
             )
         elif m is not None:
             form = st.formation_at_order.get(ship.squadron, [])
             leader = in_formation and form[:1] == [sid]
             win = st.window()
             lead_dist = win.distances.get(form[0]) if win and form else None
+            if form and not st.ships[form[0]].alive:
+                lead_dist = None  # a leader destroyed on the way no longer leads (FPF-MOV-09)
             if not in_formation or leader:
                 self._speed(st, ship, m, dist, m.speed)
                 self._path(st, ship, m, pts, e["heading"], dist, jump)
@@ -704,7 +747,12 @@ class MovementChecker(Checker):
                 [ship.id],
                 f"changed speed {ship.last_speed} -> {m.speed} on Engine Power {power}",
             )
-        if expect is not None and dist < expect - 0.05 and ship.id not in st.stopped_short:
+        if (
+            expect is not None
+            and dist < expect - 0.05
+            and ship.id not in st.stopped_short
+            and not ship.derelict  # left derelict on the way: it stopped where it was hit
+        ):
             st.flag(
                 "FPF-MOV-02",
                 [ship.id],
@@ -770,10 +818,15 @@ class MovementChecker(Checker):
         end_heading: int,
         dist: float,
         ordered: int | None,
+        turned_to: int | None = None,
+        set_at_loss: float | None = None,
     ) -> None:
         """FPF-MOV-12, FPF-DMG-13: out of control, it holds its heading and speed (last
-        turn's, or the speed just ordered when control went after the orders)."""
-        speeds = {ship.last_speed} | ({ordered} if ordered is not None else set())
+        turn's, or the speed just ordered when control went after the orders); `turned_to`: the
+        heading of a first turn made before control went."""
+        speeds: set[float] = {ship.last_speed} | ({ordered} if ordered is not None else set())
+        if set_at_loss is not None:
+            speeds.add(set_at_loss)  # its current speed: what it was set to fly then
         if all(abs(dist - v) > 0.05 for v in speeds) and not (
             dist < max(speeds) and ship.id in st.stopped_short
         ):
@@ -782,10 +835,13 @@ class MovementChecker(Checker):
                 [ship.id],
                 f"out of control, drifted {dist:g} cm at speed {ship.last_speed}",
             )
-        turned = end_heading != ship.heading
+        held = {ship.heading}
+        if turned_to is not None and (turned_to - ship.heading) % 6 in (1, 5):
+            held.add(turned_to)  # one 60-degree turn (FPF-MOV-07)
+        turned = end_heading not in held
         for a, b in itertools.pairwise(pts):
             h = leg_heading(a, b)
-            if seg_len(a, b) > 0.05 and h is not None and h != ship.heading:
+            if seg_len(a, b) > 0.05 and h is not None and h not in held:
                 turned = True
         if turned:
             st.flag(
@@ -793,6 +849,24 @@ class MovementChecker(Checker):
                 [ship.id],
                 f"out of control, yet turned {ship.heading} -> {end_heading}",
             )
+
+    def _set_at_loss(self, st: State, ship: Ship, ordered: int, at: int) -> float:
+        """How far a ship was set to fly when it lost control at event `at`: the squadron's
+        order less what it and its leader were stopped short of before then."""
+        form = st.formation_at_order.get(ship.squadron, [])
+        whose = {ship.id, *form[:1]}
+        start = at
+        while start > 0 and not (
+            st.events[start]["e"] == "order_given"
+            and st.events[start]["order"].startswith(ship.squadron + " ")
+        ):
+            start -= 1
+        cut: float = sum(
+            float(e["lost_cm"])
+            for e in st.events[start:at]
+            if e["e"] == "stopped_short" and e["ship"] in whose
+        )
+        return max(0.0, ordered - cut)
 
     def _planet(self, st: State, ship: Ship, pts: list[Point]) -> None:
         """PP-03 (docs/rules.md): no ship flies into the planet."""
@@ -850,7 +924,13 @@ class InitiativeChecker(Checker):
         prev = st.activated_this_turn[-1] if st.activated_this_turn else None
         if forced_by is not None:
             self._forced(st, q, forced_by, pending)
-        elif prev is not None and prev[1] is not None and prev[1] != q:
+        elif (
+            prev is not None
+            and prev[1] is not None
+            and prev[1] != q
+            # (a forcer wiped out by the squadron it forced has no move left to make)
+            and any(st.ships[s].alive for s in st.squadrons.get(prev[1], []))
+        ):
             st.flag("FPF-MOV-10", [q, prev[1]], f"{prev[1]} forced {prev[0]}, then {q} moved")
         else:
             faster = [p for p in pending if st.initiative_speeds[p] > speed and p != q]
@@ -1048,7 +1128,7 @@ class FireChecker(Checker):
             if st.active != reaction_to:
                 st.flag("FPF-FIRE-11", [sid, tid], "reaction fire outside the move it answered")
             moving = win is not None and (
-                win.distances.get(tid, 0.0) > 0.05 or tid in win.lost or tid in win.halted
+                (st.set_to_fly(tid) or 0.0) > 0.05 or tid in win.lost or tid in win.halted
             )
             if not moving:
                 st.flag("FPF-FIRE-11", [sid, tid], "reaction fire at a ship that is not moving")
@@ -1067,8 +1147,20 @@ class FireChecker(Checker):
             return  # a ship destroyed before its move was logged: its path is unknown
         rng = float(e["range_cm"])
         reach = ship.range_cm.get(e["weapon"], 0)
-        moving = win is not None and (sid in win.paths or tid in win.paths)
+        # (a ship that masks the line may be the one moving: any move makes time matter)
+        moving = win is not None and bool(win.paths)
         samples = [i / 200 for i in range(201)] if moving else [0.0]
+        if win is not None and moving:
+            # the moments the ships pass their turn points: a range may be reached only there
+            # (the nearest point of a path that turns away)
+            for path in win.paths.values():
+                total = path.length
+                along = 0.0
+                for a, b in itertools.pairwise(path.points):
+                    along += seg_len(a, b)
+                    if 0.0 < along < total:
+                        samples.append(along / total)
+            samples.sort()
         at_range: list[tuple[float, dict[str, tuple[Point, set[int]]]]] = []
         in_reach_and_arc = False
         prev: tuple[float, float] | None = None
@@ -1145,27 +1237,30 @@ class FireChecker(Checker):
 
     def _stationary(self, st: State, sid: str, tid: str) -> bool:
         """Masking applies when the firer or the target stands still this turn (FPF-MASK-03):
-        its speed this turn is the distance of its move once it sets off (FPF-MOV-02); before
-        it has moved this turn, last turn's speed stands (docs/rules.md, FPF-MASK-03)."""
-        win = st.window()
+        its speed this turn is the distance of its move once it sets off (FPF-MOV-02), as far
+        as it is set to fly at the moment of the shot; before it has moved this turn, last
+        turn's speed stands (docs/rules.md, FPF-MASK-03)."""
 
         def speed(s: str) -> float:
-            if win is not None and s in win.distances:
-                return win.distances[s]  # moving now: this move's distance
+            flying = st.set_to_fly(s)
+            if flying is not None:
+                return round(flying)  # moving now (a whole number of cm)
             ship = st.ships[s]
-            return ship.moved if ship.moved is not None else float(ship.last_speed)
+            return round(ship.moved) if ship.moved is not None else float(ship.last_speed)
 
-        return any(speed(s) == 0.0 for s in (sid, tid))
+        return any(speed(s) == 0 for s in (sid, tid))
 
     def _masked(
         self, st: State, sid: str, tid: str, where: dict[str, tuple[Point, set[int]]]
     ) -> list[str]:
         r = st.sc("base_radius_cm", 2.5)
         fp, tp = where[sid][0], where[tid][0]
+        win = st.window()
+        unknown = win.lost if win is not None else set()  # left play on the way: where, unknown
         return [
             o
             for o, (p, _) in where.items()
-            if o not in (sid, tid) and segment_meets_circle(fp, tp, p, r)
+            if o not in (sid, tid) and o not in unknown and segment_meets_circle(fp, tp, p, r)
         ]
 
     def _planet_blocks(self, st: State, fp: Point, tp: Point) -> bool:
@@ -1174,6 +1269,8 @@ class FireChecker(Checker):
     def _phasers_first(self, st: State, e: Event, ship: Ship) -> None:
         """FPF-FIRE-08: a ship's beams land before its torpedoes, unless (head on,
         FPF-FIRE-14) the torpedoes reach farther."""
+        if ship.squadron in st.jumping:
+            return  # a jumping squadron's phasers stay silent all turn (FPF-OPT-05)
         if e["weapon"] != "photon" or ship.declared is None:
             return
         if "phaser" in ship.fired_kinds or ship.shots("phaser") == 0:
@@ -1186,7 +1283,8 @@ class FireChecker(Checker):
 
 class VolleyOrderChecker(Checker):
     """Volley order (FPF-FIRE-08, FPF-FIRE-09): one ship's damage lands before the next same-side
-    group at that target rolls."""
+    group at that target rolls, unless both sides fire in the run of volleys (an exchange, whose
+    groups all roll before any damage lands: checked by `DamageChecker._settle`)."""
 
     def before(self, st: State, e: Event) -> None:
         if e["e"] == "volley_fired":
@@ -1199,13 +1297,14 @@ class VolleyOrderChecker(Checker):
                 and p.landed < min(p.allowed)
                 and not p.gone
             ]
-            exchange = any(p.side != ship.side and not p.gone for p in st.pending)
-            if waiting and not exchange:
-                st.flag(
-                    "FPF-FIRE-09",
-                    [e["ship"], e["target"], *(p.ship for p in waiting)],
-                    f"rolled against shields {e['shields']} before {waiting[0].ship}'s "
-                    f"{min(waiting[0].allowed) - waiting[0].landed} hit(s) landed",
+            if waiting:
+                st.order_checks.append(
+                    (
+                        [e["ship"], e["target"], *(p.ship for p in waiting)],
+                        f"rolled against shields {e['shields']} before {waiting[0].ship}'s "
+                        f"{min(waiting[0].allowed) - waiting[0].landed} hit(s) landed",
+                        st.run,
+                    )
                 )
 
 
@@ -1292,11 +1391,12 @@ class DamageChecker(Checker):
             for p in st.pending
             if p.target == tid and p.side == ship.side and not p.gone and p.landed == 0
         ]
-        if any(p.side != ship.side and not p.gone for p in st.pending) and earlier:
+        if earlier:
             # FPF-FIRE-09 in a simultaneous exchange (FPF-FIRE-14): all groups roll before any
             # damage lands, each against the shields its side's earlier groups knocked down;
-            # checked once their hits have landed (`_settle`)
-            st.exchange_checks.append((sid, tid, e["shields"], target.shields, earlier))
+            # checked once their hits have landed (`_settle`), when the run shows whether the
+            # other side fired in it too
+            st.exchange_checks.append((sid, tid, e["shields"], target.shields, earlier, st.run))
         elif e["shields"] != target.shields:
             st.flag(
                 "FPF-DMG-10",
@@ -1325,12 +1425,37 @@ class DamageChecker(Checker):
         pv = PendingVolley(ship.side, sid, tid, kind, max(allowed), frozenset(allowed))
         pv.plain = sum(1 for r in e["rolls"] if r >= need)
         pv.moments = st.volley_moments
+        pv.run = st.run
         st.pending.append(pv)
 
     def _settle(self, st: State) -> None:
         """FPF-DMG-01, FPF-DMG-02: every penetrating roll lands one hit, no more."""
-        for sid, tid, logged, standing, earlier in st.exchange_checks:
+        for ships, message, run in st.order_checks:
+            if len(st.run_sides.get(run, ())) < 2:
+                st.flag("FPF-FIRE-09", ships, message)
+        st.order_checks.clear()
+        for sid, tid, logged, standing, earlier, run in st.exchange_checks:
+            if len(st.run_sides.get(run, ())) < 2:
+                if logged != standing:
+                    st.flag(
+                        "FPF-DMG-10",
+                        [sid, tid],
+                        f"rolled against shields {logged}; they stand at {standing}",
+                    )
+                continue
             expected = max(0, standing - sum(p.shield_cut for p in earlier))
+            if any(p.gone for p in earlier):
+                # an earlier group whose target left play before its hits landed: the shields
+                # those hits would have knocked down are not in the log, only that they cannot
+                # stand higher than the landed hits left them
+                if logged > expected:
+                    st.flag(
+                        "FPF-FIRE-09",
+                        [sid, tid, *(p.ship for p in earlier)],
+                        f"rolled in an exchange against shields {logged}; its side's earlier "
+                        f"groups left them at {expected} or lower",
+                    )
+                continue
             if logged != expected:
                 st.flag(
                     "FPF-FIRE-09",
@@ -1685,6 +1810,12 @@ class Referee:
             st.index = i
             if e["e"] == "volley_fired":
                 st.volley_moments = []
+                if not st.run_open:
+                    st.run += 1
+                    st.run_open = True
+                st.run_sides.setdefault(st.run, set()).add(st.ships[e["ship"]].side)
+            elif e["e"] != "card_used":
+                st.run_open = False
             for c in self.checkers:
                 c.before(st, e)
             getattr(self, "_" + e["e"], self._ignore)(e)
@@ -1786,6 +1917,7 @@ class Referee:
         st.turn = e["turn"]
         st.phase = "start"
         st.activated_this_turn = []
+        st.jumping = set()  # a jump limits its squadron's fire in the turn of the jump only
         st.tier_first = {}
         st.initiative_speeds = {}
         st.lost_control_at = {}
@@ -1881,7 +2013,8 @@ class Referee:
             s.in_control = False
             st.leave_formation(s)
             latest = max((t for t, _ in st.volley_moments), default=1.0)
-            st.lost_control_at[s.id] = (st.index, latest)
+            earliest = min((t for t, _ in st.volley_moments), default=1.0)
+            st.lost_control_at[s.id] = (st.index, latest, earliest)
             st.control_lost_unlogged.append(s.id)
 
     def _control_changed(self, e: Event) -> None:
@@ -1899,6 +2032,12 @@ class Referee:
         self._gone(s)
         if e["derelict"]:
             s.derelict = True
+            st = self.st
+            if s.squadron == st.active and s.moved is None and s.id not in st.lost_control_at:
+                # left derelict during its own move: it drifts on from here (FPF-OPT-01, read
+                # as a loss of control in docs/rules.md)
+                moments = [t for t, _ in st.volley_moments] or [1.0]
+                st.lost_control_at[s.id] = (st.index, max(moments), min(moments))
             if "derelicts" not in self.st.rules:
                 self.st.flag("FPF-OPT-01", [s.id], "left as a derelict without the option")
         else:
@@ -1931,6 +2070,11 @@ class Referee:
         s.out_of_play = False
         s.detached = True
         s.last_speed = s.speed = st.sc("start_speed_cm", 20)  # docs/rules.md PP-11
+
+    def _formation_left(self, e: Event) -> None:
+        # the log says who flies on its own from now on (a loss of control, a leader gone, a
+        # wingman that cannot keep its squadron's pace)
+        self.st.leave_formation(self.st.ships[e["ship"]])
 
     def _fleet_points_awarded(self, e: Event) -> None:
         self.st.fleet_points[e["side"]] = e["total"]
@@ -2047,11 +2191,14 @@ def modules_of(rules: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(r for r in rules if r not in SCENARIO_OPTIONS)
 
 
-def setups(count: int, scenario: str, first_seed: int = 1) -> list[Setup]:
+def setups(
+    count: int, scenario: str, first_seed: int = 1, captains: Sequence[str] | None = None
+) -> list[Setup]:
     """`count` battles spread over every preset pair, captain pair and optional rule (one rule
-    a battle, in turn, with every fourth battle on the core rules alone)."""
+    a battle, in turn, with every fourth battle on the core rules alone); the captains are the
+    built-in ones unless named (a captain installed on this machine changes no sample)."""
     presets = preset_names()
-    captains = captain_names()
+    captains = list(captains) if captains is not None else sorted(BUILTIN)
     rules = [r for r in optional_rules() if accepted(scenario, r)]
     out = []
     for k in range(count):

@@ -1,42 +1,22 @@
 """The referee over seeded battles: every clause holds except those the engine breaks today.
 
 The battles spread over every preset fleet, captain, both scenarios and every optional rule
-(referee.setups). KNOWN_BROKEN lists the clauses issue 15 reports broken; empty it clause by
-clause as the fixes land, and the test then keeps them fixed.
+(referee.setups). KNOWN_BROKEN lists clauses known to be broken (none today), so the test keeps
+every clause holding.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from referee import counts, play, referee, setups
 
-#: Clauses the referee still finds broken under rules fpf-2, each with what it finds (issue 15
-#: stays open on them; `scripts/referee.py --show` prints every case with its battle command).
-#: Fixed by fpf-2 and kept so by this test: FPF-FIRE-10, FPF-TURN-03, FPF-DMG-09, FPF-OPT-01,
-#: FPF-REP-03, PP-03, PP-11, PP-12. Over 300 standard and 100 Peak Performance battles the rest come
-#: to about 100 cases, against some 11,000 under fpf-1.
-KNOWN_BROKEN = frozenset(
-    {
-        "FPF-FIRE-11",  # a few reaction volleys at a ship that moved 0 cm in the referee's window
-        "FPF-TURN-01",  # a volley of a move's last step, fired before the ship stopped short
-        "FPF-FIRE-15",  # ... so its range is on no moment of the path the log gives
-        "FPF-ARC-01",  # ... and a few outside the arc wherever the range fits
-        "FPF-FIRE-09",  # a few exchanges with a shield value the referee cannot rebuild
-        "FPF-DMG-01",  # ... and their hits
-        "FPF-DMG-10",  # ... and their shields
-        "FPF-FIRE-08",  # photons before phasers in a few micro warp jumps
-        "FPF-OPT-05",  # phasers fired in a micro warp jump (a lock declared before the jump)
-        "FPF-MOV-08",  # two moves ending on a ship
-        "FPF-MOV-12",  # a few drifts shorter than last turn's speed
-        "FPF-MASK-03",  # fire through a base with a stationary ship (the referee's samples)
-        "FPF-MOV-02",  # moves shorter than ordered with no stopped_short event (coasting)
-        "FPF-MOV-07",  # a path with three legs (a ship that coasted after a turn)
-        "FPF-MOV-09",  # a wingman farther than its leader (the leader stopped short by fire)
-        "FPF-MOV-01",  # a squadron activated with no ship in play (forced activation)
-    }
-)
+#: Clauses the referee still finds broken: none under rules fpf-3 (800 standard and 200 Peak
+#: Performance battles, `scripts/referee.py --standard 800 --peak 200`: 0 cases; 253 under fpf-2,
+#: some 11,000 in 400 battles under fpf-1). A clause put here must say what the referee finds.
+KNOWN_BROKEN: frozenset[str] = frozenset()
 
 
 def referee_sample(standard: int, peak: int) -> tuple[Counter[str], Counter[str]]:
@@ -88,3 +68,20 @@ def test_a_thousand_seeded_battles_break_no_clause_but_the_known_ones(full: bool
     if not full:
         pytest.skip("1,000 battles: run with pytest --full")
     check(*referee_sample(750, 250))
+
+
+BRAWLER = str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "brawler.py") + ":Brawler"
+
+
+@pytest.mark.rule("FPF-MOV-08", "FPF-TURN-01", "FPF-FIRE-11", "FPF-MASK-03")
+def test_a_captain_of_one_s_own_meets_a_referee_that_finds_nothing() -> None:
+    """docs/captains.md's example plays differently from the doctrines (flat out at the nearest
+    enemy, fire from any arc): the engine keeps the rules in its battles too."""
+    found: Counter[str] = Counter()
+    captains = (BRAWLER, "aggressive", "kiting", "random")
+    for scenario, count in (("standard", 24), ("peak-performance", 8)):
+        for setup in setups(count, scenario, 1, captains):
+            events = play(setup)
+            assert events is not None, setup.command()
+            found.update(counts(referee(events)))
+    assert found == Counter()

@@ -138,3 +138,72 @@ def test_no_price_line_when_ratings_fall_with_cost() -> None:
     fv = fair_values([10, 20, 40, 80], _ratings([3.0, 2.0, 1.0, 0.0], 0.01))
     assert fv.line is None
     assert all(v.fair_cost is None for v in fv.values)
+
+
+def test_a_table_the_model_explains_fits_and_keeps_its_intervals() -> None:
+    fit = bradley_terry(*_expected_table([0.0, 0.5, 1.5, -1.0], 400), prior_sd=1e6)
+    assert fit.fit is not None
+    assert fit.fit.df == 6 - 3
+    assert fit.fit.pearson == pytest.approx(0.0, abs=1e-6)
+    assert fit.fit.dispersion == 1.0
+    assert fit.fit.verdict() == "fits"
+
+
+def test_a_cycle_the_model_cannot_explain_widens_the_intervals() -> None:
+    # A beats B, B beats C, C beats A, 90 of 100 each time: no ratings can say that
+    scores = np.array([[0.0, 90.0, 10.0], [10.0, 0.0, 90.0], [90.0, 10.0, 0.0]])
+    games = np.full((3, 3), 100.0)
+    np.fill_diagonal(games, 0.0)
+    fit = bradley_terry(scores, games)
+    assert fit.fit is not None
+    assert fit.fit.df == 1
+    assert fit.fit.dispersion > 50  # the results scatter far beyond what the model expects
+    assert "does not fit" in fit.fit.verdict()
+    raw = np.sqrt(np.diag(fit.centred_cov) / fit.dispersion)
+    assert fit.se == pytest.approx(raw * math.sqrt(fit.dispersion))
+
+
+def test_the_line_s_own_scatter_widens_fair_values() -> None:
+    costs = [20, 40, 80, 160, 60]
+    on_line = [2 * math.log(c) for c in costs]
+    scattered = [t + d for t, d in zip(on_line, [0.6, -0.6, 0.6, -0.6, 0.0], strict=True)]
+    tight = fair_values(costs, _ratings(on_line, 0.05), seed=3).values[4]
+    loose = fair_values(costs, _ratings(scattered, 0.05), seed=3).values[4]
+    assert tight.fair_low is not None
+    assert tight.fair_high is not None
+    assert loose.fair_low is not None
+    assert loose.fair_high is not None
+    assert loose.fair_high / loose.fair_low > 2 * (tight.fair_high / tight.fair_low)
+    # the 60 SP class sits on the line, and the scatter leaves it no firm verdict either way
+    assert tight.verdict() == "about right"
+    assert loose.verdict() == "can't tell"
+
+
+def test_a_wide_interval_around_the_cost_is_no_verdict() -> None:
+    costs = [20, 40, 80, 160, 60]
+    theta = [2 * math.log(c) for c in costs]
+    wide = fair_values(costs, _ratings(theta, 0.6), seed=3).values[4]
+    assert wide.fair_low is not None
+    assert wide.fair_high is not None
+    assert wide.fair_low < 60 < wide.fair_high
+    assert wide.verdict() == "can't tell"
+
+
+def test_a_cost_beyond_the_others_is_flagged_as_extrapolated() -> None:
+    costs = [20, 40, 80, 160, 400]
+    theta = [2 * math.log(c) for c in costs]
+    fv = fair_values(costs, _ratings(theta, 0.05), seed=3)
+    assert fv.values[4].extrapolated
+    assert not fv.values[1].extrapolated
+    assert fv.values[0].extrapolated  # the cheapest is beyond the others' range too
+    assert fv.values[1].fair_cost_linear is not None  # the fair cost under a linear line
+
+
+def test_no_line_over_the_field_means_no_fair_value_for_anyone() -> None:
+    # over all five the ratings fall with cost, though the four cheapest alone rise: no
+    # combatant may get a fair value from a line of the others (the JSON once did)
+    costs = [10, 20, 40, 80, 1000]
+    theta = [0.0, 0.5, 1.0, 1.5, -30.0]
+    fv = fair_values(costs, _ratings(theta, 0.05), seed=3)
+    assert fv.line is None
+    assert all(v.fair_cost is None and v.verdict() == "no price line" for v in fv.values)

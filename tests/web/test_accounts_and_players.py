@@ -1,4 +1,5 @@
-"""Accounts, PINs and registration: hashed secrets, attempt limits on PINs and passwords, PINs
+"""Accounts, PINs and registration: hashed secrets, growing delays on wrong PINs and passwords
+(never a lock on the owner), PINs
 shown once, events made with the CLI taken over, and registration problems shown beside their
 fields with the store untouched."""
 
@@ -13,6 +14,7 @@ from fastapi.testclient import TestClient
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import dumps, share_string
 from kolrami.tournament.store import Store
+from kolrami.web import security
 from kolrami.web.deps import safe_next
 from web_helpers import PASSWORD, Desk, new_event, organizer, pin_on, text
 
@@ -48,21 +50,62 @@ def test_the_first_account_is_made_once_and_its_password_hashed(
     assert TestClient(app).get("/setup").status_code == 404
 
 
-def test_wrong_passwords_are_limited(app: FastAPI) -> None:
+def device(app: FastAPI, address: str) -> Desk:
+    """A browser on its own device (its own client address)."""
+    return Desk(TestClient(app, client=(address, 50000)))
+
+
+def test_wrong_passwords_slow_the_device_down_but_never_lock_the_owner_out(
+    app: FastAPI,
+) -> None:
     organizer(app)  # makes the account
     clock = Clock()
     app.state.web.logins.clock = clock
-    desk = Desk(TestClient(app))
-    desk.refresh("/login")
-    for _ in range(5):
-        wrong = desk.post("/login", {"username": "mara", "password": "guess-guess"})
+    attacker = device(app, "10.0.0.66")
+    attacker.refresh("/login")
+    waits = []
+    for _ in range(12):
+        wrong = attacker.post("/login", {"username": "mara", "password": "guess-guess"})
+        if wrong.status_code == 429:  # it waits: told how long, its guess not even checked
+            assert "too many wrong passwords from this device" in text(wrong)
+            waits.append(int(wrong.headers["retry-after"]))
+            clock.now += waits[-1]
+            wrong = attacker.post("/login", {"username": "mara", "password": "guess-guess"})
         assert wrong.status_code == 400
         assert "wrong user name or password" in text(wrong)
-    locked = desk.post("/login", {"username": "mara", "password": PASSWORD})
-    assert locked.status_code == 429
-    assert "too many wrong passwords" in text(locked)
-    clock.now += 601
-    assert desk.post("/login", {"username": "mara", "password": PASSWORD}).status_code == 303
+    assert waits == [1, 2, 4, 8, 16, 32, 64, 128]  # three typos free, then the delays double
+    # the attacker's device waits, even with the right password...
+    held = attacker.post("/login", {"username": "mara", "password": PASSWORD})
+    assert held.status_code == 429
+    assert int(held.headers["retry-after"]) > 0
+    # ...while the owner's tablet logs in at once: mara is never locked out
+    owner = device(app, "10.0.0.7")
+    owner.refresh("/login")
+    assert owner.post("/login", {"username": "mara", "password": PASSWORD}).status_code == 303
+    # a second attacking device gets no fresh run of free guesses at mara: one wrong answer
+    # and it waits as long as the account's delay
+    other = device(app, "10.0.0.67")
+    other.refresh("/login")
+    assert other.post("/login", {"username": "mara", "password": "guess-2"}).status_code == 400
+    assert other.post("/login", {"username": "mara", "password": "guess-3"}).status_code == 429
+    # the wait over, the right password works on the attacker's device too
+    clock.now += int(held.headers["retry-after"])
+    assert attacker.post("/login", {"username": "mara", "password": PASSWORD}).status_code == 303
+
+
+def test_the_throttle_grows_caps_and_forgets() -> None:
+    clock = Clock()
+    throttle = security.Throttle(account_free=3, device_free=5, cap_seconds=900, clock=clock)
+    waits = [throttle.failed("user:mara", "10.0.0.66") for _ in range(20)]
+    assert waits[:3] == [0, 0, 0]  # typos cost nothing
+    assert waits[3:8] == [1, 2, 4, 8, 16]  # then each wrong answer doubles the wait
+    assert max(waits) == 900  # up to the cap
+    assert throttle.wait_seconds("10.0.0.66") == 900
+    assert throttle.wait_seconds("10.0.0.7") == 0  # nothing falls on another device
+    clock.now += 900
+    assert throttle.wait_seconds("10.0.0.66") == 0
+    clock.now += 3600  # an hour without a wrong answer: forgotten
+    assert throttle.failed("user:mara", "10.0.0.66") == 0
 
 
 def test_login_goes_back_only_to_this_site() -> None:
@@ -87,52 +130,68 @@ def test_pins_are_shown_once_stored_hashed_and_limited(app: FastAPI) -> None:
     g = next(t for t in store.games(name, 1) if t["b"] is not None)
     clock = Clock()
     app.state.web.pins.clock = clock
-    app.state.web.pin_clients.clock = clock
-    phone = Desk(TestClient(app))
+    phone = device(app, "10.0.0.66")
     phone.refresh(f"/events/{eid}/rounds/1/tables/{g['table']}")
     url = f"/events/{eid}/rounds/1/tables/{g['table']}/report"
     form = {"player": g["a"], "winner": g["a"], "fp_a": "0", "fp_b": "0"}
     right = desk.pins[g["a"]]
     wrong = "0000" if right != "0000" else "1111"
-    for _ in range(5):
+    waits = []
+    for _ in range(8):
         refused = phone.post(url, {**form, "pin": wrong})
+        if refused.status_code == 429:
+            assert "too many wrong PINs from this device" in text(refused)
+            assert 'id="err-pin"' in text(refused)
+            waits.append(int(refused.headers["retry-after"]))
+            clock.now += waits[-1]
+            refused = phone.post(url, {**form, "pin": wrong})
         assert refused.status_code == 400
         assert f"that is not {g['a']}'s PIN" in text(refused)
-        assert 'id="err-pin"' in text(refused)
-    locked = phone.post(url, {**form, "pin": right})
-    assert locked.status_code == 429
-    assert "too many wrong PINs" in text(locked)
+    assert waits == [1, 2, 4, 8]
+    held = phone.post(url, {**form, "pin": right})
+    assert held.status_code == 429  # this phone waits, right PIN or not
     assert not store.reports(name)
-    clock.now += 601
-    assert phone.post(url, {**form, "pin": right}).status_code == 303
+    # the player's own phone is not locked out: his right PIN goes through at once
+    own = device(app, "10.0.0.8")
+    own.refresh(f"/events/{eid}/rounds/1/tables/{g['table']}")
+    assert own.post(url, {**form, "pin": right}).status_code == 303
+    assert store.reports(name)
 
 
-def test_one_device_cannot_try_pins_across_players(app: FastAPI) -> None:
+def test_one_device_trying_pins_across_players_is_slowed_down(app: FastAPI) -> None:
     desk = organizer(app)
     eid = new_event(desk, players=7)
     store: Store = app.state.web.store
     name = store.event_name(eid)
     desk.post(f"/org/events/{eid}/pair")
-    phone = Desk(TestClient(app))
+    clock = Clock()
+    app.state.web.pins.clock = clock
+    phone = device(app, "10.0.0.66")
     phone.refresh(f"/events/{eid}/rounds/1/tables/1")
     tables = [t for t in store.games(name, 1) if t["b"] is not None]
-    attempts = 0
+    waits = []
     for t in tables:
         for who in (t["a"], t["b"]):
             wrong = "0000" if desk.pins[who] != "0000" else "1111"
-            form = {"player": who, "winner": who, "fp_a": "0", "fp_b": "0"}
-            for _ in range(4):  # under each player's own limit of five
-                phone.post(
-                    f"/events/{eid}/rounds/1/tables/{t['table']}/report", {**form, "pin": wrong}
-                )
-                attempts += 1
-    assert attempts == 24
+            form = {"player": who, "winner": who, "fp_a": "0", "fp_b": "0", "pin": wrong}
+            url = f"/events/{eid}/rounds/1/tables/{t['table']}/report"
+            for _ in range(2):  # under each player's own free tries
+                sent = phone.post(url, form)
+                if sent.status_code == 429:  # the device waits as it is told, then guesses on
+                    waits.append(int(sent.headers["retry-after"]))
+                    clock.now += waits[-1]
+                    sent = phone.post(url, form)
+                assert sent.status_code == 400
+    # a phone passed round a table: six typos cost nothing; then the device waits, longer
+    # after each wrong PIN, whoever it was for
+    assert waits == [1, 2, 4, 8, 16]
     t = tables[0]
     last = phone.post(
         f"/events/{eid}/rounds/1/tables/{t['table']}/report",
         {"player": t["a"], "winner": t["a"], "fp_a": "0", "fp_b": "0", "pin": desk.pins[t["a"]]},
     )
-    assert last.status_code == 429  # twenty wrong PINs from one device: it waits
+    assert last.status_code == 429
+    assert int(last.headers["retry-after"]) == 32
 
 
 def test_a_new_pin_replaces_the_old_one(app: FastAPI) -> None:

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from kolrami.tournament import store as store_module
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
-from web_helpers import new_event, organizer, text
+from web_helpers import PASSWORD, Desk, new_event, organizer, text
 
 
 def test_a_result_while_another_process_writes_gets_503_and_saves_nothing(
@@ -57,3 +57,89 @@ def test_other_database_errors_are_not_called_busy(tmp_path: Path) -> None:
     client = TestClient(app, raise_server_exceptions=False)
     assert client.get("/boom").status_code == 500  # a real fault is not dressed up as busy
     assert client.get("/locked").status_code == 503
+
+
+def test_a_refused_htmx_save_is_one_line_for_the_cards_message_area(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the browser test (tests/e2e/test_card_refusals.py) sees, at the HTTP level: the
+    answer to a refused htmx save is one line, sent to the card's message area (HX-Retarget),
+    with the session's CSRF token; the same refusal without htmx is the whole error page."""
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 50)
+    path = tmp_path / "busy.db"
+    store = Store(str(path))
+    app = create_app(store)
+    desk = organizer(app)
+    eid = new_event(desk)
+    assert desk.post(f"/org/events/{eid}/pair").status_code == 303
+    name = store.event_name(eid)
+    game = next(g for g in store.games(name, 1) if g["table"] == 1)
+    form = {"winner": game["a"], "fp_a": "0", "fp_b": "0", "version": str(game["version"])}
+    htmx = {"HX-Request": "true", "HX-Target": "article#table-1", "X-CSRF-Token": desk.csrf}
+    url = f"/org/events/{eid}/rounds/1/tables/1"
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        busy = desk.client.post(url, data=form, headers=htmx)
+        page = desk.post(url, form)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert busy.status_code == 503
+    assert busy.headers["hx-retarget"] == "#table-1-message"
+    assert busy.headers["hx-reswap"] == "innerHTML"
+    assert busy.headers["x-csrf-token"] == desk.csrf
+    assert "<html" not in busy.text
+    assert len(busy.text.splitlines()) == 1
+    assert "nothing was saved" in text(busy)
+    assert page.status_code == 503
+    assert "<html" in page.text  # no htmx: the error page
+    # any other refusal too: a table that does not exist, a form from an ended login
+    missing = desk.client.post(url.replace("/1/tables/1", "/9/tables/1"), data=form, headers=htmx)
+    assert missing.status_code == 404
+    assert missing.headers["hx-retarget"] == "#table-1-message"
+    assert "<html" not in missing.text
+    desk.post("/logout")
+    ended = desk.client.post(url, data=form, headers=htmx)
+    assert ended.status_code == 403
+    assert "it is renewed now: send it again" in text(ended)
+    assert ended.headers["x-csrf-token"] != desk.csrf
+    # no message area named: nothing is swapped in place of the target
+    elsewhere = desk.client.post(url, data=form, headers={"HX-Request": "true"})
+    assert elsewhere.headers["hx-reswap"] == "none"
+    assert next(g for g in store.games(name, 1) if g["table"] == 1)["winner"] is None
+
+
+def test_a_read_only_database_gives_503_with_the_fix_on_the_first_write(tmp_path: Path) -> None:
+    path = tmp_path / "night.db"
+    store = Store(str(path))
+    app = create_app(store)
+    desk = organizer(app)
+    eid = new_event(desk)
+    assert desk.post(f"/org/events/{eid}/pair").status_code == 303
+    name = store.event_name(eid)
+    game = next(g for g in store.games(name, 1) if g["table"] == 1)
+    before = store.export(name)
+    store.engine.dispose()
+    read_only = create_app(f"sqlite:///file:{path}?mode=ro&uri=true")
+    phone = Desk(TestClient(read_only))
+    assert phone.client.get(f"/events/{eid}/standings").status_code == 200  # reading works
+    phone.refresh(f"/events/{eid}/rounds/1/tables/1")
+    sent = phone.post(
+        f"/events/{eid}/rounds/1/tables/1/report",
+        {
+            "player": game["a"],
+            "winner": game["a"],
+            "fp_a": "1",
+            "fp_b": "0",
+            "pin": desk.pins[game["a"]],
+        },
+    )
+    assert sent.status_code == 503
+    assert f"the database {path} is read-only here, so nothing was saved" in text(sent)
+    login = Desk(TestClient(read_only))  # logging in keeps a session: a write too
+    login.refresh("/login")
+    refused = login.post("/login", {"username": "mara", "password": PASSWORD})
+    assert refused.status_code == 503
+    assert "read-only here" in text(refused)
+    assert Store(str(path)).export(name) == before

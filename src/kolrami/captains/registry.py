@@ -1,14 +1,39 @@
-"""The built-in captains, in one explicit list (GUIDE 3.12): a captain is known by name because
-it is listed here, not because a module was imported."""
+"""The captains, by name (GUIDE 3.12): the built-in ones in one explicit list, plus those a user
+brings.
+
+A captain is known by name because it is listed here, not because a module was imported. A user
+brings a captain three ways:
+
+- by **module path**, `mypkg.mycaptain:Brawler` (an importable module; the current folder is
+  searched too) or **file path**, `captains/brawler.py:Brawler`: the attribute is a captain
+  factory, a callable taking the captain's `Dice` and returning an object with `name` and
+  `decide(view, decision)` (a class whose `__init__` takes the dice will do);
+- through the **`kolrami.captains` entry point** of an installed package
+  (`[project.entry-points."kolrami.captains"] brawler = "mypkg.mycaptain:Brawler"`), then known by
+  its entry-point name everywhere a built-in captain is;
+- with `register_captain` from Python.
+
+Every captain has a **code version** (`captain_version`): a digest of the source file its factory
+is defined in (or its `version` attribute), so an assessment's stored results are never reused
+after the captain's code changed.
+"""
 
 from __future__ import annotations
 
 import difflib
+import hashlib
+import importlib
+import importlib.metadata
+import importlib.util
+import inspect
+import os
+import sys
+from pathlib import Path
 
 from kolrami.captains.base import Captain, CaptainFactory
 from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain, RandomCaptain
 from kolrami.engine.chance import Dice
-from kolrami.errors import UnknownNameError
+from kolrami.errors import InvalidInputError, UnknownNameError
 
 #: Every built-in captain by name: the random one (the fuzzer) and the two doctrines.
 BUILTIN: dict[str, CaptainFactory] = {
@@ -16,7 +41,11 @@ BUILTIN: dict[str, CaptainFactory] = {
     "aggressive": AggressiveCaptain,
     "kiting": KitingCaptain,
 }
+#: The entry-point group through which installed packages bring captains.
+ENTRY_POINT_GROUP = "kolrami.captains"
+
 _CAPTAINS: dict[str, CaptainFactory] = dict(BUILTIN)
+_LOADED: dict[str, CaptainFactory] = {}  # module and file paths already imported
 
 
 def register_captain(name: str, factory: CaptainFactory) -> None:
@@ -28,15 +57,118 @@ def register_captain(name: str, factory: CaptainFactory) -> None:
     _CAPTAINS[name] = factory
 
 
+def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
+    return {ep.name: ep for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+
+
 def captain_names() -> list[str]:
-    """Names of the captains known by name."""
-    return sorted(_CAPTAINS)
+    """Names of the captains known by name: built in, registered, and from entry points."""
+    return sorted(set(_CAPTAINS) | set(_entry_points()))
+
+
+def is_path(name: str) -> bool:
+    """Whether a captain is named by module or file path (`pkg.mod:Attr`, `file.py:Attr`)."""
+    return ":" in name
+
+
+def captain_factory(name: str) -> CaptainFactory:
+    """The factory of a captain named by name, module path or file path; a one-line error
+    naming the captain and the fix otherwise."""
+    factory = _CAPTAINS.get(name)
+    if factory is not None:
+        return factory
+    if is_path(name):
+        if name not in _LOADED:
+            _LOADED[name] = _load_path(name)
+        return _LOADED[name]
+    eps = _entry_points()
+    if name in eps:
+        try:
+            loaded = eps[name].load()
+        except Exception as exc:  # a package's own import error, whatever it is
+            raise InvalidInputError(
+                f"captain '{name}' (entry point {eps[name].value}) cannot be loaded: {exc}"
+            ) from None
+        return _checked(name, loaded)
+    known = captain_names()
+    close = difflib.get_close_matches(name, known, n=1)
+    raise UnknownNameError("captain", name, close[0] if close else None, known)
+
+
+def _load_path(name: str) -> CaptainFactory:
+    where, _, attr = name.rpartition(":")
+    if not where or not attr:
+        raise InvalidInputError(
+            f"captain '{name}': name it as module:Attribute (mypkg.mycaptain:Brawler) or "
+            "file.py:Attribute"
+        )
+    if where.endswith(".py") or os.sep in where or "/" in where:
+        path = Path(where)
+        if not path.is_file():
+            raise InvalidInputError(
+                f"captain '{name}': no file {where}; give the path to a .py file"
+            )
+        digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:12]
+        spec = importlib.util.spec_from_file_location(f"kolrami_captain_{digest}", path)
+        if spec is None or spec.loader is None:
+            raise InvalidInputError(f"captain '{name}': {where} cannot be loaded as Python")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:  # the user's module failing as it loads, whatever the error
+            del sys.modules[spec.name]
+            raise InvalidInputError(f"captain '{name}': {where} fails to load: {exc}") from None
+    else:
+        here = os.getcwd()
+        if here not in sys.path:
+            sys.path.append(here)  # a module of the folder the command runs in
+        try:
+            module = importlib.import_module(where)
+        except ImportError as exc:
+            raise InvalidInputError(
+                f"captain '{name}': module '{where}' cannot be imported ({exc}); run from its "
+                "folder, put it on PYTHONPATH, or give its file: path/to/file.py:Attribute"
+            ) from None
+        except Exception as exc:  # the user's module failing as it loads, whatever the error
+            raise InvalidInputError(f"captain '{name}': module '{where}' fails: {exc}") from None
+    if not hasattr(module, attr):
+        raise InvalidInputError(f"captain '{name}': {where} has no '{attr}'")
+    return _checked(name, getattr(module, attr))
+
+
+def _checked(name: str, factory: object) -> CaptainFactory:
+    """A loaded attribute as a captain factory (what it makes is checked in make_captain)."""
+    if not callable(factory):
+        raise InvalidInputError(
+            f"captain '{name}' is not callable: it must take Dice and return a captain"
+        )
+    made: CaptainFactory = factory
+    return made
 
 
 def make_captain(name: str, dice: Dice) -> Captain:
-    """A new captain by name, with its own dice."""
-    factory = _CAPTAINS.get(name)
-    if factory is None:
-        close = difflib.get_close_matches(name, list(_CAPTAINS), n=1)
-        raise UnknownNameError("captain", name, close[0] if close else None, captain_names())
-    return factory(dice)
+    """A new captain by name (or module or file path), with its own dice."""
+    captain = captain_factory(name)(dice)
+    if not callable(getattr(captain, "decide", None)):
+        raise InvalidInputError(
+            f"captain '{name}' made a {type(captain).__name__} with no decide(view, decision) "
+            "method; see docs/captains.md"
+        )
+    return captain
+
+
+def captain_version(name: str) -> str:
+    """The captain's code version: its factory's `version` attribute, or a digest of the source
+    file it is defined in."""
+    factory = captain_factory(name)
+    version = getattr(factory, "version", None)
+    if isinstance(version, str):
+        return version
+    try:
+        source = inspect.getsourcefile(factory)
+    except TypeError:
+        source = None
+    if source is None or not Path(source).is_file():
+        return "unknown"
+    return hashlib.sha256(Path(source).read_bytes()).hexdigest()[:16]

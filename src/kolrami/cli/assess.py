@@ -403,26 +403,49 @@ def print_tables(out: Console, a: Assessment) -> None:
             f"{lo[i]:.0f} - {hi[i]:.0f}",
         )
     out.print(r)
+    fit = a.ratings.fit
+    if fit is not None and fit.df > 0:
+        out.print(
+            f"[dim]Fit of the ratings: deviance {fit.deviance:.1f}, Pearson's statistic "
+            f"{fit.pearson:.1f}, on {fit.df} degrees of freedom ({fit.deviance / fit.df:.2f} and "
+            f"{fit.pearson / fit.df:.2f} per degree; about 1 when the model holds): "
+            f"{fit.verdict()}"
+            + (f" (variance x{fit.dispersion:.2f})" if fit.dispersion > 1.0 else "")
+            + ".[/dim]"
+        )
 
     if a.fair.line is None:
         out.print(f"[dim]No fair values: {a.fair.reason}.[/dim]")
         return
     f = Table(title="Fair values (cost that puts each on the others' price line)")
-    for col in ("Combatant", "Cost", "Fair cost", "95% interval", "Change", "P(under)", "Verdict"):
-        f.add_column(col, justify="left" if col in ("Combatant", "Verdict") else "right")
+    cols = ["Combatant", "Cost", "Fair cost", "95% interval", "If linear", "P(under)", "Verdict"]
+    if a.by_captain:
+        cols.append("By captain")
+    for col in cols:
+        f.add_column(
+            col, justify="left" if col in ("Combatant", "Verdict", "By captain") else "right"
+        )
     for i in sorted(range(len(names)), key=lambda j: a.plan.combatants[j].cost):
         fv = a.fair.values[i]
-        style = {"underpriced": "green", "overpriced": "red"}.get(fv.verdict(), "")
-        f.add_row(
+        verdict = fv.verdict()
+        style = {"underpriced": "green", "overpriced": "red"}.get(verdict, "")
+        flags = [w for w, on in (("extrapolated", fv.extrapolated),) if on]
+        if a.captains_disagree(i):
+            flags.append("captains disagree")
+        cells: list[str | Text] = [
             names[i],
             str(fv.cost),
             "-" if fv.fair_cost is None else f"{fv.fair_cost:.0f}",
             "-" if fv.fair_low is None else f"{fv.fair_low:.0f} - {fv.fair_high:.0f}",
-            "-" if fv.change is None else f"{fv.change:+.0f}",
+            "-" if fv.fair_cost_linear is None else f"{fv.fair_cost_linear:.0f}",
             "-" if fv.p_underpriced is None else f"{fv.p_underpriced:.2f}",
-            Text(fv.verdict(), style=style),
-        )
+            Text(verdict + (f" ({', '.join(flags)})" if flags else ""), style=style),
+        ]
+        if a.by_captain:
+            cells.append(", ".join(f"{c}: {v}" for c, v in a.verdicts_by_captain(i).items()))
+        f.add_row(*cells)
     out.print(f)
+    out.print(f"[dim]Verdicts rest on {a.fair.basis}.[/dim]")
 
 
 def fleet_args(fleets: Sequence[str] | None, more: Sequence[str] | None) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ from kolrami.cli.support import (
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import captain_dice, run
 from kolrami.engine.events import BattleStarted
-from kolrami.errors import InvalidInputError, quoted, read_text
+from kolrami.errors import InvalidInputError, KolramiError, quoted, read_text
 from kolrami.fleet.model import load_fleet
 from kolrami.report.narrate import Narrator, ship_state, status_table
 from kolrami.rules import RULES_VERSION, new_battle, rebuild
@@ -290,10 +290,17 @@ def replay_cmd(
     if orders:
         captains: dict[str, Any] = logged_captains(events)
     else:
-        captains = {
-            side: make_captain(n, captain_dice(seed, side))
-            for side, n in zip(("A", "B"), names, strict=True)
-        }
+        try:
+            captains = {
+                side: make_captain(n, captain_dice(seed, side))
+                for side, n in zip(("A", "B"), names, strict=True)
+            }
+        except KolramiError as exc:
+            # a captain of the user's own that is not to be had here
+            raise InvalidInputError(
+                f"{exc}; supply that captain (run from its folder, or install its package), or "
+                "replay the logged orders instead: kolrami replay LOG --orders"
+            ) from None
     battle = new_battle(scenario, fleets, seed, names, extra_rules=extra)
     run(battle, captains)
     new = battle.log.jsonl()

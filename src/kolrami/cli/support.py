@@ -14,7 +14,7 @@ from typing import Any, ParamSpec, TypeVar
 import typer
 from rich.console import Console
 
-from kolrami.captains.registry import captain_names
+from kolrami.captains.registry import captain_factory, captain_names, is_path
 from kolrami.catalog.names import Names
 from kolrami.engine.chance import SEED_BITS
 from kolrami.errors import InvalidInputError, KolramiError, path_is, quoted
@@ -171,7 +171,11 @@ def print_json(data: Any) -> None:
 
 
 def captain(text: str) -> str:
-    """A built-in captain's name from what was typed, loosely ('Kiting', 'KITING')."""
+    """A captain's name from what was typed, loosely ('Kiting', 'KITING'); a module or file
+    path (`mypkg.mycaptain:Brawler`, `brawler.py:Brawler`) is loaded to check it."""
+    if is_path(text):
+        captain_factory(text)
+        return text
     return Names.of("captain", ((n, n, ()) for n in captain_names())).find(text)
 
 

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from kolrami.catalog.names import Names
-from kolrami.cli.support import check_seed, command, console, print_json, store_url
+from kolrami.cli.support import captain, check_seed, command, console, print_json, store_url
 from kolrami.errors import InvalidInputError, loads_json, quoted, read_text
 from kolrami.fleet.fleetx import load_any
 from kolrami.fleet.model import preset_names
@@ -475,6 +475,13 @@ def simulate_cmd(
     seed: Annotated[int, typer.Option(help="Seed of the whole event, 0 to 2**63 - 1.")] = 1,
     scenario: Annotated[str, typer.Option(help="Scenario of every battle.")] = "peak-performance",
     rounds: Annotated[int, typer.Option(help="Battle Rounds.")] = 3,
+    captains: Annotated[
+        str,
+        typer.Option(
+            help="Captains the players take in turn: names (kolrami captains), module paths "
+            "(mypkg.mycaptain:Brawler) or files (brawler.py:Brawler), comma-separated."
+        ),
+    ] = "aggressive,kiting",
     report: Annotated[Path | None, typer.Option(help="Write an HTML report here.")] = None,
     db: Db = None,
     as_json: Annotated[
@@ -494,6 +501,9 @@ def simulate_cmd(
         refs = [f"presets:{p}" for p in preset_names()]
     chosen = [(ref.removeprefix("presets:"), load_any(ref)) for ref in refs]
     check_event(players, rounds, chosen)  # every argument checked before the banner
+    names = tuple(captain(c.strip()) for c in captains.split(",") if c.strip())
+    if not names:
+        raise InvalidInputError("--captains: name at least one captain")
     sc = load_scenario(scenario)
     if report is not None:  # its name and folder, before the event is played
         from kolrami.report.replay import check_output  # the report writers: only with --report
@@ -522,7 +532,7 @@ def simulate_cmd(
 
     if not quiet:
         out.rule(f"Simulated event: {players} players, {rounds} rounds of {sc.name}, seed {seed}")
-    event = run_event(chosen, players, seed, scenario, rounds, url, tell)
+    event = run_event(chosen, players, seed, scenario, rounds, url, tell, names)
     if report is not None:
         from kolrami.report.tournament_report import write_report  # matplotlib: about 300 ms
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import logging
+import ssl
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -19,6 +23,17 @@ def serve_cmd(
     db: Annotated[
         str | None, typer.Option("--db", help="Database URL or SQLite file (./kolrami.db).")
     ] = None,
+    certfile: Annotated[
+        Path | None,
+        typer.Option(
+            "--certfile",
+            help="TLS certificate (PEM) to serve https:// with; needs --keyfile. Passwords and "
+            "PINs then never cross the network in clear, and the session cookie is Secure.",
+        ),
+    ] = None,
+    keyfile: Annotated[
+        Path | None, typer.Option("--keyfile", help="The certificate's private key (PEM).")
+    ] = None,
 ) -> None:
     """Run the web app: organizers run events, players report from their phones."""
     # FastAPI and the store, about 480 ms: only for serve
@@ -27,22 +42,71 @@ def serve_cmd(
 
     if not 0 < port < 65536:
         raise InvalidInputError(f"--port {quoted(port, 20)}: use a port from 1 to 65535")
-    app = create_app(store_url(database_url(db), create=True), own_hosts=(host,))
+    tls = check_tls(certfile, keyfile)
+    app = create_app(
+        store_url(database_url(db), create=True), own_hosts=(host,), https_only=tls is not None
+    )
     store = app.state.web.store
+    store.check_health()  # a damaged file is one line now, not a 503 on some later page
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    scheme = "https" if tls else "http"
     out = console()
-    out.print(f"Kolrami web app on [bold]http://{shown}:{port}/[/bold] (store {store.url})")
+    out.print(f"Kolrami web app on [bold]{scheme}://{shown}:{port}/[/bold] (store {store.url})")
     if store.organizer_count() == 0:
-        out.print(f"First time: open http://{shown}:{port}/setup to make the organizer account.")
+        out.print(
+            f"First time: open {scheme}://{shown}:{port}/setup to make the organizer account."
+        )
     if host in ("0.0.0.0", "::"):
         out.print("Listening on every network interface: players' phones can reach it.")
+        if tls is None:
+            out.print(
+                "Without --certfile/--keyfile, passwords and PINs cross the network in clear."
+            )
     try:
-        run_server(app, host, port)
+        run_server(app, host, port, tls=tls)
     except OSError as exc:  # pragma: no cover - the port is taken, say so in one line
         raise InvalidInputError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
 
-def run_server(app: Any, host: str, port: int, log_level: str = "warning") -> None:
+def check_tls(certfile: Path | None, keyfile: Path | None) -> tuple[str, str] | None:
+    """The certificate and key to serve TLS with, checked before the server starts (a pair
+    that does not load is one line, not a traceback from the first connection); None for
+    plain http."""
+    if certfile is None and keyfile is None:
+        return None
+    if certfile is None or keyfile is None:
+        given, missing = (
+            ("--certfile", "--keyfile") if keyfile is None else ("--keyfile", "--certfile")
+        )
+        raise InvalidInputError(
+            f"{given} needs {missing} too: TLS takes the certificate and its private key "
+            "(or give neither for plain http)"
+        )
+    for option, path in (("--certfile", certfile), ("--keyfile", keyfile)):
+        if not path.is_file():
+            raise InvalidInputError(f"{option} {path}: no such file; give the PEM file's path")
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
+    except (ssl.SSLError, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or exc
+        raise InvalidInputError(
+            f"--certfile {certfile} with --keyfile {keyfile}: TLS cannot use them ({reason}); "
+            "give a PEM certificate and the private key it was made with"
+        ) from None
+    return str(certfile), str(keyfile)
+
+
+#: How long a stopping server lets answers in flight finish (see run_server).
+SHUTDOWN_SECONDS = 3
+
+
+def run_server(
+    app: Any,
+    host: str,
+    port: int,
+    log_level: str = "warning",
+    tls: tuple[str, str] | None = None,
+) -> None:
     """Serve the app with uvicorn as `kolrami serve` does (the load benchmark uses this too).
 
     One process: the attempt limits on PINs and passwords are counted in its memory, so a second
@@ -59,7 +123,27 @@ def run_server(app: Any, host: str, port: int, log_level: str = "warning") -> No
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+    certfile, keyfile = tls if tls else (None, None)
+    logging.getLogger("uvicorn.error").addFilter(_quiet_cancel)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=False,
+        ssl_certfile=certfile,
+        ssl_keyfile=keyfile,
+        # SIGTERM (systemd, docker stop, Ctrl-C): new connections are refused at once, answers
+        # in flight get this long, then they are cancelled and the server exits; each write
+        # is one transaction, so a cancelled one saved nothing
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+    )
+
+
+def _quiet_cancel(record: logging.LogRecord) -> bool:
+    """Leave out the traceback of an answer cancelled because the server is stopping (uvicorn
+    says once that it cancelled it)."""
+    return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
 
 
 def register(app: typer.Typer) -> None:

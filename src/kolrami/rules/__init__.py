@@ -24,7 +24,7 @@ from kolrami.rules.module import Capability
 from kolrami.scenarios.models import Scenario
 
 #: Bump whenever a change can alter a battle's outcome for the same inputs (GUIDE 3.10).
-RULES_VERSION = "fpf-2"
+RULES_VERSION = "fpf-3"
 
 __all__ = ["RULES_VERSION", "Capability", "fork", "new_battle", "rebuild", "scenario_capabilities"]
 

@@ -24,7 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from kolrami.captains.registry import captain_names
+from kolrami.captains.registry import (
+    BUILTIN,
+    captain_factory,
+    captain_names,
+    captain_version,
+    is_path,
+)
 from kolrami.catalog import ShipPack, builtin_pack
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError, UnknownNameError, quoted
@@ -248,7 +254,9 @@ class Plan:
 
         known = captain_names()
         for name in self.captains:
-            if name not in known:
+            if is_path(name):
+                captain_factory(name)  # loads it, or says in one line why it cannot
+            elif name not in known:
                 close = difflib.get_close_matches(name, known, n=1)
                 raise UnknownNameError("captain", name, close[0] if close else None, known)
         matchups = []
@@ -268,6 +276,12 @@ class Plan:
         capabilities = scenario_capabilities(self.scenario, self.extra_rules)
         return Capability.SCORES_FLEET_POINTS in capabilities
 
+    def _captain_versions(self) -> dict[str, dict[str, str]]:
+        """The code version of every captain not built in (so stored results of a captain
+        whose code changed are not reused); nothing for built-in captains alone."""
+        versions = {c: captain_version(c) for c in self.captains if c not in BUILTIN}
+        return {"captain_versions": versions} if versions else {}
+
     def _matchup_id(self, i: int, j: int) -> str:
         """A digest of everything that decides the matchup's battles (so stale records in an
         --out folder are never mistaken for this matchup's)."""
@@ -278,6 +292,7 @@ class Plan:
             "scenario": self.scenario.model_dump(mode="json"),
             "extra_rules": list(self.extra_rules),
             "captains": list(self.captains),
+            **self._captain_versions(),
             "x": self.combatants[i].fleet.model_dump(mode="json"),
             "y": self.combatants[j].fleet.model_dump(mode="json"),
         }
@@ -447,6 +462,18 @@ class Assessment:
     ratings: Ratings
     fair: FairValues
     battles: int
+    #: with more than one captain: the fair values from the battles each captain played on
+    #: both sides (the verdicts can depend on who plays, issue 22)
+    by_captain: dict[str, FairValues] = field(default_factory=dict)
+
+    def verdicts_by_captain(self, i: int) -> dict[str, str]:
+        """Combatant i's verdict under each captain alone."""
+        return {c: fv.values[i].verdict() for c, fv in self.by_captain.items()}
+
+    def captains_disagree(self, i: int) -> bool:
+        """Whether captains playing alone reach different firm verdicts on combatant i."""
+        firm = {"underpriced", "overpriced", "about right"}
+        return len(set(self.verdicts_by_captain(i).values()) & firm) > 1
 
     def score_table(self) -> np.ndarray[Any, np.dtype[np.float64]]:
         """Score of row against column (NaN on the diagonal)."""
@@ -502,6 +529,16 @@ class Assessment:
                 }
                 for s in self.matchups
             ],
+            "ratings_fit": None
+            if self.ratings.fit is None
+            else {
+                "deviance": self.ratings.fit.deviance,
+                "pearson": self.ratings.fit.pearson,
+                "df": self.ratings.fit.df,
+                "deviance_per_df": self.ratings.fit.deviance_per_df,
+                "dispersion": self.ratings.fit.dispersion,
+                "verdict": self.ratings.fit.verdict(),
+            },
             "ratings": [
                 {
                     "combatant": names[i],
@@ -518,6 +555,8 @@ class Assessment:
                 if self.fair.line is None
                 else {"intercept": self.fair.line.intercept, "slope": self.fair.line.slope},
                 "note": self.fair.reason,
+                "line_scatter_logits": self.fair.scatter,
+                "rests_on": self.fair.basis,
                 "combatants": [
                     {
                         "combatant": names[i],
@@ -530,6 +569,10 @@ class Assessment:
                         "change": fv.change,
                         "p_underpriced": fv.p_underpriced,
                         "verdict": fv.verdict(),
+                        "extrapolated": fv.extrapolated,
+                        "fair_cost_if_linear": fv.fair_cost_linear,
+                        "verdict_by_captain": self.verdicts_by_captain(i),
+                        "captains_disagree": self.captains_disagree(i),
                         "fair_ship_cost": None
                         if fv.fair_cost is None or plan.combatants[i].ship_class is None
                         else fv.fair_cost / plan.combatants[i].ships,
@@ -547,6 +590,12 @@ def summarise(plan: Plan, records: Mapping[tuple[str, int], Record]) -> Assessme
     games = np.zeros((k, k))
     summaries = []
     total = 0
+    # each captain's own table, from the battles it played on both sides
+    mirror = (
+        {c: (np.zeros((k, k)), np.zeros((k, k))) for c in plan.captains}
+        if len(plan.captains) > 1
+        else {}
+    )
     for m in plan.matchups:
         recs = [records[m.id, i] for i in range(plan.battles) if (m.id, i) in records]
         n = len(recs)
@@ -597,6 +646,18 @@ def summarise(plan: Plan, records: Mapping[tuple[str, int], Record]) -> Assessme
         scores[m.y, m.x] += n - points
         games[m.x, m.y] += n
         games[m.y, m.x] += n
+        for c in mirror:
+            got = by[c, c]
+            mirror[c][0][m.x, m.y] += sum(got)
+            mirror[c][0][m.y, m.x] += len(got) - sum(got)
+            mirror[c][1][m.x, m.y] += len(got)
+            mirror[c][1][m.y, m.x] += len(got)
+    costs = [c.cost for c in plan.combatants]
     ratings = bradley_terry(scores, games)
-    fair = fair_values([c.cost for c in plan.combatants], ratings, seed=plan.seed)
-    return Assessment(plan, tuple(summaries), ratings, fair, total)
+    fair = fair_values(costs, ratings, seed=plan.seed)
+    by_captain = {
+        c: fair_values(costs, bradley_terry(sc, gm), seed=plan.seed)
+        for c, (sc, gm) in mirror.items()
+        if gm.sum() > 0
+    }
+    return Assessment(plan, tuple(summaries), ratings, fair, total, by_captain)

@@ -238,6 +238,15 @@ def render_html(a: Assessment, extra: dict[str, Any] | None = None) -> str:
             f"<td>{r['rating']:.0f}</td><td>{lo:.0f} to {hi:.0f}</td></tr>"
         )
     parts.append("</table>")
+    fit = data.get("ratings_fit")
+    if fit is not None and fit["df"] > 0:
+        parts.append(
+            f"<p class='note'>Fit of the ratings: deviance {fit['deviance']:.1f}, Pearson's "
+            f"statistic {fit['pearson']:.1f}, on {fit['df']} degrees of freedom "
+            f"({fit['deviance_per_df']:.2f} and {fit['pearson'] / fit['df']:.2f} per degree; "
+            f"about 1 when the model holds): {esc(fit['verdict'])}. The intervals carry the "
+            f"dispersion (variance x{fit['dispersion']:.2f}).</p>"
+        )
     fv = data["fair_values"]
     parts.append("<h2>Points efficiency and fair values</h2>")
     if fv["price_line"] is None:
@@ -247,27 +256,35 @@ def render_html(a: Assessment, extra: dict[str, Any] | None = None) -> str:
             _img(fair_value_png(a), "rating against cost with the price line"),
             _img(fair_cost_png(a), "fair cost with intervals"),
             "<table><tr><th class='l'>Combatant</th><th>Cost</th><th>Fair cost</th>"
-            "<th>95% interval</th><th>Change</th><th>P(underpriced)</th>"
-            "<th class='l'>Verdict</th></tr>",
+            "<th>95% interval</th><th>If linear</th><th>P(underpriced)</th>"
+            "<th class='l'>Verdict</th><th class='l'>By captain</th></tr>",
         ]
         for row in fv["combatants"]:
             verdict = row["verdict"]
             cls = "under" if verdict == "underpriced" else "over" if verdict == "overpriced" else ""
             interval = row["fair_cost_95"]
             span = "-" if interval is None else f"{interval[0]:.0f} to {interval[1]:.0f}"
-            change = "-" if row["change"] is None else f"{row['change']:+.0f}"
+            flags = ["extrapolated"] if row.get("extrapolated") else []
+            if row.get("captains_disagree"):
+                flags.append("captains disagree")
+            shown = verdict + (f" ({', '.join(flags)})" if flags else "")
+            by = ", ".join(f"{c}: {v}" for c, v in (row.get("verdict_by_captain") or {}).items())
             parts.append(
                 f"<tr><td class='l'>{esc(row['combatant'])}</td><td>{row['cost']}</td>"
                 f"<td>{_num(row['fair_cost'])}</td>"
-                f"<td>{span}</td><td>{change}</td>"
+                f"<td>{span}</td><td>{_num(row.get('fair_cost_if_linear'))}</td>"
                 f"<td>{_num(row['p_underpriced'], 2)}</td>"
-                f"<td class='l {cls}'>{esc(verdict)}</td></tr>"
+                f"<td class='l {cls}'>{esc(shown)}</td><td class='l'>{esc(by or '-')}</td></tr>"
             )
         parts.append(
             "</table><p class='note'>Fair cost: the SP cost at which the price line fitted on the "
             "other combatants (rating = a + b ln cost) reaches this one's rating. The interval "
-            "and P(underpriced) come from redrawing the ratings from their fitted uncertainty. "
-            "See docs/assessment.md.</p>"
+            "and P(underpriced) come from redrawing the ratings from their fitted uncertainty "
+            "(widened by the fit's dispersion) and adding the line's own scatter. A verdict needs "
+            "the interval: wholly above or below the cost, or within 80% to 125% of it for "
+            "'about right'; otherwise 'can't tell'. 'If linear': the fair cost under a line "
+            f"linear in cost. Verdicts rest on {esc(fv.get('rests_on') or '')}. See "
+            "docs/assessment.md.</p>"
         )
     parts += [
         "<h2>Matchups</h2>",

@@ -3,7 +3,10 @@
 The choices, and why, are in docs/assessment.md. In short: a draw counts half a win; intervals
 are 95% Wilson score intervals; ratings are the posterior mode of a Bradley-Terry model under a
 weak normal prior (so that a combatant that wins every battle still gets a finite rating), with
-the Laplace approximation (inverse Hessian at the mode) as its covariance.
+the Laplace approximation (inverse Hessian at the mode) as its covariance. The model rarely fits
+battle results exactly (one class may beat another more often than their overall strengths say):
+its goodness of fit is measured (deviance and Pearson's statistic per degree of freedom), and the
+covariance is widened by the dispersion (quasi-likelihood) so the intervals stay honest.
 """
 
 from __future__ import annotations
@@ -60,13 +63,70 @@ def mean_and_se(values: Sequence[float]) -> tuple[float, float]:
 
 
 @dataclass(frozen=True, slots=True)
+class Fit:
+    """Goodness of fit of a Bradley-Terry model to a results table.
+
+    `deviance` and `pearson` compare each pairing's score with the model's expectation; each is
+    about `df` when the model holds (df: pairings played less the ratings fitted). `dispersion`
+    is Pearson's statistic per degree of freedom, at least 1: the factor by which the ratings'
+    variance is widened (a quasi-likelihood scale)."""
+
+    deviance: float
+    pearson: float
+    df: int
+    dispersion: float
+
+    @property
+    def deviance_per_df(self) -> float | None:
+        return self.deviance / self.df if self.df > 0 else None
+
+    def verdict(self) -> str:
+        """A few words: does the model fit?"""
+        if self.df <= 0:
+            return "no degrees of freedom left to test the fit"
+        ratio = self.pearson / self.df
+        if ratio < 1.5:
+            return "fits"
+        if ratio < 3.0:
+            return "fits loosely: intervals widened"
+        return "does not fit well: some pairings go unlike the ratings say; intervals widened"
+
+
+def goodness_of_fit(
+    theta: NDArray[np.float64], scores: NDArray[np.float64], games: NDArray[np.float64]
+) -> Fit:
+    """Deviance and Pearson's statistic of ratings `theta` against a results table."""
+    k = theta.size
+    upper = np.triu(np.ones((k, k), dtype=bool), 1) & (games > 0)
+    n, s = games[upper], scores[upper]
+    p = (1.0 / (1.0 + np.exp(-(theta[:, None] - theta[None, :]))))[upper]
+    mu = n * p
+    var = n * p * (1.0 - p)
+    pearson = float(np.sum((s - mu) ** 2 / np.maximum(var, 1e-12)))
+    # binomial deviance of (half-counted) scores; 0 log 0 = 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = np.where(s > 0, s * np.log(s / mu), 0.0)
+        b = np.where(n - s > 0, (n - s) * np.log((n - s) / (n - mu)), 0.0)
+    deviance = float(2.0 * np.sum(a + b))
+    df = int(upper.sum()) - (k - 1)
+    dispersion = max(1.0, pearson / df) if df > 0 else 1.0
+    return Fit(deviance, pearson, df, dispersion)
+
+
+@dataclass(frozen=True, slots=True)
 class Ratings:
     """A Bradley-Terry fit: log-strengths (logits), their covariance, and how it was reached."""
 
     theta: NDArray[np.float64]
-    cov: NDArray[np.float64]
+    cov: NDArray[np.float64]  # widened by `dispersion` when the model fits worse than chance
     iterations: int
     prior_sd: float
+    fit: Fit | None = None
+
+    @property
+    def dispersion(self) -> float:
+        """How far the results scatter beyond what the model expects (1: as expected)."""
+        return 1.0 if self.fit is None else self.fit.dispersion
 
     @property
     def centred_cov(self) -> NDArray[np.float64]:
@@ -130,7 +190,9 @@ def bradley_terry(
             break
     p = 1.0 / (1.0 + np.exp(-(theta[:, None] - theta[None, :])))
     cov = np.linalg.inv(_neg_hessian(games * p * (1.0 - p), precision))
-    return Ratings(theta=theta, cov=(cov + cov.T) / 2.0, iterations=iterations, prior_sd=prior_sd)
+    fit = goodness_of_fit(theta, scores, games)
+    cov = (cov + cov.T) / 2.0 * fit.dispersion
+    return Ratings(theta=theta, cov=cov, iterations=iterations, prior_sd=prior_sd, fit=fit)
 
 
 def _neg_hessian(w: NDArray[np.float64], precision: float) -> NDArray[np.float64]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,18 +83,24 @@ def run_event(
     rounds: int = 3,
     store_url: str | None = None,
     on_event: Callable[[str, object], None] | None = None,
+    captains: Sequence[str] = DOCTRINES,
 ) -> SimulatedEvent:
-    """Play a whole event: register, pair, battle, record, for every round; then roll off."""
+    """Play a whole event: register, pair, battle, record, for every round; then roll off.
+    Players take the `captains` in turn (by name, or a module or file path)."""
     check_event(players, rounds, fleets)
+    if not captains:
+        raise InvalidInputError("name at least one captain")
     tell = on_event or (lambda kind, data: None)
     sc = load_scenario(scenario)
     if store_url is not None:
-        return _play(Store(store_url), fleets, players, seed, (scenario, sc), rounds, tell)
+        return _play(
+            Store(store_url), fleets, players, seed, (scenario, sc), rounds, tell, captains
+        )
     # no store asked for: a temporary one, removed when the event is played
     with tempfile.TemporaryDirectory(prefix="kolrami-sim-") as folder:
         store = Store(f"sqlite:///{Path(folder) / 'event.db'}")
         try:
-            played = _play(store, fleets, players, seed, (scenario, sc), rounds, tell)
+            played = _play(store, fleets, players, seed, (scenario, sc), rounds, tell, captains)
         finally:
             store.engine.dispose()  # close the file before its folder goes
         return dataclasses.replace(played, store_url="")
@@ -120,6 +126,7 @@ def _play(
     scenario_of: tuple[str, Scenario],
     rounds: int,
     tell: Callable[[str, object], None],
+    captains: Sequence[str] = DOCTRINES,
 ) -> SimulatedEvent:
     scenario, sc = scenario_of
     store_url = store.url
@@ -128,7 +135,7 @@ def _play(
     roster: dict[str, tuple[Fleet, str]] = {}
     for i, pname in enumerate(player_names(players)):
         label, fleet = fleets[i % len(fleets)]
-        captain = DOCTRINES[i % len(DOCTRINES)]
+        captain = captains[i % len(captains)]
         store.add_player(name, pname, fleet, allow_illegal=True)
         roster[pname] = (fleet, captain)
         tell("player", (pname, label, captain))

@@ -6,10 +6,12 @@ Nothing is fetched from the internet: htmx and the stylesheet are served from st
 
 from __future__ import annotations
 
+import re
 import socket
 import sqlite3
 from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
@@ -25,15 +27,27 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kolrami import __version__
 from kolrami.errors import KolramiError
-from kolrami.tournament.store import ConflictError, Store
-from kolrami.web.deps import LoginRequiredError, Web, csrf_guard, login_url, render
+from kolrami.tournament.store import (
+    SESSION_LIFETIME,
+    ConflictError,
+    Store,
+    StoreUnavailableError,
+)
+from kolrami.web.deps import (
+    LoginRequiredError,
+    Web,
+    csrf_guard,
+    csrf_token,
+    login_url,
+    render,
+)
 from kolrami.web.routers import auth, organizer, players, public, report, rounds
-from kolrami.web.security import AttemptLimiter
+from kolrami.web.security import Throttle
 from kolrami.web.views import EventView
 
 HERE = Path(__file__).resolve().parent
 SESSION_COOKIE = "kolrami_session"
-SESSION_HOURS = 12
+SESSION_HOURS = int(SESSION_LIFETIME.total_seconds() // 3600)
 
 #: Pages are ours alone: scripts only from this server; styles may be inline (the printable
 #: sheets carry theirs). The replay page, one self-contained file, sets its own policy.
@@ -78,15 +92,13 @@ def create_app(
     store: Store | str | None = None,
     *,
     https_only: bool = False,
-    pin_attempts: int = 5,
-    login_attempts: int = 5,
-    attempt_window_seconds: float = 600.0,
     own_hosts: Iterable[str] = (),
 ) -> FastAPI:
     """The web app on a store (a Store, a database URL or path, or the default ./kolrami.db).
 
     `own_hosts` adds to the names this server answers /setup on (localhost, its loopback
-    addresses and the machine's own names always)."""
+    addresses and the machine's own names always). `https_only`: served over TLS, the session
+    cookie is Secure."""
     the_store = store if isinstance(store, Store) else Store(store)
     # autoescape everything: the templates end in .j2, which select_autoescape would not escape
     # auto_reload off: the templates are part of the installed package and do not change under
@@ -109,9 +121,9 @@ def create_app(
     app.state.web = Web(
         the_store,
         templates,
-        AttemptLimiter(pin_attempts, attempt_window_seconds),
-        AttemptLimiter(pin_attempts * 4, attempt_window_seconds),
-        AttemptLimiter(login_attempts, attempt_window_seconds),
+        # a phone passed round a table takes several players' PINs: more free tries per device
+        Throttle(account_free=3, device_free=6),
+        Throttle(account_free=3, device_free=5),
         local_names(own_hosts),
     )
     app.add_middleware(
@@ -129,8 +141,17 @@ def create_app(
 
     @app.exception_handler(LoginRequiredError)
     async def _login(request: Request, exc: LoginRequiredError) -> Response:
-        if request.headers.get("hx-request") == "true":  # htmx: load the whole login page
-            return Response(status_code=401, headers={"HX-Redirect": login_url(exc.path)})
+        if request.headers.get("hx-request") == "true":
+            if _message_area(request) is None:  # htmx with nowhere to say it: the login page
+                return Response(status_code=401, headers={"HX-Redirect": login_url(exc.path)})
+            # a form on the screen (a table card): say so there and keep what was typed
+            back = request.headers.get("hx-current-url") or exc.path
+            line = Markup(
+                "your login has ended (logged out, or {hours} hours since the password): "
+                '<a href="{url}" target="_blank" rel="noopener">log in again</a> in a new tab, '
+                "then send this again"
+            ).format(hours=SESSION_HOURS, url=login_url(urlsplit(back).path or exc.path))
+            return _error_line(request, 401, line)
         return RedirectResponse(login_url(exc.path), status_code=303)
 
     @app.exception_handler(StarletteHTTPException)
@@ -155,6 +176,11 @@ def create_app(
     @app.exception_handler(KolramiError)
     async def _kolrami(request: Request, exc: KolramiError) -> HTMLResponse:
         return _error_page(request, 400, str(exc))
+
+    @app.exception_handler(StoreUnavailableError)
+    async def _unavailable(request: Request, exc: StoreUnavailableError) -> HTMLResponse:
+        # the database read-only or damaged: not the sender's fault, and nothing was saved
+        return _error_page(request, 503, str(exc))
 
     async def _busy(request: Request, exc: Exception) -> HTMLResponse:
         # SQLite's write lock held longer than the busy timeout (the CLI writing a big import,
@@ -241,6 +267,8 @@ def _once_each(
 
 
 def _error_page(request: Request, status: int, message: str) -> HTMLResponse:
+    if request.headers.get("hx-request") == "true":
+        return _error_line(request, status, message)
     titles = {
         400: "That did not work",
         403: "Refused",
@@ -248,6 +276,7 @@ def _error_page(request: Request, status: int, message: str) -> HTMLResponse:
         409: "Changed by someone else",
         422: "Something is missing",
         429: "Too many tries",
+        503: "Busy",
     }
     return render(
         request,
@@ -255,6 +284,33 @@ def _error_page(request: Request, status: int, message: str) -> HTMLResponse:
         {"status": status, "title": titles.get(status, "Error"), "message": message},
         status_code=status,
     )
+
+
+#: An element id htmx names in HX-Target ("article#table-3"): plain, so it can go into a
+#: selector and a header as it is.
+_TARGET_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,80}")
+
+
+def _message_area(request: Request) -> str | None:
+    """Where an htmx request's refusal goes: the element `ID-message` of the request's target
+    `#ID` (a table card's message line); None when the target has no id."""
+    ident = request.headers.get("hx-target", "").partition("#")[2]
+    return f"#{ident}-message" if _TARGET_ID.fullmatch(ident) else None
+
+
+def _error_line(request: Request, status: int, message: str) -> HTMLResponse:
+    """A refusal of an htmx request (busy, session ended, form expired, not found ...): one
+    line into the target's message area, never the whole error page in place of the target,
+    so the form and what was typed in it stay on the screen. The session's CSRF token goes
+    with it (X-CSRF-Token; static/kolrami.js takes it), so the kept form can be sent again."""
+    area = _message_area(request)
+    line = Markup('<span class="error" role="alert">{}</span>').format(message)
+    headers = {"X-CSRF-Token": csrf_token(request)}
+    if area is None:
+        headers["HX-Reswap"] = "none"
+    else:
+        headers |= {"HX-Retarget": area, "HX-Reswap": "innerHTML"}
+    return HTMLResponse(str(line), status_code=status, headers=headers)
 
 
 __all__ = ["HTTPException", "create_app"]

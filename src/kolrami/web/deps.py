@@ -26,11 +26,13 @@ from fastapi.templating import Jinja2Templates
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament.store import Store
-from kolrami.web.security import AttemptLimiter, new_token, same_token
+from kolrami.web.security import Throttle, new_token, same_token
 
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "x-csrf-token"
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: The cookie's key for the organizer's session token (a row of web_sessions).
+SESSION_KEY = "sid"
 
 
 @dataclass(slots=True)
@@ -39,9 +41,8 @@ class Web:
 
     store: Store
     templates: Jinja2Templates
-    pins: AttemptLimiter  # wrong PINs per player
-    pin_clients: AttemptLimiter  # wrong PINs per device, whoever they were for
-    logins: AttemptLimiter  # wrong passwords per user name and per device
+    pins: Throttle  # wrong PINs, per player and per device
+    logins: Throttle  # wrong passwords, per user name and per device
     own_hosts: frozenset[str] = frozenset()  # this server's host names (first-account set-up)
     #: PINs just given, for the page the registration redirects to (post/redirect/get): by an
     #: unguessable token, for the organizer who registered, for ten minutes; only the hash is
@@ -135,15 +136,29 @@ def client_key(request: Request) -> str:
 
 
 def current_organizer(request: Request) -> Organizer | None:
-    """The logged-in organizer, or None."""
-    org_id = request.session.get("org")
-    if not isinstance(org_id, int):
-        return None
-    name = web(request).store.organizer_name(org_id)
-    if name is None:  # the account is gone: forget the session
-        request.session.clear()
-        return None
-    return Organizer(org_id, name)
+    """The logged-in organizer, or None. The cookie names a session kept in the store
+    (web_sessions): logged out, logged out everywhere, past its lifetime or its account
+    removed, the session is gone and so is the login, whoever holds a copy of the cookie.
+    Asked once per request (the answer is kept on the request)."""
+    if hasattr(request.state, "organizer"):
+        kept: Organizer | None = request.state.organizer
+        return kept
+    found: Organizer | None = None
+    token = request.session.get(SESSION_KEY)
+    if isinstance(token, str):
+        live = web(request).store.web_session(token)
+        if live is None:  # ended or expired: forget it (and its CSRF token with it)
+            request.session.clear()
+        else:
+            found = Organizer(live[0], live[1])
+    request.state.organizer = found
+    return found
+
+
+def session_token(request: Request) -> str | None:
+    """The token of this browser's organizer session, if it has one."""
+    token = request.session.get(SESSION_KEY)
+    return token if isinstance(token, str) else None
 
 
 async def require_organizer(request: Request) -> Organizer:
@@ -207,6 +222,12 @@ async def csrf_guard(request: Request) -> None:
             value = (await request.form()).get(CSRF_FIELD)
             given = value if isinstance(value, str) else None
     if not same_token(request.session.get("csrf"), given):
+        if request.headers.get("hx-request") == "true":  # the answer brings the token along
+            raise HTTPException(
+                403,
+                "this form had expired (a new login, say) and was not sent; it is renewed now: "
+                "send it again",
+            )
         raise HTTPException(
             403,
             "the form has expired or did not come from this site: reload the page and send it "

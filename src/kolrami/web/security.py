@@ -2,16 +2,17 @@
 
 Passwords and PINs are hashed with argon2 (argon2-cffi); the session cookie is signed by
 Starlette's SessionMiddleware (HttpOnly, SameSite=Lax); every form carries a CSRF token bound to
-the session; wrong PINs and passwords are counted and, past a limit, refused for a while.
+the session; wrong PINs and passwords slow the device that gives them down, more after each one,
+without ever locking out the owner of the right one (Throttle).
 """
 
 from __future__ import annotations
 
 import hmac
+import math
 import secrets
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -67,45 +68,98 @@ def same_token(expected: str | None, given: str | None) -> bool:
 
 
 @dataclass(slots=True)
-class AttemptLimiter:
-    """Counts failures per key in a sliding window; past `limit` the key must wait.
+class _Count:
+    """Wrong answers of one key: how many, the last one's time, and until when it waits."""
 
-    One limiter guards PINs (keyed by event and player, and by client address), another
-    passwords. Counts live in memory: a restart of the server forgets them, which only ever
-    lets an attacker try again after the organizer restarts it.
+    failures: int = 0
+    last: float = 0.0
+    until: float = 0.0
+
+
+@dataclass(slots=True)
+class Throttle:
+    """Growing delays after wrong passwords or PINs, per account and per device; never a lock.
+
+    A device (a client address) that gives wrong answers waits longer after each one past its
+    free tries: 1 s, 2 s, 4 s ... up to `cap_seconds`, and while it waits it is answered 429
+    with Retry-After, its answer not even checked. Wrong answers to one account (a user name, a
+    player's PIN) are counted as well, from every device: a device that gives a wrong one to an
+    account under attack waits at least the account's delay, so many devices together gain
+    little. No wait ever falls on a device that has not itself given a wrong answer: the owner,
+    with the right password on another device, always gets in. Counts are forgotten after
+    `forget_seconds` without a wrong answer, and live in memory (a restart forgets them, which
+    only gives an attacker his free tries again).
     """
 
-    limit: int = 5
-    window_seconds: float = 600.0
+    account_free: int = 3
+    device_free: int = 5
+    base_seconds: float = 1.0
+    cap_seconds: float = 900.0
+    forget_seconds: float = 3600.0
     clock: Callable[[], float] = time.monotonic
-    _failures: dict[str, deque[float]] = field(default_factory=dict)
+    _accounts: dict[str, _Count] = field(default_factory=dict)
+    _devices: dict[str, _Count] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def _recent(self, key: str, now: float) -> deque[float]:
-        times = self._failures.setdefault(key, deque())
-        while times and now - times[0] >= self.window_seconds:
-            times.popleft()
-        return times
+    def delay(self, failures: int, free: int) -> float:
+        """The wait after `failures` wrong answers, the first `free` of them without one."""
+        if failures <= free:
+            return 0.0
+        return float(min(self.cap_seconds, self.base_seconds * 2.0 ** min(failures - free - 1, 60)))
 
-    def wait_seconds(self, *keys: str) -> int:
-        """Seconds until any of `keys` may try again (0: it may try now)."""
+    def _count(self, table: dict[str, _Count], key: str, now: float) -> _Count:
+        found = table.get(key)
+        if found is not None and now - found.last >= self.forget_seconds:
+            found = None
+        if found is None:
+            if len(table) >= THROTTLE_KEYS:  # many addresses or names: drop the forgotten ones
+                for old in [k for k, c in table.items() if now - c.last >= self.forget_seconds]:
+                    del table[old]
+            found = table[key] = _Count()
+        return found
+
+    def wait_seconds(self, device: str) -> int:
+        """Whole seconds until `device` may answer again (0: now)."""
         now = self.clock()
         with self._lock:
-            waits = [
-                self.window_seconds - (now - times[0])
-                for key in keys
-                if len(times := self._recent(key, now)) >= self.limit
-            ]
-        return int(max(waits)) + 1 if waits else 0
+            found = self._devices.get(device)
+            left = 0.0 if found is None else found.until - now
+        return math.ceil(left) if left > 0 else 0
 
-    def failed(self, *keys: str) -> None:
-        """Count one failure against each key."""
+    def failed(self, account: str, device: str) -> int:
+        """Count a wrong answer to `account` from `device`; returns the device's wait."""
         now = self.clock()
         with self._lock:
-            for key in keys:
-                self._recent(key, now).append(now)
+            acc = self._count(self._accounts, account, now)
+            dev = self._count(self._devices, device, now)
+            acc.failures += 1
+            dev.failures += 1
+            acc.last = dev.last = now
+            wait = max(
+                self.delay(dev.failures, self.device_free),
+                self.delay(acc.failures, self.account_free),
+            )
+            dev.until = max(dev.until, now + wait)
+        return math.ceil(wait)
 
-    def succeeded(self, key: str) -> None:
-        """A right answer clears the key's count."""
+    def succeeded(self, device: str) -> None:
+        """A right answer from `device`: its own count is cleared. The account's is not (an
+        attacker's count on it stays until it is forgotten)."""
         with self._lock:
-            self._failures.pop(key, None)
+            self._devices.pop(device, None)
+
+    def forgive(self, account: str) -> None:
+        """Forget an account's count (a new PIN: the guesses were at the old one)."""
+        with self._lock:
+            self._accounts.pop(account, None)
+
+
+#: How many keys a throttle keeps before it drops the forgotten ones.
+THROTTLE_KEYS = 10_000
+
+
+def wait_text(seconds: int) -> str:
+    """A wait as people say it: '8 seconds', '4 minutes'."""
+    if seconds < 90:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    return f"{(seconds + 59) // 60} minutes"

@@ -117,12 +117,13 @@ def declare(
         battle.log.record(ev.FireDeclared, t.ship, t.target, str(t.arc), reaction_to is not None)
 
 
-def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> None:
+def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:
     """Fire every locked weapon whose target is now in range, arc and line of fire: the auto
     tracking fires it, with no to-hit roll (FPF-FIRE-03). `moving`: the ships that have just
-    moved, the only ones reaction fire may hit (FPF-FIRE-11)."""
+    moved, the only ones reaction fire may hit (FPF-FIRE-11). Returns the ships that fired or
+    were fired at."""
     if not battle.locked:
-        return
+        return set()
     line_clear = rules_of(battle).line_of_fire_clear
     ready: list[Ready] = []
     for ship in battle.locked:
@@ -149,8 +150,8 @@ def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> None:
         dist = math.sqrt(dx * dx + dy * dy)
         ranges = ship.ranges
         in_range = [k for k in lock.pending if dist <= ranges[k]]
-        if not in_range:
-            continue
+        if not in_range or dist < 0.01:
+            continue  # (a move that passes over the target's centre: it is in no arc there)
         # the target in the locked one of the four 90-degree arcs (FPF-ARC-01)
         if arc_to(ship.x, ship.y, ship.heading, target.x, target.y) is not lock.arc:
             continue
@@ -161,9 +162,11 @@ def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> None:
         for k in in_range:
             lock.pending.remove(k)
             ready.append((ship, target, k, dist))
-    if ready:
-        _fire(battle, ready)
-        battle.locked = [s for s in battle.locked if s.lock is not None and s.lock.pending]
+    if not ready:
+        return set()
+    _fire(battle, ready)
+    battle.locked = [s for s in battle.locked if s.lock is not None and s.lock.pending]
+    return {r[0].id for r in ready} | {r[1].id for r in ready}
 
 
 def _fire(battle: Battle, ready: list[Ready]) -> None:

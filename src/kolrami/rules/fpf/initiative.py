@@ -319,7 +319,9 @@ class FpfInitiative(RuleModule):
                     if battle.over():
                         return
                 pending.discard(act.squadron)
-                yield from activate(battle, battle.squadrons[act.squadron], None)
+                # (the squadron it forced may have wiped it out on the way: FPF-MOV-01)
+                if _in_play(battle, act.squadron):
+                    yield from activate(battle, battle.squadrons[act.squadron], None)
                 turn = theirs_side
 
 

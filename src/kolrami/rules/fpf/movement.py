@@ -160,6 +160,7 @@ def _stop_short(
     where ships moving at the same time (and so in `ignore`) will stand, as (id, x, y)."""
     sc = battle.scenario
     reach = 2 * sc.base_radius_cm
+    touch = reach * reach - 1e-9  # bases just touching are not on top (as `_place_wingmen`)
     cut_at: float | None = None
     blocker: str | None = None
     # the table edge: the centre may not leave the table at any point of the path
@@ -190,11 +191,11 @@ def _stop_short(
         for s in battle.ships.values():
             if s.id in ignore or not s.on_table:
                 continue
-            if (s.x - ex) ** 2 + (s.y - ey) ** 2 < reach * reach:
+            if (s.x - ex) ** 2 + (s.y - ey) ** 2 < touch:
                 hit = (s.id, s.x, s.y)
                 break
         for sid, ox, oy in ends:
-            if hit is None and (ox - ex) ** 2 + (oy - ey) ** 2 < reach * reach:
+            if hit is None and (ox - ex) ** 2 + (oy - ey) ** 2 < touch:
                 hit = (sid, ox, oy)
         if hit is None:
             break
@@ -221,9 +222,14 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
             break
         # FPF-MOV-08: a wingman could find no spot clear of its squadron mates between where it
         # stood and where it was going; the leader stops a centimetre shorter, and all try again
+        # (its new end clear of every other ship too)
         dist = max(0.0, dist - 1.0)
-        path = _cut(path, dist) if dist > 0.0 else path[:1]
         blocker = "formation"
+        if dist > 0.0:
+            path, dist, other = _stop_short(battle, _cut(path, dist), dist, own)
+            blocker = other or blocker
+        else:
+            path = path[:1]
     if placed is None:  # the leader did not move at all: nobody does
         placed = {sid: (squadron.offsets[sid], 0.0) for sid in squadron.formation[1:]}
     if blocker and m.speed > 0:
@@ -238,9 +244,13 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
         ship = battle.ships[sid]
         # (a wingman that does not move stays exactly where it is)
         route = trail.section(off, off + moved) if moved > 0.0 else [(ship.x, ship.y, ship.heading)]
-        moves.append(_Move(ship, route, moved))
-    trail.trim(max(squadron.offsets.values()) + battle.scenario.formation_spacing_cm * 2)
+        wing = _Move(ship, route, moved)
+        wing.follows = True
+        moves.append(wing)
     _execute(battle, moves)
+    # (after the move: a wingman that stopped short on the way sits farther back on the trail)
+    if squadron.offsets:
+        trail.trim(max(squadron.offsets.values()) + battle.scenario.formation_spacing_cm * 2)
 
 
 def _extend(trail: Trail, path: list[tuple[float, float, int]]) -> None:
@@ -313,12 +323,17 @@ class _Move:
     """One ship's move along its route: (x, y, heading) waypoints in travel order, each with the
     heading it is reached on, and how far along the route it goes."""
 
-    __slots__ = ("at", "coasting", "cum", "dist", "planned", "route", "ship")
+    __slots__ = ("at", "coasting", "cum", "dist", "follows", "planned", "route", "seen", "ship")
 
     def __init__(self, ship: ShipState, route: list[tuple[float, float, int]], dist: float):
         self.ship = ship
         self.planned = dist  # the pace it is stepped at: all of it in the move's last step
         self.at = 0.0  # how far along it has come
+        #: how far along it was when fire last went off during the move: the move cannot end
+        #: behind a place a volley was fired from or at
+        self.seen = 0.0
+        #: a wingman: the first move of the list is its leader's (move_formation)
+        self.follows = False
         self.coasting = not ship.in_control  # a drift is straight already (move_single)
         self.route: list[tuple[float, float, int]] = []
         self.cum: list[float] = []
@@ -366,7 +381,10 @@ class _Move:
         if blocker:
             battle.log.record(ev.StoppedShort, ship.id, blocker, round(rest - length, 3))
         flown = _cut(self.route, self.at) if self.at > 0.0 else self.route[:1]
+        if len(flown) > 1 and flown[-1][2] == ship.heading:
+            flown = flown[:-1]  # straight on: one leg, not two
         self._follow(flown + ahead[1:], self.at + length)
+        ship.speed = min(MAX_SPEED, round(self.dist))  # its speed is what it flies (FPF-MASK-03)
 
 
 def _execute(battle: Battle, moves: list[_Move]) -> None:
@@ -376,9 +394,9 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
     wingman's stretch of the trail: FPF-MOV-07, FPF-MOV-09), all at once, in steps of at most
     STEP_CM. Locks are checked as the ships set off and after each step (FPF-FIRE-03,
     FPF-FIRE-07); reaction fire needs its target to be moving: setting off on a move of some
-    length, or one of the ships that moved in that step (FPF-FIRE-11). A ship destroyed, reset
-    or left derelict on the way stops where it is; one that loses control coasts straight on
-    (FPF-MOV-12, FPF-DMG-13).
+    length, or one of the ships that moved in that step (FPF-FIRE-11). A ship destroyed or reset
+    on the way leaves play where it is; one that loses control, or is left derelict
+    (FPF-OPT-01), coasts straight on (FPF-MOV-12, FPF-DMG-13).
     """
     for mv in moves:  # this turn's speed holds from the start of the move (FPF-MASK-03)
         mv.ship.speed = min(MAX_SPEED, round(mv.dist))
@@ -386,6 +404,7 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
     steps = max(1, math.ceil(longest / STEP_CM)) if battle.locked and longest > 0.0 else 0
     # setting off: a ship with a move to make is moving from its first point on
     resolve_locks(battle, [mv.ship.id for mv in moves if mv.dist > STILL_CM])
+    lead = moves[0]
     for k in range(1, steps + 1):
         t = k / steps
         moving = []
@@ -393,27 +412,34 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
             if mv.at >= mv.dist:
                 continue
             ship = mv.ship
-            if not ship.alive:
+            if not ship.on_table:  # destroyed or reset on the way: gone from where it was
                 mv.dist = mv.at
                 continue
-            if not ship.in_control and not mv.coasting:
+            if (not ship.in_control or not ship.alive) and not mv.coasting:
+                # it lost control, or was left derelict (FPF-OPT-01), where it is: dead in
+                # space, it drifts straight on
+                mv.seen = mv.at
                 mv.coast(battle, moves)
+            if mv.follows and lead.ship.alive and mv.dist > lead.dist + 1e-9:
+                # its leader lost control on the way and coasts to a stop short of its place:
+                # no wingman goes farther than the leader did (FPF-MOV-09); a leader destroyed
+                # or left derelict is out of play, and they fly on without it
+                _hold_back(battle, mv, mv.dist - max(mv.at, lead.dist))
             s = min(mv.dist, mv.planned * t)
             if s > mv.at:
                 if s - mv.at > STILL_CM:
                     moving.append(ship.id)
                 mv.at = s
                 ship.x, ship.y, ship.heading = mv.point(s)
-        resolve_locks(battle, moving)
+        fired = resolve_locks(battle, moving)
+        for mv in moves:
+            if mv.ship.id in fired:
+                mv.seen = mv.at
     _settle_ends(battle, moves)
     for mv in moves:
         ship = mv.ship
         if not ship.on_table:
             continue
-        if not ship.alive:  # a derelict now: it stopped where it was hit
-            mv.dist = min(mv.dist, mv.at)
-            if mv.dist <= 0.0:
-                continue  # hit as it set off: it never moved
         route = mv.flown()
         x1, y1, h1 = route[-1]
         # never a hair off the table through rounding
@@ -435,29 +461,38 @@ def _settle_ends(battle: Battle, moves: list[_Move]) -> None:
     stops short of the places the others end in. (A volley fired in the last step was fired
     from where the ship was then.)"""
     movers = {mv.ship.id for mv in moves}
-    for i, mv in enumerate(moves):
+    # a ship seen at its end (fire went off there, or it lost control there) keeps it: the
+    # others stop short of it, never it of them
+    order = sorted(range(len(moves)), key=lambda i: moves[i].seen < moves[i].dist - 1e-9)
+    for i in order:
+        mv = moves[i]
         ship = mv.ship
         if not ship.alive or mv.dist <= STILL_CM:
             continue
         others = [
-            (m.ship.id, *m.point(m.dist if m.ship.alive else m.at)[:2])
+            (m.ship.id, *m.point(m.dist)[:2])
             for j, m in enumerate(moves)
             if j != i and m.ship.on_table
         ]
         _, length, blocker = _stop_short(battle, mv.flown(), mv.dist, movers, others)
+        length = max(length, mv.seen)
         if blocker is not None and length < mv.dist - 1e-9:
             battle.log.record(ev.StoppedShort, ship.id, blocker, round(mv.dist - length, 3))
             _fall_back(battle, ship, mv.dist - length)
             mv.dist = length
-            squadron = battle.squadrons[ship.squadron]
-            if squadron.formation and squadron.formation[0] == ship.id:
+            if mv is moves[0]:
                 # its wingmen move no farther than it now does (FPF-MOV-09)
                 for m in moves:
-                    if m.ship.id in squadron.offsets and m is not mv and m.dist > length:
-                        lost = m.dist - length
-                        battle.log.record(ev.StoppedShort, m.ship.id, "formation", round(lost, 3))
-                        squadron.offsets[m.ship.id] += lost
-                        m.dist = length
+                    if m.follows and m.dist > length:
+                        _hold_back(battle, m, m.dist - length)
+
+
+def _hold_back(battle: Battle, mv: _Move, lost: float) -> None:
+    """A wingman ends `lost` cm shorter, to stay no farther than its leader (FPF-MOV-09)."""
+    battle.log.record(ev.StoppedShort, mv.ship.id, "formation", round(lost, 3))
+    _fall_back(battle, mv.ship, lost)  # (it may lead the formation now: its old leader left)
+    mv.dist -= lost
+    mv.ship.speed = min(MAX_SPEED, round(mv.dist))
 
 
 def _fall_back(battle: Battle, ship: ShipState, lost: float) -> None:
@@ -468,15 +503,18 @@ def _fall_back(battle: Battle, ship: ShipState, lost: float) -> None:
         return  # flying on its own: no place on the trail
     if squadron.formation and squadron.formation[0] == ship.id:
         squadron.trail.drop_front(lost)
+        # (a wingman's place may sit ahead of the new head for a moment: it is held back
+        # next, FPF-MOV-09)
         for sid in squadron.formation[1:]:
-            squadron.offsets[sid] = max(0.0, squadron.offsets[sid] - lost)
+            squadron.offsets[sid] -= lost
     else:
         squadron.offsets[ship.id] += lost
 
 
 def _edge_exit(x0: float, y0: float, x1: float, y1: float, w: float, h: float) -> float | None:
     """Fraction of the segment at which the centre leaves the table, or None."""
-    if 0.0 <= x1 <= w and 0.0 <= y1 <= h:
+    # an end a rounding error outside (a path that ran along the edge) is on the table
+    if -1e-9 <= x1 <= w + 1e-9 and -1e-9 <= y1 <= h + 1e-9:
         return None
     t = 1.0
     dx, dy = x1 - x0, y1 - y0

@@ -9,12 +9,13 @@ import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
+from markupsafe import Markup
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import EventSettings, validate
 from kolrami.report.build_sheet import render_pdf
-from kolrami.report.tournament_sheets import event_sheets_html
+from kolrami.report.tournament_sheets import event_sheets
 from kolrami.web.deps import MAX_ID, EventRef, OrganizerDep, OwnedEvent, render, web
 from kolrami.web.forms import START_ROWS, whole_number
 from kolrami.web.views import event_view
@@ -218,16 +219,60 @@ def export(ev: OwnedEvent, request: Request) -> Response:
     )
 
 
+#: Build sheets per printed part: a big event's sheets come a part at a time (each a page of
+#: its own, a few MB); an event of up to this many players prints on one page as always.
+SHEETS_PER_PART = 200
+
+
+def _sheet_part(request: Request, ev: EventRef, part: int) -> tuple[range, str]:
+    """The players of part `part` (from 1) and the screen-only links to every part."""
+    players = len(web(request).store.players(ev.name))
+    parts = max(1, -(-players // SHEETS_PER_PART))
+    if not 1 <= part <= parts:
+        raise HTTPException(404, f"part {part}: the sheets come in parts 1 to {parts}")
+    chosen = range((part - 1) * SHEETS_PER_PART, min(players, part * SHEETS_PER_PART))
+    if parts == 1:
+        return chosen, ""
+    links = Markup(" ").join(
+        Markup('<a href="?part={0}"{1}>{0}</a>').format(
+            n, Markup(' aria-current="page"') if n == part else ""
+        )
+        for n in range(1, parts + 1)
+    )
+    nav = Markup(
+        "<style>@media print {{ .sheet-parts {{ display: none; }} }}</style>"
+        '<nav class="sheet-parts" style="font: 14px sans-serif; margin: 0 0 12px">'
+        "<p><strong>{players} players: the sheets come in {parts} parts of {per}.</strong> "
+        "This is part {part}: {what} {first} to {last}. Print each part in turn "
+        '(<a href="sheets.pdf?part={part}">this part as PDF</a>).</p><p>Parts: {links}</p></nav>'
+    ).format(
+        players=players,
+        parts=parts,
+        per=SHEETS_PER_PART,
+        part=part,
+        what="the score sheet and players" if part == 1 else "players",
+        first=chosen.start + 1,
+        last=chosen.stop,
+        links=links,
+    )
+    return chosen, str(nav)
+
+
 @router.get("/events/{eid}/print/sheets", response_class=HTMLResponse)
-def print_sheets(ev: OwnedEvent, request: Request) -> HTMLResponse:
-    """The score sheet and every player's Fleet Build Sheet, with the round logs filled in."""
-    return HTMLResponse(event_sheets_html(web(request).store, ev.name))
+def print_sheets(ev: OwnedEvent, request: Request, part: int = 1) -> StreamingResponse:
+    """The score sheet and every player's Fleet Build Sheet, with the round logs filled in.
+    Sent as each sheet is made; an event of more than SHEETS_PER_PART players prints a part at
+    a time (?part=2 ...), the score sheet with part 1."""
+    players, nav = _sheet_part(request, ev, part)
+    pieces = event_sheets(web(request).store, ev.name, players, nav, score=part == 1)
+    return StreamingResponse(pieces, media_type="text/html; charset=utf-8")
 
 
 @router.get("/events/{eid}/print/sheets.pdf")
-def print_sheets_pdf(ev: OwnedEvent, request: Request) -> Response:
-    """The same sheets as one PDF."""
-    pdf = render_pdf(event_sheets_html(web(request).store, ev.name))
+def print_sheets_pdf(ev: OwnedEvent, request: Request, part: int = 1) -> Response:
+    """The same sheets as one PDF (a part of them for a big event)."""
+    players, _ = _sheet_part(request, ev, part)
+    pdf = render_pdf("".join(event_sheets(web(request).store, ev.name, players, score=part == 1)))
     return Response(
         pdf,
         media_type="application/pdf",

@@ -214,6 +214,6 @@ def new_player_pin(ev: OwnedEvent, org: OrganizerDep, pid: int, request: Request
     pin = new_pin()
     store = web(request).store
     store.set_pin_hash(ev.name, name, hash_pin(pin), org.who)
-    web(request).pins.succeeded(f"{ev.id}:{name}")
+    web(request).pins.forgive(f"{ev.id}:{name}")
     token = web(request).keep_pin(ShownPin(org.id, ev.id, name, pin, again=True))
     return RedirectResponse(f"/org/events/{ev.id}/pins/{token}", status_code=303)

@@ -1,10 +1,11 @@
 """Players report from their phones: one reports his table's result with his PIN, the opponent
 confirms it with his (the digital initials of OP-14 and FBS-10) or disputes it, and a dispute
-goes to the organizer. Wrong PINs are counted: five for a player, or twenty from one device,
-and PINs are refused for a while."""
+goes to the organizer. Wrong PINs slow the device that gives them down, more after each one
+(security.Throttle); no player is ever locked out."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request
@@ -14,7 +15,7 @@ from kolrami.errors import InvalidInputError
 from kolrami.tournament.store import MAX_FLEET_POINTS
 from kolrami.web.deps import EventRef, PublicEvent, client_key, render, web
 from kolrami.web.forms import whole_number
-from kolrami.web.security import verify_secret
+from kolrami.web.security import verify_secret, wait_text
 from kolrami.web.views import EventView, Table, event_view
 
 router = APIRouter(tags=["players"])
@@ -53,31 +54,51 @@ def _page(
     )
 
 
-def check_pin(request: Request, ev: EventRef, player: str, pin: str) -> str | None:
-    """None when `pin` is the player's PIN; else what to tell him (and the attempt is counted)."""
+@dataclass(frozen=True, slots=True)
+class PinRefused:
+    """Why a PIN was not taken; `wait` > 0: this device must wait that many seconds (429)."""
+
+    message: str
+    wait: int = 0
+
+
+def check_pin(request: Request, ev: EventRef, player: str, pin: str) -> PinRefused | None:
+    """None when `pin` is the player's PIN; else what to tell him (a wrong one slows this
+    device down: security.Throttle; the player is never locked out)."""
     w = web(request)
-    player_key, client = f"{ev.id}:{player}", client_key(request)
-    wait = max(w.pins.wait_seconds(player_key), w.pin_clients.wait_seconds(client))
+    account, device = f"{ev.id}:{player}", client_key(request)
+    wait = w.pins.wait_seconds(device)
     if wait:
-        minutes = (wait + 59) // 60
-        return (
-            f"too many wrong PINs: PINs are refused for {minutes} minute(s); the organizer can "
-            "enter the result or give a new PIN"
+        return PinRefused(
+            f"too many wrong PINs from this device: try again in {wait_text(wait)} (or ask the "
+            "organizer to enter the result or give a new PIN)",
+            wait,
         )
     if whole_number(pin) is None:
-        w.pins.failed(player_key)
-        w.pin_clients.failed(client)
-        return f"{player}'s PIN is 4 digits"
+        w.pins.failed(account, device)
+        return PinRefused(f"{player}'s PIN is 4 digits")
     if not verify_secret(w.store.pin_hash(ev.name, player), pin.strip()):
-        w.pins.failed(player_key)
-        w.pin_clients.failed(client)
-        return f"that is not {player}'s PIN"
-    w.pins.succeeded(player_key)
+        w.pins.failed(account, device)
+        return PinRefused(f"that is not {player}'s PIN")
+    w.pins.succeeded(device)
     return None
 
 
-def _locked(message: str) -> bool:
-    return message.startswith("too many")
+def _refused(
+    request: Request,
+    view: EventView,
+    t: Table,
+    refused: PinRefused,
+    values: dict[str, Any] | None = None,
+) -> HTMLResponse:
+    """The table's page with the PIN's problem beside the field (429 and Retry-After when
+    this device must wait)."""
+    errors = {"pin": refused.message}
+    if not refused.wait:
+        return _page(request, view, t, errors, values, status_code=400)
+    response = _page(request, view, t, errors, values, status_code=429)
+    response.headers["Retry-After"] = str(refused.wait)
+    return response
 
 
 @router.get("/events/{eid}/report", response_class=HTMLResponse)
@@ -128,10 +149,9 @@ def report(
             points[side] = fp
     if errors:
         return _page(request, view, t, errors, values, status_code=400)
-    problem = check_pin(request, ev, player, pin)
-    if problem:
-        errors["pin"] = problem
-        return _page(request, view, t, errors, values, status_code=429 if _locked(problem) else 400)
+    refused = check_pin(request, ev, player, pin)
+    if refused is not None:
+        return _refused(request, view, t, refused, values)
     try:
         store.report_result(ev.name, number, player, winner, points)
     except InvalidInputError as exc:
@@ -161,11 +181,9 @@ def answer(
     if action not in ("confirm", "dispute"):
         raise HTTPException(400, "answer confirm or dispute")
     confirmer = found["confirmer"]
-    problem = check_pin(request, ev, confirmer, pin)
-    if problem:
-        return _page(
-            request, view, t, {"pin": problem}, status_code=429 if _locked(problem) else 400
-        )
+    refused = check_pin(request, ev, confirmer, pin)
+    if refused is not None:
+        return _refused(request, view, t, refused)
     try:
         if action == "confirm":
             warning = store.confirm_report(ev.name, rid, confirmer)

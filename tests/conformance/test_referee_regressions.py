@@ -1,0 +1,80 @@
+"""Battles of the referee's 1,000-battle sample that broke a clause under rules fpf-2, each
+named by the clause and what went wrong; under fpf-3 the referee finds nothing in any of them.
+
+Each battle is the sample's own (`referee.setups`: the same seed, fleets, captains and optional
+rules), so `scripts/referee.py --show` and `kolrami battle` replay it.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from referee import Setup, play, referee, setups
+
+
+@cache
+def sample() -> dict[tuple[str, int], Setup]:
+    found = {(s.scenario, s.seed): s for s in setups(800, "standard", 1)}
+    found |= {(s.scenario, s.seed): s for s in setups(200, "peak-performance", 1)}
+    return found
+
+
+def refereed(scenario: str, seed: int) -> list[str]:
+    setup = sample()[(scenario, seed)]
+    events = play(setup)
+    assert events is not None, setup.command()
+    return [f"{setup.command()}: {v}" for v in referee(events)]
+
+
+CASES = [
+    # an exchange: both sides roll before damage lands, the same side's groups in turn
+    ("FPF-FIRE-09", "standard", 233),
+    ("FPF-DMG-10", "standard", 4),  # ... an earlier group whose target blew up first
+    ("FPF-DMG-10", "standard", 367),
+    # a leader stopping a centimetre shorter for its wingmen ended on another ship, then fell
+    # back behind the place it had fired from
+    ("FPF-TURN-01", "standard", 61),
+    # a ship that lost control fell back behind where it was fired at
+    ("FPF-TURN-01", "standard", 305),
+    # a trail end a rounding error off the table edge stopped a wingman, and the trail was
+    # trimmed before the wingman's place moved back
+    ("FPF-FIRE-15", "standard", 556),
+    ("FPF-FIRE-15", "peak-performance", 90),
+    ("FPF-FIRE-15", "peak-performance", 153),
+    # a new leader held back by the old leader's stop, its wingman's place lost
+    ("FPF-MOV-08", "standard", 298),
+    ("FPF-MOV-08", "standard", 148),  # bases just touching counted as on top
+    ("FPF-MOV-08", "standard", 112),  # a derelict that stopped on another base
+    ("FPF-MOV-08", "standard", 182),
+    ("FPF-MOV-01", "standard", 89),  # a forcing squadron wiped out by the one it forced
+    ("FPF-MOV-07", "standard", 49),  # a coast logged as two legs on one heading
+    ("FPF-MOV-07", "standard", 361),  # a drift from the moment it set off
+    ("FPF-MOV-07", "peak-performance", 135),  # a drift after the first turn
+    ("FPF-MASK-03", "standard", 121),  # the masking ship was the one moving
+    ("FPF-MASK-03", "standard", 476),  # a ship stopped by fire after the shot
+    ("FPF-MASK-03", "standard", 80),  # wingmen of a leader left derelict fly on
+    ("FPF-MASK-03", "standard", 320),  # a ship destroyed on the way masks nothing known
+    ("FPF-FIRE-11", "peak-performance", 151),  # reaction fire at a ship still set to move
+    ("FPF-OPT-05", "standard", 211),  # a jump limits fire in its own turn only
+    ("FPF-FIRE-08", "standard", 192),  # a jumping ship's photons with its phasers silent
+    ("FPF-MOV-12", "standard", 77),  # a wingman drifts at the speed it was set to fly
+    ("FPF-MOV-12", "standard", 140),
+    ("FPF-MOV-12", "standard", 397),
+    ("FPF-ARC-01", "standard", 445),  # fire at range 0 as a move passed over the target
+    ("FPF-MOV-02", "standard", 731),  # initiative speed of a squadron whose ships fly alone
+    ("FPF-MOV-09", "standard", 305),
+]
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seed"),
+    [
+        pytest.param(
+            scenario, seed, marks=pytest.mark.rule(clause), id=f"{clause}-{scenario}-{seed}"
+        )
+        for clause, scenario, seed in CASES
+    ],
+)
+def test_a_battle_that_broke_a_clause_under_fpf_2_breaks_none(scenario: str, seed: int) -> None:
+    assert refereed(scenario, seed) == []
