@@ -164,11 +164,11 @@ def test_a_db_that_is_not_a_store_is_one_line_and_left_alone(
     text.write_text("my notes")
     empty.write_bytes(b"")
     line = refused(["tournament", "standings", "--db", str(text)], capsys)
-    assert "is not a Kolrami store (not an SQLite database)" in line
+    assert "is not a SQLite database" in line
     line = refused(["tournament", "pair", "--db", str(empty)], capsys)
     assert "is an empty file, not a store (nothing was changed)" in line
     line = refused(["serve", "--db", str(text)], capsys)
-    assert "is not a Kolrami store" in line
+    assert "is not a SQLite database" in line
     assert text.read_text() == "my notes"
     assert empty.read_bytes() == b""
 

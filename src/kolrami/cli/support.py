@@ -80,7 +80,10 @@ def store_url(url: str, create: bool) -> str:
         ) from None
     backend = parsed.get_backend_name()
     if backend == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        path = Path(parsed.database)
+        name = parsed.database
+        if str(parsed.query.get("uri", "")).lower() == "true":  # sqlite:///file:PATH?mode=ro
+            name = name.removeprefix("file:")
+        path = Path(name)
         folder = path.parent if str(path.parent) else Path(".")
         if not path_is(folder, "dir"):
             raise InvalidInputError(
@@ -118,23 +121,15 @@ def store_url(url: str, create: bool) -> str:
     return url
 
 
-#: The first bytes of every SQLite database file.
-SQLITE_HEADER = b"SQLite format 3\x00"
-
-
 def _check_sqlite_file(path: Path, create: bool) -> None:
-    """Refuse a --db file that is not a store before SQLite opens it: SQLite would call it
-    damaged (two lines of driver text), or make an empty file a database."""
+    """Refuse an empty --db file for a command that only uses a store: SQLite would make it a
+    database (and so change a file that is not a store)."""
     try:
         with path.open("rb") as f:
-            head = f.read(len(SQLITE_HEADER))
+            head = f.read(1)
     except OSError as exc:
         raise InvalidInputError(f"--db '{quoted(path)}': {exc.strerror}") from None
-    if head and head != SQLITE_HEADER:
-        raise InvalidInputError(
-            f"--db '{quoted(path)}' is not a Kolrami store (not an SQLite database); name the "
-            "store's file, or a new file for a new store"
-        )
+    # another kind of file is the store's to name (kolrami.tournament.store.store_problem)
     if not head and not create:
         raise InvalidInputError(
             f"--db '{quoted(path)}' is an empty file, not a store (nothing was changed); create "
