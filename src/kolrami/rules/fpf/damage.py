@@ -130,8 +130,15 @@ class FpfDamage(RuleModule):
         return None
 
     def battle_over(self, battle: Battle) -> bool:
-        alive = {s.side for s in battle.ships.values() if s.alive}
-        return len(alive) < 2
+        # over unless ships of both sides are alive (a loop: asked before every activation)
+        side = None
+        for s in battle.ships.values():
+            if s.alive:
+                if side is None:
+                    side = s.side
+                elif s.side != side:
+                    return False
+        return True
 
     def result(self, battle: Battle) -> tuple[str | None, str]:
         alive = {side: bool(battle.side_ships(side)) for side in ("A", "B")}
