@@ -63,8 +63,13 @@ class ShipReads:
 
     def bears(self, arc: Arc) -> list[WeaponKind]:
         """Weapon kinds with working shots that fire into `arc`."""
+        # (a loop: in Python 3.11 a comprehension is a call of its own, and this one is hot)
         mounts = self.mounts
-        return [k for k in self.cls.bearing[arc] if any(mounts[k])]
+        out = []
+        for k in self.cls.bearing[arc]:
+            if any(mounts[k]):
+                out.append(k)
+        return out
 
     def range_of(self, kind: WeaponKind) -> int:
         """Range of a weapon kind in cm (0 when the sheet has none)."""
@@ -380,16 +385,23 @@ class Battle:
 
     def side_ships(self, side: str) -> list[ShipState]:
         """Ships of a side still alive."""
-        return [s for s in self.ships.values() if s.side == side and s.alive]
+        out = []
+        for s in self.ships.values():
+            if s.side == side and s.alive:
+                out.append(s)
+        return out
 
     def side_squadrons(self, side: str) -> list[SquadronState]:
         """Squadrons of a side with a ship still alive."""
         ships = self.ships
-        return [
-            q
-            for q in self.squadrons.values()
-            if q.side == side and any(ships[s].alive for s in q.ships)
-        ]
+        out = []
+        for q in self.squadrons.values():
+            if q.side == side:
+                for s in q.ships:
+                    if ships[s].alive:
+                        out.append(q)
+                        break
+        return out
 
     def visible(self, side: str, ship: ShipState) -> bool:
         """Whether `side` can see `ship`: always, unless the rules set `sight` (cloaks hide

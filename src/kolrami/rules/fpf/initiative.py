@@ -328,7 +328,10 @@ class FpfInitiative(RuleModule):
 def _in_play(battle: Battle, squadron_id: str) -> bool:
     """Whether a squadron has a ship left in play."""
     ships = battle.ships
-    return any(ships[s].alive for s in battle.squadrons[squadron_id].ships)
+    for s in battle.squadrons[squadron_id].ships:  # noqa: SIM110 - any() of a generator is slower
+        if ships[s].alive:
+            return True
+    return False
 
 
 def squadron_speed(battle: Battle, squadron: SquadronState) -> int:

@@ -126,11 +126,14 @@ def movers(battle: Battle, squadron: SquadronState) -> list[str | None]:
     """Who needs a manoeuvre: None for the formation, plus detached ships in control."""
     ships = battle.ships
     out: list[str | None] = []
-    if any(ships[s].in_control for s in squadron.formation):
-        out.append(None)
-    out += [
-        sid for sid in squadron.ships if (s := ships[sid]).alive and s.detached and s.in_control
-    ]
+    for sid in squadron.formation:
+        if ships[sid].in_control:
+            out.append(None)
+            break
+    for sid in squadron.ships:
+        s = ships[sid]
+        if s.alive and s.detached and s.in_control:
+            out.append(sid)
     return out
 
 
