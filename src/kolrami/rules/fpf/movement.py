@@ -291,7 +291,10 @@ def _place_wingmen(
     """
     reach2 = (2 * battle.scenario.base_radius_cm) ** 2
     own = set(squadron.formation)
-    others = [(s.x, s.y) for s in battle.ships.values() if s.on_table and s.id not in own]
+    others = []
+    for s in battle.ships.values():
+        if s.on_table and s.id not in own:
+            others.append((s.x, s.y))
     width, height = battle.scenario.table_width_cm, battle.scenario.table_height_cm
     hx, hy, _ = trail.point_at(0.0)
     mates = [(hx, hy)]  # where the squadron's ships placed so far end
@@ -478,7 +481,10 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
         # jump records flat out
         ship.speed = flown_speed(mv.dist)
         ship.moved = True
-        points = ((route[0][0], route[0][1]), *((px, py) for px, py, _ in route[1:-1]), (x1, y1))
+        points = [(route[0][0], route[0][1])]
+        for px, py, _ in route[1:-1]:
+            points.append((px, py))
+        points.append((x1, y1))
         # exact values: the event rounds them when it is built (ShipMoved)
         battle.log.record(ev.ShipMoved, ship.id, points, h1, ship.speed, mv.dist)
 
@@ -488,31 +494,43 @@ def _settle_ends(battle: Battle, moves: list[_Move]) -> None:
     another meant to end (it lost control, or fire stopped it, on the way), so each in turn
     stops short of the places the others end in. (A volley fired in the last step was fired
     from where the ship was then.)"""
-    movers = {mv.ship.id for mv in moves}
-    # a ship seen at its end (fire went off there, or it lost control there) keeps it: the
-    # others stop short of it, never it of them
-    order = sorted(range(len(moves)), key=lambda i: moves[i].seen < moves[i].dist - 1e-9)
-    for i in order:
+    movers = set()
+    ends = []  # where each ends: (id, x, y), kept up to date as ends move back
+    seen_there, others_first = [], []
+    for i, mv in enumerate(moves):
+        movers.add(mv.ship.id)
+        ends.append(_end(mv))
+        # a ship seen at its end (fire went off there, or it lost control there) keeps it:
+        # the others stop short of it, never it of them
+        (others_first if mv.seen < mv.dist - 1e-9 else seen_there).append(i)
+    for i in seen_there + others_first:
         mv = moves[i]
         ship = mv.ship
         if not ship.alive or mv.dist <= STILL_CM:
             continue
-        others = [
-            (m.ship.id, *m.point(m.dist)[:2])
-            for j, m in enumerate(moves)
-            if j != i and m.ship.on_table
-        ]
+        others = []
+        for j, m in enumerate(moves):
+            if j != i and m.ship.on_table:
+                others.append(ends[j])
         _, length, blocker = _stop_short(battle, mv.flown(), mv.dist, movers, others)
         length = mv.seen if mv.seen > length else length
         if blocker is not None and length < mv.dist - 1e-9:
             battle.log.record(ev.StoppedShort, ship.id, blocker, round(mv.dist - length, 3))
             _fall_back(battle, ship, mv.dist - length)
             mv.dist = length
+            ends[i] = _end(mv)
             if mv is moves[0]:
                 # its wingmen move no farther than it now does (FPF-MOV-09)
-                for m in moves:
+                for j, m in enumerate(moves):
                     if m.follows and m.dist > length:
                         _hold_back(battle, m, m.dist - length)
+                        ends[j] = _end(m)
+
+
+def _end(mv: _Move) -> tuple[str, float, float]:
+    """Where a move ends now, as (id, x, y)."""
+    x, y, _ = mv.point(mv.dist)
+    return mv.ship.id, x, y
 
 
 def _hold_back(battle: Battle, mv: _Move, lost: float) -> None:
