@@ -226,8 +226,8 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
         order = got
     jumping = False
     if order is not None:
-        for _, m in order.moves:
-            jumping = jumping or m.jump
+        for _, maneuver in order.moves:
+            jumping = jumping or maneuver.jump
     if order is not None and order.fire is not None:
         declare(battle, order.fire, None, jumping)
         squadron.fired = True

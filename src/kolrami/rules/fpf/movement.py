@@ -496,7 +496,8 @@ def _settle_ends(battle: Battle, moves: list[_Move]) -> None:
     from where the ship was then.)"""
     movers = set()
     ends = []  # where each ends: (id, x, y), kept up to date as ends move back
-    seen_there, others_first = [], []
+    seen_there: list[int] = []
+    others_first: list[int] = []
     for i, mv in enumerate(moves):
         movers.add(mv.ship.id)
         ends.append(_end(mv))
