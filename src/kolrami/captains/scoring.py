@@ -194,8 +194,13 @@ def focus_target(
     """The enemy to concentrate on: the one our whole volley takes the largest share of the
     remaining hull from (a share of 1 at most: any kill is as good), then the one nearest our
     ships' centre; the first of equals."""
-    cx = sum(s.x for s in ships) / len(ships)
-    cy = sum(s.y for s in ships) / len(ships)
+    # (sums of plain loops, added in the same order as sum() did: int 0 first, then each x)
+    sx: float = 0
+    sy: float = 0
+    for s in ships:
+        sx += s.x
+        sy += s.y
+    cx, cy = sx / len(ships), sy / len(ships)
     best: tuple[float, float] | None = None
     chosen = enemies[0]
     for e in enemies:
@@ -205,7 +210,8 @@ def focus_target(
                 volley += damage
         # the share rounded: sums of the same volleys in another order must tie, not differ in
         # the last bit (then the nearest wins, as the rule says)
-        share = round(min(1.0, volley / max(1, e.superstructure)), 9)
+        share = volley / (e.superstructure if e.superstructure > 1 else 1)
+        share = round(share if share < 1.0 else 1.0, 9)
         key = (share, -hypot(e.x - cx, e.y - cy))
         if best is None or key > best:
             best, chosen = key, e
@@ -326,6 +332,7 @@ def best_move(
     """
     focus, ours, enemies = situation.focus, situation.ours, situation.enemies
     fx, fy, hull, reach = focus.x, focus.y, focus.superstructure, ours.reach
+    by_arc, closing_weight = ours.by_arc, weights.closing
     x, y, heading = origin.x, origin.y, origin.heading
     width, height = situation.table
     low, right, top = EDGE_MARGIN_CM, width - EDGE_MARGIN_CM, height - EDGE_MARGIN_CM
@@ -343,21 +350,21 @@ def best_move(
             end_heading = (mid_heading + maneuver.turn2) % HEADINGS
             ux, uy = UNIT[end_heading]
             end_x, end_y = mid_x + ux * half, mid_y + uy * half
-            to_end = hypot(fx - end_x, fy - end_y)
+            dx, dy = fx - end_x, fy - end_y
+            to_end = hypot(dx, dy)
             at_end = 0.0
             if to_end <= reach:  # `ours.damage_on(end_x, end_y, end_heading, ...)`, written out
-                dx, dy = fx - end_x, fy - end_y
                 ahead = dx * ux + dy * uy
                 port = dy * ux - dx * uy
                 side = port if port >= 0.0 else -port
                 arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
-                for range_cm, damage in ours.by_arc[arc]:
+                for range_cm, damage in by_arc[arc]:
                     if to_end <= range_cm:
                         at_end += damage
             dealt = at_end if at_end > at_mid else at_mid
             if dealt >= hull:
                 dealt *= KILL_BONUS
-            closing = weights.closing * to_end
+            closing = closing_weight * to_end
             if dealt - closing <= best_score:
                 continue  # it cannot beat the best so far (and the earlier of equals wins)
             score = dealt - weights.threat * threat_at(enemies, end_x, end_y) - closing
