@@ -255,6 +255,11 @@ class Battle:
         pack: ShipPack | None = None,
     ) -> None:
         self.scenario = scenario
+        #: the table's size and a base's radius, as plain numbers: movement reads them at every
+        #: step, and a (pydantic) scenario's fields are several times slower to read
+        self.table_width_cm: float = scenario.table_width_cm
+        self.table_height_cm: float = scenario.table_height_cm
+        self.base_radius_cm: float = scenario.base_radius_cm
         self.pack = pack or builtin_pack()
         for side, fleet in zip(SIDES, fleets, strict=True):
             _check_playable(fleet, side, self.pack)
@@ -278,7 +283,8 @@ class Battle:
         #: card effects' bookkeeping: re-rolls left this turn, uses of once-a-battle cards
         self.rerolls_left: dict[str, int] = {}
         self.card_uses: dict[tuple[str, str], int] = {}
-        self.cards_in_play: list[tuple[ShipState, Card]] | None = None  # rules/cards.py
+        #: (ship, card, its effect's hook): rules/cards.py
+        self.cards_in_play: list[tuple[ShipState, Card, str]] | None = None
         #: Fleet Points so far, for scenarios that score them
         self.fleet_points = dict.fromkeys(SIDES, 0)
         self.resource_scored = dict.fromkeys(SIDES, False)
@@ -502,7 +508,7 @@ class Battle:
         other.rerolls_left = dict(self.rerolls_left)
         other.card_uses = dict(self.card_uses)
         if self.cards_in_play is not None:
-            other.cards_in_play = [(ships[s.id], card) for s, card in self.cards_in_play]
+            other.cards_in_play = [(ships[s.id], c, hook) for s, c, hook in self.cards_in_play]
         other.fleet_points = dict(self.fleet_points)
         other.resource_scored = dict(self.resource_scored)
         other.lost_cards = {sid: set(cards) for sid, cards in self.lost_cards.items()}

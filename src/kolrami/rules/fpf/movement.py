@@ -169,13 +169,12 @@ def _stop_short(
 ) -> tuple[list[tuple[float, float, int]], float, str | None]:
     """Cut a path so that it ends clear of other bases and on the table (FPF-MOV-08); `ends`:
     where ships moving at the same time (and so in `ignore`) will stand, as (id, x, y)."""
-    sc = battle.scenario
-    reach = 2 * sc.base_radius_cm
+    reach = 2 * battle.base_radius_cm
     touch = reach * reach - 1e-9  # bases just touching are not on top (as `_place_wingmen`)
     cut_at: float | None = None
     blocker: str | None = None
     # the table edge: the centre may not leave the table at any point of the path
-    width, height = sc.table_width_cm, sc.table_height_cm
+    width, height = battle.table_width_cm, battle.table_height_cm
     along = 0.0
     for (x0, y0, _), (x1, y1, _) in pairwise(path):
         seg = math.hypot(x1 - x0, y1 - y0)
@@ -189,7 +188,7 @@ def _stop_short(
     # a planet: no ship flies through it; the base stops at its rim
     for rock in battle.blockers:
         along = 0.0
-        rim = rock.radius_cm + sc.base_radius_cm
+        rim = rock.radius_cm + battle.base_radius_cm
         for (x0, y0, _), (x1, y1, h) in pairwise(path):  # h: the heading of this leg
             seg = math.hypot(x1 - x0, y1 - y0)
             entry = entry_distance(x0, y0, h, seg, rock.x, rock.y, rim)
@@ -289,13 +288,13 @@ def _place_wingmen(
     taken stops short along the trail, 1 cm at a time, but never behind where it started and
     never onto another ship, of its own squadron included (FPF-MOV-08).
     """
-    reach2 = (2 * battle.scenario.base_radius_cm) ** 2
+    reach2 = (2 * battle.base_radius_cm) ** 2
     own = set(squadron.formation)
     others = []
     for s in battle.ships.values():
         if s.on_table and s.id not in own:
             others.append((s.x, s.y))
-    width, height = battle.scenario.table_width_cm, battle.scenario.table_height_cm
+    width, height = battle.table_width_cm, battle.table_height_cm
     hx, hy, _ = trail.point_at(0.0)
     mates = [(hx, hy)]  # where the squadron's ships placed so far end
 
@@ -466,7 +465,7 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
                 if mv.ship.id in fired:
                     mv.seen = mv.at
     _settle_ends(battle, moves)
-    width, height = battle.scenario.table_width_cm, battle.scenario.table_height_cm
+    width, height = battle.table_width_cm, battle.table_height_cm
     for mv in moves:
         ship = mv.ship
         if not ship.on_table:

@@ -114,7 +114,7 @@ class BattleView:
 
     def obstacles(self) -> list[tuple[float, float, float]]:
         """(x, y, radius) circles a ship's centre cannot enter: planets grown by a base radius."""
-        r = self._battle.scenario.base_radius_cm
+        r = self._battle.base_radius_cm
         out = []
         for t in self._battle.blockers:
             out.append((t.x, t.y, t.radius_cm + r))
