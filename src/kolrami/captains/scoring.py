@@ -29,7 +29,7 @@ from math import hypot, inf
 from typing import NamedTuple
 
 from kolrami.captains.base import mean_volley
-from kolrami.catalog.models import Arc
+from kolrami.catalog.models import Arc, ShipClass, WeaponKind
 from kolrami.engine.geometry import (
     ARC_ORDER,
     HEADINGS,
@@ -92,14 +92,29 @@ class _ArcIndices(dict[tuple[Arc, ...], tuple[int, ...]]):
 
 _ARC_INDICES = _ArcIndices()
 
+#: Each ship class's weapon rows as (kind, arc indices), in resolution order, by the class's
+#: identity: a class never changes in play, and a catalog model's fields are slow to read. An
+#: entry holds its class, so no other object can take its id while it stands.
+_ROWS: dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...]], ...]]] = {}
+
+
+def _rows(cls: ShipClass) -> tuple[tuple[WeaponKind, tuple[int, ...]], ...]:
+    if len(_ROWS) >= 256:  # (a bound for long sessions of packs made on the fly)
+        _ROWS.clear()
+    rows = tuple((kind, _ARC_INDICES[weapon.arcs]) for kind, weapon in cls.weapons())
+    _ROWS[id(cls)] = (cls, rows)
+    return rows
+
 
 def weapon_groups(ship: ShipView, target_shields: int) -> list[WeaponGroup]:
     """Each weapon group of `ship` against `target_shields`, in resolution order."""
+    known = _ROWS.get(id(ship.cls))
+    rows = _rows(ship.cls) if known is None else known[1]
     groups = []
-    for kind, weapon in ship.cls.weapons():
+    for kind, arcs in rows:
         shots = sum(ship.mounts[kind])
         damage = mean_volley(shots, ship.strength[kind], target_shields, kind)
-        groups.append((shots, ship.ranges.get(kind, 0), damage, _ARC_INDICES[weapon.arcs]))
+        groups.append((shots, ship.ranges.get(kind, 0), damage, arcs))
     return groups
 
 
