@@ -33,7 +33,6 @@ from kolrami.catalog.models import Arc, ShipClass, WeaponKind
 from kolrami.engine.geometry import (
     ARC_ORDER,
     HEADINGS,
-    arc_index,
     segment_hits_circle,
     unit,
 )
@@ -199,7 +198,18 @@ def threat_at(enemies: Sequence[Enemy], x: float, y: float) -> float:
     for ex, ey, heading, firepower in enemies:
         distance = hypot(x - ex, y - ey) + ENEMY_MOVE_CM
         if distance <= firepower.reach:  # (else no group reaches: nothing to add up)
-            threat += firepower.damage_on(ex, ey, heading, x, y, distance)
+            # `firepower.damage_on(ex, ey, heading, x, y, distance)`, written out (a hot call)
+            ux, uy = UNIT[heading]
+            dx, dy = x - ex, y - ey
+            ahead = dx * ux + dy * uy
+            port = dy * ux - dx * uy
+            side = port if port >= 0.0 else -port
+            arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+            total = 0.0
+            for range_cm, damage in firepower.by_arc[arc]:
+                if distance <= range_cm:
+                    total += damage
+            threat += total
     return threat
 
 
@@ -357,10 +367,18 @@ def best_move(
         mid_heading = (heading + turn) % HEADINGS
         ux, uy = UNIT[mid_heading]
         mid_x, mid_y = x + ux * half, y + uy * half
-        to_mid = hypot(fx - mid_x, fy - mid_y)
+        dx, dy = fx - mid_x, fy - mid_y
+        to_mid = hypot(dx, dy)
         at_mid = 0.0
         if to_mid <= reach:  # (else no group reaches: nothing to add up)
-            at_mid = ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)
+            # `ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)`, written out
+            ahead = dx * ux + dy * uy
+            port = dy * ux - dx * uy
+            side = port if port >= 0.0 else -port
+            arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+            for range_cm, damage in by_arc[arc]:
+                if to_mid <= range_cm:
+                    at_mid += damage
         for maneuver in maneuvers:
             end_heading = (mid_heading + maneuver.turn2) % HEADINGS
             ux, uy = UNIT[end_heading]
@@ -465,8 +483,14 @@ def best_target(
         bonus = FOCUS_BONUS if e is focus else 1.0
         groups = arsenal.groups(ship, e.shields)
         for x, y, heading in points:
-            arc = arc_index(x, y, heading, e.x, e.y)
-            distance = hypot(e.x - x, e.y - y)
+            # `arc_index(x, y, heading, e.x, e.y)`, written out (the captains' hot path)
+            ux, uy = UNIT[heading]
+            dx, dy = e.x - x, e.y - y
+            ahead = dx * ux + dy * uy
+            port = dy * ux - dx * uy
+            side = port if port >= 0.0 else -port
+            arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+            distance = hypot(dx, dy)
             bears = False
             damage = 0.0
             for shots, range_cm, group_damage, arcs in groups:

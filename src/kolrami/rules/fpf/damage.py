@@ -103,7 +103,10 @@ class FpfDamage(RuleModule):
         shields: int,
         roll: int,
     ) -> bool:
-        return penetrates(roll, shields, strength)
+        # `penetrates(roll, shields, strength)`, written out: this runs for every shot
+        if roll == AUTO_FAIL:
+            return False
+        return roll == AUTO_PENETRATE or roll >= shields - strength
 
     def engine_damage(self, battle: Battle, ship: ShipState, amount: int) -> int:
         return amount
