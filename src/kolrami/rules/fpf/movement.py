@@ -272,10 +272,7 @@ def _extend(trail: Trail, path: list[tuple[float, float, int]]) -> None:
         trail.extend(x, y, h)
     ex, ey, eh = path[-1]
     if trail.headings[0] != eh:
-        # the leader turned without moving on (a pivot, or stopped short at once): a
-        # zero-length segment keeps its new facing at the head of the trail
-        trail.points.insert(0, (ex, ey))
-        trail.headings.insert(0, eh)
+        trail.face(ex, ey, eh)  # the leader turned without moving on
 
 
 def _place_wingmen(
