@@ -219,7 +219,8 @@ class ScoredCaptain:
             need.append(ship)
             reach = 0  # (loops, not generators, in the captains' hot paths: those are calls)
             for k in kinds:
-                reach = ship.range_of(k) if ship.range_of(k) > reach else reach
+                r = ship.range_of(k)
+                reach = r if r > reach else reach
             reach += 20
             heading = ship.heading % HEADINGS
             best = None  # the nearest mover in reach and in the forward arc

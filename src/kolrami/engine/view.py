@@ -169,13 +169,17 @@ def snapshot(ship: ShipState) -> ShipView:
 
 def squadron_snapshot(squadron: SquadronState) -> SquadronView:
     """An immutable copy of `squadron` as it is now."""
-    return SquadronView(
-        squadron.id,
-        squadron.side,
-        tuple(squadron.ships),
-        tuple(squadron.formation),
-        squadron.activated,
-        squadron.fired,
+    # built straight from its values: a named tuple's own __new__ is a Python call
+    return tuple.__new__(
+        SquadronView,
+        (
+            squadron.id,
+            squadron.side,
+            tuple(squadron.ships),
+            tuple(squadron.formation),
+            squadron.activated,
+            squadron.fired,
+        ),
     )
 
 
