@@ -171,6 +171,9 @@ def _stop_short(
     where ships moving at the same time (and so in `ignore`) will stand, as (id, x, y)."""
     reach = 2 * battle.base_radius_cm
     touch = reach * reach - 1e-9  # bases just touching are not on top (as `_place_wingmen`)
+    # a base this far off along x or y alone is clear, whatever its squares round to (a quick
+    # test before the exact one: the margin is far above their rounding)
+    far = reach * 1.000001
     cut_at: float | None = None
     blocker: str | None = None
     # the table edge: the centre may not leave the table at any point of the path
@@ -204,11 +207,13 @@ def _stop_short(
         for s in battle.ships.values():
             if s.id in ignore or not s.on_table:
                 continue
-            if (s.x - ex) ** 2 + (s.y - ey) ** 2 < touch:
+            dx, dy = s.x - ex, s.y - ey
+            if -far < dx < far and -far < dy < far and dx**2 + dy**2 < touch:
                 hit = (s.id, s.x, s.y)
                 break
         for sid, ox, oy in ends:
-            if hit is None and (ox - ex) ** 2 + (oy - ey) ** 2 < touch:
+            dx, dy = ox - ex, oy - ey
+            if hit is None and -far < dx < far and -far < dy < far and dx**2 + dy**2 < touch:
                 hit = (sid, ox, oy)
         if hit is None:
             break
