@@ -77,8 +77,9 @@ class Weights:
 #: One weapon row of a ship (its phasers or its photons) against one shield value: (working
 #: shots, knocked-out mounts counting 0; range in cm; the expected damage of the whole volley
 #: against the shields; the arcs it fires into, as indices into ARC_ORDER). A plain tuple: a
-#: decision makes hundreds, and reads them by unpacking.
-WeaponGroup = tuple[int, int, float, tuple[int, ...]]
+#: decision makes hundreds, and reads them by unpacking. The range is a float, though a whole
+#: number: the kernel compares it with distances, and float with float is Python's quick case.
+WeaponGroup = tuple[int, float, float, tuple[int, ...]]
 
 
 class _ArcIndices(dict[tuple[Arc, ...], tuple[int, ...]]):
@@ -113,7 +114,7 @@ def weapon_groups(ship: ShipView, target_shields: int) -> list[WeaponGroup]:
     for kind, arcs in rows:
         shots = sum(ship.mounts[kind])
         damage = mean_volley(shots, ship.strength[kind], target_shields, kind)
-        groups.append((shots, ship.ranges.get(kind, 0), damage, arcs))
+        groups.append((shots, float(ship.ranges.get(kind, 0)), damage, arcs))
     return groups
 
 
@@ -137,7 +138,7 @@ class Arsenal(dict[tuple[str, int], list[WeaponGroup]]):
 
 
 #: The weapon groups that fire into one arc, as (range in cm, expected damage), in order.
-ArcGroups = list[tuple[int, float]]
+ArcGroups = list[tuple[float, float]]
 
 
 class Firepower:
@@ -148,10 +149,10 @@ class Firepower:
 
     def __init__(self, ships: Sequence[ShipView], target_shields: int, arsenal: Arsenal) -> None:
         by_arc: tuple[ArcGroups, ...] = ([], [], [], [])
-        reach = 0
+        reach = 0.0
         for ship in ships:
             for _, range_cm, damage, arcs in arsenal.groups(ship, target_shields):
-                if damage <= 0:
+                if damage <= 0.0:
                     continue
                 if range_cm > reach:
                     reach = range_cm
@@ -356,11 +357,13 @@ def best_move(
     cannot win, and the rest of its score is not worked out.
     """
     focus, ours, enemies = situation.focus, situation.ours, situation.enemies
-    fx, fy, hull, reach = focus.x, focus.y, focus.superstructure, ours.reach
+    # (the hull as a float: compared with floats, as every number here)
+    fx, fy, hull, reach = focus.x, focus.y, float(focus.superstructure), ours.reach
     by_arc, closing_weight = ours.by_arc, weights.closing
     x, y, heading = origin.x, origin.y, origin.heading
     width, height = situation.table
-    low, right, top = EDGE_MARGIN_CM, width - EDGE_MARGIN_CM, height - EDGE_MARGIN_CM
+    low = float(EDGE_MARGIN_CM)
+    right, top = width - EDGE_MARGIN_CM, height - EDGE_MARGIN_CM
     best: tuple[Maneuver, float, float, int, float, float, int] | None = None
     best_score = -inf
     for turn, half, maneuvers in legs:
@@ -401,7 +404,7 @@ def best_move(
             if dealt - closing <= best_score:
                 continue  # it cannot beat the best so far (and the earlier of equals wins)
             score = dealt - weights.threat * threat_at(enemies, end_x, end_y) - closing
-            if weights.keep_out and dealt == 0:
+            if weights.keep_out and dealt == 0.0:
                 score -= weights.closing * abs(to_end - KITING_DISTANCE_CM)
             if end_x < low or end_y < low or end_x > right or end_y > top:  # near an edge
                 nearest = min(end_x, end_y, width - end_x, height - end_y)
@@ -501,7 +504,7 @@ def best_target(
             if not bears:
                 continue
             value = damage * bonus
-            if value == 0:
+            if value == 0.0:
                 value = NEAR_MISS_VALUE / (1 + distance)
             if best is None or value > best[0]:
                 best = (value, arc, e)

@@ -580,7 +580,7 @@ def _point_on(path: list[tuple[float, float, int]], at: float) -> tuple[float, f
     for (x0, y0, _), (x1, y1, h1) in pairwise(path):
         seg = math.hypot(x1 - x0, y1 - y0)
         if at <= along + seg or (x1, y1) == path[-1][:2]:
-            t = 0.0 if seg == 0 else (at - along) / seg
+            t = 0.0 if seg == 0.0 else (at - along) / seg
             t = t if t < 1.0 else 1.0
             return x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, h1
         along += seg
@@ -593,7 +593,7 @@ def _cut(path: list[tuple[float, float, int]], at: float) -> list[tuple[float, f
     for (x0, y0, _), (x1, y1, h1) in pairwise(path):
         seg = math.hypot(x1 - x0, y1 - y0)
         if along + seg >= at:
-            t = 0.0 if seg == 0 else (at - along) / seg
+            t = 0.0 if seg == 0.0 else (at - along) / seg
             out.append((x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, h1))
             return out
         out.append((x1, y1, h1))
