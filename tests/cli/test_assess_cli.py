@@ -126,7 +126,7 @@ def test_html_report_embeds_the_pictures(tmp_path: Path) -> None:
         (["--report", "/no/such/folder/r.html"], "does not exist"),
         (["--address", "10.0.0.1:6379"], "--address belongs to --backend ray"),
         (["--workers", "0"], "--workers 0"),
-        (["--seed", "-1"], "seed -1 is negative"),
+        (["--seed", "-1"], "--seed -1: a seed is a whole number from 0 to 2**63 - 1"),
         (["--turns", "0"], "--turns 0"),
         (["--scenario", "nowhere"], "scenario"),
         (["--rules", "warp-speed"], "no rule module 'warp-speed'"),

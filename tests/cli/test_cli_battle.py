@@ -153,7 +153,7 @@ def test_scenario_file(tmp_path: Path) -> None:
         (["battle", "--captain-a", "agressive"], "did you mean 'aggressive'?"),
         (["battle", "--scenario", "standart"], "did you mean 'standard'?"),
         (["battle", "--turns", "0"], "a battle lasts 1 to 200 turns"),
-        (["battle", "--seed", "-4"], "seed -4 is negative"),
+        (["battle", "--seed", "-4"], "--seed -4: a seed is a whole number from 0 to 2**63 - 1"),
         (["battle", "--rules", "cloaking"], "no rule module 'cloaking'"),
         (["battle", "--fleet-a", "/no/such/fleet.json"], "cannot read the fleet"),
         (["replay", "/no/such/log.jsonl"], "cannot read the log"),

@@ -87,7 +87,10 @@ def test_validate_limit_changes_the_verdict(tmp_path: Path) -> None:
     [
         (["fleet", "validate", "/no/such.json"], "cannot read the fleet"),
         (["fleet", "validate", "presets:nope"], "no preset fleet"),
-        (["fleet", "validate", "presets:federation-fleet", "--limit", "0"], "positive"),
+        (
+            ["fleet", "validate", "presets:federation-fleet", "--limit", "0"],
+            "an SP limit is a whole number from 1 to 100,000",
+        ),
         (["fleet", "import", "KF1-garbage!"], "not a Kolrami share string"),
         (["fleet", "export", "presets:klingon-fleet", "--to", "pdf"], "use share, text or fleetx"),
         (["fleet", "sheet", "presets:klingon-fleet"], "--html OUT.html and/or --pdf OUT.pdf"),

@@ -159,7 +159,8 @@ def test_simulate_a_whole_event(tmp_path: Path) -> None:
 def test_bad_tournament_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     db = str(tmp_path / "k.db")
     assert main(["tournament", "pair", "--db", db]) == 2
-    assert "no event yet" in capsys.readouterr().err
+    assert "no such store (nothing was created)" in capsys.readouterr().err
+    assert not Path(db).exists()
     assert main(["tournament", "new", "X", "--scenario", "standart", "--db", db]) == 2
     assert "did you mean 'standard'?" in capsys.readouterr().err
     assert main(["tournament", "simulate", "--players", "1"]) == 2

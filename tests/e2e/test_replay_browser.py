@@ -225,3 +225,22 @@ def test_volley_labels_clear_the_ships_at_whole_table_zoom(page: Page, shots: Pa
     page.page.select_option("#turn", "12")
     page.page.screenshot(path=str(shots / "replay-whole-table.png"))
     assert page.errors == []
+
+
+@pytest.mark.parametrize("name", ["{{SCRIPT}}", "{{ script }}", "{{DATA}}", "{% raw %}"])
+def test_a_fleet_named_like_a_placeholder_still_plays(
+    browser: Any, tmp_path: Path, name: str
+) -> None:
+    """Issue 16, items 20 and 22: the page is built by a template engine, so a fleet named with
+    the page's own placeholder is a name, not the page's script; a 64-bit seed shows exactly."""
+    fleets = (load_fleet("presets:federation-fleet"), load_fleet("presets:klingon-fleet"))
+    named = fleets[0].model_copy(update={"name": name})
+    seed = 2**63 - 1  # JavaScript's numbers would show 9223372036854776000
+    battle = simulate(load_scenario("standard"), (named, fleets[1]), ("aggressive", "kiting"), seed)
+    out = tmp_path / "battle.html"
+    write_replay(battle.events(), out)
+    page = Page(browser, out.as_uri())
+    assert page.errors == []
+    assert page.js("document.getElementById('title').textContent").startswith(name)
+    assert f"seed {seed} " in page.js("document.getElementById('meta').textContent")
+    page.page.close()

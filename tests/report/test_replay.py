@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.resources
 import itertools
 import json
 import math
@@ -235,3 +236,26 @@ def test_names_cannot_break_out_of_the_data_script(standard: Battle) -> None:
     assert "<b>" not in page
     assert embedded_data(page)["meta"]["fleets"][0]["name"] == evil
     assert "&lt;/script&gt;" in page.split("<title>")[1].split("</title>")[0]
+
+
+@pytest.mark.parametrize("name", ["{{SCRIPT}}", "{{ script }}", "{{DATA}}", "{% raw %}", "{#"])
+def test_a_name_like_a_placeholder_stays_a_name(standard: Battle, name: str) -> None:
+    """Issue 16, item 20: the page was built by string replacement, so a fleet named {{SCRIPT}}
+    got the whole script pasted into its name and the page went blank."""
+    events = list(standard.events())
+    header = dict(events[0].header)  # type: ignore[attr-defined]
+    header["fleets"] = [{**header["fleets"][0], "name": name}, header["fleets"][1]]
+    page = render_replay([ev.BattleStarted(header), *events[1:]])
+    script = (importlib.resources.files("kolrami.report") / "assets" / "replay.js").read_text()
+    assert page.count(script.strip()) == 1
+    assert embedded_data(page)["meta"]["fleets"][0]["name"] == name
+
+
+def test_a_64_bit_seed_is_carried_as_text(standard: Battle) -> None:
+    """Issue 16, item 22: JavaScript rounds integers past 2**53 (...662 showed as ...000)."""
+    events = list(standard.events())
+    seed = 5192042249628085662
+    header = {**events[0].header, "seed": seed}  # type: ignore[attr-defined]
+    data = embedded_data(render_replay([ev.BattleStarted(header), *events[1:]]))
+    assert data["meta"]["seed"] == "5192042249628085662"
+    assert data["format"] == 2

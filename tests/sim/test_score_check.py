@@ -94,6 +94,12 @@ def test_cli_peak_check(tmp_path: Path) -> None:
     assert bad.exit_code == 1
     assert "Not achievable" in bad.stdout
     assert "190 and 225" in bad.stdout
+    # the same answer, the same exit code, with --json (issue 16, item 22)
+    bad_json = runner.invoke(
+        app, ["peak", "check", "--fleet", str(fleet), "--points", "212", "--json"]
+    )
+    assert bad_json.exit_code == 1
+    assert json.loads(bad_json.stdout)["achievable"] is False
 
 
 def test_a_typo_far_above_any_score_is_answered_at_once(monkeypatch: pytest.MonkeyPatch) -> None:

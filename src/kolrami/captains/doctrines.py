@@ -217,7 +217,11 @@ class ScoredCaptain:
             if not kinds:
                 continue
             need.append(ship)
-            reach = max(ship.range_of(k) for k in kinds) + 20
+            reach = 0  # (loops, not generators, in the captains' hot paths: those are calls)
+            for k in kinds:
+                r = ship.range_of(k)
+                reach = r if r > reach else reach
+            reach += 20
             heading = ship.heading % HEADINGS
             best = None  # the nearest mover in reach and in the forward arc
             for m in movers:
@@ -257,8 +261,12 @@ class ScoredCaptain:
             return SquadronOrder(sq, tuple(drift), None)
         arsenal = Arsenal()
         focus = focus_target(members, enemies, arsenal)
-        own_shields = min(s.shields for s in members)
-        threats = [enemy(e, own_shields, arsenal) for e in enemies]
+        own_shields = members[0].shields
+        for s in members:
+            own_shields = s.shields if s.shields < own_shields else own_shields
+        threats = []
+        for e in enemies:
+            threats.append(enemy(e, own_shields, arsenal))
         table = (view.scenario.table_width_cm, view.scenario.table_height_cm)
         obstacles = view.obstacles()
         moves: list[tuple[str | None, Maneuver]] = []
@@ -270,7 +278,10 @@ class ScoredCaptain:
                 return SquadronOrder(sq, leap, fire)
         for mover in view.movers(sq):
             origin = view.mover_position(mover, sq)
-            group = [s for s in members if (mover is None and not s.detached) or s.id == mover]
+            group = []
+            for s in members:
+                if (mover is None and not s.detached) or s.id == mover:
+                    group.append(s)
             choices = self._candidates(view, mover, sq, origin)
             view.count_candidates(choices.count)
             ours = Firepower(group, focus.shields, arsenal)
@@ -328,14 +339,19 @@ class ScoredCaptain:
             if best is not None:
                 value, arc, target = best
                 choices.append((value, FireTarget(ship.id, ARC_ORDER[arc], target.id)))
-        if not choices or max(v for v, _ in choices) <= 0:
+        chosen = []  # the locks worth something
+        every = []
+        for v, t in choices:
+            every.append(t)
+            if v > 0:
+                chosen.append(t)
+        if not chosen:
             return None
         if not view.fires_as_unit():
-            chosen = [t for v, t in choices if v > 0]
-            return tuple(chosen) or None
+            return tuple(chosen)
         if len(choices) < len(firers):
             return None
-        return tuple(t for _, t in choices)
+        return tuple(every)
 
 
 class AggressiveCaptain(ScoredCaptain):

@@ -29,11 +29,10 @@ from math import hypot, inf
 from typing import NamedTuple
 
 from kolrami.captains.base import mean_volley
-from kolrami.catalog.models import Arc
+from kolrami.catalog.models import Arc, ShipClass, WeaponKind
 from kolrami.engine.geometry import (
     ARC_ORDER,
     HEADINGS,
-    arc_index,
     segment_hits_circle,
     unit,
 )
@@ -78,8 +77,9 @@ class Weights:
 #: One weapon row of a ship (its phasers or its photons) against one shield value: (working
 #: shots, knocked-out mounts counting 0; range in cm; the expected damage of the whole volley
 #: against the shields; the arcs it fires into, as indices into ARC_ORDER). A plain tuple: a
-#: decision makes hundreds, and reads them by unpacking.
-WeaponGroup = tuple[int, int, float, tuple[int, ...]]
+#: decision makes hundreds, and reads them by unpacking. The range is a float, though a whole
+#: number: the kernel compares it with distances, and float with float is Python's quick case.
+WeaponGroup = tuple[int, float, float, tuple[int, ...]]
 
 
 class _ArcIndices(dict[tuple[Arc, ...], tuple[int, ...]]):
@@ -92,14 +92,29 @@ class _ArcIndices(dict[tuple[Arc, ...], tuple[int, ...]]):
 
 _ARC_INDICES = _ArcIndices()
 
+#: Each ship class's weapon rows as (kind, arc indices), in resolution order, by the class's
+#: identity: a class never changes in play, and a catalog model's fields are slow to read. An
+#: entry holds its class, so no other object can take its id while it stands.
+_ROWS: dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...]], ...]]] = {}
+
+
+def _rows(cls: ShipClass) -> tuple[tuple[WeaponKind, tuple[int, ...]], ...]:
+    if len(_ROWS) >= 256:  # (a bound for long sessions of packs made on the fly)
+        _ROWS.clear()
+    rows = tuple((kind, _ARC_INDICES[weapon.arcs]) for kind, weapon in cls.weapons())
+    _ROWS[id(cls)] = (cls, rows)
+    return rows
+
 
 def weapon_groups(ship: ShipView, target_shields: int) -> list[WeaponGroup]:
     """Each weapon group of `ship` against `target_shields`, in resolution order."""
+    known = _ROWS.get(id(ship.cls))
+    rows = _rows(ship.cls) if known is None else known[1]
     groups = []
-    for kind, weapon in ship.cls.weapons():
+    for kind, arcs in rows:
         shots = sum(ship.mounts[kind])
         damage = mean_volley(shots, ship.strength[kind], target_shields, kind)
-        groups.append((shots, ship.ranges.get(kind, 0), damage, _ARC_INDICES[weapon.arcs]))
+        groups.append((shots, float(ship.ranges.get(kind, 0)), damage, arcs))
     return groups
 
 
@@ -123,7 +138,7 @@ class Arsenal(dict[tuple[str, int], list[WeaponGroup]]):
 
 
 #: The weapon groups that fire into one arc, as (range in cm, expected damage), in order.
-ArcGroups = list[tuple[int, float]]
+ArcGroups = list[tuple[float, float]]
 
 
 class Firepower:
@@ -134,10 +149,10 @@ class Firepower:
 
     def __init__(self, ships: Sequence[ShipView], target_shields: int, arsenal: Arsenal) -> None:
         by_arc: tuple[ArcGroups, ...] = ([], [], [], [])
-        reach = 0
+        reach = 0.0
         for ship in ships:
             for _, range_cm, damage, arcs in arsenal.groups(ship, target_shields):
-                if damage <= 0:
+                if damage <= 0.0:
                     continue
                 if range_cm > reach:
                     reach = range_cm
@@ -184,7 +199,18 @@ def threat_at(enemies: Sequence[Enemy], x: float, y: float) -> float:
     for ex, ey, heading, firepower in enemies:
         distance = hypot(x - ex, y - ey) + ENEMY_MOVE_CM
         if distance <= firepower.reach:  # (else no group reaches: nothing to add up)
-            threat += firepower.damage_on(ex, ey, heading, x, y, distance)
+            # `firepower.damage_on(ex, ey, heading, x, y, distance)`, written out (a hot call)
+            ux, uy = UNIT[heading]
+            dx, dy = x - ex, y - ey
+            ahead = dx * ux + dy * uy
+            port = dy * ux - dx * uy
+            side = port if port >= 0.0 else -port
+            arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+            total = 0.0
+            for range_cm, damage in firepower.by_arc[arc]:
+                if distance <= range_cm:
+                    total += damage
+            threat += total
     return threat
 
 
@@ -194,8 +220,13 @@ def focus_target(
     """The enemy to concentrate on: the one our whole volley takes the largest share of the
     remaining hull from (a share of 1 at most: any kill is as good), then the one nearest our
     ships' centre; the first of equals."""
-    cx = sum(s.x for s in ships) / len(ships)
-    cy = sum(s.y for s in ships) / len(ships)
+    # (sums of plain loops, added in the same order as sum() did: int 0 first, then each x)
+    sx: float = 0
+    sy: float = 0
+    for s in ships:
+        sx += s.x
+        sy += s.y
+    cx, cy = sx / len(ships), sy / len(ships)
     best: tuple[float, float] | None = None
     chosen = enemies[0]
     for e in enemies:
@@ -205,7 +236,8 @@ def focus_target(
                 volley += damage
         # the share rounded: sums of the same volleys in another order must tie, not differ in
         # the last bit (then the nearest wins, as the rule says)
-        share = round(min(1.0, volley / max(1, e.superstructure)), 9)
+        share = volley / (e.superstructure if e.superstructure > 1 else 1)
+        share = round(share if share < 1.0 else 1.0, 9)
         key = (share, -hypot(e.x - cx, e.y - cy))
         if best is None or key > best:
             best, chosen = key, e
@@ -325,43 +357,54 @@ def best_move(
     cannot win, and the rest of its score is not worked out.
     """
     focus, ours, enemies = situation.focus, situation.ours, situation.enemies
-    fx, fy, hull, reach = focus.x, focus.y, focus.superstructure, ours.reach
+    # (the hull as a float: compared with floats, as every number here)
+    fx, fy, hull, reach = focus.x, focus.y, float(focus.superstructure), ours.reach
+    by_arc, closing_weight = ours.by_arc, weights.closing
     x, y, heading = origin.x, origin.y, origin.heading
     width, height = situation.table
-    low, right, top = EDGE_MARGIN_CM, width - EDGE_MARGIN_CM, height - EDGE_MARGIN_CM
+    low = float(EDGE_MARGIN_CM)
+    right, top = width - EDGE_MARGIN_CM, height - EDGE_MARGIN_CM
     best: tuple[Maneuver, float, float, int, float, float, int] | None = None
     best_score = -inf
     for turn, half, maneuvers in legs:
         mid_heading = (heading + turn) % HEADINGS
         ux, uy = UNIT[mid_heading]
         mid_x, mid_y = x + ux * half, y + uy * half
-        to_mid = hypot(fx - mid_x, fy - mid_y)
+        dx, dy = fx - mid_x, fy - mid_y
+        to_mid = hypot(dx, dy)
         at_mid = 0.0
         if to_mid <= reach:  # (else no group reaches: nothing to add up)
-            at_mid = ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)
+            # `ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)`, written out
+            ahead = dx * ux + dy * uy
+            port = dy * ux - dx * uy
+            side = port if port >= 0.0 else -port
+            arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+            for range_cm, damage in by_arc[arc]:
+                if to_mid <= range_cm:
+                    at_mid += damage
         for maneuver in maneuvers:
             end_heading = (mid_heading + maneuver.turn2) % HEADINGS
             ux, uy = UNIT[end_heading]
             end_x, end_y = mid_x + ux * half, mid_y + uy * half
-            to_end = hypot(fx - end_x, fy - end_y)
+            dx, dy = fx - end_x, fy - end_y
+            to_end = hypot(dx, dy)
             at_end = 0.0
             if to_end <= reach:  # `ours.damage_on(end_x, end_y, end_heading, ...)`, written out
-                dx, dy = fx - end_x, fy - end_y
                 ahead = dx * ux + dy * uy
                 port = dy * ux - dx * uy
                 side = port if port >= 0.0 else -port
                 arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
-                for range_cm, damage in ours.by_arc[arc]:
+                for range_cm, damage in by_arc[arc]:
                     if to_end <= range_cm:
                         at_end += damage
             dealt = at_end if at_end > at_mid else at_mid
             if dealt >= hull:
                 dealt *= KILL_BONUS
-            closing = weights.closing * to_end
+            closing = closing_weight * to_end
             if dealt - closing <= best_score:
                 continue  # it cannot beat the best so far (and the earlier of equals wins)
             score = dealt - weights.threat * threat_at(enemies, end_x, end_y) - closing
-            if weights.keep_out and dealt == 0:
+            if weights.keep_out and dealt == 0.0:
                 score -= weights.closing * abs(to_end - KITING_DISTANCE_CM)
             if end_x < low or end_y < low or end_x > right or end_y > top:  # near an edge
                 nearest = min(end_x, end_y, width - end_x, height - end_y)
@@ -443,8 +486,14 @@ def best_target(
         bonus = FOCUS_BONUS if e is focus else 1.0
         groups = arsenal.groups(ship, e.shields)
         for x, y, heading in points:
-            arc = arc_index(x, y, heading, e.x, e.y)
-            distance = hypot(e.x - x, e.y - y)
+            # `arc_index(x, y, heading, e.x, e.y)`, written out (the captains' hot path)
+            ux, uy = UNIT[heading]
+            dx, dy = e.x - x, e.y - y
+            ahead = dx * ux + dy * uy
+            port = dy * ux - dx * uy
+            side = port if port >= 0.0 else -port
+            arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+            distance = hypot(dx, dy)
             bears = False
             damage = 0.0
             for shots, range_cm, group_damage, arcs in groups:
@@ -455,7 +504,7 @@ def best_target(
             if not bears:
                 continue
             value = damage * bonus
-            if value == 0:
+            if value == 0.0:
                 value = NEAR_MISS_VALUE / (1 + distance)
             if best is None or value > best[0]:
                 best = (value, arc, e)

@@ -11,9 +11,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from kolrami.catalog.models import PackInfo, ShipClass, ShipPack
-from kolrami.errors import DataPackError
+from kolrami.errors import DataPackError, quoted, read_text
 
 BUILTIN_PACK = "fpf_ships.toml"
+#: The most bytes of a data pack file read (the built-in pack is under 20 KB).
+MAX_PACK_BYTES = 4 * 1024 * 1024
 
 
 def _field_path(loc: tuple[int | str, ...]) -> str:
@@ -35,8 +37,8 @@ def _first_problem(err: ValidationError) -> tuple[str, str]:
     msg = first["msg"].removeprefix("Value error, ")
     if first["type"] == "missing":
         msg = "required field is missing"
-    elif first["type"] != "value_error" and "input" in first:
-        msg = f"{msg} (got {first['input']!r})"
+    elif first["type"] not in ("value_error", "too_long", "too_short") and "input" in first:
+        msg = f"{msg} (got {quoted(repr(first['input']))})"
     more = len(err.errors()) - 1
     return path, msg + (f" (and {more} more problem{'s' * (more > 1)})" if more else "")
 
@@ -90,11 +92,7 @@ def _ship_label(entry: Any, number: int) -> str:
 def load_pack(path: str | Path) -> ShipPack:
     """Load and validate a pack file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataPackError(f"{path}: cannot read the data pack: {exc.strerror}") from None
-    return parse_pack(text, str(path))
+    return parse_pack(read_text(path, "data pack", MAX_PACK_BYTES, DataPackError), str(path))
 
 
 @cache

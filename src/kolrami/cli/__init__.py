@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -18,6 +19,7 @@ from kolrami import __version__
 from kolrami.catalog import builtin_pack
 from kolrami.cli import assess, battle, cards, fleet, odds, peak, ships, tournament, web
 from kolrami.cli.support import fail, print_json
+from kolrami.errors import quoted
 from kolrami.rules import RULES_VERSION
 
 app = typer.Typer(
@@ -98,6 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     except typer.Abort:
         typer.echo("kolrami: aborted", err=True)
         return 130
+    except OSError as exc:  # a file named on the line: too long a name, no room, no permission
+        where = f"{quoted(Path(exc.filename))}: " if exc.filename else ""
+        typer.echo(f"kolrami: error: {where}{exc.strerror or exc}", err=True)
+        return 2
     except Exception as exc:  # a bug, not bad input: say so in one line unless debugging
         if os.environ.get("KOLRAMI_DEBUG"):
             raise

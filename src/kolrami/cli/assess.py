@@ -30,10 +30,10 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from kolrami.cli.support import captain, command, print_json
-from kolrami.errors import InvalidInputError, UnknownNameError
+from kolrami.cli.support import captain, check_seed, command, print_json
+from kolrami.errors import InvalidInputError, UnknownNameError, quoted
 from kolrami.fleet.fleetx import load_any
-from kolrami.rules.registry import describe
+from kolrami.rules.registry import bind, describe, select
 from kolrami.scenarios.models import load_scenario
 
 if TYPE_CHECKING:
@@ -102,7 +102,9 @@ def assess_cmd(
             "not play each other: one fleet against the field.",
         ),
     ] = False,
-    seed: Annotated[int, typer.Option(help="Master seed; each battle's seed derives from it.")] = 1,
+    seed: Annotated[
+        int, typer.Option(help="Master seed, 0 to 2**63 - 1; each battle's seed derives from it.")
+    ] = 1,
     turns: Annotated[int | None, typer.Option(help="Turn limit (overrides the scenario).")] = None,
     rules: Annotated[
         str | None, typer.Option(help="Extra rule modules, comma separated (see kolrami rules).")
@@ -137,6 +139,7 @@ def assess_cmd(
 
     kolrami assess --fleets mine.json 'presets:*' --battles 500 --out runs/friday
     """
+    check_seed(seed)
     run_assess(
         AssessOptions(
             fleets=fleet_args(fleets, more),
@@ -223,6 +226,7 @@ def build_plan(opts: AssessOptions) -> Plan:
         for name in extra:
             if name not in known:
                 raise UnknownNameError("rule module", name, None, known)
+        bind(select(scenario, extra))  # modules that conflict: refused before any battle
     captains = tuple(_split(opts.captains))
     return Plan(
         tuple(combatants_from(opts)),
@@ -259,6 +263,10 @@ def _progress(console: Console) -> Progress:
     )
 
 
+#: The most worker processes (or Ray CPUs) asked for: more than any machine here has cores.
+MAX_WORKERS = 1024
+
+
 def run_assess(opts: AssessOptions) -> None:
     """The whole command: plan, play (resuming), summarise, print, report."""
     # the sweep brings numpy and the worker pool (about 180 ms): loaded when a sweep runs, so
@@ -267,19 +275,22 @@ def run_assess(opts: AssessOptions) -> None:
     from kolrami.sim.backends import Interrupted, default_workers, ray_module, run_plan
 
     workers = default_workers() if opts.workers is None else opts.workers
-    if workers < 1:
-        raise InvalidInputError(f"--workers {workers}: use 1 or more workers")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise InvalidInputError(
+            f"--workers {quoted(workers, 20)}: use 1 to {MAX_WORKERS} workers (this machine has "
+            f"{default_workers()} cores)"
+        )
     if opts.backend not in ("local", "ray"):
         raise InvalidInputError(f"--backend {opts.backend}: use local or ray")
     if opts.address is not None and opts.backend != "ray":
         raise InvalidInputError("--address belongs to --backend ray")
     if opts.report is not None:
         if opts.report.suffix.lower() not in (".html", ".htm"):
-            raise InvalidInputError(f"--report '{opts.report}' must end in .html")
+            raise InvalidInputError(f"--report '{quoted(opts.report)}' must end in .html")
         if not opts.report.parent.exists():
             raise InvalidInputError(
-                f"cannot write --report '{opts.report}': folder '{opts.report.parent}' does "
-                "not exist"
+                f"cannot write --report '{quoted(opts.report)}': folder "
+                f"'{quoted(opts.report.parent)}' does not exist"
             )
     if opts.backend == "ray":
         ray_module()
@@ -514,7 +525,7 @@ def ladder_cmd(
     scenario: Annotated[str, typer.Option(help="standard, peak-performance, or a file.")] = (
         "standard"
     ),
-    seed: Annotated[int, typer.Option(help="Master seed.")] = 1,
+    seed: Annotated[int, typer.Option(help="Master seed, 0 to 2**63 - 1.")] = 1,
     workers: Annotated[int | None, typer.Option(help="Worker processes; default all cores.")] = (
         None
     ),
@@ -533,6 +544,7 @@ def ladder_cmd(
         raise InvalidInputError(f"--report '{report}' must end in .html")
     if report is not None and not report.parent.exists():
         raise InvalidInputError(f"cannot write --report '{report}': its folder does not exist")
+    check_seed(seed)
     n_workers = default_workers() if workers is None else workers
     if not 1 <= n_workers <= 1024:
         raise InvalidInputError(f"--workers {n_workers}: use 1 to 1,024 workers")

@@ -13,11 +13,18 @@ from rich.table import Table
 
 from kolrami.captains.registry import captain_names, make_captain
 from kolrami.catalog import builtin_pack
-from kolrami.cli.support import captain, command, console, print_json, rule_modules
+from kolrami.cli.support import (
+    captain,
+    check_seed,
+    command,
+    console,
+    print_json,
+    rule_modules,
+)
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import captain_dice, run
 from kolrami.engine.events import BattleStarted
-from kolrami.errors import InvalidInputError, KolramiError
+from kolrami.errors import InvalidInputError, KolramiError, quoted, read_text
 from kolrami.fleet.model import load_fleet
 from kolrami.report.narrate import Narrator, ship_state, status_table
 from kolrami.rules import RULES_VERSION, new_battle, rebuild
@@ -27,12 +34,14 @@ from kolrami.rules.module import Capability
 from kolrami.rules.registry import describe, read_log
 from kolrami.scenarios.models import load_scenario
 
+#: The most bytes of an event log `replay` reads: a 200-turn battle's log is under 100 KB.
+MAX_LOG_BYTES = 64 * 1024 * 1024
+
 
 def _seed_or_new(seed: int | None) -> int:
     if seed is None:
         return secrets.randbelow(10**6)
-    if seed < 0:
-        raise InvalidInputError(f"seed {seed} is negative; use 0 or more")
+    check_seed(seed)
     return seed
 
 
@@ -151,7 +160,7 @@ def _write_log(battle: Battle, path: Path) -> None:
     try:
         path.write_text(battle.log.jsonl(), encoding="utf-8")
     except OSError as exc:
-        raise InvalidInputError(f"cannot write the log '{path}': {exc.strerror}") from None
+        raise InvalidInputError(f"cannot write the log '{quoted(path)}': {exc.strerror}") from None
 
 
 def battle_cmd(
@@ -168,7 +177,9 @@ def battle_cmd(
     rules: Annotated[
         str | None, typer.Option(help="Extra rule modules, comma separated (see kolrami rules).")
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed; a new one is drawn if omitted.")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed, 0 to 2**63 - 1; a new one is drawn if omitted.")
+    ] = None,
     log: Annotated[Path | None, typer.Option(help="Write the event log (JSONL) here.")] = None,
     replay: Annotated[
         Path | None, typer.Option(help="Write the battle as a self-contained HTML replay here.")
@@ -248,14 +259,12 @@ def replay_cmd(
     from kolrami.report.outputs import check_outputs, write_outputs
 
     check_outputs(html, tracks)
-    try:
-        text = log.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read the log '{log}': {exc.strerror}") from None
+    text = read_text(log, "log", MAX_LOG_BYTES)
     try:
         events = read_log(text)
-    except (ValueError, TypeError) as exc:
-        raise InvalidInputError(f"{log} is not a Kolrami event log: {exc}") from None
+    except (ValueError, TypeError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else quoted(exc, 200)
+        raise InvalidInputError(f"{quoted(log)} is not a Kolrami event log: {why}") from None
     if not events or not isinstance(events[0], BattleStarted):
         raise InvalidInputError(f"{log} does not start with a battle_started header")
     pictures = write_outputs(events, html, tracks)

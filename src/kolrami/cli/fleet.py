@@ -16,7 +16,13 @@ from kolrami.catalog.cards import CardKind, card_names, get_card
 from kolrami.catalog.models import UpgradeType
 from kolrami.catalog.names import Names
 from kolrami.cli.support import command, console, print_json
-from kolrami.errors import InvalidInputError, KolramiError
+from kolrami.errors import InvalidInputError, KolramiError, path_is, quoted
+from kolrami.fleet.document import (
+    MAX_NAME_CHARS,
+    MAX_SHIPS,
+    MAX_SP_LIMIT,
+    MAX_SQUADRON_NUMBER,
+)
 from kolrami.fleet.fleetx import (
     as_text,
     data_version_note,
@@ -56,9 +62,18 @@ def _report_json(report: FleetReport) -> dict[str, object]:
     return {**report.to_json(), "note": data_version_note(report.fleet)}
 
 
+def _check_limit(limit: int) -> int:
+    """The --limit every fleet command takes: an SP limit of 1 to MAX_SP_LIMIT (OP-13)."""
+    if not 0 < limit <= MAX_SP_LIMIT:
+        raise InvalidInputError(
+            f"--limit {quoted(limit, 20)}: an SP limit is a whole number from 1 to "
+            f"{MAX_SP_LIMIT:,} (OP-13)"
+        )
+    return limit
+
+
 def _report(fleet: Fleet, limit: int, surcharge: int) -> FleetReport:
-    if limit <= 0:
-        raise InvalidInputError(f"--limit {limit}: an SP limit is a positive number")
+    _check_limit(limit)
     if surcharge < 0:
         raise InvalidInputError(f"--surcharge {surcharge}: use 0 (off) or more")
     return validate(fleet, limit, EventSettings(limit, surcharge))
@@ -159,12 +174,10 @@ def sheet_cmd(
 ) -> None:
     """The event's Fleet Build Sheet, print-ready (FBS-01, FBS-02, FBS-03, FBS-04, FBS-05, FBS-06,
     FBS-07, FBS-08, FBS-09, FBS-10, FBS-11, FBS-12)."""
-    from kolrami.report.build_sheet import render_html, render_pdf, write  # jinja2, about 25 ms
+    # jinja2, about 25 ms
+    from kolrami.report.build_sheet import check_paths, render_html, render_pdf, write
 
-    if html is None and pdf is None:
-        raise InvalidInputError(
-            "say where to write the sheet: --html OUT.html and/or --pdf OUT.pdf"
-        )
+    check_paths(html, pdf)
     if page.lower() not in ("a4", "letter"):
         raise InvalidInputError(f"--page {page}: use a4 or letter")
     report = _report(load_any(source), limit, surcharge)
@@ -203,7 +216,8 @@ def export_cmd(
     e.g. `kolrami fleet export presets:klingon-strike --to fleetx --out mine.json`)."""
     kind = to.strip().lower()
     if kind not in ("share", "text", "fleetx"):
-        raise InvalidInputError(f"--to {to}: use share, text or fleetx")
+        raise InvalidInputError(f"--to {quoted(to, 20)}: use share, text or fleetx")
+    _check_limit(limit)
     fleet = load_any(source)
     if kind == "share":
         text = share_string(fleet) + "\n"
@@ -224,12 +238,12 @@ def export_cmd(
 
 def _save(path: Path, text: str) -> None:
     """Write a file, or say in one line why not (stored files untouched on failure)."""
-    if path.is_dir():
-        raise InvalidInputError(f"cannot write '{path}': it is a folder; name a file in it")
+    if path_is(path, "dir"):
+        raise InvalidInputError(f"cannot write '{quoted(path)}': it is a folder; name a file in it")
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise InvalidInputError(f"cannot write '{path}': {exc.strerror}") from None
+        raise InvalidInputError(f"cannot write '{quoted(path)}': {exc.strerror}") from None
 
 
 @command(fleet_app, "import")
@@ -242,6 +256,7 @@ def import_cmd(
     as_json: AsJson = False,
 ) -> None:
     """Read a fleet someone shared, check it, and save it as FleetX (unknown ids are kept)."""
+    _check_limit(limit)
     fleet = load_any(source)
     report = validate(fleet, limit)
     if out is not None:
@@ -260,6 +275,9 @@ def new_cmd(
         "fleet.json"
     ),
     limit: Limit = DEFAULT_SP_LIMIT,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the --out file if it is there already.")
+    ] = False,
     as_json: Annotated[
         bool,
         typer.Option(
@@ -268,10 +286,25 @@ def new_cmd(
     ] = False,
 ) -> None:
     """Build a fleet at the prompt: ship classes and cards by id or name, loosely, with Tab
-    completion and a running SP total."""
+    completion and a running SP total.
+
+    Everything is checked before the first question: the --limit, and that --out can be written
+    (an existing file is replaced only with --force).
+    """
     pack = builtin_pack()
-    if out.is_dir():
-        raise InvalidInputError(f"--out '{out}' is a folder; name a file in it (mine.json)")
+    _check_limit(limit)
+    if path_is(out, "dir"):
+        raise InvalidInputError(f"--out '{quoted(out)}' is a folder; name a file in it (mine.json)")
+    if path_is(out, "file") and not force:
+        raise InvalidInputError(
+            f"--out '{quoted(out)}' is there already: name another file, or add --force to "
+            "replace it"
+        )
+    folder = out.parent if str(out.parent) else Path(".")
+    if not path_is(folder, "dir"):
+        raise InvalidInputError(
+            f"--out '{quoted(out)}': folder '{quoted(folder)}' does not exist; make it first"
+        )
     _completion(pack.names.labels + card_names().labels)
     con = Console(stderr=True) if as_json else console()
     err = as_json  # with --json, stdout is kept for the JSON
@@ -279,10 +312,14 @@ def new_cmd(
     def ask(text: str, **kw: object) -> str:
         return str(typer.prompt(text, err=err, **kw))  # type: ignore[arg-type]
 
-    name = ask("Fleet name", default="My fleet")
+    while True:
+        name = ask("Fleet name", default="My fleet").strip()
+        if 0 < len(name) <= MAX_NAME_CHARS:
+            break
+        con.print(f"[red]A fleet's name is 1 to {MAX_NAME_CHARS} characters.[/red]")
     ships: list[FleetShip] = []
     con.print(f"Ship classes: {', '.join(pack.names.labels)}")
-    while True:
+    while len(ships) < MAX_SHIPS:
         typed = ask("Ship class (blank to finish)", default="", show_default=False).strip()
         if not typed:
             if ships:
@@ -295,7 +332,7 @@ def new_cmd(
             con.print(f"[red]{exc}[/red]")
             continue
         con.print(f"  {cls.name}: {cls.value} SP")
-        squadron = int(typer.prompt("  Squadron number", default=1, type=int, err=err))
+        squadron = _ask_squadron(con, ask)
         captain = _ask_card(con, err, "  Captain (blank: none)", CardKind.CAPTAIN, None)
         admiral = _ask_card(con, err, "  Admiral (blank: none)", CardKind.ADMIRAL, None)
         upgrades: dict[str, list[str]] = {}
@@ -319,6 +356,8 @@ def new_cmd(
         report = validate(Fleet(name=name, ships=tuple(ships)), limit)
         con.print(f"  [bold]Total Build {report.total_build} / {limit} SP[/bold]")
     resource = _ask_card(con, err, "Resource (blank: none)", CardKind.RESOURCE, None)
+    if len(ships) == MAX_SHIPS:
+        con.print(f"That is {MAX_SHIPS} ships, the most a fleet holds.")
     fleet = Fleet(name=name, ships=tuple(ships), resource=resource, points_limit=limit)
     report = validate(fleet, limit)
     _save(out, dumps(fleet))
@@ -327,6 +366,18 @@ def new_cmd(
         return
     _print_report(report)
     con.print(f"Saved {out}")
+
+
+def _ask_squadron(con: Console, ask: Callable[..., str]) -> int:
+    """Ask for a squadron number until it is a whole number from 1 to MAX_SQUADRON_NUMBER."""
+    while True:
+        typed = ask("  Squadron number", default="1").strip()
+        if typed.isascii() and typed.isdigit() and 1 <= int(typed) <= MAX_SQUADRON_NUMBER:
+            return int(typed)
+        con.print(
+            f"[red]'{quoted(typed, 20)}': a squadron is a whole number from 1 to "
+            f"{MAX_SQUADRON_NUMBER}[/red]"
+        )
 
 
 def _ask_card(

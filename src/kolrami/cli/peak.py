@@ -24,7 +24,11 @@ def peak_check_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Could a player have scored POINTS Fleet Points against FLEET? (PP-16, PP-17, PP-18, PP-19,
-    PP-20, PP-21)"""
+    PP-20, PP-21)
+
+    Exit code 0 when achievable, 1 when not (with --json too), 2 when the question cannot be
+    asked (an unreadable fleet, negative points).
+    """
     from kolrami.sim.score_check import check_score  # about 6 ms: not at start-up
 
     try:
@@ -33,6 +37,8 @@ def peak_check_cmd(
         raise fail(str(exc)) from None
     if as_json:
         print_json(verdict.to_json())
+        if not verdict.achievable:
+            raise typer.Exit(1)
         return
     out = console()
     if not verdict.achievable:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
 import json
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 import typer
@@ -14,7 +16,8 @@ from rich.console import Console
 
 from kolrami.captains.registry import captain_factory, captain_names, is_path
 from kolrami.catalog.names import Names
-from kolrami.errors import KolramiError
+from kolrami.engine.chance import SEED_BITS
+from kolrami.errors import InvalidInputError, KolramiError, path_is, quoted
 from kolrami.rules.registry import describe
 
 P = ParamSpec("P")
@@ -22,8 +25,17 @@ R = TypeVar("R")
 
 
 def fail(message: str) -> typer.Exit:
-    """Print a one-line error; the caller raises the returned Exit (code 2)."""
-    typer.echo(f"kolrami: error: {message}", err=True)
+    """Print a one-line error; the caller raises the returned Exit (code 2).
+
+    One line whatever the message holds: a driver's text of several lines is joined, without
+    SQLAlchemy's "(Background on this error at: ...)" link.
+    """
+    lines = [
+        line.strip()
+        for line in message.splitlines()
+        if line.strip() and not line.strip().startswith("(Background on this error")
+    ]
+    typer.echo(f"kolrami: error: {' '.join(lines)}", err=True)
     return typer.Exit(2)
 
 
@@ -44,6 +56,100 @@ def command(
         return func
 
     return register
+
+
+def store_url(url: str, create: bool) -> str:
+    """`url` (from --db, as kolrami.tournament.store.database_url made it) checked before the
+    store opens it, so that every reason it cannot be opened is one line:
+
+    - a SQLite file in a folder that does not exist;
+    - a SQLite file that does not exist, for a command that only uses an event (`create` False:
+      standings, pair, result ...): the store would make an empty database there;
+    - PostgreSQL without its driver (the `postgres` extra).
+    """
+    # SQLAlchemy's URL parser (the store loads SQLAlchemy anyway, right after this)
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise InvalidInputError(
+            f"--db '{quoted(url)}' is not a database URL: give a SQLite file (event.db) or a "
+            "URL such as postgresql://user@host/kolrami"
+        ) from None
+    backend = parsed.get_backend_name()
+    if backend == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        name = parsed.database
+        if str(parsed.query.get("uri", "")).lower() == "true":  # sqlite:///file:PATH?mode=ro
+            name = name.removeprefix("file:")
+        path = Path(name)
+        folder = path.parent if str(path.parent) else Path(".")
+        if not path_is(folder, "dir"):
+            raise InvalidInputError(
+                f"--db '{quoted(path)}': folder '{quoted(folder)}' does not exist; make it "
+                "first or name a file in a folder that does"
+            )
+        try:
+            path.stat()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:  # a name too long, no permission to look
+            raise InvalidInputError(f"--db '{quoted(path)}': {exc.strerror}") from None
+        if path_is(path, "dir"):
+            raise InvalidInputError(f"--db '{quoted(path)}' is a folder; name the store's file")
+        if path_is(path, "file"):
+            _check_sqlite_file(path, create)
+        elif not create:
+            raise InvalidInputError(
+                f"--db '{quoted(path)}': no such store (nothing was created); create an event "
+                f"there with kolrami tournament new NAME --db {quoted(path)}, or name the "
+                "store's file"
+            )
+    elif backend == "postgresql":
+        driver = parsed.get_driver_name()
+        try:
+            missing = importlib.util.find_spec(driver) is None
+        except (ImportError, ValueError):
+            missing = True
+        if missing:
+            raise InvalidInputError(
+                f"--db {quoted(parsed.render_as_string(hide_password=True))}: the PostgreSQL "
+                f"driver ({driver}) is not installed; install it with pip install "
+                "'kolrami[postgres]'"
+            )
+    return url
+
+
+def _check_sqlite_file(path: Path, create: bool) -> None:
+    """Refuse an empty --db file for a command that only uses a store: SQLite would make it a
+    database (and so change a file that is not a store)."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(1)
+    except OSError as exc:
+        raise InvalidInputError(f"--db '{quoted(path)}': {exc.strerror}") from None
+    # another kind of file is the store's to name (kolrami.tournament.store.store_problem)
+    if not head and not create:
+        raise InvalidInputError(
+            f"--db '{quoted(path)}' is an empty file, not a store (nothing was changed); create "
+            f"an event there with kolrami tournament new NAME --db {quoted(path)}"
+        )
+
+
+#: Seeds are whole numbers from 0 to 2**63 - 1 in every command (kolrami.engine.chance).
+MAX_SEED = 2**SEED_BITS - 1
+
+
+def check_seed(seed: int | None, option: str = "--seed") -> int | None:
+    """`seed` if it is one every command takes (0 to 2**63 - 1, the range the store keeps and
+    JSON carries), else one line saying so."""
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise InvalidInputError(
+            f"{option} {quoted(seed, 30)}: a seed is a whole number from 0 to 2**63 - 1 "
+            f"({MAX_SEED})"
+        )
+    return seed
 
 
 def console() -> Console:

@@ -10,8 +10,8 @@ import typer
 from rich.table import Table
 
 from kolrami.catalog.names import Names
-from kolrami.cli.support import captain, command, console, print_json
-from kolrami.errors import InvalidInputError
+from kolrami.cli.support import captain, check_seed, command, console, print_json, store_url
+from kolrami.errors import InvalidInputError, loads_json, quoted, read_text
 from kolrami.fleet.fleetx import load_any
 from kolrami.fleet.model import preset_names
 from kolrami.scenarios.models import load_scenario
@@ -30,10 +30,22 @@ EventName = Annotated[str | None, typer.Option("--event", help="Event name (defa
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
-def _store(db: str | None) -> Any:
-    from kolrami.tournament.store import Store  # SQLAlchemy and Alembic, about 400 ms
+def _store(db: str | None, create: bool = False) -> Any:
+    """The store --db names. Only `create` (tournament new and import) makes a new database: any
+    other command refuses a SQLite file that is not there (see support.store_url)."""
+    from kolrami.tournament.store import Store, database_url  # SQLAlchemy, Alembic: 400 ms
 
-    return Store(db)
+    return Store(store_url(database_url(db), create))
+
+
+#: The most bytes of an event export or results file read: a simulated 8-player event's export
+#: is 19 KB (about 2.3 KB a player), so this is far above any event.
+MAX_EVENT_BYTES = 512 * 1024 * 1024
+
+
+def _json_file(path: Path, what: str) -> Any:
+    """The JSON of a file the organizer named; every reason it cannot be read is one line."""
+    return loads_json(read_text(path, what, MAX_EVENT_BYTES), quoted(path))
 
 
 def _player_name(store: Any, event: str | None, typed: str) -> str:
@@ -50,7 +62,9 @@ def new_cmd(
     scenario: Annotated[str, typer.Option(help="Scenario of every battle.")] = "peak-performance",
     rounds: Annotated[int, typer.Option(help="Battle Rounds (OP-01).")] = 3,
     minutes: Annotated[int, typer.Option(help="Minutes per round (OP-02).")] = 60,
-    seed: Annotated[int | None, typer.Option(help="Seed for pairings and byes.")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed for pairings and byes, 0 to 2**63 - 1.")
+    ] = None,
     titles: Annotated[
         str, typer.Option(help="Rank titles, comma separated, best first (OP-22).")
     ] = "Admiral,Vice Admiral",
@@ -68,8 +82,9 @@ def new_cmd(
     """Create an event."""
     from kolrami.tournament.store import check_event_settings  # with the store: see _store
 
+    check_seed(seed)
     check_event_settings(date, limit, rounds, minutes, seed, max_resets)  # before any file
-    store = _store(db)
+    store = _store(db, create=True)
     store.create_event(
         name,
         date,
@@ -318,12 +333,7 @@ def standings_cmd(
     from kolrami.tournament.results_file import standings_json
 
     if from_file is not None:
-        try:
-            doc = json.loads(from_file.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise InvalidInputError(f"cannot read '{from_file}': {exc.strerror}") from None
-        except json.JSONDecodeError as exc:
-            raise InvalidInputError(f"{from_file}: not valid JSON: {exc}") from None
+        doc = _json_file(from_file, "results file")
         data = standings_json(doc)
         if as_json:
             print_json({"standings": data["standings"]})
@@ -393,11 +403,10 @@ def sheet_cmd(
 ) -> None:
     """The organizer's score sheet and every player's Fleet Build Sheet with the round log."""
     # jinja2, about 25 ms: loaded when sheets are written
-    from kolrami.report.build_sheet import render_pdf, write
+    from kolrami.report.build_sheet import check_paths, render_pdf, write
     from kolrami.report.tournament_sheets import event_sheets_html
 
-    if html is None and pdf is None:
-        raise InvalidInputError("say where to write: --html OUT.html and/or --pdf OUT.pdf")
+    check_paths(html, pdf)
     text = event_sheets_html(_store(db), event)
     wrote = []
     if html is not None:
@@ -433,7 +442,7 @@ def export_cmd(
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise InvalidInputError(f"cannot write '{out}': {exc.strerror}") from None
+        raise InvalidInputError(f"cannot write '{quoted(out)}': {exc.strerror}") from None
     if as_json:
         print_json({"wrote": str(out)})
         return
@@ -447,15 +456,10 @@ def import_cmd(
     as_json: AsJson = False,
 ) -> None:
     """Load an exported event into this store."""
-    try:
-        doc = json.loads(source.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read '{source}': {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise InvalidInputError(f"{source}: not valid JSON: {exc}") from None
+    doc = _json_file(source, "event export")
     if not isinstance(doc, dict):
         raise InvalidInputError(f"{source}: not an event export (kolrami tournament export)")
-    name = _store(db).import_event(doc)
+    name = _store(db, create=True).import_event(doc)
     if as_json:
         print_json({"imported": name})
         return
@@ -468,7 +472,7 @@ def simulate_cmd(
     fleets: Annotated[
         str, typer.Option(help="Comma-separated presets or fleet files (default: all presets).")
     ] = "presets:*",
-    seed: Annotated[int, typer.Option(help="Seed of the whole event.")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the whole event, 0 to 2**63 - 1.")] = 1,
     scenario: Annotated[str, typer.Option(help="Scenario of every battle.")] = "peak-performance",
     rounds: Annotated[int, typer.Option(help="Battle Rounds.")] = 3,
     captains: Annotated[
@@ -488,20 +492,23 @@ def simulate_cmd(
     # the store, networkx and the battles: about 350 ms
     from kolrami.tournament import core
     from kolrami.tournament.simulate import PlayedGame, check_event, run_event
+    from kolrami.tournament.store import database_url
 
+    check_seed(seed)
+    url = None if db is None else store_url(database_url(db), create=True)
     refs = [f.strip() for f in fleets.split(",") if f.strip()]
     if refs == ["presets:*"]:
         refs = [f"presets:{p}" for p in preset_names()]
     chosen = [(ref.removeprefix("presets:"), load_any(ref)) for ref in refs]
-    if seed < 0:
-        raise InvalidInputError(f"--seed {seed} is negative; use 0 or more")
     check_event(players, rounds, chosen)  # every argument checked before the banner
     names = tuple(captain(c.strip()) for c in captains.split(",") if c.strip())
     if not names:
         raise InvalidInputError("--captains: name at least one captain")
     sc = load_scenario(scenario)
-    if report is not None and not report.parent.exists():
-        raise InvalidInputError(f"cannot write '{report}': folder '{report.parent}' does not exist")
+    if report is not None:  # its name and folder, before the event is played
+        from kolrami.report.replay import check_output  # the report writers: only with --report
+
+        check_output(report, (".html", ".htm"), "--report")
     out = console()
     quiet = as_json
 
@@ -525,7 +532,7 @@ def simulate_cmd(
 
     if not quiet:
         out.rule(f"Simulated event: {players} players, {rounds} rounds of {sc.name}, seed {seed}")
-    event = run_event(chosen, players, seed, scenario, rounds, db, tell, names)
+    event = run_event(chosen, players, seed, scenario, rounds, url, tell, names)
     if report is not None:
         from kolrami.report.tournament_report import write_report  # matplotlib: about 300 ms
 

@@ -11,8 +11,8 @@ from typing import Annotated, Any
 
 import typer
 
-from kolrami.cli.support import command, console
-from kolrami.errors import InvalidInputError
+from kolrami.cli.support import command, console, store_url
+from kolrami.errors import InvalidInputError, quoted
 
 
 def serve_cmd(
@@ -36,12 +36,16 @@ def serve_cmd(
     ] = None,
 ) -> None:
     """Run the web app: organizers run events, players report from their phones."""
-    from kolrami.web import create_app  # FastAPI and the store, about 480 ms: only for serve
+    # FastAPI and the store, about 480 ms: only for serve
+    from kolrami.tournament.store import database_url
+    from kolrami.web import create_app
 
     if not 0 < port < 65536:
-        raise InvalidInputError(f"--port {port}: use a port from 1 to 65535")
+        raise InvalidInputError(f"--port {quoted(port, 20)}: use a port from 1 to 65535")
     tls = check_tls(certfile, keyfile)
-    app = create_app(db, own_hosts=(host,), https_only=tls is not None)
+    app = create_app(
+        store_url(database_url(db), create=True), own_hosts=(host,), https_only=tls is not None
+    )
     store = app.state.web.store
     store.check_health()  # a damaged file is one line now, not a 503 on some later page
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host

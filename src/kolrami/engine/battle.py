@@ -63,8 +63,13 @@ class ShipReads:
 
     def bears(self, arc: Arc) -> list[WeaponKind]:
         """Weapon kinds with working shots that fire into `arc`."""
+        # (a loop: in Python 3.11 a comprehension is a call of its own, and this one is hot)
         mounts = self.mounts
-        return [k for k in self.cls.bearing[arc] if any(mounts[k])]
+        out = []
+        for k in self.cls.bearing[arc]:
+            if any(mounts[k]):
+                out.append(k)
+        return out
 
     def range_of(self, kind: WeaponKind) -> int:
         """Range of a weapon kind in cm (0 when the sheet has none)."""
@@ -77,7 +82,10 @@ class ShipReads:
     @property
     def detoothed(self) -> bool:
         """Every weapon out of action."""
-        return not any(map(any, self.mounts.values()))
+        for mounts in self.mounts.values():  # noqa: SIM110 - quicker than any(map(any, ...))
+            if any(mounts):
+                return False
+        return True
 
     @property
     def toast(self) -> bool:
@@ -247,6 +255,11 @@ class Battle:
         pack: ShipPack | None = None,
     ) -> None:
         self.scenario = scenario
+        #: the table's size and a base's radius, as plain numbers: movement reads them at every
+        #: step, and a (pydantic) scenario's fields are several times slower to read
+        self.table_width_cm: float = scenario.table_width_cm
+        self.table_height_cm: float = scenario.table_height_cm
+        self.base_radius_cm: float = scenario.base_radius_cm
         self.pack = pack or builtin_pack()
         for side, fleet in zip(SIDES, fleets, strict=True):
             _check_playable(fleet, side, self.pack)
@@ -270,7 +283,8 @@ class Battle:
         #: card effects' bookkeeping: re-rolls left this turn, uses of once-a-battle cards
         self.rerolls_left: dict[str, int] = {}
         self.card_uses: dict[tuple[str, str], int] = {}
-        self.cards_in_play: list[tuple[ShipState, Card]] | None = None  # rules/cards.py
+        #: (ship, card, its effect's hook): rules/cards.py
+        self.cards_in_play: list[tuple[ShipState, Card, str]] | None = None
         #: Fleet Points so far, for scenarios that score them
         self.fleet_points = dict.fromkeys(SIDES, 0)
         self.resource_scored = dict.fromkeys(SIDES, False)
@@ -380,16 +394,23 @@ class Battle:
 
     def side_ships(self, side: str) -> list[ShipState]:
         """Ships of a side still alive."""
-        return [s for s in self.ships.values() if s.side == side and s.alive]
+        out = []
+        for s in self.ships.values():
+            if s.side == side and s.alive:
+                out.append(s)
+        return out
 
     def side_squadrons(self, side: str) -> list[SquadronState]:
         """Squadrons of a side with a ship still alive."""
         ships = self.ships
-        return [
-            q
-            for q in self.squadrons.values()
-            if q.side == side and any(ships[s].alive for s in q.ships)
-        ]
+        out = []
+        for q in self.squadrons.values():
+            if q.side == side:
+                for s in q.ships:
+                    if ships[s].alive:
+                        out.append(q)
+                        break
+        return out
 
     def visible(self, side: str, ship: ShipState) -> bool:
         """Whether `side` can see `ship`: always, unless the rules set `sight` (cloaks hide
@@ -487,7 +508,7 @@ class Battle:
         other.rerolls_left = dict(self.rerolls_left)
         other.card_uses = dict(self.card_uses)
         if self.cards_in_play is not None:
-            other.cards_in_play = [(ships[s.id], card) for s, card in self.cards_in_play]
+            other.cards_in_play = [(ships[s.id], c, hook) for s, c, hook in self.cards_in_play]
         other.fleet_points = dict(self.fleet_points)
         other.resource_scored = dict(self.resource_scored)
         other.lost_cards = {sid: set(cards) for sid, cards in self.lost_cards.items()}

@@ -134,16 +134,19 @@ class Trail:
     """The path a squadron leader has flown, newest point first, so wingmen can follow it.
 
     Wingmen sit at fixed distances behind the leader measured along this path;
-    `point_at(d)` gives the position and heading `d` cm back from the leader.
+    `point_at(d)` gives the position and heading `d` cm back from the leader. Each segment's
+    length is kept beside it (`lengths[i]`: from points[i + 1] to points[i]), worked out once
+    when the segment changes rather than at every walk along the trail.
     """
 
-    __slots__ = ("headings", "points")
+    __slots__ = ("headings", "lengths", "points")
 
     def __init__(self, x: float, y: float, heading: int, length: float) -> None:
         # A straight trail behind a ship just deployed.
         bx, by = advance(x, y, heading, -length)
         self.points: list[Point] = [(x, y), (bx, by)]
         self.headings: list[int] = [heading % HEADINGS]  # headings[i]: from points[i+1] to [i]
+        self.lengths: list[float] = [math.hypot(x - bx, y - by)]
 
     def extend(self, x: float, y: float, heading: int) -> None:
         """The leader moved in a straight line to (x, y) on `heading`."""
@@ -152,19 +155,33 @@ class Trail:
             return
         if self.headings[0] == heading % HEADINGS:
             self.points[0] = (x, y)  # same straight line: move the head
+            bx, by = self.points[1]
+            self.lengths[0] = math.hypot(x - bx, y - by)
         else:
             self.points.insert(0, (x, y))
             self.headings.insert(0, heading % HEADINGS)
+            self.lengths.insert(0, math.hypot(x - lx, y - ly))
+
+    def face(self, x: float, y: float, heading: int) -> None:
+        """The leader turned to `heading` without moving on (a pivot, or stopped short at once):
+        a segment of no length (or next to none) at (x, y) keeps its new facing at the head."""
+        lx, ly = self.points[0]
+        self.points.insert(0, (x, y))
+        self.headings.insert(0, heading % HEADINGS)
+        self.lengths.insert(0, math.hypot(x - lx, y - ly))
 
     def point_at(self, back: float) -> tuple[float, float, int]:
         """Position and heading `back` cm behind the head, along the trail."""
         remaining = back
-        for i, h in enumerate(self.headings):
-            (x0, y0), (x1, y1) = self.points[i], self.points[i + 1]
-            seg = math.hypot(x0 - x1, y0 - y1)
-            if remaining <= seg or i == len(self.headings) - 1:
-                px, py = advance(x0, y0, h, -remaining)
-                return px, py, h
+        lengths = self.lengths
+        last = len(lengths) - 1
+        for i in range(last + 1):
+            seg = lengths[i]
+            if remaining <= seg or i == last:
+                x0, y0 = self.points[i]
+                h = self.headings[i]  # (kept 0..5): `advance(x0, y0, h, -remaining)`
+                distance = -remaining
+                return x0 + _COS[h] * distance, y0 + _SIN[h] * distance, h
             remaining -= seg
         raise AssertionError("unreachable: the loop returns on its last segment")
 
@@ -175,12 +192,13 @@ class Trail:
         out = [(x, y, h)]
         vertices = []
         along = 0.0
-        for i in range(len(self.headings) - 1):
-            (x0, y0), (x1, y1) = self.points[i], self.points[i + 1]
-            along += math.hypot(x0 - x1, y0 - y1)
+        points, lengths = self.points, self.lengths
+        for i in range(len(lengths) - 1):
+            along += lengths[i]
             if along >= far:
                 break
             if along > near:  # points[i + 1], reached on the heading of the segment into it
+                x1, y1 = points[i + 1]
                 vertices.append((x1, y1, self.headings[i + 1]))
         out += reversed(vertices)
         ex, ey, _ = self.point_at(near)
@@ -192,12 +210,12 @@ class Trail:
     def trim(self, keep: float) -> None:
         """Forget the trail more than `keep` cm behind the head (it is never needed)."""
         total = 0.0
-        for i in range(len(self.headings)):
-            (x0, y0), (x1, y1) = self.points[i], self.points[i + 1]
-            total += math.hypot(x0 - x1, y0 - y1)
+        for i, seg in enumerate(self.lengths):
+            total += seg
             if total >= keep:
                 del self.points[i + 2 :]
                 del self.headings[i + 1 :]
+                del self.lengths[i + 1 :]
                 return
 
     def drop_front(self, back: float) -> None:
@@ -205,20 +223,23 @@ class Trail:
         x, y, _ = self.point_at(back)
         remaining = back
         while self.headings:
-            (x0, y0), (x1, y1) = self.points[0], self.points[1]
-            seg = math.hypot(x0 - x1, y0 - y1)
+            seg = self.lengths[0]
             if remaining < seg or len(self.headings) == 1:
                 break
             remaining -= seg
             del self.points[0]
             del self.headings[0]
+            del self.lengths[0]
         # the head moves back along the first remaining segment, whose heading stays the same
         # (at a vertex point_at reports the newer segment's heading, which is gone now)
         self.points[0] = (x, y)
+        bx, by = self.points[1]
+        self.lengths[0] = math.hypot(x - bx, y - by)
 
     def copy(self) -> Trail:
         """An independent copy (for a captain's look-ahead)."""
         new = Trail.__new__(Trail)
         new.points = list(self.points)
         new.headings = list(self.headings)
+        new.lengths = list(self.lengths)
         return new

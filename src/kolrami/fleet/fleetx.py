@@ -13,11 +13,15 @@ import zlib
 from typing import Any
 
 from kolrami.catalog import ShipPack, builtin_pack
-from kolrami.errors import InvalidInputError
+from kolrami.errors import InvalidInputError, loads_json
+from kolrami.fleet.document import MAX_FLEET_BYTES
 from kolrami.fleet.legality import FleetReport
 from kolrami.fleet.model import Fleet, fleet_json, read_fleet
 
 SHARE_PREFIX = "KF1-"  # Kolrami fleet, share format 1
+#: The longest share string read: a fleet of the most ships with every card is under 8,000
+#: characters; a longer string is not a fleet (it could inflate to far more than a fleet).
+MAX_SHARE_CHARS = 32 * 1024
 
 
 def to_fleetx(fleet: Fleet, pack: ShipPack | None = None) -> dict[str, Any]:
@@ -48,16 +52,36 @@ def share_string(fleet: Fleet, pack: ShipPack | None = None) -> str:
 
 
 def from_share_string(text: str) -> Fleet:
-    """The fleet inside a share string."""
+    """The fleet inside a share string.
+
+    Bounded before anything is inflated: at most MAX_SHARE_CHARS characters, and the JSON inside
+    at most MAX_FLEET_BYTES (a small string can inflate a thousandfold); then the fleet's own
+    bounds (kolrami.fleet.document).
+    """
     body = text.strip().removeprefix(SHARE_PREFIX)
-    try:
-        raw = zlib.decompress(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
-        data = json.loads(raw)
-    except (binascii.Error, zlib.error, ValueError, UnicodeDecodeError):
+    if len(body) > MAX_SHARE_CHARS:
         raise InvalidInputError(
-            "not a Kolrami share string: it should start with KF1- and be copied whole"
-        ) from None
-    return read_fleet(data, "share string")
+            f"share string of {len(text.strip()):,} characters: a fleet's is under "
+            f"{MAX_SHARE_CHARS:,}; copy the one Kolrami printed (kolrami fleet export)"
+        )
+    broken = "not a Kolrami share string: it should start with KF1- and be copied whole"
+    try:
+        inflate = zlib.decompressobj()
+        raw = inflate.decompress(
+            base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)), MAX_FLEET_BYTES + 1
+        )
+        complete = inflate.eof
+        text_json = raw.decode("utf-8") if complete else ""
+    except (binascii.Error, zlib.error, ValueError, UnicodeDecodeError):
+        raise InvalidInputError(broken) from None
+    if len(raw) > MAX_FLEET_BYTES:
+        raise InvalidInputError(
+            f"share string: the fleet inside is larger than {MAX_FLEET_BYTES // 1024} KiB, more "
+            "than any fleet; it was not made by Kolrami (kolrami fleet export)"
+        )
+    if not complete:
+        raise InvalidInputError(broken)
+    return read_fleet(loads_json(text_json, "share string"), "share string")
 
 
 def load_any(ref: str) -> Fleet:

@@ -14,8 +14,15 @@ from typing import Any
 
 from kolrami.catalog import ShipPack
 from kolrami.catalog.names import Names
-from kolrami.errors import DataPackError, InvalidInputError, UnknownNameError
-from kolrami.fleet.document import Fleet, FleetShip, member_cards, read_fleet
+from kolrami.errors import (
+    InvalidInputError,
+    UnknownNameError,
+    loads_json,
+    path_is,
+    quoted,
+    read_text,
+)
+from kolrami.fleet.document import MAX_FLEET_BYTES, Fleet, FleetShip, member_cards, read_fleet
 from kolrami.fleet.legality import PLAY_BLOCKING, validate
 
 __all__ = [
@@ -85,24 +92,29 @@ def fleet_text(ref: str) -> tuple[str, str]:
         )
     presets = preset_lookup()
     path = Path(ref)
-    is_file = not ref.startswith(PRESET_PREFIX) and path.is_file()
+    is_file = not ref.startswith(PRESET_PREFIX) and path_is(path, "file")
     name = presets.get(ref.removeprefix(PRESET_PREFIX)) if not is_file else None
     if name is not None:
         return _preset_files()[name], f"{PRESET_PREFIX}{name}"
     if ref.startswith(PRESET_PREFIX):
         raise UnknownNameError(
-            "preset fleet", ref, presets.suggest(ref.removeprefix(PRESET_PREFIX)), presets.labels
+            "preset fleet",
+            ref,
+            presets.suggest(ref.removeprefix(PRESET_PREFIX)),
+            presets.labels,
         )
-    if path.is_dir():
-        raise InvalidInputError(f"'{ref}' is a folder; name a FleetX file (.json) in it")
-    if not path.exists():
-        if path.suffix or "/" in ref or "\\" in ref:  # meant as a file
-            raise InvalidInputError(f"{ref}: cannot read the fleet: no such file")
-        if shown.upper().startswith("KF") and "-" in shown:
+    if path_is(path, "dir"):
+        raise InvalidInputError(f"'{quoted(ref)}' is a folder; name a FleetX file (.json) in it")
+    if not is_file:
+        if shown.upper().startswith("KF") and "-" in shown[:6]:
             raise InvalidInputError(
-                f"'{shown}' is not a share string this Kolrami reads: they start KF1- and are "
-                "copied whole"
+                f"'{quoted(shown)}' is not a share string this Kolrami reads: they start KF1- "
+                "and are copied whole"
             )
+        if path.suffix or "/" in ref or "\\" in ref:  # meant as a file
+            if not _exists(path):
+                raise InvalidInputError(f"{quoted(path)}: cannot read the fleet: no such file")
+            return read_text(path, "fleet", MAX_FLEET_BYTES), str(path)  # says why not
         hint = presets.suggest(ref)
         more = (
             f"did you mean {' or '.join(repr(h) for h in hint)}?"
@@ -110,23 +122,23 @@ def fleet_text(ref: str) -> tuple[str, str]:
             else f"presets: {', '.join(presets.labels)}"
         )
         raise InvalidInputError(
-            f"'{ref}' is no fleet file, share string (KF1-...) or preset fleet; {more}"
+            f"'{quoted(ref)}' is no fleet file, share string (KF1-...) or preset fleet; {more}"
         )
+    return read_text(path, "fleet", MAX_FLEET_BYTES), str(path)
+
+
+def _exists(path: Path) -> bool:
+    """True when something is at `path` (False for a name the system cannot look up)."""
     try:
-        return path.read_text(encoding="utf-8"), str(path)
-    except OSError as exc:
-        raise DataPackError(f"{path}: cannot read the fleet: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise InvalidInputError(f"{path}: not a FleetX file (not UTF-8 text)") from None
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def fleet_json(ref: str) -> tuple[Any, str]:
     """(JSON data, source) of the fleet `ref` names (see fleet_text)."""
     text, source = fleet_text(ref)
-    try:
-        return json.loads(text), source
-    except json.JSONDecodeError as exc:
-        raise InvalidInputError(f"{source}: not valid JSON: {exc}") from None
+    return loads_json(text, source), source
 
 
 def load_fleet(ref: str, pack: ShipPack | None = None) -> Fleet:

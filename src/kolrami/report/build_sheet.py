@@ -19,8 +19,9 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from kolrami import __version__
 from kolrami.catalog import builtin_pack
-from kolrami.errors import InvalidInputError
+from kolrami.errors import InvalidInputError, path_is, quoted
 from kolrami.fleet.legality import FleetReport, ShipTotal
+from kolrami.report.pdf_fonts import font_folders, with_fonts
 
 FRONT_SHIPS = 4  # FBS-02
 MIN_ROWS = 7  # ship, captain, admiral and at least four upgrade rows per block (FBS-03)
@@ -121,17 +122,44 @@ def render_html(
 
 
 def render_pdf(html: str) -> bytes:
-    """PDF bytes of a sheet's HTML."""
-    from xhtml2pdf import pisa  # here, not at the top: xhtml2pdf (with reportlab) is slow to load
+    """PDF bytes of a sheet's HTML, in fonts that draw every script a name may be in
+    (kolrami.report.pdf_fonts). The renderer reads the font files and nothing else: no
+    network, no other local file."""
+    # here, not at the top: xhtml2pdf (with reportlab) is slow to load
+    from xhtml2pdf import pisa
+    from xhtml2pdf.config.resources import ResourceAccessPolicy
 
     # xhtml2pdf logs every CSS property it skips (border-collapse ...) as a warning on stderr:
     # noise to a user, who gets the PDF either way
     logging.getLogger("xhtml2pdf").setLevel(logging.ERROR)
     out = io.BytesIO()
-    status = pisa.CreatePDF(html, dest=out, encoding="utf-8")
+    policy = ResourceAccessPolicy(allow_remote=False, base_dir=None, extra_roots=font_folders())
+    status = pisa.CreatePDF(with_fonts(html), dest=out, encoding="utf-8", resource_policy=policy)
     if status.err:
         raise InvalidInputError("could not lay out the build sheet as PDF")
     return out.getvalue()
+
+
+def check_paths(html: Path | None, pdf: Path | None) -> None:
+    """Refuse, before anything is laid out, a sheet that cannot be written where asked: a name
+    without the format's ending (a PDF called x.txt), a folder, or a folder that is not there."""
+    if html is None and pdf is None:
+        raise InvalidInputError("say where to write: --html OUT.html and/or --pdf OUT.pdf")
+    for path, option, endings in ((html, "--html", (".html", ".htm")), (pdf, "--pdf", (".pdf",))):
+        if path is None:
+            continue
+        if path_is(path, "dir"):
+            raise InvalidInputError(f"{option} '{quoted(path)}' is a folder; name a file in it")
+        if path.suffix.lower() not in endings:
+            raise InvalidInputError(
+                f"{option} '{quoted(path)}' must end in {' or '.join(endings)}: "
+                f"{option} writes {option.removeprefix('--').upper()}"
+            )
+        folder = path.parent if str(path.parent) else Path(".")
+        if not path_is(folder, "dir"):
+            raise InvalidInputError(
+                f"cannot write '{quoted(path)}': folder '{quoted(folder)}' does not exist"
+            )
 
 
 def write(path: Path, data: str | bytes) -> None:
@@ -142,4 +170,4 @@ def write(path: Path, data: str | bytes) -> None:
         else:
             path.write_text(data, encoding="utf-8")
     except OSError as exc:
-        raise InvalidInputError(f"cannot write '{path}': {exc.strerror}") from None
+        raise InvalidInputError(f"cannot write '{quoted(path)}': {exc.strerror}") from None

@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 
-from kolrami.errors import InvalidInputError
+from kolrami.errors import InvalidInputError, quoted
 
 
 def damage_chart(
@@ -25,9 +25,11 @@ def damage_chart(
 ) -> None:
     """Bar chart of a damage distribution, with its mean and an optional threshold line."""
     if out.suffix.lower() != ".png":
-        raise InvalidInputError(f"plot file '{out}' must end in .png")
+        raise InvalidInputError(f"plot file '{quoted(out)}' must end in .png")
     if not out.parent.exists():
-        raise InvalidInputError(f"cannot write plot '{out}': folder '{out.parent}' does not exist")
+        raise InvalidInputError(
+            f"cannot write plot '{quoted(out)}': folder '{quoted(out.parent)}' does not exist"
+        )
     xs = list(damage)
     ys = [float(damage[x]) * 100 for x in xs]
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=110)
@@ -46,6 +48,6 @@ def damage_chart(
         fig.tight_layout()
         fig.savefig(out)
     except OSError as exc:
-        raise InvalidInputError(f"cannot write plot '{out}': {exc.strerror}") from None
+        raise InvalidInputError(f"cannot write plot '{quoted(out)}': {exc.strerror}") from None
     finally:
         plt.close(fig)

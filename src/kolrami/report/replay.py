@@ -16,19 +16,22 @@ as the fraction of the move at which the two ships stood at that range (`_fire_m
 
 from __future__ import annotations
 
-import html
 import json
 import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from jinja2 import Environment, StrictUndefined, Template
+from markupsafe import Markup
+
 from kolrami.catalog import ShipClass, ShipPack, WeaponKind, builtin_pack
 from kolrami.catalog.cards import CardKind, cards
-from kolrami.errors import InvalidInputError
+from kolrami.errors import InvalidInputError, quoted
 from kolrami.report.narrate import ITEM_NAMES, mount_names
 from kolrami.report.replay_format import (
     ADRIFT,
@@ -640,7 +643,8 @@ def replay_data(events: Iterable[ev.Event], pack: ShipPack | None = None) -> dic
         "format": FORMAT_VERSION,
         "title": f"{names[0]} vs {names[1]}" if len(names) == 2 else "Kolrami battle",
         "meta": {
-            "seed": header.get("seed"),
+            # text: JavaScript's numbers hold integers exactly only up to 2**53
+            "seed": None if header.get("seed") is None else str(header["seed"]),
             "kolrami": header.get("kolrami"),
             "rules_version": header.get("rules_version"),
             "data_version": header.get("data_version"),
@@ -734,28 +738,37 @@ def _script_json(data: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+@cache
+def _page() -> Template:
+    """The page's Jinja2 template: each value goes in once, escaped unless marked safe, and is
+    never read again as template text (a fleet named '{{ script }}' stays a name)."""
+    env = Environment(autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
+    return env.from_string(_asset("replay.html.j2"))
+
+
 def render_replay(events: Iterable[ev.Event], pack: ShipPack | None = None) -> str:
     """The replay page of a battle as one HTML string: no network, no other files.
 
     For the tournament report and the web app: they embed or serve this string as it is.
     """
     data = replay_data(events, pack)
-    page = _asset("replay.html")
-    return (
-        page.replace("{{TITLE}}", html.escape(f"Kolrami replay: {data['title']}"))
-        .replace("{{STYLE}}", _asset("replay.css"))
-        .replace("{{DATA}}", _script_json(data))
-        .replace("{{SCRIPT}}", _asset("replay.js"))
+    return _page().render(
+        title=f"Kolrami replay: {data['title']}",
+        style=Markup(_asset("replay.css")),
+        data=Markup(_script_json(data)),  # safe inside <script>: see _script_json
+        script=Markup(_asset("replay.js")),
     )
 
 
 def check_output(path: Path, suffixes: tuple[str, ...], what: str) -> None:
     """Fail early, before a battle is played, when `path` cannot be the output file."""
     if path.suffix.lower() not in suffixes:
-        raise InvalidInputError(f"{what} file '{path}' must end in {' or '.join(suffixes)}")
+        raise InvalidInputError(f"{what} file '{quoted(path)}' must end in {' or '.join(suffixes)}")
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
-        raise InvalidInputError(f"cannot write {what} '{path}': folder '{parent}' does not exist")
+        raise InvalidInputError(
+            f"cannot write {what} '{quoted(path)}': folder '{quoted(parent)}' does not exist"
+        )
 
 
 def write_replay(events: Iterable[ev.Event], path: Path, pack: ShipPack | None = None) -> int:
@@ -765,7 +778,7 @@ def write_replay(events: Iterable[ev.Event], path: Path, pack: ShipPack | None =
     try:
         path.write_bytes(text)
     except OSError as exc:
-        raise InvalidInputError(f"cannot write replay '{path}': {exc.strerror}") from None
+        raise InvalidInputError(f"cannot write replay '{quoted(path)}': {exc.strerror}") from None
     return len(text)
 
 

@@ -5,8 +5,9 @@ the colours of the sides and squadrons.
 
 from __future__ import annotations
 
-#: Bump when the data the page reads changes shape.
-FORMAT_VERSION = 1
+#: Bump when the data the page reads changes shape. 2: meta.seed is a string (a 64-bit seed is
+#: more than a JavaScript number holds exactly).
+FORMAT_VERSION = 2
 
 #: Ship status codes in snapshots (index STATUS in a ship's state).
 OK, ADRIFT, DERELICT, DESTROYED, RESET = range(5)

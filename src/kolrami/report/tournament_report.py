@@ -10,7 +10,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from kolrami import __version__
 from kolrami.catalog import builtin_pack
 from kolrami.engine.battle import Battle
-from kolrami.errors import InvalidInputError
+from kolrami.errors import InvalidInputError, quoted
 from kolrami.report.replay import render_replay
 from kolrami.rules import RULES_VERSION
 from kolrami.rules import events as ev
@@ -55,9 +55,11 @@ def _sheet(battle: Battle, names: dict[str, str]) -> tuple[Rows, Rows]:
 def write_report(event: SimulatedEvent, out: Path, replays: bool = True) -> list[Path]:
     """Write the report (and a replay page per battle beside it); returns the files written."""
     if out.suffix.lower() not in (".html", ".htm"):
-        raise InvalidInputError(f"report '{out}' must end in .html")
+        raise InvalidInputError(f"report '{quoted(out)}' must end in .html")
     if not out.parent.exists():
-        raise InvalidInputError(f"cannot write '{out}': folder '{out.parent}' does not exist")
+        raise InvalidInputError(
+            f"cannot write '{quoted(out)}': folder '{quoted(out.parent)}' does not exist"
+        )
     written: list[Path] = []
     folder = out.with_name(out.stem + "_replays")
     rounds: dict[int, dict[str, Any]] = {}

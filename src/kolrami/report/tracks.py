@@ -20,7 +20,7 @@ from matplotlib.patches import Circle, Rectangle
 
 from kolrami.catalog import ShipPack
 from kolrami.engine import events as ev
-from kolrami.errors import InvalidInputError
+from kolrami.errors import InvalidInputError, quoted
 from kolrami.report.replay import check_output, replay_data
 from kolrami.report.replay_format import DERELICT, DESTROYED, RESET, SIDE_COLOURS, STATUS, H, X, Y
 
@@ -145,6 +145,8 @@ def write_tracks(events: Iterable[ev.Event], path: Path, pack: ShipPack | None =
     try:
         fig.savefig(path, bbox_inches="tight")
     except OSError as exc:
-        raise InvalidInputError(f"cannot write tracks plot '{path}': {exc.strerror}") from None
+        raise InvalidInputError(
+            f"cannot write tracks plot '{quoted(path)}': {exc.strerror}"
+        ) from None
     finally:
         plt.close(fig)

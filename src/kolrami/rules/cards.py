@@ -23,22 +23,26 @@ if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
 
 
-def carried(battle: Battle) -> list[tuple[ShipState, Card]]:
-    """Every (ship, card) in play: ship cards, then each fleet's resource on its first ship (a
-    resource belongs to the fleet; the first ship stands for it). Worked out once a battle."""
+def carried(battle: Battle) -> list[tuple[ShipState, Card, str]]:
+    """Every (ship, card, hook) in play: ship cards, then each fleet's resource on its first ship
+    (a resource belongs to the fleet; the first ship stands for it), with the hook the card's
+    effect works through. Worked out once a battle (the hooks too: the phases ask for them
+    every turn, and a card's fields are slow reads)."""
     if battle.cards_in_play is None:
         battle.cards_in_play = list(_carried(battle))
     return battle.cards_in_play
 
 
-def _carried(battle: Battle) -> Iterator[tuple[ShipState, Card]]:
+def _carried(battle: Battle) -> Iterator[tuple[ShipState, Card, str]]:
     for ship in battle.ships.values():
         for card_id in ship.start_cards:
-            yield ship, get_card(card_id)
+            card = get_card(card_id)
+            yield ship, card, card.effect.hook
     for side, fleet in zip(("A", "B"), battle.fleets, strict=True):
         for resource in fleet.resources()[:1]:
             first = next(s for s in battle.ships.values() if s.side == side)
-            yield first, get_card(resource)
+            card = get_card(resource)
+            yield first, card, card.effect.hook
 
 
 def in_scope(battle: Battle, ship: ShipState, scope: Scope) -> list[ShipState]:
@@ -60,7 +64,7 @@ class CardEffects(RuleModule):
 
     def start_of_battle(self, battle: Battle) -> None:
         battle.card_uses = {}
-        for ship, card in carried(battle):
+        for ship, card, _ in carried(battle):
             fx = card.effect
             if fx.hook == "evasion":
                 for s in in_scope(battle, ship, fx.scope):
@@ -76,16 +80,16 @@ class CardEffects(RuleModule):
 
     def start_of_turn(self, battle: Battle) -> Iterator[Decision]:
         battle.rerolls_left = {}
-        for ship, card in carried(battle):
-            fx = card.effect
-            if fx.hook == "reroll" and ship.alive:
-                battle.rerolls_left[ship.id] = battle.rerolls_left.get(ship.id, 0) + fx.per_turn
+        for ship, card, hook in carried(battle):
+            if hook == "reroll" and ship.alive:
+                per_turn = card.effect.per_turn
+                battle.rerolls_left[ship.id] = battle.rerolls_left.get(ship.id, 0) + per_turn
         yield from ()
 
     def repairs(self, battle: Battle) -> Iterator[Decision]:
         # the reserve team works in the repairs, after the sides' own damage control
-        for ship, card in carried(battle):
-            if card.effect.hook == "repair-team":
+        for ship, card, hook in carried(battle):
+            if hook == "repair-team":
                 _repair_team(battle, ship, card)
         yield from ()
 
@@ -106,7 +110,7 @@ class CardEffects(RuleModule):
                 new = battle.dice.d10()
                 battle.rerolls_left[ship.id] = left - 1
                 card = next(
-                    (c.id for s, c in carried(battle) if s is ship and c.effect.hook == "reroll"),
+                    (c.id for s, c, hook in carried(battle) if s is ship and hook == "reroll"),
                     "",
                 )
                 battle.log.record(
@@ -120,8 +124,8 @@ class CardEffects(RuleModule):
 
     def initiative_bonus(self, battle: Battle, side: str) -> int:
         total = 0
-        for ship, card in carried(battle):
-            if ship.side == side and card.effect.hook == "initiative" and ship.alive:
+        for ship, card, hook in carried(battle):
+            if ship.side == side and hook == "initiative" and ship.alive:
                 total += card.effect.amount
         return total
 

@@ -159,11 +159,11 @@ class VolleyFired(Event):
             ("shots", shots),
             ("strength", strength),
             ("shields", shields),
-            ("range_cm", range_cm),
+            ("range_cm", round(range_cm, 3)),
             ("rolls", rolls),
         ):
             object.__setattr__(self, name, value)
-        # exact positions recorded; shown to the millimetre's tenth, rounded when built
+        # exact range and positions recorded; shown to the millimetre's tenth, rounded when built
         places = None if at is None else [[round(x, 3), round(y, 3), h] for x, y, h in at]
         object.__setattr__(self, "at", places)
 

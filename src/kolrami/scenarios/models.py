@@ -25,7 +25,7 @@ from pydantic import (
 
 from kolrami.catalog.loader import _first_problem
 from kolrami.catalog.names import Names
-from kolrami.errors import DataPackError
+from kolrami.errors import DataPackError, path_is, read_text
 
 
 class Masking(StrEnum):
@@ -122,6 +122,8 @@ class Scenario(BaseModel):
 _QUIET_DEFAULTS: dict[str, Any] = {"driver": "fpf", "hex_cm": 4}
 
 BUILTIN = ("standard", "peak-performance", "advanced")
+#: The most bytes of a scenario file read (the built-in ones are under 2 KB).
+MAX_SCENARIO_BYTES = 256 * 1024
 
 
 def parse_scenario(text: str, source: str) -> Scenario:
@@ -152,10 +154,8 @@ def load_scenario(name_or_path: str) -> Scenario:
     if name_or_path in BUILTIN:
         return builtin_scenario(name_or_path)
     path = Path(name_or_path)
-    if path.suffix == ".toml" or path.is_file():
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise DataPackError(f"{path}: cannot read the scenario: {exc.strerror}") from None
-        return parse_scenario(text, str(path))
+    if path.suffix == ".toml" or path_is(path, "file"):
+        return parse_scenario(
+            read_text(path, "scenario", MAX_SCENARIO_BYTES, DataPackError), str(path)
+        )
     return builtin_scenario(SCENARIO_NAMES.find(name_or_path))

@@ -33,7 +33,7 @@ from kolrami.captains.registry import (
 )
 from kolrami.catalog import ShipPack, builtin_pack
 from kolrami.engine.chance import derive_seed
-from kolrami.errors import InvalidInputError, UnknownNameError
+from kolrami.errors import InvalidInputError, UnknownNameError, quoted
 from kolrami.fleet.legality import MAX_SQUADRON, validate
 from kolrami.fleet.model import PRESET_PREFIX, Fleet, FleetShip, load_fleet, preset_names
 from kolrami.rules import RULES_VERSION, scenario_capabilities
@@ -97,6 +97,9 @@ def _squadrons(class_id: str, count: int, name: str) -> Fleet:
 #: The most ships one side of an assessment battle fields (--points): 60 Birds of Prey a side
 #: play a battle in about a second; a thousand took a minute a battle with no sign of progress.
 MAX_SHIPS_A_SIDE = 60
+#: The most battles a matchup: 200 give win rates within about 7 points; a hundred thousand
+#: take hours a matchup on one core. (A number of thirty digits went on to exhaust memory.)
+MAX_BATTLES = 100_000
 
 
 def class_combatants(
@@ -255,8 +258,10 @@ class Plan:
             )
         if self.focus is not None and not 0 <= self.focus < len(self.combatants):
             raise InvalidInputError(f"focus {self.focus}: no such combatant")
-        if self.battles < 1:
-            raise InvalidInputError(f"--battles {self.battles}: play at least 1 battle a matchup")
+        if not 1 <= self.battles <= MAX_BATTLES:
+            raise InvalidInputError(
+                f"--battles {quoted(self.battles, 20)}: play 1 to {MAX_BATTLES:,} battles a matchup"
+            )
         if self.seed < 0:
             raise InvalidInputError(f"seed {self.seed} is negative; use 0 or more")
         if not self.captains:
@@ -434,7 +439,7 @@ class RecordStore:
                 pass
         except OSError as exc:
             raise InvalidInputError(
-                f"cannot write to --out {self.folder}: {exc.strerror}"
+                f"cannot write to --out {quoted(self.folder)}: {exc.strerror}"
             ) from None
 
     def load(self, plan: Plan) -> dict[tuple[str, int], Record]:

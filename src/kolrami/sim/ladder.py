@@ -117,14 +117,8 @@ class Ladder:
     ratings: Ratings
 
     def table(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-        k = len(self.plan.captains)
-        s, n = np.zeros((k, k)), np.zeros((k, k))
-        for g, v in self.scores.items():
-            s[g.i, g.j] += v
-            s[g.j, g.i] += 1.0 - v
-            n[g.i, g.j] += 1
-            n[g.j, g.i] += 1
-        return s, n
+        """Scores and battles of row against column."""
+        return _table(len(self.plan.captains), self.scores)
 
     def to_json(self) -> dict[str, Any]:
         plan = self.plan
@@ -241,14 +235,17 @@ def run_ladder(
 
 def summarise_ladder(plan: LadderPlan, scores: dict[Game, float]) -> Ladder:
     """The ranking from the games' scores."""
-    k = len(plan.captains)
+    return Ladder(plan, dict(scores), bradley_terry(*_table(len(plan.captains), scores)))
+
+
+def _table(k: int, scores: dict[Game, float]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     s, n = np.zeros((k, k)), np.zeros((k, k))
     for g, v in scores.items():
         s[g.i, g.j] += v
         s[g.j, g.i] += 1.0 - v
         n[g.i, g.j] += 1
         n[g.j, g.i] += 1
-    return Ladder(plan, dict(scores), bradley_terry(s, n))
+    return s, n
 
 
 def fleets_of(refs: Sequence[str], loader: Callable[[str], Fleet]) -> tuple[tuple[str, Fleet], ...]:

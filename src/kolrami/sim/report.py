@@ -21,7 +21,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from kolrami.errors import InvalidInputError
+from kolrami.errors import InvalidInputError, quoted
 from kolrami.sim.assess import Assessment
 from kolrami.sim.stats import ELO_ORIGIN, ELO_PER_LOGIT
 
@@ -325,12 +325,12 @@ def render_html(a: Assessment, extra: dict[str, Any] | None = None) -> str:
 def write_report(a: Assessment, out: Path, extra: dict[str, Any] | None = None) -> None:
     """Write the HTML report to `out` (an .html file in an existing folder)."""
     if out.suffix.lower() not in (".html", ".htm"):
-        raise InvalidInputError(f"--report '{out}' must end in .html")
+        raise InvalidInputError(f"--report '{quoted(out)}' must end in .html")
     if not out.parent.exists():
         raise InvalidInputError(
-            f"cannot write --report '{out}': folder '{out.parent}' does not exist"
+            f"cannot write --report '{quoted(out)}': folder '{quoted(out.parent)}' does not exist"
         )
     try:
         out.write_text(render_html(a, extra), encoding="utf-8")
     except OSError as exc:
-        raise InvalidInputError(f"cannot write --report '{out}': {exc.strerror}") from None
+        raise InvalidInputError(f"cannot write --report '{quoted(out)}': {exc.strerror}") from None

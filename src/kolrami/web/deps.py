@@ -172,8 +172,15 @@ async def require_organizer(request: Request) -> Organizer:
 OrganizerDep = Annotated[Organizer, Depends(require_organizer)]
 
 
+#: The largest id a row can have (SQLite's integers are 64-bit): a larger number in a URL is
+#: no event, not a number for the database to overflow on.
+MAX_ID = 2**63 - 1
+
+
 async def owned_event(eid: int, org: OrganizerDep, request: Request) -> EventRef:
     """An event the logged-in organizer runs; any other is 'not found'."""
+    if not 0 < eid <= MAX_ID:
+        raise HTTPException(404, "no such event among yours")
     try:
         snapshot = web(request).store.snapshot(eid)
     except InvalidInputError:
@@ -188,6 +195,8 @@ OwnedEvent = Annotated[EventRef, Depends(owned_event)]
 
 async def public_event(eid: int, request: Request) -> EventRef:
     """Any event, for the public pages."""
+    if not 0 < eid <= MAX_ID:
+        raise HTTPException(404, "no such event")
     head = web(request).store.event_revision(eid)
     if head is None:
         raise HTTPException(404, f"no event #{eid}")

@@ -5,16 +5,18 @@ typed from a paper list, one ship a row. Every problem is attached to the form f
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
 from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import Card, CardKind, cards
 from kolrami.catalog.names import name_key
-from kolrami.errors import InvalidInputError, KolramiError
+from kolrami.errors import InvalidInputError, KolramiError, loads_json
+from kolrami.fleet.document import MAX_FLEET_BYTES, MAX_SQUADRON_NUMBER
 from kolrami.fleet.fleetx import SHARE_PREFIX, from_share_string
 from kolrami.fleet.legality import EventSettings, FleetReport, place, validate
 from kolrami.fleet.model import Fleet, FleetShip, read_fleet
@@ -22,8 +24,8 @@ from kolrami.fleet.model import Fleet, FleetShip, read_fleet
 SHIP_FIELDS = ("class", "squadron", "captain", "admiral", "upgrades")
 START_ROWS = 6
 MAX_ROWS = 24
-MAX_UPLOAD = 256 * 1024
-MAX_SQUADRON = 99
+MAX_UPLOAD = MAX_FLEET_BYTES  # the fleet's own bound (kolrami.fleet.document)
+MAX_SQUADRON = MAX_SQUADRON_NUMBER
 
 
 @dataclass(slots=True)
@@ -121,10 +123,11 @@ def from_upload(data: bytes, filename: str) -> FleetForm:
 
 
 def _json(text: str, source: str = "pasted fleet") -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInputError(f"{source}: not valid JSON: {exc}") from None
+    if len(text.encode("utf-8")) > MAX_FLEET_BYTES:
+        raise InvalidInputError(
+            f"{source}: larger than {MAX_FLEET_BYTES // 1024} KiB; is it a FleetX file?"
+        )
+    return loads_json(text, source)
 
 
 # --- the typed fleet ------------------------------------------------------------------------------
@@ -227,8 +230,15 @@ def from_rows(values: Mapping[str, str]) -> tuple[FleetForm, dict[int, int]]:
                 data[part] = entered[part]
         if upgrades:
             data["upgrades"] = upgrades
+        try:
+            ship = FleetShip.model_validate(data)
+        except ValidationError as exc:  # past a fleet's bounds (kolrami.fleet.document)
+            first = exc.errors()[0]
+            part = str(first["loc"][0]) if first["loc"] else "class"
+            form.add(f"ship_{row}_{part if part in SHIP_FIELDS else 'class'}", first["msg"])
+            continue
         field_of[len(ships)] = row
-        ships.append(FleetShip.model_validate(data))
+        ships.append(ship)
     fleet_name = values.get("fleet_name", "").strip() or "Typed fleet"
     if not ships and not form.errors:
         form.add("ship_0_class", "a fleet has at least one ship: choose its class")

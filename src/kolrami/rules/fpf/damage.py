@@ -103,7 +103,10 @@ class FpfDamage(RuleModule):
         shields: int,
         roll: int,
     ) -> bool:
-        return penetrates(roll, shields, strength)
+        # `penetrates(roll, shields, strength)`, written out: this runs for every shot
+        if roll == AUTO_FAIL:
+            return False
+        return roll == AUTO_PENETRATE or roll >= shields - strength
 
     def engine_damage(self, battle: Battle, ship: ShipState, amount: int) -> int:
         return amount
@@ -130,8 +133,15 @@ class FpfDamage(RuleModule):
         return None
 
     def battle_over(self, battle: Battle) -> bool:
-        alive = {s.side for s in battle.ships.values() if s.alive}
-        return len(alive) < 2
+        # over unless ships of both sides are alive (a loop: asked before every activation)
+        side = None
+        for s in battle.ships.values():
+            if s.alive:
+                if side is None:
+                    side = s.side
+                elif s.side != side:
+                    return False
+        return True
 
     def result(self, battle: Battle) -> tuple[str | None, str]:
         alive = {side: bool(battle.side_ships(side)) for side in ("A", "B")}

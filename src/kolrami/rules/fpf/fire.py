@@ -85,9 +85,12 @@ def verify_targets(
 def firers(battle: Battle, squadron: SquadronState) -> list[ShipState]:
     """Ships of a squadron able to fire now: alive, in control, with a working weapon."""
     ships = battle.ships
-    return [
-        s for sid in squadron.ships if (s := ships[sid]).alive and s.in_control and not s.detoothed
-    ]
+    out = []
+    for sid in squadron.ships:
+        s = ships[sid]
+        if s.alive and s.in_control and not s.detoothed:
+            out.append(s)
+    return out
 
 
 def _clear_of_terrain(battle: Battle, ship: ShipState, target: ShipState) -> bool:
@@ -149,7 +152,10 @@ def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:
         dx, dy = target.x - ship.x, target.y - ship.y
         dist = math.sqrt(dx * dx + dy * dy)
         ranges = ship.ranges
-        in_range = [k for k in lock.pending if dist <= ranges[k]]
+        in_range = []  # (loops, not comprehensions, on this path: each of those is a call)
+        for k in lock.pending:
+            if dist <= ranges[k]:
+                in_range.append(k)
         if not in_range or dist < 0.01:
             continue  # (a move that passes over the target's centre: it is in no arc there)
         # the target in the locked one of the four 90-degree arcs (FPF-ARC-01)
@@ -166,7 +172,11 @@ def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:
         return set()
     _fire(battle, ready)
     battle.locked = [s for s in battle.locked if s.lock is not None and s.lock.pending]
-    return {r[0].id for r in ready} | {r[1].id for r in ready}
+    seen = set()
+    for ship, target, _, _ in ready:
+        seen.add(ship.id)
+        seen.add(target.id)
+    return seen
 
 
 def _fire(battle: Battle, ready: list[Ready]) -> None:
@@ -178,8 +188,11 @@ def _fire(battle: Battle, ready: list[Ready]) -> None:
     fire together: all of them roll, then all their damage lands; within one side, a group rolls
     against the shields the side's earlier groups knocked down (FPF-FIRE-09).
     """
-    sides = {s.side for s, _, _, _ in ready}
-    if len(sides) == 1:
+    side = ready[0][0].side
+    for r in ready:
+        if r[0].side != side:
+            break
+    else:
         _one_side(battle, ready)
         return
     ready.sort(key=lambda r: (-r[0].range_of(r[2]), r[0].index))
@@ -220,7 +233,8 @@ def _rolled_together(battle: Battle, tier: list[Ready], side: str) -> list[Rolle
 
 def _one_side(battle: Battle, ready: list[Ready]) -> None:
     """One side's groups: ship by ship, phasers before photons (FPF-FIRE-08, FPF-FIRE-09)."""
-    ready.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
+    if len(ready) > 1:
+        ready.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
     for ship, target, kind, dist in ready:
         if _can_still_fire(ship, target, kind):
             _apply_hits(battle, _roll_group(battle, ship, target, kind, dist))
@@ -262,7 +276,7 @@ def _roll_group(
         shots,
         strength,
         shields,
-        round(dist, 3),
+        dist,  # exact: the event rounds it when it is built
         rolls,
         ((ship.x, ship.y, ship.heading), (target.x, target.y, target.heading)),
     )

@@ -39,12 +39,19 @@ def forcible_prey(battle: Battle, squadron: SquadronState, pending: set[str]) ->
     A pursuer ship must sit in a prey ship's rear arc while that prey ship is in its front arc.
     """
     out = []
-    pursuers = [battle.ships[s] for s in squadron.ships if battle.ships[s].alive]
+    ships = battle.ships
+    pursuers = []
+    for s in squadron.ships:
+        if ships[s].alive:
+            pursuers.append(ships[s])
     for prey in battle.side_squadrons("B" if squadron.side == "A" else "A"):
         if prey.id not in pending:
             continue
         hit = False
-        for q in (battle.ships[s] for s in prey.ships if battle.ships[s].alive):
+        for sid in prey.ships:
+            q = ships[sid]
+            if not q.alive:
+                continue
             for p in pursuers:
                 if (
                     arc_to(q.x, q.y, q.heading, p.x, p.y) is Arc.A
@@ -65,7 +72,9 @@ def verify_squadron_order(battle: Battle, squadron: SquadronState, order: Squadr
         raise IllegalOrderError(f"orders are for {squadron.id}, not {order.squadron}")
     needed = movers(battle, squadron)
     given = [s for s, _ in order.moves]
-    if sorted(given, key=str) != sorted(needed, key=str) or len(set(given)) != len(given):
+    # (given in the order needed, as captains do, is the same set: no sorting then)
+    same = given == needed or sorted(given, key=str) == sorted(needed, key=str)
+    if not same or len(set(given)) != len(given):
         names = ["formation" if s is None else s for s in needed]
         raise IllegalOrderError(
             f"{squadron.id} needs one manoeuvre for each of: "
@@ -120,11 +129,13 @@ def _enemy_targets(battle: Battle, side: str, squadron: SquadronState | None) ->
     """Enemy ships in play that `side` can see (of `squadron` only, when given)."""
     ships = battle.ships
     ids = squadron.ships if squadron is not None else ships
-    if battle.sight is None:  # nothing hidden
-        return tuple(sid for sid in ids if (s := ships[sid]).alive and s.side != side)
-    return tuple(
-        sid for sid in ids if (s := ships[sid]).alive and s.side != side and battle.visible(side, s)
-    )
+    hidden = battle.sight is not None  # (nothing is hidden in FPF)
+    out = []
+    for sid in ids:
+        s = ships[sid]
+        if s.alive and s.side != side and (not hidden or battle.visible(side, s)):
+            out.append(sid)
+    return tuple(out)
 
 
 def reaction_decision(
@@ -135,10 +146,13 @@ def reaction_decision(
 ) -> ReactionDecision:
     """`squadron` may react to `mover`: its ships with a forward weapon, at the mover's ships
     (FPF-FIRE-11); `targets`, when known, are those ships."""
-    able = tuple(s.id for s in firers(battle, squadron) if s.bears(Arc.F))
+    able = []
+    for s in firers(battle, squadron):
+        if s.bears(Arc.F):
+            able.append(s.id)
     if targets is None:
         targets = _enemy_targets(battle, squadron.side, mover)
-    return ReactionDecision(squadron.side, squadron.id, mover.id, able, targets)
+    return ReactionDecision(squadron.side, squadron.id, mover.id, tuple(able), targets)
 
 
 def verify_reaction(battle: Battle, decision: ReactionDecision, order: object) -> None:
@@ -157,13 +171,13 @@ def can_react(battle: Battle, decision: ReactionDecision, order: object) -> bool
 def orders_decision(battle: Battle, squadron: SquadronState) -> OrdersDecision:
     """The activated `squadron`'s orders to give: who needs a manoeuvre (FPF-MOV-07), who may
     fire (FPF-FIRE-04) and at whom."""
-    able = () if squadron.fired else tuple(s.id for s in firers(battle, squadron))
+    able = [] if squadron.fired else [s.id for s in firers(battle, squadron)]
     targets = _enemy_targets(battle, squadron.side, None) if able else ()
     return OrdersDecision(
         squadron.side,
         squadron.id,
         tuple(movers(battle, squadron)),
-        able,
+        tuple(able),
         targets,
         rules_of(battle).jump_range(battle),
     )
@@ -210,7 +224,10 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
         verify_orders(battle, asked, got)
         assert isinstance(got, SquadronOrder)
         order = got
-    jumping = order is not None and any(m.jump for _, m in order.moves)
+    jumping = False
+    if order is not None:
+        for _, maneuver in order.moves:
+            jumping = jumping or maneuver.jump
     if order is not None and order.fire is not None:
         declare(battle, order.fire, None, jumping)
         squadron.fired = True
@@ -262,15 +279,10 @@ class FpfInitiative(RuleModule):
     summary = "Initiative by last turn's speed, d10 roll-offs, alternation, forced activation."
 
     def initiative(self, battle: Battle) -> Iterator[Decision]:
-        pending = {
-            q.id for q in battle.squadrons.values() if any(battle.ships[s].alive for s in q.ships)
-        }
+        pending = {q for q in battle.squadrons if _in_play(battle, q)}
         speeds = {q: squadron_speed(battle, battle.squadrons[q]) for q in pending}
         for speed in sorted(set(speeds.values()), reverse=True):
-            tier = {
-                s: [q for q in sorted(pending) if speeds[q] == speed and q[0] == s]
-                for s in ("A", "B")
-            }
+            tier = {s: _waiting(pending, speeds, speed, s) for s in ("A", "B")}
             if not tier["A"] and not tier["B"]:
                 continue
             if tier["A"] and tier["B"]:
@@ -295,21 +307,22 @@ class FpfInitiative(RuleModule):
                 if battle.over():
                     return
                 # a squadron wiped out earlier in the turn has nothing left to activate
-                pending = {q for q in pending if _in_play(battle, q)}
-                mine = [q for q in sorted(pending) if speeds[q] == speed and q[0] == turn]
+                for q in list(pending):
+                    if not _in_play(battle, q):
+                        pending.discard(q)
+                mine = _waiting(pending, speeds, speed, turn)
                 theirs_side = "B" if turn == "A" else "A"
                 if not mine:
-                    theirs = [q for q in pending if speeds[q] == speed and q[0] == theirs_side]
-                    if not theirs:
+                    if not _waiting(pending, speeds, speed, theirs_side):
                         break
                     turn = theirs_side
                     continue
-                forcible = tuple(
-                    (q, prey)
-                    for q in mine
-                    if (prey := forcible_prey(battle, battle.squadrons[q], pending))
-                )
-                decision = ActivationDecision(turn, tuple(mine), forcible)
+                forcible = []
+                for q in mine:
+                    prey = forcible_prey(battle, battle.squadrons[q], pending)
+                    if prey:
+                        forcible.append((q, prey))
+                decision = ActivationDecision(turn, tuple(mine), tuple(forcible))
                 act = yield decision
                 verify_activation(decision, act)
                 assert isinstance(act, ActivateOrder)
@@ -325,10 +338,22 @@ class FpfInitiative(RuleModule):
                 turn = theirs_side
 
 
+def _waiting(pending: set[str], speeds: dict[str, int], speed: int, side: str) -> list[str]:
+    """The pending squadrons of `side` at initiative speed `speed`, in id order."""
+    out = []
+    for q in sorted(pending):
+        if speeds[q] == speed and q[0] == side:
+            out.append(q)
+    return out
+
+
 def _in_play(battle: Battle, squadron_id: str) -> bool:
     """Whether a squadron has a ship left in play."""
     ships = battle.ships
-    return any(ships[s].alive for s in battle.squadrons[squadron_id].ships)
+    for s in battle.squadrons[squadron_id].ships:  # noqa: SIM110 - any() of a generator is slower
+        if ships[s].alive:
+            return True
+    return False
 
 
 def squadron_speed(battle: Battle, squadron: SquadronState) -> int:

@@ -22,7 +22,7 @@ class MaskingStationary(RuleModule):
     def line_of_fire_clear(self, battle: Battle, firer: ShipState, target: ShipState) -> bool:
         if firer.speed != 0 and target.speed != 0:
             return True
-        r = battle.scenario.base_radius_cm
+        r = battle.base_radius_cm
         for s in battle.ships.values():
             if s is firer or s is target or not s.on_table:
                 continue

@@ -75,12 +75,20 @@ STEP_CM = 5.0  # locked weapons are checked at least every 5 cm of movement (FPF
 STILL_CM = 0.05
 
 
+def flown_speed(distance: float) -> int:
+    """The speed a move of `distance` cm records: whole centimetres, at most MAX_SPEED."""
+    speed = round(distance)
+    return speed if speed < MAX_SPEED else MAX_SPEED
+
+
 def speed_limits(battle: Battle, ship: ShipState, pivot: bool = False) -> tuple[int, int]:
     """The speeds `ship` may choose this turn (FPF-MOV-06, FPF-MOV-11, FPF-MOV-13)."""
     budget = ship.engine_power - (PIVOT_COST_CM if pivot else 0)
     if budget < 0:
         return (1, 0)  # empty range: a pivot needs 5 cm of power
-    return (max(0, ship.last_speed - budget), min(MAX_SPEED, ship.last_speed + budget))
+    # (written out: min() and max() are slow calls for two numbers, and this is a hot one)
+    lo, hi = ship.last_speed - budget, ship.last_speed + budget
+    return (lo if lo > 0 else 0, hi if hi < MAX_SPEED else MAX_SPEED)
 
 
 def formation_limits(
@@ -93,7 +101,7 @@ def formation_limits(
     lo, hi = 0, MAX_SPEED
     for sid in squadron.formation:
         a, b = speed_limits(battle, battle.ships[sid], pivot)
-        lo, hi = max(lo, a), min(hi, b)
+        lo, hi = a if a > lo else lo, b if b < hi else hi
     return lo, hi
 
 
@@ -118,11 +126,14 @@ def movers(battle: Battle, squadron: SquadronState) -> list[str | None]:
     """Who needs a manoeuvre: None for the formation, plus detached ships in control."""
     ships = battle.ships
     out: list[str | None] = []
-    if any(ships[s].in_control for s in squadron.formation):
-        out.append(None)
-    out += [
-        sid for sid in squadron.ships if (s := ships[sid]).alive and s.detached and s.in_control
-    ]
+    for sid in squadron.formation:
+        if ships[sid].in_control:
+            out.append(None)
+            break
+    for sid in squadron.ships:
+        s = ships[sid]
+        if s.alive and s.detached and s.in_control:
+            out.append(sid)
     return out
 
 
@@ -158,24 +169,29 @@ def _stop_short(
 ) -> tuple[list[tuple[float, float, int]], float, str | None]:
     """Cut a path so that it ends clear of other bases and on the table (FPF-MOV-08); `ends`:
     where ships moving at the same time (and so in `ignore`) will stand, as (id, x, y)."""
-    sc = battle.scenario
-    reach = 2 * sc.base_radius_cm
+    reach = 2 * battle.base_radius_cm
     touch = reach * reach - 1e-9  # bases just touching are not on top (as `_place_wingmen`)
+    # a base this far off along x or y alone is clear, whatever its squares round to (a quick
+    # test before the exact one: the margin is far above their rounding)
+    far = reach * 1.000001
     cut_at: float | None = None
     blocker: str | None = None
     # the table edge: the centre may not leave the table at any point of the path
+    width, height = battle.table_width_cm, battle.table_height_cm
     along = 0.0
     for (x0, y0, _), (x1, y1, _) in pairwise(path):
         seg = math.hypot(x1 - x0, y1 - y0)
-        t = _edge_exit(x0, y0, x1, y1, sc.table_width_cm, sc.table_height_cm)
-        if t is not None:
-            cut_at, blocker = along + t * seg, "edge"
-            break
+        # (a leg that ends on the table stays on it: `_edge_exit`'s own first test)
+        if not (-1e-9 <= x1 <= width + 1e-9 and -1e-9 <= y1 <= height + 1e-9):
+            t = _edge_exit(x0, y0, x1, y1, width, height)
+            if t is not None:
+                cut_at, blocker = along + t * seg, "edge"
+                break
         along += seg
     # a planet: no ship flies through it; the base stops at its rim
     for rock in battle.blockers:
         along = 0.0
-        rim = rock.radius_cm + sc.base_radius_cm
+        rim = rock.radius_cm + battle.base_radius_cm
         for (x0, y0, _), (x1, y1, h) in pairwise(path):  # h: the heading of this leg
             seg = math.hypot(x1 - x0, y1 - y0)
             entry = entry_distance(x0, y0, h, seg, rock.x, rock.y, rim)
@@ -191,11 +207,13 @@ def _stop_short(
         for s in battle.ships.values():
             if s.id in ignore or not s.on_table:
                 continue
-            if (s.x - ex) ** 2 + (s.y - ey) ** 2 < touch:
+            dx, dy = s.x - ex, s.y - ey
+            if -far < dx < far and -far < dy < far and dx**2 + dy**2 < touch:
                 hit = (s.id, s.x, s.y)
                 break
         for sid, ox, oy in ends:
-            if hit is None and (ox - ex) ** 2 + (oy - ey) ** 2 < touch:
+            dx, dy = ox - ex, oy - ey
+            if hit is None and -far < dx < far and -far < dy < far and dx**2 + dy**2 < touch:
                 hit = (sid, ox, oy)
         if hit is None:
             break
@@ -259,10 +277,7 @@ def _extend(trail: Trail, path: list[tuple[float, float, int]]) -> None:
         trail.extend(x, y, h)
     ex, ey, eh = path[-1]
     if trail.headings[0] != eh:
-        # the leader turned without moving on (a pivot, or stopped short at once): a
-        # zero-length segment keeps its new facing at the head of the trail
-        trail.points.insert(0, (ex, ey))
-        trail.headings.insert(0, eh)
+        trail.face(ex, ey, eh)  # the leader turned without moving on
 
 
 def _place_wingmen(
@@ -275,15 +290,21 @@ def _place_wingmen(
     taken stops short along the trail, 1 cm at a time, but never behind where it started and
     never onto another ship, of its own squadron included (FPF-MOV-08).
     """
-    reach2 = (2 * battle.scenario.base_radius_cm) ** 2
+    reach2 = (2 * battle.base_radius_cm) ** 2
     own = set(squadron.formation)
-    others = [(s.x, s.y) for s in battle.ships.values() if s.on_table and s.id not in own]
-    width, height = battle.scenario.table_width_cm, battle.scenario.table_height_cm
+    others = []
+    for s in battle.ships.values():
+        if s.on_table and s.id not in own:
+            others.append((s.x, s.y))
+    width, height = battle.table_width_cm, battle.table_height_cm
     hx, hy, _ = trail.point_at(0.0)
     mates = [(hx, hy)]  # where the squadron's ships placed so far end
 
     def clear(x: float, y: float, of: list[tuple[float, float]]) -> bool:
-        return all((ox - x) ** 2 + (oy - y) ** 2 >= reach2 for ox, oy in of)
+        for ox, oy in of:  # noqa: SIM110 - a loop: all() of a generator costs three times more
+            if (ox - x) ** 2 + (oy - y) ** 2 < reach2:
+                return False
+        return True
 
     out: dict[str, tuple[float, float]] = {}
     for sid in squadron.formation[1:]:
@@ -301,9 +322,11 @@ def _place_wingmen(
                     return None
                 off = start
                 break
-            off = min(start, off + 1.0)
+            off += 1.0
+            off = off if off < start else start
         mates.append((px, py))
-        out[sid] = (off, max(0.0, start - off))
+        moved = start - off
+        out[sid] = (off, moved if moved > 0.0 else 0.0)
     return out
 
 
@@ -349,12 +372,16 @@ class _Move:
     def point(self, s: float) -> tuple[float, float, int]:
         """The position and heading `s` cm along the route."""
         route, cum = self.route, self.cum
-        for i in range(1, len(route)):
-            if s <= cum[i] or i == len(route) - 1:
+        last = len(route) - 1
+        for i in range(1, last + 1):
+            if s <= cum[i] or i == last:
                 x0, y0, _ = route[i - 1]
                 x1, y1, h1 = route[i]
                 seg = cum[i] - cum[i - 1]
-                t = 0.0 if seg <= 0.0 else min(1.0, max(0.0, (s - cum[i - 1]) / seg))
+                t = 0.0
+                if seg > 0.0:  # the fraction of the leg, kept within 0..1
+                    t = (s - cum[i - 1]) / seg
+                    t = 1.0 if t >= 1.0 else t if t > 0.0 else 0.0
                 return x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, h1
         return route[-1]
 
@@ -384,7 +411,7 @@ class _Move:
         if len(flown) > 1 and flown[-1][2] == ship.heading:
             flown = flown[:-1]  # straight on: one leg, not two
         self._follow(flown + ahead[1:], self.at + length)
-        ship.speed = min(MAX_SPEED, round(self.dist))  # its speed is what it flies (FPF-MASK-03)
+        ship.speed = flown_speed(self.dist)  # its speed is what it flies (FPF-MASK-03)
 
 
 def _execute(battle: Battle, moves: list[_Move]) -> None:
@@ -398,9 +425,11 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
     on the way leaves play where it is; one that loses control, or is left derelict
     (FPF-OPT-01), coasts straight on (FPF-MOV-12, FPF-DMG-13).
     """
+    longest = 0.0
     for mv in moves:  # this turn's speed holds from the start of the move (FPF-MASK-03)
-        mv.ship.speed = min(MAX_SPEED, round(mv.dist))
-    longest = max((mv.planned for mv in moves), default=0.0)
+        mv.ship.speed = flown_speed(mv.dist)
+        if mv.planned > longest:
+            longest = mv.planned
     steps = max(1, math.ceil(longest / STEP_CM)) if battle.locked and longest > 0.0 else 0
     # setting off: a ship with a move to make is moving from its first point on
     resolve_locks(battle, [mv.ship.id for mv in moves if mv.dist > STILL_CM])
@@ -425,17 +454,20 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
                 # no wingman goes farther than the leader did (FPF-MOV-09); a leader destroyed
                 # or left derelict is out of play, and they fly on without it
                 _hold_back(battle, mv, mv.dist - max(mv.at, lead.dist))
-            s = min(mv.dist, mv.planned * t)
+            s = mv.planned * t
+            s = s if s < mv.dist else mv.dist  # (min() is a slow call for two numbers)
             if s > mv.at:
                 if s - mv.at > STILL_CM:
                     moving.append(ship.id)
                 mv.at = s
                 ship.x, ship.y, ship.heading = mv.point(s)
         fired = resolve_locks(battle, moving)
-        for mv in moves:
-            if mv.ship.id in fired:
-                mv.seen = mv.at
+        if fired:
+            for mv in moves:
+                if mv.ship.id in fired:
+                    mv.seen = mv.at
     _settle_ends(battle, moves)
+    width, height = battle.table_width_cm, battle.table_height_cm
     for mv in moves:
         ship = mv.ship
         if not ship.on_table:
@@ -443,14 +475,17 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
         route = mv.flown()
         x1, y1, h1 = route[-1]
         # never a hair off the table through rounding
-        x1 = min(max(x1, 0.0), battle.scenario.table_width_cm)
-        y1 = min(max(y1, 0.0), battle.scenario.table_height_cm)
+        x1 = 0.0 if x1 < 0.0 else width if x1 > width else x1
+        y1 = 0.0 if y1 < 0.0 else height if y1 > height else y1
         ship.x, ship.y, ship.heading = x1, y1, h1
         # the speed it records is the distance it actually flew (FPF-MOV-02, FPF-MASK-03); a
         # jump records flat out
-        ship.speed = min(MAX_SPEED, round(mv.dist))
+        ship.speed = flown_speed(mv.dist)
         ship.moved = True
-        points = ((route[0][0], route[0][1]), *((px, py) for px, py, _ in route[1:-1]), (x1, y1))
+        points = [(route[0][0], route[0][1])]
+        for px, py, _ in route[1:-1]:
+            points.append((px, py))
+        points.append((x1, y1))
         # exact values: the event rounds them when it is built (ShipMoved)
         battle.log.record(ev.ShipMoved, ship.id, points, h1, ship.speed, mv.dist)
 
@@ -460,31 +495,44 @@ def _settle_ends(battle: Battle, moves: list[_Move]) -> None:
     another meant to end (it lost control, or fire stopped it, on the way), so each in turn
     stops short of the places the others end in. (A volley fired in the last step was fired
     from where the ship was then.)"""
-    movers = {mv.ship.id for mv in moves}
-    # a ship seen at its end (fire went off there, or it lost control there) keeps it: the
-    # others stop short of it, never it of them
-    order = sorted(range(len(moves)), key=lambda i: moves[i].seen < moves[i].dist - 1e-9)
-    for i in order:
+    movers = set()
+    ends = []  # where each ends: (id, x, y), kept up to date as ends move back
+    seen_there: list[int] = []
+    others_first: list[int] = []
+    for i, mv in enumerate(moves):
+        movers.add(mv.ship.id)
+        ends.append(_end(mv))
+        # a ship seen at its end (fire went off there, or it lost control there) keeps it:
+        # the others stop short of it, never it of them
+        (others_first if mv.seen < mv.dist - 1e-9 else seen_there).append(i)
+    for i in seen_there + others_first:
         mv = moves[i]
         ship = mv.ship
         if not ship.alive or mv.dist <= STILL_CM:
             continue
-        others = [
-            (m.ship.id, *m.point(m.dist)[:2])
-            for j, m in enumerate(moves)
-            if j != i and m.ship.on_table
-        ]
+        others = []
+        for j, m in enumerate(moves):
+            if j != i and m.ship.on_table:
+                others.append(ends[j])
         _, length, blocker = _stop_short(battle, mv.flown(), mv.dist, movers, others)
-        length = max(length, mv.seen)
+        length = mv.seen if mv.seen > length else length
         if blocker is not None and length < mv.dist - 1e-9:
             battle.log.record(ev.StoppedShort, ship.id, blocker, round(mv.dist - length, 3))
             _fall_back(battle, ship, mv.dist - length)
             mv.dist = length
+            ends[i] = _end(mv)
             if mv is moves[0]:
                 # its wingmen move no farther than it now does (FPF-MOV-09)
-                for m in moves:
+                for j, m in enumerate(moves):
                     if m.follows and m.dist > length:
                         _hold_back(battle, m, m.dist - length)
+                        ends[j] = _end(m)
+
+
+def _end(mv: _Move) -> tuple[str, float, float]:
+    """Where a move ends now, as (id, x, y)."""
+    x, y, _ = mv.point(mv.dist)
+    return mv.ship.id, x, y
 
 
 def _hold_back(battle: Battle, mv: _Move, lost: float) -> None:
@@ -492,7 +540,7 @@ def _hold_back(battle: Battle, mv: _Move, lost: float) -> None:
     battle.log.record(ev.StoppedShort, mv.ship.id, "formation", round(lost, 3))
     _fall_back(battle, mv.ship, lost)  # (it may lead the formation now: its old leader left)
     mv.dist -= lost
-    mv.ship.speed = min(MAX_SPEED, round(mv.dist))
+    mv.ship.speed = flown_speed(mv.dist)
 
 
 def _fall_back(battle: Battle, ship: ShipState, lost: float) -> None:
@@ -532,7 +580,8 @@ def _point_on(path: list[tuple[float, float, int]], at: float) -> tuple[float, f
     for (x0, y0, _), (x1, y1, h1) in pairwise(path):
         seg = math.hypot(x1 - x0, y1 - y0)
         if at <= along + seg or (x1, y1) == path[-1][:2]:
-            t = 0.0 if seg == 0 else min(1.0, (at - along) / seg)
+            t = 0.0 if seg == 0.0 else (at - along) / seg
+            t = t if t < 1.0 else 1.0
             return x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, h1
         along += seg
     return path[-1]
@@ -544,7 +593,7 @@ def _cut(path: list[tuple[float, float, int]], at: float) -> list[tuple[float, f
     for (x0, y0, _), (x1, y1, h1) in pairwise(path):
         seg = math.hypot(x1 - x0, y1 - y0)
         if along + seg >= at:
-            t = 0.0 if seg == 0 else (at - along) / seg
+            t = 0.0 if seg == 0.0 else (at - along) / seg
             out.append((x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, h1))
             return out
         out.append((x1, y1, h1))

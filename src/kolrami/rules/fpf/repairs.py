@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from kolrami.catalog.models import ShipClass, WeaponKind
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.orders import RepairDecision, RepairOrder
@@ -12,6 +13,20 @@ from kolrami.rules.module import RuleModule, rules_of
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
+
+
+#: Each ship class's printed mounts by weapon kind, by the class's identity: asked of every ship
+#: each turn, and a catalog model's fields are slow to read. An entry holds its class, so no
+#: other object can take its id while it stands.
+_PRINTED: dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...]], ...]]] = {}
+
+
+def _printed(cls: ShipClass) -> tuple[tuple[WeaponKind, tuple[int, ...]], ...]:
+    if len(_PRINTED) >= 256:  # (a bound for long sessions of packs made on the fly)
+        _PRINTED.clear()
+    rows = tuple((kind, weapon.mounts) for kind, weapon in cls.weapons())
+    _PRINTED[id(cls)] = (cls, rows)
+    return rows
 
 
 def damaged_items(battle: Battle, ship: ShipState) -> list[str]:
@@ -24,8 +39,9 @@ def damaged_items(battle: Battle, ship: ShipState) -> list[str]:
     if ship.shields < rules_of(battle).shield_ceiling(battle, ship):
         items.append("shields")
     mounts = ship.mounts
-    for kind, weapon in ship.cls.weapons():
-        now, printed = mounts[kind], weapon.mounts
+    known = _PRINTED.get(id(ship.cls))
+    for kind, printed in _printed(ship.cls) if known is None else known[1]:
+        now = mounts[kind]
         if now != printed:
             items += [f"{kind.value}s.{i}" for i, p in enumerate(printed) if now[i] < p]
     return items
@@ -34,16 +50,17 @@ def damaged_items(battle: Battle, ship: ShipState) -> list[str]:
 def repair_decision(battle: Battle, side: str) -> RepairDecision | None:
     """What `side` may repair this turn (FPF-REP-02): ships with points and damage, each with
     its damaged items and its points; None when there is nothing to repair."""
-    found = [(s, damaged_items(battle, s)) for s in battle.side_ships(side) if s.damage_control > 0]
-    found = [(s, items) for s, items in found if items]
-    if not found:
+    ships, damaged, points = [], [], []
+    for s in battle.side_ships(side):
+        if s.damage_control > 0:
+            items = damaged_items(battle, s)
+            if items:
+                ships.append(s.id)
+                damaged.append(tuple(items))
+                points.append(s.damage_control)
+    if not ships:
         return None
-    return RepairDecision(
-        side,
-        tuple(s.id for s, _ in found),
-        tuple(tuple(items) for _, items in found),
-        tuple(s.damage_control for s, _ in found),
-    )
+    return RepairDecision(side, tuple(ships), tuple(damaged), tuple(points))
 
 
 def verify_repair_order(battle: Battle, decision: RepairDecision, order: object) -> None:
@@ -61,6 +78,7 @@ def can_repair(battle: Battle, decision: RepairDecision, order: object) -> bool:
 def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder) -> None:
     """Each ship spends at most its Damage Control rating, on items it has damaged."""
     spent: dict[str, int] = {}
+    damaged: dict[str, list[str]] = {}  # each ship's damaged items, worked out once
     for ship_id, item in order.repairs:
         if ship_id not in decision.ships:
             raise IllegalOrderError(
@@ -74,7 +92,9 @@ def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder)
                 f"{ship_id} has {ship.damage_control} Damage Control point(s) a turn and "
                 f"spends {spent[ship_id]} (FPF-REP-01)"
             )
-        if item not in damaged_items(battle, ship):
+        if ship_id not in damaged:
+            damaged[ship_id] = damaged_items(battle, ship)
+        if item not in damaged[ship_id]:
             raise IllegalOrderError(
                 f"{ship_id} has no damaged '{item}' to repair; damaged: "
                 f"{', '.join(damaged_items(battle, ship)) or 'nothing'} (FPF-REP-07)"

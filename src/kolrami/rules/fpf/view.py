@@ -68,8 +68,13 @@ class BattleView:
         """Ships of a squadron still in play (formation first)."""
         q = self._battle.squadrons[squadron_id]
         ships = self._battle.ships
-        ids = q.formation + [s for s in q.ships if s not in q.formation]
-        found = [s for sid in ids if (s := ships[sid]).alive]
+        found = []
+        for sid in q.formation:
+            if ships[sid].alive:
+                found.append(ships[sid])
+        for sid in q.ships:
+            if sid not in q.formation and ships[sid].alive:
+                found.append(ships[sid])
         return self._snap.ships(self._seen(found))
 
     def _seen(self, ships: list[ShipState]) -> list[ShipState]:
@@ -109,8 +114,11 @@ class BattleView:
 
     def obstacles(self) -> list[tuple[float, float, float]]:
         """(x, y, radius) circles a ship's centre cannot enter: planets grown by a base radius."""
-        r = self._battle.scenario.base_radius_cm
-        return [(t.x, t.y, t.radius_cm + r) for t in self._battle.blockers]
+        r = self._battle.base_radius_cm
+        out = []
+        for t in self._battle.blockers:
+            out.append((t.x, t.y, t.radius_cm + r))
+        return out
 
     def return_spots(self, ship_id: str) -> list[tuple[float, float]]:
         """Legal spots where a reset ship may return (Peak Performance, PP-11)."""

@@ -16,7 +16,7 @@ from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import EventSettings, validate
 from kolrami.report.build_sheet import render_pdf
 from kolrami.report.tournament_sheets import event_sheets
-from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, render, web
+from kolrami.web.deps import MAX_ID, EventRef, OrganizerDep, OwnedEvent, render, web
 from kolrami.web.forms import START_ROWS, whole_number
 from kolrami.web.views import event_view
 
@@ -122,6 +122,8 @@ def adopt(eid: int, org: OrganizerDep, request: Request) -> Response:
     """Run an event made with the CLI (one that no organizer runs yet) from the web app."""
     store = web(request).store
     try:
+        if not 0 < eid <= MAX_ID:
+            raise InvalidInputError("no such event")
         name = store.event_name(eid)
     except InvalidInputError:
         raise HTTPException(404, f"no event #{eid}") from None
