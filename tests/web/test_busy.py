@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from kolrami.tournament import store as store_module
+from kolrami.tournament import database
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
 from web_helpers import PASSWORD, Desk, new_event, organizer, text
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.sqlite_only(
 def test_a_result_while_another_process_writes_gets_503_and_saves_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 50)
     path = tmp_path / "busy.db"
     store = Store(str(path))
     app = create_app(store)
@@ -76,7 +76,7 @@ def test_a_refused_htmx_save_is_one_line_for_the_cards_message_area(
     """What the browser test (tests/e2e/test_card_refusals.py) sees, at the HTTP level: the
     answer to a refused htmx save is one line, sent to the card's message area (HX-Retarget),
     with the session's CSRF token; the same refusal without htmx is the whole error page."""
-    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 50)
     path = tmp_path / "busy.db"
     store = Store(str(path))
     app = create_app(store)
