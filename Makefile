@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SRC    := src tests benchmarks scripts docs/examples
 
-.PHONY: install run test lint typecheck layers pytest bench clean
+.PHONY: install run test test-postgres lint typecheck layers pytest bench clean
 
 install: $(STAMP)
 
@@ -39,6 +39,12 @@ pytest: $(STAMP)
 	$(BIN)/pytest -q
 
 test: lint typecheck layers pytest
+
+# The store's and the web app's suites on PostgreSQL (a throwaway cluster from Debian's server
+# binaries; skipped, saying so, where there are none). `.ci/run` runs it after `make test`.
+test-postgres: $(STAMP)
+	@$(BIN)/python -m pip install --quiet -e '.[postgres]' >&2
+	scripts/postgres_tests.sh
 
 bench: $(STAMP)
 	@$(BIN)/python -m benchmarks

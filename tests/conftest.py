@@ -1,16 +1,29 @@
-"""Shared test set-up: the `--full` switch for slow suites and the sample size they run with."""
+"""Shared test set-up: the `--full` switch for slow suites and the sample size they run with,
+and the databases the store's and the web app's tests run on (SQLite, or PostgreSQL when
+KOLRAMI_TEST_DB names a server: scripts/postgres_tests.sh)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
+import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, make_url, text
+from sqlalchemy.engine import Engine
 
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
+
+#: A PostgreSQL URL (postgresql+psycopg://user@/db?host=...) to run the store's and the web
+#: app's tests on instead of SQLite files; unset, every test uses SQLite.
+TEST_DB = os.environ.get("KOLRAMI_TEST_DB", "")
+#: The migrated database each test's database is copied from (CREATE DATABASE ... TEMPLATE).
+TEMPLATE = "kolrami_test_template"
+_numbers = itertools.count()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -20,6 +33,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="run slow suites in full instead of the bounded sample `make test` runs",
     )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In the PostgreSQL run (KOLRAMI_TEST_DB), skip the tests of SQLite's own behaviour: they
+    ran in `make test` already, and PostgreSQL has no file to damage, lock or kill mid-write."""
+    if not TEST_DB:
+        return
+    for item in items:
+        marker = item.get_closest_marker("sqlite_only")
+        if marker is not None:
+            why = marker.args[0] if marker.args else "SQLite's own behaviour"
+            item.add_marker(pytest.mark.skip(reason=f"SQLite only: {why}"))
 
 
 @pytest.fixture
@@ -34,12 +59,53 @@ def sample(full: bool) -> int:
     return 20 if full else 1
 
 
-# --- the web app's fixtures (tests/web) ---
+# --- the databases of the store's and the web app's tests (tests/tournament, tests/web) ---
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[Engine | None]:
+    """The PostgreSQL server of KOLRAMI_TEST_DB (its maintenance connection), or None."""
+    if not TEST_DB:
+        yield None
+        return
+    pytest.importorskip("psycopg", reason="KOLRAMI_TEST_DB needs pip install 'kolrami[postgres]'")
+    admin = create_engine(TEST_DB, isolation_level="AUTOCOMMIT", pool_size=1)
+    with admin.connect() as c:
+        c.execute(text(f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)"))
+        c.execute(text(f"CREATE DATABASE {TEMPLATE}"))
+    template = Store(make_url(TEST_DB).set(database=TEMPLATE).render_as_string(False))
+    template.engine.dispose()  # a template is copied only while nobody is connected to it
+    yield admin
+    with admin.connect() as c:
+        c.execute(text(f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)"))
+    admin.dispose()
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "store.db")
+def new_db(tmp_path: Path, postgres_server: Engine | None) -> Iterator[Callable[[str], str]]:
+    """Makes an empty store's database: a SQLite file in tmp_path, or with KOLRAMI_TEST_DB a
+    new PostgreSQL database (migrated, copied from the template), dropped after the test."""
+    made: list[str] = []
+
+    def make(name: str) -> str:
+        if postgres_server is None:
+            return str(tmp_path / f"{name}.db")
+        database = f"kolrami_test_{os.getpid()}_{next(_numbers)}"
+        with postgres_server.connect() as c:
+            c.execute(text(f"CREATE DATABASE {database} TEMPLATE {TEMPLATE}"))
+        made.append(database)
+        return make_url(TEST_DB).set(database=database).render_as_string(False)
+
+    yield make
+    if postgres_server is not None:
+        with postgres_server.connect() as c:
+            for database in made:
+                c.execute(text(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)"))
+
+
+@pytest.fixture
+def db(new_db: Callable[[str], str]) -> str:
+    return new_db("store")
 
 
 @pytest.fixture

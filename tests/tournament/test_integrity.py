@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -90,16 +91,16 @@ def test_the_bye_goes_to_the_fewest_battle_points_even_if_a_rematch_follows() ->
         assert pairing.rematches == (("A", "C"),)
 
 
-def event(tmp_path: Path, players: int = 4, scenario: str = "peak-performance") -> Store:
-    store = Store(str(tmp_path / "e.db"))
+def event(db: str, players: int = 4, scenario: str = "peak-performance") -> Store:
+    store = Store(db)
     store.create_event("Nov", "2026-11-30", seed=3, scenario=scenario)
     for i, preset in enumerate(preset_names()[:players]):
         store.add_player("Nov", f"P{i}", load_fleet(f"presets:{preset}"))
     return store
 
 
-def test_roll_offs_in_the_store_are_checked_logged_and_shown(tmp_path: Path) -> None:
-    store = event(tmp_path)
+def test_roll_offs_in_the_store_are_checked_logged_and_shown(db: str) -> None:
+    store = event(db)
     with pytest.raises(InvalidInputError, match="no round has been played yet"):
         store.record_roll_off("Nov", {"P0": (3,), "P1": (2,)}, "entered")
     games = store.pair_next_round("Nov").games
@@ -129,8 +130,8 @@ def test_roll_offs_in_the_store_are_checked_logged_and_shown(tmp_path: Path) -> 
     assert core.tied_groups(store.state("Nov").standings()) == []
 
 
-def test_contradictions_and_initialled_results_need_a_correction(tmp_path: Path) -> None:
-    store = event(tmp_path, 2)
+def test_contradictions_and_initialled_results_need_a_correction(db: str) -> None:
+    store = event(db, 2)
     (g,) = store.pair_next_round("Nov").games
     a, b = g.a, g.b
     assert b is not None
@@ -153,8 +154,8 @@ def test_contradictions_and_initialled_results_need_a_correction(tmp_path: Path)
 
 
 @pytest.mark.rule("PP-22")
-def test_a_winner_with_fewer_fleet_points_is_refused(tmp_path: Path) -> None:
-    store = event(tmp_path, 2)
+def test_a_winner_with_fewer_fleet_points_is_refused(db: str) -> None:
+    store = event(db, 2)
     (g,) = store.pair_next_round("Nov").games
     assert g.b is not None
     before = store.export("Nov")
@@ -170,8 +171,8 @@ def test_a_winner_with_fewer_fleet_points_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.rule("PP-20", "OP-02")
-def test_absurd_scores_are_flagged_against_every_preset(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "e.db"))
+def test_absurd_scores_are_flagged_against_every_preset(db: str) -> None:
+    store = Store(db)
     for n, preset in enumerate(preset_names()):
         name = f"E{n}"
         store.create_event(name, seed=1)
@@ -191,8 +192,8 @@ def test_absurd_scores_are_flagged_against_every_preset(tmp_path: Path) -> None:
     assert "1 resets of a ship" in flag
 
 
-def test_a_disputed_report_stays_until_the_organizer_settles_it(tmp_path: Path) -> None:
-    store = event(tmp_path, 2)
+def test_a_disputed_report_stays_until_the_organizer_settles_it(db: str) -> None:
+    store = event(db, 2)
     (g,) = store.pair_next_round("Nov").games
     assert g.b is not None
     rid = store.report_result("Nov", 1, g.a, g.a, {g.a: 30, g.b: 10})
@@ -203,8 +204,8 @@ def test_a_disputed_report_stays_until_the_organizer_settles_it(tmp_path: Path) 
 
 
 @pytest.mark.rule("OP-17")
-def test_standings_mark_dropped_players_and_say_what_to_do(tmp_path: Path) -> None:
-    store = event(tmp_path, 4)
+def test_standings_mark_dropped_players_and_say_what_to_do(db: str) -> None:
+    store = event(db, 4)
     store.pair_next_round("Nov")
     store.drop_player("Nov", "P0")
     with pytest.raises(InvalidInputError, match="P0 dropped during the round: enter the table"):
@@ -214,8 +215,8 @@ def test_standings_mark_dropped_players_and_say_what_to_do(tmp_path: Path) -> No
     assert core.standing_json(by["P0"])["dropped"] is True
 
 
-def test_look_alike_names_are_refused(tmp_path: Path) -> None:
-    store = event(tmp_path, 0)
+def test_look_alike_names_are_refused(db: str) -> None:
+    store = event(db, 0)
     fleet = load_fleet("presets:klingon-raiders")
     store.add_player("Nov", "Jos\u00e9", fleet)
     store.add_player("Nov", "Ann", fleet)
@@ -228,19 +229,22 @@ def test_look_alike_names_are_refused(tmp_path: Path) -> None:
         store.add_player("Nov", "\u200b\u200b", fleet)
 
 
-def test_an_import_keeps_the_times_of_the_corrections(tmp_path: Path) -> None:
-    store = event(tmp_path, 2)
+def test_an_import_keeps_the_times_of_the_corrections(
+    db: str, new_db: Callable[[str], str]
+) -> None:
+    store = event(db, 2)
     store.pair_next_round("Nov")
     store.drop_player("Nov", "P0")
     doc = json.loads(json.dumps(store.export("Nov"), default=str))
     doc["event"]["name"] = "Copy"
-    other = Store(str(tmp_path / "other.db"))
+    other = Store(new_db("other"))
     other.import_event(doc)
     assert [c["at"] for c in other.corrections("Copy")] == [
         c["at"] for c in store.corrections("Nov")
     ]
 
 
+@pytest.mark.sqlite_only("builds a 0003 database with SQLite's own statements")
 def test_a_database_from_before_upgrades(tmp_path: Path) -> None:
     db = tmp_path / "old.db"
     engine = create_engine(f"sqlite:///{db}")
@@ -267,7 +271,7 @@ def test_a_database_from_before_upgrades(tmp_path: Path) -> None:
         )
     store = Store(str(db))
     with sqlite3.connect(db) as c:
-        assert c.execute("SELECT version_num FROM alembic_version").fetchone() == ("0004",)
+        assert c.execute("SELECT version_num FROM alembic_version").fetchone() == ("0005",)
         keys = c.execute("SELECT name_key FROM players ORDER BY id").fetchall()
     assert keys == [("ann",), ("bob",)]
     assert store.state("Old").roll_offs == ()  # an old roll-off names no tie: it settles none

@@ -4,12 +4,11 @@ connection between its read and its write (a conflict, never a lost update)."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import inspect, text
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
@@ -19,8 +18,8 @@ from kolrami.tournament.store import ConflictError, ScoreCheckError, Store
 FLEETS = ["federation-cruisers", "klingon-wolfpack", "federation-venture", "klingon-strike"]
 
 
-def paired(tmp_path: Path, players: int = 5, name: str = "Nov", scenario: str = "") -> Store:
-    store = Store(str(tmp_path / "e.db"))
+def paired(db: str, players: int = 5, name: str = "Nov", scenario: str = "") -> Store:
+    store = Store(db)
     if scenario:
         store.create_event(name, seed=3, scenario=scenario)
     else:
@@ -31,19 +30,22 @@ def paired(tmp_path: Path, players: int = 5, name: str = "Nov", scenario: str = 
     return store
 
 
-def dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of the store's tables (the whole stored state)."""
-    with sqlite3.connect(db) as c:
-        tables = [r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        return {t: c.execute(f'SELECT * FROM "{t}" ORDER BY 1').fetchall() for t in tables}
+def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the store's tables (the whole stored state), on SQLite or PostgreSQL."""
+    tables = inspect(store.engine).get_table_names()
+    with store.engine.connect() as c:
+        return {
+            t: [tuple(r) for r in c.execute(text(f'SELECT * FROM "{t}" ORDER BY 1'))]
+            for t in tables
+        }
 
 
 def game(store: Store, table: int, name: str = "Nov") -> dict[str, Any]:
     return next(g for g in store.games(name, 1) if g["table"] == table)
 
 
-def test_entries_corrections_and_versions(tmp_path: Path) -> None:
-    store = paired(tmp_path)
+def test_entries_corrections_and_versions(db: str) -> None:
+    store = paired(db)
     g = next(g for g in store.games("Nov", 1) if g["b"])
     t, a, b = g["table"], g["a"], g["b"]
     eid = store.event_id("Nov")
@@ -84,22 +86,22 @@ def test_entries_corrections_and_versions(tmp_path: Path) -> None:
         datetime.fromisoformat(x["at"])
 
 
-def test_its_log_lines_are_stored_in_the_text_form_the_orm_writes(tmp_path: Path) -> None:
-    store = paired(tmp_path)
+def test_its_log_lines_are_stored_in_the_text_form_the_orm_writes(db: str) -> None:
+    store = paired(db)
     g = next(g for g in store.games("Nov", 1) if g["b"])
     a, b = g["a"], g["b"]
     store.report_result("Nov", 1, a, a, {a: 4, b: 3})  # a line written through the ORM
     store.record_game("Nov", 1, g["table"], a, {a: 4, b: 3}, "organizer mara")
-    with sqlite3.connect(tmp_path / "e.db") as c:
-        orm, plain = (r[0] for r in c.execute("SELECT at FROM corrections ORDER BY id"))
+    with store.engine.connect() as c:
+        orm, plain = (str(r[0]) for r in c.execute(text("SELECT at FROM corrections ORDER BY id")))
     # one form in the column (no "+00:00" on some lines only), and no datetime handed to the
     # sqlite3 driver's default adapter, deprecated since Python 3.12
     assert len(plain) == len(orm), (orm, plain)
     assert datetime.fromisoformat(plain).tzinfo is None
 
 
-def test_open_reports_are_closed_and_battle_logs_replaced(tmp_path: Path) -> None:
-    store = paired(tmp_path)
+def test_open_reports_are_closed_and_battle_logs_replaced(db: str) -> None:
+    store = paired(db)
     g1, g2 = (g for g in store.games("Nov", 1) if g["b"])
     a, b = g1["a"], g1["b"]
     rid = store.report_result("Nov", 1, a, a, {a: 7, b: 2})
@@ -119,14 +121,13 @@ def test_open_reports_are_closed_and_battle_logs_replaced(tmp_path: Path) -> Non
     assert store.battle_log_tables("Nov") == {(1, g1["table"])}
 
 
-def test_refusals_leave_the_store_as_it_was(tmp_path: Path) -> None:
-    store = paired(tmp_path)
-    db = tmp_path / "e.db"
+def test_refusals_leave_the_store_as_it_was(db: str) -> None:
+    store = paired(db)
     g = next(g for g in store.games("Nov", 1) if g["b"])
     bye = next(g for g in store.games("Nov", 1) if not g["b"])
     t, a, b = g["table"], g["a"], g["b"]
     store.record_game("Nov", 1, t, a, {a: 4, b: 3}, "organizer mara")
-    before = dump(db)
+    before = dump(store)
     refusals: list[tuple[type[Exception], str, dict[str, Any]]] = [
         (InvalidInputError, "does not play", {"winner": "P9"}),
         (InvalidInputError, "of both", {"points": {a: 1}}),
@@ -157,31 +158,31 @@ def test_refusals_leave_the_store_as_it_was(tmp_path: Path) -> None:
                 "organizer mara",
                 expected_version=kw["expected_version"],
             )
-        assert dump(db) == before, f"{message}: the store changed"
+        assert dump(store) == before, f"{message}: the store changed"
     store.record_game(None, 1, t, b, {a: 5, b: 6}, "desk", expected_version=2)  # the latest event
     assert game(store, t)["winner"] == b
 
 
-def test_a_score_the_check_rejects_is_held_then_recorded_flagged(tmp_path: Path) -> None:
-    store = paired(tmp_path, players=4, name="Peak", scenario="peak-performance")
+def test_a_score_the_check_rejects_is_held_then_recorded_flagged(db: str) -> None:
+    store = paired(db, players=4, name="Peak", scenario="peak-performance")
     g = store.games("Peak", 1)[0]
     a, b = g["a"], g["b"]
-    before = dump(tmp_path / "e.db")
+    before = dump(store)
     with pytest.raises(ScoreCheckError, match="cannot be scored against"):
         store.record_game("Peak", 1, g["table"], a, {a: 4999, b: 0}, "desk", unless_warned=True)
-    assert dump(tmp_path / "e.db") == before
+    assert dump(store) == before
     flag = store.record_game("Peak", 1, g["table"], a, {a: 4999, b: 0}, "desk")
     assert "cannot be scored against" in flag
     assert game(store, g["table"], "Peak")["flag"] == flag
 
 
 def test_a_change_between_the_read_and_the_write_is_a_conflict(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Where the database lets another connection write between record_game's read and its
     update (SQLite's BEGIN IMMEDIATE does not), the update names the version it read: it
     changes nothing and the entry is refused, never a lost update."""
-    store = paired(tmp_path)
+    store = paired(db)
     g = next(g for g in store.games("Nov", 1) if g["b"])
     t, a, b = g["table"], g["a"], g["b"]
     first = store_module._Plain.first
@@ -194,7 +195,7 @@ def test_a_change_between_the_read_and_the_write_is_a_conflict(
         return found
 
     monkeypatch.setattr(store_module._Plain, "first", raced)
-    before = dump(tmp_path / "e.db")
+    before = dump(store)
     with pytest.raises(ConflictError, match="changed by someone else"):
         store.record_game("Nov", 1, t, a, {a: 4, b: 3}, "desk")
-    assert dump(tmp_path / "e.db") == before
+    assert dump(store) == before

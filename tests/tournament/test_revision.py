@@ -5,8 +5,6 @@ store's own readers say."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from sqlalchemy import text
 
@@ -61,8 +59,8 @@ def test_every_table_says_which_event_its_rows_belong_to() -> None:
     assert {m.class_ for m in Base.registry.mappers} == known
 
 
-def test_every_write_bumps_the_revision_and_reads_do_not(tmp_path: Path) -> None:
-    store = event(str(tmp_path / "e.db"))
+def test_every_write_bumps_the_revision_and_reads_do_not(db: str) -> None:
+    store = event(db)
     seen = [revision(store)]
 
     def bumped() -> None:
@@ -121,8 +119,8 @@ def test_every_write_bumps_the_revision_and_reads_do_not(tmp_path: Path) -> None
     assert revision(store) == seen[-1]
 
 
-def test_other_events_keep_their_revision(tmp_path: Path) -> None:
-    store = event(str(tmp_path / "e.db"))
+def test_other_events_keep_their_revision(db: str) -> None:
+    store = event(db)
     store.create_event("Dec", seed=1)
     store.add_player("Dec", "Q", load_fleet(FLEETS[0]))
     before = revision(store, "Dec")
@@ -131,8 +129,8 @@ def test_other_events_keep_their_revision(tmp_path: Path) -> None:
     assert revision(store, "Dec") == before
 
 
-def test_a_snapshot_is_kept_while_the_revision_stands(tmp_path: Path) -> None:
-    store = event(str(tmp_path / "e.db"))
+def test_a_snapshot_is_kept_while_the_revision_stands(db: str) -> None:
+    store = event(db)
     eid = store.event_id("Nov")
     kept = store.snapshot(eid)
     assert store.snapshot(eid) is kept
@@ -143,9 +141,8 @@ def test_a_snapshot_is_kept_while_the_revision_stands(tmp_path: Path) -> None:
     assert not kept.state.rounds
 
 
-def test_a_write_by_another_store_is_seen_at_once(tmp_path: Path) -> None:
+def test_a_write_by_another_store_is_seen_at_once(db: str) -> None:
     """Two Store objects on one file: another process (the CLI, a second web worker)."""
-    db = str(tmp_path / "e.db")
     server = event(db)
     eid = server.event_id("Nov")
     server.pair_next_round("Nov")
@@ -166,10 +163,9 @@ def test_a_write_by_another_store_is_seen_at_once(tmp_path: Path) -> None:
     assert dropped["dropped_after"] == 1
 
 
-def test_the_revision_alone_decides_whether_a_snapshot_is_kept(tmp_path: Path) -> None:
+def test_the_revision_alone_decides_whether_a_snapshot_is_kept(db: str) -> None:
     """Why every write must bump it: a bare SQL change that does not is not seen (the kept
     snapshot is handed out), and the bump alone brings the change in."""
-    db = str(tmp_path / "e.db")
     store = event(db)
     eid = store.event_id("Nov")
     kept = store.snapshot(eid)
@@ -181,19 +177,19 @@ def test_the_revision_alone_decides_whether_a_snapshot_is_kept(tmp_path: Path) -
     assert store.snapshot(eid).settings["date"] == "2027-01-01"
 
 
-def test_unknown_events_are_refused(tmp_path: Path) -> None:
-    store = event(str(tmp_path / "e.db"))
+def test_unknown_events_are_refused(db: str) -> None:
+    store = event(db)
     assert store.event_revision(999) is None
     with pytest.raises(InvalidInputError, match="no event #999"):
         store.snapshot(999)
 
 
 def test_a_result_entered_here_moves_the_kept_snapshot_exactly(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """After record_game, the store keeps a snapshot made from the one it had and the change,
     without reading the event again; it equals the event read afresh, field by field."""
-    store = event(str(tmp_path / "e.db"), players=7, name="Nov")
+    store = event(db, players=7, name="Nov")
     store.create_event("Peak", seed=5)  # the score check flags impossible Fleet Points
     for i in range(4):
         store.add_player("Peak", f"Q{i}", load_fleet(FLEETS[i]))
@@ -234,10 +230,9 @@ def test_a_result_entered_here_moves_the_kept_snapshot_exactly(
     assert store.snapshot(store.event_id("Peak")).rounds[0][0]["flag"]
 
 
-def test_no_snapshot_is_moved_over_another_processes_write(tmp_path: Path) -> None:
+def test_no_snapshot_is_moved_over_another_processes_write(db: str) -> None:
     """A write by another Store between the kept snapshot and this store's write: the kept
     snapshot is not the one the write started from, so the event is read again."""
-    db = str(tmp_path / "e.db")
     store = event(db)
     store.pair_next_round("Nov")
     eid = store.event_id("Nov")

@@ -14,6 +14,8 @@ import pytest
 from kolrami.fleet import load_fleet
 from kolrami.tournament.store import Store, StoreUnavailableError
 
+pytestmark = pytest.mark.sqlite_only("damaged, read-only and newer SQLite files")
+
 
 def event_store(path: Path, players: int = 2) -> Store:
     store = Store(str(path))

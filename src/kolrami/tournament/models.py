@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -29,7 +29,7 @@ class EventRow(Base):
     scenario: Mapped[str] = mapped_column(String(200), default="peak-performance")
     rounds: Mapped[int] = mapped_column(Integer, default=3)
     round_minutes: Mapped[int] = mapped_column(Integer, default=60)
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)  # 0 to 2**63 - 1
     titles: Mapped[str] = mapped_column(Text, default='["Admiral", "Vice Admiral"]')
     faction_surcharge: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=now)
@@ -77,7 +77,7 @@ class RoundRow(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
     number: Mapped[int] = mapped_column(Integer)
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)  # 0 to 2**63 - 1
     rematches: Mapped[str] = mapped_column(Text, default="[]")
     created_at: Mapped[datetime] = mapped_column(default=now)
 
@@ -126,7 +126,7 @@ class RollOffRow(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
-    result: Mapped[int] = mapped_column(Integer)
+    result: Mapped[int] = mapped_column(BigInteger)  # a sort key past 2**31
     source: Mapped[str] = mapped_column(String(100))
     batch: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     after_round: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)

@@ -1,17 +1,17 @@
-"""The tournament store: SQLite through SQLAlchemy 2 (or any database URL), migrated by Alembic.
+"""The tournament store: SQLite or PostgreSQL through SQLAlchemy 2, migrated by Alembic.
 
 Every operation is one transaction: a crash or a kill leaves the store as it was before the
 operation, or with the whole of it (a round is paired, a result recorded, completely or not at
-all). The rules themselves are in core.py; this module only reads and writes.
+all). The rules themselves are in core.py, the checks of what is entered in scoring.py, the
+database (URL, engine, locks, migrations, unusable databases) in database.py; this module reads
+and writes.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
 import json
-import math
 import os
 import re
 import secrets
@@ -20,31 +20,22 @@ import threading
 import time
 from collections.abc import Collection, Hashable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any, NamedTuple, cast
 
-from alembic import command
-from alembic.config import Config
-from alembic.script import ScriptDirectory
-from alembic.script.revision import ResolutionError
 from sqlalchemy import (
     Connection,
-    Engine,
     Table,
     bindparam,
-    create_engine,
     delete,
     event,
     func,
-    make_url,
     select,
     text,
     update,
 )
-from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
+from sqlalchemy.exc import DatabaseError, IntegrityError
 from sqlalchemy.orm import Session, object_session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm.util import identity_key
@@ -54,11 +45,42 @@ from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.fleet.legality import EventSettings, validate
 from kolrami.fleet.model import Fleet, read_fleet
-from kolrami.rules import scenario_capabilities
 from kolrami.rules.module import Capability
 from kolrami.scenarios.models import load_scenario
-from kolrami.sim.score_check import check_score
 from kolrami.tournament import core
+from kolrami.tournament.database import (
+    BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS,
+)
+from kolrami.tournament.database import (
+    DEFAULT_DB as DEFAULT_DB,
+)
+from kolrami.tournament.database import (
+    MIGRATIONS as MIGRATIONS,
+)
+from kolrami.tournament.database import (
+    WRITING,
+    cannot_open,
+    check_length,
+    damaged,
+    make_engine,
+    refuse_long_texts,
+    upgrade,
+)
+from kolrami.tournament.database import (
+    ConflictError as ConflictError,
+)
+from kolrami.tournament.database import (
+    StoreBusyError as StoreBusyError,
+)
+from kolrami.tournament.database import (
+    StoreUnavailableError as StoreUnavailableError,
+)
+from kolrami.tournament.database import (
+    database_url as database_url,
+)
+from kolrami.tournament.database import (
+    store_problem as store_problem,
+)
 from kolrami.tournament.models import (
     BattleLogRow,
     CorrectionRow,
@@ -75,138 +97,28 @@ from kolrami.tournament.models import (
     now,
 )
 from kolrami.tournament.names import clean_name, name_key
-
-DEFAULT_DB = "sqlite:///kolrami.db"
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-#: The clauses that say how Fleet Points are scored, cited when a score no fleet can reach.
-FP_RULES = "(PP-16, PP-17, PP-18, PP-19, PP-20, PP-21)"
-
-
-class ConflictError(KolramiError):
-    """Someone else changed the same result first (two tablets at once)."""
-
-
-class StoreUnavailableError(KolramiError):
-    """The database cannot be used as it is: read-only here, damaged, or written by a newer
-    Kolrami. Nothing was saved; the message names the database and the fix (the web app
-    answers 503, the CLI exits 2)."""
-
-
-class ScoreCheckError(KolramiError):
-    """A result the score check rejects, refused until the organizer accepts it (PP-16, PP-17,
-    PP-18, PP-19, PP-20, PP-21)."""
-
-
-def database_url(url_or_path: str | None) -> str:
-    """A URL from --db: a URL as given, a bare path as a SQLite file, nothing as ./kolrami.db."""
-    if not url_or_path:
-        return os.environ.get("KOLRAMI_DB", DEFAULT_DB)
-    if "://" in url_or_path:
-        return url_or_path
-    return f"sqlite:///{url_or_path}"
-
-
-#: The largest whole numbers the store keeps: SQLite's integers are 64-bit; no setting or
-#: score of a real event comes near these.
-MAX_SP_LIMIT = 100_000
-MAX_ROUNDS = 20
-MAX_MINUTES = 24 * 60
-MAX_FLEET_POINTS = 1_000_000
-MAX_SEED = 2**63 - 1
-
-
-def check_event_settings(
-    date: str,
-    sp_limit: int,
-    rounds: int,
-    round_minutes: int,
-    seed: int | None,
-    max_resets: int | None = None,
-) -> None:
-    """Refuse an event's settings that no event can have, each with the setting and the fix."""
-    if date:
-        try:
-            datetime.strptime(date, "%Y-%m-%d")
-        except ValueError:
-            raise InvalidInputError(
-                f"date '{date[:40]}': not a calendar date; write it as 2026-11-30"
-            ) from None
-    if not 0 < sp_limit <= MAX_SP_LIMIT:
-        raise InvalidInputError(f"SP limit {sp_limit}: use 1 to {MAX_SP_LIMIT} (OP-13)")
-    if not 0 < rounds <= MAX_ROUNDS:
-        raise InvalidInputError(f"{rounds} rounds: use 1 to {MAX_ROUNDS} (OP-01)")
-    if not 0 < round_minutes <= MAX_MINUTES:
-        raise InvalidInputError(f"{round_minutes} minutes a round: use 1 to {MAX_MINUTES} (OP-02)")
-    if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise InvalidInputError(f"seed {seed}: use a whole number from 0 to 2**63 - 1")
-    if max_resets is not None and not 0 < max_resets <= 200:
-        raise InvalidInputError(
-            f"{max_resets} resets of one ship a round: use 1 to 200 (the score check's ceiling)"
-        )
-
-
-def check_fleet_points(points: int) -> None:
-    """Refuse Fleet Points below 0 or beyond any score (they would not fit the store)."""
-    if points < 0:
-        raise InvalidInputError(f"{points} Fleet Points: scores start at 0")
-    if points > MAX_FLEET_POINTS:
-        raise InvalidInputError(
-            f"{points} Fleet Points: no battle scores more than {MAX_FLEET_POINTS}; check the sheet"
-        )
-
-
-#: How long a transaction waits for another process's write (the CLI's, say) before giving up;
-#: the web app then answers 503 and nothing is saved.
-BUSY_TIMEOUT_MS = 5000
-
-#: True while the current thread is in a Store transaction that may write (see `_engine`).
-_WRITING: ContextVar[bool] = ContextVar("kolrami_store_writing", default=True)
-
-
-def _engine(url: str) -> Engine:
-    engine = create_engine(url)
-    if url.startswith("sqlite"):
-
-        @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-            # The driver would open transactions itself, and only at the first write: reads
-            # before it would see no snapshot. `_begin` below opens them instead.
-            dbapi_connection.isolation_level = None
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_MS)}")
-            # Write-ahead log: readers never wait for a writer nor a writer for readers, so the
-            # web app's pages and result entries do not queue behind each other.
-            cursor.execute("PRAGMA journal_mode=WAL")
-            # With the log, NORMAL syncs at checkpoints rather than at every commit: a killed
-            # process loses nothing committed and the file is never damaged; a power cut may
-            # lose the last commits before it (SQLite's documented trade for WAL).
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.close()
-
-        @event.listens_for(engine, "begin")
-        def _begin(connection: Any) -> None:
-            # A transaction that may write takes the write lock at once: taking it later, after
-            # reading, could fail when another connection wrote in between. A read-only one
-            # reads one consistent snapshot.
-            connection.exec_driver_sql("BEGIN IMMEDIATE" if _WRITING.get() else "BEGIN")
-
-    return engine
-
-
-def _alembic() -> Config:
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    return config
-
-
-def upgrade(engine: Engine) -> None:
-    """Bring the database to the newest schema (Alembic migrations, run in the package)."""
-    config = _alembic()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
-
+from kolrami.tournament.scoring import (
+    MAX_FLEET_POINTS as MAX_FLEET_POINTS,
+)
+from kolrami.tournament.scoring import (
+    MAX_SEED as MAX_SEED,
+)
+from kolrami.tournament.scoring import (
+    ScoreCheckError as ScoreCheckError,
+)
+from kolrami.tournament.scoring import (
+    capabilities_of,
+    result_corrections,
+    round_ceilings,
+    score_check,
+    winner_refusal,
+)
+from kolrami.tournament.scoring import (
+    check_event_settings as check_event_settings,
+)
+from kolrami.tournament.scoring import (
+    check_fleet_points as check_fleet_points,
+)
 
 #: The tables whose rows belong to one event, and how a row names it: its event_id, its game's
 #: round's event, or its round's event. Tables not named here belong to no event (accounts,
@@ -395,6 +307,7 @@ _OPEN_REPORTS_SQL = (
     "AND status IN ('pending', 'disputed', 'flagged') ORDER BY id"
 )
 _CLOSE_REPORT_SQL = "UPDATE result_reports SET status = :status, resolved_by = :who WHERE id = :id"
+_WHO_LENGTH = cast(int, cast(Table, CorrectionRow.__table__).c.who.type.length)  # type: ignore[attr-defined]
 _LOG_SQL = "INSERT INTO corrections (event_id, at, who, what) VALUES (:event, :at, :who, :what)"
 
 
@@ -447,7 +360,7 @@ class Store:
     def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url)
         try:
-            self.engine = _engine(self.url)
+            self.engine = make_engine(self.url)
             upgrade(self.engine)
         except KolramiError:
             raise
@@ -455,9 +368,10 @@ class Store:
             problem = store_problem(self.url, exc)
             if problem is not None:
                 raise problem from None
-            raise InvalidInputError(f"cannot open the store '{self.url}': {exc}") from None
+            raise InvalidInputError(cannot_open(self.url, exc)) from None
         self._sqlite = self.engine.dialect.name == "sqlite"
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        event.listen(self._sessions, "before_flush", refuse_long_texts)
         event.listen(self._sessions, "after_flush", _bump_revisions)
         event.listen(self._sessions, "after_commit", _transaction_over)
         event.listen(self._sessions, "after_soft_rollback", _transaction_over)
@@ -474,7 +388,7 @@ class Store:
         `write=False` promises only to read: it does not wait for writers and sees one
         consistent snapshot (a write in it may fail when another connection writes first).
         """
-        mode = _WRITING.set(write)
+        mode = WRITING.set(write)
         try:
             if write:
                 with self._write_lock, self._sessions.begin() as session:
@@ -493,17 +407,17 @@ class Store:
                 raise
             raise problem from None
         finally:
-            _WRITING.reset(mode)
+            WRITING.reset(mode)
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
         """A connection for a query or two that only read (no session, no write lock)."""
-        mode = _WRITING.set(False)
+        mode = WRITING.set(False)
         try:
             with self.engine.connect() as connection:
                 yield connection
         finally:
-            _WRITING.reset(mode)
+            WRITING.reset(mode)
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -641,7 +555,7 @@ class Store:
             try:
                 cursor = connection.cursor()
                 try:
-                    cursor.execute(sql, params)  # no BEGIN (see _engine): one read, autocommit
+                    cursor.execute(sql, params)  # no BEGIN (see make_engine): one read, autocommit
                     found = cursor.fetchone()
                 finally:
                     cursor.close()
@@ -1225,7 +1139,7 @@ class Store:
     ) -> None:
         """PP-22: in a scenario that scores Fleet Points the winner has at least as many as
         the loser (equal totals go to the roll-off, so either may have won)."""
-        if Capability.SCORES_FLEET_POINTS not in _scenario_capabilities(e.scenario):
+        if Capability.SCORES_FLEET_POINTS not in capabilities_of(e.scenario):
             return
         fp = {g.a_id: g.fp_a, g.b_id: g.fp_b}
         fp[pid] = points
@@ -1253,7 +1167,7 @@ class Store:
         winner = p.id if won else opponent_id
         before = (g.winner_id, g.fp_a, g.fp_b)
         old_fp = g.fp_a if p.id == g.a_id else g.fp_b
-        for what in _result_corrections(
+        for what in result_corrections(
             number, g.table, p.name, won, g.winner_id, winner, old_fp, fleet_points
         ):
             s.add(CorrectionRow(event_id=e.id, who=who, what=what))
@@ -1262,25 +1176,25 @@ class Store:
             g.fp_a = fleet_points
         else:
             g.fp_b = fleet_points
-        warning = self._score_warning(e, opponent_id, fleet_points)
+        warning = self.score_warning(e, opponent_id, fleet_points)
         g.flag = warning
         if before == (g.winner_id, g.fp_a, g.fp_b):
             g.version = g.version  # nothing changed; keep the version
         return warning
 
-    def _score_warning(self, e: EventRow, opponent_id: int, points: int) -> str:
-        if Capability.SCORES_FLEET_POINTS not in _scenario_capabilities(e.scenario):
+    def score_warning(self, e: EventRow, opponent_id: int, points: int) -> str:
+        if Capability.SCORES_FLEET_POINTS not in capabilities_of(e.scenario):
             return ""
         s = object_session(e)
         assert s is not None
         opponent = s.get(PlayerRow, opponent_id)
         assert opponent is not None  # a game's player
-        return _score_check(
+        return score_check(
             e.scenario,
             opponent.fleet_json,
             opponent.name,
             points,
-            _ceiling(e.max_resets, e.round_minutes),
+            round_ceilings(e.max_resets, e.round_minutes),
         )
 
     def verify(
@@ -1578,7 +1492,7 @@ class Store:
                 raise
             raise problem from None
         if found != ["ok"]:
-            raise StoreUnavailableError(_damaged(self.url, found[0] if found else "no answer"))
+            raise StoreUnavailableError(damaged(self.url, found[0] if found else "no answer"))
 
     def secret(self, name: str) -> str:
         """A random secret kept in the store (made on first use), e.g. the session key."""
@@ -1884,6 +1798,8 @@ class Store:
         """
         for v in fleet_points.values():
             check_fleet_points(v)
+        if len(who) > _WHO_LENGTH:  # the plain SQL below passes no flush check
+            raise InvalidInputError(check_length("who", who, _WHO_LENGTH))
         with self.transaction() as s:
             sql = _Plain(s, self._sqlite)
             if event_name is None:
@@ -1899,7 +1815,7 @@ class Store:
             ]
             a_id, a_name, a_fleet, b_id, b_name, b_fleet = found[10:16]
             max_resets, minutes, initials_a, initials_b, entered_by = found[16:]
-            ceiling = _ceiling(max_resets, minutes)
+            ceiling = round_ceilings(max_resets, minutes)
             if winner not in (a_name, b_name):
                 raise InvalidInputError(
                     f"{winner} does not play at table {table} in round {number}"
@@ -1912,7 +1828,7 @@ class Store:
                     f"round {number}, table {table} was changed by someone else "
                     "a moment ago; reload it and enter the result again"
                 )
-            if Capability.SCORES_FLEET_POINTS in _scenario_capabilities(scenario):
+            if Capability.SCORES_FLEET_POINTS in capabilities_of(scenario):
                 won, lost = (fp_a, fp_b) if winner == a_name else (fp_b, fp_a)
                 if won < lost:
                     loser = b_name if winner == a_name else a_name
@@ -1921,8 +1837,8 @@ class Store:
             warnings = [
                 w
                 for w in (
-                    _score_check(scenario, b_fleet, b_name, fp_a, ceiling),
-                    _score_check(scenario, a_fleet, a_name, fp_b, ceiling),
+                    score_check(scenario, b_fleet, b_name, fp_a, ceiling),
+                    score_check(scenario, a_fleet, a_name, fp_b, ceiling),
                 )
                 if w
             ]
@@ -1936,11 +1852,11 @@ class Store:
                 )
             winner_id = a_id if winner == a_name else b_id
             lines = [
-                *_result_corrections(
+                *result_corrections(
                     number, table, a_name, winner == a_name, old_winner, winner_id, old_a, fp_a
                 ),
                 # after a's line the winner is the new one: a change is logged once
-                *_result_corrections(
+                *result_corrections(
                     number, table, b_name, winner == b_name, winner_id, winner_id, old_b, fp_b
                 ),
             ]
@@ -2055,7 +1971,7 @@ class Store:
                 raise InvalidInputError(
                     f"table {g.table}'s result is recorded already; ask the organizer to correct it"
                 )
-            if Capability.SCORES_FLEET_POINTS in _scenario_capabilities(e.scenario):
+            if Capability.SCORES_FLEET_POINTS in capabilities_of(e.scenario):
                 loser = b.name if winner == a.name else a.name
                 if fleet_points[winner] < fleet_points[loser]:
                     raise InvalidInputError(
@@ -2130,8 +2046,8 @@ class Store:
             warning = "; ".join(
                 w
                 for w in (
-                    self._score_warning(e, b.id, r.fp_a),
-                    self._score_warning(e, a.id, r.fp_b),
+                    self.score_warning(e, b.id, r.fp_a),
+                    self.score_warning(e, a.id, r.fp_b),
                 )
                 if w
             )
@@ -2266,117 +2182,6 @@ def _initials(name: str) -> str:
     return "".join(w[0].upper() for w in words)[:4] or name[:4]
 
 
-#: What 1,120 simulated Peak Performance battles of a 60-minute round (12 turns) saw (every
-#: ordered pair of the 8 presets, 2 captain pairings, 10 seeds; scripts/reset_ceiling.py): one
-#: ship reset at most 8 times, one fleet at most 18 times, and no player scored more than 624
-#: Fleet Points. A score beyond these (scaled to the event's round) is implausible: flagged for
-#: the organizer to look at, apart from what is impossible. The event may set its own ceiling
-#: of resets per ship (max_resets).
-RESETS_PER_HOUR = 8
-FLEET_RESETS_PER_HOUR = 18
-FLEET_POINTS_PER_HOUR = 650
-
-
-def _ceiling(max_resets: int | None, round_minutes: int) -> tuple[int, int, int]:
-    """The event's ceilings for one round: resets of a ship (its setting, else the measured
-    one), resets of a fleet, Fleet Points; scaled to the round's length (OP-02, PP-20)."""
-    scale = round_minutes / 60
-    fleet = max(1, math.ceil(FLEET_RESETS_PER_HOUR * scale))
-    points = max(1, math.ceil(FLEET_POINTS_PER_HOUR * scale))
-    if max_resets is not None:
-        return max_resets, max(fleet, max_resets), points
-    return max(1, math.ceil(RESETS_PER_HOUR * scale)), fleet, points
-
-
-def winner_refusal(winner: str, winner_fp: int, loser: str, loser_fp: int) -> str:
-    """The one line refusing a winner with fewer Fleet Points (PP-22)."""
-    return (
-        f"{winner} cannot have won with {winner_fp} Fleet Points against {loser}'s "
-        f"{loser_fp}: in Peak Performance the player with more Fleet Points wins (PP-22), and "
-        "equal totals go to the roll-off; check who won or the points"
-    )
-
-
-@functools.lru_cache(maxsize=4096)
-def _score_warning(
-    fleet_json: str, player: str, points: int, scenario: str, ceiling: tuple[int, int, int]
-) -> str:
-    """The score check of `points` against a player's fleet (as stored): '' when they are
-    plausible (within the event's ceilings); else whether they are impossible (no battle of
-    the scenario's length gives them) or implausible, with the nearest plausible totals (never
-    an implausible one). A pure function of its arguments, so kept: entering a result checks
-    both sides."""
-    fleet = read_fleet(json.loads(fleet_json), player)
-    per_ship, per_fleet, most = ceiling
-    try:
-        turns = load_scenario(scenario).turn_limit
-        target = min(points, most)
-        plausible = check_score(fleet, target, min(per_ship, turns), max_total=per_fleet)
-        if plausible.achievable and target == points:
-            return ""
-        possible = check_score(fleet, points, turns).achievable
-    except KolramiError:
-        return ""
-    below = target if plausible.achievable else plausible.nearest[0]
-    above = plausible.nearest[1] if target == points else None
-    near = " or ".join(str(x) for x in (below, above) if x is not None and x <= most)
-    nearest = f"; nearest plausible: {near}" if near else ""
-    if possible:
-        return (
-            f"{points} Fleet Points against {player}'s fleet is implausible for a "
-            f"round: beyond {most} Fleet Points, {per_ship} resets of a ship or {per_fleet} of "
-            f"the fleet (the event's ceilings, PP-20, OP-02); check the sheet{nearest}"
-        )
-    return f"{points} Fleet Points cannot be scored against {player}'s fleet {FP_RULES}{nearest}"
-
-
-def _score_check(
-    scenario: str,
-    fleet_json: str,
-    player: str,
-    points: int,
-    ceiling: tuple[int, int, int] = (RESETS_PER_HOUR, FLEET_RESETS_PER_HOUR, FLEET_POINTS_PER_HOUR),
-) -> str:
-    """The score check of `points` scored against a player's fleet, when the scenario scores
-    Fleet Points (Peak Performance's rules): '' when they can be scored or not checked."""
-    if Capability.SCORES_FLEET_POINTS not in _scenario_capabilities(scenario):
-        return ""
-    return _score_warning(fleet_json, player, points, scenario, ceiling)
-
-
-def _result_corrections(
-    number: int,
-    table: int,
-    player: str,
-    won: bool,
-    old_winner: int | None,
-    winner: int,
-    old_fp: int | None,
-    fleet_points: int,
-) -> list[str]:
-    """The corrections log's lines for one player's result on a table that already had one:
-    the winner changed, the player's Fleet Points changed (none for a first entry)."""
-    lines = []
-    if old_winner is not None and old_winner != winner:
-        lines.append(
-            f"round {number} table {table}: winner changed to "
-            f"{player if won else 'the opponent of ' + player}"
-        )
-    if old_fp is not None and old_fp != fleet_points:
-        lines.append(
-            f"round {number} table {table}: {player}'s Fleet Points {old_fp} -> {fleet_points}"
-        )
-    return lines
-
-
-def _scenario_capabilities(name: str) -> frozenset[Capability]:
-    """What a stored event's scenario makes its battles do (nothing when it cannot be loaded)."""
-    try:
-        return scenario_capabilities(load_scenario(name))
-    except KolramiError:
-        return frozenset()
-
-
 #: How long a web login lasts from the moment the password was given, however busy the session
 #: is: a long event day; a cookie copied from a browser is worth nothing after it.
 SESSION_LIFETIME = timedelta(hours=12)
@@ -2391,56 +2196,3 @@ def _session_key(token: str) -> str:
 def _naive_utc(offset: timedelta = timedelta(0)) -> datetime:
     """Now plus `offset`, in UTC without a zone: how the DateTime columns hold times."""
     return (datetime.now(UTC) + offset).replace(tzinfo=None)
-
-
-def _shown(url: str) -> str:
-    """The database as a person finds it: a SQLite file's full path, else the URL without its
-    password."""
-    if url.startswith("sqlite:///"):
-        path = url.removeprefix("sqlite:///").partition("?")[0].removeprefix("file:")
-        return str(Path(path).resolve()) if path and path != ":memory:" else url
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:  # not a URL SQLAlchemy reads: shown as given
-        return url
-
-
-def _damaged(url: str, detail: str) -> str:
-    where = _shown(url)
-    return (
-        f"the database {where} is damaged (SQLite: {detail[:120]}); nothing was saved: stop "
-        "Kolrami, keep a copy of the file, and restore the last backup or export (kolrami "
-        f"tournament import), or let SQLite save what it can (sqlite3 {where} .recover | "
-        "sqlite3 recovered.db)"
-    )
-
-
-def store_problem(url: str, exc: BaseException) -> StoreUnavailableError | None:
-    """The one-line error for a database that cannot be used as it is (read-only here, damaged,
-    not a database, made by a newer Kolrami), or None for any other fault."""
-    where = _shown(url)
-    for link in (exc, exc.__cause__, exc.__context__):
-        if isinstance(link, ResolutionError):  # alembic_version names a revision we lack
-            head = ScriptDirectory.from_config(_alembic()).get_current_head()
-            return StoreUnavailableError(
-                f"the database {where} was made by a newer Kolrami (its schema is revision "
-                f"'{link.argument}'; this Kolrami knows revisions up to '{head}'): upgrade "
-                "Kolrami (pip install --upgrade kolrami) to use it, or give --db another database"
-            )
-    orig = getattr(exc, "orig", None) or exc
-    name = str(getattr(orig, "sqlite_errorname", "") or "")
-    if name.startswith("SQLITE_READONLY") or getattr(orig, "sqlstate", None) == "25006":
-        return StoreUnavailableError(
-            f"the database {where} is read-only here, so nothing was saved: give the user who "
-            "runs Kolrami write access to the file and its folder, or copy it somewhere "
-            "writable and point --db at the copy"
-        )
-    if name.startswith("SQLITE_NOTADB"):
-        return StoreUnavailableError(
-            f"{where} is not a SQLite database (another kind of file, or its first page is "
-            "damaged): check that --db names the event's database; to start again from an "
-            "export, kolrami tournament import FILE.json --db NEW.db"
-        )
-    if name.startswith("SQLITE_CORRUPT"):
-        return StoreUnavailableError(_damaged(url, str(orig)))
-    return None

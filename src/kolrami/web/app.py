@@ -31,7 +31,9 @@ from kolrami.tournament.store import (
     SESSION_LIFETIME,
     ConflictError,
     Store,
+    StoreBusyError,
     StoreUnavailableError,
+    store_problem,
 )
 from kolrami.web.deps import (
     LoginRequiredError,
@@ -183,18 +185,13 @@ def create_app(
         return _error_page(request, 503, str(exc))
 
     async def _busy(request: Request, exc: Exception) -> HTMLResponse:
-        # SQLite's write lock held longer than the busy timeout (the CLI writing a big import,
-        # say): the transaction rolled back, so nothing is half-saved. Other errors stay 500s.
-        # (The ORM raises SQLAlchemy's OperationalError; the plain-SQL result write, sqlite3's.)
-        cause = str(getattr(exc, "orig", None) or exc)
-        if "locked" not in cause and "busy" not in cause:
+        # A database error that got past the store's transaction (which turns them into typed
+        # errors itself): told by its kind, not its text. Busy (SQLite's busy timeout,
+        # PostgreSQL's lock_timeout): nothing is half-saved, send it again. Others stay 500s.
+        problem = store_problem(the_store.url, exc)
+        if not isinstance(problem, StoreBusyError):
             raise exc
-        return _error_page(
-            request,
-            503,
-            "the event's records are busy (another tablet or the command line is saving right "
-            "now): nothing was saved; send it again in a moment",
-        )
+        return _error_page(request, 503, str(problem))
 
     app.add_exception_handler(OperationalError, _busy)
     app.add_exception_handler(sqlite3.OperationalError, _busy)
