@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import cache
 
 from kolrami.captains.advanced import (
     ADVANCED_DECISIONS,
@@ -231,13 +232,13 @@ class ScoredCaptain:
                 if arc_index(ship.x, ship.y, heading, m.x, m.y) == FRONT:
                     best = (d, m.id)
             if best is not None:
-                fire.append(FireTarget(ship.id, Arc.F, best[1]))
+                fire.append(_lock(ship.id, Arc.F, best[1]))
         if not fire or (not own.activated and len(fire) < len(firers)):
             return ReactionOrder(decision.squadron)
         if view.fires_as_unit() and len(fire) < len(need):
             targets = {f.ship for f in fire}
             fallback = fire[0].target
-            fire += [FireTarget(s.id, Arc.F, fallback) for s in need if s.id not in targets]
+            fire += [_lock(s.id, Arc.F, fallback) for s in need if s.id not in targets]
         return ReactionOrder(decision.squadron, tuple(fire))
 
     def _orders(
@@ -338,7 +339,7 @@ class ScoredCaptain:
             best = best_target(ship, plans.get(ship.id), enemies, focus, arsenal)
             if best is not None:
                 value, arc, target = best
-                choices.append((value, FireTarget(ship.id, ARC_ORDER[arc], target.id)))
+                choices.append((value, _lock(ship.id, ARC_ORDER[arc], target.id)))
         chosen = []  # the locks worth something
         every = []
         for v, t in choices:
@@ -352,6 +353,13 @@ class ScoredCaptain:
         if len(choices) < len(firers):
             return None
         return tuple(every)
+
+
+@cache
+def _lock(ship: str, arc: Arc, target: str) -> FireTarget:
+    """The order of one lock, made once for each ship, arc and target: an order is an immutable
+    value, and a frozen dataclass is slow to build (the scored doctrines give dozens a battle)."""
+    return FireTarget(ship, arc, target)
 
 
 class AggressiveCaptain(ScoredCaptain):

@@ -39,8 +39,9 @@ from kolrami.engine.geometry import (
 from kolrami.engine.view import ShipView
 from kolrami.rules.fpf.orders import Maneuver
 
-#: How far an enemy is allowed to move before it fires back at our end point, in cm.
-ENEMY_MOVE_CM = 8
+#: How far an enemy is allowed to move before it fires back at our end point, in cm (a float:
+#: it is added to distances, and float with float is Python's quick case).
+ENEMY_MOVE_CM = 8.0
 #: A move that kills the focus target counts its damage this many times (its guns go too).
 KILL_BONUS = 1.5
 #: How close to the table edge a move may end before it loses score, in cm; and how much it

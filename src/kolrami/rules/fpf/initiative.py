@@ -341,9 +341,10 @@ class FpfInitiative(RuleModule):
 def _waiting(pending: set[str], speeds: dict[str, int], speed: int, side: str) -> list[str]:
     """The pending squadrons of `side` at initiative speed `speed`, in id order."""
     out = []
-    for q in sorted(pending):
+    for q in pending:
         if speeds[q] == speed and q[0] == side:
             out.append(q)
+    out.sort()
     return out
 
 
