@@ -175,7 +175,7 @@ class ScoredCaptain:
         if isinstance(decision, RepairDecision):
             return default_repairs(view, decision)
         if isinstance(decision, InitiativeDecision):
-            return InitiativeOrder(False)  # moving second sees where the enemy went
+            return _SECOND  # moving second sees where the enemy went
         if isinstance(decision, ReturnDecision):
             return default_return(view, decision)
         assert isinstance(decision, ADVANCED_DECISIONS)
@@ -203,11 +203,11 @@ class ScoredCaptain:
             assert best is not None
             squadron = best[1]
         prey = dict(decision.forcible).get(squadron, ())
-        return ActivateOrder(squadron, prey[0] if prey else None)
+        return _activate(squadron, prey[0] if prey else None)
 
     def _reaction(self, view: BattleView, decision: ReactionDecision) -> ReactionOrder:
         if not self.weights.react:
-            return ReactionOrder(decision.squadron)
+            return _hold(decision.squadron)
         own = view.squadron(decision.squadron)
         movers = view.members(decision.mover)
         firers = view.firers(decision.squadron)
@@ -234,7 +234,7 @@ class ScoredCaptain:
             if best is not None:
                 fire.append(_lock(ship.id, Arc.F, best[1]))
         if not fire or (not own.activated and len(fire) < len(firers)):
-            return ReactionOrder(decision.squadron)
+            return _hold(decision.squadron)
         if view.fires_as_unit() and len(fire) < len(need):
             targets = {f.ship for f in fire}
             fallback = fire[0].target
@@ -355,11 +355,28 @@ class ScoredCaptain:
         return tuple(every)
 
 
+# Orders are immutable values, and a frozen dataclass is slow to build (several thousand
+# instructions): the scored doctrines make the ones they give again and again only once.
+
+_SECOND = InitiativeOrder(False)
+
+
 @cache
 def _lock(ship: str, arc: Arc, target: str) -> FireTarget:
-    """The order of one lock, made once for each ship, arc and target: an order is an immutable
-    value, and a frozen dataclass is slow to build (the scored doctrines give dozens a battle)."""
+    """The order of one lock: a ship, the arc it fires through and its target."""
     return FireTarget(ship, arc, target)
+
+
+@cache
+def _activate(squadron: str, force: str | None) -> ActivateOrder:
+    """The order to activate a squadron (forcing `force` first, when given)."""
+    return ActivateOrder(squadron, force)
+
+
+@cache
+def _hold(squadron: str) -> ReactionOrder:
+    """A squadron's order to hold its reaction fire."""
+    return ReactionOrder(squadron)
 
 
 class AggressiveCaptain(ScoredCaptain):
