@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import cache
 
 from kolrami.captains.advanced import (
     ADVANCED_DECISIONS,
@@ -174,7 +175,7 @@ class ScoredCaptain:
         if isinstance(decision, RepairDecision):
             return default_repairs(view, decision)
         if isinstance(decision, InitiativeDecision):
-            return InitiativeOrder(False)  # moving second sees where the enemy went
+            return _SECOND  # moving second sees where the enemy went
         if isinstance(decision, ReturnDecision):
             return default_return(view, decision)
         assert isinstance(decision, ADVANCED_DECISIONS)
@@ -202,11 +203,11 @@ class ScoredCaptain:
             assert best is not None
             squadron = best[1]
         prey = dict(decision.forcible).get(squadron, ())
-        return ActivateOrder(squadron, prey[0] if prey else None)
+        return _activate(squadron, prey[0] if prey else None)
 
     def _reaction(self, view: BattleView, decision: ReactionDecision) -> ReactionOrder:
         if not self.weights.react:
-            return ReactionOrder(decision.squadron)
+            return _hold(decision.squadron)
         own = view.squadron(decision.squadron)
         movers = view.members(decision.mover)
         firers = view.firers(decision.squadron)
@@ -231,13 +232,13 @@ class ScoredCaptain:
                 if arc_index(ship.x, ship.y, heading, m.x, m.y) == FRONT:
                     best = (d, m.id)
             if best is not None:
-                fire.append(FireTarget(ship.id, Arc.F, best[1]))
+                fire.append(_lock(ship.id, Arc.F, best[1]))
         if not fire or (not own.activated and len(fire) < len(firers)):
-            return ReactionOrder(decision.squadron)
+            return _hold(decision.squadron)
         if view.fires_as_unit() and len(fire) < len(need):
             targets = {f.ship for f in fire}
             fallback = fire[0].target
-            fire += [FireTarget(s.id, Arc.F, fallback) for s in need if s.id not in targets]
+            fire += [_lock(s.id, Arc.F, fallback) for s in need if s.id not in targets]
         return ReactionOrder(decision.squadron, tuple(fire))
 
     def _orders(
@@ -338,7 +339,7 @@ class ScoredCaptain:
             best = best_target(ship, plans.get(ship.id), enemies, focus, arsenal)
             if best is not None:
                 value, arc, target = best
-                choices.append((value, FireTarget(ship.id, ARC_ORDER[arc], target.id)))
+                choices.append((value, _lock(ship.id, ARC_ORDER[arc], target.id)))
         chosen = []  # the locks worth something
         every = []
         for v, t in choices:
@@ -352,6 +353,30 @@ class ScoredCaptain:
         if len(choices) < len(firers):
             return None
         return tuple(every)
+
+
+# Orders are immutable values, and a frozen dataclass is slow to build (several thousand
+# instructions): the scored doctrines make the ones they give again and again only once.
+
+_SECOND = InitiativeOrder(False)
+
+
+@cache
+def _lock(ship: str, arc: Arc, target: str) -> FireTarget:
+    """The order of one lock: a ship, the arc it fires through and its target."""
+    return FireTarget(ship, arc, target)
+
+
+@cache
+def _activate(squadron: str, force: str | None) -> ActivateOrder:
+    """The order to activate a squadron (forcing `force` first, when given)."""
+    return ActivateOrder(squadron, force)
+
+
+@cache
+def _hold(squadron: str) -> ReactionOrder:
+    """A squadron's order to hold its reaction fire."""
+    return ReactionOrder(squadron)
 
 
 class AggressiveCaptain(ScoredCaptain):

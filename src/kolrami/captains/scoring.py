@@ -39,8 +39,9 @@ from kolrami.engine.geometry import (
 from kolrami.engine.view import ShipView
 from kolrami.rules.fpf.orders import Maneuver
 
-#: How far an enemy is allowed to move before it fires back at our end point, in cm.
-ENEMY_MOVE_CM = 8
+#: How far an enemy is allowed to move before it fires back at our end point, in cm (a float:
+#: it is added to distances, and float with float is Python's quick case).
+ENEMY_MOVE_CM = 8.0
 #: A move that kills the focus target counts its damage this many times (its guns go too).
 KILL_BONUS = 1.5
 #: How close to the table edge a move may end before it loses score, in cm; and how much it
@@ -271,20 +272,30 @@ def candidates(lo: int, hi: int, pivot_lo: int, pivot_hi: int) -> Candidates:
     `pivot_lo`..`pivot_hi` cm; an empty range when it may not pivot), by first leg: low, middle
     and top speed with every pair of turns, then every pivot at top pivot speed with every
     second turn. Read leg by leg, the manoeuvres come in that order.
-    (Memoised: the same limits come up all battle, and the legs are the same.)"""
+    (Memoised: the same limits come up all battle, and the legs are the same; so are the legs
+    of different limits, made once each by `_leg`.)"""
     legs: list[Leg] = []
     for speed in sorted({lo, hi, (lo + hi) // 2}):
         if speed == 0:
-            legs.append(Leg(0, 0.0, (Maneuver(0, 0, 0),)))
+            legs.append(_leg(0, 0, None))
             continue
         for turn1 in (-1, 0, 1):
-            ends = tuple(Maneuver(speed, turn1, turn2) for turn2 in (-1, 0, 1))
-            legs.append(Leg(turn1, speed / 2, ends))
+            legs.append(_leg(speed, turn1, None))
     if pivot_lo <= pivot_hi:
         for pivot in (-2, -1, 1, 2, 3):
-            ends = tuple(Maneuver(pivot_hi, 0, turn2, pivot) for turn2 in (-1, 0, 1))
-            legs.append(Leg(pivot, pivot_hi / 2, ends))
+            legs.append(_leg(pivot_hi, 0, pivot))
     return Candidates(tuple(legs), sum(len(leg.maneuvers) for leg in legs))
+
+
+@cache
+def _leg(speed: int, turn1: int, pivot: int | None) -> Leg:
+    """The leg of a first turn (or a pivot) at `speed`, with its three second turns; speed 0
+    without a pivot is standing still. (Memoised: a manoeuvre is a frozen dataclass, slow to
+    build, and every set of candidates shares legs with others.)"""
+    if speed == 0 and pivot is None:
+        return Leg(0, 0.0, (Maneuver(0, 0, 0),))
+    ends = tuple(Maneuver(speed, turn1, turn2, pivot) for turn2 in (-1, 0, 1))
+    return Leg(turn1 if pivot is None else pivot, speed / 2, ends)
 
 
 @dataclass(slots=True)

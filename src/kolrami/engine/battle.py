@@ -312,9 +312,62 @@ class Battle:
         """Standard set-up: side A along the near edge heading 0, B along the far edge heading 3.
 
         Squadrons are spread evenly along the edge, in the middle of their deployment zone;
-        wingmen line up behind their leader.
+        wingmen line up behind their leader. Where everyone goes is worked out once for each
+        scenario, pair of fleets and pack (`_deployment`); each battle places its own ships.
         """
         sc = self.scenario
+        plan = _DEPLOYMENTS.get((sc, *self.fleets, self.pack), self._deployment)
+        individual = sc.movement is Movement.INDIVIDUAL
+        for sq_id, side, (lx, ly, heading, length), members in plan:
+            ids = []
+            offsets = {}
+            for sid, cls, (px, py, ph), offset, cards, points, sheet, weapons in members:
+                superstructure, shields, engine_power, systems, damage_control = sheet
+                mounts, power, reach = weapons
+                self.ships[sid] = ShipState(
+                    id=sid,
+                    side=side,
+                    cls=cls,
+                    squadron=sq_id,
+                    index=len(self.ships),
+                    x=px,
+                    y=py,
+                    heading=ph,
+                    speed=sc.start_speed_cm,
+                    last_speed=sc.start_speed_cm,
+                    superstructure=superstructure,
+                    shields=shields,
+                    engine_power=engine_power,
+                    systems=systems,
+                    mounts=mounts.copy(),
+                    cards=list(cards),
+                    start_cards=cards,
+                    points=points,
+                    max_shields=shields,
+                    max_engine=engine_power,
+                    max_systems=systems,
+                    damage_control=damage_control,
+                    strength=power.copy(),
+                    ranges=reach.copy(),
+                    detached=individual,
+                )
+                ids.append(sid)
+                offsets[sid] = offset
+                x3, y3 = round(px, 3), round(py, 3)
+                self.log.record(ev.ShipPlaced, sid, cls.id, side, sq_id, x3, y3, ph, points)
+            self.squadrons[sq_id] = SquadronState(
+                id=sq_id,
+                side=side,
+                ships=ids,
+                formation=[] if individual else list(ids),
+                offsets={} if individual else offsets,
+                trail=Trail(lx, ly, heading, length),
+            )
+
+    def _deployment(self) -> list[_SquadronPlan]:
+        """Where `_deploy` puts every squadron and ship of this scenario, fleets and pack."""
+        sc = self.scenario
+        out = []
         for side, fleet in zip(SIDES, self.fleets, strict=True):
             heading = 0 if side == "A" else 3  # facing the enemy's edge
             squadrons = fleet.squadrons()
@@ -328,67 +381,43 @@ class Battle:
                 # the column is centred on its zone: leader ahead, wingmen behind
                 back = sc.formation_spacing_cm * (len(members) - 1)
                 lx, ly = advance(x, y, heading, back / 2)
-                trail = Trail(lx, ly, heading, back + sc.formation_spacing_cm * 4)
-                ids = []
-                offsets = {}
+                length = back + sc.formation_spacing_cm * 4
+                trail = Trail(lx, ly, heading, length)
+                ships: list[_ShipPlan] = []
                 for i, member in enumerate(members):
                     count += 1
-                    sid = f"{side}{count}"
                     cls = self.pack.get(member.id)
-                    px, py, ph = trail.point_at(i * sc.formation_spacing_cm)
-                    ship = ShipState(
-                        id=sid,
-                        side=side,
-                        cls=cls,
-                        squadron=sq_id,
-                        index=len(self.ships),
-                        x=px,
-                        y=py,
-                        heading=ph,
-                        speed=sc.start_speed_cm,
-                        last_speed=sc.start_speed_cm,
-                        superstructure=cls.superstructure,
-                        shields=cls.shields,
-                        engine_power=cls.engine_power,
-                        systems=cls.computer,
-                        mounts={k: w.mounts for k, w in cls.weapons()},
-                    )
+                    mounts = {k: w.mounts for k, w in cls.weapons()}
                     for kind in WeaponKind:
-                        ship.mounts.setdefault(kind, ())
-                    ship.max_shields, ship.max_engine = cls.shields, cls.engine_power
-                    ship.max_systems, ship.damage_control = cls.computer, cls.damage_control
-                    ship.strength = {k: w.strength for k, w in cls.weapons()}
-                    ship.ranges = {k: w.range_cm for k, w in cls.weapons()}
-                    ship.start_cards = tuple(member_cards(member))
-                    ship.cards = list(ship.start_cards)
+                        mounts.setdefault(kind, ())
+                    strength = {k: w.strength for k, w in cls.weapons()}
+                    reach = {k: w.range_cm for k, w in cls.weapons()}
+                    cards = tuple(member_cards(member))
                     # Total SP: ship value plus its cards, what a kill scores
-                    ship.points = cls.value + sum(card_cost(c) for c in ship.start_cards)
-                    self.ships[sid] = ship
-                    ids.append(sid)
-                    offsets[sid] = i * sc.formation_spacing_cm
-                    self.log.record(
-                        ev.ShipPlaced,
-                        sid,
-                        cls.id,
-                        side,
-                        sq_id,
-                        round(px, 3),
-                        round(py, 3),
-                        ph,
-                        ship.points,
+                    points = cls.value + sum(card_cost(c) for c in cards)
+                    sheet = (
+                        cls.superstructure,
+                        cls.shields,
+                        cls.engine_power,
+                        cls.computer,
+                        cls.damage_control,
                     )
-                individual = sc.movement is Movement.INDIVIDUAL
-                self.squadrons[sq_id] = SquadronState(
-                    id=sq_id,
-                    side=side,
-                    ships=ids,
-                    formation=[] if individual else list(ids),
-                    offsets={} if individual else offsets,
-                    trail=trail,
-                )
-                if individual:
-                    for sid in ids:
-                        self.ships[sid].detached = True
+                    place = trail.point_at(i * sc.formation_spacing_cm)
+                    offset = i * sc.formation_spacing_cm
+                    ships.append(
+                        (
+                            f"{side}{count}",
+                            cls,
+                            place,
+                            offset,
+                            cards,
+                            points,
+                            sheet,
+                            (mounts, strength, reach),
+                        )
+                    )
+                out.append((sq_id, side, (lx, ly, heading, length), ships))
+        return out
 
     # --- queries ------------------------------------------------------------------------------
 
@@ -550,7 +579,25 @@ class _ByIdentity(Generic[T]):
         return value
 
 
+#: One ship of a deployment: its id, class, place (x, y, heading), offset behind its leader,
+#: cards, Total SP, sheet values (superstructure, shields, engine power, systems, damage
+#: control) and weapons (mounts, strength and range by kind: templates, copied for each battle).
+_ShipPlan = tuple[
+    str,
+    ShipClass,
+    tuple[float, float, int],
+    float,
+    tuple[str, ...],
+    int,
+    tuple[int, int, int, int, int],
+    tuple[dict[WeaponKind, tuple[int, ...]], dict[WeaponKind, int], dict[WeaponKind, int]],
+]
+#: One squadron of a deployment: its id, side, trail (x, y, heading, length) and ships.
+_SquadronPlan = tuple[str, str, tuple[float, float, int, float], list[_ShipPlan]]
+
 _PLAYABLE: _ByIdentity[None] = _ByIdentity()  # (fleet, pack) pairs already checked
+#: deployments by (scenario, fleet A, fleet B, pack): worked out once, placed by every battle
+_DEPLOYMENTS: _ByIdentity[list[_SquadronPlan]] = _ByIdentity()
 _DUMPS: _ByIdentity[dict[str, Any]] = _ByIdentity()  # JSON forms of scenarios and fleets
 
 

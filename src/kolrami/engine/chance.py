@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from typing import Any
 
 #: Seeds live in [0, 2**63): fits SQLite integers and JSON numbers without loss.
@@ -35,9 +36,20 @@ class Dice:
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise ValueError(f"a seed is a non-negative integer, not {seed!r}")
         self.seed = seed
-        self._rng = random.Random(seed)
-        self._bits = self._rng.getrandbits
+        # the generator is seeded at the first roll: a captain that never rolls (the scored
+        # doctrines) never pays for seeding one
+        self._rng: random.Random | None = None
+        self._bits: Callable[[int], int] = self._first_bits
         self.rolls = 0
+
+    def _generator(self) -> random.Random:
+        if self._rng is None:
+            self._rng = random.Random(self.seed)
+            self._bits = self._rng.getrandbits
+        return self._rng
+
+    def _first_bits(self, k: int) -> int:
+        return self._generator().getrandbits(k)
 
     # A die is drawn by rejection from the Mersenne Twister's bits: the fewest bits that can
     # hold every face, drawn again while the value is out of range. That is the algorithm of
@@ -87,9 +99,9 @@ class Dice:
 
     def getstate(self) -> tuple[Any, ...]:
         """The generator's state, for snapshots of a battle."""
-        return (self._rng.getstate(), self.rolls)
+        return (self._generator().getstate(), self.rolls)
 
     def setstate(self, state: tuple[Any, ...]) -> None:
         """Restore a state from `getstate`."""
         rng_state, self.rolls = state
-        self._rng.setstate(rng_state)
+        self._generator().setstate(rng_state)

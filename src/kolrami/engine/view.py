@@ -203,15 +203,15 @@ class Snapshots:
         return view
 
     def _fresh(self) -> None:
-        changes = self._battle.log.changes
-        if changes != self._seen:
-            self._seen = changes
-            self._ships.clear()
-            self._squadrons.clear()
+        """Forget the snapshots taken before the battle last changed."""
+        self._seen = self._battle.log.changes
+        self._ships.clear()
+        self._squadrons.clear()
 
     def ship(self, ship_id: str) -> ShipView:
         """The snapshot of one ship."""
-        self._fresh()
+        if self._battle.log.changes != self._seen:
+            self._fresh()
         view = self._ships.get(ship_id)
         if view is None:
             view = self._take(self._battle.ships[ship_id])
@@ -219,7 +219,8 @@ class Snapshots:
 
     def ships(self, ships: list[ShipState]) -> list[ShipView]:
         """Snapshots of `ships`, in order."""
-        self._fresh()
+        if self._battle.log.changes != self._seen:  # (a call saved when nothing changed)
+            self._fresh()
         known = self._ships
         out = []
         for s in ships:
@@ -231,7 +232,8 @@ class Snapshots:
 
     def squadron(self, squadron_id: str) -> SquadronView:
         """The snapshot of one squadron."""
-        self._fresh()
+        if self._battle.log.changes != self._seen:
+            self._fresh()
         view = self._squadrons.get(squadron_id)
         if view is None:
             view = self._squadrons[squadron_id] = squadron_snapshot(

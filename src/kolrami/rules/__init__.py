@@ -8,6 +8,7 @@ explicit list of modules is rules/registry.py.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from kolrami.catalog import ShipPack
@@ -20,7 +21,7 @@ from kolrami.engine.orders import Decision
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet, parse_fleet
 from kolrami.rules import registry
-from kolrami.rules.module import Capability
+from kolrami.rules.module import Capability, Ruleset
 from kolrami.scenarios.models import Scenario
 
 #: Bump whenever a change can alter a battle's outcome for the same inputs (GUIDE 3.10).
@@ -39,8 +40,16 @@ def new_battle(
 ) -> Battle:
     """A battle of `scenario` between two fleets, with the modules the scenario (and any extra
     rules) switch on, deployed and ready to play."""
-    rules = registry.bind(registry.select(scenario, extra_rules))
+    rules = _bound(tuple(registry.select(scenario, extra_rules)))
     return Battle(scenario, fleets, seed, rules, RULES_VERSION, captains, pack)
+
+
+@lru_cache(maxsize=64)
+def _bound(names: tuple[str, ...]) -> Ruleset:
+    """The named modules bound, once for each list of names: rule modules keep no state of
+    their own (a battle's is on the battle), so battles share them, as a battle and its clones
+    do."""
+    return registry.bind(names)
 
 
 def fork(battle: Battle, dice: Dice) -> tuple[Battle, Game, Decision | None]:

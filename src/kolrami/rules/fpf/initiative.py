@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.models import Arc
@@ -31,6 +32,14 @@ from kolrami.rules.module import RuleModule, rules_of
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, SquadronState
+
+
+# Decisions are immutable values, and the same ones come up again and again (a squadron with the
+# same firers and targets, turn after turn); a frozen dataclass is slow to build (5k to 10k
+# instructions), so these are made once for each set of values and handed out again.
+_activation_decision = lru_cache(maxsize=1024)(ActivationDecision)
+_orders_decision = lru_cache(maxsize=1024)(OrdersDecision)
+_reaction_decision = lru_cache(maxsize=1024)(ReactionDecision)
 
 
 def forcible_prey(battle: Battle, squadron: SquadronState, pending: set[str]) -> tuple[str, ...]:
@@ -152,7 +161,7 @@ def reaction_decision(
             able.append(s.id)
     if targets is None:
         targets = _enemy_targets(battle, squadron.side, mover)
-    return ReactionDecision(squadron.side, squadron.id, mover.id, tuple(able), targets)
+    return _reaction_decision(squadron.side, squadron.id, mover.id, tuple(able), targets)
 
 
 def verify_reaction(battle: Battle, decision: ReactionDecision, order: object) -> None:
@@ -173,7 +182,7 @@ def orders_decision(battle: Battle, squadron: SquadronState) -> OrdersDecision:
     fire (FPF-FIRE-04) and at whom."""
     able = [] if squadron.fired else [s.id for s in firers(battle, squadron)]
     targets = _enemy_targets(battle, squadron.side, None) if able else ()
-    return OrdersDecision(
+    return _orders_decision(
         squadron.side,
         squadron.id,
         tuple(movers(battle, squadron)),
@@ -322,7 +331,7 @@ class FpfInitiative(RuleModule):
                     prey = forcible_prey(battle, battle.squadrons[q], pending)
                     if prey:
                         forcible.append((q, prey))
-                decision = ActivationDecision(turn, tuple(mine), tuple(forcible))
+                decision = _activation_decision(turn, tuple(mine), tuple(forcible))
                 act = yield decision
                 verify_activation(decision, act)
                 assert isinstance(act, ActivateOrder)
@@ -341,9 +350,10 @@ class FpfInitiative(RuleModule):
 def _waiting(pending: set[str], speeds: dict[str, int], speed: int, side: str) -> list[str]:
     """The pending squadrons of `side` at initiative speed `speed`, in id order."""
     out = []
-    for q in sorted(pending):
+    for q in pending:
         if speeds[q] == speed and q[0] == side:
             out.append(q)
+    out.sort()
     return out
 
 
