@@ -152,7 +152,10 @@ class Firepower:
         by_arc: tuple[ArcGroups, ...] = ([], [], [], [])
         reach = 0.0
         for ship in ships:
-            for _, range_cm, damage, arcs in arsenal.groups(ship, target_shields):
+            groups = arsenal.get((ship.id, target_shields))  # (the call saved when known)
+            if groups is None:
+                groups = arsenal.groups(ship, target_shields)
+            for _, range_cm, damage, arcs in groups:
                 if damage <= 0.0:
                     continue
                 if range_cm > reach:
@@ -233,7 +236,10 @@ def focus_target(
     for e in enemies:
         volley = 0.0
         for ship in ships:
-            for _, _, damage, _ in arsenal.groups(ship, e.shields):
+            groups = arsenal.get((ship.id, e.shields))  # (the call saved when known)
+            if groups is None:
+                groups = arsenal.groups(ship, e.shields)
+            for _, _, damage, _ in groups:
                 volley += damage
         # the share rounded: sums of the same volleys in another order must tie, not differ in
         # the last bit (then the nearest wins, as the rule says)
@@ -495,7 +501,9 @@ def best_target(
     best: tuple[float, int, ShipView] | None = None
     for e in enemies:
         bonus = FOCUS_BONUS if e is focus else 1.0
-        groups = arsenal.groups(ship, e.shields)
+        groups = arsenal.get((ship.id, e.shields))  # (the call saved when known)
+        if groups is None:
+            groups = arsenal.groups(ship, e.shields)
         for x, y, heading in points:
             # `arc_index(x, y, heading, e.x, e.y)`, written out (the captains' hot path)
             ux, uy = UNIT[heading]
