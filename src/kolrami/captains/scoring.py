@@ -152,7 +152,10 @@ class Firepower:
         by_arc: tuple[ArcGroups, ...] = ([], [], [], [])
         reach = 0.0
         for ship in ships:
-            for _, range_cm, damage, arcs in arsenal.groups(ship, target_shields):
+            groups = arsenal.get((ship.id, target_shields))  # (the call saved when known)
+            if groups is None:
+                groups = arsenal.groups(ship, target_shields)
+            for _, range_cm, damage, arcs in groups:
                 if damage <= 0.0:
                     continue
                 if range_cm > reach:
@@ -233,7 +236,10 @@ def focus_target(
     for e in enemies:
         volley = 0.0
         for ship in ships:
-            for _, _, damage, _ in arsenal.groups(ship, e.shields):
+            groups = arsenal.get((ship.id, e.shields))  # (the call saved when known)
+            if groups is None:
+                groups = arsenal.groups(ship, e.shields)
+            for _, _, damage, _ in groups:
                 volley += damage
         # the share rounded: sums of the same volleys in another order must tie, not differ in
         # the last bit (then the nearest wins, as the rule says)
@@ -377,6 +383,14 @@ def best_move(
     right, top = width - EDGE_MARGIN_CM, height - EDGE_MARGIN_CM
     best: tuple[Maneuver, float, float, int, float, float, int] | None = None
     best_score = -inf
+    # the most an end point can deal: the whole of the fullest arc (a sum of some of an arc's
+    # groups, in order, is no more than all of them, in floats too)
+    most = 0.0
+    for groups in by_arc:
+        total = 0.0
+        for _, damage in groups:
+            total += damage
+        most = total if total > most else most
     for turn, half, maneuvers in legs:
         mid_heading = (heading + turn) % HEADINGS
         ux, uy = UNIT[mid_heading]
@@ -393,12 +407,18 @@ def best_move(
             for range_cm, damage in by_arc[arc]:
                 if to_mid <= range_cm:
                     at_mid += damage
+        bound = at_mid if at_mid > most else most  # no move of this leg deals more
+        if bound >= hull:
+            bound *= KILL_BONUS
         for maneuver in maneuvers:
             end_heading = (mid_heading + maneuver.turn2) % HEADINGS
             ux, uy = UNIT[end_heading]
             end_x, end_y = mid_x + ux * half, mid_y + uy * half
             dx, dy = fx - end_x, fy - end_y
             to_end = hypot(dx, dy)
+            closing = closing_weight * to_end
+            if bound - closing <= best_score:
+                continue  # even the leg's bound cannot beat the best so far
             at_end = 0.0
             if to_end <= reach:  # `ours.damage_on(end_x, end_y, end_heading, ...)`, written out
                 ahead = dx * ux + dy * uy
@@ -411,7 +431,6 @@ def best_move(
             dealt = at_end if at_end > at_mid else at_mid
             if dealt >= hull:
                 dealt *= KILL_BONUS
-            closing = closing_weight * to_end
             if dealt - closing <= best_score:
                 continue  # it cannot beat the best so far (and the earlier of equals wins)
             score = dealt - weights.threat * threat_at(enemies, end_x, end_y) - closing
@@ -495,7 +514,9 @@ def best_target(
     best: tuple[float, int, ShipView] | None = None
     for e in enemies:
         bonus = FOCUS_BONUS if e is focus else 1.0
-        groups = arsenal.groups(ship, e.shields)
+        groups = arsenal.get((ship.id, e.shields))  # (the call saved when known)
+        if groups is None:
+            groups = arsenal.groups(ship, e.shields)
         for x, y, heading in points:
             # `arc_index(x, y, heading, e.x, e.y)`, written out (the captains' hot path)
             ux, uy = UNIT[heading]

@@ -88,8 +88,12 @@ def firers(battle: Battle, squadron: SquadronState) -> list[ShipState]:
     out = []
     for sid in squadron.ships:
         s = ships[sid]
-        if s.alive and s.in_control and not s.detoothed:
-            out.append(s)
+        if s.alive and s.in_control:
+            # `not s.detoothed`, written out: asked of every squadron at every decision
+            for mounts in s.mounts.values():
+                if any(mounts):
+                    out.append(s)
+                    break
     return out
 
 

@@ -178,16 +178,24 @@ def _stop_short(
     blocker: str | None = None
     # the table edge: the centre may not leave the table at any point of the path
     width, height = battle.table_width_cm, battle.table_height_cm
-    along = 0.0
-    for (x0, y0, _), (x1, y1, _) in pairwise(path):
-        seg = math.hypot(x1 - x0, y1 - y0)
-        # (a leg that ends on the table stays on it: `_edge_exit`'s own first test)
-        if not (-1e-9 <= x1 <= width + 1e-9 and -1e-9 <= y1 <= height + 1e-9):
-            t = _edge_exit(x0, y0, x1, y1, width, height)
-            if t is not None:
-                cut_at, blocker = along + t * seg, "edge"
-                break
-        along += seg
+    # (a leg that ends on the table stays on it: `_edge_exit`'s own first test; when every
+    # point is on the table, as nearly always, the legs need not be measured)
+    wide, high = width + 1e-9, height + 1e-9
+    on_table = True
+    for px, py, _ in path:
+        if not (-1e-9 <= px <= wide and -1e-9 <= py <= high):
+            on_table = False
+            break
+    if not on_table:
+        along = 0.0
+        for (x0, y0, _), (x1, y1, _) in pairwise(path):
+            seg = math.hypot(x1 - x0, y1 - y0)
+            if not (-1e-9 <= x1 <= wide and -1e-9 <= y1 <= high):
+                t = _edge_exit(x0, y0, x1, y1, width, height)
+                if t is not None:
+                    cut_at, blocker = along + t * seg, "edge"
+                    break
+            along += seg
     # a planet: no ship flies through it; the base stops at its rim
     for rock in battle.blockers:
         along = 0.0

@@ -48,7 +48,8 @@ class BattleView:
 
     def enemies(self) -> list[ShipView]:
         """Enemy ships in play that this side can see."""
-        return self._snap.ships(self._seen(self._battle.side_ships(self.enemy)))
+        found = self._battle.side_ships(self.enemy)
+        return self._snap.ships(found if self._battle.sight is None else self._seen(found))
 
     def _visible(self, ship_id: str) -> ShipState:
         ship = self._battle.ships[ship_id]
@@ -75,7 +76,7 @@ class BattleView:
         for sid in q.ships:
             if sid not in q.formation and ships[sid].alive:
                 found.append(ships[sid])
-        return self._snap.ships(self._seen(found))
+        return self._snap.ships(found if self._battle.sight is None else self._seen(found))
 
     def _seen(self, ships: list[ShipState]) -> list[ShipState]:
         """The ships of `ships` this side can see (cloaked enemies it cannot are left out)."""
@@ -91,7 +92,7 @@ class BattleView:
     def firers(self, squadron_id: str) -> list[ShipView]:
         """Ships of a squadron able to fire."""
         able = fire.firers(self._battle, self._battle.squadrons[squadron_id])
-        return self._snap.ships(self._seen(able))
+        return self._snap.ships(able if self._battle.sight is None else self._seen(able))
 
     def speed_limits(self, mover: str | None, squadron_id: str, pivot: bool) -> tuple[int, int]:
         """Legal speeds for a mover (the formation when None)."""
