@@ -18,7 +18,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Collection, Hashable, Iterator
+from collections.abc import Collection, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -216,28 +216,24 @@ class EventState:
         return bool(self.rounds) and self.rounds_complete == len(self.rounds)
 
 
-def _roll_offs(
-    rows: list[tuple[int | None, int | None, int | None, int | None, str | None, str, str]],
-) -> tuple[core.RollOff, ...]:
-    """Roll-offs from their rows (batch, after_round, battle_points, fleet_points, throws,
-    player, source), one per batch in the order recorded; rows without a batch (recorded
-    before migration 0004) settle no tie."""
-    batches: dict[
-        int, list[tuple[int | None, int | None, int | None, int | None, str | None, str, str]]
-    ] = {}
+def _roll_offs(rows: Iterable[Any], names: Mapping[int, str]) -> tuple[core.RollOff, ...]:
+    """Roll-offs from their rows (ORM rows or result rows with batch, after_round,
+    battle_points, fleet_points, throws, player_id and source), one per batch in the order
+    recorded; rows without a batch (recorded before migration 0004) settle no tie."""
+    batches: dict[int, list[Any]] = {}
     for row in rows:
-        if row[0] is not None and row[4] is not None:
-            batches.setdefault(row[0], []).append(row)
+        if row.batch is not None and row.throws is not None:
+            batches.setdefault(row.batch, []).append(row)
     out = []
     for _, members in sorted(batches.items()):
         first = members[0]
         out.append(
             core.RollOff(
-                int(first[2] or 0),
-                int(first[3] or 0),
-                tuple((m[5], tuple(json.loads(m[4] or "[]"))) for m in members),
-                first[6],
-                int(first[1] or 0),
+                int(first.battle_points or 0),
+                int(first.fleet_points or 0),
+                tuple((names[m.player_id], tuple(json.loads(m.throws or "[]"))) for m in members),
+                first.source,
+                int(first.after_round or 0),
             )
         )
     return tuple(out)
@@ -510,20 +506,10 @@ class Store:
             and (p.dropped_after is None or p.dropped_after >= next_round)
         )
         rolls = _roll_offs(
-            [
-                (
-                    r.batch,
-                    r.after_round,
-                    r.battle_points,
-                    r.fleet_points,
-                    r.throws,
-                    names[r.player_id],
-                    r.source,
-                )
-                for r in session.scalars(
-                    select(RollOffRow).where(RollOffRow.event_id == e.id).order_by(RollOffRow.id)
-                )
-            ]
+            session.scalars(
+                select(RollOffRow).where(RollOffRow.event_id == e.id).order_by(RollOffRow.id)
+            ),
+            names,
         )
         return EventState(
             e.name,
@@ -692,30 +678,20 @@ class Store:
                     }
                 )
             rolls = _roll_offs(
-                [
-                    (
-                        r.batch,
-                        r.after_round,
-                        r.battle_points,
-                        r.fleet_points,
-                        r.throws,
-                        names[r.player_id],
-                        r.source,
+                c.execute(
+                    select(
+                        ro.c.batch,
+                        ro.c.after_round,
+                        ro.c.battle_points,
+                        ro.c.fleet_points,
+                        ro.c.throws,
+                        ro.c.player_id,
+                        ro.c.source,
                     )
-                    for r in c.execute(
-                        select(
-                            ro.c.batch,
-                            ro.c.after_round,
-                            ro.c.battle_points,
-                            ro.c.fleet_points,
-                            ro.c.throws,
-                            ro.c.player_id,
-                            ro.c.source,
-                        )
-                        .where(ro.c.event_id == event_id)
-                        .order_by(ro.c.id)
-                    )
-                ]
+                    .where(ro.c.event_id == event_id)
+                    .order_by(ro.c.id)
+                ),
+                names,
             )
             reports = []
             for r in c.execute(
