@@ -16,7 +16,8 @@ and flags only what no reading of the log can make legal:
   logged range, arc, line of fire and the arc its hits came from all fit one of them;
 - a wingman's logged path is its start and end only, so its heading on the way is taken as its
   own start or end heading or a heading of the leader's path;
-- card effects are read from card_used's text ("shields 15");
+- card effects are read from card_used's text ("shields 15"); a format 2 log's `changes` must
+  say the same;
 - the speed a returned ship comes back at is the scenario's starting speed (docs/rules.md
   PP-11).
 
@@ -1524,6 +1525,14 @@ class DamageChecker(Checker):
         elif value is not None and applied != "superstructure" and e["value"] != value:
             clause = "FPF-DMG-14" if loc == "computer" else "FPF-DMG-07"
             st.flag(clause, [tid], f"{loc} became {e['value']}, the damage leaves {value}")
+        logged = e.get("mounts")
+        if applied in ("phasers", "photons") and logged is not None:
+            # format 2 logs say what each mount has left: the weakest working one loses first
+            # (docs/rules.md FPF-DMG-07), and the mounts add up to the value
+            mounts = list(target.mounts.get(applied.removesuffix("s"), []))
+            _knock_out(mounts, dmg)
+            if logged != mounts or sum(logged) != e["value"]:
+                st.flag("FPF-DMG-07", [tid], f"{applied} mounts became {logged}, not {mounts}")
 
     def _where(
         self, st: State, target: Ship, loc: str, dmg: int, pv: PendingVolley | None
@@ -1790,6 +1799,25 @@ CHECKERS: tuple[type[Checker], ...] = (
     PeakChecker,
 )
 
+
+def _knock_out(mounts: list[int], dmg: int) -> None:
+    """Shots lost to a weapons hit: the weakest working mount first (docs/rules.md FPF-DMG-07)."""
+    for _ in range(dmg):
+        working = [i for i, v in enumerate(mounts) if v > 0]
+        if not working:
+            break
+        mounts[min(working, key=lambda j: (mounts[j], j))] -= 1
+
+
+#: the words of a card's change, and the names its format 2 `changes` give the same values
+CHANGE_NAMES = {
+    "shields": "shields",
+    "engine power": "engine_power",
+    "systems": "systems",
+    "damage control": "damage_control",
+    "evasion": "evasion",
+}
+
 DETAIL = re.compile(
     r"^(?:(shields|engine power|systems|damage control|evasion) (-?\d+)"
     r"|(phasers|photons) strength (\d+), range (\d+) cm)$"
@@ -1896,6 +1924,14 @@ class Referee:
         if m is None or st.turn > 0:
             return
         stat, amount, weapon, strength, rng = m.groups()
+        said = (
+            {CHANGE_NAMES[stat]: int(amount)}
+            if stat
+            else {f"strength:{weapon[:-1]}": int(strength), f"range:{weapon[:-1]}": int(rng)}
+        )
+        changes = e.get("changes")
+        if changes is not None and any(changes.get(k) != v for k, v in said.items()):
+            st.flag("LOG", [e["ship"], e["on"]], f"card {e['card']} says {detail}: {changes}")
         if stat == "shields":
             s.shields = s.max_shields = int(amount)
         elif stat == "engine power":
@@ -2002,12 +2038,7 @@ class Referee:
         elif applied == "computer":
             s.systems = value
         elif applied in ("phasers", "photons"):
-            mounts = s.mounts[applied.removesuffix("s")]
-            for _ in range(dmg):  # the weakest working mount first (docs/rules.md FPF-DMG-07)
-                working = [i for i, v in enumerate(mounts) if v > 0]
-                if not working:
-                    break
-                mounts[min(working, key=lambda j: (mounts[j], j))] -= 1
+            _knock_out(s.mounts[applied.removesuffix("s")], dmg)
         if s.in_control and not s.should_be_in_control() and s.superstructure > 0:
             # out of control at once (FPF-DMG-13); the earliest moment it may have happened
             s.in_control = False

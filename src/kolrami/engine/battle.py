@@ -302,6 +302,7 @@ class Battle:
             "rules": self.rules.names,
             "fleets": [_dump(f) for f in fleets],
             "captains": list(captains),
+            "log_format": ev.LOG_FORMAT,
         }
         self.log.record(ev.BattleStarted, self.header)
         self._deploy()
@@ -449,6 +450,13 @@ class Battle:
     # --- movement -----------------------------------------------------------------------------
 
     # --- fire ---------------------------------------------------------------------------------
+
+    def record(self, change: ev.Change) -> None:
+        """The one door for a change to a ship's numbers: apply the change, then log it. The
+        rules build the change with the values after it (type-checked by the event's fields),
+        so the log holds exactly what the battle became."""
+        change.apply(self)
+        self.log.add(change)
 
     def set_control(self, ship: ShipState, in_control: bool) -> None:
         """A ship loses or regains control; it leaves its formation when lost."""

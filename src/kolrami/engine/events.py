@@ -15,9 +15,15 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec
 
 if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle
     from kolrami.engine.orders import Order
 
 P = ParamSpec("P")
+
+#: The version of the log's shape, in the header as "log_format". 2: the changes of a ship's
+#: numbers carry their facts as fields (a hit's mounts left, a card's changed values), so a
+#: reader never re-works them from text or from the rules. A header without it is format 1.
+LOG_FORMAT = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +38,18 @@ class Event:
         for f in fields(self):
             out[f.name] = getattr(self, f.name)
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Change(Event):
+    """An event that is a change of the battle's state: the one door through which rules change
+    a ship's numbers (`Battle.record`). Its fields are the state after the change, so applying
+    it is setting them, and a reader of the log (the replay, the referee) applies the same facts
+    without knowing the rules that produced them."""
+
+    def apply(self, battle: Battle) -> None:
+        """Make the change on `battle` (each kind says how)."""
+        raise NotImplementedError(f"{type(self).__name__} does not say how it applies")
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +213,12 @@ class EventLog:
             raise TypeError("events are recorded with their field values in order")
         self._records.append((cls, values))
         if cls is not OrderGiven:
+            self.changes += 1
+
+    def add(self, event: Event) -> None:
+        """Append an event built already (`Battle.record` builds its changes to apply them)."""
+        self._records.append((type(event), tuple(getattr(event, f.name) for f in fields(event))))
+        if not isinstance(event, OrderGiven):
             self.changes += 1
 
     def copy(self) -> EventLog:

@@ -152,7 +152,10 @@ class _Walker:
             st[SYSTEMS] = e.value
         elif e.applied_to in ("phasers", "photons"):
             kind = WeaponKind.PHASER if e.applied_to == "phasers" else WeaponKind.PHOTON
-            _knock_out(ship.mounts[kind], e.damage, e.value)
+            if e.mounts is not None:
+                ship.mounts[kind] = list(e.mounts)
+            else:
+                _legacy_knock_out(ship.mounts[kind], e.damage, e.value)  # a format 1 log
             ship.weapons()
 
     def repair(self, e: ev.Repaired) -> None:
@@ -173,24 +176,26 @@ class _Walker:
             ship.weapons()
 
     def card(self, e: ev.CardUsed) -> bool:
-        """Apply what a card changed, read from the event's text; True if a value changed."""
+        """Apply the values a card set; True if a value the panel shows changed."""
         ship = self.ships.get(e.on)
         if ship is None:
             return False
-        st = ship.state
-        if m := re.fullmatch(r"(shields|engine power|systems) (-?\d+)", e.detail):
-            key, index = {"shields": ("sh", SHIELDS), "engine power": ("ep", ENGINE)}.get(
-                m[1], ("sys", SYSTEMS)
-            )
-            ship.maxima[key] += int(m[2]) - int(st[index])  # a lasting card raises both
-            st[index] = int(m[2])
-            return True
-        if m := re.fullmatch(r"superstructure back to (-?\d+)", e.detail):
-            st[SS] = int(m[1])
-            return True
-        if m := re.fullmatch(r"(phaser|photon)s strength (\d+), range (\d+) cm", e.detail):
-            ship.weapon_stats[m[1]] = (int(m[2]), int(m[3]))
-        return False
+        if self.header.get("log_format", 1) < 2:
+            return _legacy_card(ship, e)
+        shown = False
+        for name, value in e.changes.items():
+            what, _, weapon = name.partition(":")
+            if weapon:
+                strength, reach = ship.weapon_stats.get(weapon, (0, 0))
+                ship.weapon_stats[weapon] = (
+                    (value, reach) if what == "strength" else (strength, value)
+                )
+            elif name in _TOPS:
+                ship.maxima[_TOPS[name]] = value
+            elif name in _TRACKS:
+                ship.state[_TRACKS[name]] = value
+                shown = True
+        return shown
 
     def reset(self, e: ev.ShipReset) -> None:
         ship = self.ships[e.ship]
@@ -230,11 +235,19 @@ class _Walker:
         return f"{ship_id} {ship.cls.name}" if ship else (ship_id or "?")
 
 
-def _knock_out(mounts: list[int], amount: int, total_after: int) -> None:
-    """Shots lost to a weapons hit, weakest working mount first, as the engine deals them.
+#: a card's changes (CardUsed.changes) the panel shows, and the maxima it keeps
+_TRACKS = {"shields": SHIELDS, "engine_power": ENGINE, "systems": SYSTEMS, "superstructure": SS}
+_TOPS = {"max_shields": "sh", "max_engine": "ep", "max_systems": "sys"}
 
-    The log gives the total left, not which mount lost it; a disagreement is settled by the
-    total so the panel never shows a wrong count.
+
+# --- logs of format 1, which gave a hit's total and a card's change only in words ---------------
+
+
+def _legacy_knock_out(mounts: list[int], amount: int, total_after: int) -> None:
+    """Shots lost to a weapons hit, weakest working mount first, as the engine dealt them.
+
+    A format 1 log gives the total left, not which mount lost it; a disagreement is settled by
+    the total so the panel never shows a wrong count.
     """
     for _ in range(amount):
         working = [i for i, v in enumerate(mounts) if v > 0]
@@ -248,6 +261,21 @@ def _knock_out(mounts: list[int], amount: int, total_after: int) -> None:
         take = min(mounts[i], excess)
         mounts[i] -= take
         excess -= take
+
+
+def _legacy_card(ship: _Ship, e: ev.CardUsed) -> bool:
+    """What a card changed, read from a format 1 log's words; True if a value changed."""
+    st = ship.state
+    if m := re.fullmatch(r"(shields|engine power|systems) (-?\d+)", e.detail):
+        key, index = {"shields": ("sh", SHIELDS), "engine power": ("ep", ENGINE)}.get(
+            m[1], ("sys", SYSTEMS)
+        )
+        ship.maxima[key] += int(m[2]) - int(st[index])  # a lasting card raises both
+        st[index] = int(m[2])
+        return True
+    if m := re.fullmatch(r"(phaser|photon)s strength (\d+), range (\d+) cm", e.detail):
+        ship.weapon_stats[m[1]] = (int(m[2]), int(m[3]))
+    return False
 
 
 def _rounded(state: list[float]) -> list[float]:

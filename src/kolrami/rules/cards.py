@@ -68,15 +68,20 @@ class CardEffects(RuleModule):
             fx = card.effect
             if fx.hook == "evasion":
                 for s in in_scope(battle, ship, fx.scope):
-                    s.evasion += fx.amount
-                    battle.log.record(ev.CardUsed, card.id, ship.id, s.id, f"evasion {s.evasion}")
+                    evasion = s.evasion + fx.amount
+                    battle.record(
+                        ev.CardUsed(
+                            card.id, ship.id, s.id, f"evasion {evasion}", {"evasion": evasion}
+                        )
+                    )
                 continue
             if fx.hook not in ("stat", "weapon"):
                 continue
             for s in in_scope(battle, ship, fx.scope):
-                detail = _apply_lasting(s, card)
-                if detail:
-                    battle.log.record(ev.CardUsed, card.id, ship.id, s.id, detail)
+                change = _lasting(s, card)
+                if change is not None:
+                    detail, changes = change
+                    battle.record(ev.CardUsed(card.id, ship.id, s.id, detail, changes))
 
     def start_of_turn(self, battle: Battle) -> Iterator[Decision]:
         battle.rerolls_left = {}
@@ -113,9 +118,7 @@ class CardEffects(RuleModule):
                     (c.id for s, c, hook in carried(battle) if s is ship and hook == "reroll"),
                     "",
                 )
-                battle.log.record(
-                    ev.CardUsed, card, ship.id, target.id, f"re-rolled a {roll}: {new}"
-                )
+                battle.record(ev.CardUsed(card, ship.id, target.id, f"re-rolled a {roll}: {new}"))
                 return [*rolls[:i], new, *rolls[i + 1 :]]
         return rolls
 
@@ -130,31 +133,34 @@ class CardEffects(RuleModule):
         return total
 
 
-def _apply_lasting(ship: ShipState, card: Card) -> str:
-    """Change a ship's values for the battle; say what changed ('' when nothing did)."""
+def _lasting(ship: ShipState, card: Card) -> tuple[str, dict[str, int]] | None:
+    """What a card changes in a ship's values for the battle, in words and as the new values
+    (None when it changes nothing)."""
     fx = card.effect
     if fx.hook == "stat":
         if fx.stat == "shields":
-            ship.max_shields += fx.amount
-            ship.shields += fx.amount
-            return f"shields {ship.shields}"
+            value = ship.shields + fx.amount
+            top = {"max_shields": ship.max_shields + fx.amount, "shields": value}
+            return f"shields {value}", top
         if fx.stat == "engine_power":
-            ship.max_engine += fx.amount
-            ship.engine_power += fx.amount
-            return f"engine power {ship.engine_power}"
+            value = ship.engine_power + fx.amount
+            top = {"max_engine": ship.max_engine + fx.amount, "engine_power": value}
+            return f"engine power {value}", top
         if fx.stat == "computer":
-            ship.max_systems += fx.amount
-            ship.systems += fx.amount
-            return f"systems {ship.systems}"
-        ship.damage_control += fx.amount
-        return f"damage control {ship.damage_control}"
+            value = ship.systems + fx.amount
+            return f"systems {value}", {
+                "max_systems": ship.max_systems + fx.amount,
+                "systems": value,
+            }
+        value = ship.damage_control + fx.amount
+        return f"damage control {value}", {"damage_control": value}
     if fx.weapon is None or fx.weapon not in ship.strength:
-        return ""  # no such weapon on this ship: nothing to improve
-    ship.strength[fx.weapon] += fx.strength
-    ship.ranges[fx.weapon] += fx.range_cm
-    return (
-        f"{fx.weapon.value}s strength {ship.strength[fx.weapon]}, range {ship.ranges[fx.weapon]} cm"
-    )
+        return None  # no such weapon on this ship: nothing to improve
+    strength = ship.strength[fx.weapon] + fx.strength
+    reach = ship.ranges[fx.weapon] + fx.range_cm
+    kind = fx.weapon.value
+    changes = {f"strength:{kind}": strength, f"range:{kind}": reach}
+    return f"{kind}s strength {strength}, range {reach} cm", changes
 
 
 def _repair_team(battle: Battle, carrier: ShipState, card: Card) -> None:
@@ -170,7 +176,7 @@ def _repair_team(battle: Battle, carrier: ShipState, card: Card) -> None:
         return
     worst = min(hurt, key=lambda s: (s.superstructure / s.cls.superstructure, s.index))
     battle.card_uses[(carrier.side, card.id)] = used + 1
-    battle.log.record(ev.CardUsed, card.id, carrier.id, worst.id, f"up to {fx.amount} repairs")
+    battle.record(ev.CardUsed(card.id, carrier.id, worst.id, f"up to {fx.amount} repairs"))
     for _ in range(fx.amount):
         items = damaged_items(battle, worst)
         if not items:

@@ -8,13 +8,15 @@ FPF-family log take every event kind from one module.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import ClassVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
 
+from kolrami.catalog import WeaponKind
 from kolrami.engine.events import (
     EVENT_TYPES,
     BattleEnded,
     BattleStarted,
+    Change,
     ControlChanged,
     Event,
     EventLog,
@@ -28,11 +30,13 @@ from kolrami.engine.events import (
 )
 
 __all__ = [
+    "CARD_CHANGES",
     "EVENT_TYPES",
     "FPF_EVENTS",
     "BattleEnded",
     "BattleStarted",
     "CardUsed",
+    "Change",
     "ControlChanged",
     "Event",
     "EventLog",
@@ -57,27 +61,79 @@ __all__ = [
     "VolleyFired",
 ]
 
+if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle
+
+#: The numbers of a ship a card may change (CardUsed.changes), each the name of its field on the
+#: ship; a weapon's strength and range are "strength:phaser", "range:photon" and so on.
+CARD_CHANGES = frozenset(
+    {
+        "shields",
+        "max_shields",
+        "engine_power",
+        "max_engine",
+        "systems",
+        "max_systems",
+        "damage_control",
+        "evasion",
+        "superstructure",
+    }
+    | {f"{what}:{kind.value}" for what in ("strength", "range") for kind in WeaponKind}
+)
+
 
 @dataclass(frozen=True, slots=True)
-class CardUsed(Event):
-    """A card's effect took hold: `ship` carries `card`, `on` is the ship it changed."""
+class CardUsed(Change):
+    """A card's effect took hold: `ship` carries `card`, `on` is the ship it changed. `changes`
+    are the values it set on `on` (CARD_CHANGES names them; empty when the card changed no
+    number, as a re-roll); `detail` says it in words."""
 
     kind: ClassVar[str] = "card_used"
     card: str
     ship: str
     on: str
     detail: str
+    changes: dict[str, int] = field(default_factory=dict)
+
+    def apply(self, battle: Battle) -> None:
+        ship = battle.ships[self.on]
+        for name, value in self.changes.items():
+            what, _, weapon = name.partition(":")
+            if name not in CARD_CHANGES:
+                raise ValueError(f"card_used: a card cannot change {name!r}")
+            if weapon:
+                table = ship.strength if what == "strength" else ship.ranges
+                table[WeaponKind(weapon)] = value
+            else:
+                setattr(ship, name, value)
 
 
 @dataclass(frozen=True, slots=True)
-class Repaired(Event):
+class Repaired(Change):
     """A Damage Control point brought an item back (FPF-REP-01, FPF-REP-02, FPF-REP-03, FPF-REP-04,
-    FPF-REP-05, FPF-REP-06, FPF-REP-07)."""
+    FPF-REP-05, FPF-REP-06, FPF-REP-07): `value` is the item's value after it ("phasers.1" is
+    the second phaser mount)."""
 
     kind: ClassVar[str] = "repaired"
     ship: str
     item: str
     value: int
+
+    def apply(self, battle: Battle) -> None:
+        ship = battle.ships[self.ship]
+        match self.item:
+            case "computer":
+                ship.systems = self.value
+            case "engine_power":
+                ship.engine_power = self.value
+            case "shields":
+                ship.shields = self.value
+            case _:
+                name, _, index = self.item.partition(".")
+                kind = WeaponKind(name.removesuffix("s"))
+                mounts = list(ship.mounts[kind])
+                mounts[int(index)] = self.value
+                battle.set_mounts(ship, kind, mounts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +225,12 @@ class VolleyFired(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class HitScored(Event):
-    """A penetrating shot: its location roll, damage, and what the damage struck (FPF-DMG)."""
+class HitScored(Change):
+    """A penetrating shot: its location roll, damage, and what the damage struck (FPF-DMG).
+
+    The values are the target's after the hit: its superstructure, the value of what the damage
+    struck (`applied_to`), and for a weapons hit each mount's working shots (`mounts`, in the
+    sheet's order; None when no weapon was struck, and in logs of format 1)."""
 
     kind: ClassVar[str] = "hit_scored"
     ship: str
@@ -182,22 +242,57 @@ class HitScored(Event):
     applied_to: str
     superstructure: int
     value: int
+    mounts: list[int] | None = None
+
+    def apply(self, battle: Battle) -> None:
+        target = battle.ships[self.target]
+        target.superstructure = self.superstructure
+        match self.applied_to:
+            case "shields":
+                target.shields = self.value
+            case "engine_power":
+                target.engine_power = self.value
+            case "computer":
+                target.systems = self.value
+            case "phasers" | "photons" if self.mounts is not None:
+                battle.set_mounts(target, WeaponKind(self.applied_to[:-1]), self.mounts)
 
 
 @dataclass(frozen=True, slots=True)
-class ShipReset(Event):
+class ShipReset(Change):
     """Battle simulation: a ship that would be destroyed is reset instead (PP-04, PP-05, PP-06,
-    PP-07, PP-08, PP-09, PP-10)."""
+    PP-07, PP-08, PP-09, PP-10). `tokens`, `shields` and `cards` are what it has after the
+    reset; everything else is back to its own values (format 1 logs lack the last two)."""
 
     kind: ClassVar[str] = "ship_reset"
     ship: str
     by: str
     tokens: int
+    shields: int | None = None
+    cards: list[str] | None = None
+
+    def apply(self, battle: Battle) -> None:
+        ship = battle.ships[self.ship]
+        ship.out_of_play = True
+        ship.lock = None
+        # PP-06, PP-07, PP-13: all damage goes, knocked-out items work again
+        ship.superstructure = ship.cls.superstructure
+        ship.engine_power = ship.max_engine
+        ship.systems = ship.max_systems
+        ship.in_control = True
+        for kind, weapon in ship.cls.weapons():
+            battle.set_mounts(ship, kind, weapon.mounts)
+        ship.tokens = self.tokens
+        ship.cards = list(self.cards or ())
+        ship.shields = (
+            max(0, ship.max_shields - self.tokens) if self.shields is None else self.shields
+        )
 
 
 @dataclass(frozen=True, slots=True)
-class ShipReturned(Event):
-    """A reset ship comes back into play in its owner's zone (PP-11, PP-12, PP-13)."""
+class ShipReturned(Change):
+    """A reset ship comes back into play in its owner's zone (PP-11, PP-12, PP-13), flying on
+    its own at `speed` (format 1 logs lack it: the scenario's starting speed)."""
 
     kind: ClassVar[str] = "ship_returned"
     ship: str
@@ -205,6 +300,16 @@ class ShipReturned(Event):
     y: float
     heading: int
     shields: int
+    speed: int | None = None
+
+    def apply(self, battle: Battle) -> None:
+        ship = battle.ships[self.ship]
+        ship.x, ship.y, ship.heading = self.x, self.y, self.heading
+        speed = battle.scenario.start_speed_cm if self.speed is None else self.speed
+        ship.speed = ship.last_speed = speed
+        ship.out_of_play = False
+        ship.detached = True  # it flies on its own, away from its squadron's column
+        ship.shields = self.shields
 
 
 @dataclass(frozen=True, slots=True)

@@ -102,23 +102,14 @@ def return_spots(battle: Battle, ship: ShipState) -> list[tuple[float, float]]:
 def reset_ship(battle: Battle, ship: ShipState, by: ShipState | None) -> None:
     """PP-05, PP-06, PP-07, PP-08, PP-09, PP-10: off the table, damage cleared, cards sorted out,
     one more token."""
-    ship.out_of_play = True
-    ship.lock = None
-    cls = ship.cls
-    # PP-06, PP-07, PP-13: all damage goes, knocked-out items work again
-    ship.superstructure = cls.superstructure
-    ship.engine_power = ship.max_engine
-    ship.systems = ship.max_systems
-    ship.in_control = True
-    for kind, weapon in cls.weapons():
-        battle.set_mounts(ship, kind, weapon.mounts)
+    # PP-06, PP-07, PP-13: all damage goes, knocked-out items work again (ShipReset.apply)
     # PP-08, PP-09, PP-14: only cards it started with and still owns come back
     lost = battle.lost_cards.get(ship.id, set())
-    ship.cards = [c for c in ship.start_cards if c not in lost]
-    ship.tokens += 1  # PP-10
+    cards = [c for c in ship.start_cards if c not in lost]
+    tokens = ship.tokens + 1  # PP-10
     # what it returns with: its starting shields, cards included, less a point a token (PP-12)
-    ship.shields = max(0, ship.max_shields - ship.tokens)  # (BattleSimulation.shield_ceiling)
-    battle.log.record(ev.ShipReset, ship.id, by.id if by else "", ship.tokens)
+    shields = max(0, ship.max_shields - tokens)  # (BattleSimulation.shield_ceiling)
+    battle.record(ev.ShipReset(ship.id, by.id if by else "", tokens, shields, cards))
 
 
 def award(battle: Battle, side: str, points: int, reason: str, ship: str) -> None:
@@ -167,17 +158,15 @@ class BattleSimulation(RuleModule):
             order = yield decision
             verify_return(battle, decision, order)
             assert isinstance(order, ReturnOrder)
-            ship.x, ship.y, ship.heading = order.x, order.y, order.heading
-            ship.speed = ship.last_speed = battle.scenario.start_speed_cm
-            ship.out_of_play = False
-            ship.detached = True  # it flies on its own, away from its squadron's column
-            battle.log.record(
-                ev.ShipReturned,
-                ship.id,
-                round(order.x, 3),
-                round(order.y, 3),
-                order.heading,
-                ship.shields,
+            battle.record(
+                ev.ShipReturned(
+                    ship.id,
+                    round(order.x, 3),
+                    round(order.y, 3),
+                    order.heading,
+                    ship.shields,
+                    battle.scenario.start_speed_cm,
+                )
             )
 
     def end_of_battle(self, battle: Battle) -> None:

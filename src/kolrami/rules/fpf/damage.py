@@ -173,43 +173,41 @@ def apply_damage(
     """Damage to superstructure and the location hit (FPF-DMG-07, FPF-DMG-08, FPF-DMG-09,
     FPF-DMG-10, FPF-DMG-11, FPF-DMG-12, FPF-DMG-13, FPF-DMG-14)."""
     loc = target.cls.hit_locations.by_face[loc_roll]
-    target.superstructure -= amount
+    superstructure = target.superstructure - amount
     applied = "superstructure"
-    value = target.superstructure
+    value = superstructure
+    mounts: list[int] | None = None
     if loc is Location.SHIELDS:
         if target.shields > 0:
-            target.shields = max(0, target.shields - amount)
-            applied, value = "shields", target.shields
+            applied, value = "shields", max(0, target.shields - amount)
     elif loc is Location.ENGINE_POWER:
         if target.engine_power > 0:
-            target.engine_power = max(
-                0, target.engine_power - rules_of(battle).engine_damage(battle, target, amount)
-            )
-            applied, value = "engine_power", target.engine_power
+            lost = rules_of(battle).engine_damage(battle, target, amount)
+            applied, value = "engine_power", max(0, target.engine_power - lost)
     elif loc is Location.COMPUTER:
         # Systems keep falling below zero, to -10 (FPF-DMG-14)
-        target.systems = max(SYSTEMS_FLOOR, target.systems - amount)
-        applied, value = "computer", target.systems
+        applied, value = "computer", max(SYSTEMS_FLOOR, target.systems - amount)
     else:
         kind = WeaponKind.PHASER if loc is Location.PHASERS else WeaponKind.PHOTON
         w = target.cls.weapon(kind)
-        mounts = list(target.mounts[kind])
+        left = list(target.mounts[kind])
         # a weapon is only damaged by fire from an arc it covers (FPF-DMG-09)
-        if w is not None and w.bears(attack_arc) and sum(mounts) > 0:
-            _damage_mounts(mounts, amount)
-            battle.set_mounts(target, kind, mounts)
-            applied, value = str(loc), sum(mounts)
-    battle.log.record(
-        ev.HitScored,
-        by.id if by else "",
-        target.id,
-        weapon,
-        loc_roll,
-        str(loc),
-        amount,
-        applied,
-        target.superstructure,
-        value,
+        if w is not None and w.bears(attack_arc) and sum(left) > 0:
+            _damage_mounts(left, amount)
+            applied, value, mounts = str(loc), sum(left), left
+    battle.record(
+        ev.HitScored(
+            by.id if by else "",
+            target.id,
+            weapon,
+            loc_roll,
+            str(loc),
+            amount,
+            applied,
+            superstructure,
+            value,
+            mounts,
+        )
     )
     if target.superstructure <= 0:
         rules_of(battle).destroyed(battle, target, by)

@@ -86,18 +86,19 @@ class MicroWarpJump(RuleModule):
         # At half superstructure or less the strain costs d6 superstructure (FPF-OPT-06).
         if ship.alive and ship.superstructure * 2 <= ship.cls.superstructure:
             amount = battle.dice.d6()
-            ship.superstructure -= amount
-            battle.log.record(
-                ev.HitScored,
-                "",
-                ship.id,
-                "jump strain",
-                0,
-                "superstructure",
-                amount,
-                "superstructure",
-                ship.superstructure,
-                ship.superstructure,
+            left = ship.superstructure - amount
+            battle.record(
+                ev.HitScored(
+                    "",
+                    ship.id,
+                    "jump strain",
+                    0,
+                    "superstructure",
+                    amount,
+                    "superstructure",
+                    left,
+                    left,
+                )
             )
             if ship.superstructure <= 0:
                 rules_of(battle).destroyed(battle, ship, None)

@@ -109,20 +109,18 @@ def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder)
 def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
     """One Damage Control point: Systems +1, anything else back to its printed value."""
     if item == "computer":
-        ship.systems = min(ship.max_systems, ship.systems + 1)
-        value = ship.systems
+        value = min(ship.max_systems, ship.systems + 1)
     elif item == "engine_power":
-        ship.engine_power = value = ship.max_engine
+        value = ship.max_engine
     elif item == "shields":
-        ship.shields = value = rules_of(battle).shield_ceiling(battle, ship)
+        value = rules_of(battle).shield_ceiling(battle, ship)
     else:
         kind_name, _, index = item.partition(".")
-        for kind, weapon in ship.cls.weapons():
-            if kind.value + "s" == kind_name:
-                mounts = list(ship.mounts[kind])
-                mounts[int(index)] = value = weapon.mounts[int(index)]
-                battle.set_mounts(ship, kind, mounts)
-    battle.log.record(ev.Repaired, ship.id, item, value)
+        weapon = ship.cls.weapon(WeaponKind(kind_name.removesuffix("s")))
+        if weapon is None:
+            raise ValueError(f"{ship.id} has no {kind_name} to repair")
+        value = weapon.mounts[int(index)]
+    battle.record(ev.Repaired(ship.id, item, value))
 
 
 class FpfRepairs(RuleModule):
