@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import Field, dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec
 
 if TYPE_CHECKING:
@@ -26,11 +27,14 @@ P = ParamSpec("P")
 LOG_FORMAT = 2
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
-    """Base of all events; `kind` is the name in the JSON log."""
+    """Base of all events; `kind` is the name in the JSON log. Each kind is a dataclass: a
+    frozen one for a fact, a plain one for a Change (not a dataclass itself, so both can be)."""
 
+    __slots__ = ()
     kind: ClassVar[str] = "event"
+    #: every kind has them, as a dataclass (declared for the type checker)
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
     def to_json(self) -> dict[str, Any]:
         """The event as a JSON object: {"e": kind, field: value, ...}."""
@@ -40,12 +44,17 @@ class Event:
         return out
 
 
-@dataclass(frozen=True, slots=True)
 class Change(Event):
     """An event that is a change of the battle's state: the one door through which rules change
     a ship's numbers (`Battle.record`). Its fields are the state after the change, so applying
     it is setting them, and a reader of the log (the replay, the referee) applies the same facts
-    without knowing the rules that produced them."""
+    without knowing the rules that produced them.
+
+    Its kinds are plain (not frozen) dataclasses: they are built on the hot path of every hit,
+    and a frozen one takes some twenty times as long to build. The log keeps their field values,
+    not the object, so what it recorded cannot change after."""
+
+    __slots__ = ()
 
     def apply(self, battle: Battle) -> None:
         """Make the change on `battle` (each kind says how)."""
@@ -195,6 +204,18 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
+def _values_of(cls: type[Event]) -> Callable[[Event], tuple[Any, ...]]:
+    """A function giving an event's field values in order, as one tuple (one C call)."""
+    getter = operator.attrgetter(*(f.name for f in fields(cls)))
+    if len(fields(cls)) == 1:
+        return lambda event: (getter(event),)
+    return getter
+
+
+#: each event class's `_values_of`, made when first needed
+_FIELD_VALUES: dict[type[Event], Callable[[Event], tuple[Any, ...]]] = {}
+
+
 class EventLog:
     """An append-only log of compact records; events are built on demand."""
 
@@ -216,9 +237,14 @@ class EventLog:
             self.changes += 1
 
     def add(self, event: Event) -> None:
-        """Append an event built already (`Battle.record` builds its changes to apply them)."""
-        self._records.append((type(event), tuple(getattr(event, f.name) for f in fields(event))))
-        if not isinstance(event, OrderGiven):
+        """Append an event built already (`Battle.record` builds its changes to apply them):
+        its field values are kept, as `record` keeps them."""
+        cls = type(event)
+        values = _FIELD_VALUES.get(cls)
+        if values is None:
+            values = _FIELD_VALUES[cls] = _values_of(cls)
+        self._records.append((cls, values(event)))
+        if cls is not OrderGiven:
             self.changes += 1
 
     def copy(self) -> EventLog:

@@ -64,6 +64,9 @@ __all__ = [
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
 
+#: a weapon kind by its name in the log ("phasers"), without an Enum call on the hot path
+_KINDS = {f"{kind.value}s": kind for kind in WeaponKind}
+
 #: The numbers of a ship a card may change (CardUsed.changes), each the name of its field on the
 #: ship; a weapon's strength and range are "strength:phaser", "range:photon" and so on.
 CARD_CHANGES = frozenset(
@@ -82,7 +85,7 @@ CARD_CHANGES = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardUsed(Change):
     """A card's effect took hold: `ship` carries `card`, `on` is the ship it changed. `changes`
     are the values it set on `on` (CARD_CHANGES names them; empty when the card changed no
@@ -96,6 +99,8 @@ class CardUsed(Change):
     changes: dict[str, int] = field(default_factory=dict)
 
     def apply(self, battle: Battle) -> None:
+        if not self.changes:
+            return  # a re-roll, a repair team called: the numbers change in their own events
         ship = battle.ships[self.on]
         for name, value in self.changes.items():
             what, _, weapon = name.partition(":")
@@ -108,7 +113,7 @@ class CardUsed(Change):
                 setattr(ship, name, value)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Repaired(Change):
     """A Damage Control point brought an item back (FPF-REP-01, FPF-REP-02, FPF-REP-03, FPF-REP-04,
     FPF-REP-05, FPF-REP-06, FPF-REP-07): `value` is the item's value after it ("phasers.1" is
@@ -130,7 +135,7 @@ class Repaired(Change):
                 ship.shields = self.value
             case _:
                 name, _, index = self.item.partition(".")
-                kind = WeaponKind(name.removesuffix("s"))
+                kind = _KINDS[name]
                 mounts = list(ship.mounts[kind])
                 mounts[int(index)] = self.value
                 battle.set_mounts(ship, kind, mounts)
@@ -224,7 +229,7 @@ class VolleyFired(Event):
         object.__setattr__(self, "at", places)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HitScored(Change):
     """A penetrating shot: its location roll, damage, and what the damage struck (FPF-DMG).
 
@@ -255,10 +260,10 @@ class HitScored(Change):
             case "computer":
                 target.systems = self.value
             case "phasers" | "photons" if self.mounts is not None:
-                battle.set_mounts(target, WeaponKind(self.applied_to[:-1]), self.mounts)
+                battle.set_mounts(target, _KINDS[self.applied_to], self.mounts)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ShipReset(Change):
     """Battle simulation: a ship that would be destroyed is reset instead (PP-04, PP-05, PP-06,
     PP-07, PP-08, PP-09, PP-10). `tokens`, `shields` and `cards` are what it has after the
@@ -289,7 +294,7 @@ class ShipReset(Change):
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ShipReturned(Change):
     """A reset ship comes back into play in its owner's zone (PP-11, PP-12, PP-13), flying on
     its own at `speed` (format 1 logs lack it: the scenario's starting speed)."""

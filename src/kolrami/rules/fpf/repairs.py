@@ -106,6 +106,10 @@ def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder)
             )
 
 
+#: a weapon kind by its repair item's name ("phasers"), without an Enum call
+_KINDS = {f"{kind.value}s": kind for kind in WeaponKind}
+
+
 def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
     """One Damage Control point: Systems +1, anything else back to its printed value."""
     if item == "computer":
@@ -116,7 +120,7 @@ def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
         value = rules_of(battle).shield_ceiling(battle, ship)
     else:
         kind_name, _, index = item.partition(".")
-        weapon = ship.cls.weapon(WeaponKind(kind_name.removesuffix("s")))
+        weapon = ship.cls.weapon(_KINDS[kind_name])
         if weapon is None:
             raise ValueError(f"{ship.id} has no {kind_name} to repair")
         value = weapon.mounts[int(index)]
