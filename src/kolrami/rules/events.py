@@ -62,10 +62,26 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import Battle, ShipState
 
 #: a weapon kind by its name in the log ("phasers"), without an Enum call on the hot path
 _KINDS = {f"{kind.value}s": kind for kind in WeaponKind}
+
+
+def _set_track(ship: ShipState, item: str, value: int) -> bool:
+    """Set one of a ship's tracks by its name in the log; False if `item` is not a track (a
+    weapon's mount, or the superstructure a hit's `applied_to` names)."""
+    match item:
+        case "shields":
+            ship.shields = value
+        case "engine_power":
+            ship.engine_power = value
+        case "computer":
+            ship.systems = value
+        case _:
+            return False
+    return True
+
 
 #: The numbers of a ship a card may change (CardUsed.changes), each the name of its field on the
 #: ship; a weapon's strength and range are "strength:phaser", "range:photon" and so on.
@@ -126,19 +142,12 @@ class Repaired(Change):
 
     def apply(self, battle: Battle) -> None:
         ship = battle.ships[self.ship]
-        match self.item:
-            case "computer":
-                ship.systems = self.value
-            case "engine_power":
-                ship.engine_power = self.value
-            case "shields":
-                ship.shields = self.value
-            case _:
-                name, _, index = self.item.partition(".")
-                kind = _KINDS[name]
-                mounts = list(ship.mounts[kind])
-                mounts[int(index)] = self.value
-                battle.set_mounts(ship, kind, mounts)
+        if not _set_track(ship, self.item, self.value):
+            name, _, index = self.item.partition(".")
+            kind = _KINDS[name]
+            mounts = list(ship.mounts[kind])
+            mounts[int(index)] = self.value
+            battle.set_mounts(ship, kind, mounts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,15 +261,8 @@ class HitScored(Change):
     def apply(self, battle: Battle) -> None:
         target = battle.ships[self.target]
         target.superstructure = self.superstructure
-        match self.applied_to:
-            case "shields":
-                target.shields = self.value
-            case "engine_power":
-                target.engine_power = self.value
-            case "computer":
-                target.systems = self.value
-            case "phasers" | "photons" if self.mounts is not None:
-                battle.set_mounts(target, _KINDS[self.applied_to], self.mounts)
+        if not _set_track(target, self.applied_to, self.value) and self.mounts is not None:
+            battle.set_mounts(target, _KINDS[self.applied_to], self.mounts)
 
 
 @dataclass(slots=True)
