@@ -63,7 +63,7 @@ def test_a_duel_with_nothing_in_reach_is_refused() -> None:
 
 
 def test_a_chain_too_big_is_refused_not_run_for_hours() -> None:
-    with pytest.raises(InvalidInputError, match="outgrew 2000 joint states"):
+    with pytest.raises(InvalidInputError, match="more than 2,000 joint states"):
         exact_duel(duel("reliant", "F", "ktroika", "F", 14, 12, "exchange"), max_states=2000)
 
 
