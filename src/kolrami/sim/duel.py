@@ -438,8 +438,10 @@ class _HitMap:
 
     def push(self, y: FArr) -> FArr:
         out = np.zeros_like(y)
+        empty = {src.start for _, src, _ in self.blocks if not y[src].any()}
         for dst, src, w in self.blocks:
-            out[dst] += w @ y[src]
+            if src.start not in empty:  # early on most levels hold no mass yet
+                out[dst] += w @ y[src]
         return out
 
 
@@ -454,31 +456,35 @@ class _Side:
     dead: int
 
 
-def _reachable(
-    start: State, kinds: set[WeaponKind], t: _Target, hits: int, cap: int
-) -> list[State] | None:
-    """Every state `start` can reach with at most `hits` hits of `kinds` (DEAD included), sorted;
-    None as soon as there are more than `cap`."""
-    seen = {start, DEAD}
-    layer = [start]
-    for _ in range(hits):
-        nxt = []
-        for s in layer:
-            if s == DEAD:
-                continue
-            for kind in kinds:
-                for loc in set(t.faces):
+class _Reach:
+    """The states a ship can reach with at most `hits` hits of `kinds` (DEAD included), found one
+    state at a time, so that two ships' counts can be weighed against the limit as they grow."""
+
+    def __init__(self, start: State, kinds: set[WeaponKind], t: _Target, hits: int) -> None:
+        self.kinds, self.t = kinds, t
+        self.seen = {start, DEAD}
+        self.layer: list[State] = [start]
+        self.next: list[State] = []
+        self.left = hits  # layers still to expand
+        self.done = hits == 0
+
+    def step(self) -> None:
+        s = self.layer.pop()
+        if s != DEAD:
+            for kind in self.kinds:
+                for loc in set(self.t.faces):
                     for amount in range(1, DAMAGE_SIDES[kind] + 1):
-                        n = _hit(s, loc, amount, t)
-                        if n not in seen:
-                            seen.add(n)
-                            nxt.append(n)
-            if len(seen) > cap:
-                return None
-        if not nxt:
-            break
-        layer = nxt
-    return sorted(seen)
+                        n = _hit(s, loc, amount, self.t)
+                        if n not in self.seen:
+                            self.seen.add(n)
+                            self.next.append(n)
+        if not self.layer:
+            self.left -= 1
+            self.layer, self.next = self.next, []
+            self.done = self.left == 0 or not self.layer
+
+    def states(self) -> list[State]:
+        return sorted(self.seen)
 
 
 def _hit_map(states: list[State], kind: WeaponKind, t: _Target) -> _HitMap:
@@ -533,8 +539,11 @@ def _fire_on(target: _Side, y: FArr, kind: WeaponKind, strength: int, shots: IAr
     rolls against the shields the target has before the group fires)."""
     p = np.array([penetrating_faces(int(s), strength) / 10 for s in target.shields])[:, None]
     hit = target.hits[kind]
+    held = y.any(axis=0)
     for m in sorted(set(shots.tolist()) - {0}):
-        cols = np.flatnonzero(shots == m)
+        cols = np.flatnonzero((shots == m) & held)
+        if not len(cols):
+            continue
         sub = y[:, cols]
         acc = sub * _binomial(m, m, p)
         for k in range(m - 1, -1, -1):
@@ -583,7 +592,8 @@ class _Fast:
         (g_a,), (g_b,) = ga, gb  # _supported: one group a side in a shared tier
         shots = self.a.shots[g_a[0]]
         out = np.zeros_like(p)
-        for m in sorted(set(shots.tolist())):
+        held = p.any(axis=1)
+        for m in sorted(set(shots[held].tolist())):
             part = np.where((shots == m)[:, None], p, 0.0)
             part = self.on_a(part, g_b)
             if m:
@@ -621,7 +631,7 @@ def _supported(chain: _Chain) -> bool:
 
 #: Joint states (the product of the two ships' reachable states) the fast solver takes on; its
 #: time grows with them times the turns, its memory with them (8 bytes each, a few copies).
-MAX_STATES = 2_000_000
+MAX_STATES = 6_000_000
 
 
 def exact_duel(duel: Duel, max_states: int = MAX_STATES) -> DuelOutcome:
@@ -636,20 +646,19 @@ def exact_duel(duel: Duel, max_states: int = MAX_STATES) -> DuelOutcome:
     kinds = {side: {g[0] for g in chain.groups[side]} for side in ("A", "B")}
     # a ship takes at most the other's printed shots in hits a turn
     hits = {side: duel.turns * sum(g[2] for g in chain.groups[side]) for side in ("A", "B")}
-    states_a = _reachable(start_a, kinds["B"], chain.targets["A"], hits["B"], max_states // 2)
-    states_b = (
-        None
-        if states_a is None
-        else _reachable(
-            start_b, kinds["A"], chain.targets["B"], hits["A"], max_states // len(states_a)
-        )
-    )
-    if states_a is None or states_b is None:
-        raise InvalidInputError(
-            f"the exact duel {duel.a.name} vs {duel.b.name} over {duel.turns} turns has more "
-            f"than {max_states:,} joint states (the limit): sample it in the engine "
-            "(sample_duel) or give it fewer turns; kolrami assess measures ships in whole battles"
-        )
+    ra = _Reach(start_a, kinds["B"], chain.targets["A"], hits["B"])
+    rb = _Reach(start_b, kinds["A"], chain.targets["B"], hits["A"])
+    while not (ra.done and rb.done):
+        # grow the smaller count: the product of the two is a lower bound of the joint states
+        (rb if ra.done or (not rb.done and len(rb.seen) < len(ra.seen)) else ra).step()
+        if len(ra.seen) * len(rb.seen) > max_states:
+            raise InvalidInputError(
+                f"the exact duel {duel.a.name} vs {duel.b.name} over {duel.turns} turns has "
+                f"more than {max_states:,} joint states (the limit): sample it in the engine "
+                "(sample_duel) or give it fewer turns; kolrami assess measures ships in whole "
+                "battles"
+            )
+    states_a, states_b = ra.states(), rb.states()
     if not _supported(chain):
         return reference_duel(duel)
     sides = (
