@@ -436,6 +436,20 @@ class _HitMap:
 
     blocks: tuple[tuple[slice, slice, FArr], ...]  # (destination rows, source rows, weights)
 
+    def restrict(self, keep: IArr) -> _HitMap:
+        """The map on the states `keep` (sorted indices of a set no hit leaves), renumbered."""
+        where = np.full(max(max(d.stop, r.stop) for d, r, _ in self.blocks), -1, dtype=np.intp)
+        where[keep] = np.arange(len(keep))
+        blocks = []
+        for dst, src, w in self.blocks:
+            d = np.flatnonzero(where[dst] >= 0)
+            r = np.flatnonzero(where[src] >= 0)
+            if len(d) and len(r):
+                d0, r0 = int(where[dst.start + d[0]]), int(where[src.start + r[0]])
+                sub = w[np.ix_(d, r)]
+                blocks.append((slice(d0, d0 + len(d)), slice(r0, r0 + len(r)), sub))
+        return _HitMap(tuple(blocks))
+
     def push(self, y: FArr) -> FArr:
         out = np.zeros_like(y)
         empty = {src.start for _, src, _ in self.blocks if not y[src].any()}
@@ -454,6 +468,16 @@ class _Side:
     shots: dict[WeaponKind, IArr]  # shots its group of that kind fires now (0 out of control)
     hits: dict[WeaponKind, _HitMap]  # one incoming hit of that kind
     dead: int
+
+    def restrict(self, keep: IArr) -> _Side:
+        """The side on the states `keep` (sorted indices of a set no hit leaves)."""
+        return _Side(
+            tuple(self.states[i] for i in keep),
+            self.shields[keep],
+            {k: v[keep] for k, v in self.shots.items()},
+            {k: h.restrict(keep) for k, h in self.hits.items()},
+            0,
+        )
 
 
 class _Reach:
@@ -559,6 +583,7 @@ class _Fast:
         self.duel = duel
         self.chain = chain
         self.a, self.b = sides
+        self._below: dict[tuple[WeaponKind, int], tuple[IArr, _Side]] = {}
 
     def on_b(self, p: FArr, g: Group, shots: IArr | None = None) -> FArr:
         """A's group `g` fires at B (rows: A's states, whose shots it fires unless given)."""
@@ -594,12 +619,21 @@ class _Fast:
         out = np.zeros_like(p)
         held = p.any(axis=1)
         for m in sorted(set(shots[held].tolist())):
-            part = np.where((shots == m)[:, None], p, 0.0)
-            part = self.on_a(part, g_b)
+            # A's states with at most m shots of the kind: B's hits never lead out of them
+            keep, side = self.below(g_a[0], m)
+            part = np.where((side.shots[g_a[0]] == m)[:, None], p[keep], 0.0)
+            part = _fire_on(side, part, g_b[0], g_b[1], self.b.shots[g_b[0]])
             if m:
-                part = self.on_b(part, g_a, np.full_like(shots, m))
-            out += part
+                part = self.on_b(part, g_a, np.full(len(keep), m, dtype=np.intp))
+            out[keep] += part
         return out
+
+    def below(self, kind: WeaponKind, m: int) -> tuple[IArr, _Side]:
+        """A's states whose group of `kind` fires at most `m` shots, and A on them."""
+        if (kind, m) not in self._below:
+            keep = np.flatnonzero(self.a.shots[kind] <= m)
+            self._below[kind, m] = (keep, self.a.restrict(keep))
+        return self._below[kind, m]
 
     def turn(self, p: FArr) -> FArr:
         order = self.duel.order
