@@ -6,16 +6,25 @@ shields, engine power, systems, and the working shots of the weapons that fire),
 in the order the engine resolves fire: in an exchange, groups by descending range, equal ranges
 on both sides rolled together (FPF-FIRE-14); a ship's phasers before its photons, later groups
 facing the shields earlier hits left (FPF-FIRE-08, FPF-FIRE-09, FPF-DMG-10); every hit's location
-from the
-target's d10 table and its effect as FPF-DMG-07, FPF-DMG-08, FPF-DMG-09, FPF-DMG-10, FPF-DMG-11,
-FPF-DMG-12, FPF-DMG-13, FPF-DMG-14 say: weapons damaged only by fire from an
+from the target's d10 table and its effect as FPF-DMG-07, FPF-DMG-08, FPF-DMG-09, FPF-DMG-10,
+FPF-DMG-11, FPF-DMG-12, FPF-DMG-13, FPF-DMG-14 say: weapons damaged only by fire from an
 arc they cover, control lost at 0 engine power or systems. No repairs: Damage Control is a
 captain's choice, and the duel has no captains. Probabilities are floating point sums over every
 outcome, no sampling: exact up to rounding (about 1e-12).
 
+The joint distribution is one numpy array over the two ships' reachable states (see _Fast). Its
+size is the product of the two counts, and the time grows with that product times the turns:
+every pair of the small ships (Bird of Prey, Star Hawk, Sting, Defender) fits, from a tenth of
+a second to about a minute of CPU for 12 turns (docs/assessment.md has the table); pairs of
+cruisers have tens of millions of joint states and are refused, before any work, with the
+count and the limit (`max_states`). `reference_duel` is the same chain over a dictionary of
+joint states, slower by one to three orders of magnitude: the fast solver is tested against it,
+and it answers the few duels the fast solver does not take (a ship whose photons outrange its
+phasers, or two groups of one ship at a range both ships fire at).
+
 `sample_duel` plays the same duel through the battle engine itself (a sandbox battle, the
 engine's dice, locks and damage), so that the chain is an oracle for the engine's fire and
-damage code.
+damage code, and answers duels too big to compute exactly.
 """
 
 from __future__ import annotations
@@ -671,8 +680,11 @@ MAX_STATES = 6_000_000
 def exact_duel(duel: Duel, max_states: int = MAX_STATES) -> DuelOutcome:
     """The exact chances of the duel's four ends (see the module docstring).
 
-    Refuses (InvalidInputError, before any work) when the two ships' reachable states multiply
-    to more than `max_states` joint states.
+    Refuses with InvalidInputError, before any of the chain's work, when the two ships' reachable
+    states (those the duel's turns can reach) multiply to more than `max_states` joint states.
+    The default, 6 million, takes every pair of small ships over 12 turns; memory is about 8
+    bytes a joint state times a few copies (some 300 MB at the limit), time about a minute of
+    CPU at the limit.
     """
     chain = _Chain(duel)
     start_a = _start(duel.a, duel.arc_a, duel.range_cm, chain.targets["A"])
