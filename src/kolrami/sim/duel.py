@@ -15,7 +15,8 @@ outcome, no sampling: exact up to rounding (about 1e-12).
 The joint distribution is one numpy array over the two ships' reachable states (see _Fast). Its
 size is the product of the two counts, and the time grows with that product times the turns:
 every pair of the small ships (Bird of Prey, Star Hawk, Sting, Defender) fits, from a tenth of
-a second to about a minute of CPU for 12 turns (docs/assessment.md has the table); pairs of
+a second to 20 s of CPU for 12 turns, and minutes for Sting against Sting, the largest
+(docs/assessment.md has the table); pairs of
 cruisers have tens of millions of joint states and are refused, before any work, with the
 count and the limit (`max_states`). `reference_duel` is the same chain over a dictionary of
 joint states, slower by one to three orders of magnitude: the fast solver is tested against it,
@@ -682,9 +683,9 @@ def exact_duel(duel: Duel, max_states: int = MAX_STATES) -> DuelOutcome:
 
     Refuses with InvalidInputError, before any of the chain's work, when the two ships' reachable
     states (those the duel's turns can reach) multiply to more than `max_states` joint states.
-    The default, 6 million, takes every pair of small ships over 12 turns; memory is about 8
-    bytes a joint state times a few copies (some 300 MB at the limit), time about a minute of
-    CPU at the limit.
+    The default, 6 million, takes every pair of small ships over 12 turns. Memory is 8 bytes a
+    joint state times a few copies, time grows with the joint states times the turns: Sting
+    against Sting (5.5 million) peaks near 500 MB and takes minutes of CPU.
     """
     chain = _Chain(duel)
     start_a = _start(duel.a, duel.arc_a, duel.range_cm, chain.targets["A"])
