@@ -29,6 +29,7 @@ from kolrami.fleet import load_fleet
 from kolrami.rules import exact, fork, new_battle
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim import odds
+from kolrami.sim.duel import Duel, exact_duel
 from kolrami.sim.odds import WeaponGroup, ship_volley, volley_odds
 from kolrami.sim.play import simulate
 
@@ -70,6 +71,14 @@ def odds_figures() -> dict[str, Any]:
         key = f"{a.id}_vs_{b.id}_front_volley_ms"
         out[key] = median_ms(partial(volley_odds, ship_volley(a, Arc.F, b), b.shields))
     return out
+
+
+def duel_figures() -> dict[str, Any]:
+    """The exact static duel (kolrami.sim.duel): Bird of Prey against Star Hawk, front arcs,
+    12 cm, 12 turns, both firing at once; the whole table is scripts/duel_table.py."""
+    pack = builtin_pack()
+    duel = Duel(pack.get("bird-of-prey"), Arc.F, pack.get("star-hawk"), Arc.F, 12, 12)
+    return {"bird_of_prey_vs_star_hawk_duel_ms": median_ms(partial(exact_duel, duel), cold=False)}
 
 
 BATTLE_SECONDS = 4.0
@@ -235,6 +244,7 @@ def main() -> None:
         "machine": platform.machine(),
         "repeats": REPEATS,
         "odds": odds_figures(),
+        "duel": duel_figures(),
         "battle": battle_figures(),
         "advanced_battle": advanced_battle_figures(),
         "search": search_figures(),

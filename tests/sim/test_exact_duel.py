@@ -9,7 +9,14 @@ import pytest
 from kolrami.catalog import Arc, builtin_pack
 from kolrami.engine.geometry import arc_to, distance
 from kolrami.errors import InvalidInputError
-from kolrami.sim.duel import Duel, FireOrder, _placement, exact_duel, sample_duel
+from kolrami.sim.duel import (
+    Duel,
+    FireOrder,
+    _placement,
+    exact_duel,
+    reference_duel,
+    sample_duel,
+)
 from kolrami.sim.odds import ship_volley, volley_odds
 
 
@@ -63,7 +70,7 @@ def test_a_duel_with_nothing_in_reach_is_refused() -> None:
 
 
 def test_a_chain_too_big_is_refused_not_run_for_hours() -> None:
-    with pytest.raises(InvalidInputError, match="outgrew 2000 joint states"):
+    with pytest.raises(InvalidInputError, match="more than 2,000 joint states"):
         exact_duel(duel("reliant", "F", "ktroika", "F", 14, 12, "exchange"), max_states=2000)
 
 
@@ -103,3 +110,76 @@ def test_the_engine_agrees_with_the_exact_duel(
         lo, hi = mc.interval(end, 0.99)
         assert lo <= p <= hi, f"{end}: exact {p:.4f}, engine {getattr(mc, end) / mc.n:.4f}"
     assert math.isclose(sum(mc.as_dict().values()), mc.n)
+
+
+# The four ends of three small duels as the step-by-step chain computed them before the fast
+# solver (commit 620a40c, `exact_duel` then), to the last digit: the fast solver must give them
+# again. Simultaneous phasers at 18 cm (FPF-FIRE-14), two range tiers, and one ship firing first.
+BEFORE = [
+    (
+        ("bird-of-prey", "F", "star-hawk", "F", 12, 12, "exchange"),
+        (0.007074202006830798, 0.7101139010692992, 0.0009323919902542202, 0.2818795049336211),
+    ),
+    (
+        ("defender", "A", "bird-of-prey", "A", 14, 12, "exchange"),
+        (0.7941607492427846, 0.18752463094174177, 0.0, 0.01831461981547375),
+    ),
+    (
+        ("star-hawk", "F", "bird-of-prey", "F", 10, 6, "b-first"),
+        (0.19970900373548645, 1.0067750527671795e-06, 0.0, 0.8002899894894585),
+    ),
+]
+
+
+@pytest.mark.parametrize(("spec", "ends"), BEFORE)
+@pytest.mark.rule("FPF-FIRE-14", "FPF-DMG-09", "FPF-DMG-13")
+def test_the_fast_solver_gives_the_values_of_before(
+    spec: tuple[str, str, str, str, float, int, str], ends: tuple[float, float, float, float]
+) -> None:
+    out = exact_duel(duel(*spec))
+    for got, want in zip(out.as_dict().values(), ends, strict=True):
+        assert got == pytest.approx(want, rel=1e-12, abs=1e-15)
+
+
+AGREE = [
+    ("bird-of-prey", "F", "star-hawk", "F", 12, 4, "exchange"),  # one shared tier (18 cm)
+    ("star-hawk", "A", "bird-of-prey", "A", 13, 6, "exchange"),  # photons both, 14 cm
+    ("defender", "F", "star-hawk", "A", 12, 2, "exchange"),  # three tiers, d6 torpedoes
+    ("sting", "F", "bird-of-prey", "F", 11, 3, "a-first"),
+    ("bird-of-prey", "P", "defender", "S", 15, 4, "b-first"),
+    ("star-hawk", "F", "star-hawk", "F", 12, 2, "exchange"),  # 0 to 4 shots on each side
+]
+
+
+@pytest.mark.parametrize("spec", AGREE)
+@pytest.mark.rule("FPF-FIRE-08", "FPF-FIRE-09", "FPF-FIRE-14", "FPF-DMG-10")
+def test_the_fast_solver_agrees_with_the_reference_chain(
+    spec: tuple[str, str, str, str, float, int, str],
+) -> None:
+    d = duel(*spec)
+    fast, ref = exact_duel(d), reference_duel(d)
+    for end, p in ref.as_dict().items():
+        assert getattr(fast, end) == pytest.approx(p, rel=1e-11, abs=1e-14), end
+    assert sum(fast.as_dict().values()) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_a_duel_over_the_limit_is_refused_before_the_work() -> None:
+    # Enterprise against Drakonath has far more than a million joint states; the refusal comes
+    # from counting the first ship's states up to the limit, not from running the chain
+    d = duel("enterprise", "F", "drakonath", "F", 12, 12, "exchange")
+    with pytest.raises(InvalidInputError) as err:
+        exact_duel(d, max_states=50_000)
+    message = str(err.value)
+    assert "\n" not in message
+    assert "Enterprise vs Drakonath" in message
+    assert "50,000 joint states" in message
+    assert "sample_duel" in message
+
+
+def test_short_duels_of_big_ships_fit_in_the_limit() -> None:
+    # two turns: the Enterprise takes at most four phaser hits, so few of its states are
+    # reachable; over twelve turns the same pair is over a limit of 10,000
+    out = exact_duel(duel("enterprise", "F", "bird-of-prey", "F", 12, 2, "exchange"), 10_000)
+    assert sum(out.as_dict().values()) == pytest.approx(1.0, abs=1e-12)
+    with pytest.raises(InvalidInputError, match="Enterprise vs Bird of Prey over 12 turns"):
+        exact_duel(duel("enterprise", "F", "bird-of-prey", "F", 12, 12, "exchange"), 10_000)

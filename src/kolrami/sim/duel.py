@@ -6,16 +6,26 @@ shields, engine power, systems, and the working shots of the weapons that fire),
 in the order the engine resolves fire: in an exchange, groups by descending range, equal ranges
 on both sides rolled together (FPF-FIRE-14); a ship's phasers before its photons, later groups
 facing the shields earlier hits left (FPF-FIRE-08, FPF-FIRE-09, FPF-DMG-10); every hit's location
-from the
-target's d10 table and its effect as FPF-DMG-07, FPF-DMG-08, FPF-DMG-09, FPF-DMG-10, FPF-DMG-11,
-FPF-DMG-12, FPF-DMG-13, FPF-DMG-14 say: weapons damaged only by fire from an
+from the target's d10 table and its effect as FPF-DMG-07, FPF-DMG-08, FPF-DMG-09, FPF-DMG-10,
+FPF-DMG-11, FPF-DMG-12, FPF-DMG-13, FPF-DMG-14 say: weapons damaged only by fire from an
 arc they cover, control lost at 0 engine power or systems. No repairs: Damage Control is a
 captain's choice, and the duel has no captains. Probabilities are floating point sums over every
 outcome, no sampling: exact up to rounding (about 1e-12).
 
+The joint distribution is one numpy array over the two ships' reachable states (see _Fast). Its
+size is the product of the two counts, and the time grows with that product times the turns:
+every pair of the small ships (Bird of Prey, Star Hawk, Sting, Defender) fits, from a tenth of
+a second to 20 s of CPU for 12 turns, and minutes for Sting against Sting, the largest
+(docs/assessment.md has the table); pairs of
+cruisers have tens of millions of joint states and are refused, before any work, with the
+count and the limit (`max_states`). `reference_duel` is the same chain over a dictionary of
+joint states, slower by one to three orders of magnitude: the fast solver is tested against it,
+and it answers the few duels the fast solver does not take (a ship whose photons outrange its
+phasers, or two groups of one ship at a range both ships fire at).
+
 `sample_duel` plays the same duel through the battle engine itself (a sandbox battle, the
 engine's dice, locks and damage), so that the chain is an oracle for the engine's fire and
-damage code.
+damage code, and answers duels too big to compute exactly.
 """
 
 from __future__ import annotations
@@ -25,6 +35,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from math import comb, cos, radians, sin
+
+import numpy as np
+import numpy.typing as npt
+from threadpoolctl import threadpool_limits
 
 from kolrami.catalog import Arc, Location, ShipClass, WeaponKind
 from kolrami.engine.chance import derive_seed
@@ -379,15 +393,11 @@ def _settled(a: State, b: State) -> bool:
     return a == DEAD or b == DEAD or (not _can_fire(a) and not _can_fire(b))
 
 
-#: Joint states the chain may hold at once before it gives up (memory and time grow with it).
-MAX_STATES = 400_000
+def reference_duel(duel: Duel, max_states: int = 400_000) -> DuelOutcome:
+    """The duel by the step-by-step chain over a dictionary of joint states: the reference the
+    fast solver is tested against, and the way duels it does not take are answered.
 
-
-def exact_duel(duel: Duel, max_states: int = MAX_STATES) -> DuelOutcome:
-    """The exact chances of the duel's four ends (a Markov chain; see the module docstring).
-
-    Raises InvalidInputError as soon as the chain outgrows `max_states` joint states: big ships
-    trading photon torpedoes for many turns have millions (see docs/assessment.md).
+    Raises InvalidInputError as soon as the chain outgrows `max_states` joint states.
     """
     chain = _Chain(duel, max_states)
     start = (
@@ -411,6 +421,311 @@ def exact_duel(duel: Duel, max_states: int = MAX_STATES) -> DuelOutcome:
         else:
             ends["none"] += w
     return DuelOutcome(ends["a"], ends["b"], ends["both"], ends["none"])
+
+
+# --- the fast solver: the joint distribution as one array -----------------------------------
+#
+# A ship's fire changes only the other ship's state, and depends on its own state only through
+# the shots it fires now (0 once it is destroyed or out of control). So the joint distribution is
+# a matrix P[a, b] over the two ships' reachable states, and a group's fire is a linear map on one
+# axis whose weights depend on the other axis only through that shot count: columns (or rows)
+# with the same count get the same map. A volley of m shots is the binomial mixture of 0..m hits
+# (weights from the target's shields before the volley), evaluated by Horner's rule over a
+# one-hit map that is a sparse matrix. Everything is exact arithmetic on the same terms as the
+# step-by-step chain above, in another order.
+
+FArr = npt.NDArray[np.float64]
+IArr = npt.NDArray[np.intp]
+
+
+@dataclass(frozen=True, slots=True)
+class _HitMap:
+    """One penetrating shot of one kind landing on a ship, over its reachable states sorted by
+    superstructure (DEAD first): a hit always takes superstructure down, so the map is a set of
+    small dense blocks from one superstructure level to a lower one, each one matrix product."""
+
+    blocks: tuple[tuple[slice, slice, FArr], ...]  # (destination rows, source rows, weights)
+
+    def restrict(self, keep: IArr) -> _HitMap:
+        """The map on the states `keep` (sorted indices of a set no hit leaves), renumbered."""
+        where = np.full(max(max(d.stop, r.stop) for d, r, _ in self.blocks), -1, dtype=np.intp)
+        where[keep] = np.arange(len(keep))
+        blocks = []
+        for dst, src, w in self.blocks:
+            d = np.flatnonzero(where[dst] >= 0)
+            r = np.flatnonzero(where[src] >= 0)
+            if len(d) and len(r):
+                d0, r0 = int(where[dst.start + d[0]]), int(where[src.start + r[0]])
+                sub = w[np.ix_(d, r)]
+                blocks.append((slice(d0, d0 + len(d)), slice(r0, r0 + len(r)), sub))
+        return _HitMap(tuple(blocks))
+
+    def push(self, y: FArr) -> FArr:
+        out = np.zeros_like(y)
+        empty = {src.start for _, src, _ in self.blocks if not y[src].any()}
+        for dst, src, w in self.blocks:
+            if src.start not in empty:  # early on most levels hold no mass yet
+                out[dst] += w @ y[src]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Side:
+    """One ship's reachable states as the target of the other's fire, and what it fires."""
+
+    states: tuple[State, ...]
+    shields: IArr
+    shots: dict[WeaponKind, IArr]  # shots its group of that kind fires now (0 out of control)
+    hits: dict[WeaponKind, _HitMap]  # one incoming hit of that kind
+    dead: int
+
+    def restrict(self, keep: IArr) -> _Side:
+        """The side on the states `keep` (sorted indices of a set no hit leaves)."""
+        return _Side(
+            tuple(self.states[i] for i in keep),
+            self.shields[keep],
+            {k: v[keep] for k, v in self.shots.items()},
+            {k: h.restrict(keep) for k, h in self.hits.items()},
+            0,
+        )
+
+
+class _Reach:
+    """The states a ship can reach with at most `hits` hits of `kinds` (DEAD included), found one
+    state at a time, so that two ships' counts can be weighed against the limit as they grow."""
+
+    def __init__(self, start: State, kinds: set[WeaponKind], t: _Target, hits: int) -> None:
+        self.kinds, self.t = kinds, t
+        self.seen = {start, DEAD}
+        self.layer: list[State] = [start]
+        self.next: list[State] = []
+        self.left = hits  # layers still to expand
+        self.done = hits == 0
+
+    def step(self) -> None:
+        s = self.layer.pop()
+        if s != DEAD:
+            for kind in self.kinds:
+                for loc in set(self.t.faces):
+                    for amount in range(1, DAMAGE_SIDES[kind] + 1):
+                        n = _hit(s, loc, amount, self.t)
+                        if n not in self.seen:
+                            self.seen.add(n)
+                            self.next.append(n)
+        if not self.layer:
+            self.left -= 1
+            self.layer, self.next = self.next, []
+            self.done = self.left == 0 or not self.layer
+
+    def states(self) -> list[State]:
+        return sorted(self.seen)
+
+
+def _hit_map(states: list[State], kind: WeaponKind, t: _Target) -> _HitMap:
+    """`states` sorted (so by superstructure, DEAD first)."""
+    sides = DAMAGE_SIDES[kind]
+    index = {s: i for i, s in enumerate(states)}
+    level = [s[0] for s in states]
+    bounds: dict[int, slice] = {}
+    for i, ss in enumerate(level):
+        lo = bounds[ss].start if ss in bounds else i
+        bounds[ss] = slice(lo, i + 1)
+    weights: dict[tuple[int, int], FArr] = {(0, 0): np.ones((1, 1))}  # DEAD stays DEAD
+    for i, s in enumerate(states):
+        if s == DEAD:
+            continue
+        for loc in t.faces:
+            for amount in range(1, sides + 1):
+                j = index.get(_hit(s, loc, amount, t), -1)
+                if j < 0:  # more hits than the duel's turns can land: no mass ever goes there
+                    continue
+                key = (level[j], level[i])
+                if key not in weights:
+                    dst, src = bounds[key[0]], bounds[key[1]]
+                    weights[key] = np.zeros((dst.stop - dst.start, src.stop - src.start))
+                weights[key][j - bounds[key[0]].start, i - bounds[key[1]].start] += 1.0 / (
+                    10 * sides
+                )
+    return _HitMap(tuple((bounds[d], bounds[r], w) for (d, r), w in sorted(weights.items())))
+
+
+def _side(states: list[State], own: list[Group], incoming: set[WeaponKind], t: _Target) -> _Side:
+    shots = {
+        g[0]: np.array([_shots(s, g[0]) if _can_fire(s) else 0 for s in states], dtype=np.intp)
+        for g in own
+    }
+    return _Side(
+        tuple(states),
+        np.array([s[1] for s in states], dtype=np.intp),
+        shots,
+        {k: _hit_map(states, k, t) for k in incoming},
+        states.index(DEAD),
+    )
+
+
+def _binomial(m: int, k: int, p: FArr) -> FArr:
+    return float(comb(m, k)) * p**k * (1.0 - p) ** (m - k)
+
+
+def _fire_on(target: _Side, y: FArr, kind: WeaponKind, strength: int, shots: IArr) -> FArr:
+    """`y[target state, firer state]` after the firer's group (kind, strength) fires `shots[j]`
+    shots from firer state j at the target (FPF-DMG-01, FPF-DMG-02: every shot of the group
+    rolls against the shields the target has before the group fires)."""
+    p = np.array([penetrating_faces(int(s), strength) / 10 for s in target.shields])[:, None]
+    hit = target.hits[kind]
+    held = y.any(axis=0)
+    for m in sorted(set(shots.tolist()) - {0}):
+        cols = np.flatnonzero((shots == m) & held)
+        if not len(cols):
+            continue
+        sub = y[:, cols]
+        acc = sub * _binomial(m, m, p)
+        for k in range(m - 1, -1, -1):
+            acc = hit.push(acc) + sub * _binomial(m, k, p)
+        y[:, cols] = acc
+    return y
+
+
+class _Fast:
+    """The duel's turns as maps on P[a, b] (see the comment above)."""
+
+    def __init__(self, duel: Duel, chain: _Chain, sides: tuple[_Side, _Side]) -> None:
+        self.duel = duel
+        self.chain = chain
+        self.a, self.b = sides
+        self._below: dict[tuple[WeaponKind, int], tuple[IArr, _Side]] = {}
+
+    def on_b(self, p: FArr, g: Group, shots: IArr | None = None) -> FArr:
+        """A's group `g` fires at B (rows: A's states, whose shots it fires unless given)."""
+        n = self.a.shots[g[0]] if shots is None else shots
+        return np.ascontiguousarray(_fire_on(self.b, np.ascontiguousarray(p.T), g[0], g[1], n).T)
+
+    def on_a(self, p: FArr, g: Group) -> FArr:
+        """B's group `g` fires at A."""
+        return _fire_on(self.a, p, g[0], g[1], self.b.shots[g[0]])
+
+    def one_side(self, p: FArr, side: str) -> FArr:
+        """`side` fires all its groups, phasers then photons (FPF-FIRE-08, FPF-FIRE-09)."""
+        for g in sorted(self.chain.groups[side], key=lambda g: g[0] is WeaponKind.PHOTON):
+            p = self.on_b(p, g) if side == "A" else self.on_a(p, g)
+        return p
+
+    def tier(self, p: FArr, rng: int) -> FArr:
+        """The groups of range `rng` (FPF-FIRE-14). When both ships fire in it, they roll
+        against each other as they stand: A's fire on B is taken apart by the shots A fires, so
+        that B's fire on A can land first without changing what A fires."""
+        ga = [g for g in self.chain.groups["A"] if g[3] == rng]
+        gb = [g for g in self.chain.groups["B"] if g[3] == rng]
+        if not gb:
+            for g in sorted(ga, key=lambda g: g[0] is WeaponKind.PHOTON):
+                p = self.on_b(p, g)
+            return p
+        if not ga:
+            for g in sorted(gb, key=lambda g: g[0] is WeaponKind.PHOTON):
+                p = self.on_a(p, g)
+            return p
+        (g_a,), (g_b,) = ga, gb  # _supported: one group a side in a shared tier
+        shots = self.a.shots[g_a[0]]
+        out = np.zeros_like(p)
+        held = p.any(axis=1)
+        for m in sorted(set(shots[held].tolist())):
+            # A's states with at most m shots of the kind: B's hits never lead out of them
+            keep, side = self.below(g_a[0], m)
+            part = np.where((side.shots[g_a[0]] == m)[:, None], p[keep], 0.0)
+            part = _fire_on(side, part, g_b[0], g_b[1], self.b.shots[g_b[0]])
+            if m:
+                part = self.on_b(part, g_a, np.full(len(keep), m, dtype=np.intp))
+            out[keep] += part
+        return out
+
+    def below(self, kind: WeaponKind, m: int) -> tuple[IArr, _Side]:
+        """A's states whose group of `kind` fires at most `m` shots, and A on them."""
+        if (kind, m) not in self._below:
+            keep = np.flatnonzero(self.a.shots[kind] <= m)
+            self._below[kind, m] = (keep, self.a.restrict(keep))
+        return self._below[kind, m]
+
+    def turn(self, p: FArr) -> FArr:
+        order = self.duel.order
+        if order is not FireOrder.EXCHANGE:
+            first, second = ("A", "B") if order is FireOrder.A_FIRST else ("B", "A")
+            return self.one_side(self.one_side(p, first), second)
+        for rng in self.chain.tiers:
+            p = self.tier(p, rng)
+        return p
+
+
+def _supported(chain: _Chain) -> bool:
+    """Whether the fast solver resolves this duel's fire in the chain's order: a ship that fires
+    alone resolves its groups by range (the fast path) and by kind (the chain) alike only when
+    its phasers reach at least as far as its photons, and a range both ships fire at holds one
+    group of each."""
+    if chain.duel.order is not FireOrder.EXCHANGE:
+        return True
+    for side in ("A", "B"):
+        rng = {g[0]: g[3] for g in chain.groups[side]}
+        if len(rng) == 2 and rng[WeaponKind.PHASER] < rng[WeaponKind.PHOTON]:
+            return False
+    for r in chain.tiers:
+        counts = [sum(g[3] == r for g in chain.groups[s]) for s in ("A", "B")]
+        if min(counts) >= 1 and max(counts) >= 2:
+            return False
+    return True
+
+
+#: Joint states (the product of the two ships' reachable states) the fast solver takes on; its
+#: time grows with them times the turns, its memory with them (8 bytes each, a few copies).
+MAX_STATES = 6_000_000
+
+
+def exact_duel(duel: Duel, max_states: int = MAX_STATES) -> DuelOutcome:
+    """The exact chances of the duel's four ends (see the module docstring).
+
+    Refuses with InvalidInputError, before any of the chain's work, when the two ships' reachable
+    states (those the duel's turns can reach) multiply to more than `max_states` joint states.
+    The default, 6 million, takes every pair of small ships over 12 turns. Memory is 8 bytes a
+    joint state times a few copies, time grows with the joint states times the turns: Sting
+    against Sting (5.5 million) peaks near 500 MB and takes minutes of CPU.
+    """
+    chain = _Chain(duel)
+    start_a = _start(duel.a, duel.arc_a, duel.range_cm, chain.targets["A"])
+    start_b = _start(duel.b, duel.arc_b, duel.range_cm, chain.targets["B"])
+    kinds = {side: {g[0] for g in chain.groups[side]} for side in ("A", "B")}
+    # a ship takes at most the other's printed shots in hits a turn
+    hits = {side: duel.turns * sum(g[2] for g in chain.groups[side]) for side in ("A", "B")}
+    ra = _Reach(start_a, kinds["B"], chain.targets["A"], hits["B"])
+    rb = _Reach(start_b, kinds["A"], chain.targets["B"], hits["A"])
+    while not (ra.done and rb.done):
+        # grow the smaller count: the product of the two is a lower bound of the joint states
+        (rb if ra.done or (not rb.done and len(rb.seen) < len(ra.seen)) else ra).step()
+        if len(ra.seen) * len(rb.seen) > max_states:
+            raise InvalidInputError(
+                f"the exact duel {duel.a.name} vs {duel.b.name} over {duel.turns} turns has "
+                f"more than {max_states:,} joint states (the limit): sample it in the engine "
+                "(sample_duel) or give it fewer turns; kolrami assess measures ships in whole "
+                "battles"
+            )
+    states_a, states_b = ra.states(), rb.states()
+    if not _supported(chain):
+        return reference_duel(duel)
+    sides = (
+        _side(states_a, chain.groups["A"], kinds["B"], chain.targets["A"]),
+        _side(states_b, chain.groups["B"], kinds["A"], chain.targets["B"]),
+    )
+    fast = _Fast(duel, chain, sides)
+    p = np.zeros((len(states_a), len(states_b)))
+    p[states_a.index(start_a), states_b.index(start_b)] = 1.0
+    # one BLAS thread: the products are small, and a second thread that waits for work costs
+    # CPU time (many times over on a busy machine) without saving any
+    with threadpool_limits(limits=1, user_api="blas"):
+        for _ in range(duel.turns):
+            p = fast.turn(p)
+    da, db = sides[0].dead, sides[1].dead
+    both = float(p[da, db])
+    a_wins = float(p[:, db].sum()) - both
+    b_wins = float(p[da, :].sum()) - both
+    # DEAD sorts first on each side; the rest is both afloat
+    return DuelOutcome(a_wins, b_wins, both, float(p[1:, 1:].sum()))
 
 
 # --- the same duel in the engine ------------------------------------------------------------
