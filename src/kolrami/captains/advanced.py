@@ -215,7 +215,7 @@ class AdvancedDoctrine:
                     else:
                         out.append((sid, nearest.id))
                     continue
-            if near_hidden is not None:
+            if near_hidden is not None and adv.search_problem(sid, 1) is None:
                 x, y = near_hidden[1]
                 s = a.ship
                 out.append((sid, f"?{facing_toward(s.x, s.y, s.heading, x, y)}"))
@@ -553,6 +553,8 @@ class AdvancedDoctrine:
             incoming = 0.0
             attacker = None
             for attack in adv.attacks_at(sid):
+                if not adv.sees(attack.ship):
+                    continue  # fire out of a gas giant's atmosphere: the firer stays unseen
                 firer = adv.contact(attack.ship)
                 ws = [firer.sheet.weapons[i] for i in attack.weapons]
                 if ws[0].beam:
@@ -634,7 +636,8 @@ class RandomAdvanced:
                 if d.d(5) == 1:
                     continue
                 targets = adv.lock_targets(sid)
-                if adv.unseen() and (not targets or d.d(3) == 1):
+                searchable = adv.unseen() and adv.search_problem(sid, 1) is None
+                if searchable and (not targets or d.d(3) == 1):
                     locks.append((sid, f"?{d.d(6)}"))  # search a facing for a cloaked ship
                 elif targets:
                     locks.append((sid, targets[self._pick(len(targets))]))
