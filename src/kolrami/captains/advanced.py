@@ -47,7 +47,9 @@ from kolrami.rules.advanced.orders import (
     ShieldOrder,
 )
 from kolrami.rules.advanced.state import PHASES, AdvShip
+from kolrami.rules.advanced.terrain import danger, deadly
 from kolrami.rules.advanced.view import AdvancedView, Contact
+from kolrami.scenarios.models import Nebula
 
 ADVANCED_DECISIONS = (
     BonusDecision,
@@ -98,6 +100,24 @@ def _firepower(sheet: AdvancedSheet) -> list[tuple[tuple[Arc, ...], float, float
 def _expected(power: int, needed: int, penalty: int) -> float:
     p = max(0, min(10, needed - penalty)) / 10
     return power * p
+
+
+def terrain_cost(view: BattleView, a: AdvShip, mx: float, my: float, ex: float, ey: float) -> float:
+    """What the terrain this side knows of costs a move through (mx, my) to (ex, ey): passing
+    anything deadly on the way is as bad as ending there; a battered ship likes a nebula's
+    cover (no locks on it there, ADV-NEB-03)."""
+    scenario = view.scenario
+    if not scenario.terrain:
+        return 0.0
+    hex_cm = view.advanced().hex_cm
+    cost = danger(scenario, hex_cm, ex, ey, view.turn)
+    if deadly(scenario, hex_cm, mx, my):
+        cost += 1000.0
+    if a.ship.superstructure * 2 < a.ship.cls.superstructure and any(
+        isinstance(t, Nebula) and t.contains(ex, ey) for t in scenario.terrain
+    ):
+        cost -= 4.0
+    return cost
 
 
 class AdvancedDoctrine:
@@ -380,6 +400,7 @@ class AdvancedDoctrine:
                 h2 = (h1 + t2) % HEADINGS
                 ex, ey = mx + _COS[h2] * cm / 2, my + _SIN[h2] * cm / 2
                 score = self._score_spot(adv, a, focus, threats, ex, ey, h2, goal)
+                score -= terrain_cost(view, a, mx, my, ex, ey)
                 margin = min(ex, ey, width - ex, height - ey)
                 if margin < 10:
                     score -= (10 - margin) * 0.5
@@ -413,7 +434,7 @@ class AdvancedDoctrine:
                 mx, my = s.x + _COS[h1] * cm / 2, s.y + _SIN[h1] * cm / 2
                 h2 = (h1 + t2) % HEADINGS
                 ex, ey = mx + _COS[h2] * cm / 2, my + _SIN[h2] * cm / 2
-                score = -math.hypot(gx - ex, gy - ey)
+                score = -math.hypot(gx - ex, gy - ey) - terrain_cost(view, a, mx, my, ex, ey)
                 margin = min(ex, ey, width - ex, height - ey)
                 if margin < 10:
                     score -= (10 - margin) * 0.5

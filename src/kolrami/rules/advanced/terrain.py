@@ -619,10 +619,12 @@ def terrain_for(state: AdvancedState) -> TerrainState | None:
 def seen_scenario(battle: Battle, side: str) -> Scenario:
     """The scenario as `side` knows it: minefields hold only the mines it laid or has found
     (ADV-MINE-03); everything else is in plain sight. The log keeps the whole scenario."""
-    t = terrain_of(battle)
     scenario = battle.scenario
-    if t is None or not t.mines:
+    if not any(isinstance(f, Minefield) for f in scenario.terrain):
         return scenario
+    t = terrain_of(battle)
+    cleared = t.cleared if t is not None else set()
+    found = t.found[side] if t is not None else set()
     kept: list[Feature] = []
     for number, f in enumerate(scenario.terrain, start=1):
         if not isinstance(f, Minefield):
@@ -632,14 +634,10 @@ def seen_scenario(battle: Battle, side: str) -> Scenario:
             live = [
                 (x, y)
                 for k, (x, y) in enumerate(f.mines, start=1)
-                if f"{number}.{k}" not in t.cleared
+                if f"{number}.{k}" not in cleared
             ]
         else:
-            live = [
-                (x, y)
-                for k, (x, y) in enumerate(f.mines, start=1)
-                if f"{number}.{k}" in t.found[side]
-            ]
+            live = [(x, y) for k, (x, y) in enumerate(f.mines, start=1) if f"{number}.{k}" in found]
         if live:
             kept.append(f.model_copy(update={"mines": tuple(live)}))
     return scenario.model_copy(update={"terrain": tuple(kept)})
