@@ -4,6 +4,7 @@ an error (issue 19). Prints one line a scenario: battles, errors, how they ended
 
     python scripts/terrain_battles.py                 # 200 battles a scenario
     python scripts/terrain_battles.py --seeds 20 --scenario minefield
+    python scripts/terrain_battles.py --views 7      # one minefield battle: referee vs sides
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ import argparse
 import collections
 import traceback
 
+from kolrami.captains.base import BattleView
+from kolrami.engine.battle import Battle
 from kolrami.fleet import load_fleet
+from kolrami.rules.advanced.terrain_events import MineRolled
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 
@@ -28,12 +32,35 @@ TERRAIN_KINDS = (
 )
 
 
+def mines_seen(battle: Battle) -> None:
+    """What the referee's log and each side's view hold of the mines at the battle's end."""
+    header = next(iter(battle.events()))
+    laid = [t for t in header.header["scenario"]["terrain"] if t["kind"] == "minefield"]
+    rolls = [e for e in battle.events() if isinstance(e, MineRolled)]
+    gone = sorted({e.mine for e in rolls if e.exploded})
+    print(
+        f"referee (log): {sum(len(t['mines']) for t in laid)} mines laid by side "
+        f"{'/'.join(t['owner'] for t in laid)}; {len(rolls)} mine rolls, went off: {gone}"
+    )
+    for side in ("A", "B"):
+        view = BattleView(battle, side).scenario
+        seen = [m for t in view.terrain if t.kind == "minefield" for m in t.mines]  # type: ignore[union-attr]
+        print(f"side {side}'s view: {len(seen)} mines {seen}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=200)
     parser.add_argument("--scenario", action="append", choices=SCENARIOS)
+    parser.add_argument("--views", type=int, metavar="SEED", help="one minefield battle's views")
     args = parser.parse_args()
     fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
+    if args.views is not None:
+        battle = simulate(
+            builtin_scenario("minefield"), fleets, ("aggressive", "aggressive"), args.views
+        )
+        mines_seen(battle)
+        return
     failed = 0
     for name in args.scenario or SCENARIOS:
         scenario = builtin_scenario(name)

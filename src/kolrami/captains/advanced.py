@@ -47,7 +47,7 @@ from kolrami.rules.advanced.orders import (
     ShieldOrder,
 )
 from kolrami.rules.advanced.state import PHASES, AdvShip
-from kolrami.rules.advanced.terrain import danger, deadly
+from kolrami.rules.advanced.terrain import danger, deadly, mines_on_path
 from kolrami.rules.advanced.view import AdvancedView, Contact
 from kolrami.scenarios.models import Nebula
 
@@ -113,6 +113,8 @@ def terrain_cost(view: BattleView, a: AdvShip, mx: float, my: float, ex: float, 
     cost = danger(scenario, hex_cm, ex, ey, view.turn)
     if deadly(scenario, hex_cm, mx, my):
         cost += 1000.0
+    path = [(a.ship.x, a.ship.y), (mx, my), (ex, ey)]
+    cost += 2.0 * mines_on_path(scenario, hex_cm, path)
     if a.ship.superstructure * 2 < a.ship.cls.superstructure and any(
         isinstance(t, Nebula) and t.contains(ex, ey) for t in scenario.terrain
     ):

@@ -18,6 +18,7 @@ ADV-ORB-01, ADV-ORB-02. ADV-CLOAK-09 is in kolrami.rules.advanced.cloak.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -248,6 +249,21 @@ def danger(scenario: Scenario, hex_cm: int, x: float, y: float, turn: int) -> fl
         elif isinstance(t, Magnetar) and t.distance(x, y) <= t.reach_hexes * hex_cm:
             cost += 2.0
     return cost
+
+
+def mines_on_path(scenario: Scenario, hex_cm: int, path: list[tuple[float, float]]) -> int:
+    """Damage of the mines a side knows of whose hexes the path (a list of points) crosses;
+    a mine strikes whoever enters its hex, its layer's own ships too (ADV-MINE-04)."""
+    total = 0
+    for t in scenario.terrain:
+        if not isinstance(t, Minefield):
+            continue
+        for mx, my in t.mines:
+            for (ax, ay), (bx, by) in itertools.pairwise(path):
+                if segment_gap(ax, ay, bx, by, mx, my) <= hex_cm / 2 + 1:
+                    total += t.damage
+                    break
+    return total
 
 
 # --- the one door for terrain damage ---------------------------------------------------------
