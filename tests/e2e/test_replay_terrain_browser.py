@@ -7,10 +7,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import matplotlib.pyplot as plt
 import pytest
 
 from kolrami.fleet import load_fleet
 from kolrami.report.replay import replay_data, write_replay
+from kolrami.report.tracks import tracks_figure, write_tracks
 from kolrami.scenarios.models import FEATURE_KINDS, builtin_scenario, parse_scenario
 from kolrami.sim.play import simulate
 
@@ -138,3 +140,17 @@ def test_the_page_draws_every_feature_and_moves_the_storm(
     assert page.evaluate(storm) != first
     assert errors == []
     page.close()
+
+
+def test_the_tracks_plot_draws_every_feature(everything: list[Any], tmp_path: Path) -> None:
+    data = replay_data(everything)
+    figure = tracks_figure(data)
+    try:
+        patches = len(figure.axes[0].patches)
+    finally:
+        plt.close(figure)
+    # the table and two deployment zones, then a patch for each of the 9 features and one more
+    # for the second mine, the black hole's horizon and the magnetar's reach
+    assert patches >= 3 + 9 + 3
+    write_tracks(everything, tmp_path / "tracks.png")
+    assert (tmp_path / "tracks.png").stat().st_size > 0
