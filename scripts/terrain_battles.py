@@ -14,10 +14,11 @@ import collections
 import traceback
 
 from kolrami.captains.base import BattleView
+from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.fleet import load_fleet
 from kolrami.rules.advanced.terrain_events import MineRolled
-from kolrami.scenarios.models import builtin_scenario
+from kolrami.scenarios.models import Minefield, builtin_scenario
 from kolrami.sim.play import simulate
 
 SCENARIOS = ("nebula-ambush", "ion-storm-crossing", "minefield", "black-hole", "gas-giant-hide")
@@ -35,6 +36,7 @@ TERRAIN_KINDS = (
 def mines_seen(battle: Battle) -> None:
     """What the referee's log and each side's view hold of the mines at the battle's end."""
     header = next(iter(battle.events()))
+    assert isinstance(header, ev.BattleStarted)
     laid = [t for t in header.header["scenario"]["terrain"] if t["kind"] == "minefield"]
     rolls = [e for e in battle.events() if isinstance(e, MineRolled)]
     gone = sorted({e.mine for e in rolls if e.exploded})
@@ -44,7 +46,7 @@ def mines_seen(battle: Battle) -> None:
     )
     for side in ("A", "B"):
         view = BattleView(battle, side).scenario
-        seen = [m for t in view.terrain if t.kind == "minefield" for m in t.mines]  # type: ignore[union-attr]
+        seen = [m for t in view.terrain if isinstance(t, Minefield) for m in t.mines]
         print(f"side {side}'s view: {len(seen)} mines {seen}")
 
 
