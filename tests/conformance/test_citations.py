@@ -58,6 +58,15 @@ GROUP_FILES: dict[str, tuple[str, ...]] = {
     "ADV-EVA": ("rules/advanced/combat.py",),
     "ADV-TORP": ("rules/advanced/combat.py",),
     "ADV-CLOAK": ("rules/advanced/cloak.py",),
+    # the battlefield's own rules: one module plays every kind of terrain
+    "ADV-NEB": ("rules/advanced/terrain.py",),
+    "ADV-ION": ("rules/advanced/terrain.py",),
+    "ADV-MINE": ("rules/advanced/terrain.py",),
+    "ADV-BH": ("rules/advanced/terrain.py",),
+    "ADV-NS": ("rules/advanced/terrain.py",),
+    "ADV-MAG": ("rules/advanced/terrain.py",),
+    "ADV-GG": ("rules/advanced/terrain.py",),
+    "ADV-ORB": ("rules/advanced/terrain.py",),
 }
 
 MARK = re.compile(r"rule\(\s*((?:['\"][A-Z0-9-]+['\"]\s*,?\s*)+)\)")

@@ -19,7 +19,7 @@ from kolrami.rules.fpf.orders import ReturnDecision, ReturnOrder
 from kolrami.rules.module import Phase, rules_of
 from kolrami.rules.peak import can_return, return_problem, return_spots
 from kolrami.rules.sandbox import fleet_of, place, sandbox
-from kolrami.scenarios.models import Terrain, builtin_scenario
+from kolrami.scenarios.models import Planet, builtin_scenario
 from kolrami.sim.play import simulate
 
 PEAK = builtin_scenario("peak-performance")
@@ -67,7 +67,7 @@ def test_scenario_puts_one_planet_at_the_exact_centre() -> None:
 
 @pytest.mark.rule("PP-03")
 def test_the_planet_blocks_fire_and_stops_movement() -> None:
-    planet = Terrain(kind="planet", x=90, y=60, radius_cm=6)
+    planet = Planet(kind="planet", x=90, y=60, radius_cm=6)
     battle = peak_sandbox([["reliant"]], [["ktroika"]], terrain=(planet,), turn_limit=1)
     place(battle, "A1", 90, 45, 0, speed=20)  # 30 cm apart with the planet between them
     place(battle, "B1", 90, 75, 3, speed=10)

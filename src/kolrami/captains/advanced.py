@@ -47,7 +47,9 @@ from kolrami.rules.advanced.orders import (
     ShieldOrder,
 )
 from kolrami.rules.advanced.state import PHASES, AdvShip
+from kolrami.rules.advanced.terrain import danger, deadly, mines_on_path
 from kolrami.rules.advanced.view import AdvancedView, Contact
+from kolrami.scenarios.models import Nebula
 
 ADVANCED_DECISIONS = (
     BonusDecision,
@@ -98,6 +100,26 @@ def _firepower(sheet: AdvancedSheet) -> list[tuple[tuple[Arc, ...], float, float
 def _expected(power: int, needed: int, penalty: int) -> float:
     p = max(0, min(10, needed - penalty)) / 10
     return power * p
+
+
+def terrain_cost(view: BattleView, a: AdvShip, mx: float, my: float, ex: float, ey: float) -> float:
+    """What the terrain this side knows of costs a move through (mx, my) to (ex, ey): passing
+    anything deadly on the way is as bad as ending there; a battered ship likes a nebula's
+    cover (no locks on it there, ADV-NEB-03)."""
+    scenario = view.scenario
+    if not scenario.terrain:
+        return 0.0
+    hex_cm = view.advanced().hex_cm
+    cost = danger(scenario, hex_cm, ex, ey, view.turn)
+    if deadly(scenario, hex_cm, mx, my):
+        cost += 1000.0
+    path = [(a.ship.x, a.ship.y), (mx, my), (ex, ey)]
+    cost += 2.0 * mines_on_path(scenario, hex_cm, path)
+    if a.ship.superstructure * 2 < a.ship.cls.superstructure and any(
+        isinstance(t, Nebula) and t.contains(ex, ey) for t in scenario.terrain
+    ):
+        cost -= 4.0
+    return cost
 
 
 class AdvancedDoctrine:
@@ -215,7 +237,7 @@ class AdvancedDoctrine:
                     else:
                         out.append((sid, nearest.id))
                     continue
-            if near_hidden is not None:
+            if near_hidden is not None and adv.search_problem(sid, 1) is None:
                 x, y = near_hidden[1]
                 s = a.ship
                 out.append((sid, f"?{facing_toward(s.x, s.y, s.heading, x, y)}"))
@@ -380,6 +402,7 @@ class AdvancedDoctrine:
                 h2 = (h1 + t2) % HEADINGS
                 ex, ey = mx + _COS[h2] * cm / 2, my + _SIN[h2] * cm / 2
                 score = self._score_spot(adv, a, focus, threats, ex, ey, h2, goal)
+                score -= terrain_cost(view, a, mx, my, ex, ey)
                 margin = min(ex, ey, width - ex, height - ey)
                 if margin < 10:
                     score -= (10 - margin) * 0.5
@@ -413,7 +436,7 @@ class AdvancedDoctrine:
                 mx, my = s.x + _COS[h1] * cm / 2, s.y + _SIN[h1] * cm / 2
                 h2 = (h1 + t2) % HEADINGS
                 ex, ey = mx + _COS[h2] * cm / 2, my + _SIN[h2] * cm / 2
-                score = -math.hypot(gx - ex, gy - ey)
+                score = -math.hypot(gx - ex, gy - ey) - terrain_cost(view, a, mx, my, ex, ey)
                 margin = min(ex, ey, width - ex, height - ey)
                 if margin < 10:
                     score -= (10 - margin) * 0.5
@@ -553,6 +576,8 @@ class AdvancedDoctrine:
             incoming = 0.0
             attacker = None
             for attack in adv.attacks_at(sid):
+                if not adv.sees(attack.ship):
+                    continue  # fire out of a gas giant's atmosphere: the firer stays unseen
                 firer = adv.contact(attack.ship)
                 ws = [firer.sheet.weapons[i] for i in attack.weapons]
                 if ws[0].beam:
@@ -634,7 +659,8 @@ class RandomAdvanced:
                 if d.d(5) == 1:
                     continue
                 targets = adv.lock_targets(sid)
-                if adv.unseen() and (not targets or d.d(3) == 1):
+                searchable = adv.unseen() and adv.search_problem(sid, 1) is None
+                if searchable and (not targets or d.d(3) == 1):
                     locks.append((sid, f"?{d.d(6)}"))  # search a facing for a cloaked ship
                 elif targets:
                     locks.append((sid, targets[self._pick(len(targets))]))

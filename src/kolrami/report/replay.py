@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -57,6 +57,7 @@ from kolrami.report.replay_format import (
     squadron_colour,
 )
 from kolrami.rules import events as ev
+from kolrami.rules.advanced.terrain_events import MineRolled
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.module import Capability
 from kolrami.rules.registry import REGISTRY, capabilities_of
@@ -662,6 +663,7 @@ def replay_data(events: Iterable[ev.Event], pack: ShipPack | None = None) -> dic
     walker.fleet_points = Capability.SCORES_FLEET_POINTS in capabilities_of(known)
     walker.start_speed = int(scenario.get("start_speed_cm", 20))
     steps = [_StepBuilder(walker, s).build() for s in _split(events[1:])]
+    detonated = _detonations(events)
     end = next((e for e in reversed(events) if isinstance(e, ev.BattleEnded)), None)
     classes = {s.cls.id: _class_json(s.cls) for s in walker.ships.values()}
     fleets = header.get("fleets", [{}, {}])
@@ -691,10 +693,7 @@ def replay_data(events: Iterable[ev.Event], pack: ShipPack | None = None) -> dic
                 "base": float(scenario.get("base_radius_cm", 2.5)),
                 "turns": int(scenario.get("turn_limit", 12)),
             },
-            "terrain": [
-                {"kind": t["kind"], "x": t["x"], "y": t["y"], "r": t["radius_cm"]}
-                for t in scenario.get("terrain", [])
-            ],
+            "terrain": [terrain_json(t, scenario, detonated) for t in scenario.get("terrain", [])],
             "scoring": "fleet-points" if walker.fleet_points else "destroyed",
             "result": None
             if end is None
@@ -726,6 +725,102 @@ def replay_data(events: Iterable[ev.Event], pack: ShipPack | None = None) -> dic
         "statuses": list(STATUS_NAMES),
         "steps": steps,
     }
+
+
+def _clip(
+    poly: list[tuple[float, float]], keep: Callable[[float, float], float]
+) -> list[tuple[float, float]]:
+    """Sutherland-Hodgman: the part of a convex polygon where keep(x, y) >= 0."""
+    out: list[tuple[float, float]] = []
+    for k, (x1, y1) in enumerate(poly):
+        x2, y2 = poly[(k + 1) % len(poly)]
+        a, b = keep(x1, y1), keep(x2, y2)
+        if a >= 0:
+            out.append((x1, y1))
+        if (a >= 0) != (b >= 0):
+            t = a / (a - b)
+            out.append((x1 + (x2 - x1) * t, y1 + (y2 - y1) * t))
+    return out
+
+
+def _ahead(
+    fx: float, fy: float, dx: float, dy: float, at: float, sign: float
+) -> Callable[[float, float], float]:
+    """sign x (how far a point lies along (dx, dy) from (fx, fy), less `at`)."""
+
+    def keep(x: float, y: float) -> float:
+        return sign * ((x - fx) * dx + (y - fy) * dy - at)
+
+    return keep
+
+
+def storm_areas(
+    t: dict[str, Any], width: float, height: float, hex_cm: float, turns: int
+) -> list[list[list[float]]]:
+    """An ion storm's area on the table at the end of each turn (index 0: the start), as
+    polygons: the table clipped to the cm behind the moving front (ADV-ION-01)."""
+    (fx, fy), _ = t["front"]
+    a = math.radians(t["heading_deg"])
+    dx, dy = math.cos(a), math.sin(a)
+    depth = t.get("depth_cm")
+    table = [(0.0, 0.0), (width, 0.0), (width, height), (0.0, height)]
+    out = []
+    for turn in range(turns + 1):
+        advance = t["speed_hexes"] * hex_cm * turn
+        area = _clip(table, _ahead(fx, fy, dx, dy, advance, -1.0))
+        if depth is not None and area:
+            area = _clip(area, _ahead(fx, fy, dx, dy, advance - depth, 1.0))
+        out.append([[round(x, 2), round(y, 2)] for x, y in area])
+    return out
+
+
+def terrain_json(
+    t: dict[str, Any], scenario: dict[str, Any], detonated: dict[str, int]
+) -> dict[str, Any]:
+    """What the page draws of one terrain feature (circles keep their old, short form)."""
+    kind = t["kind"]
+    if kind in ("planet", "moon") or (kind == "nebula" and "radius_cm" in t):
+        return {"kind": kind, "x": t["x"], "y": t["y"], "r": t["radius_cm"]}
+    hex_cm = float(scenario.get("hex_cm", 4))
+    if kind == "nebula":
+        return {"kind": kind, "points": t["outline"]}
+    if kind == "ion-storm":
+        width = float(scenario.get("table_width_cm", 180.0))
+        height = float(scenario.get("table_height_cm", 120.0))
+        turns = int(scenario.get("turn_limit", 12))
+        return {"kind": kind, "areas": storm_areas(t, width, height, hex_cm, turns)}
+    if kind == "minefield":
+        number = scenario.get("terrain", []).index(t) + 1
+        return {
+            "kind": kind,
+            "owner": t["owner"],
+            "hex": hex_cm,
+            "cloaked": bool(t.get("cloaked")),
+            "mines": [
+                [x, y, detonated.get(f"{number}.{k}", 0)]
+                for k, (x, y) in enumerate(t["mines"], start=1)
+            ],
+        }
+    out: dict[str, Any] = {"kind": kind, "x": t["x"], "y": t["y"], "hex": hex_cm}
+    if kind == "black-hole":
+        out |= {"horizon": t["horizon_cm"], "rings": t.get("rings", 6)}
+    elif kind == "magnetar":
+        out |= {"reach": t.get("reach_hexes", 15) * hex_cm}
+    elif kind == "gas-giant":
+        out |= {"layers": t["radius_hexes"]}
+    return out
+
+
+def _detonations(events: Sequence[ev.Event]) -> dict[str, int]:
+    """The turn each mine went off in (by its key, '2.1')."""
+    turn = 0
+    out: dict[str, int] = {}
+    for e in events:
+        if isinstance(e, ev.TurnStarted):
+            turn = e.turn
+        elif isinstance(e, MineRolled) and e.exploded:
+            out.setdefault(e.mine, turn)
+    return out
 
 
 def _class_json(cls: ShipClass) -> dict[str, Any]:

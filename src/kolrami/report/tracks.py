@@ -16,7 +16,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
-from matplotlib.patches import Circle, Rectangle
+from matplotlib.patches import Circle, Polygon, Rectangle
 
 from kolrami.catalog import ShipPack
 from kolrami.engine import events as ev
@@ -24,7 +24,17 @@ from kolrami.errors import InvalidInputError, quoted
 from kolrami.report.replay import check_output, replay_data
 from kolrami.report.replay_format import DERELICT, DESTROYED, RESET, SIDE_COLOURS, STATUS, H, X, Y
 
-TERRAIN_COLOURS = {"planet": "#3e7b4f", "nebula": "#9575cd"}
+TERRAIN_COLOURS = {
+    "planet": "#3e7b4f",
+    "moon": "#9e9e9e",
+    "nebula": "#9575cd",
+    "ion-storm": "#4fc3f7",
+    "minefield": "#e0413a",
+    "black-hole": "#ff8f00",
+    "neutron-star": "#e1f5fe",
+    "magnetar": "#ce93d8",
+    "gas-giant": "#d7a86e",
+}
 LINE_STYLES = ("-", "--", ":")
 
 
@@ -48,6 +58,32 @@ def ship_tracks(data: dict[str, Any]) -> list[list[list[tuple[float, float]]]]:
     return tracks
 
 
+def draw_terrain(ax: Any, t: dict[str, Any]) -> None:
+    """One terrain feature of the replay data on the tracks plot (the replay page's shapes)."""
+    kind = t["kind"]
+    colour = TERRAIN_COLOURS.get(kind, "#888888")
+    if "r" in t:
+        ax.add_patch(Circle((t["x"], t["y"]), t["r"], color=colour, alpha=0.9, lw=0))
+    elif kind == "nebula":
+        ax.add_patch(Polygon(t["points"], closed=True, color=colour, alpha=0.5, lw=0))
+    elif kind == "ion-storm":
+        if t["areas"] and t["areas"][-1]:  # where the storm has reached by the last turn
+            ax.add_patch(Polygon(t["areas"][-1], closed=True, color=colour, alpha=0.2, lw=0))
+    elif kind == "minefield":
+        for x, y, gone in t["mines"]:
+            ax.add_patch(Circle((x, y), t["hex"] / 2, color=colour, alpha=0.15 if gone else 0.5))
+    elif kind == "black-hole":
+        disk = t["horizon"] + t["rings"] * t["hex"]
+        ax.add_patch(Circle((t["x"], t["y"]), disk, color=colour, alpha=0.35, lw=0))
+        ax.add_patch(Circle((t["x"], t["y"]), t["horizon"], color="#000000", lw=0))
+    elif kind == "gas-giant":
+        ax.add_patch(Circle((t["x"], t["y"]), t["layers"] * t["hex"], color=colour, alpha=0.6))
+    else:  # a neutron star or a magnetar, and a magnetar's reach
+        if "reach" in t:
+            ax.add_patch(Circle((t["x"], t["y"]), t["reach"], fill=False, ls="--", color=colour))
+        ax.add_patch(Circle((t["x"], t["y"]), t["hex"] / 2, color=colour, lw=0))
+
+
 def tracks_figure(data: dict[str, Any]) -> Any:
     """The tracks as a matplotlib Figure (the caller saves and closes it)."""
     sc = data["meta"]["scenario"]
@@ -59,8 +95,7 @@ def tracks_figure(data: dict[str, Any]) -> Any:
     ax.add_patch(Rectangle((0, 0), w, depth, color=SIDE_COLOURS["A"][0], alpha=0.12, lw=0))
     ax.add_patch(Rectangle((0, h - depth), w, depth, color=SIDE_COLOURS["B"][0], alpha=0.12, lw=0))
     for t in data["meta"]["terrain"]:
-        colour = TERRAIN_COLOURS.get(t["kind"], "#888888")
-        ax.add_patch(Circle((t["x"], t["y"]), t["r"], color=colour, alpha=0.9, lw=0))
+        draw_terrain(ax, t)
     final = data["steps"][-1]["state"]
     base = sc["base"]
     marks = [m for step in data["steps"] for m in step["marks"]]

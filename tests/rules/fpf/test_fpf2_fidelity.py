@@ -14,7 +14,7 @@ from kolrami.rules import events as ev
 from kolrami.rules.fpf.repairs import apply_repair, damaged_items
 from kolrami.rules.peak import reset_ship
 from kolrami.rules.sandbox import place, sandbox
-from kolrami.scenarios.models import Terrain
+from kolrami.scenarios.models import Planet
 
 
 def exchange() -> Battle:
@@ -103,7 +103,7 @@ def test_a_planet_stops_a_move_on_its_second_leg() -> None:
     its base at the planet's rim (fpf-1 tested only the first leg)."""
     mx, my = advance(70.0, 40.0, 0, 10.0)
     ex, ey = advance(mx, my, 1, 10.0)
-    planet = Terrain(kind="planet", x=ex, y=ey, radius_cm=4.0)
+    planet = Planet(kind="planet", x=ex, y=ey, radius_cm=4.0)
     battle = sandbox([["reliant"]], [["ktroika"]], turn_limit=1, terrain=(planet,))
     place(battle, "A1", 70, 40, 0, speed=20)
     place(battle, "B1", 150, 110, 3, speed=0)

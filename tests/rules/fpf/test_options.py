@@ -14,7 +14,7 @@ from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.sandbox import place, sandbox
-from kolrami.scenarios.models import Masking, Terrain
+from kolrami.scenarios.models import Masking, Nebula
 
 R3 = math.sqrt(3) / 2
 B_STANDS = "BS1 SPD 0 T0 T0 HOLD"
@@ -205,7 +205,7 @@ def test_above_half_superstructure_a_jump_costs_nothing() -> None:
 def nebula_shot(inside: bool) -> Battle:
     """A Reliant fires six beams (rolls 9, 8, 2, 1, 1, 1) at a K'T'Roika whose shields are
     down to 0, with or without a nebula round the target."""
-    terrain = (Terrain(kind="nebula", x=90, y=52, radius_cm=6),) if inside else ()
+    terrain = (Nebula(kind="nebula", x=90, y=52, radius_cm=6),) if inside else ()
     battle = sandbox(
         [["reliant"]], [["ktroika"]], turn_limit=1, rules=("nebula-fire",), terrain=terrain
     )

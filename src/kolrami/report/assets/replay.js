@@ -66,10 +66,63 @@
   el("line", { x1: 2, y1: HT + 2.2, x2: 12, y2: HT + 2.2, stroke: "#5b6b85", "stroke-width": 0.4 }, scaleBar);
   el("text", { class: "table-label", x: 13.5, y: HT + 3.1 }, scaleBar).textContent =
     `10 cm · table ${W} × ${HT} cm`;
+  const storms = []; // [group, areas by turn] of each ion storm, redrawn as the turns pass
+  const ring = (g, x, y, r, attrs) =>
+    el("circle", Object.assign({ cx: x, cy: sy(y), r: r, fill: "none" }, attrs), g);
+  const poly = (pts) => pts.map((p) => `${f2(p[0])},${f2(sy(p[1]))}`).join(" ");
   for (const t of D.meta.terrain) {
     const g = el("g", { class: "terrain " + t.kind }, svg);
-    el("circle", { cx: t.x, cy: sy(t.y), r: t.r, fill: `url(#${t.kind})` }, g);
-    el("title", {}, g).textContent = `${t.kind} at (${t.x}, ${t.y}), radius ${t.r} cm`;
+    const title = el("title", {}, g);
+    if (t.r !== undefined) {
+      // planets, moons and circle nebulae keep their old, plain form
+      const fill = t.kind === "moon" ? "#9e9e9e" : `url(#${t.kind})`;
+      el("circle", { cx: t.x, cy: sy(t.y), r: t.r, fill: fill }, g);
+      title.textContent = `${t.kind} at (${t.x}, ${t.y}), radius ${t.r} cm`;
+    } else if (t.kind === "nebula") {
+      el("polygon", { points: poly(t.points), fill: "#9575cd", "fill-opacity": 0.35, stroke: "#7c4dff", "stroke-width": 0.4 }, g);
+      title.textContent = `nebula, outline of ${t.points.length} points`;
+    } else if (t.kind === "ion-storm") {
+      const area = el("polygon", { points: poly(t.areas[0]), fill: "#4fc3f7", "fill-opacity": 0.25, stroke: "#0288d1", "stroke-width": 0.5, "stroke-dasharray": "2 1" }, g);
+      storms.push([area, t.areas]);
+      title.textContent = "ion storm (its front moves each turn)";
+    } else if (t.kind === "minefield") {
+      const colour = SIDE_COLOUR[t.owner] || "#888";
+      for (const [x, y, gone] of t.mines) {
+        const m = el("g", { class: "mine" }, g);
+        el("circle", { cx: x, cy: sy(y), r: t.hex / 2, fill: colour, "fill-opacity": gone ? 0.08 : 0.25, stroke: colour, "stroke-width": 0.3, "stroke-dasharray": t.cloaked ? "0.6 0.6" : "" }, m);
+        el("circle", { cx: x, cy: sy(y), r: 0.6, fill: gone ? "none" : colour, stroke: colour, "stroke-width": 0.2 }, m);
+        el("title", {}, m).textContent =
+          `${t.cloaked ? "cloaked " : ""}mine of side ${t.owner} at (${x}, ${y})` + (gone ? `, went off in turn ${gone}` : "");
+      }
+      title.textContent = `minefield of side ${t.owner} (${t.mines.length} mines)`;
+    } else if (t.kind === "black-hole") {
+      for (let k = t.rings; k >= 1; k--) {
+        const r = t.horizon + k * t.hex;
+        el("circle", { cx: t.x, cy: sy(t.y), r: r, fill: "#ff8f00", "fill-opacity": 0.06 + 0.04 * (t.rings - k + 1), stroke: "#ff6f00", "stroke-width": 0.15 }, g);
+      }
+      ring(g, t.x, t.y, t.horizon + (t.rings + 1) * t.hex, { stroke: "#90a4ae", "stroke-width": 0.2, "stroke-dasharray": "1 1" });
+      el("circle", { cx: t.x, cy: sy(t.y), r: t.horizon, fill: "#000" }, g);
+      title.textContent = `black hole: event horizon ${t.horizon} cm, accretion disk ${t.rings} hexes`;
+    } else if (t.kind === "gas-giant") {
+      const R = t.layers * t.hex;
+      el("circle", { cx: t.x, cy: sy(t.y), r: R, fill: "#d7a86e", "fill-opacity": 0.45 }, g);
+      ring(g, t.x, t.y, R - t.hex, { stroke: "#a1887f", "stroke-width": 0.2 });
+      ring(g, t.x, t.y, R - 2 * t.hex, { stroke: "#8d6e63", "stroke-width": 0.2 });
+      el("circle", { cx: t.x, cy: sy(t.y), r: t.hex / 2, fill: "#5d4037" }, g);
+      ring(g, t.x, t.y, R + 2 * t.hex, { stroke: "#90a4ae", "stroke-width": 0.2, "stroke-dasharray": "1 1" });
+      title.textContent = `gas giant, ${t.layers} hexes: outer, deeper and deepest layers, solid core`;
+    } else {
+      // neutron stars and magnetars: a deadly hex; a magnetar's reach
+      if (t.reach) ring(g, t.x, t.y, t.reach, { stroke: "#ce93d8", "stroke-width": 0.3, "stroke-dasharray": "2 2" });
+      el("circle", { cx: t.x, cy: sy(t.y), r: t.hex / 2, fill: "#e1f5fe", stroke: "#81d4fa", "stroke-width": 0.4 }, g);
+      title.textContent = t.kind.replace("-", " ") + (t.reach ? `, pull out to ${t.reach} cm` : "");
+    }
+  }
+  function drawTerrain(i) {
+    const turn = STEPS[i].turn;
+    for (const [area, areas] of storms) {
+      area.setAttribute("points", poly(areas[Math.min(areas.length - 1, Math.max(0, turn - 1))]));
+    }
   }
   const gTracks = el("g", {}, svg);
   const gArcs = el("g", {}, svg);
@@ -483,6 +536,7 @@
   function render() {
     const { i, f } = cur;
     const state = stateAt(i, f);
+    drawTerrain(i);
     drawTracks(i, f);
     drawShips(i, f, state);
     drawVolleys(i, f);

@@ -28,6 +28,7 @@ from kolrami.rules.advanced.geometry import facing_toward
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
 from kolrami.rules.advanced.orders import DecloakDecision, DecloakOrder
+from kolrami.rules.advanced.terrain_events import TerrainCheck
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -43,6 +44,7 @@ CLOAK_CLAUSES = (
     "ADV-CLOAK-06",
     "ADV-CLOAK-07",
     "ADV-CLOAK-08",
+    "ADV-CLOAK-09",
     "ADV-SENS-02",
     "ADV-OFF-09",
 )
@@ -136,6 +138,24 @@ def engage(battle: Battle, state: AdvancedState, ship: AdvShip, why: str) -> Non
     for e in state.side(other(ship.side)):
         if e.lock == ship.id:
             lose_lock(battle, e, "target cloaked")
+
+
+def interference(battle: Battle, state: AdvancedState, ship: AdvShip) -> None:
+    """Near a black hole (outside its disk, where no cloak works at all) a cloaked ship rolls
+    Cloak Tech once a game turn, its power already spent; a failure drops the cloak for the
+    turn (ADV-CLOAK-09)."""
+    result = check(battle.dice, cloak_tech(ship), ship.penalty)
+    passed = result.outcome.passed
+    battle.log.record(
+        TerrainCheck,
+        ship.id,
+        "black hole interference Cloak Tech",
+        result.roll + result.modifier,
+        result.rating,
+        passed,
+    )
+    if not passed:
+        disengage(battle, state, ship, "natural interference near a black hole")
 
 
 def disengage(battle: Battle, state: AdvancedState, ship: AdvShip, why: str) -> None:
@@ -359,6 +379,10 @@ class CloakingDevice(AdvancedModule):
                 engage(battle, state, a, "cloak engaged")
             elif not a.plan.cloak and a.cloaked:
                 disengage(battle, state, a, "cloak disengaged")
+        if any(t.kind == "black-hole" for t in battle.scenario.terrain):
+            for a in list(state.ships.values()):
+                if a.alive and a.cloaked and not a.around.disk:
+                    interference(battle, state, a)
 
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]

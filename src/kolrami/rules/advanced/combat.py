@@ -78,6 +78,8 @@ def ready_problem(adv: AdvShip, index: int) -> str | None:
         return f"w{index} has already fired this turn"
     if not adv.power[index]:
         return f"w{index} was given no power this turn"
+    if adv.around.no_torpedoes and not adv.sheet.weapons[index].beam:
+        return f"w{index}: {adv.around.no_torpedoes}"
     return None
 
 
@@ -174,7 +176,12 @@ def verify_attacks(state: AdvancedState, decision: AttackDecision, order: Attack
             mine.add(a.weapons[0])
         else:
             target = state.ships.get(a.target)
-            if target is None or not target.alive or target.side == adv.side:
+            if (
+                target is None
+                or not target.alive
+                or target.side == adv.side
+                or state.rules.hidden(state, adv.side, target)
+            ):
                 raise IllegalOrderError(
                     f"{a.ship} cannot fire at '{a.target}': not an enemy in play"
                 )
@@ -268,6 +275,8 @@ def legal_attacks(state: AdvancedState, adv: AdvShip) -> list[tuple[tuple[int, .
     n = len(adv.sheet.weapons)
     for e in enemies:
         if state.rules.fire_problem(state, adv, e) is not None:
+            continue
+        if state.rules.hidden(state, adv.side, e):
             continue
         ready = [i for i in range(n) if weapon_problem(adv, i, e) is None]
         for i in ready:
@@ -416,11 +425,14 @@ def fire(battle: Battle, state: AdvancedState, attack: Attack) -> None:
         )
     needed = min(state.rules.to_hit_number(state, adv, w, dist) for w in weapons)
     shots = [damage] if beam else [w.damage for w in weapons for _ in range(w.torpedoes)]
+    # terrain: what the firer's surroundings add to its rolls and do to its damage
+    terrain = state.rules.to_hit_penalty(state, adv, weapons[0])
+    shots = [state.rules.terrain_damage(state, adv, weapons[0], amount) for amount in shots]
     for k, amount in enumerate(shots):
         if not target.alive:
             break  # a salvo's later torpedoes find nothing to hit
         roll = battle.dice.d10()
-        modifier = adv.penalty - (HELM_BONUS if attack.bonus and k == 0 else 0)
+        modifier = adv.penalty + terrain - (HELM_BONUS if attack.bonus and k == 0 else 0)
         hit = needed > 0 and roll + modifier <= needed
         battle.log.record(
             ae.AttackRolled,

@@ -90,6 +90,9 @@ def verify_move(adv: AdvShip, decision: MoveDecision, order: MoveOrder) -> None:
         raise IllegalOrderError(f"{adv.id}: a ship turns only as it moves (give 1 hex or more)")
 
 
+#: The module that plays a scenario's terrain (kolrami.rules.advanced.terrain).
+TERRAIN_MODULE = "adv-terrain"
+
 #: FPF modules whose rules still hold in the advanced game: its victory conditions and
 #: destruction (the FPF core's policies), masking's method (unused), and derelicts.
 FPF_MODULES_KEPT = frozenset({"derelicts", "masking-stationary", "masking-none"})
@@ -104,6 +107,13 @@ def check_modules(battle: Battle) -> None:
         raise InvalidInputError(
             f"rule module '{module.name}' belongs to FPF's turn and has no effect in the advanced "
             "game; leave it out (advanced modules: see kolrami rules)"
+        )
+    placed = [t.kind for t in battle.scenario.terrain if t.kind != "planet"]
+    if placed and TERRAIN_MODULE not in battle.rules.names:
+        raise InvalidInputError(
+            f"scenario '{battle.scenario.name}' places terrain ({', '.join(sorted(set(placed)))}) "
+            f"that only module '{TERRAIN_MODULE}' plays; add it to the scenario's rules or "
+            f"--rules {TERRAIN_MODULE}"
         )
 
 

@@ -124,6 +124,24 @@ class AdvancedModule(RuleModule):
         choice is not this module's."""
         return None
 
+    @hook
+    def hides(self, state: AdvancedState, side: str, ship: AdvShip) -> bool:
+        """Whether this module hides the enemy `ship` from `side` now (terrain: a gas giant's
+        atmosphere, a nebula's failed sensing); any module hiding it hides it."""
+        return False
+
+    @hook
+    def to_hit_penalty(self, state: AdvancedState, ship: AdvShip, weapon: AdvWeapon) -> int:
+        """What `ship`'s surroundings add to its to-hit rolls with `weapon` (summed)."""
+        return 0
+
+    @hook
+    def terrain_damage(
+        self, state: AdvancedState, ship: AdvShip, weapon: AdvWeapon, damage: int
+    ) -> int:
+        """A shot's damage after `ship`'s surroundings (applied in module order)."""
+        return damage
+
     # --- policies (the last module defining one wins) -------------------------------------------
     @policy
     def reinforcement_cap(self, state: AdvancedState, ship: AdvShip, facing: int, base: int) -> int:
@@ -219,17 +237,56 @@ class AdvancedRules:
         self._apply_bonus = rules.hooks(AdvancedModule.apply_bonus)
         self.reinforcement_cap = rules.policy(AdvancedModule.reinforcement_cap)
         self.to_hit_number = rules.policy(AdvancedModule.to_hit_number)
-        self.lock_allowed = rules.policy(AdvancedModule.lock_allowed)
-        self.visible = rules.policy(AdvancedModule.visible)
+        self._lock_allowed = rules.policy(AdvancedModule.lock_allowed)
+        self._visible = rules.policy(AdvancedModule.visible)
+        self._hides = rules.hooks(AdvancedModule.hides)
+        self._to_hit_penalty = rules.hooks(AdvancedModule.to_hit_penalty)
+        self._terrain_damage = rules.hooks(AdvancedModule.terrain_damage)
         self.search_problem = rules.policy(AdvancedModule.search_problem)
         self.search = rules.policy(AdvancedModule.search)
-        self.cloak_problem = rules.policy(AdvancedModule.cloak_problem)
+        self._cloak_problem = rules.policy(AdvancedModule.cloak_problem)
         self.fire_problem = rules.policy(AdvancedModule.fire_problem)
         self.point_problem = rules.policy(AdvancedModule.point_problem)
         self.fire_gate = rules.policy(AdvancedModule.fire_gate)
         self.hit_stands = rules.policy(AdvancedModule.hit_stands)
         self.fire_at_point = rules.policy(AdvancedModule.fire_at_point)
         self.speed_limit = rules.policy(AdvancedModule.speed_limit)
+
+    def lock_allowed(self, state: AdvancedState, ship: AdvShip, target: AdvShip) -> bool:
+        """Whether `ship` may name `target` for a lock: the module's rule, and no terrain
+        around either ship that makes locks impossible."""
+        if ship.around.no_lock or target.around.no_lock:
+            return False
+        return self._lock_allowed(state, ship, target)
+
+    def visible(self, state: AdvancedState, side: str, ship: AdvShip) -> bool:
+        """Whether `side` sees the enemy `ship`: the modules' rule, unless any module hides it."""
+        if not self._visible(state, side, ship):
+            return False
+        return not any(fn(state, side, ship) for fn in self._hides)
+
+    def hidden(self, state: AdvancedState, side: str, ship: AdvShip) -> bool:
+        """Whether a module's hook hides `ship` from `side` now (terrain hides it whole: it
+        cannot even be named as a target)."""
+        return any(fn(state, side, ship) for fn in self._hides)
+
+    def cloak_problem(self, state: AdvancedState, ship: AdvShip) -> str | None:
+        """Why `ship` may not engage a cloak: its surroundings first, then the module's rule."""
+        if ship.around.no_cloak:
+            return ship.around.no_cloak
+        return self._cloak_problem(state, ship)
+
+    def to_hit_penalty(self, state: AdvancedState, ship: AdvShip, weapon: AdvWeapon) -> int:
+        """What the modules add to `ship`'s to-hit rolls with `weapon`."""
+        return sum(fn(state, ship, weapon) for fn in self._to_hit_penalty)
+
+    def terrain_damage(
+        self, state: AdvancedState, ship: AdvShip, weapon: AdvWeapon, damage: int
+    ) -> int:
+        """A shot's damage after the modules' terrain effects."""
+        for fn in self._terrain_damage:
+            damage = fn(state, ship, weapon, damage)
+        return damage
 
     def start_turn(self, battle: Battle, state: AdvancedState) -> None:
         """Every module's start-of-turn hook."""

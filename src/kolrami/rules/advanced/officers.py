@@ -124,6 +124,8 @@ def _choice_problem(state: AdvancedState, adv: AdvShip, role: str, choice: str) 
     if (role, choice) == ("engineer", "power") and not adv.engines_undamaged:
         return "bonus power needs undamaged engines (ADV-OFF-08)"
     if (role, choice) == ("comms", "decode"):
+        if adv.around.storm:  # module adv-terrain: ADV-ION-03
+            return "subspace communications do not work in an ion storm (ADV-ION-03)"
         return decode_problem(state, adv)
     return None
 

@@ -66,6 +66,54 @@ class Officer:
         return value if self.on_duty else value // 2
 
 
+@dataclass(frozen=True, slots=True)
+class Surroundings:
+    """What the terrain around a ship does to it now (module adv-terrain sets it through its
+    events, kolrami.rules.advanced.terrain): inside a nebula, an ion storm, a black hole's
+    accretion disk (its depth in hexes), a gas giant's atmosphere (layer 1 outer to 3
+    deepest), a magnetar's reach, in standard orbit of a feature (its index), or nowhere."""
+
+    nebula: bool = False
+    storm: bool = False
+    disk: int = 0
+    layer: int = 0
+    pull: bool = False
+    orbit: int = -1
+
+    @property
+    def no_lock(self) -> str:
+        """Why no sensor lock holds here, or ''."""
+        if self.nebula:
+            return "no lock holds in a nebula"
+        if self.layer:
+            return "no lock holds inside a gas giant's atmosphere"
+        return ""
+
+    @property
+    def no_cloak(self) -> str:
+        """Why a cloak does not work here, or ''."""
+        if self.nebula:
+            return "cloaks do not work in a nebula"
+        if self.disk:
+            return "cloaks do not work in an accretion disk"
+        if self.layer:
+            return "cloaks do not work in a gas giant's atmosphere"
+        return ""
+
+    @property
+    def no_torpedoes(self) -> str:
+        """Why torpedoes cannot be fired from here, or ''."""
+        return "torpedoes cannot be fired in an accretion disk" if self.disk else ""
+
+    @property
+    def shields_void(self) -> bool:
+        """Shields give no protection: a nebula, or charged against a magnetar's pull."""
+        return self.nebula or self.pull
+
+
+CLEAR = Surroundings()
+
+
 @dataclass(slots=True, eq=False)
 class AdvShip:
     """One ship's advanced state."""
@@ -113,6 +161,7 @@ class AdvShip:
     warp_bonus: int = 0  # extra warp factors of speed change this turn (ADV-OFF-10)
     last_moves: int = 0  # hexes bought last game turn (its speed, for ADV-OFF-10)
     decoded: int = 0  # game turns the enemy's traffic stays decoded (ADV-OFF-12)
+    around: Surroundings = CLEAR  # what the terrain does to it now (module adv-terrain)
 
     @property
     def id(self) -> str:
@@ -167,7 +216,7 @@ class AdvShip:
     @property
     def shielded(self) -> bool:
         """Shields up now: their charge paid and no cloak holding them down."""
-        return self.shields_up and not self.hidden
+        return self.shields_up and not self.hidden and not self.around.shields_void
 
     @property
     def venting(self) -> bool:
@@ -210,6 +259,8 @@ class AdvancedState:
     attacks: list[Attack] = field(default_factory=list)
     #: (sensing ship, decloaked ship) pairs that used their fresh lock try this turn (ADV-CLOAK-02)
     fresh_tries: set[tuple[str, str]] = field(default_factory=set)
+    #: the terrain module's own state (kolrami.rules.advanced.terrain.TerrainState), if it plays
+    terrain: object | None = None
 
     def sees(self, side: str, ship: ShipState) -> bool:
         """Whether `side` sees the enemy `ship` (the battle's `sight`, GUIDE 3.8)."""

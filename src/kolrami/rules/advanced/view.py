@@ -116,6 +116,10 @@ class AdvancedView:
             if e.side != self.side and rules.lock_allowed(self._state, adv, e)
         ]
 
+    def search_problem(self, ship_id: str, facing: int) -> str | None:
+        """Why one of this side's ships may not search a facing for a cloaked ship, or None."""
+        return self._state.rules.search_problem(self._state, self.ship(ship_id), facing)
+
     def cloak_problem(self, ship_id: str) -> str | None:
         """Why one of this side's ships may not engage a cloak, or None."""
         return self._state.rules.cloak_problem(self._state, self.ship(ship_id))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kolrami.engine.view import ShipView, Snapshots, SquadronView
+from kolrami.rules.advanced.terrain import seen_scenario
 from kolrami.rules.advanced.view import AdvancedView
 from kolrami.rules.fpf import fire, movement
 from kolrami.rules.module import rules_of
@@ -39,8 +40,9 @@ class BattleView:
 
     @property
     def scenario(self) -> Scenario:
-        """The scenario being played."""
-        return self._battle.scenario
+        """The scenario as this side knows it: the enemy's mines only once found (ADV-MINE-03;
+        the log holds the whole scenario)."""
+        return seen_scenario(self._battle, self.side)
 
     def own_ships(self) -> list[ShipView]:
         """This side's ships in play."""

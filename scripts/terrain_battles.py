@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Many seeded battles on each built-in terrain scenario: the check that terrain plays without
+an error (issue 19). Prints one line a scenario: battles, errors, how they ended, terrain events.
+
+    python scripts/terrain_battles.py                 # 200 battles a scenario
+    python scripts/terrain_battles.py --seeds 20 --scenario minefield
+    python scripts/terrain_battles.py --views 7      # one minefield battle: referee vs sides
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import traceback
+
+from kolrami.captains.base import BattleView
+from kolrami.engine import events as ev
+from kolrami.engine.battle import Battle
+from kolrami.fleet import load_fleet
+from kolrami.rules.advanced.terrain_events import MineRolled
+from kolrami.scenarios.models import Minefield, builtin_scenario
+from kolrami.sim.play import simulate
+
+SCENARIOS = ("nebula-ambush", "ion-storm-crossing", "minefield", "black-hole", "gas-giant-hide")
+#: captain pairings played in turn: the advanced doctrine against itself and the random captain
+PAIRINGS = (("aggressive", "aggressive"), ("aggressive", "random"), ("random", "random"))
+TERRAIN_KINDS = (
+    "terrain_damage",
+    "terrain_moved",
+    "mine_rolled",
+    "surroundings_changed",
+    "terrain_check",
+)
+
+
+def mines_seen(battle: Battle) -> None:
+    """What the referee's log and each side's view hold of the mines at the battle's end."""
+    header = next(iter(battle.events()))
+    assert isinstance(header, ev.BattleStarted)
+    laid = [t for t in header.header["scenario"]["terrain"] if t["kind"] == "minefield"]
+    rolls = [e for e in battle.events() if isinstance(e, MineRolled)]
+    gone = sorted({e.mine for e in rolls if e.exploded})
+    print(
+        f"referee (log): {sum(len(t['mines']) for t in laid)} mines laid by side "
+        f"{'/'.join(t['owner'] for t in laid)}; {len(rolls)} mine rolls, went off: {gone}"
+    )
+    for side in ("A", "B"):
+        view = BattleView(battle, side).scenario
+        seen = [m for t in view.terrain if isinstance(t, Minefield) for m in t.mines]
+        print(f"side {side}'s view: {len(seen)} mines {seen}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=200)
+    parser.add_argument("--scenario", action="append", choices=SCENARIOS)
+    parser.add_argument("--views", type=int, metavar="SEED", help="one minefield battle's views")
+    args = parser.parse_args()
+    fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
+    if args.views is not None:
+        battle = simulate(
+            builtin_scenario("minefield"), fleets, ("aggressive", "aggressive"), args.views
+        )
+        mines_seen(battle)
+        return
+    failed = 0
+    for name in args.scenario or SCENARIOS:
+        scenario = builtin_scenario(name)
+        errors = 0
+        winners: collections.Counter[str] = collections.Counter()
+        kinds: collections.Counter[str] = collections.Counter()
+        for seed in range(args.seeds):
+            captains = PAIRINGS[seed % len(PAIRINGS)]
+            try:
+                battle = simulate(scenario, fleets, captains, seed)
+            except Exception:
+                errors += 1
+                if errors == 1:
+                    traceback.print_exc()
+                continue
+            result = battle.result
+            winners[(result.winner or "draw") if result else "none"] += 1
+            for event in battle.log:
+                if event.kind in TERRAIN_KINDS:
+                    kinds[event.kind] += 1
+        failed += errors
+        print(
+            f"{name}: {args.seeds} battles, {errors} errors, "
+            f"results {dict(sorted(winners.items()))}, "
+            f"terrain events {dict(sorted(kinds.items()))}"
+        )
+    raise SystemExit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
