@@ -20,7 +20,6 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from kolrami.captains.base import default_repairs, default_return
 from kolrami.catalog import Arc, builtin_pack
 from kolrami.cli.support import captain, check_seed, command, console, rule_modules
 from kolrami.engine.orders import Decision
@@ -29,15 +28,10 @@ from kolrami.errors import InvalidInputError, read_text
 from kolrami.fleet.model import load_fleet
 from kolrami.report.narrate import SIDE_STYLE, Narrator, status_table
 from kolrami.rules.fpf.orders import (
-    ActivationDecision,
-    InitiativeDecision,
-    OrdersDecision,
-    ReactionDecision,
     RepairDecision,
-    ReturnDecision,
 )
 from kolrami.scenarios.models import load_scenario
-from kolrami.sim.session import HUMAN, PlaySession, percent, rule_reading
+from kolrami.sim.session import HUMAN, PlaySession, choices, percent, rule_reading
 
 try:  # readline is a platform module, absent on Windows: completion is a nicety there
     import readline
@@ -152,78 +146,6 @@ def reach(session: PlaySession, side: str) -> Table:
     if not table.rows:
         table.add_row("-", "-", "nothing in arc and range", "", "", "", "")
     return table
-
-
-def choices(session: PlaySession, decision: Decision) -> list[str]:
-    """The legal choices of `decision`, in lines a player reads, with an example order."""
-    view = session.view(decision.side)
-    d = decision
-    if isinstance(d, InitiativeDecision):
-        return [f"You won the roll-off at {d.speed} cm: FIRST or SECOND (FPF-MOV-03)"]
-    if isinstance(d, ActivationDecision):
-        lines = ["Activate one squadron: " + " | ".join(f"ACT {q}" for q in d.squadrons)]
-        for q, prey in d.forcible:
-            lines.append(
-                f"  {q} may force {', '.join(prey)} to move first: ACT {q} FORCE {prey[0]}"
-            )
-        return lines
-    if isinstance(d, OrdersDecision):
-        lines = [f"Orders for {d.squadron}: a manoeuvre for each mover, then FIRE or HOLD"]
-        example = [d.squadron]
-        for mover in d.movers:
-            ship = view.mover_position(mover, d.squadron)
-            lo, hi = view.speed_limits(mover, d.squadron, False)
-            name = f"formation (led by {ship.id})" if mover is None else mover
-            pivot = ""
-            if ship.last_speed == 0:
-                plo, phi = view.speed_limits(mover, d.squadron, True)
-                if plo <= phi:
-                    pivot = f"; or SPD {plo}-{phi} PIV-2..+3 T-1|0|+1 (pivot)"
-            prefix = "" if mover is None else f"{mover}="
-            lines.append(
-                f"  {name}: {prefix}SPD {lo}-{hi} T-1|0|+1 T-1|0|+1 (last speed {ship.last_speed})"
-                + pivot
-            )
-            speed = min(max(ship.last_speed, lo), hi)
-            example.append(f"{prefix}SPD {speed} T0 T0")
-        if d.firers:
-            armed = []
-            for sid in d.firers:
-                arcs = "/".join(a.value for a in view.ship(sid).armed_arcs())
-                armed.append(f"{sid} ({arcs})")
-            lines.append(f"  may fire: {', '.join(armed)} at any of {', '.join(d.targets)}")
-            if view.fires_as_unit():
-                lines.append("  the squadron fires as a unit: every firer or none (FPF-FIRE-13)")
-            reach_now = {r.firer: r for r in session.in_reach(d.side)}
-            locks = []
-            for sid in d.firers:
-                r = reach_now.get(sid)
-                if r is not None:
-                    locks.append(f"{sid}:{r.arc.value}@{r.target}")
-            if locks and len(locks) == len(d.firers):
-                lines.append(f"  e.g. {' '.join(example)} FIRE {' '.join(locks)}")
-        lines.append(f"  e.g. {' '.join(example)} HOLD")
-        return lines
-    if isinstance(d, ReactionDecision):
-        fire = " ".join(f"{s}:F@{d.targets[0]}" for s in d.firers) if d.targets else ""
-        return [
-            f"{d.mover} is about to move: {d.squadron} may react through its forward arc "
-            f"(FPF-FIRE-11) at {', '.join(d.targets)}",
-            f"  REACT {d.squadron} HOLD" + (f"  |  REACT {d.squadron} {fire}" if fire else ""),
-        ]
-    if isinstance(d, RepairDecision):
-        lines = ["Damage control (FPF-REP-02): spend each ship's points on damaged items"]
-        for sid, items, points in zip(d.ships, d.items, d.points, strict=True):
-            lines.append(f"  {sid}: {points} point(s); damaged: {', '.join(items)}; computer")
-        lines.append(f"  e.g. {default_repairs(view, d)}  |  REPAIR NONE")
-        return lines
-    if isinstance(d, ReturnDecision):
-        return [
-            f"{d.ship} returns to the table (PP-11): RETURN {d.ship} x y H<0-5>, "
-            f"{len(d.spots)} legal spots",
-            f"  e.g. {default_return(view, d)}",
-        ]
-    return [f"{type(d).__name__}: {d}", "  give its order in the log's text form"]
 
 
 def vocabulary(session: PlaySession, decision: Decision) -> list[str]:
