@@ -226,8 +226,12 @@ class Terminal:
         try:
             o = self.session.odds(side, firer, arc, target)
         except InvalidInputError as exc:
-            self.out.print(f"[red]{exc}[/]")
-            return
+            try:  # out of range now: the odds should its weapons reach during the move
+                o = self.session.odds(side, firer, arc, target, anywhere=True)
+            except InvalidInputError:
+                self.out.print(f"[red]{exc}[/]")
+                return
+            self.out.print(f"[yellow]{exc}[/]; the odds if every weapon on that arc reaches:")
         t = self.session.view(side).ship(target)
         table = Table(
             title=f"{firer} through {arc.value} at {target} (shields {o.shields}, "

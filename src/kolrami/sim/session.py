@@ -318,15 +318,20 @@ class PlaySession:
                     out.append(InReach(s.id, arc, e.id, r, kinds))
         return out
 
-    def odds(self, side: str, firer: str, arc: Arc, target: str) -> VolleyOdds:
+    def odds(
+        self, side: str, firer: str, arc: Arc, target: str, anywhere: bool = False
+    ) -> VolleyOdds:
         """Exact odds of `firer`'s volley through `arc` at `target` as the ships stand now (the
-        odds `kolrami odds` gives, with the firer's working shots and the target's shields)."""
+        odds `kolrami odds` gives, with the firer's working shots and the target's shields);
+        `anywhere`: every weapon bearing on the arc, as if the target were within their range
+        (a lock declared now fires during the move, wherever it then reaches)."""
         view = self.views[side]
         try:
             s, t = view.ship(firer), view.ship(target)
         except KeyError:
             raise InvalidInputError(f"no ship '{firer}' or '{target}' in {side}'s view") from None
-        return volley_odds(volley_groups(s, arc, t), t.shields, t.cls.hit_locations)
+        groups = volley_groups(s, arc, t, anywhere)
+        return volley_odds(groups, t.shields, t.cls.hit_locations)
 
     def end_positions(self, side: str) -> dict[str, list[tuple[str, float, float, int]]]:
         """For the squadron `side` is ordering: each mover's reachable end points, by
@@ -355,13 +360,17 @@ class PlaySession:
         return out
 
 
-def volley_groups(firer: ShipView, arc: Arc, target: ShipView) -> list[WeaponGroup]:
+def volley_groups(
+    firer: ShipView, arc: Arc, target: ShipView, anywhere: bool = False
+) -> list[WeaponGroup]:
     """The weapon groups `firer` fires through `arc` at `target` now: working shots of each
-    kind that bears and reaches, phasers first (FPF-FIRE-08, FPF-FIRE-15)."""
+    kind that bears and reaches (any range when `anywhere`), phasers first (FPF-FIRE-08,
+    FPF-FIRE-15)."""
     r = cm_between(firer.x, firer.y, target.x, target.y)
     groups = []
     for kind in (WeaponKind.PHASER, WeaponKind.PHOTON):
-        if kind in firer.bears(arc) and r <= firer.ranges[kind] and firer.shots(kind) > 0:
+        reaches = anywhere or r <= firer.ranges[kind]
+        if kind in firer.bears(arc) and reaches and firer.shots(kind) > 0:
             groups.append(
                 WeaponGroup(kind, firer.strength[kind], firer.shots(kind), firer.ranges[kind])
             )
