@@ -95,15 +95,17 @@ def test_a_whole_battle_typed_at_the_terminal_replays_identically(tmp_path: Path
     assert "identical" in result.output
 
 
-def test_undo_takes_back_an_order_not_yet_committed(tmp_path: Path) -> None:
-    # side B against the AI: B's first orders follow its activation with no die rolled between
+def test_completion_and_undo_of_an_order_not_yet_committed(tmp_path: Path) -> None:
+    # hot-seat: the roll-off's winner chooses, then activates, with no die rolled between
     child = _spawn("--seed", "5", "--turns", "1", "--side", "both")
+    child.expect("FIRST or SECOND")  # both squadrons start at 20 cm: a roll-off
     child.expect(PROMPT)
-    child.sendline(_answer(str(child.before)))
-    child.expect("order given")
+    child.send("FIR\t")  # tab completes the word
+    child.sendline("")
+    child.expect("order given: FIRST")
     child.expect(PROMPT)
     child.sendline("undo")
-    child.expect(r"Took back: (.+)\r?\n")
+    child.expect(r"Took back: FIRST")
     child.expect(PROMPT)
     child.sendline("quit")
     child.expect(pexpect.EOF)

@@ -28,7 +28,12 @@ from kolrami.errors import InvalidInputError, read_text
 from kolrami.fleet.model import load_fleet
 from kolrami.report.narrate import SIDE_STYLE, Narrator, status_table
 from kolrami.rules.fpf.orders import (
+    ActivationDecision,
+    InitiativeDecision,
+    OrdersDecision,
+    ReactionDecision,
     RepairDecision,
+    ReturnDecision,
 )
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.session import HUMAN, PlaySession, choices, percent, rule_reading
@@ -149,23 +154,35 @@ def reach(session: PlaySession, side: str) -> Table:
 
 
 def vocabulary(session: PlaySession, decision: Decision) -> list[str]:
-    """The words an order for `decision` may use, for completion."""
-    words = {"FIRST", "SECOND", "ACT", "FORCE", "REACT", "HOLD", "FIRE", "REPAIR", "NONE"}
-    words |= {"RETURN", "SPD", "T-1", "T0", "T+1", "PIV-2", "PIV-1", "PIV0", "PIV+1", "PIV+2"}
-    words |= set(COMMANDS)
-    view = session.view(decision.side)
-    words |= {q.id for q in session.battle.squadrons.values()}
+    """The words an order for `decision` may use (and the commands), for completion."""
+    d = decision
+    words = set(COMMANDS)
+    view = session.view(d.side)
     ships = [*view.own_ships(), *view.enemies()]
-    words |= {s.id for s in ships}
-    mine = [s for s in ships if s.side == decision.side]
-    theirs = [s for s in ships if s.side != decision.side]
-    for s in mine:
-        for arc in s.armed_arcs():
-            words |= {f"{s.id}:{arc.value}@{e.id}" for e in theirs}
-        words |= {f"{s.id}:{i}" for i in ("computer", "shields", "engine_power")}
-    if isinstance(decision, RepairDecision):
-        for sid, items in zip(decision.ships, decision.items, strict=True):
-            words |= {f"{sid}:{i}" for i in items}
+    mine = [s for s in ships if s.side == d.side]
+    theirs = [s for s in ships if s.side != d.side]
+    if isinstance(d, InitiativeDecision):
+        words |= {"FIRST", "SECOND"}
+    elif isinstance(d, ActivationDecision):
+        words |= {"ACT", "FORCE", *d.squadrons, *(p for _, prey in d.forcible for p in prey)}
+    elif isinstance(d, OrdersDecision):
+        words |= {d.squadron, "SPD", "JMP", "HOLD", "FIRE", "T-1", "T0", "T+1"}
+        words |= {f"PIV{n:+d}" if n else "PIV0" for n in range(-2, 4)}
+        words |= {f"{m}=SPD" for m in d.movers if m is not None}
+        for s in mine:
+            for arc in s.armed_arcs():
+                words |= {f"{s.id}:{arc.value}@{t}" for t in d.targets}
+    elif isinstance(d, ReactionDecision):
+        words |= {"REACT", d.squadron, "HOLD"}
+        words |= {f"{s}:F@{t}" for s in d.firers for t in d.targets}
+    elif isinstance(d, RepairDecision):
+        words |= {"REPAIR", "NONE"}
+        for sid, items in zip(d.ships, d.items, strict=True):
+            words |= {f"{sid}:{i}" for i in (*items, "computer")}
+    elif isinstance(d, ReturnDecision):
+        words |= {"RETURN", d.ship, *(f"H{h}" for h in range(6))}
+    else:  # another game's decision: its ships' ids at least
+        words |= {s.id for s in mine} | {s.id for s in theirs}
     return sorted(words)
 
 
@@ -364,8 +381,12 @@ def play_cmd(
         str, typer.Option(help="Side B: a FleetX JSON file or presets:NAME.")
     ] = "presets:klingon-wolfpack",
     side: Annotated[
-        str, typer.Option(help="The side you play: A, B or both (hot-seat on one terminal).")
-    ] = "A",
+        str | None,
+        typer.Option(
+            help="The side you play: A, B or both (hot-seat on one terminal); default A, or "
+            "with --resume the log's own seats."
+        ),
+    ] = None,
     opponent: Annotated[str, typer.Option(help="The captain of the other side.")] = "aggressive",
     scenario: Annotated[str, typer.Option(help="A built-in scenario or a TOML file.")] = "standard",
     turns: Annotated[int | None, typer.Option(help="Turn limit (overrides the scenario).")] = None,
@@ -384,7 +405,7 @@ def play_cmd(
     width: Annotated[int | None, typer.Option(help="Terminal width (default: detected).")] = None,
 ) -> None:
     """Play a battle yourself: side A, B or both against a built-in captain (or hot-seat)."""
-    pick = side.upper()
+    pick = (side or "A").upper()
     if pick not in ("A", "B", "BOTH"):
         raise InvalidInputError(f"--side {side}: choose A, B or both")
     other = captain(opponent)
@@ -394,7 +415,8 @@ def play_cmd(
     )
     if resume is not None:
         text = read_text(resume, "log", MAX_LOG_BYTES)
-        session = PlaySession.resume(text, seats)
+        # the log's own seats unless --side says who plays from now on
+        session = PlaySession.resume(text, seats if side is not None else None)
         save = save or resume
     else:
         pack = builtin_pack()
@@ -411,8 +433,8 @@ def play_cmd(
     out = console() if width is None else Console(width=width)
     _readline(session)
     out.print(
-        f"[bold]{session.fleets[0].name}[/bold] (A: {seats[0]}) vs "
-        f"[bold]{session.fleets[1].name}[/bold] (B: {seats[1]}), scenario "
+        f"[bold]{session.fleets[0].name}[/bold] (A: {session.seats[0]}) vs "
+        f"[bold]{session.fleets[1].name}[/bold] (B: {session.seats[1]}), scenario "
         f"{session.scenario.name}, seed {session.seed}. Type help for commands."
     )
     Terminal(session, out, save).loop()
