@@ -353,7 +353,10 @@ def game_state(gid: str, request: Request) -> JSONResponse:
 @router.post("/play/{gid}/order")
 async def give_order(gid: str, request: Request) -> JSONResponse:
     """Take an order for the deciding side: 200 with the new state, or 422 with the refusal."""
-    body = await request.json()
+    try:
+        body = await request.json()
+    except (ValueError, RuntimeError):  # a form (read already by the CSRF guard), not JSON
+        body = None
     text = body.get("order") if isinstance(body, dict) else None
     if not isinstance(text, str) or not text.strip() or len(text) > 2000:
         raise HTTPException(422, 'send {"order": "<an order in the log\'s text form>"}')
