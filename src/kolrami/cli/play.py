@@ -222,14 +222,19 @@ class Terminal:
         self.out.print(sheets(self.session, side))
         self.out.print(reach(self.session, side))
 
-    def save(self, path: Path | None) -> None:
+    def save(self, path: Path | None, quiet: bool = False) -> None:
         """Write the log so far to `path` (or the --save file)."""
         target = path or self.save_to
         if target is None:
             self.out.print("[yellow]save where?[/] save LOG (or start with --save LOG)")
             return
-        target.write_text(self.session.log_text(), encoding="utf-8")
-        self.out.print(f"Saved the log to {target}; go on with kolrami play --resume {target}")
+        try:
+            target.write_text(self.session.log_text(), encoding="utf-8")
+        except OSError as exc:  # the game goes on: say so and let the player pick another file
+            self.out.print(f"[red]cannot write {target}: {exc.strerror or exc}[/]; save ANOTHER")
+            return
+        if not quiet:
+            self.out.print(f"Saved the log to {target}; go on with kolrami play --resume {target}")
 
     def odds(self, side: str, args: list[str]) -> None:
         """Exact odds of one volley, or of every one in arc and range."""
@@ -369,7 +374,7 @@ class Terminal:
                         continue
                     self.out.print(f"[dim]order given: {text}[/]")
                     if self.save_to is not None:
-                        self.save_to.write_text(s.log_text(), encoding="utf-8")
+                        self.save(None, quiet=True)  # kept after every order
                     break
 
 
