@@ -19,6 +19,8 @@ runner = CliRunner()
 #: Commands that print no results: why each is left out.
 NO_RESULTS = {
     "serve": "runs the web server until stopped; it prints where to open it, not results",
+    "play": "an interactive game at the terminal; its result is the log it saves (--save), "
+    "which kolrami replay LOG --orders --json reads",
 }
 
 #: How each command is run with --json here; {tmp} is the test's folder. Run in this order

@@ -345,7 +345,9 @@ def post_routes(app: FastAPI) -> list[tuple[str, list[str], list[str]]]:
             path = str(route.path)
             fields = [f.name for f in route.dependant.body_params]
             fields += FORM_FIELDS.get(path, [])
-            params = [p for p in ("eid", "number", "table", "rid", "pid") if f"{{{p}}}" in path]
+            params = [
+                p for p in ("eid", "number", "table", "rid", "pid", "gid") if f"{{{p}}}" in path
+            ]
             found.append((path, fields or ["anything"], params))
     assert len(found) >= 15, "the app's routes were not found: has FastAPI's router changed?"
     return found
@@ -382,6 +384,10 @@ def make_site(tmp_path: Path) -> Site:
     )
     assert reported.status_code == 303, reported.text
     good["rid"] = str(store.reports("November")[0]["id"])
+    # a game of /play (issue 20), for its routes' game id
+    started = desk.post("/play", {"turns": "1", "seed": "1"})
+    assert started.status_code == 303, started.text
+    good["gid"] = started.headers["location"].rsplit("/", 1)[1]
     version = str(store.snapshot(eid).rounds[0][1].get("version", 0))
     other = store.state("November").rounds[0][1]  # table 2: the organizer enters its result
     assert other.b is not None

@@ -31,7 +31,21 @@ PUBLIC = {
     ("POST", "/logout"),
     ("GET", "/setup"),
     ("POST", "/setup"),
+    # playing a battle needs no login (issue 20): a game is reached by its unguessable id
+    ("GET", "/play"),
+    ("POST", "/play"),
+    ("GET", "/play/rules/{rule_id}"),
+    ("GET", "/play/{gid}"),
+    ("GET", "/play/{gid}/state"),
+    ("POST", "/play/{gid}/order"),
+    ("POST", "/play/{gid}/undo"),
+    ("GET", "/play/{gid}/log.jsonl"),
+    ("GET", "/play/{gid}/replay"),
 }
+
+
+#: the /play game the `event` fixture starts (its id is unguessable: made, not chosen)
+GAME: dict[str, str] = {}
 
 
 def routes(app: FastAPI) -> list[tuple[str, str]]:
@@ -48,6 +62,7 @@ def routes(app: FastAPI) -> list[tuple[str, str]]:
 def concrete(path: str, eid: int, rid: int = 1) -> str:
     """The path with its parameters filled in for the test event."""
     values = {"eid": eid, "number": 1, "table": 1, "pid": 1, "rid": rid, "token": "gone"}
+    values |= {"gid": GAME.get("gid", "g" * 24), "rule_id": "FPF-MOV-07"}
     return re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]), path)
 
 
@@ -58,6 +73,9 @@ def event(app: FastAPI) -> tuple[Desk, int]:
     eid = new_event(desk)
     assert desk.post(f"/org/events/{eid}/pair").status_code == 303
     assert desk.post(f"/org/events/{eid}/rounds/1/tables/1/ai", {"version": "1"}).status_code == 303
+    started = desk.post("/play", {"turns": "1", "seed": "1"})
+    assert started.status_code == 303
+    GAME["gid"] = started.headers["location"].rsplit("/", 1)[1]
     return desk, eid
 
 

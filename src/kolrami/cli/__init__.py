@@ -17,7 +17,7 @@ import typer
 
 from kolrami import __version__
 from kolrami.catalog import builtin_pack
-from kolrami.cli import assess, battle, cards, fleet, odds, peak, ships, tournament, web
+from kolrami.cli import assess, battle, cards, fleet, odds, peak, play, ships, tournament, web
 from kolrami.cli.support import fail, print_json
 from kolrami.errors import quoted
 from kolrami.rules import RULES_VERSION
@@ -81,6 +81,7 @@ def _root(
 ships.register(app)  # ships, ship, schema
 odds.register(app)  # odds
 battle.register(app)  # battle, replay, captains, rules
+play.register(app)  # play
 cards.register(app)  # cards, card
 assess.register(app)  # assess
 web.register(app)  # serve

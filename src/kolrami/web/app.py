@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import socket
 import sqlite3
+import tempfile
 from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -43,7 +44,7 @@ from kolrami.web.deps import (
     login_url,
     render,
 )
-from kolrami.web.routers import auth, organizer, players, public, report, rounds
+from kolrami.web.routers import auth, organizer, play, players, public, report, rounds
 from kolrami.web.security import Throttle
 from kolrami.web.views import EventView
 
@@ -95,12 +96,14 @@ def create_app(
     *,
     https_only: bool = False,
     own_hosts: Iterable[str] = (),
+    play_dir: Path | None = None,
 ) -> FastAPI:
     """The web app on a store (a Store, a database URL or path, or the default ./kolrami.db).
 
     `own_hosts` adds to the names this server answers /setup on (localhost, its loopback
     addresses and the machine's own names always). `https_only`: served over TLS, the session
-    cookie is Secure."""
+    cookie is Secure. `play_dir`: where the games of /play keep their logs (by default beside
+    the database file, `<db>.play/`, or in the system's temporary folder)."""
     the_store = store if isinstance(store, Store) else Store(store)
     # autoescape everything: the templates end in .j2, which select_autoescape would not escape
     # auto_reload off: the templates are part of the installed package and do not change under
@@ -138,7 +141,8 @@ def create_app(
     )
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
-    for module in (public, report, auth, organizer, players, rounds):
+    app.state.play = play.PlayGames(play_dir or _play_dir(the_store))
+    for module in (public, report, play, auth, organizer, players, rounds):
         app.include_router(module.router)
 
     @app.exception_handler(LoginRequiredError)
@@ -311,3 +315,12 @@ def _error_line(request: Request, status: int, message: str) -> HTMLResponse:
 
 
 __all__ = ["HTTPException", "create_app"]
+
+
+def _play_dir(store: Store) -> Path:
+    """Where /play keeps its games when the app is not told: beside a SQLite file, else in the
+    temporary folder (a game is its log; the folder is made at the first game)."""
+    url = str(store.url)
+    if url.startswith("sqlite:///") and ":memory:" not in url:
+        return Path(url.removeprefix("sqlite:///")).with_suffix(".play")
+    return Path(tempfile.gettempdir()) / "kolrami-play"

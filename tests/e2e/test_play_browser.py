@@ -1,0 +1,215 @@
+"""/play in a real browser: a human (side A, on a tablet) plays a whole small battle against the
+AI by clicking, the page is reloaded mid-battle and goes on, an illegal order is refused with its
+clause linked, and the finished log re-runs identically from its orders.
+
+Skipped, with the reason, where /usr/bin/chromium or playwright is missing. Screenshots go to
+KOLRAMI_SCREENSHOTS (a folder) when it is set, else to the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from typer.testing import CliRunner
+
+from kolrami.cli import app as cli
+from kolrami.tournament.store import Store
+from kolrami.web import create_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+#: an upright 10-inch tablet
+TABLET = {"viewport": {"width": 820, "height": 1180}, "is_mobile": True, "has_touch": True}
+
+pytestmark = [
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
+    ),
+    pytest.mark.slow,
+]
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="needs playwright (pip install playwright)"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    app = create_app(Store(str(tmp_path / "store.db")), play_dir=tmp_path / "games")
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("KOLRAMI_SCREENSHOTS") or tmp_path / "shots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+def _until(check: Any, what: str, seconds: float = 30) -> None:
+    """Poll `check` (the page's policy allows no eval, so no wait_for_function)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def _ready(page: Any) -> None:
+    _until(
+        lambda: (
+            page.get_attribute("#play", "data-orders") is not None
+            and page.get_attribute("#play", "data-busy") != "yes"
+        ),
+        "the board",
+    )
+
+
+def _orders(page: Any) -> int:
+    return int(page.get_attribute("#play", "data-orders"))
+
+
+def _pick_fire(page: Any) -> None:
+    """Lock every firer on a target in arc and range, when all of them have one (a squadron
+    fires as a unit); else hold."""
+    selects = page.locator("select.fire")
+    picks = []
+    for i in range(selects.count()):
+        in_reach = selects.nth(i).locator("option[data-reach=yes]")
+        if in_reach.count() == 0:
+            return
+        picks.append(in_reach.first.get_attribute("value"))
+    for i, value in enumerate(picks):
+        selects.nth(i).select_option(value)
+
+
+def _act(page: Any, kind: str) -> None:
+    """Answer the decision on the screen by clicking."""
+    if kind == "InitiativeDecision":
+        page.click("#first")
+        return
+    if kind == "ActivationDecision":
+        page.locator("button.choice").first.click()
+        return
+    if kind == "OrdersDecision":
+        dots = page.locator("#board .end")
+        if dots.count():
+            dots.nth(dots.count() // 2).click(force=True)  # (a dot may sit under a ship's label)
+    if kind in ("OrdersDecision", "ReactionDecision"):
+        _pick_fire(page)
+    page.click("#send")
+
+
+def test_a_whole_battle_by_clicking_on_a_tablet_replays_identically(
+    browser: Any, server: str, shots: Path, tmp_path: Path
+) -> None:
+    context = browser.new_context(**TABLET)
+    page = context.new_page()
+    errors: list[str] = []
+    requests: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("request", lambda r: requests.append(r.url))
+
+    page.goto(server + "/play")
+    page.select_option("select[name=seat_b]", "aggressive")
+    page.fill("input[name=turns]", "2")
+    page.fill("input[name=seed]", "3")
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    game = page.url.rsplit("/", 1)[1]
+    _ready(page)
+
+    refused = reloaded = shot = False
+    steps = 0
+    while page.get_attribute("#play", "data-over") != "yes":
+        steps += 1
+        assert steps < 200, "the battle did not end"
+        kind = page.get_attribute("#play", "data-kind")
+        before = _orders(page)
+        if kind == "OrdersDecision" and not refused:
+            # an order the rules refuse: the clause is named and linked, the battle untouched
+            page.fill("#order", "AS1 SPD 99 T0 T0 HOLD")
+            page.click("#send")
+            page.wait_for_selector("#refusal-text")
+            assert "FPF-MOV-06" in page.inner_text("#refusal-text")
+            link = page.get_attribute("#refusal a.rule", "href")
+            assert link is not None
+            assert page.request.get(server + link).ok
+            assert _orders(page) == before
+            refused = True
+            # the board mid-turn: a ship's arcs on hover and the move's end points
+            page.locator("#board .ship[data-ship=A1] .hull").hover(force=True)
+            assert page.locator("#board .arc").count() > 0
+            assert page.locator("#board .end").count() > 0
+            page.screenshot(path=str(shots / "play-tablet-orders.png"), full_page=True)
+            shot = True
+        if steps == 6 and not reloaded:
+            page.reload()  # the game is kept on the server: the reload goes on where it was
+            _ready(page)
+            assert _orders(page) == before
+            reloaded = True
+        _act(page, kind or "")
+        _until(
+            lambda n=before: _orders(page) != n or page.locator("#refusal").is_visible(),
+            "the order to be taken",
+        )
+        assert page.locator("#refusal").is_hidden(), page.inner_text("#refusal")
+        if page.locator(".die").count() and shot and not (shots / "play-tablet-dice.png").exists():
+            page.screenshot(path=str(shots / "play-tablet-dice.png"), full_page=True)
+    assert refused
+    assert reloaded
+    assert "Result:" in page.inner_text("#decision")
+
+    log = tmp_path / "game.jsonl"
+    log.write_text(page.request.get(f"{server}/play/{game}/log.jsonl").text(), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["replay", str(log), "--orders"])
+    assert result.exit_code == 0, result.output
+    assert "identical" in result.output
+    assert page.request.get(f"{server}/play/{game}/replay").ok
+    # (the one refusal answers 422, which the browser notes in its console)
+    assert [e for e in errors if "status of 422" not in e] == [], errors
+    assert all(u.startswith(server) for u in requests), [
+        u for u in requests if not u.startswith(server)
+    ]
+    context.close()
