@@ -34,11 +34,14 @@ from kolrami.captains.scoring import (
     Plan,
     Situation,
     Weights,
+    NEAR_MISS_VALUE,
+    best_lock,
     best_move,
     best_target,
     candidates,
     enemy,
     focus_target,
+    held_range,
     jump_toward,
 )
 from kolrami.catalog.models import Arc
@@ -175,13 +178,29 @@ class ScoredCaptain:
         if isinstance(decision, RepairDecision):
             return default_repairs(view, decision)
         if isinstance(decision, InitiativeDecision):
-            return _SECOND  # moving second sees where the enemy went
+            return self._initiative(view) if self.weights.initiative else _SECOND
         if isinstance(decision, ReturnDecision):
             return default_return(view, decision)
         assert isinstance(decision, ADVANCED_DECISIONS)
         return self.advanced.decide(view, decision)
 
     # --- decisions ----------------------------------------------------------------------------
+
+    def _initiative(self, view: BattleView) -> InitiativeOrder:
+        """Move first when some enemy is within reach of our guns this turn (our longest range
+        and a full move, INITIATIVE_REACH_CM): the side that moves first fires first. Otherwise
+        second, which sees where the enemy went."""
+        enemies = view.enemies()
+        for s in view.own_ships():
+            if not s.alive:
+                continue
+            reach = 0
+            for kind in s.ranges:
+                reach = max(reach, s.range_of(kind)) if s.shots(kind) else reach
+            for e in enemies:
+                if math.hypot(e.x - s.x, e.y - s.y) <= reach + INITIATIVE_REACH_CM:
+                    return _FIRST
+        return _SECOND
 
     def _activation(self, view: BattleView, decision: ActivationDecision) -> ActivateOrder:
         # the squadron farthest from the enemy moves first: the closest ones wait and see
@@ -270,6 +289,13 @@ class ScoredCaptain:
             threats.append(enemy(e, own_shields, arsenal))
         table = (view.scenario.table_width_cm, view.scenario.table_height_cm)
         obstacles = view.obstacles()
+        weights = self.weights
+        bases: list[tuple[float, float]] = []
+        touch = 2 * view.scenario.base_radius_cm
+        if weights.full_path:  # the bases a move may stop short of (FPF-MOV-08)
+            for s in view.own_ships() + enemies:
+                if s.on_table and s.squadron != sq:
+                    bases.append((s.x, s.y))
         moves: list[tuple[str | None, Maneuver]] = []
         plans: dict[str, Plan] = {}
         if jump is not None and self.weights.jumps:
@@ -286,8 +312,16 @@ class ScoredCaptain:
             choices = self._candidates(view, mover, sq, origin)
             view.count_candidates(choices.count)
             ours = Firepower(group, focus.shields, arsenal)
-            situation = Situation(focus, ours, threats, table, obstacles)
-            move = best_move(origin, choices.legs, situation, self.weights)
+            situation = Situation(focus, ours, threats, table, obstacles, bases, touch)
+            if weights.withdraw:  # a damaged ship weighs the return fire more
+                lost = 0.0
+                for s in group:
+                    share = 1.0 - s.superstructure / s.cls.superstructure
+                    lost = share if share > lost else lost
+                situation.threat = weights.threat * (1.0 + weights.withdraw * lost)
+            if weights.hold_range:
+                situation.hold = held_range(ours)
+            move = best_move(origin, choices.legs, situation, weights)
             moves.append((mover, move.maneuver))
             for s in group:
                 plans[s.id] = move.plan.shifted(origin, s)
@@ -334,9 +368,14 @@ class ScoredCaptain:
         firers = view.firers(sq)
         if not firers or view.squadron(sq).fired:
             return None
+        weights = self.weights
+        lock_of = best_lock if weights.full_path else best_target
+        # (with full_path only a lock that can deal damage counts: a squadron whose locks can
+        # none of them fire keeps its volley for reaction fire, FPF-FIRE-11)
+        worth = NEAR_MISS_VALUE if weights.full_path else 0.0
         choices: list[tuple[float, FireTarget]] = []
         for ship in firers:
-            best = best_target(ship, plans.get(ship.id), enemies, focus, arsenal)
+            best = lock_of(ship, plans.get(ship.id), enemies, focus, arsenal)
             if best is not None:
                 value, arc, target = best
                 choices.append((value, _lock(ship.id, ARC_ORDER[arc], target.id)))
@@ -344,14 +383,21 @@ class ScoredCaptain:
         every = []
         for v, t in choices:
             every.append(t)
-            if v > 0:
+            if v > worth:
                 chosen.append(t)
         if not chosen:
             return None
         if not view.fires_as_unit():
             return tuple(chosen)
         if len(choices) < len(firers):
-            return None
+            if not weights.unit_fire:
+                return None
+            # FPF-FIRE-13: the squadron fires as a unit, so a ship with nothing in arc locks on
+            # the focus through an armed arc (it may yet bear) rather than hold everyone's fire
+            locked = {t.ship for t in every}
+            for ship in firers:
+                if ship.id not in locked:
+                    every.append(_lock(ship.id, ship.armed_arcs()[0], focus.id))
         return tuple(every)
 
 
@@ -359,6 +405,9 @@ class ScoredCaptain:
 # instructions): the scored doctrines make the ones they give again and again only once.
 
 _SECOND = InitiativeOrder(False)
+_FIRST = InitiativeOrder(True)
+#: How far beyond its longest range an enemy may be for moving first to pay (a full move).
+INITIATIVE_REACH_CM = 40
 
 
 @cache
@@ -383,12 +432,32 @@ class AggressiveCaptain(ScoredCaptain):
     """Close in, bring the forward arc to bear at the best range, focus fire on a kill."""
 
     name = "aggressive"
-    weights = Weights(threat=0.3, closing=0.08, keep_out=False, react=True, jumps=True)
+    weights = Weights(
+        threat=0.3,
+        closing=0.08,
+        keep_out=False,
+        react=True,
+        jumps=True,
+        unit_fire=True,
+        full_path=True,
+        initiative=True,
+        withdraw=1.0,
+    )
 
 
 class KitingCaptain(ScoredCaptain):
     """Stay outside the enemy's best range and inside its own; trade at a distance."""
 
     name = "kiting"
-    weights = Weights(threat=1.0, closing=0.03, keep_out=True, react=True)
+    weights = Weights(
+        threat=1.0,
+        closing=0.1,
+        keep_out=False,
+        react=True,
+        unit_fire=True,
+        full_path=True,
+        initiative=True,
+        withdraw=1.0,
+        hold_range=True,
+    )
     temperament = KITING
