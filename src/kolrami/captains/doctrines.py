@@ -43,6 +43,7 @@ from kolrami.captains.scoring import (
     focus_target,
     held_range,
     jump_toward,
+    ranked_moves,
 )
 from kolrami.catalog.models import Arc
 from kolrami.engine.chance import Dice
@@ -260,8 +261,22 @@ class ScoredCaptain:
             fire += [_lock(s.id, Arc.F, fallback) for s in need if s.id not in targets]
         return ReactionOrder(decision.squadron, tuple(fire))
 
+    def options(self, view: BattleView, decision: OrdersDecision, count: int) -> list[SquadronOrder]:
+        """Up to `count` different orders this doctrine rates highly, its own choice first: the
+        n-th gives every mover its n-th best manoeuvre (`scoring.ranked_moves`) and the locks
+        worth most from there (a search's candidates, captains/admiral.py)."""
+        out: list[SquadronOrder] = []
+        seen: set[str] = set()
+        for rank in range(count):
+            order = self._orders(view, decision.squadron, decision.jump, rank)
+            text = str(order)
+            if text not in seen:
+                seen.add(text)
+                out.append(order)
+        return out
+
     def _orders(
-        self, view: BattleView, sq: str, jump: tuple[int, int] | None = None
+        self, view: BattleView, sq: str, jump: tuple[int, int] | None = None, rank: int = 0
     ) -> SquadronOrder:
         members = view.members(sq)
         enemies = view.enemies()
@@ -321,7 +336,11 @@ class ScoredCaptain:
                 situation.threat = weights.threat * (1.0 + weights.withdraw * lost)
             if weights.hold_range:
                 situation.hold = held_range(ours)
-            move = best_move(origin, choices.legs, situation, weights)
+            if rank:
+                ranked = ranked_moves(origin, choices.legs, situation, weights)
+                move = ranked[min(rank, len(ranked) - 1)]
+            else:
+                move = best_move(origin, choices.legs, situation, weights)
             moves.append((mover, move.maneuver))
             for s in group:
                 plans[s.id] = move.plan.shifted(origin, s)

@@ -531,6 +531,19 @@ def stop_short(
     return end_x, end_y
 
 
+def ranked_moves(
+    origin: ShipView, legs: Sequence[Leg], situation: Situation, weights: Weights
+) -> list[Move]:
+    """Every candidate manoeuvre scored in full as `best_move` scores it, best first (the
+    earlier of equals first): a search's candidates."""
+    moves = []
+    for turn, half, maneuvers in legs:
+        for maneuver in maneuvers:
+            moves.append(best_move(origin, (Leg(turn, half, (maneuver,)),), situation, weights))
+    moves.sort(key=lambda m: -m.score)
+    return moves
+
+
 #: A jump is worth it when it lands this much nearer the focus target than a full normal move
 #: (40 cm) could bring it, and no nearer than this to it (the jump passes over ships, FPF-MASK-05)
 JUMP_GAIN_CM = 15.0

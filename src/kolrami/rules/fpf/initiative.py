@@ -42,6 +42,11 @@ _orders_decision = lru_cache(maxsize=1024)(OrdersDecision)
 _reaction_decision = lru_cache(maxsize=1024)(ReactionDecision)
 
 
+#: The key under which a battle keeps, during a forced activation, the forced squadron and the
+#: one that forced it (`battle.extensions`).
+FORCED = "fpf-forced"
+
+
 def forcible_prey(battle: Battle, squadron: SquadronState, pending: set[str]) -> tuple[str, ...]:
     """Enemy squadrons `squadron` pursues closely enough to force them to move first (FPF-MOV-10).
 
@@ -339,7 +344,10 @@ def _alternate(
         assert isinstance(act, ActivateOrder)
         if act.force is not None:
             pending.discard(act.force)
+            # (kept for `resume_initiative`: the forcer activates next, FPF-MOV-10)
+            battle.extensions[FORCED] = (act.force, act.squadron)
             yield from activate(battle, battle.squadrons[act.force], act.squadron)
+            del battle.extensions[FORCED]
             if battle.over():
                 return True
         pending.discard(act.squadron)
@@ -355,9 +363,8 @@ def resume_initiative(
     """The rest of the initiative phase of a copy of a battle (`Battle.clone`) taken at
     `decision`, once `order` answers it: the squadron's activation carried out, then the other
     squadrons that have not activated, the sides taking turns from the other one, then the
-    slower speeds (FPF-MOV-01, FPF-MOV-02). A search's model of the turn, for rollouts: a
-    squadron that forced this one (FPF-MOV-10) waits its side's turn like any other. Returns
-    whether the battle ended."""
+    slower speeds (FPF-MOV-01, FPF-MOV-02); a squadron that forced this one to move first
+    activates next (FPF-MOV-10). Returns whether the battle ended."""
     verify_orders(battle, decision, order)
     squadron = battle.squadrons[decision.squadron]
     # (the speeds as the turn began: a leader lost on the way does not move a squadron's)
@@ -368,6 +375,13 @@ def resume_initiative(
         return True
     pending = {q for q, sq in battle.squadrons.items() if not sq.activated and _in_play(battle, q)}
     other = "B" if decision.side == "A" else "A"
+    forced = battle.extensions.pop(FORCED, None)
+    if forced is not None and forced[0] == squadron.id:  # its forcer moves next (FPF-MOV-10)
+        pending.discard(forced[1])
+        if _in_play(battle, forced[1]):
+            yield from activate(battle, battle.squadrons[forced[1]], None)
+        other = decision.side
+        speed = speeds[forced[1]]  # the tier is the forcer's (the forced may be slower)
     over = yield from _alternate(battle, pending, speeds, speed, other)
     if over:
         return True
