@@ -41,8 +41,12 @@ from kolrami.engine.geometry import arc_to
 from kolrami.engine.orders import Decision, Order
 from kolrami.fleet import load_fleet, preset_names
 from kolrami.rules import events as rev
-from kolrami.rules.fpf.orders import InitiativeDecision, InitiativeOrder, OrdersDecision
-from kolrami.rules.fpf.orders import SquadronOrder
+from kolrami.rules.fpf.orders import (
+    InitiativeDecision,
+    InitiativeOrder,
+    OrdersDecision,
+    SquadronOrder,
+)
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 from kolrami.sim.stats import wilson

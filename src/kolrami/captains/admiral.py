@@ -26,6 +26,8 @@ number of the decision and the rollout's index. Parameters: `admiral:budget=200,
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from kolrami.captains.base import BattleView
 from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain
 from kolrami.engine.battle import Battle, Result
@@ -47,7 +49,7 @@ class AdmiralCaptain:
 
     name = "admiral"
     #: the parameters it takes (`admiral:budget=200`), each a whole number, and their least
-    parameters = {"budget": 0, "horizon": 0, "width": 1}
+    parameters: ClassVar[dict[str, int]] = {"budget": 0, "horizon": 0, "width": 1}
 
     def __init__(
         self, dice: Dice, budget: int = BUDGET, horizon: int = HORIZON, width: int = WIDTH

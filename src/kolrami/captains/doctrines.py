@@ -28,13 +28,13 @@ from kolrami.captains.base import (
     default_return,
 )
 from kolrami.captains.scoring import (
+    NEAR_MISS_VALUE,
     Arsenal,
     Candidates,
     Firepower,
     Plan,
     Situation,
     Weights,
-    NEAR_MISS_VALUE,
     best_lock,
     best_move,
     best_target,
@@ -261,7 +261,9 @@ class ScoredCaptain:
             fire += [_lock(s.id, Arc.F, fallback) for s in need if s.id not in targets]
         return ReactionOrder(decision.squadron, tuple(fire))
 
-    def options(self, view: BattleView, decision: OrdersDecision, count: int) -> list[SquadronOrder]:
+    def options(
+        self, view: BattleView, decision: OrdersDecision, count: int
+    ) -> list[SquadronOrder]:
         """Up to `count` different orders this doctrine rates highly, its own choice first: the
         n-th gives every mover its n-th best manoeuvre (`scoring.ranked_moves`) and the locks
         worth most from there (a search's candidates, captains/admiral.py)."""

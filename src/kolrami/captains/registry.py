@@ -85,6 +85,21 @@ def split_parameters(name: str) -> tuple[str, str]:
     return name, ""
 
 
+def split_captains(text: str) -> list[str]:
+    """Captains from a comma-separated list, a captain's own parameters kept with it:
+    `admiral:budget=200,horizon=2,kiting` is ["admiral:budget=200,horizon=2", "kiting"] (a
+    part that is only key=value belongs to the captain before it)."""
+    out: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if out and "=" in part and ":" not in part and split_parameters(out[-1])[1]:
+            out[-1] = f"{out[-1]},{part}"
+        else:
+            out.append(part)
+    return out
+
+
 def _with_parameters(name: str, base: str, text: str) -> CaptainFactory:
     """The factory of `base` with the parameters `text` (key=value, comma-separated, whole
     numbers), checked against what the factory declares it takes (its `parameters`: each

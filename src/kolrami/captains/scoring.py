@@ -702,17 +702,18 @@ def best_lock(
 
 
 def held_range(ours: Firepower) -> float:
-    """The distance kiting keeps from its focus target (`Weights.hold_range`): the longest
-    range of the groups bearing into its best arc (the one with the most damage), less a
-    centimetre; KITING_DISTANCE_CM when nothing of ours can hurt it."""
+    """The distance kiting keeps from its focus target (`Weights.hold_range`): its best arc's
+    (the one with the most damage) best range, the shortest range of the groups bearing into
+    it, where all of them reach, less a centimetre; KITING_DISTANCE_CM when nothing of ours can
+    hurt it. (Holding at the arc's longest range instead measured weaker: docs/captains.md.)"""
     best = 0.0
     hold = float(KITING_DISTANCE_CM)
     for groups in ours.by_arc:
         total = 0.0
-        longest = 0.0
+        shortest = inf
         for range_cm, damage in groups:
             total += damage
-            longest = range_cm if range_cm > longest else longest
+            shortest = range_cm if range_cm < shortest else shortest
         if total > best:
-            best, hold = total, longest - 1.0
+            best, hold = total, shortest - 1.0
     return hold
