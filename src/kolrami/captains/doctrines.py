@@ -28,6 +28,7 @@ from kolrami.captains.base import (
     default_return,
 )
 from kolrami.captains.scoring import (
+    FOCUS_BONUS,
     NEAR_MISS_VALUE,
     Arsenal,
     Candidates,
@@ -188,19 +189,21 @@ class ScoredCaptain:
     # --- decisions ----------------------------------------------------------------------------
 
     def _initiative(self, view: BattleView) -> InitiativeOrder:
-        """Move first when some enemy is within reach of our guns this turn (our longest range
-        and a full move, INITIATIVE_REACH_CM): the side that moves first fires first. Otherwise
-        second, which sees where the enemy went."""
-        enemies = view.enemies()
-        for s in view.own_ships():
-            if not s.alive:
-                continue
-            reach = 0
-            for kind in s.ranges:
-                reach = max(reach, s.range_of(kind)) if s.shots(kind) else reach
-            for e in enemies:
-                if math.hypot(e.x - s.x, e.y - s.y) <= reach + INITIATIVE_REACH_CM:
-                    return _FIRST
+        """Move first when our ships can kill an enemy from where they stand (the expected
+        damage of their best locks on it, `scoring.best_lock`, is its hull or more): the side
+        that moves first fires first (FPF-MOV-03). Otherwise second, which sees where the
+        enemy went. (Moving first whenever an enemy is within a move of our reach measured
+        weaker: docs/captains.md.)"""
+        arsenal = Arsenal()
+        own = [s for s in view.own_ships() if s.alive]
+        for e in view.enemies():
+            damage = 0.0
+            for s in own:
+                best = best_lock(s, None, (e,), e, arsenal)
+                if best is not None and best[0] > NEAR_MISS_VALUE:
+                    damage += best[0] / FOCUS_BONUS
+            if damage >= e.superstructure:
+                return _FIRST
         return _SECOND
 
     def _activation(self, view: BattleView, decision: ActivationDecision) -> ActivateOrder:
@@ -427,8 +430,7 @@ class ScoredCaptain:
 
 _SECOND = InitiativeOrder(False)
 _FIRST = InitiativeOrder(True)
-#: How far beyond its longest range an enemy may be for moving first to pay (a full move).
-INITIATIVE_REACH_CM = 40
+
 
 
 @cache
