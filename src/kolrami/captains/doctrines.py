@@ -30,6 +30,7 @@ from kolrami.captains.base import (
 from kolrami.captains.scoring import (
     FOCUS_BONUS,
     NEAR_MISS_VALUE,
+    WITHDRAW_CM,
     Arsenal,
     Candidates,
     Firepower,
@@ -333,14 +334,19 @@ class ScoredCaptain:
             view.count_candidates(choices.count)
             ours = Firepower(group, focus.shields, arsenal)
             situation = Situation(focus, ours, threats, table, obstacles, bases, touch)
-            if weights.withdraw:  # a damaged ship weighs the return fire more
+            if weights.hold_range:
+                situation.hold = held_range(ours)
+            if weights.withdraw:  # a damaged ship weighs return fire more, closing less
                 lost = 0.0
                 for s in group:
                     share = 1.0 - s.superstructure / s.cls.superstructure
                     lost = share if share > lost else lost
-                situation.threat = weights.threat * (1.0 + weights.withdraw * lost)
-            if weights.hold_range:
-                situation.hold = held_range(ours)
+                pull = weights.withdraw * lost
+                situation.threat = weights.threat * (1.0 + pull)
+                if weights.hold_range:
+                    situation.hold += WITHDRAW_CM * pull
+                else:
+                    situation.closing = weights.closing * (1.0 - 2.0 * pull)
             if rank:
                 ranked = ranked_moves(origin, choices.legs, situation, weights)
                 move = ranked[min(rank, len(ranked) - 1)]
@@ -430,7 +436,6 @@ class ScoredCaptain:
 
 _SECOND = InitiativeOrder(False)
 _FIRST = InitiativeOrder(True)
-
 
 
 @cache

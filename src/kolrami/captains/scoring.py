@@ -57,6 +57,8 @@ FOCUS_BONUS = 1.2
 #: The value of a lock that cannot hurt its target yet (it may still fire later in the turn):
 #: this much, divided by one more than the distance.
 NEAR_MISS_VALUE = 0.01
+#: How much farther out a kiting ship holds when all of its hull is gone (`Weights.withdraw`).
+WITHDRAW_CM = 20.0
 #: The unit vector of each heading (`geometry.unit`).
 UNIT = tuple(unit(heading) for heading in range(HEADINGS))
 
@@ -81,8 +83,10 @@ class Weights:
     full_path: bool = False
     #: choose to move first when the enemy is within reach this turn (else second)
     initiative: bool = False
-    #: how much more a damaged ship weighs the damage the enemy could deal back: the threat
-    #: weight times 1 + withdraw x the share of its hull lost
+    #: a damaged ship's value of withdrawing: with `lost` the share of its hull gone, the
+    #: threat weight is multiplied by 1 + withdraw x lost, and the value of closing by
+    #: 1 - 2 x withdraw x lost (below nothing past half its hull: it then values distance);
+    #: kiting instead holds WITHDRAW_CM x withdraw x lost farther out
     withdraw: float = 0.0
     #: keep the distance at which the best arc's longest group reaches (kiting's style) rather
     #: than closing: `closing` is then the price of a centimetre off that distance
@@ -351,9 +355,9 @@ class Situation:
     """What a move is scored against: the focus target, our firepower against it, the enemies
     (with their firepower against us), the table's size and the planets (x, y, radius); with
     `Weights.full_path`, the bases a move stops short of (x, y) and the distance between two
-    base centres that touch; the threat's weight (`Weights.threat`, raised for a damaged ship
-    by `Weights.withdraw`: None is `Weights.threat`) and the distance kiting holds
-    (`Weights.hold_range`)."""
+    base centres that touch; the threat's weight and the closing weight (`Weights.threat` and
+    `Weights.closing`, changed for a damaged ship by `Weights.withdraw`: None is the weights')
+    and the distance kiting holds (`Weights.hold_range`)."""
 
     focus: ShipView
     ours: Firepower
@@ -364,6 +368,7 @@ class Situation:
     touch: float = 5.0
     threat: float | None = None
     hold: float = 0.0
+    closing: float | None = None
 
 
 @dataclass(slots=True)
@@ -401,7 +406,8 @@ def best_move(
     focus, ours, enemies = situation.focus, situation.ours, situation.enemies
     # (the hull as a float: compared with floats, as every number here)
     fx, fy, hull, reach = focus.x, focus.y, float(focus.superstructure), ours.reach
-    by_arc, closing_weight = ours.by_arc, weights.closing
+    by_arc = ours.by_arc
+    closing_weight = weights.closing if situation.closing is None else situation.closing
     x, y, heading = origin.x, origin.y, origin.heading
     width, height = situation.table
     low = float(EDGE_MARGIN_CM)
