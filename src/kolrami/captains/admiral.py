@@ -17,7 +17,9 @@ doctrine does. A bandit over macro-actions, one activation at a time:
 - **Common random numbers**: the j-th rollout of every candidate runs on the same dice, so two
   candidates are compared on the same luck.
 - **Budget**: `budget` rollouts per decision, spent by successive halving: every candidate
-  gets the same share, the better half goes on, until one is left.
+  gets the same share, the better half goes on (the doctrine's own order always among them),
+  until one is left; a small budget weighs fewer candidates (PER_CANDIDATE rollouts each at
+  least), since a choice made on one or two rollouts is noise.
 
 Deterministic for a seed: every rollout's dice derive from the captain's own dice's seed, the
 number of the decision and the rollout's index. Parameters: `admiral:budget=200,horizon=1,width=6`
@@ -41,6 +43,8 @@ from kolrami.rules.fpf.orders import OrdersDecision, SquadronOrder
 BUDGET = 64
 HORIZON = 1
 WIDTH = 6
+#: The fewest rollouts each candidate gets in the first round (the budget sets how many).
+PER_CANDIDATE = 8
 
 
 class AdmiralCaptain:
@@ -93,6 +97,9 @@ class AdmiralCaptain:
 
     def _search(self, view: BattleView, decision: OrdersDecision) -> SquadronOrder:
         options = self.candidates(view, decision)
+        # at least PER_CANDIDATE rollouts each in the first round: fewer candidates when the
+        # budget is small (a choice made on a rollout or two is noise, worse than the doctrine)
+        options = options[: max(2, self.budget // PER_CANDIDATE)]
         if len(options) == 1:
             return options[0]
         self.searched += 1
@@ -112,9 +119,11 @@ class AdmiralCaptain:
                     totals[i] += self.rollout(view, decision, options[i], seeds[j])
                     spent += 1
                 played[i] += each
-            # the better half goes on (the earlier of equals: the doctrine's order first)
-            alive.sort(key=lambda i: (-totals[i] / played[i], i))
-            alive = sorted(alive[: max(1, len(alive) // 2)])
+            # the better half goes on (the earlier of equals first); the doctrine's own order
+            # always stays, so a candidate must beat it on the same dice to be chosen
+            ranked = sorted(alive, key=lambda i: (-totals[i] / played[i], i))
+            keep = ranked[: max(1, len(alive) // 2)]
+            alive = sorted({0, *keep}) if len(alive) > 2 else keep
         best = min(alive, key=lambda i: (-totals[i] / max(1, played[i]), i))
         return options[best]
 
