@@ -24,13 +24,13 @@ from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 
 #: The admiral's budget (rollouts a decision) and battles a pairing in the bench.
-BENCH_BUDGET = 16
-BENCH_ADMIRAL_BATTLES = 24
+BENCH_BUDGET = 32
+BENCH_ADMIRAL_BATTLES = 20
 #: Battles a pairing of doctrines (cheap: some milliseconds each).
 DOCTRINE_BATTLES = 200
 #: Admiral battles timed for `search_battle`, and its budgets.
 SEARCH_BATTLES = 3
-SEARCH_BUDGETS = (16, 64)
+SEARCH_BUDGETS = (32, 64)
 
 
 def _row(first: str, second: str, battles: int) -> dict[str, Any]:
