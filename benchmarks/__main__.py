@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.assess_speed import assess_figures
+from benchmarks.captains import captain_figures, search_battle_figures
 from benchmarks.web_load import web_figures
 from kolrami import __version__
 from kolrami.captains.registry import make_captain
@@ -248,6 +249,8 @@ def main() -> None:
         "battle": battle_figures(),
         "advanced_battle": advanced_battle_figures(),
         "search": search_figures(),
+        "search_battle": search_battle_figures(),
+        "captains": captain_figures(),
         "dice": dice_figures(),
         "pairing": pairing_figures(),
         "data": pack_figures(),

@@ -117,6 +117,9 @@ def reference_score(
         volley_on(group, mx, my, h1, focus.x, focus.y, focus.shields),
         volley_on(group, ex, ey, h2, focus.x, focus.y, focus.shields),
     )
+    if weights.full_path:  # the start point too, once turned (no bases to stop short of here)
+        start = volley_on(group, origin.x, origin.y, h1, focus.x, focus.y, focus.shields)
+        dealt = max(dealt, start)
     if dealt >= focus.superstructure:
         dealt *= Fraction(3, 2)
     own_shields = min(s.shields for s in group)
@@ -198,6 +201,7 @@ WEIGHTS = st.one_of(
         closing=st.floats(0, 0.2),
         keep_out=st.booleans(),
         react=st.just(True),
+        full_path=st.booleans(),
     ),
 )
 SPEEDS = st.tuples(st.integers(0, 20), st.integers(0, 30)).map(lambda t: (t[0], t[0] + t[1]))

@@ -118,7 +118,7 @@ def test_rules_and_captains_lists() -> None:
     names = {r["name"] for r in rules}
     assert {"fpf-initiative", "derelicts", "micro-warp-jump", "nebula-fire"} <= names
     listed = json.loads(run_ok("captains", "--json"))
-    assert [c["name"] for c in listed] == ["aggressive", "kiting", "random"]
+    assert [c["name"] for c in listed] == ["admiral", "aggressive", "kiting", "random"]
     assert all(len(c["description"]) > 20 for c in listed)
     text = run_ok("captains")
     assert "focus fire" in text  # aggressive's description, beside its name

@@ -136,7 +136,7 @@ def test_every_command_prints_json(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert printed["card"]["id"] == "torga"
     assert printed["tournament result"]["player"] == "Mara"  # typed mara: the registered name
     assert printed["fleet new"]["ships"][0]["class"] == "star-hawk"
-    assert printed["captains"][0]["name"] == "aggressive"
+    assert printed["captains"][0]["name"] == "admiral"
     assert printed["fleet export"]["fleetx"]["ships"]
 
 

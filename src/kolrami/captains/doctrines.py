@@ -28,18 +28,24 @@ from kolrami.captains.base import (
     default_return,
 )
 from kolrami.captains.scoring import (
+    FOCUS_BONUS,
+    NEAR_MISS_VALUE,
+    WITHDRAW_CM,
     Arsenal,
     Candidates,
     Firepower,
     Plan,
     Situation,
     Weights,
+    best_lock,
     best_move,
     best_target,
     candidates,
     enemy,
     focus_target,
+    held_range,
     jump_toward,
+    ranked_moves,
 )
 from kolrami.catalog.models import Arc
 from kolrami.engine.chance import Dice
@@ -175,13 +181,31 @@ class ScoredCaptain:
         if isinstance(decision, RepairDecision):
             return default_repairs(view, decision)
         if isinstance(decision, InitiativeDecision):
-            return _SECOND  # moving second sees where the enemy went
+            return self._initiative(view) if self.weights.initiative else _SECOND
         if isinstance(decision, ReturnDecision):
             return default_return(view, decision)
         assert isinstance(decision, ADVANCED_DECISIONS)
         return self.advanced.decide(view, decision)
 
     # --- decisions ----------------------------------------------------------------------------
+
+    def _initiative(self, view: BattleView) -> InitiativeOrder:
+        """Move first when our ships can kill an enemy from where they stand (the expected
+        damage of their best locks on it, `scoring.best_lock`, is its hull or more): the side
+        that moves first fires first (FPF-MOV-03). Otherwise second, which sees where the
+        enemy went. (Moving first whenever an enemy is within a move of our reach measured
+        weaker: docs/captains.md.)"""
+        arsenal = Arsenal()
+        own = [s for s in view.own_ships() if s.alive]
+        for e in view.enemies():
+            damage = 0.0
+            for s in own:
+                best = best_lock(s, None, (e,), e, arsenal)
+                if best is not None and best[0] > NEAR_MISS_VALUE:
+                    damage += best[0] / FOCUS_BONUS
+            if damage >= e.superstructure:
+                return _FIRST
+        return _SECOND
 
     def _activation(self, view: BattleView, decision: ActivationDecision) -> ActivateOrder:
         # the squadron farthest from the enemy moves first: the closest ones wait and see
@@ -241,8 +265,24 @@ class ScoredCaptain:
             fire += [_lock(s.id, Arc.F, fallback) for s in need if s.id not in targets]
         return ReactionOrder(decision.squadron, tuple(fire))
 
+    def options(
+        self, view: BattleView, decision: OrdersDecision, count: int
+    ) -> list[SquadronOrder]:
+        """Up to `count` different orders this doctrine rates highly, its own choice first: the
+        n-th gives every mover its n-th best manoeuvre (`scoring.ranked_moves`) and the locks
+        worth most from there (a search's candidates, captains/admiral.py)."""
+        out: list[SquadronOrder] = []
+        seen: set[str] = set()
+        for rank in range(count):
+            order = self._orders(view, decision.squadron, decision.jump, rank)
+            text = str(order)
+            if text not in seen:
+                seen.add(text)
+                out.append(order)
+        return out
+
     def _orders(
-        self, view: BattleView, sq: str, jump: tuple[int, int] | None = None
+        self, view: BattleView, sq: str, jump: tuple[int, int] | None = None, rank: int = 0
     ) -> SquadronOrder:
         members = view.members(sq)
         enemies = view.enemies()
@@ -270,6 +310,13 @@ class ScoredCaptain:
             threats.append(enemy(e, own_shields, arsenal))
         table = (view.scenario.table_width_cm, view.scenario.table_height_cm)
         obstacles = view.obstacles()
+        weights = self.weights
+        bases: list[tuple[float, float]] = []
+        touch = 2 * view.scenario.base_radius_cm
+        if weights.full_path:  # the bases a move may stop short of (FPF-MOV-08)
+            for s in view.own_ships() + enemies:
+                if s.on_table and s.squadron != sq:
+                    bases.append((s.x, s.y))
         moves: list[tuple[str | None, Maneuver]] = []
         plans: dict[str, Plan] = {}
         if jump is not None and self.weights.jumps:
@@ -286,8 +333,25 @@ class ScoredCaptain:
             choices = self._candidates(view, mover, sq, origin)
             view.count_candidates(choices.count)
             ours = Firepower(group, focus.shields, arsenal)
-            situation = Situation(focus, ours, threats, table, obstacles)
-            move = best_move(origin, choices.legs, situation, self.weights)
+            situation = Situation(focus, ours, threats, table, obstacles, bases, touch)
+            if weights.hold_range:
+                situation.hold = held_range(ours)
+            if weights.withdraw:  # a damaged ship weighs return fire more, closing less
+                lost = 0.0
+                for s in group:
+                    share = 1.0 - s.superstructure / s.cls.superstructure
+                    lost = share if share > lost else lost
+                pull = weights.withdraw * lost
+                situation.threat = weights.threat * (1.0 + pull)
+                if weights.hold_range:
+                    situation.hold += WITHDRAW_CM * pull
+                else:
+                    situation.closing = weights.closing * (1.0 - 2.0 * pull)
+            if rank:
+                ranked = ranked_moves(origin, choices.legs, situation, weights)
+                move = ranked[min(rank, len(ranked) - 1)]
+            else:
+                move = best_move(origin, choices.legs, situation, weights)
             moves.append((mover, move.maneuver))
             for s in group:
                 plans[s.id] = move.plan.shifted(origin, s)
@@ -334,9 +398,14 @@ class ScoredCaptain:
         firers = view.firers(sq)
         if not firers or view.squadron(sq).fired:
             return None
+        weights = self.weights
+        lock_of = best_lock if weights.full_path else best_target
+        # (with full_path only a lock that can deal damage counts: a squadron whose locks can
+        # none of them fire keeps its volley for reaction fire, FPF-FIRE-11)
+        worth = NEAR_MISS_VALUE if weights.full_path else 0.0
         choices: list[tuple[float, FireTarget]] = []
         for ship in firers:
-            best = best_target(ship, plans.get(ship.id), enemies, focus, arsenal)
+            best = lock_of(ship, plans.get(ship.id), enemies, focus, arsenal)
             if best is not None:
                 value, arc, target = best
                 choices.append((value, _lock(ship.id, ARC_ORDER[arc], target.id)))
@@ -344,14 +413,21 @@ class ScoredCaptain:
         every = []
         for v, t in choices:
             every.append(t)
-            if v > 0:
+            if v > worth:
                 chosen.append(t)
         if not chosen:
             return None
         if not view.fires_as_unit():
             return tuple(chosen)
         if len(choices) < len(firers):
-            return None
+            if not weights.unit_fire:
+                return None
+            # FPF-FIRE-13: the squadron fires as a unit, so a ship with nothing in arc locks on
+            # the focus through an armed arc (it may yet bear) rather than hold everyone's fire
+            locked = {t.ship for t in every}
+            for ship in firers:
+                if ship.id not in locked:
+                    every.append(_lock(ship.id, ship.armed_arcs()[0], focus.id))
         return tuple(every)
 
 
@@ -359,6 +435,7 @@ class ScoredCaptain:
 # instructions): the scored doctrines make the ones they give again and again only once.
 
 _SECOND = InitiativeOrder(False)
+_FIRST = InitiativeOrder(True)
 
 
 @cache
@@ -383,12 +460,32 @@ class AggressiveCaptain(ScoredCaptain):
     """Close in, bring the forward arc to bear at the best range, focus fire on a kill."""
 
     name = "aggressive"
-    weights = Weights(threat=0.3, closing=0.08, keep_out=False, react=True, jumps=True)
+    weights = Weights(
+        threat=0.3,
+        closing=0.08,
+        keep_out=False,
+        react=True,
+        jumps=True,
+        unit_fire=True,
+        full_path=True,
+        initiative=True,
+        withdraw=1.0,
+    )
 
 
 class KitingCaptain(ScoredCaptain):
     """Stay outside the enemy's best range and inside its own; trade at a distance."""
 
     name = "kiting"
-    weights = Weights(threat=1.0, closing=0.03, keep_out=True, react=True)
+    weights = Weights(
+        threat=1.0,
+        closing=0.1,
+        keep_out=False,
+        react=True,
+        unit_fire=True,
+        full_path=True,
+        initiative=True,
+        withdraw=1.0,
+        hold_range=True,
+    )
     temperament = KITING

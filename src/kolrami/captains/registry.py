@@ -28,18 +28,22 @@ import importlib.util
 import inspect
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+from kolrami.captains.admiral import AdmiralCaptain
 from kolrami.captains.base import Captain, CaptainFactory
 from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain, RandomCaptain
 from kolrami.engine.chance import Dice
 from kolrami.errors import InvalidInputError, UnknownNameError
 
-#: Every built-in captain by name: the random one (the fuzzer) and the two doctrines.
+#: Every built-in captain by name: the random one (the fuzzer), the two doctrines and the
+#: searching one.
 BUILTIN: dict[str, CaptainFactory] = {
     "random": RandomCaptain,
     "aggressive": AggressiveCaptain,
     "kiting": KitingCaptain,
+    "admiral": AdmiralCaptain,
 }
 #: The entry-point group through which installed packages bring captains.
 ENTRY_POINT_GROUP = "kolrami.captains"
@@ -67,16 +71,84 @@ def captain_names() -> list[str]:
 
 
 def is_path(name: str) -> bool:
-    """Whether a captain is named by module or file path (`pkg.mod:Attr`, `file.py:Attr`)."""
+    """Whether a captain is named by module or file path (`pkg.mod:Attr`, `file.py:Attr`), or
+    with parameters (`admiral:budget=200`)."""
     return ":" in name
 
 
+def split_parameters(name: str) -> tuple[str, str]:
+    """A captain's name and its parameters' text: `admiral:budget=200` is ("admiral",
+    "budget=200"); a name without parameters has "" (a module or file path keeps its colon)."""
+    base, colon, last = name.rpartition(":")
+    if colon and base and "=" in last:
+        return base, last
+    return name, ""
+
+
+def split_captains(text: str) -> list[str]:
+    """Captains from a comma-separated list, a captain's own parameters kept with it:
+    `admiral:budget=200,horizon=2,kiting` is ["admiral:budget=200,horizon=2", "kiting"] (a
+    part that is only key=value belongs to the captain before it)."""
+    out: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if out and "=" in part and ":" not in part and split_parameters(out[-1])[1]:
+            out[-1] = f"{out[-1]},{part}"
+        else:
+            out.append(part)
+    return out
+
+
+def _with_parameters(name: str, base: str, text: str) -> CaptainFactory:
+    """The factory of `base` with the parameters `text` (key=value, comma-separated, whole
+    numbers), checked against what the factory declares it takes (its `parameters`: each
+    name and its least value)."""
+    factory = captain_factory(base)
+    takes = getattr(factory, "parameters", None)
+    if not isinstance(takes, dict) or not takes:
+        raise InvalidInputError(
+            f"captain '{name}': {base} takes no parameters; name it as '{base}' alone"
+        )
+    given: dict[str, int] = {}
+    for part in text.split(","):
+        key, eq, raw = part.strip().partition("=")
+        key = key.strip()
+        if not eq or key not in takes:
+            known = ", ".join(sorted(takes))
+            raise InvalidInputError(
+                f"captain '{name}': no parameter '{key}'; {base} takes {known} "
+                f"(e.g. {base}:{sorted(takes)[0]}=1)"
+            )
+        try:
+            value = int(raw.strip())
+        except ValueError:
+            value = -1
+        if value < takes[key] or key in given:
+            why = "given twice" if key in given else f"must be a whole number >= {takes[key]}"
+            raise InvalidInputError(
+                f"captain '{name}': {key} {why}, not '{raw.strip()}' (e.g. {base}:{key}="
+                f"{max(1, takes[key])})"
+            )
+        given[key] = value
+    chosen: Callable[..., Captain] = factory
+
+    def made(dice: Dice) -> Captain:
+        return chosen(dice, **given)
+
+    made.version = f"{captain_version(base)}+{text}"  # type: ignore[attr-defined]
+    return made
+
+
 def captain_factory(name: str) -> CaptainFactory:
-    """The factory of a captain named by name, module path or file path; a one-line error
-    naming the captain and the fix otherwise."""
+    """The factory of a captain named by name, module path or file path, with any parameters
+    (`admiral:budget=200`); a one-line error naming the captain and the fix otherwise."""
     factory = _CAPTAINS.get(name)
     if factory is not None:
         return factory
+    base, parameters = split_parameters(name)
+    if parameters:
+        return _with_parameters(name, base, parameters)
     if is_path(name):
         if name not in _LOADED:
             _LOADED[name] = _load_path(name)

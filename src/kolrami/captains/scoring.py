@@ -57,6 +57,8 @@ FOCUS_BONUS = 1.2
 #: The value of a lock that cannot hurt its target yet (it may still fire later in the turn):
 #: this much, divided by one more than the distance.
 NEAR_MISS_VALUE = 0.01
+#: How much farther out a kiting ship holds when all of its hull is gone (`Weights.withdraw`).
+WITHDRAW_CM = 20.0
 #: The unit vector of each heading (`geometry.unit`).
 UNIT = tuple(unit(heading) for heading in range(HEADINGS))
 
@@ -70,6 +72,25 @@ class Weights:
     keep_out: bool  # when it cannot hurt the focus target, keep KITING_DISTANCE_CM from it
     react: bool  # use reaction fire
     jumps: bool = False  # make a micro warp jump to close a long distance (FPF-OPT-04)
+    # The fixes of issue 21, each a switch so that it can be measured against the doctrine
+    # without it (scripts/captain_strength.py); all off is the doctrines as they were.
+    #: a squadron that fires as a unit fires with those who can: a ship with nothing in arc
+    #: locks on anyway instead of holding the whole squadron's fire (FPF-FIRE-13)
+    unit_fire: bool = False
+    #: a move and a lock are scored along the whole path: from the start point too, and at
+    #: the point where the move stops short of another base (FPF-MOV-08); a squadron declares
+    #: fire only when some lock can deal damage, keeping its volley for reaction fire otherwise
+    full_path: bool = False
+    #: choose to move first when the enemy is within reach this turn (else second)
+    initiative: bool = False
+    #: a damaged ship's value of withdrawing: with `lost` the share of its hull gone, the
+    #: threat weight is multiplied by 1 + withdraw x lost, and the value of closing by
+    #: 1 - 2 x withdraw x lost (below nothing past half its hull: it then values distance);
+    #: kiting instead holds WITHDRAW_CM x withdraw x lost farther out
+    withdraw: float = 0.0
+    #: keep the distance at which the best arc's longest group reaches (kiting's style) rather
+    #: than closing: `closing` is then the price of a centimetre off that distance
+    hold_range: bool = False
 
 
 # --- weapons and firepower --------------------------------------------------------------------
@@ -332,13 +353,22 @@ class Plan:
 @dataclass(slots=True)
 class Situation:
     """What a move is scored against: the focus target, our firepower against it, the enemies
-    (with their firepower against us), the table's size and the planets (x, y, radius)."""
+    (with their firepower against us), the table's size and the planets (x, y, radius); with
+    `Weights.full_path`, the bases a move stops short of (x, y) and the distance between two
+    base centres that touch; the threat's weight and the closing weight (`Weights.threat` and
+    `Weights.closing`, changed for a damaged ship by `Weights.withdraw`: None is the weights')
+    and the distance kiting holds (`Weights.hold_range`)."""
 
     focus: ShipView
     ours: Firepower
     enemies: Sequence[Enemy]
     table: tuple[float, float]
     obstacles: Sequence[tuple[float, float, float]]
+    bases: Sequence[tuple[float, float]] = ()
+    touch: float = 5.0
+    threat: float | None = None
+    hold: float = 0.0
+    closing: float | None = None
 
 
 @dataclass(slots=True)
@@ -376,7 +406,8 @@ def best_move(
     focus, ours, enemies = situation.focus, situation.ours, situation.enemies
     # (the hull as a float: compared with floats, as every number here)
     fx, fy, hull, reach = focus.x, focus.y, float(focus.superstructure), ours.reach
-    by_arc, closing_weight = ours.by_arc, weights.closing
+    by_arc = ours.by_arc
+    closing_weight = weights.closing if situation.closing is None else situation.closing
     x, y, heading = origin.x, origin.y, origin.heading
     width, height = situation.table
     low = float(EDGE_MARGIN_CM)
@@ -391,9 +422,15 @@ def best_move(
         for _, damage in groups:
             total += damage
         most = total if total > most else most
+    full_path, hold_range, hold = weights.full_path, weights.hold_range, situation.hold
+    threat_weight = weights.threat if situation.threat is None else situation.threat
+    bases, touch = situation.bases, situation.touch
+    at_start = 0.0
     for turn, half, maneuvers in legs:
         mid_heading = (heading + turn) % HEADINGS
         ux, uy = UNIT[mid_heading]
+        if full_path:  # the ship fires from where it stands too, once turned (FPF-MOV-07)
+            at_start = ours.damage_on(x, y, mid_heading, fx, fy, hypot(fx - x, fy - y))
         mid_x, mid_y = x + ux * half, y + uy * half
         dx, dy = fx - mid_x, fy - mid_y
         to_mid = hypot(dx, dy)
@@ -407,6 +444,8 @@ def best_move(
             for range_cm, damage in by_arc[arc]:
                 if to_mid <= range_cm:
                     at_mid += damage
+        if at_start > at_mid:
+            at_mid = at_start  # (the better of the start and the mid-move point)
         bound = at_mid if at_mid > most else most  # no move of this leg deals more
         if bound >= hull:
             bound *= KILL_BONUS
@@ -414,9 +453,11 @@ def best_move(
             end_heading = (mid_heading + maneuver.turn2) % HEADINGS
             ux, uy = UNIT[end_heading]
             end_x, end_y = mid_x + ux * half, mid_y + uy * half
+            if full_path and half > 0.0:  # FPF-MOV-08: it stops short of a base at its end
+                end_x, end_y = stop_short(x, y, mid_x, mid_y, end_x, end_y, bases, touch)
             dx, dy = fx - end_x, fy - end_y
             to_end = hypot(dx, dy)
-            closing = closing_weight * to_end
+            closing = closing_weight * (abs(to_end - hold) if hold_range else to_end)
             if bound - closing <= best_score:
                 continue  # even the leg's bound cannot beat the best so far
             at_end = 0.0
@@ -433,7 +474,7 @@ def best_move(
                 dealt *= KILL_BONUS
             if dealt - closing <= best_score:
                 continue  # it cannot beat the best so far (and the earlier of equals wins)
-            score = dealt - weights.threat * threat_at(enemies, end_x, end_y) - closing
+            score = dealt - threat_weight * threat_at(enemies, end_x, end_y) - closing
             if weights.keep_out and dealt == 0.0:
                 score -= weights.closing * abs(to_end - KITING_DISTANCE_CM)
             if end_x < low or end_y < low or end_x > right or end_y > top:  # near an edge
@@ -450,6 +491,63 @@ def best_move(
     assert best is not None, "no candidate manoeuvres"
     maneuver, mid_x, mid_y, mid_heading, end_x, end_y, end_heading = best
     return Move(maneuver, Plan(mid_x, mid_y, mid_heading, end_x, end_y, end_heading), best_score)
+
+
+def stop_short(
+    x: float,
+    y: float,
+    mid_x: float,
+    mid_y: float,
+    end_x: float,
+    end_y: float,
+    bases: Sequence[tuple[float, float]],
+    touch: float,
+) -> tuple[float, float]:
+    """Where a move from (x, y) through the mid-move point to (end_x, end_y) ends when it must
+    stop short of the bases at `bases` (FPF-MOV-08): backed off along its path until no base
+    centre is nearer than `touch` (two bases' radii), never behind the start. The end point
+    itself when it is clear."""
+    for _ in range(4):  # (backing off one base can put the end on another: a few tries)
+        hit = None
+        for bx, by in bases:
+            dx, dy = bx - end_x, by - end_y
+            if -touch < dx < touch and -touch < dy < touch and dx * dx + dy * dy < touch * touch:
+                hit = (bx, by)
+                break
+        if hit is None:
+            return end_x, end_y
+        bx, by = hit
+        # on the second leg: the point mid + t (end - mid) at `touch` from the base, t < 1
+        for ax, ay in ((mid_x, mid_y), (x, y)):
+            lx, ly = end_x - ax, end_y - ay
+            length = hypot(lx, ly)
+            if length <= 0.0:
+                continue
+            ux, uy = lx / length, ly / length
+            along = (bx - ax) * ux + (by - ay) * uy
+            across = (bx - ax) * uy - (by - ay) * ux
+            room = touch * touch - across * across
+            t = along - (room**0.5 if room > 0.0 else 0.0) - 1e-6
+            if t >= 0.0:
+                end_x, end_y = ax + ux * t, ay + uy * t
+                break
+            end_x, end_y = ax, ay  # back at this leg's start: try the leg before it
+        else:
+            return x, y
+    return end_x, end_y
+
+
+def ranked_moves(
+    origin: ShipView, legs: Sequence[Leg], situation: Situation, weights: Weights
+) -> list[Move]:
+    """Every candidate manoeuvre scored in full as `best_move` scores it, best first (the
+    earlier of equals first): a search's candidates."""
+    moves = []
+    for turn, half, maneuvers in legs:
+        for maneuver in maneuvers:
+            moves.append(best_move(origin, (Leg(turn, half, (maneuver,)),), situation, weights))
+    moves.sort(key=lambda m: -m.score)
+    return moves
 
 
 #: A jump is worth it when it lands this much nearer the focus target than a full normal move
@@ -541,3 +639,87 @@ def best_target(
             if best is None or value > best[0]:
                 best = (value, arc, e)
     return best
+
+
+def best_lock(
+    ship: ShipView,
+    plan: Plan | None,
+    enemies: Sequence[ShipView],
+    focus: ShipView,
+    arsenal: Arsenal,
+) -> tuple[float, int, ShipView] | None:
+    """`best_target` along the whole path (`Weights.full_path`): the lock worth most for
+    `ship`, fired as it moves from where it stands (turned to its first leg's heading) through
+    its mid-move point to its end, looked at every quarter of the move; where it stands when it
+    has no plan. A weapon group fires the first moment its target is in its arc and in range
+    (FPF-FIRE-07), so a lock through one arc is worth the damage of each working group bearing
+    into that arc that has the target in range at any of those points, FOCUS_BONUS times that
+    on the focus target; a lock that bears but never reaches is worth NEAR_MISS_VALUE / (1 +
+    the nearest distance). (value, arc index, target), the first of equals winning; None when
+    nothing bears on any enemy at any point."""
+    if plan is None:
+        points: tuple[tuple[float, float, int], ...] = ((ship.x, ship.y, ship.heading),)
+    else:
+        sx, sy, h1 = ship.x, ship.y, plan.mid_heading
+        mx, my, ex, ey = plan.mid_x, plan.mid_y, plan.end_x, plan.end_y
+        points = (
+            (sx, sy, h1),
+            ((sx + mx) / 2, (sy + my) / 2, h1),
+            (mx, my, h1),
+            ((mx + ex) / 2, (my + ey) / 2, plan.end_heading),
+            (ex, ey, plan.end_heading),
+        )
+    best: tuple[float, int, ShipView] | None = None
+    for e in enemies:
+        bonus = FOCUS_BONUS if e is focus else 1.0
+        groups = arsenal.get((ship.id, e.shields))
+        if groups is None:
+            groups = arsenal.groups(ship, e.shields)
+        nearest = [inf, inf, inf, inf]  # by arc: the nearest the target comes in that arc
+        for x, y, heading in points:
+            ux, uy = UNIT[heading]
+            dx, dy = e.x - x, e.y - y
+            ahead = dx * ux + dy * uy
+            port = dy * ux - dx * uy
+            side = port if port >= 0.0 else -port
+            arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+            distance = hypot(dx, dy)
+            if distance < nearest[arc]:
+                nearest[arc] = distance
+        for arc in range(4):
+            distance = nearest[arc]
+            if distance == inf:
+                continue
+            bears = False
+            damage = 0.0
+            for shots, range_cm, group_damage, arcs in groups:
+                if shots > 0 and arc in arcs:
+                    bears = True
+                    if distance <= range_cm:
+                        damage += group_damage
+            if not bears:
+                continue
+            value = damage * bonus
+            if value == 0.0:
+                value = NEAR_MISS_VALUE / (1 + distance)
+            if best is None or value > best[0]:
+                best = (value, arc, e)
+    return best
+
+
+def held_range(ours: Firepower) -> float:
+    """The distance kiting keeps from its focus target (`Weights.hold_range`): its best arc's
+    (the one with the most damage) best range, the shortest range of the groups bearing into
+    it, where all of them reach, less a centimetre; KITING_DISTANCE_CM when nothing of ours can
+    hurt it. (Holding at the arc's longest range instead measured weaker: docs/captains.md.)"""
+    best = 0.0
+    hold = float(KITING_DISTANCE_CM)
+    for groups in ours.by_arc:
+        total = 0.0
+        shortest = inf
+        for range_cm, damage in groups:
+            total += damage
+            shortest = range_cm if range_cm < shortest else shortest
+        if total > best:
+            best, hold = total, shortest - 1.0
+    return hold

@@ -30,6 +30,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from kolrami.captains.registry import split_captains
 from kolrami.cli.support import captain, check_seed, command, print_json
 from kolrami.errors import InvalidInputError, UnknownNameError, quoted
 from kolrami.fleet.fleetx import load_any
@@ -227,7 +228,7 @@ def build_plan(opts: AssessOptions) -> Plan:
             if name not in known:
                 raise UnknownNameError("rule module", name, None, known)
         bind(select(scenario, extra))  # modules that conflict: refused before any battle
-    captains = tuple(_split(opts.captains))
+    captains = tuple(split_captains(opts.captains))
     return Plan(
         tuple(combatants_from(opts)),
         scenario,

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
+from kolrami.captains.registry import split_captains
 from kolrami.catalog.names import Names
 from kolrami.cli.support import captain, check_seed, command, console, print_json, store_url
 from kolrami.errors import InvalidInputError, loads_json, quoted, read_text
@@ -501,7 +502,7 @@ def simulate_cmd(
         refs = [f"presets:{p}" for p in preset_names()]
     chosen = [(ref.removeprefix("presets:"), load_any(ref)) for ref in refs]
     check_event(players, rounds, chosen)  # every argument checked before the banner
-    names = tuple(captain(c.strip()) for c in captains.split(",") if c.strip())
+    names = tuple(captain(c) for c in split_captains(captains))
     if not names:
         raise InvalidInputError("--captains: name at least one captain")
     sc = load_scenario(scenario)

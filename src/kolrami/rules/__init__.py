@@ -7,27 +7,38 @@ explicit list of modules is rules/registry.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from functools import lru_cache
 from typing import Any
 
 from kolrami.catalog import ShipPack
-from kolrami.engine.battle import Battle
+from kolrami.engine import events as ev
+from kolrami.engine.battle import Battle, Result
 from kolrami.engine.binder import Game
 from kolrami.engine.chance import Dice
 from kolrami.engine.driver import play
 from kolrami.engine.events import OrderGiven
-from kolrami.engine.orders import Decision
+from kolrami.engine.orders import Decision, Order
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet, parse_fleet
 from kolrami.rules import registry
-from kolrami.rules.module import Capability, Ruleset
+from kolrami.rules.fpf.initiative import resume_initiative
+from kolrami.rules.fpf.orders import OrdersDecision, SquadronOrder
+from kolrami.rules.module import Capability, Phase, Ruleset, rules_of
 from kolrami.scenarios.models import Scenario
 
 #: Bump whenever a change can alter a battle's outcome for the same inputs (GUIDE 3.10).
 RULES_VERSION = "fpf-3"
 
-__all__ = ["RULES_VERSION", "Capability", "fork", "new_battle", "rebuild", "scenario_capabilities"]
+__all__ = [
+    "RULES_VERSION",
+    "Capability",
+    "fork",
+    "new_battle",
+    "rebuild",
+    "resume",
+    "scenario_capabilities",
+]
 
 
 def new_battle(
@@ -74,6 +85,36 @@ def fork(battle: Battle, dice: Dice) -> tuple[Battle, Game, Decision | None]:
         decision = None
     twin.dice = dice
     return twin, game, decision
+
+
+def resume(
+    battle: Battle, decision: OrdersDecision, order: SquadronOrder, turns: int = 1
+) -> Generator[Decision, Order, Result | None]:
+    """Play a copy of an FPF battle on from an activated squadron's orders, for a search's
+    rollouts: `battle` is a clone taken at `decision` (`Battle.clone`, `BattleView.sample`),
+    `order` answers it. The game yields the decisions that follow and receives their orders
+    (as `engine.driver.play` does) through the rest of this turn and `turns` turns more (FPF's
+    turn, FPF-TURN-02); it returns the battle's result if it ended by then, else None (a
+    horizon reached, the battle still on). FPF's turn only: the advanced game's decisions are
+    not orders decisions."""
+    rules = rules_of(battle)
+    over = yield from resume_initiative(battle, decision, order)
+    more = turns
+    while True:
+        yield from rules.run(Phase.END_OF_TURN, battle)
+        battle.log.record(ev.TurnEnded, battle.turn)
+        if over or battle.turn >= battle.scenario.turn_limit or battle.over():
+            yield from rules.run(Phase.END_OF_BATTLE, battle)
+            return battle.finish()
+        if more <= 0:
+            return None
+        more -= 1
+        battle.turn += 1
+        battle.log.record(ev.TurnStarted, battle.turn)
+        yield from rules.run(Phase.START_OF_TURN, battle)
+        yield from rules.run(Phase.REPAIRS, battle)
+        yield from rules.run(Phase.INITIATIVE, battle)
+        over = battle.over()
 
 
 def scenario_capabilities(

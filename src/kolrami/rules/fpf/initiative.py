@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -40,6 +40,11 @@ if TYPE_CHECKING:
 _activation_decision = lru_cache(maxsize=1024)(ActivationDecision)
 _orders_decision = lru_cache(maxsize=1024)(OrdersDecision)
 _reaction_decision = lru_cache(maxsize=1024)(ReactionDecision)
+
+
+#: The key under which a battle keeps, during a forced activation, the forced squadron and the
+#: one that forced it (`battle.extensions`).
+FORCED = "fpf-forced"
 
 
 def forcible_prey(battle: Battle, squadron: SquadronState, pending: set[str]) -> tuple[str, ...]:
@@ -233,6 +238,12 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
         verify_orders(battle, asked, got)
         assert isinstance(got, SquadronOrder)
         order = got
+    carry_out(battle, squadron, order)
+
+
+def carry_out(battle: Battle, squadron: SquadronState, order: SquadronOrder | None) -> None:
+    """The rest of an activation once its orders are given: fire declared, the move with locked
+    fire, the activation's locks spent (FPF-FIRE-10)."""
     jumping = False
     if order is not None:
         for _, maneuver in order.moves:
@@ -295,56 +306,116 @@ class FpfInitiative(RuleModule):
             if not tier["A"] and not tier["B"]:
                 continue
             if tier["A"] and tier["B"]:
-                rolls: list[list[int]] = []
-                bonus_a = rules_of(battle).initiative_bonus(battle, "A")
-                bonus_b = rules_of(battle).initiative_bonus(battle, "B")
-                while True:
-                    a, b = battle.dice.d10(), battle.dice.d10()
-                    rolls.append([a, b])
-                    if a + bonus_a != b + bonus_b:
-                        break
-                winner = "A" if a + bonus_a > b + bonus_b else "B"
-                choice = yield InitiativeDecision(winner, speed)
-                verify_initiative(choice)
-                assert isinstance(choice, InitiativeOrder)
-                first = winner if choice.first else ("B" if winner == "A" else "A")
-                battle.log.record(ev.InitiativeRolled, speed, rolls, winner, first)
+                first = yield from _roll_off(battle, speed)
             else:
                 first = "A" if tier["A"] else "B"
-            turn = first
-            while True:
-                if battle.over():
-                    return
-                # a squadron wiped out earlier in the turn has nothing left to activate
-                for q in list(pending):
-                    if not _in_play(battle, q):
-                        pending.discard(q)
-                mine = _waiting(pending, speeds, speed, turn)
-                theirs_side = "B" if turn == "A" else "A"
-                if not mine:
-                    if not _waiting(pending, speeds, speed, theirs_side):
-                        break
-                    turn = theirs_side
-                    continue
-                forcible = []
-                for q in mine:
-                    prey = forcible_prey(battle, battle.squadrons[q], pending)
-                    if prey:
-                        forcible.append((q, prey))
-                decision = _activation_decision(turn, tuple(mine), tuple(forcible))
-                act = yield decision
-                verify_activation(decision, act)
-                assert isinstance(act, ActivateOrder)
-                if act.force is not None:
-                    pending.discard(act.force)
-                    yield from activate(battle, battle.squadrons[act.force], act.squadron)
-                    if battle.over():
-                        return
-                pending.discard(act.squadron)
-                # (the squadron it forced may have wiped it out on the way: FPF-MOV-01)
-                if _in_play(battle, act.squadron):
-                    yield from activate(battle, battle.squadrons[act.squadron], None)
-                turn = theirs_side
+            over = yield from _alternate(battle, pending, speeds, speed, first)
+            if over:
+                return
+
+
+def _alternate(
+    battle: Battle, pending: set[str], speeds: dict[str, int], speed: int, turn: str
+) -> Generator[Decision, object, bool]:
+    """The squadrons of one initiative speed activate, the sides taking turns from `turn`
+    (FPF-MOV-02, FPF-MOV-10); returns whether the battle ended."""
+    while True:
+        if battle.over():
+            return True
+        # a squadron wiped out earlier in the turn has nothing left to activate
+        for q in list(pending):
+            if not _in_play(battle, q):
+                pending.discard(q)
+        mine = _waiting(pending, speeds, speed, turn)
+        theirs_side = "B" if turn == "A" else "A"
+        if not mine:
+            if not _waiting(pending, speeds, speed, theirs_side):
+                return False
+            turn = theirs_side
+            continue
+        forcible = []
+        for q in mine:
+            prey = forcible_prey(battle, battle.squadrons[q], pending)
+            if prey:
+                forcible.append((q, prey))
+        decision = _activation_decision(turn, tuple(mine), tuple(forcible))
+        act = yield decision
+        verify_activation(decision, act)
+        assert isinstance(act, ActivateOrder)
+        if act.force is not None:
+            pending.discard(act.force)
+            # (kept for `resume_initiative`: the forcer activates next, FPF-MOV-10)
+            battle.extensions[FORCED] = (act.force, act.squadron)
+            yield from activate(battle, battle.squadrons[act.force], act.squadron)
+            del battle.extensions[FORCED]
+            if battle.over():
+                return True
+        pending.discard(act.squadron)
+        # (the squadron it forced may have wiped it out on the way: FPF-MOV-01)
+        if _in_play(battle, act.squadron):
+            yield from activate(battle, battle.squadrons[act.squadron], None)
+        turn = theirs_side
+
+
+def resume_initiative(
+    battle: Battle, decision: OrdersDecision, order: SquadronOrder
+) -> Generator[Decision, object, bool]:
+    """The rest of the initiative phase of a copy of a battle (`Battle.clone`) taken at
+    `decision`, once `order` answers it: the squadron's activation carried out, then the other
+    squadrons that have not activated, the sides taking turns from the other one, then the
+    slower speeds (FPF-MOV-01, FPF-MOV-02); a squadron that forced this one to move first
+    activates next (FPF-MOV-10). Returns whether the battle ended."""
+    verify_orders(battle, decision, order)
+    squadron = battle.squadrons[decision.squadron]
+    # (the speeds as the turn began: a leader lost on the way does not move a squadron's)
+    speeds = {q: squadron_speed(battle, battle.squadrons[q]) for q in battle.squadrons}
+    speed = speeds[squadron.id]
+    carry_out(battle, squadron, order)
+    if battle.over():
+        return True
+    pending = {q for q, sq in battle.squadrons.items() if not sq.activated and _in_play(battle, q)}
+    other = "B" if decision.side == "A" else "A"
+    forced = battle.extensions.pop(FORCED, None)
+    if forced is not None and forced[0] == squadron.id:  # its forcer moves next (FPF-MOV-10)
+        pending.discard(forced[1])
+        if _in_play(battle, forced[1]):
+            yield from activate(battle, battle.squadrons[forced[1]], None)
+        other = decision.side
+        speed = speeds[forced[1]]  # the tier is the forcer's (the forced may be slower)
+    over = yield from _alternate(battle, pending, speeds, speed, other)
+    if over:
+        return True
+    for slower in sorted({v for v in speeds.values() if v < speed}, reverse=True):
+        tier = {s: _waiting(pending, speeds, slower, s) for s in ("A", "B")}
+        if not tier["A"] and not tier["B"]:
+            continue
+        first = "A" if tier["A"] else "B"
+        if tier["A"] and tier["B"]:
+            first = yield from _roll_off(battle, slower)
+        over = yield from _alternate(battle, pending, speeds, slower, first)
+        if over:
+            return True
+    return False
+
+
+def _roll_off(battle: Battle, speed: int) -> Generator[Decision, object, str]:
+    """Both sides have squadrons at `speed`: d10s until they differ, the winner chooses who
+    moves first (FPF-MOV-03); returns the side that does."""
+    rolls: list[list[int]] = []
+    bonus_a = rules_of(battle).initiative_bonus(battle, "A")
+    bonus_b = rules_of(battle).initiative_bonus(battle, "B")
+    while True:
+        a, b = battle.dice.d10(), battle.dice.d10()
+        rolls.append([a, b])
+        if a + bonus_a != b + bonus_b:
+            break
+    winner = "A" if a + bonus_a > b + bonus_b else "B"
+    choice = yield InitiativeDecision(winner, speed)
+    verify_initiative(choice)
+    assert isinstance(choice, InitiativeOrder)
+    first = winner if choice.first else ("B" if winner == "A" else "A")
+    battle.log.record(ev.InitiativeRolled, speed, rolls, winner, first)
+    return first
 
 
 def _waiting(pending: set[str], speeds: dict[str, int], speed: int, side: str) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kolrami.engine.chance import Dice
 from kolrami.engine.view import ShipView, Snapshots, SquadronView
 from kolrami.rules.advanced.terrain import seen_scenario
 from kolrami.rules.advanced.view import AdvancedView
@@ -134,6 +135,22 @@ class BattleView:
     def count_candidates(self, n: int) -> None:
         """Report manoeuvres evaluated (for benchmarks)."""
         self._battle.stats.candidates += n
+
+    def sample(self, dice: Dice) -> Battle:
+        """A copy of the battle as this side may know it, for a search to play forward
+        (`kolrami.rules.resume`): the battle cloned with `dice` as its chance (never the
+        battle's own future rolls, GUIDE 3.6), every enemy ship this side cannot see put where
+        it might be, a spot on the table and a heading drawn from `dice` (the side knows
+        nothing of it). The copy is the searcher's own: nothing done to it reaches the battle."""
+        copy = self._battle.clone(dice)
+        if copy.sight is not None:
+            width, height = copy.table_width_cm, copy.table_height_cm
+            for ship in copy.side_ships(self.enemy):
+                if not self._battle.visible(self.side, self._battle.ships[ship.id]):
+                    ship.x = (dice.d(1000) - 0.5) / 1000 * width
+                    ship.y = (dice.d(1000) - 0.5) / 1000 * height
+                    ship.heading = dice.d(6) - 1
+        return copy
 
     def advanced(self) -> AdvancedView:
         """The advanced game's part of the view (officers, power, shields, locks); only in a

@@ -1,0 +1,88 @@
+"""Captain strength and the searching captain's speed (issue 21), for `make bench`.
+
+`captains`: the score of one captain against another with its 95% Wilson interval, mirror
+battles of every preset fleet with its cards, both FPF scenarios, sides swapped
+(scripts/captain_strength.py, which measures any pairing with more battles). The admiral's rows
+play BENCH_ADMIRAL_BATTLES battles each at budget BENCH_BUDGET, far fewer than the issue's 400
+so that `make bench` stays within minutes on a shared 2-core machine (its note gives the
+400-battle figures); the doctrines' rows play DOCTRINE_BATTLES each.
+
+`search_battle`: admiral battles per second on the standard benchmark battle (cruisers against
+the wolfpack, the `battle` key's) against aggressive, and its time over a doctrine battle's.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from scripts.captain_strength import measure, register_variants
+
+from kolrami.fleet import load_fleet
+from kolrami.scenarios.models import builtin_scenario
+from kolrami.sim.play import simulate
+
+#: The admiral's budget (rollouts a decision) and battles a pairing in the bench.
+BENCH_BUDGET = 32
+BENCH_ADMIRAL_BATTLES = 20
+#: Battles a pairing of doctrines (cheap: some milliseconds each).
+DOCTRINE_BATTLES = 200
+#: Admiral battles timed for `search_battle`, and its budgets.
+SEARCH_BATTLES = 3
+SEARCH_BUDGETS = (32, 64)
+
+
+def _row(first: str, second: str, battles: int) -> dict[str, Any]:
+    got = measure(first, second, battles, 1, False)
+    return {k: got[k] for k in ("battles", "score", "wilson_95", "seconds", "load_average")}
+
+
+def captain_figures() -> dict[str, Any]:
+    """The strength table: admiral against both doctrines, the fixed doctrines against the
+    old ones, with 95% intervals and the machine's load average when each row ended."""
+    register_variants()
+    admiral = f"admiral:budget={BENCH_BUDGET}"
+    rows = {
+        "admiral_vs_aggressive": _row(admiral, "aggressive", BENCH_ADMIRAL_BATTLES),
+        "admiral_vs_kiting": _row(admiral, "kiting", BENCH_ADMIRAL_BATTLES),
+        "aggressive_vs_old_aggressive": _row("aggressive", "old-aggressive", DOCTRINE_BATTLES),
+        "kiting_vs_old_kiting": _row("kiting", "old-kiting", DOCTRINE_BATTLES),
+        "kiting_vs_aggressive": _row("kiting", "aggressive", DOCTRINE_BATTLES),
+    }
+    return {
+        "admiral": admiral,
+        "cpus": os.cpu_count(),
+        "note": (
+            f"admiral rows: {BENCH_ADMIRAL_BATTLES} battles each at budget {BENCH_BUDGET} "
+            "(scripts/captain_strength.py plays 400); mirror preset fleets with cards, both "
+            "scenarios, sides swapped; a win 1, a draw 1/2"
+        ),
+        **rows,
+    }
+
+
+def search_battle_figures() -> dict[str, Any]:
+    """Admiral battles per second and the ratio of an admiral battle's time to a doctrine
+    battle's (aggressive against aggressive), on the standard benchmark battle, one core."""
+    scenario = builtin_scenario("standard")
+    fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
+    simulate(scenario, fleets, ("aggressive", "aggressive"), 0)  # warm
+    start = time.perf_counter()
+    n = 0
+    while time.perf_counter() - start < 2.0:
+        simulate(scenario, fleets, ("aggressive", "aggressive"), n)
+        n += 1
+    doctrine = (time.perf_counter() - start) / n
+    out: dict[str, Any] = {"doctrine_battle_ms": round(doctrine * 1000, 2)}
+    for budget in SEARCH_BUDGETS:
+        start = time.perf_counter()
+        for seed in range(SEARCH_BATTLES):
+            simulate(scenario, fleets, (f"admiral:budget={budget}", "aggressive"), seed)
+        each = (time.perf_counter() - start) / SEARCH_BATTLES
+        out[f"budget_{budget}"] = {
+            "battles_per_second": round(1 / each, 3),
+            "ratio_to_doctrine_battle": round(each / doctrine, 1),
+        }
+    out["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    return out

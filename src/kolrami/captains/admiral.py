@@ -1,0 +1,167 @@
+"""`admiral`: a captain that searches (issue 21).
+
+At each activated squadron's orders it weighs a few candidate orders by playing each forward
+many times, and gives the one that did best; every other decision it answers as the aggressive
+doctrine does. A bandit over macro-actions, one activation at a time:
+
+- **Candidates** (macro-actions: a manoeuvre for every mover and a fire plan): the aggressive
+  doctrine's orders of its best few manoeuvres (`ScoredCaptain.options`), the kiting doctrine's
+  choice, and the doctrine's own choice holding its fire (keeping the volley for reaction fire).
+- **Rollouts**: a copy of the battle as its side may know it (`BattleView.sample`: the battle's
+  clone with dice of the captain's own, never the battle's future rolls; enemy ships it cannot
+  see are put where they might be), the candidate given, then both sides played by the
+  aggressive doctrine (`kolrami.rules.resume`) through the rest of the turn and `horizon` turns
+  more. A rollout is worth the enemy's losses less ours, in points: a ship destroyed counts its
+  points, a damaged one the share of its hull lost; Fleet Points scored count too, and a battle
+  won or lost by the end its whole fleet's points.
+- **Common random numbers**: the j-th rollout of every candidate runs on the same dice, so two
+  candidates are compared on the same luck.
+- **Budget**: `budget` rollouts per decision, spent by successive halving: every candidate
+  gets the same share, the better half goes on (the doctrine's own order always among them),
+  until one is left; a small budget weighs fewer candidates (PER_CANDIDATE rollouts each at
+  least), since a choice made on one or two rollouts is noise.
+
+Deterministic for a seed: every rollout's dice derive from the captain's own dice's seed, the
+number of the decision and the rollout's index. Parameters: `admiral:budget=200,horizon=1,width=6`
+(docs/captains.md).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from kolrami.captains.base import BattleView
+from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain
+from kolrami.engine.battle import Battle, Result
+from kolrami.engine.chance import Dice, derive_seed
+from kolrami.engine.orders import Decision, Order
+from kolrami.errors import InvalidInputError
+from kolrami.rules import resume
+from kolrami.rules.fpf.orders import OrdersDecision, SquadronOrder
+
+#: The default rollouts per decision, turns searched beyond this one, and candidates.
+BUDGET = 64
+HORIZON = 1
+WIDTH = 6
+#: The fewest rollouts each candidate gets in the first round (the budget sets how many).
+PER_CANDIDATE = 8
+
+
+class AdmiralCaptain:
+    """Searches each activation's orders by rollouts of the aggressive doctrine (a bandit over
+    manoeuvre-and-fire plans with common random numbers); answers the rest as `aggressive`."""
+
+    name = "admiral"
+    #: the parameters it takes (`admiral:budget=200`), each a whole number, and their least
+    parameters: ClassVar[dict[str, int]] = {"budget": 0, "horizon": 0, "width": 1}
+
+    def __init__(
+        self, dice: Dice, budget: int = BUDGET, horizon: int = HORIZON, width: int = WIDTH
+    ) -> None:
+        for key, value in (("budget", budget), ("horizon", horizon), ("width", width)):
+            least = self.parameters[key]
+            if not isinstance(value, int) or value < least:
+                raise InvalidInputError(
+                    f"captain admiral: {key} must be a whole number of at least {least}, not "
+                    f"{value!r} (e.g. admiral:{key}={max(least, 1)})"
+                )
+        self.seed = dice.seed
+        self.budget, self.horizon, self.width = budget, horizon, width
+        self.doctrine = AggressiveCaptain(dice)
+        self.kiting = KitingCaptain(dice)
+        self.playout = AggressiveCaptain(Dice(0))  # both sides of a rollout (it rolls no dice)
+        self.searched = 0  # decisions searched so far: part of each rollout's seed
+        self.rollouts = 0
+
+    def decide(self, view: BattleView, decision: Decision) -> Order:
+        if isinstance(decision, OrdersDecision) and self.budget > 0:
+            return self._search(view, decision)
+        return self.doctrine.decide(view, decision)
+
+    # --- the search ---------------------------------------------------------------------------
+
+    def candidates(self, view: BattleView, decision: OrdersDecision) -> list[SquadronOrder]:
+        """The orders weighed: the doctrine's best few, kiting's choice, the first holding
+        fire; each once, in that order."""
+        options = self.doctrine.options(view, decision, max(1, self.width - 2))
+        extra = [self.kiting.options(view, decision, 1)[0]]
+        first = options[0]
+        if first.fire is not None:
+            extra.append(SquadronOrder(first.squadron, first.moves, None))
+        seen = {str(o) for o in options}
+        for order in extra:
+            if str(order) not in seen and len(options) < self.width:
+                seen.add(str(order))
+                options.append(order)
+        return options
+
+    def _search(self, view: BattleView, decision: OrdersDecision) -> SquadronOrder:
+        options = self.candidates(view, decision)
+        # at least PER_CANDIDATE rollouts each in the first round: fewer candidates when the
+        # budget is small (a choice made on a rollout or two is noise, worse than the doctrine)
+        options = options[: max(2, self.budget // PER_CANDIDATE)]
+        if len(options) == 1:
+            return options[0]
+        self.searched += 1
+        seeds: list[int] = []
+        totals = [0.0] * len(options)
+        played = [0] * len(options)
+        alive = list(range(len(options)))
+        rounds = max(1, (len(options) - 1).bit_length())  # halvings to one survivor
+        per_round = max(1, self.budget // rounds)
+        spent = 0
+        while len(alive) > 1 and spent < self.budget:
+            each = max(1, per_round // len(alive))
+            for i in alive:
+                for j in range(played[i], played[i] + each):
+                    while len(seeds) <= j:  # the j-th rollout's dice: the same for everyone
+                        seeds.append(derive_seed(self.seed, "admiral", self.searched, len(seeds)))
+                    totals[i] += self.rollout(view, decision, options[i], seeds[j])
+                    spent += 1
+                played[i] += each
+            # the better half goes on (the earlier of equals first); the doctrine's own order
+            # always stays, so a candidate must beat it on the same dice to be chosen
+            ranked = sorted(alive, key=lambda i: (-totals[i] / played[i], i))
+            keep = ranked[: max(1, len(alive) // 2)]
+            alive = sorted({0, *keep}) if len(alive) > 2 else keep
+        best = min(alive, key=lambda i: (-totals[i] / max(1, played[i]), i))
+        return options[best]
+
+    def rollout(
+        self, view: BattleView, decision: OrdersDecision, order: SquadronOrder, seed: int
+    ) -> float:
+        """One playout of `order` on a copy of the battle with dice from `seed`: its value for
+        this side."""
+        self.rollouts += 1
+        copy = view.sample(Dice(seed))
+        game = resume(copy, decision, order, self.horizon)
+        views = {side: copy.rules.view(copy, side) for side in ("A", "B")}
+        playout = self.playout
+        result: Result | None
+        try:
+            asked = next(game)
+            while True:
+                asked = game.send(playout.decide(views[asked.side], asked))
+        except StopIteration as stop:
+            result = stop.value
+        return value(copy, view.side, result)
+
+
+def value(battle: Battle, side: str, result: Result | None) -> float:
+    """What a rollout's end is worth to `side`, in points: the enemy's losses less its own (a
+    ship destroyed or left derelict its points, a damaged one the share of its hull lost), the
+    difference in Fleet Points, and for a battle decided its whole fleets' points."""
+    total = 0.0
+    fleets = 0.0
+    for ship in battle.ships.values():
+        fleets += ship.points
+        if ship.destroyed or ship.derelict:
+            lost = float(ship.points)
+        else:
+            lost = ship.points * (1.0 - max(0, ship.superstructure) / ship.cls.superstructure)
+        total += -lost if ship.side == side else lost
+    other = "B" if side == "A" else "A"
+    total += battle.fleet_points[side] - battle.fleet_points[other]
+    if result is not None and result.winner is not None:
+        total += fleets if result.winner == side else -fleets
+    return total

@@ -1,0 +1,71 @@
+"""`rules.resume`: a clone played on from an orders decision is the battle's own turn.
+
+With the battle's own dice state (a test may copy it; a search never does) and the same
+captains, the clone's events after the decision must be the battle's, through the rest of the
+turn and the next one; and the horizon stops it there.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain
+from kolrami.engine import events as ev
+from kolrami.engine.chance import Dice
+from kolrami.engine.driver import play
+from kolrami.engine.orders import Decision
+from kolrami.fleet import load_fleet
+from kolrami.rules import new_battle, resume
+from kolrami.rules.fpf.orders import OrdersDecision, SquadronOrder
+from kolrami.scenarios.models import builtin_scenario
+
+
+def _records(log: ev.EventLog) -> list[str]:
+    return [e.to_json().__repr__() for e in log if not isinstance(e, ev.OrderGiven)]
+
+
+@pytest.mark.rule("FPF-TURN-02", "FPF-MOV-02")
+@pytest.mark.parametrize("scenario", ["standard", "peak-performance"])
+@pytest.mark.parametrize("nth", [2, 5, 9])
+def test_a_clone_resumed_from_an_orders_decision_plays_the_battles_own_turn(
+    scenario: str, nth: int
+) -> None:
+    fleets = (load_fleet("presets:klingon-fleet"), load_fleet("presets:federation-fleet"))
+    battle = new_battle(builtin_scenario(scenario), fleets, 7)
+    captains = {"A": AggressiveCaptain(Dice(1)), "B": KitingCaptain(Dice(2))}
+    views = {side: battle.rules.view(battle, side) for side in "AB"}
+    game = play(battle)
+    decision: Decision = next(game)
+    seen = 0
+    while not (isinstance(decision, OrdersDecision) and (seen := seen + 1) == nth):
+        decision = game.send(captains[decision.side].decide(views[decision.side], decision))
+    order = captains[decision.side].decide(views[decision.side], decision)
+    assert isinstance(order, SquadronOrder)
+    dice = Dice(battle.dice.seed)
+    dice.setstate(battle.dice.getstate())
+    copy = battle.clone(dice)
+    start, turn = len(_records(battle.log)), battle.turn
+    rollout = resume(copy, decision, order, turns=1)
+    copy_views = {side: copy.rules.view(copy, side) for side in "AB"}
+    try:
+        asked = next(rollout)
+        while True:
+            asked = rollout.send(captains[asked.side].decide(copy_views[asked.side], asked))
+    except StopIteration as stop:
+        ended = stop.value
+    # the real battle, played on with the same captains
+    try:
+        decision = game.send(order)
+        while True:
+            decision = game.send(captains[decision.side].decide(views[decision.side], decision))
+    except StopIteration:
+        pass
+    mine = _records(copy.log)[start:]
+    real = _records(battle.log)[start : start + len(mine)]
+    assert mine == real
+    assert mine, "the rollout played nothing"
+    if ended is None:  # the horizon: the rest of this turn and one more
+        assert copy.turn == turn + 1
+        assert isinstance(copy.log.events()[-1], ev.TurnEnded)
+    else:
+        assert ended == battle.result
