@@ -281,6 +281,17 @@ class _TableChange(NamedTuple):
     logged: bool = False  # a battle log was kept for it
 
 
+class _Entry(NamedTuple):
+    """One table's result as Store.record_game is given it."""
+
+    number: int
+    table: int
+    winner: str
+    fleet_points: dict[str, int]
+    who: str
+    expected_version: int | None
+
+
 #: Store.record_game's statements, plain SQL (named parameters, as SQLite and text() take them).
 _GAME_AT_SQL = """
 SELECT e.id, e.revision, e.scenario, g.id, g."table", g.winner_id, g.fp_a, g.fp_b, g.flag,
@@ -353,8 +364,11 @@ _OPEN_REPORTS_OF = select(ResultReportRow).where(
 class Store:
     """One database of events."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, *, fast_path: bool = True) -> None:
+        """`fast_path`: record_game in plain SQL statements (False: through the ORM, the
+        reference the fast path is tested against; both store the same rows)."""
         self.url = database_url(url)
+        self.fast_path = fast_path
         try:
             self.engine = make_engine(self.url)
             upgrade(self.engine)
@@ -873,7 +887,9 @@ class Store:
             seed = secrets.randbelow(2**31)
         with self.transaction() as s:
             if s.scalars(select(EventRow).where(EventRow.name == name)).first():
-                raise InvalidInputError(f"an event '{name}' exists already; pick another name")
+                raise InvalidInputError(
+                    f"an event '{name}' exists already; pick another name", field="name"
+                )
             row = EventRow(
                 name=name,
                 date=date,
@@ -910,7 +926,7 @@ class Store:
         name = clean_name(name)
         key = name_key(name)
         if len(email) > 200:
-            raise InvalidInputError("an email address is at most 200 characters")
+            raise InvalidInputError("an email address is at most 200 characters", field="email")
         with self.transaction() as s:
             e = self._event(s, event_name)
             # two lookups, each by its own index: SQLite answers "name_key = ? OR name = ?"
@@ -926,12 +942,13 @@ class Store:
                 ).first()
             )
             if same == name:
-                raise InvalidInputError(f"'{name}' is registered already in {e.name}")
+                raise InvalidInputError(f"'{name}' is registered already in {e.name}", field="name")
             if same is not None:
                 raise InvalidInputError(
                     f"'{name}' looks like '{same}', registered already in {e.name}: names must "
                     "differ by more than case, accents, invisible characters or look-alike "
-                    "letters; add an initial or a surname"
+                    "letters; add an initial or a surname",
+                    field="name",
                 )
             report = validate(fleet, e.sp_limit, EventSettings(e.sp_limit, e.faction_surcharge))
             problems = [f"{err.path}: {err.message}" for err in report.errors]
@@ -939,7 +956,8 @@ class Store:
                 raise InvalidInputError(
                     f"{name}'s fleet is not legal for {e.name}: "
                     f"{problems[0]}"
-                    + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
+                    + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""),
+                    field="fleet",
                 )
             paired = s.scalars(
                 select(func.count(RoundRow.id)).where(RoundRow.event_id == e.id)
@@ -1054,7 +1072,9 @@ class Store:
         check_fleet_points(fleet_points)
         why = " ".join(why.split())[:300]
         if correct and not why:
-            raise InvalidInputError("a correction says why: add --why 'what was wrong'")
+            raise InvalidInputError(
+                "a correction says why: add --why 'what was wrong'", field="why"
+            )
         with self.transaction() as s:
             e = self._event(s, event_name)
             p = self._player(s, e, player)
@@ -1124,7 +1144,9 @@ class Store:
         if w is None or lo is None or w >= lo:
             return
         names = {x: row.name for x in (winner, loser) if (row := s.get(PlayerRow, x)) is not None}
-        raise InvalidInputError(winner_refusal(names[winner], w, names[loser or 0], lo))
+        raise InvalidInputError(
+            winner_refusal(names[winner], w, names[loser or 0], lo), field="winner"
+        )
 
     def _apply_result(
         self,
@@ -1179,10 +1201,10 @@ class Store:
         """The opponent initials a player's build before the round or his result after it
         (OP-14, FBS-09, FBS-10). `player` is the one whose sheet is initialled."""
         if stage not in ("build", "result"):
-            raise InvalidInputError(f"stage '{stage}': use build or result")
+            raise InvalidInputError(f"stage '{stage}': use build or result", field="stage")
         initials = initials.strip()
         if not initials or len(initials) > 10:
-            raise InvalidInputError("initials are 1 to 10 characters")
+            raise InvalidInputError("initials are 1 to 10 characters", field="initials")
         with self.transaction() as s:
             e = self._event(s, event_name)
             p = self._player(s, e, player)
@@ -1488,11 +1510,15 @@ class Store:
         """A web app organizer account (the password arrives hashed); returns its id."""
         username = username.strip()
         if not re.fullmatch(r"[A-Za-z0-9_.@-]{2,80}", username):
-            raise InvalidInputError("a user name is 2 to 80 letters, digits or . _ @ - (no spaces)")
+            raise InvalidInputError(
+                "a user name is 2 to 80 letters, digits or . _ @ - (no spaces)", field="username"
+            )
         with self.transaction() as s:
             taken = s.scalars(select(OrganizerRow).where(OrganizerRow.username == username))
             if taken.first() is not None:
-                raise InvalidInputError(f"the user name '{username}' is taken; pick another")
+                raise InvalidInputError(
+                    f"the user name '{username}' is taken; pick another", field="username"
+                )
             row = OrganizerRow(username=username, password_hash=password_hash)
             s.add(row)
             s.flush()
@@ -1503,7 +1529,9 @@ class Store:
         write transaction (simultaneous set-ups make one account); None when one exists."""
         username = username.strip()
         if not re.fullmatch(r"[A-Za-z0-9_.@-]{2,80}", username):
-            raise InvalidInputError("a user name is 2 to 80 letters, digits or . _ @ - (no spaces)")
+            raise InvalidInputError(
+                "a user name is 2 to 80 letters, digits or . _ @ - (no spaces)", field="username"
+            )
         with self.transaction() as s:
             if s.scalars(select(OrganizerRow.id)).first() is not None:
                 return None
@@ -1775,135 +1803,249 @@ class Store:
         for v in fleet_points.values():
             check_fleet_points(v)
         if len(who) > _WHO_LENGTH:  # the plain SQL below passes no flush check
-            raise InvalidInputError(check_length("who", who, _WHO_LENGTH))
-        with self.transaction() as s:
-            sql = _Plain(s, self._sqlite)
-            if event_name is None:
-                event_name = self._event(s, None).name
-            keys = {"name": event_name, "number": number, "table": table}
-            found = sql.first(_GAME_AT_SQL, keys)  # under the write lock
-            if found is None:  # the errors of the general lookups: no event, round, table; a bye
-                e = self._event(s, event_name)
-                self._at_table(e, self._table(e, number, table))
-                raise InvalidInputError(f"round {number} of {e.name} has no table {table}")
-            (eid, revision, scenario, gid, _, old_winner, old_a, old_b, old_flag, version) = found[
-                :10
-            ]
-            a_id, a_name, a_fleet, b_id, b_name, b_fleet = found[10:16]
-            max_resets, minutes, initials_a, initials_b, entered_by = found[16:]
-            ceiling = round_ceilings(max_resets, minutes)
-            if winner not in (a_name, b_name):
-                raise InvalidInputError(
-                    f"{winner} does not play at table {table} in round {number}"
+            raise InvalidInputError(check_length("who", who, _WHO_LENGTH), field="who")
+        with self._checked() as s:
+            entry = _Entry(number, table, winner, dict(fleet_points), who, expected_version)
+            if self.fast_path:
+                flag, change = self._record_game_plain(
+                    s, event_name, entry, battle_log, unless_warned
                 )
-            if set(fleet_points) != {a_name, b_name}:
-                raise InvalidInputError(f"give the Fleet Points of both {a_name} and {b_name}")
-            fp_a, fp_b = fleet_points[a_name], fleet_points[b_name]
-            if expected_version is not None and version != expected_version:
-                raise ConflictError(  # a stale page is told first: what it sends may be old
-                    f"round {number}, table {table} was changed by someone else "
-                    "a moment ago; reload it and enter the result again"
+            else:
+                flag, change = self._record_game_orm(
+                    s, event_name, entry, battle_log, unless_warned
                 )
-            if Capability.SCORES_FLEET_POINTS in capabilities_of(scenario):
-                won, lost = (fp_a, fp_b) if winner == a_name else (fp_b, fp_a)
-                if won < lost:
-                    loser = b_name if winner == a_name else a_name
-                    raise InvalidInputError(winner_refusal(winner, won, loser, lost))
-            # each side's points are checked against the opponent's fleet
-            warnings = [
-                w
-                for w in (
-                    score_check(scenario, b_fleet, b_name, fp_a, ceiling),
-                    score_check(scenario, a_fleet, a_name, fp_b, ceiling),
-                )
-                if w
-            ]
-            flag = "; ".join(warnings)
-            if unless_warned and flag:
-                raise ScoreCheckError(flag)
-            if expected_version is not None and version != expected_version:
-                raise ConflictError(
-                    f"round {number}, table {table} was changed by someone else "
-                    "a moment ago; reload it and enter the result again"
-                )
-            winner_id = a_id if winner == a_name else b_id
-            lines = [
-                *result_corrections(
-                    number, table, a_name, winner == a_name, old_winner, winner_id, old_a, fp_a
-                ),
-                # after a's line the winner is the new one: a change is logged once
-                *result_corrections(
-                    number, table, b_name, winner == b_name, winner_id, winner_id, old_b, fp_b
-                ),
-            ]
-            loser = b_name if winner == a_name else a_name
-            lines.append(
-                f"round {number} table {table}: {winner} beat {loser}, Fleet Points "
-                f"{a_name} {fp_a}, {b_name} {fp_b}"
-                + (" (entered again)" if old_winner is not None else "")
-            )
-            if initials_a or initials_b or entered_by.endswith("(PIN)"):
-                # the players' confirmation was for the result they saw: it goes, and the
-                # entry is the organizer's from now on
-                lines.append(
-                    f"round {number} table {table}: entered by {who}; the players' "
-                    "confirmation of the earlier result no longer applies"
-                )
-            if (old_winner, old_a, old_b, old_flag, entered_by, initials_a, initials_b) != (
-                winner_id,
-                fp_a,
-                fp_b,
-                flag,
-                who,
-                "",
-                "",
-            ):
-                changed = sql.run(
-                    _SET_RESULT_SQL,
-                    {
-                        "w": winner_id,
-                        "a": fp_a,
-                        "b": fp_b,
-                        "flag": flag,
-                        "id": gid,
-                        "v": version,
-                        "who": who,
-                    },
-                )
-                if changed != 1:  # another connection changed the table since it was read
-                    raise ConflictError(
-                        "this table was changed by someone else a moment ago; reload it and "
-                        "enter the result again"
-                    )
-                version += 1
-            for report_id, r_winner, r_a, r_b in sql.all(_OPEN_REPORTS_SQL, {"game": gid}):
-                same = (r_winner, r_a, r_b) == (winner_id, fp_a, fp_b)
-                status = "accepted" if same else "overridden"
-                sql.run(_CLOSE_REPORT_SQL, {"status": status, "who": who, "id": report_id})
-            if battle_log is not None:
-                sql.run("DELETE FROM battle_logs WHERE game_id = :game", {"game": gid})
-                sql.run(
-                    "INSERT INTO battle_logs (game_id, captains, jsonl) "
-                    "VALUES (:game, :captains, :jsonl)",
-                    {"game": gid, "captains": battle_log[0], "jsonl": battle_log[1]},
-                )
-            at = sql.timestamp(now())
-            for what in lines:
-                sql.run(_LOG_SQL, {"event": eid, "at": at, "who": who, "what": what})
-            after = self._bump(s, sql, eid, revision)
-            row = {
-                "winner": winner,
-                "fp_a": fp_a,
-                "fp_b": fp_b,
-                "flag": flag,
-                "version": version,
-                "entered_by": who,
-                "result_initials_a": "",
-                "result_initials_b": "",
-            }
-            change = _TableChange(eid, revision, after, number, table, row, battle_log is not None)
         self._follow(change)
         return flag
+
+    def _record_game_plain(
+        self,
+        s: Session,
+        event_name: str | None,
+        entry: _Entry,
+        battle_log: tuple[str, str] | None,
+        unless_warned: bool,
+    ) -> tuple[str, _TableChange]:
+        """record_game in plain SQL statements (the fast path), in the caller's transaction."""
+        number, table, winner, fleet_points, who, expected_version = entry
+        sql = _Plain(s, self._sqlite)
+        if event_name is None:
+            event_name = self._event(s, None).name
+        keys = {"name": event_name, "number": number, "table": table}
+        found = sql.first(_GAME_AT_SQL, keys)  # under the write lock
+        if found is None:  # the errors of the general lookups: no event, round, table; a bye
+            e = self._event(s, event_name)
+            self._at_table(e, self._table(e, number, table))
+            # the event named loosely ('nov' for Nov), as every other write takes it
+            found = sql.first(_GAME_AT_SQL, {**keys, "name": e.name})
+            if found is None:
+                raise InvalidInputError(f"round {number} of {e.name} has no table {table}")
+        (eid, revision, scenario, gid, _, old_winner, old_a, old_b, old_flag, version) = found[:10]
+        a_id, a_name, a_fleet, b_id, b_name, b_fleet = found[10:16]
+        max_resets, minutes, initials_a, initials_b, entered_by = found[16:]
+        ceiling = round_ceilings(max_resets, minutes)
+        if winner not in (a_name, b_name):
+            raise InvalidInputError(
+                f"{winner} does not play at table {table} in round {number}", field="winner"
+            )
+        if set(fleet_points) != {a_name, b_name}:
+            raise InvalidInputError(f"give the Fleet Points of both {a_name} and {b_name}")
+        fp_a, fp_b = fleet_points[a_name], fleet_points[b_name]
+        if expected_version is not None and version != expected_version:
+            raise ConflictError(  # a stale page is told first: what it sends may be old
+                f"round {number}, table {table} was changed by someone else "
+                "a moment ago; reload it and enter the result again"
+            )
+        if Capability.SCORES_FLEET_POINTS in capabilities_of(scenario):
+            won, lost = (fp_a, fp_b) if winner == a_name else (fp_b, fp_a)
+            if won < lost:
+                loser = b_name if winner == a_name else a_name
+                raise InvalidInputError(winner_refusal(winner, won, loser, lost), field="winner")
+        # each side's points are checked against the opponent's fleet
+        warnings = [
+            w
+            for w in (
+                score_check(scenario, b_fleet, b_name, fp_a, ceiling),
+                score_check(scenario, a_fleet, a_name, fp_b, ceiling),
+            )
+            if w
+        ]
+        flag = "; ".join(warnings)
+        if unless_warned and flag:
+            raise ScoreCheckError(flag)
+        if expected_version is not None and version != expected_version:
+            raise ConflictError(
+                f"round {number}, table {table} was changed by someone else "
+                "a moment ago; reload it and enter the result again"
+            )
+        winner_id = a_id if winner == a_name else b_id
+        lines = [
+            *result_corrections(
+                number, table, a_name, winner == a_name, old_winner, winner_id, old_a, fp_a
+            ),
+            # after a's line the winner is the new one: a change is logged once
+            *result_corrections(
+                number, table, b_name, winner == b_name, winner_id, winner_id, old_b, fp_b
+            ),
+        ]
+        loser = b_name if winner == a_name else a_name
+        lines.append(
+            f"round {number} table {table}: {winner} beat {loser}, Fleet Points "
+            f"{a_name} {fp_a}, {b_name} {fp_b}"
+            + (" (entered again)" if old_winner is not None else "")
+        )
+        if initials_a or initials_b or entered_by.endswith("(PIN)"):
+            # the players' confirmation was for the result they saw: it goes, and the
+            # entry is the organizer's from now on
+            lines.append(
+                f"round {number} table {table}: entered by {who}; the players' "
+                "confirmation of the earlier result no longer applies"
+            )
+        if (old_winner, old_a, old_b, old_flag, entered_by, initials_a, initials_b) != (
+            winner_id,
+            fp_a,
+            fp_b,
+            flag,
+            who,
+            "",
+            "",
+        ):
+            changed = sql.run(
+                _SET_RESULT_SQL,
+                {
+                    "w": winner_id,
+                    "a": fp_a,
+                    "b": fp_b,
+                    "flag": flag,
+                    "id": gid,
+                    "v": version,
+                    "who": who,
+                },
+            )
+            if changed != 1:  # another connection changed the table since it was read
+                raise ConflictError(
+                    "this table was changed by someone else a moment ago; reload it and "
+                    "enter the result again"
+                )
+            version += 1
+        for report_id, r_winner, r_a, r_b in sql.all(_OPEN_REPORTS_SQL, {"game": gid}):
+            same = (r_winner, r_a, r_b) == (winner_id, fp_a, fp_b)
+            status = "accepted" if same else "overridden"
+            sql.run(_CLOSE_REPORT_SQL, {"status": status, "who": who, "id": report_id})
+        if battle_log is not None:
+            sql.run("DELETE FROM battle_logs WHERE game_id = :game", {"game": gid})
+            sql.run(
+                "INSERT INTO battle_logs (game_id, captains, jsonl) "
+                "VALUES (:game, :captains, :jsonl)",
+                {"game": gid, "captains": battle_log[0], "jsonl": battle_log[1]},
+            )
+        at = sql.timestamp(now())
+        for what in lines:
+            sql.run(_LOG_SQL, {"event": eid, "at": at, "who": who, "what": what})
+        after = self._bump(s, sql, eid, revision)
+        row = {
+            "winner": winner,
+            "fp_a": fp_a,
+            "fp_b": fp_b,
+            "flag": flag,
+            "version": version,
+            "entered_by": who,
+            "result_initials_a": "",
+            "result_initials_b": "",
+        }
+        change = _TableChange(eid, revision, after, number, table, row, battle_log is not None)
+        return flag, change
+
+    def _record_game_orm(
+        self,
+        s: Session,
+        event_name: str | None,
+        entry: _Entry,
+        battle_log: tuple[str, str] | None,
+        unless_warned: bool,
+    ) -> tuple[str, _TableChange]:
+        """record_game through the ORM: the reference of the plain SQL path (the same checks
+        in the same order, the same rows; the flush hook bumps the revision and the game's
+        version_id_col refuses a lost update). Slower, so the web uses the fast path; a parity
+        test plays the same entries through both and compares every row."""
+        number, table, winner, fleet_points, who, expected_version = entry
+        e = self._event(s, event_name)
+        g = self._table(e, number, table)
+        a, b = self._at_table(e, g)
+        revision = e.revision
+        if winner not in (a.name, b.name):
+            raise InvalidInputError(
+                f"{winner} does not play at table {table} in round {number}", field="winner"
+            )
+        if set(fleet_points) != {a.name, b.name}:
+            raise InvalidInputError(f"give the Fleet Points of both {a.name} and {b.name}")
+        fp_a, fp_b = fleet_points[a.name], fleet_points[b.name]
+        if expected_version is not None and g.version != expected_version:
+            raise ConflictError(
+                f"round {number}, table {table} was changed by someone else "
+                "a moment ago; reload it and enter the result again"
+            )
+        if Capability.SCORES_FLEET_POINTS in capabilities_of(e.scenario):
+            won, lost = (fp_a, fp_b) if winner == a.name else (fp_b, fp_a)
+            if won < lost:
+                loser = b.name if winner == a.name else a.name
+                raise InvalidInputError(winner_refusal(winner, won, loser, lost), field="winner")
+        ceiling = round_ceilings(e.max_resets, e.round_minutes)
+        flag = "; ".join(
+            w
+            for w in (
+                score_check(e.scenario, b.fleet_json, b.name, fp_a, ceiling),
+                score_check(e.scenario, a.fleet_json, a.name, fp_b, ceiling),
+            )
+            if w
+        )
+        if unless_warned and flag:
+            raise ScoreCheckError(flag)
+        winner_id = a.id if winner == a.name else b.id
+        old_winner = g.winner_id
+        lines = [
+            *result_corrections(
+                number, table, a.name, winner == a.name, old_winner, winner_id, g.fp_a, fp_a
+            ),
+            *result_corrections(
+                number, table, b.name, winner == b.name, winner_id, winner_id, g.fp_b, fp_b
+            ),
+        ]
+        loser = b.name if winner == a.name else a.name
+        lines.append(
+            f"round {number} table {table}: {winner} beat {loser}, Fleet Points "
+            f"{a.name} {fp_a}, {b.name} {fp_b}"
+            + (" (entered again)" if old_winner is not None else "")
+        )
+        if g.result_initials_a or g.result_initials_b or g.entered_by.endswith("(PIN)"):
+            lines.append(
+                f"round {number} table {table}: entered by {who}; the players' "
+                "confirmation of the earlier result no longer applies"
+            )
+        # an unchanged value is no change: the ORM writes (and versions) only what differs
+        g.winner_id, g.fp_a, g.fp_b, g.flag = winner_id, fp_a, fp_b, flag
+        g.entered_by, g.result_initials_a, g.result_initials_b = who, "", ""
+        for r in self._open_reports(s, g):
+            same = (r.winner_id, r.fp_a, r.fp_b) == (winner_id, fp_a, fp_b)
+            r.status = "accepted" if same else "overridden"
+            r.resolved_by = who
+        if battle_log is not None:
+            s.execute(delete(BattleLogRow).where(BattleLogRow.game_id == g.id))
+            s.add(BattleLogRow(game_id=g.id, captains=battle_log[0], jsonl=battle_log[1]))
+        at = now()
+        s.add_all(CorrectionRow(event_id=e.id, at=at, who=who, what=what) for what in lines)
+        s.flush()
+        row = {
+            "winner": winner,
+            "fp_a": fp_a,
+            "fp_b": fp_b,
+            "flag": flag,
+            "version": g.version,
+            "entered_by": who,
+            "result_initials_a": "",
+            "result_initials_b": "",
+        }
+        after = self._revision(s, e.id)
+        return flag, _TableChange(e.id, revision, after, number, table, row, battle_log is not None)
 
     def _bump(self, s: Session, sql: _Plain, event_id: int, revision: int) -> int:
         """Bump an event's revision for plain SQL writes, once per transaction as the flush
@@ -1940,7 +2082,9 @@ class Store:
             g = self._game_of(e, number, p)
             a, b = self._at_table(e, g)
             if winner not in (a.name, b.name):
-                raise InvalidInputError(f"{winner} does not play at table {g.table}")
+                raise InvalidInputError(
+                    f"{winner} does not play at table {g.table}", field="winner"
+                )
             if set(fleet_points) != {a.name, b.name}:
                 raise InvalidInputError(f"give the Fleet Points of both {a.name} and {b.name}")
             if g.winner_id is not None and g.fp_a is not None and g.fp_b is not None:
@@ -1951,7 +2095,8 @@ class Store:
                 loser = b.name if winner == a.name else a.name
                 if fleet_points[winner] < fleet_points[loser]:
                     raise InvalidInputError(
-                        winner_refusal(winner, fleet_points[winner], loser, fleet_points[loser])
+                        winner_refusal(winner, fleet_points[winner], loser, fleet_points[loser]),
+                        field="winner",
                     )
             for r in self._open_reports(s, g):
                 if r.reporter_id != p.id:
