@@ -42,6 +42,7 @@ from kolrami.web.deps import (
     csrf_token,
     login_url,
     render,
+    request_unit,
 )
 from kolrami.web.routers import auth, organizer, players, public, report, rounds
 from kolrami.web.security import Throttle
@@ -115,7 +116,8 @@ def create_app(
     app = FastAPI(
         title="Kolrami",
         version=__version__,
-        dependencies=[Depends(csrf_guard)],
+        # the request's unit of work first: every store call after it joins it
+        dependencies=[Depends(request_unit, scope="function"), Depends(csrf_guard)],
         docs_url=None,
         redoc_url=None,
         openapi_url=None,

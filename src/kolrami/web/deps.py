@@ -16,17 +16,18 @@ functions, in the pool.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import AsyncIterator, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 from urllib.parse import quote, urlsplit
 
 from fastapi import Depends, HTTPException, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from kolrami.errors import InvalidInputError
-from kolrami.tournament.store import Store
+from kolrami.tournament.store import Store, Unit
 from kolrami.web.security import Throttle, new_token, same_token
 
 CSRF_FIELD = "csrf_token"
@@ -205,6 +206,26 @@ async def public_event(eid: int, request: Request) -> EventRef:
 
 
 PublicEvent = Annotated[EventRef, Depends(public_event)]
+
+
+async def request_unit(request: Request) -> AsyncIterator[Unit]:
+    """One store session per request: every store call the request makes joins it (its
+    dependencies', its route's), and its writes are one transaction, committed when the route
+    has returned and before the answer is sent, so an answered write is on disk (a kill -9
+    after it loses nothing); a route that raises rolls the whole request back. Opened here, in
+    the request's own context (async), so the route's threads see it; used with
+    scope="function", so it ends before the response goes out."""
+    unit = Unit(web(request).store)
+    token = unit.activate()
+    try:
+        yield unit
+    except BaseException:
+        await run_in_threadpool(unit.finish, False)
+        raise
+    else:
+        await run_in_threadpool(unit.finish, True)
+    finally:
+        unit.deactivate(token)
 
 
 async def csrf_guard(request: Request) -> None:
