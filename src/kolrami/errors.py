@@ -45,7 +45,17 @@ class UnknownNameError(KolramiError, LookupError):
 
 
 class InvalidInputError(KolramiError, ValueError):
-    """A value a user supplied that the rules cannot accept (negative strength, zero shots ...)."""
+    """A value a user supplied that the rules cannot accept (negative strength, zero shots ...).
+
+    `field` names the one value it is about, when it is one (an event's "date", a player's
+    "name", a result's "winner"), by the name the raising function gives it: a form shows the
+    message under that field, not under whichever field it would guess from the text. None: the
+    whole request (a round not paired yet, an event with every round played).
+    """
+
+    def __init__(self, *args: object, field: str | None = None) -> None:
+        super().__init__(*args)
+        self.field = field
 
 
 # --- what a user names: files and text, read so that every failure is one of these errors -------

@@ -12,7 +12,7 @@ from sqlalchemy import inspect, text
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
-from kolrami.tournament import store as store_module
+from kolrami.tournament.services import results
 from kolrami.tournament.store import ConflictError, ScoreCheckError, Store
 
 FLEETS = ["federation-cruisers", "klingon-wolfpack", "federation-venture", "klingon-strike"]
@@ -185,16 +185,16 @@ def test_a_change_between_the_read_and_the_write_is_a_conflict(
     store = paired(db)
     g = next(g for g in store.games("Nov", 1) if g["b"])
     t, a, b = g["table"], g["a"], g["b"]
-    first = store_module._Plain.first
+    first = results._Plain.first
 
     def raced(self: Any, sql: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
         found = first(self, sql, params)
-        if sql is store_module._GAME_AT_SQL:  # someone else enters the table meanwhile
+        if sql is results._GAME_AT_SQL:  # someone else enters the table meanwhile
             assert found is not None
             self.run("UPDATE games SET version = version + 1 WHERE id = :id", {"id": found[3]})
         return found
 
-    monkeypatch.setattr(store_module._Plain, "first", raced)
+    monkeypatch.setattr(results._Plain, "first", raced)
     before = dump(store)
     with pytest.raises(ConflictError, match="changed by someone else"):
         store.record_game("Nov", 1, t, a, {a: 4, b: 3}, "desk")

@@ -10,7 +10,7 @@ from sqlalchemy import text
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
-from kolrami.tournament import store as store_module
+from kolrami.tournament import repositories
 from kolrami.tournament.models import Base, EventRow
 from kolrami.tournament.store import ConflictError, Store
 
@@ -51,10 +51,10 @@ def same_as_readers(store: Store, name: str = "Nov") -> None:
 def test_every_table_says_which_event_its_rows_belong_to() -> None:
     known = {
         EventRow,
-        *store_module._BY_EVENT_ID,
-        *store_module._BY_ROUND,
-        *store_module._BY_GAME,
-        *store_module.NO_EVENT,
+        *repositories.BY_EVENT_ID,
+        *repositories.BY_ROUND,
+        *repositories.BY_GAME,
+        *repositories.NO_EVENT,
     }
     assert {m.class_ for m in Base.registry.mappers} == known
 

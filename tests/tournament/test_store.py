@@ -75,6 +75,32 @@ def test_registration_checks_the_fleet(db: str) -> None:
         store.add_player(None, "Eve", load_fleet("klingon-raiders"))
 
 
+def test_a_refusal_names_the_field_it_is_about(db: str) -> None:
+    """Forms put a store's message under the field its error names (issue 16)."""
+    store = event(db, 0)
+
+    def field_of(write: Callable[[], object]) -> str | None:
+        with pytest.raises(InvalidInputError) as refused:
+            write()
+        return refused.value.field
+
+    assert field_of(lambda: store.create_event("Dec", "2026-13-45")) == "date"
+    assert field_of(lambda: store.create_event("Dec", sp_limit=0)) == "sp_limit"
+    assert field_of(lambda: store.create_event("Dec", round_minutes=5000)) == "round_minutes"
+    assert field_of(lambda: store.create_event("Nov")) == "name"
+    big = read_fleet({"ships": [{"id": "enterprise"}, {"id": "enterprise"}]}, "big")
+    assert field_of(lambda: store.add_player(None, "Eve", big)) == "fleet"
+    assert field_of(lambda: store.add_player(None, "Eve", big, email="e" * 201)) == "email"
+    store.add_player(None, "Eve", load_fleet("klingon-raiders"))
+    assert field_of(lambda: store.add_player(None, "eve", load_fleet("klingon-raiders"))) == "name"
+    store.add_player(None, "Fay", load_fleet("klingon-raiders"))
+    store.pair_next_round()
+    assert field_of(lambda: store.record_game(None, 1, 1, "Zed", {"Eve": 1, "Fay": 2}, "o")) == (
+        "winner"
+    )
+    assert field_of(lambda: store.pair_next_round()) is None  # the whole request: no field
+
+
 @pytest.mark.rule("OP-01", "OP-07", "OP-08", "OP-09", "OP-10")
 def test_an_odd_event_with_byes_across_three_rounds(db: str) -> None:
     store = event(db, 5)

@@ -6,6 +6,7 @@ fields with the store untouched."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from fastapi import FastAPI
@@ -367,6 +368,39 @@ def test_bad_event_settings_are_shown_beside_the_field(
     assert response.status_code == 400
     assert f'id="err-{field}"' in text(response)
     assert message in text(response)
+    assert app.state.web.store.event_list() == []
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("date", "2026-13-45", "not a calendar date"),
+        ("sp_limit", "100001", "SP limit 100001: use 1 to 100000"),
+        ("minutes", "1441", "1441 minutes a round"),
+    ],
+)
+def test_the_stores_refusal_of_a_setting_is_shown_beside_its_field(
+    app: FastAPI, field: str, value: str, message: str
+) -> None:
+    """Values of the right shape that the store refuses (a 13th month, a limit past any event):
+    its error names the field, and the page shows the message there, not under Name."""
+    desk = organizer(app)
+    form = {
+        "name": "December",
+        "date": "2026-12-28",
+        "sp_limit": "300",
+        "scenario": "peak-performance",
+        "rounds": "3",
+        "minutes": "60",
+        field: value,
+    }
+    response = desk.post("/org/events", form)
+    assert response.status_code == 400
+    page = text(response)
+    shown = re.search(rf'<p class="error" id="err-{field}" role="alert">([^<]*)</p>', page)
+    assert shown is not None, page
+    assert message in shown.group(1)
+    assert 'id="err-name"' not in page
     assert app.state.web.store.event_list() == []
 
 

@@ -85,6 +85,8 @@ def test_a_winner_with_fewer_fleet_points_is_refused(
     assert response.status_code == 400
     assert f"{g['a']} cannot have won with 0 Fleet Points" in text(response)
     assert "PP-22" in text(response)
+    assert 'id="err-winner"' in text(response)  # under the winner's choice, by the error's field
+    assert 'id="err-form"' not in text(response)
     assert first(store, name)["winner"] is None
 
 

@@ -63,8 +63,8 @@ def test_a_login_has_an_absolute_lifetime(app: FastAPI, monkeypatch: pytest.Monk
     desk = organizer(app)
     for _ in range(3):  # using the session does not renew it
         assert logged_in(desk.client)
-    later = store_module._naive_utc(SESSION_LIFETIME + timedelta(minutes=1))
-    monkeypatch.setattr(store_module, "_naive_utc", lambda offset=timedelta(0): later + offset)
+    later = store_module.naive_utc(SESSION_LIFETIME + timedelta(minutes=1))
+    monkeypatch.setattr(store_module, "naive_utc", lambda offset=timedelta(0): later + offset)
     assert not logged_in(desk.client)
 
 

@@ -8,6 +8,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -39,6 +40,24 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+#: The store units of work of the running command (Store.begin_unit): one per store it opens,
+#: committed when the command ends well, rolled back when it fails (nothing of it is kept).
+COMMAND_UNITS: ContextVar[list[Any] | None] = ContextVar("kolrami_command_units", default=None)
+
+
+def command_unit(store: Any) -> None:
+    """Run the rest of the command's calls on `store` in one unit of work (one transaction)."""
+    units = COMMAND_UNITS.get()
+    if units is not None:
+        units.append(store.begin_unit())
+
+
+def _end_units(commit: bool) -> None:
+    units = COMMAND_UNITS.get() or []
+    while units:
+        units.pop().end(commit)
+
+
 def command(
     target: typer.Typer, *args: Any, **kwargs: Any
 ) -> Callable[[Callable[P, R]], Callable[P, R]]:
@@ -47,10 +66,19 @@ def command(
     def register(func: Callable[P, R]) -> Callable[P, R]:
         @functools.wraps(func)
         def guarded(*a: P.args, **k: P.kwargs) -> R:
+            units = COMMAND_UNITS.set([])
             try:
-                return func(*a, **k)
+                try:
+                    result = func(*a, **k)
+                except BaseException:
+                    _end_units(commit=False)
+                    raise
+                _end_units(commit=True)
+                return result
             except KolramiError as exc:
                 raise fail(str(exc)) from None
+            finally:
+                COMMAND_UNITS.reset(units)
 
         target.command(*args, **kwargs)(guarded)
         return func

@@ -11,7 +11,15 @@ from rich.table import Table
 
 from kolrami.captains.registry import split_captains
 from kolrami.catalog.names import Names
-from kolrami.cli.support import captain, check_seed, command, console, print_json, store_url
+from kolrami.cli.support import (
+    captain,
+    check_seed,
+    command,
+    command_unit,
+    console,
+    print_json,
+    store_url,
+)
 from kolrami.errors import InvalidInputError, loads_json, quoted, read_text
 from kolrami.fleet.fleetx import load_any
 from kolrami.fleet.model import preset_names
@@ -36,7 +44,9 @@ def _store(db: str | None, create: bool = False) -> Any:
     other command refuses a SQLite file that is not there (see support.store_url)."""
     from kolrami.tournament.store import Store, database_url  # SQLAlchemy, Alembic: 400 ms
 
-    return Store(store_url(database_url(db), create))
+    store = Store(store_url(database_url(db), create))
+    command_unit(store)  # one transaction for the whole command
+    return store
 
 
 #: The most bytes of an event export or results file read: a simulated 8-player event's export

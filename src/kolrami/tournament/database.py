@@ -151,7 +151,7 @@ def refuse_long_texts(session: Session, _context: Any, _instances: Any) -> None:
             length = getattr(column.type, "length", None)
             value = row.__dict__.get(column.key)  # what is loaded or set: no query mid-flush
             if length is not None and isinstance(value, str) and len(value) > length:
-                raise InvalidInputError(check_length(column.name, value, length))
+                raise InvalidInputError(check_length(column.name, value, length), field=column.name)
 
 
 def check_length(what: str, value: str, length: int) -> str:

@@ -34,10 +34,13 @@ def clean_name(name: str, what: str = "a player") -> str:
     text = "".join(c for c in text if unicodedata.category(c) not in _INVISIBLE)
     text = " ".join(text.split())
     if not text:
-        raise InvalidInputError(f"{what} needs a name: type one with letters or digits")
+        raise InvalidInputError(
+            f"{what} needs a name: type one with letters or digits", field="name"
+        )
     if len(text) > MAX_NAME:
         raise InvalidInputError(
-            f"a name of {len(text)} characters: {what}'s name is at most {MAX_NAME}"
+            f"a name of {len(text)} characters: {what}'s name is at most {MAX_NAME}",
+            field="name",
         )
     return text
 

@@ -48,29 +48,40 @@ def check_event_settings(
             datetime.strptime(date, "%Y-%m-%d")
         except ValueError:
             raise InvalidInputError(
-                f"date '{date[:40]}': not a calendar date; write it as 2026-11-30"
+                f"date '{date[:40]}': not a calendar date; write it as 2026-11-30",
+                field="date",
             ) from None
     if not 0 < sp_limit <= MAX_SP_LIMIT:
-        raise InvalidInputError(f"SP limit {sp_limit}: use 1 to {MAX_SP_LIMIT} (OP-13)")
+        raise InvalidInputError(
+            f"SP limit {sp_limit}: use 1 to {MAX_SP_LIMIT} (OP-13)", field="sp_limit"
+        )
     if not 0 < rounds <= MAX_ROUNDS:
-        raise InvalidInputError(f"{rounds} rounds: use 1 to {MAX_ROUNDS} (OP-01)")
+        raise InvalidInputError(f"{rounds} rounds: use 1 to {MAX_ROUNDS} (OP-01)", field="rounds")
     if not 0 < round_minutes <= MAX_MINUTES:
-        raise InvalidInputError(f"{round_minutes} minutes a round: use 1 to {MAX_MINUTES} (OP-02)")
+        raise InvalidInputError(
+            f"{round_minutes} minutes a round: use 1 to {MAX_MINUTES} (OP-02)",
+            field="round_minutes",
+        )
     if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise InvalidInputError(f"seed {seed}: use a whole number from 0 to 2**63 - 1")
+        raise InvalidInputError(
+            f"seed {seed}: use a whole number from 0 to 2**63 - 1", field="seed"
+        )
     if max_resets is not None and not 0 < max_resets <= 200:
         raise InvalidInputError(
-            f"{max_resets} resets of one ship a round: use 1 to 200 (the score check's ceiling)"
+            f"{max_resets} resets of one ship a round: use 1 to 200 (the score check's ceiling)",
+            field="max_resets",
         )
 
 
 def check_fleet_points(points: int) -> None:
     """Refuse Fleet Points below 0 or beyond any score (they would not fit the store)."""
     if points < 0:
-        raise InvalidInputError(f"{points} Fleet Points: scores start at 0")
+        raise InvalidInputError(f"{points} Fleet Points: scores start at 0", field="fleet_points")
     if points > MAX_FLEET_POINTS:
         raise InvalidInputError(
-            f"{points} Fleet Points: no battle scores more than {MAX_FLEET_POINTS}; check the sheet"
+            f"{points} Fleet Points: no battle scores more than {MAX_FLEET_POINTS}; "
+            "check the sheet",
+            field="fleet_points",
         )
 
 

@@ -43,6 +43,7 @@ from kolrami.web.deps import (
     csrf_token,
     login_url,
     render,
+    request_unit,
 )
 from kolrami.web.routers import auth, organizer, play, players, public, report, rounds
 from kolrami.web.security import Throttle
@@ -118,7 +119,8 @@ def create_app(
     app = FastAPI(
         title="Kolrami",
         version=__version__,
-        dependencies=[Depends(csrf_guard)],
+        # the request's unit of work first: every store call after it joins it
+        dependencies=[Depends(request_unit, scope="function"), Depends(csrf_guard)],
         docs_url=None,
         redoc_url=None,
         openapi_url=None,

@@ -16,16 +16,18 @@ functions, in the pool.
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 from urllib.parse import quote, urlsplit
 
 from fastapi import Depends, HTTPException, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from kolrami.errors import InvalidInputError
-from kolrami.tournament.store import Store
+from kolrami.tournament.store import Store, Unit
 from kolrami.web.security import Throttle, new_token, same_token
 
 CSRF_FIELD = "csrf_token"
@@ -206,6 +208,26 @@ async def public_event(eid: int, request: Request) -> EventRef:
 PublicEvent = Annotated[EventRef, Depends(public_event)]
 
 
+async def request_unit(request: Request) -> AsyncIterator[Unit]:
+    """One store session per request: every store call the request makes joins it (its
+    dependencies', its route's), and its writes are one transaction, committed when the route
+    has returned and before the answer is sent, so an answered write is on disk (a kill -9
+    after it loses nothing); a route that raises rolls the whole request back. Opened here, in
+    the request's own context (async), so the route's threads see it; used with
+    scope="function", so it ends before the response goes out."""
+    unit = Unit(web(request).store)
+    token = unit.activate()
+    try:
+        yield unit
+    except BaseException:
+        await run_in_threadpool(unit.finish, False)
+        raise
+    else:
+        await run_in_threadpool(unit.finish, True)
+    finally:
+        unit.deactivate(token)
+
+
 async def csrf_guard(request: Request) -> None:
     """Refuse a state-changing request without the session's CSRF token, or from another site."""
     if request.method not in UNSAFE:
@@ -262,3 +284,18 @@ def safe_next(target: str | None) -> str:
     if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
         return "/org"
     return target
+
+
+def field_error(
+    exc: InvalidInputError,
+    fields: Collection[str],
+    default: str = "form",
+    renamed: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """A refused write's message under the form field it is about: the error's `field` (as
+    the store names it; `renamed` gives the form's own name where the two differ) when the form
+    has that field, else under `default` (the form's message area)."""
+    name = exc.field
+    if name is not None and renamed:
+        name = renamed.get(name, name)
+    return {name if name is not None and name in fields else default: str(exc)}

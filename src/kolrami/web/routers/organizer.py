@@ -16,7 +16,7 @@ from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import EventSettings, validate
 from kolrami.report.build_sheet import render_pdf
 from kolrami.report.tournament_sheets import event_sheets
-from kolrami.web.deps import MAX_ID, EventRef, OrganizerDep, OwnedEvent, render, web
+from kolrami.web.deps import MAX_ID, EventRef, OrganizerDep, OwnedEvent, field_error, render, web
 from kolrami.web.forms import START_ROWS, whole_number
 from kolrami.web.views import event_view
 
@@ -112,8 +112,9 @@ def create_event(
         store.create_event(
             name.strip(), date, limit, scenario, count, length, titles=title_list, owner=org.id
         )
-    except InvalidInputError as exc:
-        return _dashboard(request, org, {"name": str(exc)}, values, status_code=400)
+    except InvalidInputError as exc:  # under the field it is about, as the store names it
+        errors = field_error(exc, values, renamed={"round_minutes": "minutes"})
+        return _dashboard(request, org, errors, values, status_code=400)
     return RedirectResponse(f"/org/events/{store.event_id(name.strip())}", status_code=303)
 
 

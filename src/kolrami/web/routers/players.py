@@ -13,7 +13,15 @@ from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import CardKind
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import EventSettings
-from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, ShownPin, render, web
+from kolrami.web.deps import (
+    EventRef,
+    OrganizerDep,
+    OwnedEvent,
+    ShownPin,
+    field_error,
+    render,
+    web,
+)
 from kolrami.web.forms import (
     START_ROWS,
     FleetForm,
@@ -63,8 +71,7 @@ def _register(
             ev.name, name.strip(), form.fleet, email.strip(), pin_hash=hash_pin(pin)
         )
     except InvalidInputError as exc:
-        text = str(exc)
-        return None, {"name" if "registered already" in text else "form": text}
+        return None, field_error(exc, ("name", "email", "fleet"))
     return pin, {}
 
 

@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament.store import MAX_FLEET_POINTS
-from kolrami.web.deps import EventRef, PublicEvent, client_key, render, web
+from kolrami.web.deps import EventRef, PublicEvent, client_key, field_error, render, web
 from kolrami.web.forms import whole_number
 from kolrami.web.security import verify_secret, wait_text
 from kolrami.web.views import EventView, Table, event_view
@@ -155,7 +155,7 @@ def report(
     try:
         store.report_result(ev.name, number, player, winner, points)
     except InvalidInputError as exc:
-        return _page(request, view, t, {"form": str(exc)}, values, status_code=400)
+        return _page(request, view, t, field_error(exc, values), values, status_code=400)
     return RedirectResponse(
         f"/events/{ev.id}/rounds/{number}/tables/{table}?sent=1", status_code=303
     )

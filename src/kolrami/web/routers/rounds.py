@@ -15,7 +15,7 @@ from kolrami.rules.module import Capability
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
 from kolrami.tournament.store import MAX_FLEET_POINTS, ConflictError, ScoreCheckError
-from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, render, web
+from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, field_error, render, web
 from kolrami.web.forms import whole_number
 from kolrami.web.routers.organizer import event_page_ctx
 from kolrami.web.views import EventView, Round, Table, event_view
@@ -135,9 +135,8 @@ async def enter_result(
         card = {"conflict": str(exc), "mine": values}
         return _card(request, ev, number, table, card, 409)
     except InvalidInputError as exc:
-        return _card(
-            request, ev, number, table, {"errors": {"form": str(exc)}, "values": values}, 400
-        )
+        errors = field_error(exc, ("winner",))  # the Fleet Points were checked above
+        return _card(request, ev, number, table, {"errors": errors, "values": values}, 400)
     if request.headers.get("hx-request") == "true":
         return _card(request, ev, number, table, {"saved": True}, 200)
     return RedirectResponse(f"/org/events/{ev.id}/rounds/{number}#table-{table}", status_code=303)

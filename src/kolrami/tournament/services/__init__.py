@@ -1,0 +1,10 @@
+"""The tournament's use cases, each a function over one unit of work (a SQLAlchemy session the
+caller opens and commits: Store.transaction, one per CLI command or store call; the web app's
+one per request). They find and keep rows through repositories.py and leave the rules to
+core.py and scoring.py.
+
+registration: events and players; pairing: a round's pairings; results: entering, verifying
+and correcting a result, players' reports; standings: the event's state and its roll-offs;
+drops: a player leaving; accounts: organizers and their sessions; transfer: the export and
+the import of a whole event.
+"""

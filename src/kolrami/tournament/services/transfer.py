@@ -1,0 +1,168 @@
+"""Transfer: a whole event as one JSON document (for the regional organizer, or a backup) and
+the event made again from it."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from kolrami.errors import InvalidInputError
+from kolrami.tournament import core
+from kolrami.tournament.models import (
+    CorrectionRow,
+    EventRow,
+    GameRow,
+    PlayerRow,
+    RollOffRow,
+    RoundRow,
+    now,
+)
+from kolrami.tournament.names import name_key
+from kolrami.tournament.repositories import Audit, Events
+from kolrami.tournament.services.pairing import games
+from kolrami.tournament.services.registration import fleets, settings
+from kolrami.tournament.services.standings import event_state
+
+
+def export(s: Session, event_name: str | None = None) -> dict[str, Any]:
+    """The whole event as one JSON document, read in one transaction."""
+    e = Events(s).named(event_name)
+    state = event_state(s, e)
+    kept = fleets(s, e.name)
+    players = [
+        {
+            "name": p.name,
+            "email": p.email,
+            "joined_round": p.joined_round,
+            "dropped_after": p.dropped_after,
+            "fleet": kept[p.name].model_dump(mode="json", exclude_none=True),
+        }
+        for p in e.players
+    ]
+    return {
+        "kolrami": "event/1",
+        "event": settings(s, e.name),
+        "players": players,
+        "rounds": [games(s, e.name, n) for n in range(1, len(state.rounds) + 1)],
+        "roll_offs": [
+            {
+                "after_round": r.after_round,
+                "battle_points": r.battle_points,
+                "fleet_points": r.fleet_points,
+                "throws": {p: list(t) for p, t in r.throws},
+                "source": r.source,
+            }
+            for r in state.roll_offs
+        ],
+        "corrections": Audit(s).lines(e),
+        "standings": [core.standing_json(x) for x in state.standings()],
+    }
+
+
+def import_event(s: Session, doc: dict[str, Any]) -> str:
+    """Recreate an exported event, in one transaction; returns its name."""
+    try:
+        ev = doc["event"]
+        name = ev["name"]
+        if Events(s).exists(name):
+            raise InvalidInputError(f"an event '{name}' exists already in this store")
+        e = EventRow(
+            name=name,
+            date=ev.get("date", ""),
+            sp_limit=ev["sp_limit"],
+            scenario=ev["scenario"],
+            rounds=ev["rounds"],
+            round_minutes=ev.get("round_minutes", 60),
+            seed=ev["seed"],
+            titles=json.dumps(ev.get("titles", list(core.DEFAULT_TITLES))),
+            faction_surcharge=ev.get("faction_surcharge", 0),
+            max_resets=ev.get("max_resets"),
+        )
+        s.add(e)
+        s.flush()
+        ids = {}
+        for p in doc["players"]:
+            row = PlayerRow(
+                event_id=e.id,
+                name=p["name"],
+                name_key=name_key(p["name"]),
+                email=p.get("email", ""),
+                fleet_json=json.dumps(p["fleet"]),
+                joined_round=p.get("joined_round", 1),
+                dropped_after=p.get("dropped_after"),
+            )
+            s.add(row)
+            s.flush()
+            ids[p["name"]] = row.id
+        for number, games in enumerate(doc["rounds"], start=1):
+            r = RoundRow(event_id=e.id, number=number, seed=ev["seed"])
+            s.add(r)
+            s.flush()
+            for g in games:
+                s.add(
+                    GameRow(
+                        round_id=r.id,
+                        table=g["table"],
+                        a_id=ids[g["a"]],
+                        b_id=ids[g["b"]] if g.get("b") else None,
+                        winner_id=ids[g["winner"]] if g.get("winner") else None,
+                        fp_a=g.get("fp_a"),
+                        fp_b=g.get("fp_b"),
+                        build_initials_a=g.get("build_initials_a", ""),
+                        build_initials_b=g.get("build_initials_b", ""),
+                        result_initials_a=g.get("result_initials_a", ""),
+                        result_initials_b=g.get("result_initials_b", ""),
+                        flag=g.get("flag", ""),
+                        entered_by=g.get("entered_by", ""),
+                    )
+                )
+        rolls = doc.get("roll_offs", [])
+        if isinstance(rolls, dict):  # an export from before roll-offs named their tie
+            for pname, result in rolls.items():
+                s.add(
+                    RollOffRow(
+                        event_id=e.id,
+                        player_id=ids[pname],
+                        result=int(result),
+                        source="imported",
+                    )
+                )
+        else:
+            for batch, r in enumerate(rolls, start=1):
+                roll = core.RollOff(
+                    int(r["battle_points"]),
+                    int(r["fleet_points"]),
+                    tuple((pn, tuple(int(n) for n in t)) for pn, t in r["throws"].items()),
+                )
+                core.check_throws(dict(roll.throws))
+                for pname, t in roll.throws:
+                    s.add(
+                        RollOffRow(
+                            event_id=e.id,
+                            player_id=ids[pname],
+                            result=roll.value(pname),
+                            source=str(r.get("source", "imported"))[:100],
+                            batch=batch,
+                            after_round=int(r.get("after_round", 0)),
+                            battle_points=roll.battle_points,
+                            fleet_points=roll.fleet_points,
+                            throws=json.dumps(list(t)),
+                        )
+                    )
+        for c in doc.get("corrections", []):
+            at = c.get("at")
+            s.add(
+                CorrectionRow(
+                    event_id=e.id,
+                    who=c["who"],
+                    what=c["what"],
+                    # the time it was made, not the time of the import
+                    at=datetime.fromisoformat(at) if isinstance(at, str) else now(),
+                )
+            )
+        return str(name)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InvalidInputError(f"not a Kolrami event export: missing or bad {exc}") from None
