@@ -24,6 +24,12 @@ def verify_maneuver(
 ) -> None:
     """A manoeuvre every ship in `ships` can fly (FPF-MOV-06, FPF-MOV-07, FPF-MOV-11,
     FPF-MOV-13)."""
+    fixed = [s.id for s in ships if s.cls.stationary]
+    if fixed and (m.jump or m.speed or m.pivot is not None or m.turn1 or m.turn2):
+        raise IllegalOrderError(
+            f"{who}: {', '.join(fixed)} is a fixed base: it holds its place and heading (speed 0, "
+            "no turns, pivots or jumps; docs/rules.md, Bases in FPF, FPF-MOV-06)"
+        )
     if m.jump:
         rules_of(battle).check_jump(battle, ships, m, who)
         return
@@ -31,12 +37,6 @@ def verify_maneuver(
         raise IllegalOrderError(
             f"{who}: turns are -1, 0 or +1 hex faces (60 degrees) at each of "
             "the two turn points (FPF-MOV-07)"
-        )
-    fixed = [s.id for s in ships if s.cls.stationary]
-    if fixed and (m.speed or m.pivot is not None or m.turn1 or m.turn2):
-        raise IllegalOrderError(
-            f"{who}: {', '.join(fixed)} is a fixed base: it holds its place and heading (speed 0, "
-            "no turns, no pivot; docs/rules.md, Bases in FPF, FPF-MOV-06)"
         )
     if m.pivot is not None:
         if m.pivot not in range(-2, 4):
