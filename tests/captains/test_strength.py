@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from kolrami.fleet import load_fleet, preset_names
+from kolrami.fleet import fpf_preset_names, load_fleet
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 from kolrami.sim.stats import wilson
@@ -36,7 +36,7 @@ FLOORS = {"aggressive": 0.90, "kiting": 0.90}
 def score_against_random(doctrine: str, pairs: int) -> tuple[float, int]:
     """The doctrine's points (a win 1, a draw 1/2) and battles played against `random`."""
     scenario = builtin_scenario("standard")
-    presets = preset_names()
+    presets = fpf_preset_names()
     fleets = [load_fleet(f"presets:{name}") for name in presets]
     points = 0.0
     played = 0

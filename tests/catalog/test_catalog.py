@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from kolrami.catalog import Arc, Faction, Location, builtin_pack
+from kolrami.catalog.loader import fpf_pack
 from kolrami.errors import UnknownNameError
 
 # Hand-copied from the seed's ship sheets: (faction, name, designation, type, value, squadron,
@@ -65,7 +66,7 @@ def test_ship_sheet_numbers(ship_id: str) -> None:
 
 
 def test_pack_has_exactly_the_ten_classes_in_sheet_order() -> None:
-    pack = builtin_pack()
+    pack = fpf_pack()  # the FPF pack alone; the house pack follows it (test_house_pack.py)
     assert [s.id for s in pack.ships] == list(SHEETS)
     assert pack.data_version == "1.2.0"
     assert len(pack.by_faction(Faction.KLINGON)) == 5
@@ -124,7 +125,7 @@ CATALOGUE = Path(__file__).resolve().parents[3] / "shared" / "rules" / "catalogu
 def test_agrees_with_the_rules_catalogue() -> None:
     """A second, independent transcription of the sheets (the catalogue's [[ship]] entries)."""
     entries = tomllib.loads(CATALOGUE.read_text())["ship"]
-    pack = builtin_pack()
+    pack = fpf_pack()
     assert len(entries) == len(pack.ships)
     for e in entries:
         ship = pack.get(e["name"])

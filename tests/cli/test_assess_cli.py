@@ -120,7 +120,7 @@ def test_html_report_embeds_the_pictures(tmp_path: Path) -> None:
         (["--captains", "brave"], "no captain 'brave'"),
         (["--classes", "enterprise,sting", "--points", "100"], "Enterprise costs 180 SP"),
         (["--points", "0"], "--points 0"),
-        (["--fleets", "presets:romulan-*"], "no preset fleet matches"),
+        (["--fleets", "presets:vulcan-*"], "no preset fleet matches"),
         (["--fleets", "presets:klingon-wolfpak", "presets:klingon-strike"], "did you mean"),
         (["--report", "out.txt"], "must end in .html"),
         (["--report", "/no/such/folder/r.html"], "does not exist"),

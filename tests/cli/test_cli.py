@@ -40,6 +40,7 @@ def test_ships_faction_filter_and_json() -> None:
         "Sting",
         "K'T'Roika",
         "Drakonath",
+        "Outpost",  # the house pack's (test_house_pack.py)
     ]
 
 
@@ -255,3 +256,17 @@ def test_the_bird_of_preys_sheet_says_double_engine_damage_is_an_option() -> Non
     out = run_ok("ship", "Bird of Prey")
     assert "engine hits count double with the bop-engine-double-damage rule (off by default)" in out
     assert "bop-engine-double-damage" in run_ok("rules")
+
+
+@pytest.mark.rule("FBS-05")
+def test_ships_lists_the_house_factions_and_refuses_an_unknown_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = json.loads(run_ok("ships", "--faction", "romulan", "--json"))
+    assert [s["id"] for s in data["ships"]] == ["talon", "shrike", "vindicator"]
+    assert [p["id"] for p in data["extra_packs"]] == ["kolrami-house"]
+    assert "Varn" in run_ok("ships", "--faction", "Gorn")
+    code, _out, err = run_main(capsys, "ships", "--faction", "vulcan")
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1
+    assert "known factions: klingon, federation, romulan, gorn, tholian, orion, borg" in err

@@ -42,7 +42,7 @@ from kolrami.catalog.cards import get_card
 from kolrami.catalog.loader import builtin_pack
 from kolrami.catalog.models import ShipClass
 from kolrami.errors import KolramiError
-from kolrami.fleet import load_fleet, preset_names
+from kolrami.fleet import fpf_preset_names, load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.registry import describe
 from kolrami.scenarios import Scenario, load_scenario
@@ -252,8 +252,9 @@ class Ship:
         return arc in self.arcs.get(kind, ())
 
     def should_be_in_control(self) -> bool:
-        """Out of control while Engine Power is 0 or Systems 0 or below (FPF-DMG-13)."""
-        return self.engine > 0 and self.systems > 0
+        """Out of control while Engine Power is 0 or Systems 0 or below (FPF-DMG-13); a fixed
+        base has no engines to lose, only its Systems (docs/rules.md, Bases in FPF)."""
+        return (self.engine > 0 or self.cls.max_speed_cm == 0) and self.systems > 0
 
     def armed(self) -> bool:
         return any(self.shots(k) > 0 for k in self.mounts)
@@ -1897,7 +1898,8 @@ class Referee:
                 s.arcs[kind] = tuple(str(a) for a in w.arcs)
                 s.mounts[kind] = list(w.mounts)
                 s.printed_mounts[kind] = tuple(w.mounts)
-        s.last_speed = s.speed = st.sc("start_speed_cm", 20)
+        # a fixed base stands still from the start (docs/rules.md, Bases in FPF)
+        s.last_speed = s.speed = 0 if cls.max_speed_cm == 0 else st.sc("start_speed_cm", 20)
         s.reset_turn = 0
         s.postponed_turn = -1
         index = sum(1 for x in st.ships.values() if x.side == s.side)
@@ -2100,7 +2102,8 @@ class Referee:
         s.shields = e["shields"]
         s.out_of_play = False
         s.detached = True
-        s.last_speed = s.speed = st.sc("start_speed_cm", 20)  # docs/rules.md PP-11
+        start = 0 if s.cls.max_speed_cm == 0 else st.sc("start_speed_cm", 20)  # a base: 0
+        s.last_speed = s.speed = start  # docs/rules.md PP-11
 
     def _formation_left(self, e: Event) -> None:
         # the log says who flies on its own from now on (a loss of control, a leader gone, a
@@ -2223,12 +2226,17 @@ def modules_of(rules: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def setups(
-    count: int, scenario: str, first_seed: int = 1, captains: Sequence[str] | None = None
+    count: int,
+    scenario: str,
+    first_seed: int = 1,
+    captains: Sequence[str] | None = None,
+    presets: Sequence[str] | None = None,
 ) -> list[Setup]:
     """`count` battles spread over every preset pair, captain pair and optional rule (one rule
     a battle, in turn, with every fourth battle on the core rules alone); the captains are the
-    built-in ones unless named (a captain installed on this machine changes no sample)."""
-    presets = preset_names()
+    built-in ones unless named (a captain installed on this machine changes no sample), the
+    presets those of the FPF classes unless named (the house presets change no sample)."""
+    presets = list(presets) if presets is not None else fpf_preset_names()
     captains = list(captains) if captains is not None else sorted(BUILTIN)
     rules = [r for r in optional_rules() if accepted(scenario, r)]
     out = []

@@ -21,7 +21,7 @@ from kolrami.catalog import builtin_pack
 from kolrami.catalog.advanced import AdvancedSheet, advanced_pack
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
-from kolrami.fleet import load_fleet, preset_names
+from kolrami.fleet import fpf_preset_names, load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.state import PHASES, state_of
@@ -236,7 +236,7 @@ def _facings(bad: Any, ship: str, sheet: AdvancedSheet, base: list[int], reinf: 
 def battles(count: int) -> list[Battle]:
     """`count` seeded advanced battles across presets, captain pairings and options."""
     sc = builtin_scenario("advanced")
-    names = preset_names()
+    names = fpf_preset_names()
     out = []
     for seed in range(count):
         a = names[seed % len(names)]
@@ -321,7 +321,7 @@ def cloak_battles(count: int) -> list[tuple[Battle, list[str]]]:
     from kolrami.engine.driver import run
 
     sc = builtin_scenario("advanced")
-    names = [n for n in preset_names() if n != "klingon-raiders"]
+    names = [n for n in fpf_preset_names() if n != "klingon-raiders"]
     out = []
     for seed in range(count):
         other = load_fleet(f"presets:{names[seed % len(names)]}")
@@ -452,7 +452,7 @@ def test_the_doctrines_beat_random_in_nine_equal_battles_of_ten(
     """Mirror matches (the same fleet both sides), each doctrine on each side; with the cloak
     and warp-limit options too (the Klingon raiders' Birds of Prey cloak)."""
     sc = builtin_scenario("advanced")
-    names = [p for p in preset_names() if not p.endswith("-fleet")]
+    names = [p for p in fpf_preset_names() if not p.endswith("-fleet")]
     won = played = 0
     for seed in range(10 * sample):
         fleet = load_fleet(f"presets:{names[seed % len(names)]}")

@@ -67,6 +67,13 @@ GROUP_FILES: dict[str, tuple[str, ...]] = {
     "ADV-MAG": ("rules/advanced/terrain.py",),
     "ADV-GG": ("rules/advanced/terrain.py",),
     "ADV-ORB": ("rules/advanced/terrain.py",),
+    "ADV-TRAC": ("rules/advanced/tractor.py",),
+    "ADV-TRANS": ("rules/advanced/boarding.py",),
+    "ADV-BRD": ("rules/advanced/boarding.py", "catalog/advanced.py"),  # the troop table
+    "ADV-IMP": ("rules/advanced/engines.py",),
+    "ADV-WARP": ("rules/advanced/engines.py",),
+    "ADV-NAC": ("rules/advanced/engines.py",),
+    "ADV-SD": ("rules/advanced/engines.py",),
 }
 
 MARK = re.compile(r"rule\(\s*((?:['\"][A-Z0-9-]+['\"]\s*,?\s*)+)\)")

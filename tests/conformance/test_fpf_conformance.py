@@ -29,7 +29,7 @@ from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice, derive_seed
 from kolrami.engine.driver import run
 from kolrami.engine.orders import Decision, Order, OrderSyntaxError
-from kolrami.fleet import Fleet, FleetShip, load_fleet, preset_names
+from kolrami.fleet import Fleet, FleetShip, fpf_preset_names, load_fleet
 from kolrami.rules import events as ev
 from kolrami.rules import new_battle
 from kolrami.rules.fpf import initiative as fpf_initiative
@@ -271,7 +271,7 @@ class LogChecker:
             x=e.x,
             y=e.y,
             heading=e.heading,
-            speed=self.scenario.start_speed_cm,
+            speed=0 if cls.stationary else self.scenario.start_speed_cm,
             superstructure=cls.superstructure,
             shields=cls.shields,
             engine_power=cls.engine_power,
@@ -664,7 +664,7 @@ class LogChecker:
                       f"systems {t.systems}")  # fmt: skip
         if t.superstructure <= 0:
             self.expect = ("ship_destroyed", t.id)
-        elif t.in_control and (t.engine_power <= 0 or t.systems <= 0):
+        elif t.in_control and ((t.engine_power <= 0 and not t.cls.stationary) or t.systems <= 0):
             self.expect = ("control_changed", t.id)
 
     def _apply_location(self, t: _Ship, e: ev.HitScored) -> None:
@@ -722,13 +722,14 @@ class LogChecker:
         if e.in_control == s.in_control:
             self.fail("control", f"{e.ship} control 'changes' to {e.in_control}")
         if e.in_control:
-            if self.phase != "repairs" or s.engine_power <= 0 or s.systems <= 0:
+            moves = s.engine_power > 0 or s.cls.stationary
+            if self.phase != "repairs" or not moves or s.systems <= 0:
                 self.fail(
                     "control",
                     f"{e.ship} regains control in {self.phase} at power {s.engine_power}, "
                     f"systems {s.systems}",
                 )
-        elif s.engine_power > 0 and s.systems > 0:
+        elif (s.engine_power > 0 or s.cls.stationary) and s.systems > 0:
             self.fail("control", f"{e.ship} loses control at power {s.engine_power}, "
                       f"systems {s.systems}")  # fmt: skip
         else:
@@ -807,7 +808,7 @@ def scenario_for(variant: str) -> Scenario:
 
 def specs(sample: int) -> list[Spec]:
     """The battles of the suite: every variant and pairing, cycling through fleet pairs."""
-    presets = preset_names()
+    presets = fpf_preset_names()
     pairs = [(a, b) for a in presets for b in presets]
     cells = [(v, p) for v in VARIANTS for p in PAIRINGS]
     per_cell = math.ceil(SAMPLE_BATTLES * sample / len(cells))
@@ -937,8 +938,8 @@ def test_the_suite_covers_every_fleet_variant_and_pairing() -> None:
         assert {s.variant for s in battles} == set(VARIANTS)
         assert {tuple(sorted(s.captains)) for s in battles} >= {tuple(sorted(p)) for p in PAIRINGS}
         for side in (0, 1):
-            assert {s.fleets[side] for s in battles} == set(preset_names())
-    assert len({s.fleets for s in full}) == len(preset_names()) ** 2
+            assert {s.fleets[side] for s in battles} == set(fpf_preset_names())
+    assert len({s.fleets for s in full}) == len(fpf_preset_names()) ** 2
 
 
 def test_the_checker_passes_a_battle_fought_to_the_end() -> None:

@@ -13,18 +13,22 @@ from pathlib import Path
 import pytest
 from referee import counts, play, referee, setups
 
+from kolrami.fleet import fpf_preset_names, preset_names
+
 #: Clauses the referee still finds broken: none under rules fpf-3 (800 standard and 200 Peak
 #: Performance battles, `scripts/referee.py --standard 800 --peak 200`: 0 cases; 253 under fpf-2,
 #: some 11,000 in 400 battles under fpf-1). A clause put here must say what the referee finds.
 KNOWN_BROKEN: frozenset[str] = frozenset()
 
 
-def referee_sample(standard: int, peak: int) -> tuple[Counter[str], Counter[str]]:
+def referee_sample(
+    standard: int, peak: int, presets: list[str] | None = None
+) -> tuple[Counter[str], Counter[str]]:
     """Violations per clause over the sample, and how many events of each kind it had."""
     found: Counter[str] = Counter()
     seen: Counter[str] = Counter()
     for scenario, count in (("standard", standard), ("peak-performance", peak)):
-        for setup in setups(count, scenario):
+        for setup in setups(count, scenario, presets=presets):
             events = play(setup)
             assert events is not None, f"refused: {setup.command()}"
             found.update(counts(referee(events)))
@@ -61,6 +65,18 @@ def check(found: Counter[str], seen: Counter[str]) -> None:
 )
 def test_seeded_battles_break_no_clause_but_the_known_ones() -> None:
     check(*referee_sample(48, 16))
+
+
+@pytest.mark.rule("FPF-MOV-06", "FPF-DMG-13")
+def test_battles_with_the_house_ships_and_bases_break_no_clause() -> None:
+    """The house presets (Romulans, Gorn, Tholians, Orions, the Borg, a starbase and an outpost)
+    against each other and the FPF presets: the referee finds nothing (docs/rules.md, Bases in
+    FPF)."""
+    house = [p for p in preset_names() if p not in fpf_preset_names()]
+    assert "federation-starbase" in house
+    assert "klingon-outpost" in house
+    found, _ = referee_sample(40, 12, [*house, "federation-cruisers", "klingon-wolfpack"])
+    assert {c: n for c, n in found.items() if c not in KNOWN_BROKEN} == {}
 
 
 @pytest.mark.slow

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kolrami.catalog import builtin_pack
+from kolrami.catalog.loader import fpf_pack
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError, UnknownNameError
 from kolrami.scenarios.models import load_scenario
@@ -39,7 +39,7 @@ def small_plan(
 
 
 def test_class_combatants_one_against_one() -> None:
-    pack = builtin_pack()
+    pack = fpf_pack()  # no names: the ten FPF classes, as before the house pack
     every = class_combatants(None)
     assert [c.ship_class for c in every] == [s.id for s in pack.ships]
     assert all(c.kind == "class" and c.ships == 1 for c in every)
@@ -60,7 +60,7 @@ def test_fleet_patterns_and_files(tmp_path: Path) -> None:
     assert refs
     assert all(r.startswith("presets:klingon-") for r in refs)
     with pytest.raises(InvalidInputError, match="no preset fleet matches"):
-        expand_fleet_refs(["presets:romulan-*"])
+        expand_fleet_refs(["presets:vulcan-*"])
     mine = tmp_path / "mine.json"
     mine.write_text(json.dumps({"name": "Mine", "ships": [{"id": "reliant"}]}))
     combatant = fleet_combatants([str(mine)])[0]

@@ -17,7 +17,7 @@ from sqlalchemy import create_engine
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
-from kolrami.fleet.model import preset_names
+from kolrami.fleet.model import fpf_preset_names
 from kolrami.tournament import core
 from kolrami.tournament.core import Game, RollOff, pair_round, standings
 from kolrami.tournament.store import MIGRATIONS, Store
@@ -94,7 +94,7 @@ def test_the_bye_goes_to_the_fewest_battle_points_even_if_a_rematch_follows() ->
 def event(db: str, players: int = 4, scenario: str = "peak-performance") -> Store:
     store = Store(db)
     store.create_event("Nov", "2026-11-30", seed=3, scenario=scenario)
-    for i, preset in enumerate(preset_names()[:players]):
+    for i, preset in enumerate(fpf_preset_names()[:players]):
         store.add_player("Nov", f"P{i}", load_fleet(f"presets:{preset}"))
     return store
 
@@ -173,7 +173,7 @@ def test_a_winner_with_fewer_fleet_points_is_refused(db: str) -> None:
 @pytest.mark.rule("PP-20", "OP-02")
 def test_absurd_scores_are_flagged_against_every_preset(db: str) -> None:
     store = Store(db)
-    for n, preset in enumerate(preset_names()):
+    for n, preset in enumerate(fpf_preset_names()):
         name = f"E{n}"
         store.create_event(name, seed=1)
         store.add_player(name, "Scored", load_fleet(f"presets:{preset}"))

@@ -14,6 +14,8 @@ from kolrami.catalog.models import PackInfo, ShipClass, ShipPack
 from kolrami.errors import DataPackError, quoted, read_text
 
 BUILTIN_PACK = "fpf_ships.toml"
+#: Kolrami's own ship classes (kolrami.catalog.house), merged after the FPF pack's
+HOUSE_PACK = "house_ships.toml"
 #: The most bytes of a data pack file read (the built-in pack is under 20 KB).
 MAX_PACK_BYTES = 4 * 1024 * 1024
 
@@ -95,8 +97,35 @@ def load_pack(path: str | Path) -> ShipPack:
     return parse_pack(read_text(path, "data pack", MAX_PACK_BYTES, DataPackError), str(path))
 
 
+def merge_packs(base: ShipPack, extra: ShipPack) -> ShipPack:
+    """`base` with `extra`'s classes after its own. The header stays `base`'s (its data version
+    is the one battles record), `extra`'s is kept in `extra_packs`; an id in both is an error."""
+    clash = sorted({s.id for s in base.ships} & {s.id for s in extra.ships})
+    if clash:
+        raise DataPackError(
+            f"pack '{extra.pack.id}': ship id(s) {', '.join(clash)} already in pack "
+            f"'{base.pack.id}'; give each class its own id"
+        )
+    return ShipPack(
+        pack=base.pack,
+        ships=base.ships + extra.ships,
+        extra_packs=(*base.extra_packs, extra.pack, *extra.extra_packs),
+    )
+
+
+def _packaged(name: str) -> ShipPack:
+    res = resources.files("kolrami.catalog").joinpath("data", name)
+    return parse_pack(res.read_text(encoding="utf-8"), f"kolrami/catalog/data/{name}")
+
+
+@cache
+def fpf_pack() -> ShipPack:
+    """The FPF pack alone: the ten classes of the seed's sheets."""
+    return _packaged(BUILTIN_PACK)
+
+
 @cache
 def builtin_pack() -> ShipPack:
-    """The built-in FPF pack shipped inside the package."""
-    res = resources.files("kolrami.catalog").joinpath("data", BUILTIN_PACK)
-    return parse_pack(res.read_text(encoding="utf-8"), f"kolrami/catalog/data/{BUILTIN_PACK}")
+    """The built-in ships: the FPF pack, then the house pack (our own classes for the other
+    species and the bases; docs/rules.md, "House ship data")."""
+    return merge_packs(fpf_pack(), _packaged(HOUSE_PACK))

@@ -14,18 +14,39 @@ from typing import Annotated, Any, Self
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from kolrami.catalog.names import Names
+from kolrami.errors import InvalidInputError, quoted
 
 
 class Faction(StrEnum):
-    """Factions with ship sheets in the built-in pack."""
+    """Factions with ship sheets in the built-in packs (the FPF pack and the house pack)."""
 
     KLINGON = "Klingon"
     FEDERATION = "Federation"
+    ROMULAN = "Romulan"
+    GORN = "Gorn"
+    THOLIAN = "Tholian"
+    ORION = "Orion"
+    BORG = "Borg"
 
     @property
     def code(self) -> FactionCode:
-        """The Fleet Build Sheet code (FBS-05)."""
-        return FactionCode.KLI if self is Faction.KLINGON else FactionCode.FED
+        """The Fleet Build Sheet code (FBS-05). The sheet's twelve codes have none for Gorn,
+        Tholians or Orions: they are written IND, Independent (docs/rules.md, FBS-05)."""
+        return _FACTION_CODES[self]
+
+    @classmethod
+    def named(cls, name: str) -> Faction:
+        """The faction named `name` (any case, or its FBS-05 code when only one faction has it:
+        'rom', 'KLI'); a one-line error listing the known factions otherwise."""
+        wanted = name.strip().casefold()
+        for f in cls:
+            if f.value.casefold() == wanted:
+                return f
+        by_code = [f for f in cls if f.code.value.casefold() == wanted]
+        if len(by_code) == 1:
+            return by_code[0]
+        known = ", ".join(f.value.lower() for f in cls)
+        raise InvalidInputError(f"no faction {quoted(name)}; known factions: {known} (FBS-05)")
 
 
 class FactionCode(StrEnum):
@@ -49,6 +70,17 @@ class FactionCode(StrEnum):
         """The faction's name, e.g. 'Species 8472' for SPE."""
         return _FACTION_NAMES[self]
 
+
+_FACTION_CODES = {
+    Faction.KLINGON: FactionCode.KLI,
+    Faction.FEDERATION: FactionCode.FED,
+    Faction.ROMULAN: FactionCode.ROM,
+    Faction.BORG: FactionCode.BOR,
+    # not among FBS-05's twelve codes: Independent (docs/rules.md, FBS-05)
+    Faction.GORN: FactionCode.IND,
+    Faction.THOLIAN: FactionCode.IND,
+    Faction.ORION: FactionCode.IND,
+}
 
 _FACTION_NAMES = {
     FactionCode.FED: "Federation",
@@ -273,7 +305,9 @@ class ShipClass(BaseModel):
     engine_power: int = Field(ge=0)
     computer: int = Field(ge=-10, le=10, description="Systems, tracked from +10 to -10.")
     damage_control: int = Field(ge=0)
-    max_speed_cm: int = Field(40, gt=0)
+    max_speed_cm: int = Field(
+        40, ge=0, description="0: a fixed base (starbase, outpost) that never moves or turns."
+    )
     phasers: Weapon | None = None
     photons: Weapon | None = None
     hit_locations: HitLocations = STANDARD_HIT_LOCATIONS
@@ -318,6 +352,11 @@ class ShipClass(BaseModel):
         return [a for a in Arc if any(w.bears(a) for _, w in self.weapons())]
 
     @property
+    def stationary(self) -> bool:
+        """A base: it holds its place and heading all battle (docs/rules.md, "Bases in FPF")."""
+        return self.max_speed_cm == 0
+
+    @property
     def title(self) -> str:
         """Name with designation, e.g. 'D-7-t K'T'Roika'."""
         return f"{self.class_designation} {self.name}".strip()
@@ -340,6 +379,8 @@ class ShipPack(BaseModel):
 
     pack: PackInfo
     ships: tuple[ShipClass, ...]
+    #: packs merged in after this one (the built-in house pack): their headers, for the record
+    extra_packs: tuple[PackInfo, ...] = ()
 
     @property
     def data_version(self) -> str:

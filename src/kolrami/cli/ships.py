@@ -19,17 +19,21 @@ from kolrami.report.sheets import roster_table, ship_sheet
 
 def ships_cmd(
     faction: Annotated[
-        Faction | None, typer.Option(case_sensitive=False, help="Only this faction.")
+        str | None,
+        typer.Option(
+            help="Only this faction: " + ", ".join(f.value.lower() for f in Faction) + "."
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """List the ship classes of the built-in data pack."""
     pack = builtin_pack()
-    ships = pack.by_faction(faction)
+    ships = pack.by_faction(Faction.named(faction) if faction is not None else None)
     if as_json:
         print_json(
             {
                 "pack": pack.pack.model_dump(mode="json"),
+                "extra_packs": [p.model_dump(mode="json") for p in pack.extra_packs],
                 "ships": [s.model_dump(mode="json") for s in ships],
             }
         )

@@ -334,8 +334,9 @@ class Battle:
                     x=px,
                     y=py,
                     heading=ph,
-                    speed=sc.start_speed_cm,
-                    last_speed=sc.start_speed_cm,
+                    # a fixed base stands still from the start (docs/rules.md, Bases in FPF)
+                    speed=0 if cls.stationary else sc.start_speed_cm,
+                    last_speed=0 if cls.stationary else sc.start_speed_cm,
                     superstructure=superstructure,
                     shields=shields,
                     engine_power=engine_power,

@@ -280,6 +280,24 @@ def _squadron_size(ctx: _Context) -> Iterator[Violation]:
 
 
 @check
+def _bases_alone(ctx: _Context) -> Iterator[Violation]:
+    """A fixed base flies in a squadron of its own: in a formation it would hold every wingman
+    at speed 0 (docs/rules.md, Bases in FPF)."""
+    for i, (ship, cls) in enumerate(zip(ctx.fleet.ships, ctx.classes, strict=True)):
+        if cls is None or not cls.stationary:
+            continue
+        mates = sum(1 for s in ctx.fleet.ships if s.squadron == ship.squadron) - 1
+        if mates:
+            yield Violation(
+                "base-in-squadron",
+                "FPF-MASK-02",
+                f"ships[{i}].squadron",
+                f"{cls.name} is a fixed base and shares squadron {ship.squadron} with {mates} "
+                "other ship(s); give it a squadron of its own (docs/rules.md, Bases in FPF)",
+            )
+
+
+@check
 def _captains_and_admirals(ctx: _Context) -> Iterator[Violation]:
     admirals = 0
     for i, ship in enumerate(ctx.fleet.ships):

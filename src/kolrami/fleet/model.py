@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from kolrami.catalog import ShipPack
+from kolrami.catalog.loader import fpf_pack
 from kolrami.catalog.names import Names
 from kolrami.errors import (
     InvalidInputError,
@@ -69,6 +70,22 @@ def _preset_files() -> dict[str, str]:
 def preset_names() -> list[str]:
     """Names of the built-in preset fleets."""
     return sorted(_preset_files())
+
+
+@cache
+def fpf_preset_names() -> list[str]:
+    """The presets made of the FPF pack's classes only (the seeds' ships): the fleets the
+    long-standing samples (captain strength, the referee's battles) are drawn from, so that the
+    house presets (catalog/data/house_ships.toml) leave those samples as they were."""
+    fpf = {s.id for s in fpf_pack().ships}
+    return [
+        name
+        for name in preset_names()
+        if all(
+            isinstance(ship, dict) and ship.get("id") in fpf
+            for ship in json.loads(_preset_files()[name]).get("ships", [])
+        )
+    ]
 
 
 @cache

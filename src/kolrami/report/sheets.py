@@ -9,7 +9,15 @@ from rich.text import Text
 
 from kolrami.catalog.models import Location, ShipClass, ShipPack, Weapon, WeaponKind
 
-FACTION_STYLE = {"Klingon": "red", "Federation": "cyan"}
+FACTION_STYLE = {
+    "Klingon": "red",
+    "Federation": "cyan",
+    "Romulan": "green",
+    "Gorn": "yellow",
+    "Tholian": "magenta",
+    "Orion": "bright_green",
+    "Borg": "bright_black",
+}
 
 
 def weapon_summary(weapon: Weapon | None) -> str:
@@ -26,7 +34,9 @@ def roster_table(pack: ShipPack, ships: list[ShipClass], width: int = 120) -> Ta
     """
     wide = width >= 105
     table = Table(
-        title=f"FPF ship classes (data {pack.pack.id} {pack.data_version})",
+        title=f"Ship classes (data {pack.pack.id} {pack.data_version}"
+        + "".join(f", {p.id} {p.data_version}" for p in pack.extra_packs)
+        + ")",
         box=box.SIMPLE_HEAD,
         padding=(0, 1),
     )
@@ -51,8 +61,11 @@ def roster_table(pack: ShipPack, ships: list[ShipClass], width: int = 120) -> Ta
             str(s.computer),
             str(s.damage_control),
         )
+    shown = dict.fromkeys(s.faction.value for s in ships)
+    colours = ", ".join(f"{f} {FACTION_STYLE.get(f, 'plain').replace('_', ' ')}" for f in shown)
+    bases = " Speed 0: a fixed base." if any(s.stationary for s in ships) else ""
     table.caption = (
-        "Klingon red, Federation cyan. Pts value, SS superstructure, Sh shields, EP engine power, "
+        f"{colours}.{bases} Pts value, SS superstructure, Sh shields, EP engine power, "
         "Cmp computer, DC damage control. Weapons: shots x strength / range, arcs."
     )
     return table
@@ -97,7 +110,12 @@ def ship_sheet(ship: ShipClass, data_version: str) -> RenderableType:
     table.add_row(*_weapon_row(ship, WeaponKind.PHOTON))
     table.add_row(f"({loc.label(Location.COMPUTER)}) Computer", str(ship.computer))
     table.add_row("Damage Control", str(ship.damage_control))
-    table.add_row("Speed", f"0-{ship.max_speed_cm} cm")
+    table.add_row(
+        "Speed",
+        "0: a fixed base (no moves, turns or pivots; engine hits never set it drifting)"
+        if ship.stationary
+        else f"0-{ship.max_speed_cm} cm",
+    )
     foot = Text(
         "Arcs: F front, P port, S starboard, A aft. (n) = d10 hit location, 0 = the 10 face. "
         f"Data {data_version}.",

@@ -182,5 +182,6 @@ def _repair_team(battle: Battle, carrier: ShipState, card: Card) -> None:
         if not items:
             break
         apply_repair(battle, worst, items[0])  # each logged as a repair
-    if worst.alive and not worst.in_control and worst.engine_power > 0 and worst.systems > 0:
+    moves = worst.engine_power > 0 or worst.cls.stationary  # a base has no engines to lose
+    if worst.alive and not worst.in_control and moves and worst.systems > 0:
         battle.set_control(worst, True)  # (as damage control's repairs do, FPF-DMG-13)

@@ -165,7 +165,7 @@ class BattleSimulation(RuleModule):
                     round(order.y, 3),
                     order.heading,
                     ship.shields,
-                    battle.scenario.start_speed_cm,
+                    0 if ship.cls.stationary else battle.scenario.start_speed_cm,
                 )
             )
 

@@ -32,6 +32,7 @@ from kolrami.captains.registry import (
     is_path,
 )
 from kolrami.catalog import ShipPack, builtin_pack
+from kolrami.catalog.loader import fpf_pack
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError, UnknownNameError, quoted
 from kolrami.fleet.legality import MAX_SQUADRON, validate
@@ -105,9 +106,13 @@ MAX_BATTLES = 100_000
 def class_combatants(
     names: Sequence[str] | None, points: int | None = None, pack: ShipPack | None = None
 ) -> list[Combatant]:
-    """Ship classes (all when `names` is None): one ship each, or as many as `points` buys."""
-    pack = pack or builtin_pack()
-    classes = list(pack.ships) if names is None else [pack.get(n) for n in names]
+    """Ship classes (when `names` is None: every class of `pack`, or of the FPF pack when no
+    pack is given, as before the house pack; name house classes to assess them): one ship
+    each, or as many as `points` buys."""
+    if names is None:
+        classes = list((pack or fpf_pack()).ships)
+    else:
+        classes = [(pack or builtin_pack()).get(n) for n in names]
     out = []
     for cls in classes:
         if points is None:

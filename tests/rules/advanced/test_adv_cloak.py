@@ -8,8 +8,8 @@ import pytest
 from adv_kit import Loaded, arm, battle, events_of, officers_at, put, table
 
 from kolrami.captains.base import BattleView
-from kolrami.catalog import builtin_pack
 from kolrami.catalog.advanced import AdvancedPack, AdvWeaponKind, advanced_pack, parse_advanced
+from kolrami.catalog.loader import fpf_pack
 from kolrami.engine.battle import Battle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.errors import DataPackError
@@ -77,7 +77,7 @@ def test_cloak_tech_ratings_follow_the_example() -> None:
 
 @pytest.mark.rule("ADV-CLOAK-01")
 def test_only_the_bird_of_prey_carries_a_cloak_and_an_override_can_change_that() -> None:
-    fpf = builtin_pack()
+    fpf = fpf_pack()  # of the FPF classes (the house Romulans cloak too: test_house_pack.py)
     pack = advanced_pack()
     assert {c.id for c in fpf.ships if pack.sheet(c).cloak} == {"bird-of-prey"}
     custom = parse_advanced(HEADER + '[[override]]\nid = "drakonath"\ncloak = true\n', "t.toml")

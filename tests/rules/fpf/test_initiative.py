@@ -6,7 +6,8 @@ import pytest
 from fpf_kit import Script, SteadyCaptain, activations, events_of, fight, load, moved
 
 from kolrami.captains.scripted import ScriptedCaptain
-from kolrami.catalog import Arc, builtin_pack
+from kolrami.catalog import Arc
+from kolrami.catalog.loader import fpf_pack
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import run
 from kolrami.engine.geometry import distance
@@ -91,7 +92,7 @@ def test_this_turns_speed_is_next_turns_initiative() -> None:
 def test_ships_move_farther_than_they_shoot() -> None:
     """Design scale of the sheets: every weapon reaches 12-24 cm, every ship may move 40."""
     ranges = set()
-    for cls in builtin_pack().ships:
+    for cls in fpf_pack().ships:  # the seeds' sheets (the house bases do not move)
         for _, weapon in cls.weapons():
             ranges.add(weapon.range_cm)
         assert cls.max_speed_cm == MAX_SPEED == 40

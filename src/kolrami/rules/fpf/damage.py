@@ -211,8 +211,11 @@ def apply_damage(
     )
     if target.superstructure <= 0:
         rules_of(battle).destroyed(battle, target, by)
-    elif target.in_control and (target.engine_power <= 0 or target.systems <= 0):
-        # ballistic: engines or Systems at 0, it drifts (FPF-DMG-13, FPF-DMG-15); detoothed and
+    elif target.in_control and (
+        (target.engine_power <= 0 and not target.cls.stationary) or target.systems <= 0
+    ):
+        # ballistic: engines or Systems at 0, it drifts (FPF-DMG-13, FPF-DMG-15); a fixed base
+        # has no engines to lose, only its Systems (docs/rules.md, Bases in FPF); detoothed and
         # toast are ShipState.detoothed and .toast
         battle.set_control(target, False)
 

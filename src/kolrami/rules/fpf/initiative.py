@@ -187,13 +187,16 @@ def orders_decision(battle: Battle, squadron: SquadronState) -> OrdersDecision:
     fire (FPF-FIRE-04) and at whom."""
     able = [] if squadron.fired else [s.id for s in firers(battle, squadron)]
     targets = _enemy_targets(battle, squadron.side, None) if able else ()
+    moving = tuple(movers(battle, squadron))
+    # a fixed base never jumps (docs/rules.md, Bases in FPF)
+    fixed = any(battle.ships[s].cls.stationary for s in squadron.ships)
     return _orders_decision(
         squadron.side,
         squadron.id,
-        tuple(movers(battle, squadron)),
+        moving,
         tuple(able),
         targets,
-        rules_of(battle).jump_range(battle),
+        None if fixed else rules_of(battle).jump_range(battle),
     )
 
 

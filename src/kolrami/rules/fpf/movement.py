@@ -24,6 +24,12 @@ def verify_maneuver(
 ) -> None:
     """A manoeuvre every ship in `ships` can fly (FPF-MOV-06, FPF-MOV-07, FPF-MOV-11,
     FPF-MOV-13)."""
+    fixed = [s.id for s in ships if s.cls.stationary]
+    if fixed and (m.jump or m.speed or m.pivot is not None or m.turn1 or m.turn2):
+        raise IllegalOrderError(
+            f"{who}: {', '.join(fixed)} is a fixed base: it holds its place and heading (speed 0, "
+            "no turns, pivots or jumps; docs/rules.md, Bases in FPF, FPF-MOV-06)"
+        )
     if m.jump:
         rules_of(battle).check_jump(battle, ships, m, who)
         return
@@ -82,7 +88,10 @@ def flown_speed(distance: float) -> int:
 
 
 def speed_limits(battle: Battle, ship: ShipState, pivot: bool = False) -> tuple[int, int]:
-    """The speeds `ship` may choose this turn (FPF-MOV-06, FPF-MOV-11, FPF-MOV-13)."""
+    """The speeds `ship` may choose this turn (FPF-MOV-06, FPF-MOV-11, FPF-MOV-13); a fixed base
+    only 0, and no pivot."""
+    if ship.cls.stationary:
+        return (1, 0) if pivot else (0, 0)
     budget = ship.engine_power - (PIVOT_COST_CM if pivot else 0)
     if budget < 0:
         return (1, 0)  # empty range: a pivot needs 5 cm of power

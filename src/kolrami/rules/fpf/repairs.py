@@ -156,7 +156,12 @@ class FpfRepairs(RuleModule):
             for ship_id, item in order.repairs:
                 apply_repair(battle, battle.ships[ship_id], item)
         for ship in battle.ships.values():
-            if ship.alive and not ship.in_control and ship.engine_power > 0 and ship.systems > 0:
+            if (
+                ship.alive
+                and not ship.in_control
+                and (ship.engine_power > 0 or ship.cls.stationary)
+                and ship.systems > 0
+            ):
                 battle.set_control(ship, True)
 
     def shield_ceiling(self, battle: Battle, ship: ShipState) -> int:

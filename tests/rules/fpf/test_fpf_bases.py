@@ -1,0 +1,54 @@
+"""Fixed bases in FPF (docs/rules.md, Bases in FPF): they hold place and heading, and losing
+their station power does not set them drifting."""
+
+from __future__ import annotations
+
+import pytest
+from fpf_kit import fight
+
+from kolrami.catalog import Arc
+from kolrami.engine.battle import Battle
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.rules.fpf.damage import apply_damage
+from kolrami.rules.fpf.movement import speed_limits, verify_maneuver
+from kolrami.rules.fpf.orders import Maneuver
+from kolrami.rules.sandbox import place, sandbox
+
+
+def base_battle() -> Battle:
+    battle = sandbox([["starbase"]], [["ktroika"]], turn_limit=2)
+    place(battle, "A1", 90, 60, 0, speed=0)
+    place(battle, "B1", 90, 100, 3, speed=10)
+    return battle
+
+
+@pytest.mark.rule("FPF-MOV-06")
+def test_a_base_may_only_stand_still() -> None:
+    battle = base_battle()
+    base = battle.ships["A1"]
+    assert speed_limits(battle, base) == (0, 0)
+    lo, hi = speed_limits(battle, base, pivot=True)
+    assert lo > hi  # no pivot
+    verify_maneuver(battle, [base], Maneuver(0), None, "A")
+    for m in (Maneuver(5), Maneuver(0, pivot=1), Maneuver(3, 1, 0)):
+        with pytest.raises(IllegalOrderError, match="fixed base"):
+            verify_maneuver(battle, [base], m, None, "A")
+
+
+@pytest.mark.rule("FPF-DMG-13")
+def test_a_base_at_engine_power_0_stays_in_control() -> None:
+    battle = base_battle()
+    base = battle.ships["A1"]
+    apply_damage(battle, base, 5, base.engine_power, Arc.F, None, "test")
+    assert base.engine_power == 0
+    assert base.in_control
+    apply_damage(battle, base, 10, base.systems, Arc.F, None, "test")
+    assert not base.in_control  # Systems at 0 still do (FPF-DMG-15)
+
+
+@pytest.mark.rule("FPF-MOV-06")
+def test_a_base_holds_its_place_through_a_battle() -> None:
+    battle = base_battle()
+    fight(battle)
+    base = battle.ships["A1"]
+    assert (base.x, base.y, base.heading) == (90, 60, 0)
