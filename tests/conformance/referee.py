@@ -632,7 +632,7 @@ class MovementChecker(Checker):
             )
             if not same_move or lost[1] * max(dist, 1.0) <= 0.1:
                 out_of_control = True  # (lost as it set off: within a millimetre of its start)
-            elif lost[2] <= 0.5 and straight:
+            elif lost[2] <= self._turn_point(m, dist) and straight:
                 # it may have lost control before its second turn: straight on from there,
                 # on the heading its first turn gave it
                 out_of_control = True
@@ -674,6 +674,15 @@ class MovementChecker(Checker):
                         f"wingman moved {dist:g} cm, farther than its leader's {lead_dist:g}",
                     )
         self._planet(st, ship, pts)
+
+    @staticmethod
+    def _turn_point(m: Manoeuvre | None, dist: float) -> float:
+        """The moment of a move (a fraction of the path it flew) at which its second turn was
+        due: half its ordered speed (FPF-MOV-07), which is past the path's middle when fire cut
+        the move short; the middle when no order is known."""
+        if m is None or dist <= 0:
+            return 0.5
+        return max(0.5, min(1.0, m.speed / 2 / dist)) + 1e-6
 
     def after(self, st: State, e: Event) -> None:
         if e["e"] != "ship_moved":
@@ -1243,14 +1252,18 @@ class FireChecker(Checker):
         as it is set to fly at the moment of the shot; before it has moved this turn, last
         turn's speed stands (docs/rules.md, FPF-MASK-03)."""
 
-        def speed(s: str) -> float:
+        def speeds(s: str) -> set[float]:
+            """Its speed now, every way the log can be read: a distance logged to the tenth of
+            a millimetre may have been on either side of the half centimetre that rounds its
+            speed to a whole number of cm."""
             flying = st.set_to_fly(s)
-            if flying is not None:
-                return round(flying)  # moving now (a whole number of cm)
             ship = st.ships[s]
-            return round(ship.moved) if ship.moved is not None else float(ship.last_speed)
+            if flying is None and ship.moved is None:
+                return {float(ship.last_speed)}
+            cm = flying if flying is not None else float(ship.moved or 0.0)
+            return {float(round(cm - 0.0005)), float(round(cm + 0.0005))}
 
-        return any(speed(s) == 0 for s in (sid, tid))
+        return any(speeds(s) == {0.0} for s in (sid, tid))
 
     def _masked(
         self, st: State, sid: str, tid: str, where: dict[str, tuple[Point, set[int]]]

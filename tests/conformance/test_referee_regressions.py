@@ -1,5 +1,6 @@
 """Battles of the referee's 1,000-battle sample that broke a clause under rules fpf-2, each
 named by the clause and what went wrong; under fpf-3 the referee finds nothing in any of them.
+And logged battles (data/) the referee itself once misread.
 
 Each battle is the sample's own (`referee.setups`: the same seed, fleets, captains and optional
 rules), so `scripts/referee.py --show` and `kolrami battle` replay it.
@@ -7,7 +8,9 @@ rules), so `scripts/referee.py --show` and `kolrami battle` replay it.
 
 from __future__ import annotations
 
+import json
 from functools import cache
+from pathlib import Path
 
 import pytest
 from referee import Setup, play, referee, setups
@@ -78,3 +81,22 @@ CASES = [
 )
 def test_a_battle_that_broke_a_clause_under_fpf_2_breaks_none(scenario: str, seed: int) -> None:
     assert refereed(scenario, seed) == []
+
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        # a wingman cut to 0.5 cm: the log's 0.500 may have been either side of the half
+        # centimetre, so its speed may be 0 or 1 (the engine had 1: not standing still)
+        pytest.param("mask03-half-cm-speed", marks=pytest.mark.rule("FPF-MASK-03")),
+        # control lost at the ordered turn point of a move fire cut short (10 cm into a
+        # 20 cm move that flew 17): straight on, no second turn
+        pytest.param("mov07-loss-at-turn-point", marks=pytest.mark.rule("FPF-MOV-07")),
+    ],
+)
+def test_a_logged_battle_the_referee_once_misread_breaks_nothing(name: str) -> None:
+    lines = (DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    assert referee([json.loads(line) for line in lines]) == []
