@@ -964,10 +964,16 @@ class InitiativeChecker(Checker):
         if speed not in st.tier_first:
             st.flag("FPF-MOV-03", [q], f"both sides at speed {speed} and no roll-off")
             return
+        done = st.activated_this_turn
+        if done and done[-1][1] == q:
+            return  # a forcer moving after the squadron it forced: the slot it forced in
+        # each activation's slot: a forced squadron's is its forcer's, in the forcer's tier
+        # (FPF-MOV-10), whether or not the forcer is left to move after it (a forcer reset or
+        # destroyed by the squadron it forced still spent its side's turn)
         before = [
-            x
-            for x, f in st.activated_this_turn
-            if f is None and st.initiative_speeds.get(x) == speed
+            f if f is not None else x
+            for x, f in done
+            if st.initiative_speeds.get(f if f is not None else x) == speed
         ]
         if not before:
             expected = st.tier_first[speed]

@@ -95,6 +95,9 @@ DATA = Path(__file__).parent / "data"
         # control lost at the ordered turn point of a move fire cut short (10 cm into a
         # 20 cm move that flew 17): straight on, no second turn
         pytest.param("mov07-loss-at-turn-point", marks=pytest.mark.rule("FPF-MOV-07")),
+        # a forcer reset by the squadron it forced (Peak Performance) still spent its side's
+        # turn in the tier: the other side is due next
+        pytest.param("mov03-forcer-reset", marks=pytest.mark.rule("FPF-MOV-03", "FPF-MOV-10")),
     ],
 )
 def test_a_logged_battle_the_referee_once_misread_breaks_nothing(name: str) -> None:
