@@ -197,7 +197,7 @@ class Minefield(_Feature):
 
 
 class BlackHole(_Round):
-    """A black hole (ADV-BH-01 ... see docs/rules.md): the event horizon of `horizon_cm` and an
+    """A black hole (the ADV-BH group, see docs/rules.md): the event horizon of `horizon_cm` and an
     accretion disk `rings` hexes deep around it."""
 
     kind: Literal["black-hole"]
