@@ -14,6 +14,12 @@ from rich.table import Table
 from kolrami.captains.registry import captain_names, make_captain
 from kolrami.catalog import builtin_pack
 from kolrami.cli.support import (
+    FleetAOption,
+    FleetBOption,
+    RulesOption,
+    ScenarioOption,
+    SeedOption,
+    TurnsOption,
     captain,
     check_seed,
     command,
@@ -164,22 +170,14 @@ def _write_log(battle: Battle, path: Path) -> None:
 
 
 def battle_cmd(
-    fleet_a: Annotated[
-        str, typer.Option(help="Side A: a FleetX JSON file or presets:NAME.")
-    ] = "presets:federation-cruisers",
-    fleet_b: Annotated[
-        str, typer.Option(help="Side B: a FleetX JSON file or presets:NAME.")
-    ] = "presets:klingon-wolfpack",
+    fleet_a: FleetAOption = "presets:federation-cruisers",
+    fleet_b: FleetBOption = "presets:klingon-wolfpack",
     captain_a: Annotated[str, typer.Option(help="Side A's captain.")] = "aggressive",
     captain_b: Annotated[str, typer.Option(help="Side B's captain.")] = "aggressive",
-    scenario: Annotated[str, typer.Option(help="A built-in scenario or a TOML file.")] = "standard",
-    turns: Annotated[int | None, typer.Option(help="Turn limit (overrides the scenario).")] = None,
-    rules: Annotated[
-        str | None, typer.Option(help="Extra rule modules, comma separated (see kolrami rules).")
-    ] = None,
-    seed: Annotated[
-        int | None, typer.Option(help="Seed, 0 to 2**63 - 1; a new one is drawn if omitted.")
-    ] = None,
+    scenario: ScenarioOption = "standard",
+    turns: TurnsOption = None,
+    rules: RulesOption = None,
+    seed: SeedOption = None,
     log: Annotated[Path | None, typer.Option(help="Write the event log (JSONL) here.")] = None,
     replay: Annotated[
         Path | None, typer.Option(help="Write the battle as a self-contained HTML replay here.")

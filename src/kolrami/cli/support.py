@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -20,6 +20,18 @@ from kolrami.catalog.names import Names
 from kolrami.engine.chance import SEED_BITS
 from kolrami.errors import InvalidInputError, KolramiError, path_is, quoted
 from kolrami.rules.registry import describe
+
+# The options every battle-playing command shares, said once (`battle`, `play`, `assess`).
+FleetAOption = Annotated[str, typer.Option(help="Side A: a FleetX JSON file or presets:NAME.")]
+FleetBOption = Annotated[str, typer.Option(help="Side B: a FleetX JSON file or presets:NAME.")]
+ScenarioOption = Annotated[str, typer.Option(help="A built-in scenario or a TOML file.")]
+TurnsOption = Annotated[int | None, typer.Option(help="Turn limit (overrides the scenario).")]
+RulesOption = Annotated[
+    str | None, typer.Option(help="Extra rule modules, comma separated (see kolrami rules).")
+]
+SeedOption = Annotated[
+    int | None, typer.Option(help="Seed, 0 to 2**63 - 1; a new one is drawn if omitted.")
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
