@@ -37,7 +37,7 @@ from kolrami.rules import RULES_VERSION, new_battle, rebuild
 from kolrami.rules import events as ev
 from kolrami.rules.advanced.driver import ADVANCED_RULES_VERSION
 from kolrami.rules.module import Capability
-from kolrami.rules.registry import describe, read_log
+from kolrami.rules.registry import describe, read_log, unwritten_options
 from kolrami.scenarios.models import load_scenario
 
 #: The most bytes of an event log `replay` reads: a 200-turn battle's log is under 100 KB.
@@ -386,6 +386,13 @@ def rules_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print JSON."
     for name, core, clauses, summary in rows:
         table.add_row(name, "core" if core else "option", " ".join(clauses), summary)
     console().print(table)
+    ideas = Table(title="Named by FPF without rules (nothing to switch on)", title_justify="left")
+    ideas.add_column("Idea")
+    ideas.add_column("Clause")
+    ideas.add_column("What FPF suggests")
+    for name, clause, idea in unwritten_options():
+        ideas.add_row(name, clause, idea)
+    console().print(ideas)
 
 
 def register(app: typer.Typer) -> None:
