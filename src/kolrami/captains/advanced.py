@@ -207,8 +207,10 @@ class AdvancedDoctrine:
         """Whether the option's target is down to half its superstructure or less (a ship that
         will run, and one with few left to defend it)."""
         target = option.partition(">")[2].partition("=")[0]
-        e = adv.known(target)
-        return e is not None and e.ship.superstructure * 2 <= e.ship.cls.superstructure
+        if not adv.sees(target):
+            return False
+        e = adv.contact(target).ship
+        return e.superstructure * 2 <= e.cls.superstructure
 
     # --- start of turn ----------------------------------------------------------------------------
 

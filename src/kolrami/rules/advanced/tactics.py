@@ -504,9 +504,10 @@ def fight(battle: Battle, state: AdvancedState, t: te.TacticsState) -> None:
             )
         if fought.taken:
             held.add(party.section)
-        nxt = next(
+        section = party.section
+        nxt = COMMAND if section == COMMAND else next(
             (s for s in OBJECTIVES if s not in held and not (s == "4" and "6" in held)),
-            party.section,
+            section,
         )
         kills = min(fought.kills, fit)
         impulse = 0 if "3" in held else e.impulse  # the impulse section held: no movement
@@ -528,7 +529,7 @@ def fight(battle: Battle, state: AdvancedState, t: te.TacticsState) -> None:
             )
         )
         whole = {int(s) if s.isdigit() else s for s in held}
-        if (party.section == COMMAND and fought.taken) or boarding.captured(whole):
+        if (section == COMMAND and fought.taken) or boarding.captured(whole):
             battle.record(te.ShipCaptured(target_id, party.side))
             battle.remove(e.ship, None, derelict=True)
 
