@@ -366,6 +366,9 @@ class AdvancedDoctrine:
             want = min(want, safe)
             if self._dock_goal(view, a) is not None:
                 want = max(want, 4)
+            t = adv.tactics()
+            if t is not None and a.id in t.docked:
+                want = 0  # held at the base while it repairs
         limit = adv.speed_limit(a.id)
         if limit is not None:
             want = min(want, limit)
@@ -788,6 +791,11 @@ class RandomAdvanced:
             hexes = self._pick(decision.hexes + 1)
             if hexes == 0 or decision.straight:
                 return MoveOrder(decision.ship, hexes)
+            home = [b for b in adv.own() if b.ship.cls.stationary]
+            if home and adv.tactics() is not None and d.d(3) == 1:  # now and then to a dock
+                a = adv.ship(decision.ship)
+                spot = (home[0].ship.x, home[0].ship.y)
+                return AdvancedDoctrine._toward(a, decision, spot, adv.hex_cm)
             return MoveOrder(decision.ship, hexes, d.d(3) - 2, d.d(3) - 2)
         if isinstance(decision, AttackDecision):
             return self._attacks(view, decision)
@@ -825,9 +833,13 @@ class RandomAdvanced:
                 if blasts:
                     out.append(blasts[self._pick(len(blasts))])
                     continue
-            rest = [o for o in opts if action_verb(o) != "destruct"]
-            if rest and d.d(2) == 1:
-                out.append(rest[self._pick(len(rest))])
+            kinds: dict[str, list[str]] = {}
+            for o in opts:
+                if action_verb(o) != "destruct":
+                    kinds.setdefault(action_verb(o), []).append(o)
+            if kinds and d.d(2) == 1:  # a kind of action first, so rare ones come up too
+                pick = list(kinds.values())[self._pick(len(kinds))]
+                out.append(pick[self._pick(len(pick))])
         return TacticsOrder(tuple(out))
 
     def _plan(self, view: BattleView, sid: str) -> PowerPlan:

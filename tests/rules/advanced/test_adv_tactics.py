@@ -298,7 +298,7 @@ def base_table() -> tuple[Battle, AdvancedState, te.TacticsState]:
 
 
 @pytest.mark.rule("ADV-BASE-01")
-def test_a_ship_docks_with_its_own_base_from_the_next_hex_and_leaves_when_it_moves() -> None:
+def test_a_ship_docks_with_its_own_base_from_the_next_hex_and_stays_until_it_casts_off() -> None:
     b, state, t = base_table()
     assert "A2:dock>A1" in verbs(state, t, "A2")
     put(b, "A2", 80, 60, 0)
@@ -306,10 +306,14 @@ def test_a_ship_docks_with_its_own_base_from_the_next_hex_and_leaves_when_it_mov
     put(b, "A2", 65, 60, 0)
     tx.act(b, state, t, "A2:dock>A1")
     assert t.docked == {"A2": "A1"}
+    put(b, "A2", 70, 60, 0)
     state.of("A2").moved_last = True
-    tx.tow(b, state, t)
+    tx.tow(b, state, t)  # the base holds it until it casts off
+    assert t.docked == {"A2": "A1"}
+    assert (b.ships["A2"].x, b.ships["A2"].y) == (60, 60)
+    tx.act(b, state, t, "A2:undock")
     assert t.docked == {}
-    assert events_of(b, te.Undocked)[0].why == "moved off"
+    assert events_of(b, te.Undocked)[0].why == "cast off"
 
 
 @pytest.mark.rule("ADV-BASE-02")

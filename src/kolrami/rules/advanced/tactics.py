@@ -382,9 +382,7 @@ def dock(
     facing = _facing(b, a)
     lower(battle, t, b, facing, f"{a.id} docking")
     t.approach.add((b.id, facing))
-    x = b.ship.x + (a.ship.x - b.ship.x) * 0.1
-    y = b.ship.y + (a.ship.y - b.ship.y) * 0.1
-    battle.record(te.Docked(a.id, b.id, x, y, bases.shared_shields(b.base)))
+    battle.record(te.Docked(a.id, b.id, b.ship.x, b.ship.y, bases.shared_shields(b.base)))
 
 
 def exchange(battle: Battle, state: AdvancedState, t: te.TacticsState, a: AdvShip) -> None:
@@ -467,8 +465,8 @@ def tow(battle: Battle, state: AdvancedState, t: te.TacticsState) -> None:
             battle.record(te.Undocked(ship_id, base_id, "destroyed"))
         elif not b.alive or b.id in t.captured:
             battle.record(te.Undocked(ship_id, base_id, "the base is lost"))
-        elif a.moved_last:
-            battle.record(te.Undocked(ship_id, base_id, "moved off"))
+        elif a.moved_last:  # held in the base's hex until it casts off (docs/rules.md)
+            battle.record(te.Towed(ship_id, base_id, b.ship.x, b.ship.y))
 
 
 def fight(battle: Battle, state: AdvancedState, t: te.TacticsState) -> None:
@@ -505,9 +503,13 @@ def fight(battle: Battle, state: AdvancedState, t: te.TacticsState) -> None:
         if fought.taken:
             held.add(party.section)
         section = party.section
-        nxt = COMMAND if section == COMMAND else next(
-            (s for s in OBJECTIVES if s not in held and not (s == "4" and "6" in held)),
-            section,
+        nxt = (
+            COMMAND
+            if section == COMMAND
+            else next(
+                (s for s in OBJECTIVES if s not in held and not (s == "4" and "6" in held)),
+                section,
+            )
         )
         kills = min(fought.kills, fit)
         impulse = 0 if "3" in held else e.impulse  # the impulse section held: no movement
@@ -539,6 +541,10 @@ def repair(battle: Battle, state: AdvancedState, t: te.TacticsState) -> None:
     base's shields again (ADV-BASE-05)."""
     for ship_id, base_id in list(t.docked.items()):
         a = state.of(ship_id)
+        if not a.alive or not state.of(base_id).alive:
+            why = "destroyed" if not a.alive else "the base is lost"
+            battle.record(te.Undocked(ship_id, base_id, why))
+            continue
         here = sum(1 for b in t.docked.values() if b == base_id)
         on_duty = sum(1 for o in a.officers.values() if o.on_duty)
         points = bases.dock_repair(on_duty, here)
