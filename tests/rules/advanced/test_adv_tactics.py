@@ -189,6 +189,12 @@ def test_boarders_need_the_target_s_facing_down_and_the_ship_lowers_its_own() ->
     assert state.of("A1").facing(facing) == (0, 0)
     tx.Tactics().adv_phase_end(b, state, 1)
     assert state.of("A1").facing(facing)[0] > 0  # back up after the phase
+    t.barred.clear()
+    t.sent.clear()
+    tx.act(b, state, t, "A1:board>B1")
+    state.of("A1").generator_ok[facing - 1] = False  # its generator hit while it was down
+    tx.Tactics().adv_phase_end(b, state, 2)
+    assert state.of("A1").facing(facing) == (0, 0)
 
 
 @pytest.mark.rule("ADV-TRANS-02")
@@ -362,8 +368,12 @@ def test_a_docked_ship_stands_behind_the_base_s_shields() -> None:
     b, state, t = base_table()
     tx.act(b, state, t, "A2:dock>A1")
     tx.Tactics().adv_phase_end(b, state, 1)
-    assert state.of("A2").base == state.of("A1").base
-    assert state.of("A2").base[0] == state.of("A1").sheet.shield_points
+    a2 = state.of("A2")
+    assert a2.base == [a2.facing_cap(f) for f in range(1, 7)]  # the base's 24, up to its 14
+    assert a2.base[0] == a2.sheet.shield_points
+    state.of("A1").base[0] = 3
+    tx.repair(b, state, t)
+    assert a2.base[0] == 3  # the base's facing is what protects it
 
 
 @pytest.mark.rule("ADV-BASE-07")

@@ -8,6 +8,7 @@ tactics), a captain and a test can all call; readings are in docs/rules.md under
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from kolrami.engine.orders import IllegalOrderError
 
@@ -90,10 +91,12 @@ def crew_exchange(casualties: int, fatalities: int, base_crew_fit: int) -> int:
     return max(0, min(casualties - fatalities, base_crew_fit))
 
 
-def shared_shields(base_facings: list[int]) -> list[int]:
+def shared_shields(base_facings: list[int], cap: Callable[[int], int]) -> list[int]:
     """A docked ship's facings: it shuts its own shields down and stands behind the base's
-    (ADV-BASE-05)."""
-    return list(base_facings)
+    (ADV-BASE-05), each facing up to what the ship's own would hold (`cap(facing)`: its sheet's
+    points, 0 with the generator damaged), so its redistribution and damage rules still
+    hold."""
+    return [min(points, cap(f)) for f, points in enumerate(base_facings, start=1)]
 
 
 def approach_blocked(approach_facings: set[int], facing_to_target: int) -> bool:

@@ -382,7 +382,8 @@ def dock(
     facing = _facing(b, a)
     lower(battle, t, b, facing, f"{a.id} docking")
     t.approach.add((b.id, facing))
-    battle.record(te.Docked(a.id, b.id, b.ship.x, b.ship.y, bases.shared_shields(b.base)))
+    shields = bases.shared_shields(b.base, a.facing_cap)
+    battle.record(te.Docked(a.id, b.id, b.ship.x, b.ship.y, shields))
 
 
 def exchange(battle: Battle, state: AdvancedState, t: te.TacticsState, a: AdvShip) -> None:
@@ -557,7 +558,7 @@ def repair(battle: Battle, state: AdvancedState, t: te.TacticsState) -> None:
                     a.id, base_id, ss - a.ship.superstructure, back, ss, a.casualties - back
                 )
             )
-        shields = bases.shared_shields(state.of(base_id).base)
+        shields = bases.shared_shields(state.of(base_id).base, a.facing_cap)
         if shields != a.base:
             battle.record(te.ShieldsShared(a.id, base_id, shields))
 
@@ -635,6 +636,8 @@ class Tactics(AdvancedModule):
     def adv_phase_end(self, battle: Battle, state: AdvancedState, phase: int) -> None:
         t = te.tactics_of(battle)
         for (ship_id, facing), (base, reinforcement) in list(t.lowered.items()):
+            if not state.of(ship_id).generator_ok[facing - 1]:  # hit while down: nothing to raise
+                base = reinforcement = 0
             if state.of(ship_id).alive:
                 battle.record(
                     te.FacingSet(ship_id, facing, base, reinforcement, "phase over", False)
