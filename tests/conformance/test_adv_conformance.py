@@ -24,6 +24,9 @@ from kolrami.engine.battle import Battle
 from kolrami.fleet import fpf_preset_names, load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.advanced import events as ae
+from kolrami.rules.advanced import tactics_events as te
+from kolrami.rules.advanced.boarding import BOARDERS_A_PHASE
+from kolrami.rules.advanced.orders import action_verb
 from kolrami.rules.advanced.state import PHASES, state_of
 from kolrami.rules.registry import read_log
 from kolrami.scenarios.models import builtin_scenario
@@ -74,6 +77,8 @@ def check(events: list[ev.Event]) -> list[str]:
     attack_at: dict[tuple[int, int, str, str], set[tuple[int, ...]]] = defaultdict(set)
     weapon_used: dict[tuple[int, str, int], set[tuple[int, str]]] = defaultdict(set)
     hidden: set[str] = set()  # cloaked now (ADV-CLOAK-01)
+    captured: set[str] = set()  # taken by boarders (ADV-BRD-06, ADV-BRD-09)
+    no_fire: set[tuple[int, int, str]] = set()  # transported or docking (ADV-TRANS-02)
     turn = phase = 0
     if not isinstance(events[-1], ev.BattleEnded):
         bad("plays", "the log does not end with battle_ended")
@@ -150,7 +155,29 @@ def check(events: list[ev.Event]) -> list[str]:
                 bad("cloak-fire", f"{e.ship} fires a dispersal torpedo while cloaked")
             if e.hit and e.target not in hidden:
                 bad("cloak", f"a dispersal torpedo catches {e.target}, which is not cloaked")
+        elif isinstance(e, te.Beamed | te.Docked):
+            no_fire.add((turn, phase, e.ship))
+            if isinstance(e, te.Beamed) and not 0 < e.people <= BOARDERS_A_PHASE:
+                bad("boarding", f"{e.ship} beams {e.people} across in one phase")
+        elif isinstance(e, te.SelfDestructed | te.BlastDamage | te.DockRepaired):
+            if e.ship in dead:
+                bad("destroyed", f"{e.ship} changes after its destruction: {e.kind}")
+            if e.superstructure > max_ss[e.ship] or e.superstructure < 0:
+                bad("superstructure", f"{e.ship} at {e.superstructure} after {e.kind}")
+            if isinstance(e, te.BlastDamage) and e.superstructure != max(0, ss[e.ship] - e.damage):
+                bad("superstructure", f"{e.ship} blast {e.damage} from {ss[e.ship]}")
+            ss[e.ship] = e.superstructure
+        elif isinstance(e, te.ShipCaptured):
+            captured.add(e.ship)
+        elif isinstance(e, te.SectionFought):
+            if e.taken_all - taken[e.target] != e.kills or e.casualties > crew[e.target]:
+                bad("boarding", f"{e.target}: {e.kills} killed, taken {e.taken_all}")
+            if e.kills + e.lost > e.boarders + e.defenders or e.left != e.boarders - e.lost:
+                bad("boarding", f"{e.target}: {e.boarders} boarders, {e.lost} lost, {e.left} left")
+            taken[e.target] = e.taken_all
         elif isinstance(e, ae.AttackRolled):
+            if (turn, phase, e.ship) in no_fire:
+                bad("transport-fire", f"{e.ship} fires in {turn}.{phase}, the phase it beamed")
             if e.ship in hidden:
                 bad("cloak-fire", f"{e.ship} fires while cloaked in phase {turn}.{phase}")
             if e.ship in dead and dead_phase.get(e.ship) != (turn, phase):
@@ -203,7 +230,7 @@ def check(events: list[ev.Event]) -> list[str]:
             if e.fatalities != taken[e.ship] * 15 // 100:
                 bad("casualties", f"{e.ship} {e.fatalities} dead of {taken[e.ship]} taken")
         elif isinstance(e, ev.ShipDestroyed):
-            if ss[e.ship] > 0:
+            if ss[e.ship] > 0 and e.ship not in captured:
                 bad("destroyed", f"{e.ship} destroyed at superstructure {ss[e.ship]}")
             dead.add(e.ship)
             dead_phase[e.ship] = (turn, phase)
@@ -211,13 +238,17 @@ def check(events: list[ev.Event]) -> list[str]:
         if value <= 0 and ship not in dead:
             bad("destroyed", f"{ship} at superstructure {value} was never destroyed")
     for (t, p, ship, target), sets in attack_at.items():
+        if sheets[ship].max_moves == 0 and len(sets) == 2:
+            kinds = {sheets[ship].weapons[w[0]].beam for w in sets}
+            if len(kinds) == 2:
+                continue  # a base's beam and missile together (ADV-SB-01)
         if len(sets) > 1:
             bad("fire-once", f"{ship} fires {sorted(sets)} at {target} in phase {t}.{p}")
     targets: dict[tuple[int, int, str], set[str]] = defaultdict(set)
     for t, p, ship, target in attack_at:
         targets[(t, p, ship)].add(target)
     for (t, p, ship), hit in targets.items():
-        if len(hit) > 4:
+        if len(hit) > 4 and sheets[ship].max_moves > 0:  # a base: any number (ADV-SB-01)
             bad("targets", f"{ship} engages {len(hit)} targets in phase {t}.{p}")
     for (t, ship, w), uses in weapon_used.items():
         if len(uses) > 1:
@@ -363,6 +394,60 @@ def test_seeded_cloak_battles_keep_the_invariants(sample: int) -> None:
             if isinstance(e, ae.CloakPinged) and e.pinged:
                 seen["pinged"] += 1
     for kind in ("CloakChanged", "CloakSearch", "CloakPinged", "search locked"):
+        assert seen[kind] > 0, (kind, dict(seen))
+
+
+TACTICS_FLEETS = {
+    "starbase-assault": [
+        ("federation-starbase", "klingon-wolfpack"),
+        ("klingon-outpost", "federation-cruisers"),
+    ],
+    "boarding-action": [
+        ("gorn-hunters", "klingon-wolfpack"),
+        ("federation-cruisers", "orion-raiders"),
+    ],
+}
+TACTICS_VERBS = {"tractor", "release", "escape", "board", "dock", "undock", "crew", "destruct"}
+
+
+def tactics_battles(count: int) -> list[Battle]:
+    """`count` seeded battles of each tactics scenario, the fuzzer and the doctrines playing."""
+    out = []
+    for name, pairs in TACTICS_FLEETS.items():
+        sc = builtin_scenario(name)
+        for seed in range(count):
+            a, b = pairs[seed % len(pairs)]
+            fleets = (load_fleet(f"presets:{a}"), load_fleet(f"presets:{b}"))
+            captains = CAPTAINS[seed % len(CAPTAINS)]
+            out.append(simulate(sc, fleets, captains, seed))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.rule(
+    "ADV-TRANS-02",
+    "ADV-BRD-01",
+    "ADV-SB-01",
+    "ADV-SD-01",
+)
+def test_seeded_tactics_battles_keep_the_invariants_and_the_fuzzer_reaches_every_order(
+    sample: int,
+) -> None:
+    chosen: defaultdict[str, int] = defaultdict(int)
+    seen: defaultdict[str, int] = defaultdict(int)
+    for b in tactics_battles(20 * sample):
+        events = list(b.events())
+        problems = check(events) + _state_invariants(b)
+        assert not problems, (b.seed, problems[:5])
+        for e in events:
+            seen[e.kind] += 1
+            if isinstance(e, ev.OrderGiven) and e.order.startswith("TACTICS "):
+                for action in e.order.split()[1:]:
+                    if action != "NONE":
+                        chosen[action_verb(action)] += 1
+    missing = TACTICS_VERBS - set(chosen)
+    assert not missing, f"no captain ever chose {sorted(missing)}: {dict(chosen)}"
+    for kind in ("towed", "section_fought", "docked", "dock_repaired", "blast_damage"):
         assert seen[kind] > 0, (kind, dict(seen))
 
 

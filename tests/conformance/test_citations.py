@@ -74,6 +74,8 @@ GROUP_FILES: dict[str, tuple[str, ...]] = {
     "ADV-WARP": ("rules/advanced/engines.py",),
     "ADV-NAC": ("rules/advanced/engines.py",),
     "ADV-SD": ("rules/advanced/engines.py",),
+    "ADV-BASE": ("rules/advanced/bases.py",),
+    "ADV-SB": ("rules/advanced/bases.py",),
 }
 
 MARK = re.compile(r"rule\(\s*((?:['\"][A-Z0-9-]+['\"]\s*,?\s*)+)\)")

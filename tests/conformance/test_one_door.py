@@ -15,6 +15,7 @@ from pathlib import Path
 from kolrami.engine.events import Change
 from kolrami.rules import events as ev
 from kolrami.rules.advanced import events as ae
+from kolrami.rules.advanced import tactics_events as te
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "kolrami"
 
@@ -90,7 +91,7 @@ def test_the_check_sees_an_assignment() -> None:
 def change_kinds() -> set[str]:
     return {
         name
-        for module in (ev, ae)
+        for module in (ev, ae, te)
         for name, cls in inspect.getmembers(module, inspect.isclass)
         if issubclass(cls, Change) and cls is not Change
     }

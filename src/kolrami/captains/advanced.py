@@ -23,6 +23,7 @@ from kolrami.catalog.advanced import FACINGS, AdvancedSheet
 from kolrami.catalog.models import Arc
 from kolrami.engine.chance import Dice
 from kolrami.engine.geometry import _COS, _SIN, HEADINGS
+from kolrami.rules.advanced.engines import damage_percent, max_warp
 from kolrami.rules.advanced.geometry import bearing_to, facing_toward, weapon_bears
 from kolrami.rules.advanced.orders import (
     AdvancedDecision,
@@ -45,6 +46,10 @@ from kolrami.rules.advanced.orders import (
     PowerPlan,
     ShieldDecision,
     ShieldOrder,
+    TacticsDecision,
+    TacticsOrder,
+    action_ship,
+    action_verb,
 )
 from kolrami.rules.advanced.state import PHASES, AdvShip
 from kolrami.rules.advanced.terrain import danger, deadly, mines_on_path
@@ -52,6 +57,7 @@ from kolrami.rules.advanced.view import AdvancedView, Contact
 from kolrami.scenarios.models import Nebula
 
 ADVANCED_DECISIONS = (
+    TacticsDecision,
     BonusDecision,
     LockDecision,
     PowerDecision,
@@ -136,6 +142,8 @@ class AdvancedDoctrine:
             self.seen[e.id] = (e.ship.x, e.ship.y)
         if isinstance(decision, DecloakDecision):
             return self.decloak(view, decision)
+        if isinstance(decision, TacticsDecision):
+            return self.tactics(view, decision)
         if isinstance(decision, BonusDecision):
             return self.bonus(view, decision)
         if isinstance(decision, LockDecision):
@@ -149,6 +157,60 @@ class AdvancedDoctrine:
         if isinstance(decision, EvadeDecision):
             return self.evade(view, decision)
         return self.shields(view, decision)
+
+    # --- module adv-tactics ------------------------------------------------------------------
+
+    def tactics(self, view: BattleView, decision: TacticsDecision) -> TacticsOrder:
+        """Board a crippled enemy, tractor a fleeing one, dock to repair and take on crew, break
+        free of a beam, and self-destruct rather than be captured."""
+        adv = view.advanced()
+        t = adv.tactics()
+        by_ship: dict[str, list[str]] = {}
+        for o in decision.options:
+            by_ship.setdefault(action_ship(o), []).append(o)
+        out: list[str] = []
+        for sid, opts in by_ship.items():
+            a = adv.ship(sid)
+            verbs = {action_verb(o): o for o in opts}
+            party = t.parties.get(sid) if t is not None else None
+            held = len(t.held.get(sid, ())) if t is not None else 0
+            if party is not None and party.side != a.side and held >= 3:
+                blasts = [o for o in opts if action_verb(o) == "destruct"]
+                if blasts:  # warp breach first: it takes the most with it
+                    out.append(blasts[0])
+                    continue
+            crystals = t.crystals.get(sid, 0) if t is not None else 0
+            if "escape" in verbs and crystals > 1:
+                out.append(verbs["escape"])
+                continue
+            if "crew" in verbs and a.casualties * 10 > a.sheet.crew:
+                out.append(verbs["crew"])
+                continue
+            top = a.ship.cls.superstructure
+            if "undock" in verbs and a.ship.superstructure * 10 >= top * 9:
+                out.append(verbs["undock"])
+                continue
+            if "dock" in verbs and a.ship.superstructure * 5 < top * 3:
+                out.append(verbs["dock"])
+                continue
+            boards = [o for o in opts if action_verb(o) == "board" and self._crippled(adv, o)]
+            if boards:
+                out.append(boards[0])
+                continue
+            pulls = [o for o in opts if action_verb(o) == "tractor" and self._crippled(adv, o)]
+            if pulls:
+                out.append(pulls[0])
+        return TacticsOrder(tuple(out))
+
+    @staticmethod
+    def _crippled(adv: AdvancedView, option: str) -> bool:
+        """Whether the option's target is down to half its superstructure or less (a ship that
+        will run, and one with few left to defend it)."""
+        target = option.partition(">")[2].partition("=")[0]
+        if not adv.sees(target):
+            return False
+        e = adv.contact(target).ship
+        return e.superstructure * 2 <= e.cls.superstructure
 
     # --- start of turn ----------------------------------------------------------------------------
 
@@ -293,11 +355,20 @@ class AdvancedDoctrine:
         spots = [(e.ship.x, e.ship.y) for e in enemies] or [
             self.seen[i] for i in adv.unseen() if i in self.seen
         ]
-        if spots and a.impulse > 0:
+        if spots and (a.impulse > 0 or adv.module_on("adv-tactics")):
             d = min(math.hypot(x - a.ship.x, y - a.ship.y) for x, y in spots)
             goal = max(adv.hex_cm * 2.0, reach * self.t.range_share)
             want = max(3, math.ceil(max(0.0, d - goal) / adv.hex_cm))
             want = min(want, s.max_moves)
+        if adv.module_on("adv-tactics"):  # never above the safe speed (ADV-WARP-01)
+            rated = s.warp_port + s.warp_starboard
+            safe = max_warp(s.max_moves, damage_percent(a.warp_port + a.warp_starboard, rated))
+            want = min(want, safe)
+            if self._dock_goal(view, a) is not None:
+                want = max(want, 4)
+            t = adv.tactics()
+            if t is not None and a.id in t.docked:
+                want = 0  # held at the base while it repairs
         limit = adv.speed_limit(a.id)
         if limit is not None:
             want = min(want, limit)
@@ -374,6 +445,11 @@ class AdvancedDoctrine:
         enemies = _enemies(view)
         if decision.hexes == 0:
             return MoveOrder(a.id, 0)
+        if decision.straight:  # no impulse: straight ahead on warp (ADV-IMP-02)
+            return MoveOrder(a.id, decision.hexes)
+        dock = self._dock_goal(view, a)
+        if dock is not None:
+            return self._toward(a, decision, dock, adv.hex_cm)
         if not enemies:
             return self._toward_last_seen(view, a, decision)
         focus = next((e for e in enemies if e.id == a.lock), None) or min(
@@ -416,6 +492,46 @@ class AdvancedDoctrine:
                 if best is None or score > best[0]:
                     best = (score, order)
         view.count_candidates(count)
+        assert best is not None
+        return best[1]
+
+    @staticmethod
+    def _dock_goal(view: BattleView, a: AdvShip) -> tuple[float, float] | None:
+        """Where a battered ship goes to dock: its side's nearest base, with module adv-tactics
+        (ADV-BASE-01); None when it should fight on."""
+        adv = view.advanced()
+        t = adv.tactics()
+        if t is None or a.ship.cls.stationary or a.id in t.docked:
+            return None
+        if a.ship.superstructure * 5 >= a.ship.cls.superstructure * 3:
+            return None
+        bases = [b for b in adv.own() if b.ship.cls.stationary]
+        if not bases:
+            return None
+        b = min(bases, key=lambda b: (_dist(a, b), b.id))
+        return (b.ship.x, b.ship.y)
+
+    @staticmethod
+    def _toward(
+        a: AdvShip, decision: MoveDecision, spot: tuple[float, float], hex_cm: float
+    ) -> MoveOrder:
+        """The move that ends nearest `spot` (short of it: no need to overshoot)."""
+        best: tuple[float, MoveOrder] | None = None
+        s = a.ship
+        for hexes in range(decision.hexes + 1):
+            for t1 in (-1, 0, 1):
+                for t2 in (-1, 0, 1):
+                    if hexes == 0 and (t1 or t2):
+                        continue
+                    h1 = (s.heading + t1) % HEADINGS
+                    cm = hexes * hex_cm
+                    mx, my = s.x + _COS[h1] * cm / 2, s.y + _SIN[h1] * cm / 2
+                    h2 = (h1 + t2) % HEADINGS
+                    ex, ey = mx + _COS[h2] * cm / 2, my + _SIN[h2] * cm / 2
+                    d = math.hypot(ex - spot[0], ey - spot[1])
+                    order = MoveOrder(a.id, hexes, t1, t2)
+                    if best is None or d < best[0] - 1e-9:
+                        best = (d, order)
         assert best is not None
         return best[1]
 
@@ -667,12 +783,19 @@ class RandomAdvanced:
             return LockOrder(tuple(locks))
         if isinstance(decision, DecloakDecision):
             return DecloakOrder(tuple(sid for sid in decision.ships if d.d(2) == 1))
+        if isinstance(decision, TacticsDecision):
+            return self._tactics(decision)
         if isinstance(decision, PowerDecision):
             return PowerOrder(tuple(self._plan(view, sid) for sid in decision.ships))
         if isinstance(decision, MoveDecision):
             hexes = self._pick(decision.hexes + 1)
-            if hexes == 0:
-                return MoveOrder(decision.ship, 0)
+            if hexes == 0 or decision.straight:
+                return MoveOrder(decision.ship, hexes)
+            home = [b for b in adv.own() if b.ship.cls.stationary]
+            if home and adv.tactics() is not None and d.d(3) == 1:  # now and then to a dock
+                a = adv.ship(decision.ship)
+                spot = (home[0].ship.x, home[0].ship.y)
+                return AdvancedDoctrine._toward(a, decision, spot, adv.hex_cm)
             return MoveOrder(decision.ship, hexes, d.d(3) - 2, d.d(3) - 2)
         if isinstance(decision, AttackDecision):
             return self._attacks(view, decision)
@@ -694,6 +817,31 @@ class RandomAdvanced:
                 plans.append((sid, tuple(new)))
         return ShieldOrder(tuple(plans))
 
+    #: one chance in this many, a phase, that a ship the fuzzer plays self-destructs
+    DESTRUCT_ODDS = 60
+
+    def _tactics(self, decision: TacticsDecision) -> TacticsOrder:
+        """At random, one of each ship's listed options now and then (self-destruct rarely)."""
+        d = self.dice
+        by_ship: dict[str, list[str]] = {}
+        for o in decision.options:
+            by_ship.setdefault(action_ship(o), []).append(o)
+        out: list[str] = []
+        for opts in by_ship.values():
+            if d.d(self.DESTRUCT_ODDS) == 1:
+                blasts = [o for o in opts if action_verb(o) == "destruct"]
+                if blasts:
+                    out.append(blasts[self._pick(len(blasts))])
+                    continue
+            kinds: dict[str, list[str]] = {}
+            for o in opts:
+                if action_verb(o) != "destruct":
+                    kinds.setdefault(action_verb(o), []).append(o)
+            if kinds and d.d(2) == 1:  # a kind of action first, so rare ones come up too
+                pick = list(kinds.values())[self._pick(len(kinds))]
+                out.append(pick[self._pick(len(pick))])
+        return TacticsOrder(tuple(out))
+
     def _plan(self, view: BattleView, sid: str) -> PowerPlan:
         adv = view.advanced()
         a = adv.ship(sid)
@@ -707,8 +855,8 @@ class RandomAdvanced:
         if shields:
             budget -= s.shield_cost
         moves = 0
-        if a.impulse > 0:
-            moves = min(self._pick(s.max_moves + 1), budget // s.move_cost)
+        if a.impulse > 0 or adv.module_on("adv-tactics"):
+            moves = min(self._pick(adv.max_moves(sid) + 1), budget // s.move_cost)
             limit = adv.speed_limit(sid)
             moves = moves if limit is None else min(moves, limit)
             budget -= moves * s.move_cost

@@ -57,6 +57,9 @@ from kolrami.report.replay_format import (
     squadron_colour,
 )
 from kolrami.rules import events as ev
+from kolrami.rules.advanced import events as ae
+from kolrami.rules.advanced import tactics_events as te
+from kolrami.rules.advanced.state import PHASES
 from kolrami.rules.advanced.terrain_events import MineRolled
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.module import Capability
@@ -114,6 +117,9 @@ class _Walker:
     fleet_points: bool = False
     start_speed: int = 20
     trails: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
+    #: module adv-tactics: tractor beams (holder -> held) and docks (ship -> base) in effect
+    beams: dict[str, str] = field(default_factory=dict)
+    docks: dict[str, str] = field(default_factory=dict)
 
     # -- ships --
 
@@ -459,6 +465,10 @@ class _StepBuilder:
         self.marks: list[list[Any]] = []
         self.log: list[list[Any]] = []
         self.volley: dict[str, Any] | None = None
+        #: lines between two ships over a span of the step: tractor beams, beam-overs, docks
+        self.links: list[list[Any]] = []
+        #: the advanced game: each ship's moves over the turn's phases, as one path
+        self.paths: dict[int, list[Any]] = {}
 
     def line(self, t: float, text: str, style: str = "") -> None:
         self.log.append([round(t, 3), text, style])
@@ -480,8 +490,7 @@ class _StepBuilder:
                     a = b = 0.5 if j == 0 else j / windows
                 self.segment(pre, moves, a, b)
         else:
-            for e in self.step.events:
-                self.event(e, 0.0)
+            self.phases()
         return {
             "kind": self.step.kind,
             "turn": self.step.turn,
@@ -491,10 +500,100 @@ class _StepBuilder:
             "changes": self.changes,
             "scores": self.scores,
             "marks": self.marks,
+            "links": self.links,
             "log": self.log,
             "state": self.w.snapshot(),
             "score": list(self.w.score),
         }
+
+    def phases(self) -> None:
+        """A step without activations: FPF's start and end, or an advanced game turn, whose
+        moves come phase by phase (ADV-SEQ-02) and are drawn as one path a ship."""
+        w = self.w
+        open_beams: dict[str, tuple[float, str, str]] = {h: (0.0, h, e) for h, e in w.beams.items()}
+        open_docks: dict[str, tuple[float, str, str]] = {s: (0.0, s, b) for s, b in w.docks.items()}
+        t = 0.0
+        for e in self.step.events:
+            if isinstance(e, ae.PhaseStarted):
+                t = (e.phase - 1) / PHASES
+            if isinstance(e, ev.ShipMoved):
+                self.adv_move(e.ship, e.path, e.heading, t, t + 1 / PHASES)
+                continue
+            if isinstance(e, te.Towed | te.Docked):
+                ship = w.ships[e.ship]
+                here = [ship.state[X], ship.state[Y]]
+                self.adv_move(e.ship, [here, [e.x, e.y]], int(ship.state[H]), t, t)
+            if isinstance(e, te.TractorEngaged):
+                w.beams[e.ship] = e.target
+                open_beams[e.ship] = (t, e.ship, e.target)
+            elif isinstance(e, te.TractorReleased) and e.ship in open_beams:
+                start, a, b = open_beams.pop(e.ship)
+                w.beams.pop(e.ship, None)
+                self.link(start, t, a, b, "tractor")
+            elif isinstance(e, te.Beamed):
+                self.link(t, min(1.0, t + 1 / PHASES), e.ship, e.target, "board")
+            elif isinstance(e, te.Docked):
+                w.docks[e.ship] = e.base
+                open_docks[e.ship] = (t, e.ship, e.base)
+            elif isinstance(e, te.Undocked) and e.ship in open_docks:
+                start, a, b = open_docks.pop(e.ship)
+                w.docks.pop(e.ship, None)
+                self.link(start, t, a, b, "dock")
+            if isinstance(e, te.TACTICS_EVENTS):
+                story: Callable[[Callable[[str], str], bool], str | None] | None = getattr(
+                    e, "story", None
+                )
+                told = story(w.name, False) if story is not None else None
+                if told:
+                    self.line(t, re.sub(r"\[/?[a-z ]+\]", "", told).strip(), "tactics")
+                self.tactics_change(e, t)
+                continue
+            self.event(e, t)
+        for start, a, b in open_beams.values():
+            self.link(start, 1.0, a, b, "tractor")
+        for start, a, b in open_docks.values():
+            self.link(start, 1.0, a, b, "dock")
+        for idx, (a, b, path, h) in self.paths.items():
+            if len(path) == 1:  # turned on the spot: still a path from where it stands
+                path = [path[0], list(path[0])]
+            self.moves.append([idx, round(a, 3), round(b, 3), path, h])
+
+    def adv_move(
+        self, ship_id: str, path: list[list[float]], heading: int, a: float, b: float
+    ) -> None:
+        """One advanced move (or tow), joined to the ship's path for the turn."""
+        ship = self.w.ships[ship_id]
+        entry = self.paths.setdefault(ship.index, [a, b, [], heading])
+        entry[1], entry[3] = b, heading
+        points: list[list[float]] = entry[2]
+        for p in path:
+            if not points or points[-1] != list(p):
+                points.append(list(p))
+        _extend_trail(self.w.trails.setdefault(ship_id, []), path)
+        ship.state[X], ship.state[Y], ship.state[H] = path[-1][0], path[-1][1], heading
+
+    def link(self, a: float, b: float, ship: str, other_ship: str, kind: str) -> None:
+        """A line between two ships from `a` to `b` in the step."""
+        w = self.w
+        if ship in w.ships and other_ship in w.ships:
+            self.links.append(
+                [round(a, 3), round(b, 3), w.ships[ship].index, w.ships[other_ship].index, kind]
+            )
+
+    def tactics_change(self, e: ev.Event, t: float) -> None:
+        """What a tactics change does to the ship's numbers the replay shows."""
+        w = self.w
+        if isinstance(e, te.SelfDestructed | te.BlastDamage | te.DockRepaired):
+            ship = w.ships.get(e.ship)
+            if ship is not None:
+                ship.state[SS] = e.superstructure
+                self.changed(t, e.ship)
+        if isinstance(e, te.SelfDestructed | te.ShipCaptured | te.Beamed | te.Docked):
+            ship = w.ships.get(e.ship)
+            if ship is not None:
+                self.marks.append(
+                    [round(t, 3), ship.index, _MARK[type(e)], ship.state[X], ship.state[Y]]
+                )
 
     def segment(self, pre: list[ev.Event], moves: list[ev.ShipMoved], a: float, b: float) -> None:
         local = 0.0
@@ -647,6 +746,15 @@ class _StepBuilder:
         self.marks.append([round(t, 3), w.ships[ship_id].index, how, st[X], st[Y]])
         by_text = f" by {w.name(by)}" if by else ""
         self.line(t, f"{w.name(ship_id)} {how}{by_text}", "kill")
+
+
+#: the marks the tactics events leave (module adv-tactics)
+_MARK: dict[type, str] = {
+    te.SelfDestructed: "self-destructs",
+    te.ShipCaptured: "captured",
+    te.Beamed: "beams boarders",
+    te.Docked: "docks",
+}
 
 
 def replay_data(events: Iterable[ev.Event], pack: ShipPack | None = None) -> dict[str, Any]:

@@ -379,6 +379,8 @@ BUILTIN = (
     "minefield",
     "black-hole",
     "gas-giant-hide",
+    "starbase-assault",
+    "boarding-action",
 )
 #: The most bytes of a scenario file read (the built-in ones are under 2 KB).
 MAX_SCENARIO_BYTES = 256 * 1024

@@ -128,6 +128,7 @@
   const gArcs = el("g", {}, svg);
   const gWrecks = el("g", {}, svg);
   const gVolleys = el("g", {}, svg);
+  const gLinks = el("g", {}, svg); // tractor beams, beam-overs, docks (module adv-tactics)
   const gShips = el("g", {}, svg);
   const gVolleyLabels = el("g", {}, svg); // above the ships: a label is never hidden under a hull
   const gMarks = el("g", {}, svg);
@@ -450,6 +451,23 @@
     }
     return pts.join(" ");
   }
+  const LINK_STYLE = {
+    tractor: { stroke: "#4fc3f7", "stroke-width": 0.8, "stroke-dasharray": "1.2 0.6" },
+    board: { stroke: "#ffb300", "stroke-width": 0.6, "stroke-dasharray": "0.4 0.6" },
+    dock: { stroke: "#3fb950", "stroke-width": 1.2 },
+  };
+  function drawLinks(i, f, state) {
+    gLinks.textContent = "";
+    for (const [a, b, from, to, kind] of STEPS[i].links || []) {
+      if (f < a || f > b) continue;
+      const [x1, y1] = poseAt(i, f, from, state);
+      const [x2, y2] = poseAt(i, f, to, state);
+      const line = el("line", { x1: f2(x1), y1: f2(sy(y1)), x2: f2(x2), y2: f2(sy(y2)), class: `link ${kind}` }, gLinks);
+      for (const [k, v] of Object.entries(LINK_STYLE[kind] || {})) line.setAttribute(k, v);
+      const title = el("title", {}, line);
+      title.textContent = `${SHIPS[from].id} ${kind} ${SHIPS[to].id}`;
+    }
+  }
   function drawMarks(i, f) {
     gMarks.textContent = "";
     gWrecks.textContent = "";
@@ -540,6 +558,7 @@
     drawTracks(i, f);
     drawShips(i, f, state);
     drawVolleys(i, f);
+    drawLinks(i, f, state);
     drawMarks(i, f);
     drawArcs(pinned !== null ? pinned : hovered, state);
     updateCards(state, before(i).state);

@@ -139,8 +139,11 @@ def aim_problem(weapon: AdvWeapon, target: AdvShip, aim: str) -> str | None:
     return None
 
 
-def targets_allowed(adv: AdvShip) -> int:
-    """Targets this ship may engage in one phase (ADV-FIRE-02, ADV-OFF-06)."""
+def targets_allowed(adv: AdvShip, state: AdvancedState | None = None) -> int:
+    """Targets this ship may engage in one phase (ADV-FIRE-02, ADV-OFF-06); a base, with module
+    adv-tactics, any number (ADV-SB-01, kolrami.rules.advanced.bases)."""
+    if state is not None and state.rules.many_targets(state, adv):
+        return max(len(adv.sheet.weapons), BASE_TARGETS + min(MAX_EXTRA_TARGETS, adv.extra_targets))
     return BASE_TARGETS + min(MAX_EXTRA_TARGETS, adv.extra_targets)
 
 
@@ -188,6 +191,7 @@ def verify_attacks(state: AdvancedState, decision: AttackDecision, order: Attack
             # a cloaked target first, so that no message tells where it is (ADV-CLOAK-03,
             # ADV-CLOAK-04)
             problem = state.rules.fire_problem(state, adv, target)
+            problem = problem or state.rules.fire_refusal(state, adv, target)
             if problem:
                 raise IllegalOrderError(f"{a.ship}: {problem}")
             seen = state.rules.visible(state, adv.side, target)
@@ -208,15 +212,18 @@ def verify_attacks(state: AdvancedState, decision: AttackDecision, order: Attack
             if problem:
                 raise IllegalOrderError(f"{a.ship}: {problem}")
         hit = targets.setdefault(a.ship, [])
+        if a.target in hit and _pairs_with(state, adv, order, a):
+            continue
         if a.target in hit:
             raise IllegalOrderError(
                 f"{a.ship}: one bank (or disruptor pair) per target per phase; {a.target} is "
                 "already engaged (ADV-FIRE-01)"
             )
         hit.append(a.target)
-        if len(hit) > targets_allowed(adv):
+        if len(hit) > targets_allowed(adv, state):
             raise IllegalOrderError(
-                f"{a.ship}: engages {len(hit)} targets; {targets_allowed(adv)} allowed this phase "
+                f"{a.ship}: engages {len(hit)} targets; {targets_allowed(adv, state)} allowed "
+                "this phase "
                 "(2, more with the helmsman's bonus) (ADV-FIRE-02, ADV-OFF-06)"
             )
         if a.aim is not None and point is None:
@@ -263,9 +270,21 @@ def declare(state: AdvancedState, adv: AdvShip, attacks: tuple[Attack, ...]) -> 
     """Record verified attacks; the extra targets and -2 bonuses they use are spent."""
     mine = [a for a in attacks if a.ship == adv.id]
     extra = max(0, len({a.target for a in mine}) - BASE_TARGETS)
-    adv.extra_targets -= extra
+    adv.extra_targets = max(0, adv.extra_targets - extra)
     adv.aim_bonus -= sum(1 for a in mine if a.bonus)
     state.attacks.extend(mine)
+
+
+def _pairs_with(state: AdvancedState, adv: AdvShip, order: AttackOrder, a: Attack) -> bool:
+    """Whether `a` is a base's missile (or beam) joining its one beam (or missile) already at
+    the same target (ADV-SB-01): at most one of each kind, single weapons."""
+    if not state.rules.many_targets(state, adv) or len(a.weapons) != 1:
+        return False
+    at = [x for x in order.attacks if x.ship == a.ship and x.target == a.target]
+    if len(at) != 2 or any(len(x.weapons) != 1 for x in at):
+        return False
+    kinds = [adv.sheet.weapons[x.weapons[0]].beam for x in at]
+    return kinds[0] != kinds[1]
 
 
 def legal_attacks(state: AdvancedState, adv: AdvShip) -> list[tuple[tuple[int, ...], str]]:
@@ -275,6 +294,8 @@ def legal_attacks(state: AdvancedState, adv: AdvShip) -> list[tuple[tuple[int, .
     n = len(adv.sheet.weapons)
     for e in enemies:
         if state.rules.fire_problem(state, adv, e) is not None:
+            continue
+        if state.rules.fire_refusal(state, adv, e) is not None:
             continue
         if state.rules.hidden(state, adv.side, e):
             continue
@@ -551,6 +572,8 @@ def deal(
             lose_lock(battle, target, "sensors hit")
         elif what == "power":
             cut_power(battle, target)
+        elif what == "nacelle" and isinstance(arg, tuple):
+            state.rules.nacelle_hit(battle, state, target, arg[0], arg[1], arg[2])
     if through > 0:
         crew_hit = location == AdvLocation.CREW.value
         take_casualties(battle, target, casualties_from(target, through, crew_hit))
@@ -590,9 +613,13 @@ def _location_effect(
         return f"w{weapon_index} damaged", []
     if loc in (AdvLocation.WARP_PORT, AdvLocation.WARP_STARBOARD, AdvLocation.IMPULSE):
         part = loc.value
-        value = max(0, getattr(target, part) - through)
+        left = getattr(target, part)
+        value = max(0, left - through)
         setattr(target, part, value)
-        return f"{part.replace('_', ' ')} {value}", [("power", None)]
+        moved_on: list[tuple[str, object]] = [("power", None)]
+        if part != "impulse":
+            moved_on.append(("nacelle", (part, left, through)))
+        return f"{part.replace('_', ' ')} {value}", moved_on
     if loc is AdvLocation.SHIELD:
         target.generator_ok[facing - 1] = False
         target.base[facing - 1] = 0

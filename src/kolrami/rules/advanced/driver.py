@@ -237,9 +237,14 @@ def _movement(battle: Battle, state: AdvancedState, phase: int) -> Steps:
     for adv in movers:
         if not adv.alive:
             continue
-        decision = MoveDecision(adv.side, adv.id, allowance(adv, phase), phase)
+        straight = state.rules.straight_only(state, adv)
+        decision = MoveDecision(adv.side, adv.id, allowance(adv, phase), phase, straight)
         order = _expect((yield decision), MoveOrder, f"MOVE {adv.id} n T0 T0")
         verify_move(adv, decision, order)
+        if straight and (order.turn1 or order.turn2):
+            raise IllegalOrderError(
+                f"{adv.id}: no impulse: it warps straight ahead, no turns (ADV-IMP-02)"
+            )
         if order.hexes:
             m = Maneuver(order.hexes * state.hex_cm, order.turn1, order.turn2)
             move_single(battle, adv.ship, m)
@@ -251,7 +256,11 @@ def _movement(battle: Battle, state: AdvancedState, phase: int) -> Steps:
 def _fire(battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]) -> Steps:
     """Declarations (no Tactical Advantage first), evasions, then every attack resolves."""
     for side in sides:
-        ships = tuple(a.id for a in state.side(side) if combat.can_fire(a))
+        ships = tuple(
+            a.id
+            for a in state.side(side)
+            if combat.can_fire(a) and not state.rules.fire_barred(state, a)
+        )
         if not ships or not state.side(other(side)):
             continue
         decision = AttackDecision(side, phase, ships)

@@ -142,6 +142,44 @@ class AdvancedModule(RuleModule):
         """A shot's damage after `ship`'s surroundings (applied in module order)."""
         return damage
 
+    @hook
+    def fire_barred(self, state: AdvancedState, ship: AdvShip) -> bool:
+        """Whether `ship` may not fire at all this phase (it transported or is docking, module
+        adv-tactics); any module barring it bars it."""
+        return False
+
+    @hook
+    def fire_refusal(self, state: AdvancedState, ship: AdvShip, target: AdvShip) -> str | None:
+        """Why `ship` holds fire at `target` this phase beyond the core's reasons, or None."""
+        return None
+
+    @hook
+    def extra_moves(self, state: AdvancedState, ship: AdvShip) -> int:
+        """Hexes a turn `ship` may buy above its sheet's maximum (emergency warp, summed)."""
+        return 0
+
+    @hook
+    def warp_without_impulse(self, state: AdvancedState, ship: AdvShip) -> bool:
+        """Whether `ship` may buy movement with its impulse engine at 0 (straight-ahead warp)."""
+        return False
+
+    @hook
+    def straight_only(self, state: AdvancedState, ship: AdvShip) -> bool:
+        """Whether `ship`'s moves this phase must be straight ahead (no impulse)."""
+        return False
+
+    @hook
+    def nacelle_hit(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, part: str, left: int, damage: int
+    ) -> None:
+        """A hit of `damage` on a nacelle that had `left` points (it may be blown off)."""
+
+    @hook
+    def many_targets(self, state: AdvancedState, ship: AdvShip) -> bool:
+        """Whether `ship` may engage any number of targets, a beam and a missile together at
+        one (a base)."""
+        return False
+
     # --- policies (the last module defining one wins) -------------------------------------------
     @policy
     def reinforcement_cap(self, state: AdvancedState, ship: AdvShip, facing: int, base: int) -> int:
@@ -242,6 +280,13 @@ class AdvancedRules:
         self._hides = rules.hooks(AdvancedModule.hides)
         self._to_hit_penalty = rules.hooks(AdvancedModule.to_hit_penalty)
         self._terrain_damage = rules.hooks(AdvancedModule.terrain_damage)
+        self._fire_barred = rules.hooks(AdvancedModule.fire_barred)
+        self._fire_refusal = rules.hooks(AdvancedModule.fire_refusal)
+        self._extra_moves = rules.hooks(AdvancedModule.extra_moves)
+        self._warp_without_impulse = rules.hooks(AdvancedModule.warp_without_impulse)
+        self._straight_only = rules.hooks(AdvancedModule.straight_only)
+        self._nacelle_hit = rules.hooks(AdvancedModule.nacelle_hit)
+        self._many_targets = rules.hooks(AdvancedModule.many_targets)
         self.search_problem = rules.policy(AdvancedModule.search_problem)
         self.search = rules.policy(AdvancedModule.search)
         self._cloak_problem = rules.policy(AdvancedModule.cloak_problem)
@@ -287,6 +332,41 @@ class AdvancedRules:
         for fn in self._terrain_damage:
             damage = fn(state, ship, weapon, damage)
         return damage
+
+    def fire_barred(self, state: AdvancedState, ship: AdvShip) -> bool:
+        """Whether a module bars `ship` from firing this phase."""
+        return any(fn(state, ship) for fn in self._fire_barred)
+
+    def fire_refusal(self, state: AdvancedState, ship: AdvShip, target: AdvShip) -> str | None:
+        """The first module's reason for `ship` to hold fire at `target`, or None."""
+        for fn in self._fire_refusal:
+            why = fn(state, ship, target)
+            if why is not None:
+                return why
+        return None
+
+    def max_moves(self, state: AdvancedState, ship: AdvShip) -> int:
+        """Most hexes `ship` may buy this turn: its sheet's, plus what modules allow."""
+        return ship.sheet.max_moves + sum(fn(state, ship) for fn in self._extra_moves)
+
+    def warp_without_impulse(self, state: AdvancedState, ship: AdvShip) -> bool:
+        """Whether a module lets `ship` move with no impulse."""
+        return any(fn(state, ship) for fn in self._warp_without_impulse)
+
+    def straight_only(self, state: AdvancedState, ship: AdvShip) -> bool:
+        """Whether a module makes `ship`'s moves straight ahead."""
+        return any(fn(state, ship) for fn in self._straight_only)
+
+    def nacelle_hit(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, part: str, left: int, damage: int
+    ) -> None:
+        """Every module's nacelle-hit hook."""
+        for fn in self._nacelle_hit:
+            fn(battle, state, ship, part, left, damage)
+
+    def many_targets(self, state: AdvancedState, ship: AdvShip) -> bool:
+        """Whether a module lets `ship` engage any number of targets."""
+        return any(fn(state, ship) for fn in self._many_targets)
 
     def start_turn(self, battle: Battle, state: AdvancedState) -> None:
         """Every module's start-of-turn hook."""

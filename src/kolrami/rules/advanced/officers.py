@@ -261,7 +261,7 @@ def _most_damaged_engine(adv: AdvShip) -> str | None:
         ("warp_port", s.warp_port - adv.warp_port, False),
         ("warp_starboard", s.warp_starboard - adv.warp_starboard, False),
     )
-    damaged = [p for p in parts if p[1] > 0]
+    damaged = [p for p in parts if p[1] > 0 and p[0] not in adv.blown_off]  # never repaired
     if not damaged:
         return None
     # a dead impulse engine first (no movement without it), then the worst

@@ -16,6 +16,9 @@ Text forms (ship ids like A1; weapons by their index on the advanced sheet, w0 =
       bonus; a launcher may fire a dispersal torpedo at a point of the table, H<x>.<y> in cm
   EVADE A1:+1 | EVADE NONE                                               turn one hexside
   SHIELDS A1=16.16.10.16.16.16 | SHIELDS NONE                            end-of-phase redistribution
+  TACTICS A1:tractor>B2=full A2:board>B1 A3:dock>A4 | TACTICS NONE      module adv-tactics: one
+      of the options its decision lists per ship (tractor, release, escape, board, dock, undock,
+      crew, destruct=warp-breach|impulse-overload|scuttle)
 """
 
 from __future__ import annotations
@@ -74,6 +77,8 @@ class MoveDecision(GameDecision):
     ship: str
     hexes: int
     phase: int
+    #: no impulse: the move is straight ahead on warp, no turns (ADV-IMP-02, module adv-tactics)
+    straight: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +118,20 @@ class ShieldDecision(GameDecision):
     ships: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class TacticsDecision(GameDecision):
+    """`side` may give each of `ships` one of its listed `options` after phase `phase`'s
+    movement: tractor beams, transporters, docking, self-destruct (module adv-tactics)."""
+
+    side: str
+    phase: int
+    ships: tuple[str, ...]
+    options: tuple[str, ...]
+
+
 AdvancedDecision = (
-    BonusDecision
+    TacticsDecision
+    | BonusDecision
     | LockDecision
     | PowerDecision
     | MoveDecision
@@ -325,8 +342,35 @@ class ShieldOrder(GameOrder):
         return "SHIELDS " + " ".join(f"{s}={_ints(v)}" for s, v in self.plans)
 
 
+@dataclass(frozen=True, slots=True)
+class TacticsOrder(GameOrder):
+    """The tactical actions taken, each one of the decision's options like `A1:board>B2`."""
+
+    actions: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for action in self.actions:
+            if not _ACTION.match(action):
+                raise ValueError(f"'{action}' is not an action like A1:tractor>B2=full")
+
+    def __str__(self) -> str:
+        return "TACTICS " + (" ".join(self.actions) if self.actions else "NONE")
+
+
+def action_ship(action: str) -> str:
+    """The ship a tactical action is for (`A1` of `A1:board>B2`)."""
+    return action.partition(":")[0]
+
+
+def action_verb(action: str) -> str:
+    """What a tactical action does (`board` of `A1:board>B2`)."""
+    rest = action.partition(":")[2]
+    return re.split(r"[>=]", rest, maxsplit=1)[0]
+
+
 AdvancedOrder = (
-    BonusOrder
+    TacticsOrder
+    | BonusOrder
     | LockOrder
     | PowerOrder
     | MoveOrder
@@ -346,6 +390,7 @@ FITS: dict[type, type] = {
     AttackDecision: AttackOrder,
     EvadeDecision: EvadeOrder,
     ShieldDecision: ShieldOrder,
+    TacticsDecision: TacticsOrder,
 }
 
 
@@ -365,6 +410,7 @@ _ATTACK = re.compile(
 )
 _EVADE = re.compile(rf"^({_SHIP}):([+-]?\d+)$")
 _SHIELDS = re.compile(rf"^({_SHIP})=({_LIST})$")
+_ACTION = re.compile(rf"^{_SHIP}:[a-z]+(?:>{_SHIP})?(?:=[a-z-]+)?$")
 
 HEADS: dict[str, str] = {
     "BONUS": "BONUS A1.science:shields ... | BONUS NONE",
@@ -375,6 +421,7 @@ HEADS: dict[str, str] = {
     "ATTACK": "ATTACK A1:0+1>B2@impulse* ... | ATTACK NONE",
     "EVADE": "EVADE A1:+1 ... | EVADE NONE",
     "SHIELDS": "SHIELDS A1=16.16.10.16.16.16 ... | SHIELDS NONE",
+    "TACTICS": "TACTICS A1:tractor>B2=full ... | TACTICS NONE",
 }
 
 
@@ -462,4 +509,11 @@ def parse_advanced(tokens: list[str], text: str) -> AdvancedOrder:
             return ShieldOrder()
         found = _each(rest, _SHIELDS, "a redistribution like A1=16.16.10.16.16.16")
         return ShieldOrder(tuple((m.group(1), _split(m.group(2))) for m in found))
+    if head == "TACTICS":
+        if none:
+            return TacticsOrder()
+        bad = [t for t in rest if not _ACTION.match(t)]
+        if bad:
+            raise ValueError(f"'{bad[0]}' is not an action like A1:tractor>B2=full")
+        return TacticsOrder(tuple(rest))
     raise ValueError(f"cannot read the order '{text}'")

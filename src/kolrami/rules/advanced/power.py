@@ -110,9 +110,10 @@ def verify_plan(state: AdvancedState, adv: AdvShip, plan: PowerPlan) -> None:
             f"{who}: W lists power for each of the {len(s.weapons)} weapons (w0-w"
             f"{len(s.weapons) - 1}), not {len(plan.weapons)}"
         )
-    if plan.move > s.max_moves:
-        raise IllegalOrderError(f"{who}: at most {s.max_moves} hexes a turn, not {plan.move}")
-    if plan.move and adv.impulse == 0:
+    top = state.rules.max_moves(state, adv)
+    if plan.move > top:
+        raise IllegalOrderError(f"{who}: at most {top} hexes a turn, not {plan.move}")
+    if plan.move and adv.impulse == 0 and not state.rules.warp_without_impulse(state, adv):
         raise IllegalOrderError(f"{who}: no impulse power left, so no movement (ADV-IMP-01)")
     limit = state.rules.speed_limit(state, adv)
     if limit is not None and plan.move > limit:

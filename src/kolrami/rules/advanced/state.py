@@ -162,6 +162,7 @@ class AdvShip:
     last_moves: int = 0  # hexes bought last game turn (its speed, for ADV-OFF-10)
     decoded: int = 0  # game turns the enemy's traffic stays decoded (ADV-OFF-12)
     around: Surroundings = CLEAR  # what the terrain does to it now (module adv-terrain)
+    blown_off: frozenset[str] = frozenset()  # nacelles lost for good (ADV-NAC-01, adv-tactics)
 
     @property
     def id(self) -> str:
@@ -261,6 +262,8 @@ class AdvancedState:
     fresh_tries: set[tuple[str, str]] = field(default_factory=set)
     #: the terrain module's own state (kolrami.rules.advanced.terrain.TerrainState), if it plays
     terrain: object | None = None
+    #: module adv-tactics' state (kolrami.rules.advanced.tactics_events.TacticsState), if it plays
+    tactics: object | None = None
 
     def sees(self, side: str, ship: ShipState) -> bool:
         """Whether `side` sees the enemy `ship` (the battle's `sight`, GUIDE 3.8)."""

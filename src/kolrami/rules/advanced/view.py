@@ -17,6 +17,7 @@ from kolrami.rules.advanced import combat, officers, power
 from kolrami.rules.advanced.driver import allowance
 from kolrami.rules.advanced.orders import Attack, PowerPlan
 from kolrami.rules.advanced.state import AdvancedState, AdvShip, state_of
+from kolrami.rules.advanced.tactics_events import TacticsState
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
@@ -180,7 +181,7 @@ class AdvancedView:
 
     def targets_allowed(self, ship_id: str) -> int:
         """Targets the ship may engage this phase."""
-        return combat.targets_allowed(self.ship(ship_id))
+        return combat.targets_allowed(self.ship(ship_id), self._state)
 
     def to_hit(self, ship_id: str, weapon: int, distance: float) -> int:
         """The to-hit number of one weapon at a distance (before modifiers)."""
@@ -212,3 +213,16 @@ class AdvancedView:
     def allowance(self, ship_id: str, phase: int) -> int:
         """Hexes the ship may move in `phase`."""
         return allowance(self.ship(ship_id), phase)
+
+    def module_on(self, name: str) -> bool:
+        """Whether the advanced module `name` plays this battle."""
+        return name in self._state.rules.names
+
+    def max_moves(self, ship_id: str) -> int:
+        """Most hexes the ship may buy this turn (emergency warp with module adv-tactics)."""
+        return self._state.rules.max_moves(self._state, self.ship(ship_id))
+
+    def tactics(self) -> TacticsState | None:
+        """Module adv-tactics' public state (beams, boarders, docks), or None without it."""
+        found = self._state.tactics
+        return found if isinstance(found, TacticsState) else None
