@@ -3,6 +3,8 @@ the event made again from it."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from datetime import datetime
 from typing import Any
@@ -60,6 +62,47 @@ def export(s: Session, event_name: str | None = None) -> dict[str, Any]:
         "corrections": Audit(s).lines(e),
         "standings": [core.standing_json(x) for x in state.standings()],
     }
+
+
+def standings_csv(s: Session, event_name: str | None = None) -> str:
+    """The standings as CSV (one row a player, as the standings page ranks them), for a
+    spreadsheet or the regional organizer."""
+    e = Events(s).named(event_name)
+    state = event_state(s, e)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(
+        [
+            "rank",
+            "title",
+            "player",
+            "battle_points",
+            "fleet_points",
+            "fp_by_round",
+            "byes",
+            "dropped",
+        ]
+    )
+    shared = {x.rank for x in state.standings() if x.tied}
+    for x in state.standings():
+        writer.writerow(
+            [
+                f"={x.rank}" if x.rank in shared else x.rank,
+                x.title,
+                _cell(x.player),
+                x.battle_points,
+                x.fleet_points,
+                " / ".join(str(fp) for fp in x.fp_by_round),
+                x.byes,
+                "yes" if x.dropped else "",
+            ]
+        )
+    return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A name as a spreadsheet cell: one starting with = + - @ would be read as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def import_event(s: Session, doc: dict[str, Any]) -> str:
