@@ -167,6 +167,7 @@ def test_bad_swaps_are_refused_and_change_nothing(store: Store) -> None:
     store.pair_next_round("Cup")
     r1 = store.state("Cup").rounds[0]
     g = next(x for x in r1 if x.b is not None)
+    assert g.b is not None
     before = _everything(store)
     for first, second, message in (
         ("P0", "Nobody", "no player 'Nobody'"),
