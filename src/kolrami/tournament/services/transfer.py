@@ -9,6 +9,7 @@ import json
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from kolrami.errors import InvalidInputError
@@ -206,6 +207,12 @@ def import_event(s: Session, doc: dict[str, Any]) -> str:
                     at=datetime.fromisoformat(at) if isinstance(at, str) else now(),
                 )
             )
+        s.flush()  # a duplicate row is refused here, inside the import's savepoint
         return str(name)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InvalidInputError(f"not a Kolrami event export: missing or bad {exc}") from None
+    except IntegrityError:
+        raise InvalidInputError(
+            "not a Kolrami event export: it names a player or a table twice; export the event "
+            "again (kolrami tournament export)"
+        ) from None
