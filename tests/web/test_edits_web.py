@@ -85,7 +85,8 @@ def test_drop_asks_first_and_can_be_undone(app: FastAPI) -> None:
     eid = new_event(desk, players=4)
     pid = _pid(app, "P2")
     page = text(desk.client.get(f"/org/events/{eid}"))
-    assert f'href="/org/events/{eid}/players/{pid}/drop"' in page  # a link to ask, not a POST
+    # the Drop button asks first: it opens a page (GET), it drops nothing
+    assert f'method="get" action="/org/events/{eid}/players/{pid}/drop"' in page
     ask = text(desk.client.get(f"/org/events/{eid}/players/{pid}/drop"))
     assert "Drop P2?" in ask
     assert desk.post(f"/org/events/{eid}/players/{pid}/drop").status_code == 303
