@@ -26,7 +26,7 @@ from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
 from kolrami.tournament.store import Store
 from kolrami.web.security import hash_pin, hash_secret
-from web_helpers import FLEETS, PASSWORD
+from web_helpers import FLEETS, PASSWORD, possible_points
 
 pytestmark = wb.pytestmark
 sync_api = wb.sync_api
@@ -189,7 +189,7 @@ def test_item_4_edits(browser: Any, server: str, store: Store, shots: Path) -> N
     # play round 1; in round 2, a swap that brings back a round-1 pair is warned about
     for table, a, b in ((t1, a1, b1), (t2, a2, b2)):
         fleets = store.fleets("Friday")
-        win = wb.possible_points(fleets[b], 40)
+        win = possible_points(fleets[b], 40)
         store.record_game("Friday", 1, table, a, {a: win, b: 0}, "organizer mara")
     page = mara.go(f"/org/events/{eid}/rounds/1")
     assert page.locator("#round-edits").count() == 0  # results are in: no cancel, no swap
