@@ -252,6 +252,10 @@ def test_item_5_build_check(browser: Any, server: str, store: Store, shots: Path
     assert f"{b} has not initialled {a}'s build" in page.inner_text("body")
     page = mara.go(f"/org/events/{eid}/print/rounds/1/pairings")
     assert f"waiting for {b}" in page.inner_text("table.by-table")
+    # and the Fleet Build Sheet's round log: a's initials on b's sheet, in the build column
+    page = mara.go(f"/org/events/{eid}/print/sheets")
+    row = rf"<td>1</td><td>{re.escape(a)}(&nbsp;|\xa0)</td><td>AB(&nbsp;|\xa0)</td>"
+    assert re.search(row, page.content())  # round 1 on b's sheet: opponent a, a's initials
     assert _script_errors(phone) == []
 
 

@@ -160,17 +160,17 @@ def pair_cmd(
     """Pair the next round (round 1 at random; then Swiss by Battle and Fleet Points)."""
     pairing = _store(db).pair_next_round(event)
     if as_json:
-        print_json(
-            {
-                "round": pairing.round,
-                "tables": [
-                    {"table": i, "a": g.a, "b": g.b} for i, g in enumerate(pairing.games, start=1)
-                ],
-                "rematches": [list(r) for r in pairing.rematches],
-            }
-        )
+        print_json(_pairing_json(pairing))
         return
     _print_pairing(pairing)
+
+
+def _pairing_json(pairing: core.Pairing) -> dict[str, Any]:
+    return {
+        "round": pairing.round,
+        "tables": [{"table": i, "a": g.a, "b": g.b} for i, g in enumerate(pairing.games, start=1)],
+        "rematches": [list(r) for r in pairing.rematches],
+    }
 
 
 def _print_pairing(pairing: core.Pairing) -> None:
@@ -293,10 +293,16 @@ def player_rename_cmd(
     who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
     event: EventName = None,
     db: Db = None,
+    as_json: AsJson = False,
 ) -> None:
     """Rename a player, before round 1 (OP-12)."""
-    kept = _store(db).rename_player(event, name, new_name, who)
-    console().print(f"Renamed {name.strip()} {kept}.")
+    store = _store(db)
+    old = _player_name(store, event, name)
+    kept = store.rename_player(event, name, new_name, who)
+    if as_json:
+        print_json({"player": old, "renamed": kept})
+        return
+    console().print(f"Renamed {old} {kept}.")
 
 
 @command(player_app, "remove")
@@ -305,11 +311,15 @@ def player_remove_cmd(
     who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
     event: EventName = None,
     db: Db = None,
+    as_json: AsJson = False,
 ) -> None:
     """Remove a player registered by mistake, before round 1 (OP-12); after it, drop him."""
     store = _store(db)
     name = _player_name(store, event, name)
     store.remove_player(event, name, who)
+    if as_json:
+        print_json({"removed": name})
+        return
     console().print(f"Removed {name}.")
 
 
@@ -320,12 +330,17 @@ def player_fleet_cmd(
     who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
     event: EventName = None,
     db: Db = None,
+    as_json: AsJson = False,
 ) -> None:
     """Change a player's fleet, before round 1 (OP-12)."""
     store = _store(db)
     chosen = load_any(fleet)
     total = store.change_fleet(event, name, chosen, who)
-    console().print(f"{_player_name(store, event, name)} now plays {chosen.name} ({total} SP).")
+    name = _player_name(store, event, name)
+    if as_json:
+        print_json({"player": name, "fleet": chosen.name, "total_build": total})
+        return
+    console().print(f"{name} now plays {chosen.name} ({total} SP).")
 
 
 @command(player_app, "undrop")
@@ -334,11 +349,16 @@ def player_undrop_cmd(
     who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
     event: EventName = None,
     db: Db = None,
+    as_json: AsJson = False,
 ) -> None:
     """Undo a drop made by mistake (before the next round is paired)."""
     store = _store(db)
     store.undo_drop(event, name, who)
-    console().print(f"{_player_name(store, event, name)} plays again.")
+    name = _player_name(store, event, name)
+    if as_json:
+        print_json({"player": name, "dropped": False})
+        return
+    console().print(f"{name} plays again.")
 
 
 @command(tournament_app, "cancel-round")
@@ -349,13 +369,21 @@ def cancel_round_cmd(
     who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
     event: EventName = None,
     db: Db = None,
+    as_json: AsJson = False,
 ) -> None:
     """Cancel the latest round before any result is in (--repair: and pair it again)."""
     store = _store(db)
     if repair:
-        _print_pairing(store.repair_round(event, who))
+        pairing = store.repair_round(event, who)
+        if as_json:
+            print_json({"cancelled": pairing.round, **_pairing_json(pairing)})
+            return
+        _print_pairing(pairing)
         return
     number = store.cancel_round(event, who)
+    if as_json:
+        print_json({"cancelled": number})
+        return
     console().print(f"Round {number} cancelled.")
 
 
@@ -366,15 +394,18 @@ def swap_cmd(
     who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
     event: EventName = None,
     db: Db = None,
+    as_json: AsJson = False,
 ) -> None:
     """Swap two players' pairings in the latest round (a rematch or a bye against the bye
     rules is warned about, not refused)."""
     store = _store(db)
     warnings = store.swap_players(event, first, second, who)
+    pair = [_player_name(store, event, first), _player_name(store, event, second)]
+    if as_json:
+        print_json({"swapped": pair, "warnings": warnings})
+        return
     out = console()
-    out.print(
-        f"Swapped {_player_name(store, event, first)} and {_player_name(store, event, second)}."
-    )
+    out.print(f"Swapped {pair[0]} and {pair[1]}.")
     for w in warnings:
         out.print(f"[yellow]Warning:[/yellow] {w}")
 
