@@ -85,7 +85,35 @@ RUNS: dict[str, list[str]] = {
     "tournament import": ["tournament", "import", "{tmp}/e.json", "--db", "{tmp}/t2.db"],
     "tournament player drop": ["tournament", "player", "drop", "Dev", "--db", "{tmp}/t.db"],
     "tournament simulate": ["tournament", "simulate", "--players", "2", "--rounds", "1"],
-}
+    # the edits (issue 17), on an event of their own (SETUP makes it): before round 1, then in it
+    "tournament player fleet": [
+        "tournament", "player", "fleet", "A", "--fleet", "presets:klingon-raiders",
+        "--db", "{tmp}/t3.db",
+    ],
+    "tournament player rename": [
+        "tournament", "player", "rename", "E", "Eve", "--db", "{tmp}/t3.db",
+    ],
+    "tournament player remove": ["tournament", "player", "remove", "Eve", "--db", "{tmp}/t3.db"],
+    "tournament player undrop": ["tournament", "player", "undrop", "D", "--db", "{tmp}/t3.db"],
+    "tournament pairings": ["tournament", "pairings", "Cup", "--db", "{tmp}/t3.db"],
+    "tournament slips": ["tournament", "slips", "--out", "{tmp}/slips.html", "--db", "{tmp}/t3.db"],
+    "tournament swap": ["tournament", "swap", "A", "C", "--db", "{tmp}/t3.db"],  # tables 1 and 2
+    "tournament cancel-round": ["tournament", "cancel-round", "--repair", "--db", "{tmp}/t3.db"],
+}  # fmt: skip
+
+#: Commands run before a command of RUNS (without --json), to set up what it needs.
+SETUP: dict[str, list[list[str]]] = {
+    "tournament player fleet": [
+        ["tournament", "new", "Cup", "--db", "{tmp}/t3.db", "--seed", "5"],
+        *(
+            ["tournament", "player", "add", n, "--fleet", "presets:klingon-strike", "--db",
+             "{tmp}/t3.db"]
+            for n in "ABCDE"
+        ),
+    ],
+    "tournament player undrop": [["tournament", "player", "drop", "D", "--db", "{tmp}/t3.db"]],
+    "tournament pairings": [["tournament", "pair", "--db", "{tmp}/t3.db"]],
+}  # fmt: skip
 
 #: What the prompts of `fleet new` are answered with.
 FLEET_NEW_INPUT = "Mine\nstar hawk\n1\n\n\n\n\n\n\n\n\n\n"
@@ -123,6 +151,9 @@ def test_every_command_prints_json(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         if name == "tournament pair":  # a second player, to pair with and later drop
             dev = ["Dev", "--fleet", "presets:klingon-strike", "--db", f"{tmp_path}/t.db"]
             runner.invoke(app, ["tournament", "player", "add", *dev])
+        for setup in SETUP.get(name, []):
+            done = runner.invoke(app, [a.replace("{tmp}", str(tmp_path)) for a in setup])
+            assert done.exit_code == 0, f"{name}: {done.output}"
         argv = [*(a.replace("{tmp}", str(tmp_path)) for a in args), "--json"]
         got = runner.invoke(app, argv, input=FLEET_NEW_INPUT if name == "fleet new" else None)
         assert got.exit_code == 0, f"{name}: {got.output}"

@@ -124,6 +124,16 @@ BASE: dict[str, dict[str, str]] = {
     "tournament simulate": {"players": "2", "rounds": "1"},
     "tournament player add": {"name": "Zed", "fleet": "klingon-strike", "db": "{run}/event.db"},
     "tournament player drop": {"name": "P3", "db": "{run}/event.db"},
+    "tournament pairings": {"db": "{run}/event.db"},
+    "tournament slips": {"out": "{run}/slips.html", "db": "{run}/event.db"},
+    "tournament swap": {"first": "P0", "second": "P1", "db": "{run}/event.db"},
+    "tournament cancel-round": {"db": "{run}/event.db"},
+    "tournament player rename": {"name": "P0", "new_name": "Pat", "db": "{run}/event.db"},
+    "tournament player remove": {"name": "P0", "db": "{run}/event.db"},
+    "tournament player fleet": {
+        "name": "P0", "fleet": "presets:klingon-strike", "db": "{run}/event.db"
+    },
+    "tournament player undrop": {"name": "P3", "db": "{run}/event.db"},
 }  # fmt: skip
 #: The answers `fleet new` reads from its prompt in every run.
 PROMPT_ANSWERS = "Mine\nreliant\n1\n" + "\n" * 10

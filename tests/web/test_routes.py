@@ -25,6 +25,7 @@ PUBLIC = {
     ("GET", "/events/{eid}/report"),
     ("GET", "/events/{eid}/rounds/{number}/tables/{table}"),
     ("POST", "/events/{eid}/rounds/{number}/tables/{table}/report"),
+    ("POST", "/events/{eid}/rounds/{number}/tables/{table}/build"),  # a player's PIN, OP-14
     ("POST", "/events/{eid}/reports/{rid}"),
     ("GET", "/login"),
     ("POST", "/login"),

@@ -160,17 +160,17 @@ def pair_cmd(
     """Pair the next round (round 1 at random; then Swiss by Battle and Fleet Points)."""
     pairing = _store(db).pair_next_round(event)
     if as_json:
-        print_json(
-            {
-                "round": pairing.round,
-                "tables": [
-                    {"table": i, "a": g.a, "b": g.b} for i, g in enumerate(pairing.games, start=1)
-                ],
-                "rematches": [list(r) for r in pairing.rematches],
-            }
-        )
+        print_json(_pairing_json(pairing))
         return
     _print_pairing(pairing)
+
+
+def _pairing_json(pairing: core.Pairing) -> dict[str, Any]:
+    return {
+        "round": pairing.round,
+        "tables": [{"table": i, "a": g.a, "b": g.b} for i, g in enumerate(pairing.games, start=1)],
+        "rematches": [list(r) for r in pairing.rematches],
+    }
 
 
 def _print_pairing(pairing: core.Pairing) -> None:
@@ -185,6 +185,229 @@ def _print_pairing(pairing: core.Pairing) -> None:
     if pairing.rematches:
         pairs = ", ".join(f"{a} v {b}" for a, b in pairing.rematches)
         out.print(f"[yellow]Rematch unavoidable:[/yellow] {pairs}")
+
+
+Event = Annotated[
+    str | None, typer.Argument(metavar="EVENT", help="Event name (default: the latest).")
+]
+RoundOpt = Annotated[
+    int | None, typer.Option("--round", help="Round number (default: the latest paired).")
+]
+
+
+@command(tournament_app, "pairings")
+def pairings_cmd(
+    event: Event = None,
+    round_number: RoundOpt = None,
+    by_name: Annotated[
+        bool, typer.Option("--by-name", help="One row a player, by name (players find theirs).")
+    ] = False,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Show a round's pairings (the latest paired): by table, or by player name."""
+    # the pages' view of the event, with jinja2 for the slips: loaded with the store
+    from kolrami.web.printing import current_round
+
+    store = _store(db)
+    r = current_round(store, event, round_number)
+    if as_json:
+        print_json(
+            {
+                "round": r.number,
+                "tables": [
+                    {
+                        "table": t.table,
+                        "a": t.a,
+                        "b": t.b,
+                        "build_check_waiting": t.build_waiting,
+                    }
+                    for t in r.tables
+                ],
+                "by_name": [{"player": p, "table": n, "opponent": o} for p, n, o in r.by_name],
+            }
+        )
+        return
+    title = f"{store.state(event).name}: round {r.number}"
+    if by_name:
+        table = Table(title=title + ", by player name", title_justify="left")
+        table.add_column("Player")
+        table.add_column("Table", justify="right")
+        table.add_column("Opponent")
+        for p, n, o in r.by_name:
+            table.add_row(p, str(n) if n is not None else "bye", o or "")
+    else:
+        table = Table(title=title, title_justify="left")
+        table.add_column("Table", justify="right")
+        table.add_column("Player")
+        table.add_column("Opponent")
+        table.add_column("Result")
+        table.add_column("Build check (OP-14)")
+        for t in r.tables:
+            if t.b is None:
+                table.add_row("", t.a, "[dim]bye[/dim]", "", "")
+                continue
+            result = f"{t.winner} won {t.fp_a}-{t.fp_b}" if t.done else ""
+            waiting = ", ".join(t.build_waiting)
+            table.add_row(
+                str(t.table), t.a, t.b, result, f"waiting for {waiting}" if waiting else "done"
+            )
+    console().print(table)
+
+
+@command(tournament_app, "slips")
+def slips_cmd(
+    out: Annotated[Path, typer.Option("--out", help="Write the slips here (an .html file).")],
+    event: Event = None,
+    round_number: RoundOpt = None,
+    base: Annotated[
+        str,
+        typer.Option(help="The web app's address, printed for reporting by phone."),
+    ] = "",
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Print a round's result slips (one per table) to an HTML file, to cut out."""
+    # jinja2 and the pages' view of the event: loaded when slips are written
+    from kolrami.report.build_sheet import write
+    from kolrami.web.printing import round_sheet
+
+    if out.is_dir():
+        raise InvalidInputError(
+            f"--out '{quoted(out)}' is a folder; name a file in it (slips.html)"
+        )
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise InvalidInputError(f"--out '{quoted(out)}': the slips are HTML; name an .html file")
+    text = round_sheet(_store(db), event, "print_slips.html.j2", round_number, base)
+    write(out, text)
+    if as_json:
+        print_json({"wrote": str(out)})
+        return
+    console().print(f"Wrote {out}")
+
+
+@command(player_app, "rename")
+def player_rename_cmd(
+    name: Annotated[str, typer.Argument(help="The player's name.")],
+    new_name: Annotated[str, typer.Argument(help="The new name.")],
+    who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
+    event: EventName = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Rename a player, before round 1 (OP-12)."""
+    store = _store(db)
+    old = _player_name(store, event, name)
+    kept = store.rename_player(event, name, new_name, who)
+    if as_json:
+        print_json({"player": old, "renamed": kept})
+        return
+    console().print(f"Renamed {old} {kept}.")
+
+
+@command(player_app, "remove")
+def player_remove_cmd(
+    name: Annotated[str, typer.Argument(help="The player's name.")],
+    who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
+    event: EventName = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Remove a player registered by mistake, before round 1 (OP-12); after it, drop him."""
+    store = _store(db)
+    name = _player_name(store, event, name)
+    store.remove_player(event, name, who)
+    if as_json:
+        print_json({"removed": name})
+        return
+    console().print(f"Removed {name}.")
+
+
+@command(player_app, "fleet")
+def player_fleet_cmd(
+    name: Annotated[str, typer.Argument(help="The player's name.")],
+    fleet: Annotated[str, typer.Option(help="FleetX file, share string or presets:NAME.")],
+    who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
+    event: EventName = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Change a player's fleet, before round 1 (OP-12)."""
+    store = _store(db)
+    chosen = load_any(fleet)
+    total = store.change_fleet(event, name, chosen, who)
+    name = _player_name(store, event, name)
+    if as_json:
+        print_json({"player": name, "fleet": chosen.name, "total_build": total})
+        return
+    console().print(f"{name} now plays {chosen.name} ({total} SP).")
+
+
+@command(player_app, "undrop")
+def player_undrop_cmd(
+    name: Annotated[str, typer.Argument(help="The player's name.")],
+    who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
+    event: EventName = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Undo a drop made by mistake (before the next round is paired)."""
+    store = _store(db)
+    store.undo_drop(event, name, who)
+    name = _player_name(store, event, name)
+    if as_json:
+        print_json({"player": name, "dropped": False})
+        return
+    console().print(f"{name} plays again.")
+
+
+@command(tournament_app, "cancel-round")
+def cancel_round_cmd(
+    repair: Annotated[
+        bool, typer.Option("--repair", help="Pair the round again at once, as players are now.")
+    ] = False,
+    who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
+    event: EventName = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Cancel the latest round before any result is in (--repair: and pair it again)."""
+    store = _store(db)
+    if repair:
+        pairing = store.repair_round(event, who)
+        if as_json:
+            print_json({"cancelled": pairing.round, **_pairing_json(pairing)})
+            return
+        _print_pairing(pairing)
+        return
+    number = store.cancel_round(event, who)
+    if as_json:
+        print_json({"cancelled": number})
+        return
+    console().print(f"Round {number} cancelled.")
+
+
+@command(tournament_app, "swap")
+def swap_cmd(
+    first: Annotated[str, typer.Argument(help="A player of the latest round.")],
+    second: Annotated[str, typer.Argument(help="The player to swap him with.")],
+    who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
+    event: EventName = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Swap two players' pairings in the latest round (a rematch or a bye against the bye
+    rules is warned about, not refused)."""
+    store = _store(db)
+    warnings = store.swap_players(event, first, second, who)
+    pair = [_player_name(store, event, first), _player_name(store, event, second)]
+    if as_json:
+        print_json({"swapped": pair, "warnings": warnings})
+        return
+    out = console()
+    out.print(f"Swapped {pair[0]} and {pair[1]}.")
+    for w in warnings:
+        out.print(f"[yellow]Warning:[/yellow] {w}")
 
 
 @command(tournament_app, "result")

@@ -77,6 +77,7 @@ from kolrami.tournament.scoring import check_fleet_points
 from kolrami.tournament.services import (
     accounts,
     drops,
+    edits,
     pairing,
     registration,
     results,
@@ -389,6 +390,17 @@ class Store:
     pair_next_round = _use_case(pairing.pair_next_round)
     games = _use_case(pairing.games, write=False)
     drop_player = _use_case(drops.drop_player)
+    # edits before and during the event; co-organizers
+    rename_player = _use_case(edits.rename_player)
+    remove_player = _use_case(edits.remove_player)
+    change_fleet = _use_case(edits.change_fleet)
+    undo_drop = _use_case(edits.undo_drop)
+    cancel_round = _use_case(edits.cancel_round)
+    repair_round = _use_case(edits.repair_round)
+    swap_players = _use_case(edits.swap_players)
+    co_organizers = _use_case(edits.co_organizers, write=False)
+    share_event = _use_case(edits.share_event)
+    unshare_event = _use_case(edits.unshare_event)
     # results: recording, verifying, correcting; the players' reports
     record_result = _use_case(results.record_result)
     verify = _use_case(results.verify)
@@ -405,6 +417,7 @@ class Store:
     roll_off_ties = _use_case(standings.roll_off_ties)
     # the whole event as one document
     export = _use_case(transfer.export, write=False)
+    standings_csv = _use_case(transfer.standings_csv, write=False)
     import_event = _use_case(transfer.import_event)
     # accounts
     create_organizer = _use_case(accounts.create_organizer)

@@ -45,7 +45,7 @@ from kolrami.web.deps import (
     render,
     request_unit,
 )
-from kolrami.web.routers import auth, organizer, play, players, public, report, rounds
+from kolrami.web.routers import auth, edits, organizer, play, players, public, report, rounds
 from kolrami.web.security import Throttle
 from kolrami.web.views import EventView
 
@@ -144,7 +144,7 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.state.play = play.PlayGames(play_dir or _play_dir(the_store))
-    for module in (public, report, play, auth, organizer, players, rounds):
+    for module in (public, report, play, auth, organizer, players, rounds, edits):
         app.include_router(module.router)
 
     @app.exception_handler(LoginRequiredError)

@@ -33,6 +33,19 @@ class Table:
     replay: bool
     report: dict[str, Any] | None = None  # the open report, if any
     entered_by: str = ""  # who entered the result as it stands
+    build_a: str = ""  # the opponent's initials on a's build (OP-14)
+    build_b: str = ""  # a's initials on b's build
+
+    @property
+    def build_waiting(self) -> list[str]:
+        """Players who have not initialled their opponent's build yet (OP-14)."""
+        if self.b is None:
+            return []
+        return [who for who, done in ((self.a, self.build_b), (self.b, self.build_a)) if not done]
+
+    def build_by(self, player: str) -> str:
+        """The initials `player` put on his opponent's build, '' while he has not."""
+        return self.build_b if player == self.a else self.build_a if player == self.b else ""
 
     @property
     def bye(self) -> bool:
@@ -95,6 +108,30 @@ class Round:
     bye: str | None
     bye_fp: int
     complete: bool
+
+    @property
+    def build_waiting(self) -> list[str]:
+        """Every player of the round who has not initialled the opponent's build (OP-14)."""
+        return [p for t in self.tables for p in t.build_waiting]
+
+    @property
+    def started(self) -> bool:
+        """A result is in or reported at some table: the round can no longer be cancelled."""
+        return any(
+            t.winner is not None or t.report is not None for t in self.tables if t.b is not None
+        )
+
+    @property
+    def by_name(self) -> list[tuple[str, int | None, str | None]]:
+        """(player, table, opponent) of every player, by name, for players finding their name
+        (the bye: table None, opponent None)."""
+        rows: list[tuple[str, int | None, str | None]] = []
+        for t in self.tables:
+            if t.b is None:
+                rows.append((t.a, None, None))
+            else:
+                rows += [(t.a, t.table, t.b), (t.b, t.table, t.a)]
+        return sorted(rows, key=lambda r: (r[0].casefold(), r[0]))
 
 
 @dataclass(slots=True)
@@ -217,6 +254,8 @@ def _build(snapshot: EventSnapshot) -> EventView:
                 (number, g["table"]) in snapshot.logged,
                 reports.get((number, g["table"])),
                 g.get("entered_by", ""),
+                g.get("build_initials_a", ""),
+                g.get("build_initials_b", ""),
             )
             for g in rows
         ]

@@ -3,10 +3,13 @@ the event made again from it."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from kolrami.errors import InvalidInputError
@@ -60,6 +63,47 @@ def export(s: Session, event_name: str | None = None) -> dict[str, Any]:
         "corrections": Audit(s).lines(e),
         "standings": [core.standing_json(x) for x in state.standings()],
     }
+
+
+def standings_csv(s: Session, event_name: str | None = None) -> str:
+    """The standings as CSV (one row a player, as the standings page ranks them), for a
+    spreadsheet or the regional organizer."""
+    e = Events(s).named(event_name)
+    state = event_state(s, e)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(
+        [
+            "rank",
+            "title",
+            "player",
+            "battle_points",
+            "fleet_points",
+            "fp_by_round",
+            "byes",
+            "dropped",
+        ]
+    )
+    shared = {x.rank for x in state.standings() if x.tied}
+    for x in state.standings():
+        writer.writerow(
+            [
+                f"={x.rank}" if x.rank in shared else x.rank,
+                x.title,
+                _cell(x.player),
+                x.battle_points,
+                x.fleet_points,
+                " / ".join(str(fp) for fp in x.fp_by_round),
+                x.byes,
+                "yes" if x.dropped else "",
+            ]
+        )
+    return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A name as a spreadsheet cell: one starting with = + - @ would be read as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def import_event(s: Session, doc: dict[str, Any]) -> str:
@@ -163,6 +207,12 @@ def import_event(s: Session, doc: dict[str, Any]) -> str:
                     at=datetime.fromisoformat(at) if isinstance(at, str) else now(),
                 )
             )
+        s.flush()  # a duplicate row is refused here, inside the import's savepoint
         return str(name)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InvalidInputError(f"not a Kolrami event export: missing or bad {exc}") from None
+    except IntegrityError:
+        raise InvalidInputError(
+            "not a Kolrami event export: it names a player or a table twice; export the event "
+            "again (kolrami tournament export)"
+        ) from None

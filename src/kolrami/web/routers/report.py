@@ -204,3 +204,45 @@ def answer(
     else:
         notice = "Confirmed: the result is recorded. Thank you!"
     return _page(request, view, t, notice=notice)
+
+
+@router.post("/events/{eid}/rounds/{number}/tables/{table}/build", response_model=None)
+def build_check(
+    ev: PublicEvent,
+    number: int,
+    table: int,
+    request: Request,
+    player: Annotated[str, Form()] = "",
+    initials: Annotated[str, Form(max_length=40)] = "",
+    pin: Annotated[str, Form()] = "",
+) -> Response:
+    """The build check at the start of a round (OP-14, FBS-09): a player, by his PIN, initials
+    his opponent's build as the Fleet Build Sheet's column asks."""
+    store = web(request).store
+    view = event_view(store, ev.id, ev.name)
+    t = _table(view, number, table)
+    values = {"build_player": player, "initials": initials}
+    if t.b is None:
+        raise HTTPException(400, f"{t.a} has the bye: there is no opponent's build to check")
+    if number != len(view.rounds):
+        raise HTTPException(400, f"round {number} is over: the build check is at a round's start")
+    if player not in (t.a, t.b):
+        errors = {"build_player": "say who you are"}
+        return _page(request, view, t, errors, values, status_code=400)
+    refused = check_pin(request, ev, player, pin)
+    if refused is not None:
+        errors = {"build_pin": refused.message}
+        status = 429 if refused.wait else 400
+        response = _page(request, view, t, errors, values, status_code=status)
+        if refused.wait:
+            response.headers["Retry-After"] = str(refused.wait)
+        return response
+    opponent = t.b if player == t.a else t.a
+    try:
+        store.verify(ev.name, number, opponent, initials, "build")
+    except InvalidInputError as exc:
+        errors = field_error(exc, ("initials",), default="initials")
+        return _page(request, view, t, errors, values, status_code=400)
+    return RedirectResponse(
+        f"/events/{ev.id}/rounds/{number}/tables/{table}?checked=1", status_code=303
+    )

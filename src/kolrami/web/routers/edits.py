@@ -1,0 +1,288 @@
+"""Edits at the counter (login required): sharing an event with co-organizers, a player's name,
+fleet or registration changed before round 1 (OP-12), a drop confirmed or undone, the current
+round cancelled or paired again before any result, two players swapped by hand (OP-04, OP-08,
+OP-09 warnings), an event imported from its export, and the standings as CSV. Every change is
+logged with the organizer who made it; a refusal is one line under its form (400) and changes
+nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Annotated, Any
+
+from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from kolrami.errors import InvalidInputError
+from kolrami.fleet.legality import EventSettings
+from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, field_error, render, web
+from kolrami.web.forms import check, from_text, from_upload
+from kolrami.web.routers.organizer import _dashboard
+from kolrami.web.views import event_view
+
+router = APIRouter(prefix="/org", tags=["organizer"])
+
+#: The most bytes of an event export read from an upload (a 100-player event is about 250 KB).
+MAX_IMPORT = 32 * 1024 * 1024
+
+
+# --- co-organizers ---------------------------------------------------------------------------
+
+
+def _share_page(
+    request: Request, ev: EventRef, errors: dict[str, str] | None = None, status_code: int = 200
+) -> HTMLResponse:
+    store = web(request).store
+    view = event_view(store, ev.id, ev.name, with_tables=False)
+    ctx = {"ev": view, "people": store.co_organizers(ev.name), "errors": errors or {}}
+    return render(request, "org_share.html.j2", ctx, status_code=status_code)
+
+
+@router.get("/events/{eid}/organizers", response_class=HTMLResponse)
+def share_page(ev: OwnedEvent, request: Request) -> HTMLResponse:
+    """Who runs the event; share it with another organizer account, or stop sharing it."""
+    return _share_page(request, ev)
+
+
+@router.post("/events/{eid}/organizers", response_model=None)
+def share(
+    ev: OwnedEvent,
+    org: OrganizerDep,
+    request: Request,
+    username: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
+    """Share the event with another organizer account (logged)."""
+    try:
+        web(request).store.share_event(ev.name, username, org.who)
+    except InvalidInputError as exc:
+        return _share_page(request, ev, field_error(exc, ("username",)), 400)
+    return RedirectResponse(f"/org/events/{ev.id}/organizers", status_code=303)
+
+
+@router.post("/events/{eid}/organizers/remove", response_model=None)
+def unshare(
+    ev: OwnedEvent,
+    org: OrganizerDep,
+    request: Request,
+    username: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
+    """Stop sharing the event with an organizer (never its last one; logged)."""
+    try:
+        web(request).store.unshare_event(ev.name, username, org.who)
+    except InvalidInputError as exc:
+        return _share_page(request, ev, {"remove": str(exc)}, 400)
+    if username.strip() == org.name:  # left the event: it is not among yours any more
+        return RedirectResponse("/org", status_code=303)
+    return RedirectResponse(f"/org/events/{ev.id}/organizers", status_code=303)
+
+
+# --- a player: name, fleet, removal before round 1; drop confirmed or undone ------------------
+
+
+def _player(request: Request, ev: EventRef, pid: int) -> dict[str, Any]:
+    view = event_view(web(request).store, ev.id, ev.name, with_tables=False)
+    found = view.player(pid)
+    if found is None:
+        raise HTTPException(404, f"no player #{pid} in {ev.name}")
+    return found
+
+
+def _player_page(
+    request: Request,
+    ev: EventRef,
+    pid: int,
+    errors: dict[str, str] | None = None,
+    values: dict[str, str] | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    player = _player(request, ev, pid)
+    view = event_view(web(request).store, ev.id, ev.name, with_tables=False)
+    ctx = {"ev": view, "p": player, "errors": errors or {}, "values": values or {}}
+    return render(request, "org_player.html.j2", ctx, status_code=status_code)
+
+
+@router.get("/events/{eid}/players/{pid}/edit", response_class=HTMLResponse)
+def player_page(ev: OwnedEvent, pid: int, request: Request) -> HTMLResponse:
+    """A player: rename, new fleet or remove (before round 1), drop (confirmed) or undo it."""
+    return _player_page(request, ev, pid)
+
+
+@router.post("/events/{eid}/players/{pid}/rename", response_model=None)
+def rename(
+    ev: OwnedEvent,
+    org: OrganizerDep,
+    pid: int,
+    request: Request,
+    new_name: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
+    """A player's name corrected, before round 1 (OP-12)."""
+    player = _player(request, ev, pid)
+    try:
+        web(request).store.rename_player(ev.name, player["name"], new_name, org.who)
+    except InvalidInputError as exc:
+        errors = field_error(exc, ("new_name",), default="new_name")
+        return _player_page(request, ev, pid, errors, {"new_name": new_name}, 400)
+    return RedirectResponse(f"/org/events/{ev.id}#players", status_code=303)
+
+
+@router.post("/events/{eid}/players/{pid}/fleet", response_model=None)
+async def new_fleet(
+    ev: OwnedEvent,
+    org: OrganizerDep,
+    pid: int,
+    request: Request,
+    fleet: Annotated[str, Form(max_length=100_000)] = "",
+    upload: Annotated[UploadFile | None, File()] = None,
+) -> Response:
+    """A player's fleet replaced, before round 1 (OP-12): a share string, FleetX or file."""
+    player = _player(request, ev, pid)
+    store = web(request).store
+    if upload is not None and upload.filename:
+        form = from_upload(await upload.read(), upload.filename)
+    else:
+        form = from_text(fleet)
+    s = store.settings(ev.name)
+    check(form, EventSettings(s["sp_limit"], s["faction_surcharge"]), None)
+    errors = {k: "; ".join(v) for k, v in form.errors.items()}
+    if not errors and form.fleet is not None:
+        try:
+            store.change_fleet(ev.name, player["name"], form.fleet, org.who)
+        except InvalidInputError as exc:
+            errors = field_error(exc, ("fleet",), default="fleet")
+        else:
+            return RedirectResponse(f"/org/events/{ev.id}#players", status_code=303)
+    return _player_page(request, ev, pid, errors, {"fleet": fleet}, 400)
+
+
+@router.post("/events/{eid}/players/{pid}/remove", response_model=None)
+def remove(ev: OwnedEvent, org: OrganizerDep, pid: int, request: Request) -> Response:
+    """A player registered by mistake, removed before round 1 (OP-12)."""
+    player = _player(request, ev, pid)
+    try:
+        web(request).store.remove_player(ev.name, player["name"], org.who)
+    except InvalidInputError as exc:
+        return _player_page(request, ev, pid, {"remove": str(exc)}, status_code=400)
+    return RedirectResponse(f"/org/events/{ev.id}#players", status_code=303)
+
+
+@router.get("/events/{eid}/players/{pid}/drop", response_class=HTMLResponse)
+def drop_page(ev: OwnedEvent, pid: int, request: Request) -> HTMLResponse:
+    """Asks before a drop: the player is not paired again (the drop can be undone until the
+    next round is paired)."""
+    return _player_page(request, ev, pid, values={"confirm_drop": "yes"})
+
+
+@router.post("/events/{eid}/players/{pid}/undrop", response_model=None)
+def undrop(ev: OwnedEvent, org: OrganizerDep, pid: int, request: Request) -> Response:
+    """A drop made by mistake undone (before the next round is paired)."""
+    player = _player(request, ev, pid)
+    try:
+        web(request).store.undo_drop(ev.name, player["name"], org.who)
+    except InvalidInputError as exc:
+        return _player_page(request, ev, pid, {"undrop": str(exc)}, status_code=400)
+    return RedirectResponse(f"/org/events/{ev.id}#players", status_code=303)
+
+
+# --- the current round ---------------------------------------------------------------------
+
+
+def _round_page(
+    request: Request, ev: EventRef, extra: dict[str, Any], status_code: int
+) -> HTMLResponse:
+    view = event_view(web(request).store, ev.id, ev.name)
+    if not view.rounds:
+        raise HTTPException(400, f"{ev.name} has no round paired yet")
+    ctx = {"ev": view, "round": view.rounds[-1], "cards": {}, **extra}
+    return render(request, "org_round.html.j2", ctx, status_code=status_code)
+
+
+@router.post("/events/{eid}/rounds/cancel", response_model=None)
+def cancel(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Response:
+    """Cancel the current round before any result is in."""
+    try:
+        web(request).store.cancel_round(ev.name, org.who)
+    except InvalidInputError as exc:
+        return _round_page(request, ev, {"edit_error": str(exc)}, 400)
+    return RedirectResponse(f"/org/events/{ev.id}#rounds", status_code=303)
+
+
+@router.post("/events/{eid}/rounds/repair", response_model=None)
+def repair(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Response:
+    """Cancel the current round before any result and pair it again, as the players are now."""
+    try:
+        pairing = web(request).store.repair_round(ev.name, org.who)
+    except InvalidInputError as exc:
+        return _round_page(request, ev, {"edit_error": str(exc)}, 400)
+    return RedirectResponse(f"/org/events/{ev.id}/rounds/{pairing.round}", status_code=303)
+
+
+@router.post("/events/{eid}/rounds/swap", response_model=None)
+def swap(
+    ev: OwnedEvent,
+    org: OrganizerDep,
+    request: Request,
+    first: Annotated[str, Form(max_length=200)] = "",
+    second: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
+    """Swap two players of the current round by hand: a rematch or a bye against the bye
+    rules is warned about on the page, not refused."""
+    values = {"first": first, "second": second}
+    try:
+        if not first.strip() or not second.strip():
+            raise InvalidInputError("name the two players to swap")
+        warnings = web(request).store.swap_players(ev.name, first, second, org.who)
+    except InvalidInputError as exc:
+        return _round_page(request, ev, {"edit_error": str(exc), "swap_values": values}, 400)
+    return _round_page(request, ev, {"swap_warnings": warnings, "swapped": True}, 200)
+
+
+# --- the event in and out: import, standings CSV ---------------------------------------------
+
+
+@router.post("/import", response_model=None)
+async def import_event(
+    org: OrganizerDep,
+    request: Request,
+    upload: Annotated[UploadFile | None, File()] = None,
+) -> Response:
+    """An event from its JSON export (kolrami tournament export, or Export on its page), run
+    by you from now on. A file that is not an export is refused in one line; nothing is kept."""
+    store = web(request).store
+    try:
+        if upload is None or not upload.filename:
+            raise InvalidInputError("choose the event's export file (.json) to import")
+        data = await upload.read(MAX_IMPORT + 1)
+        if len(data) > MAX_IMPORT:
+            raise InvalidInputError(
+                f"{upload.filename}: larger than {MAX_IMPORT // 2**20} MiB; is it an event export?"
+            )
+        try:
+            doc = json.loads(data.decode("utf-8-sig"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise InvalidInputError(
+                f"{upload.filename}: not an event export (not JSON: {str(exc)[:80]}); export the "
+                "event again (kolrami tournament export)"
+            ) from None
+        if not isinstance(doc, dict) or doc.get("kolrami") != "event/1":
+            raise InvalidInputError(
+                f'{upload.filename}: not a Kolrami event export (it has no "kolrami": '
+                '"event/1"); export the event again (kolrami tournament export)'
+            )
+        name = store.import_event(doc)
+        store.adopt_event(name, org.id, org.who)
+    except InvalidInputError as exc:
+        return _dashboard(request, org, errors={"import": str(exc)}, status_code=400)
+    return RedirectResponse(f"/org/events/{store.event_id(name)}", status_code=303)
+
+
+@router.get("/events/{eid}/export/standings.csv")
+def standings_csv(ev: OwnedEvent, request: Request) -> Response:
+    """The standings as CSV, for a spreadsheet."""
+    text = web(request).store.standings_csv(ev.name)
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", ev.name).strip("-").lower() or "event"
+    return Response(
+        text,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{slug}-standings.csv"'},
+    )
