@@ -162,6 +162,10 @@ class AdvShip:
     last_moves: int = 0  # hexes bought last game turn (its speed, for ADV-OFF-10)
     decoded: int = 0  # game turns the enemy's traffic stays decoded (ADV-OFF-12)
     around: Surroundings = CLEAR  # what the terrain does to it now (module adv-terrain)
+    # --- webs (module adv-webs) ---
+    held: bool = False  # caught in a web: it can neither move nor fire (ADV-WEB-01)
+    busy: bool = False  # spent this phase's fire on web work or a counter tractor
+    tow_cap: int = -1  # most hexes a phase while towing a captive (-1: not towing)
 
     @property
     def id(self) -> str:
@@ -261,6 +265,8 @@ class AdvancedState:
     fresh_tries: set[tuple[str, str]] = field(default_factory=set)
     #: the terrain module's own state (kolrami.rules.advanced.terrain.TerrainState), if it plays
     terrain: object | None = None
+    #: other modules' own state by module name (webs, probes, comms)
+    extra: dict[str, object] = field(default_factory=dict)
 
     def sees(self, side: str, ship: ShipState) -> bool:
         """Whether `side` sees the enemy `ship` (the battle's `sight`, GUIDE 3.8)."""
