@@ -778,10 +778,17 @@ class RandomAdvanced:
                     jams[ship] = target
             return JamOrder(tuple(jams.items()))
         if isinstance(decision, WebDecision):
+            # a random option; weaving and constricting take every Tholian that can join in
             chosen: dict[str, tuple[str, str, str]] = {}
-            for option in decision.options:
-                if option[0] not in chosen and d.d(2) == 1:
-                    chosen[option[0]] = option
+            options = list(decision.options)
+            while options and d.d(4) > 1:
+                ship, action, target = options[self._pick(len(options))]
+                group = [(ship, action, target)]
+                if action in ("P", "K"):
+                    group = [o for o in options if o[1:] == (action, target)]
+                for o in group:
+                    chosen.setdefault(o[0], o)
+                options = [o for o in options if o[0] not in chosen]
             return WebOrder(legal_web(list(chosen.values())))
         adv = view.advanced()
         sc = view.scenario

@@ -327,7 +327,8 @@ class Scenario(BaseModel):
         # FPF battle logs (whose header holds the scenario) read exactly as before.
         data: dict[str, Any] = handler(self)
         for key, default in _QUIET_DEFAULTS.items():
-            if key in data and data[key] == default:
+            quiet = (default, []) if default == () else (default,)  # a tuple dumps as a list
+            if key in data and data[key] in quiet:
                 del data[key]
         return data
 
