@@ -14,6 +14,15 @@ from hypothesis import strategies as st
 
 from kolrami.catalog import Arc
 from kolrami.engine.orders import GameOrder, Order, OrderSyntaxError
+from kolrami.rules.advanced.field_orders import (
+    WEB_ACTIONS,
+    FieldOrder,
+    JamOrder,
+    ProbeLaunch,
+    ProbeOrder,
+    ProbeShot,
+    WebOrder,
+)
 from kolrami.rules.advanced.orders import (
     AdvancedOrder,
     Attack,
@@ -26,15 +35,6 @@ from kolrami.rules.advanced.orders import (
     PowerOrder,
     PowerPlan,
     ShieldOrder,
-)
-from kolrami.rules.advanced.field_orders import (
-    WEB_ACTIONS,
-    FieldOrder,
-    JamOrder,
-    ProbeLaunch,
-    ProbeOrder,
-    ProbeShot,
-    WebOrder,
 )
 from kolrami.rules.fpf.orders import (
     ActivateOrder,
