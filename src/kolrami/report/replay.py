@@ -33,8 +33,6 @@ from kolrami.catalog import ShipClass, ShipPack, WeaponKind, builtin_pack
 from kolrami.catalog.cards import CardKind, cards
 from kolrami.errors import InvalidInputError, quoted
 from kolrami.report.narrate import ITEM_NAMES, mount_names
-from kolrami.rules.advanced import events as ae
-from kolrami.rules.advanced import field_events as fe
 from kolrami.report.replay_format import (
     ADRIFT,
     DERELICT,
@@ -59,6 +57,8 @@ from kolrami.report.replay_format import (
     squadron_colour,
 )
 from kolrami.rules import events as ev
+from kolrami.rules.advanced import events as ae
+from kolrami.rules.advanced import field_events as fe
 from kolrami.rules.advanced.terrain_events import MineRolled
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.module import Capability
