@@ -10,7 +10,12 @@ aims beams at the enemy's strongest weapon, evades heavy torpedo salvos and turn
 points toward the enemy. With cloaks (module adv-cloak) a ship that carries one closes in under
 it and fights in the open, drops it for a phase when a good shot is ready, and has its engineer
 roll Cloak Tech; against cloaked enemies the doctrine remembers where each was last seen,
-searches that facing, and sends a dispersal torpedo there in the last phase.
+searches that facing, and sends a dispersal torpedo there in the last phase. With webs, probes
+and jamming (modules adv-webs, adv-probes, adv-comms) its Tholians constrict a captive, weave a
+permanent web when two or more can, else wrap an adjacent enemy; its other ships break webs on
+friends with counter tractors, jam the nearest Tholian (or, while hiding under cloaks, the
+enemy's probe links), send a probe a phase toward where an unseen enemy was last seen, and shoot
+enemy probes with beams that have no ship to fire at.
 """
 
 from __future__ import annotations
