@@ -120,6 +120,10 @@ def test_rules_and_captains_lists() -> None:
     listed = json.loads(run_ok("captains", "--json"))
     assert [c["name"] for c in listed] == ["admiral", "aggressive", "kiting", "random"]
     assert all(len(c["description"]) > 20 for c in listed)
+    ideas = run_ok("rules")
+    assert "Named by FPF without rules" in ideas
+    assert "to-hit-table" in ideas
+    assert "FPF-OPT-08" in ideas
     text = run_ok("captains")
     assert "focus fire" in text  # aggressive's description, beside its name
     assert "fuzzer" in text
@@ -155,6 +159,11 @@ def test_scenario_file(tmp_path: Path) -> None:
         (["battle", "--turns", "0"], "a battle lasts 1 to 200 turns"),
         (["battle", "--seed", "-4"], "--seed -4: a seed is a whole number from 0 to 2**63 - 1"),
         (["battle", "--rules", "cloaking"], "no rule module 'cloaking'"),
+        (
+            ["battle", "--rules", "derelicts,Fighters"],
+            "rule module 'fighters': FPF-OPT-03 names fighters as an idea but gives no rules",
+        ),
+        (["battle", "--rules", "cids"], "FPF-OPT-07 names close-in defence systems"),
         (["battle", "--fleet-a", "/no/such/fleet.json"], "cannot read the fleet"),
         (["replay", "/no/such/log.jsonl"], "cannot read the log"),
     ],

@@ -14,6 +14,10 @@ from rich.table import Table
 from kolrami.captains.registry import captain_names, make_captain
 from kolrami.catalog import builtin_pack
 from kolrami.cli.support import (
+    RulesOption,
+    ScenarioOption,
+    SeedOption,
+    TurnsOption,
     captain,
     check_seed,
     command,
@@ -31,7 +35,7 @@ from kolrami.rules import RULES_VERSION, new_battle, rebuild
 from kolrami.rules import events as ev
 from kolrami.rules.advanced.driver import ADVANCED_RULES_VERSION
 from kolrami.rules.module import Capability
-from kolrami.rules.registry import describe, read_log
+from kolrami.rules.registry import describe, read_log, unwritten_options
 from kolrami.scenarios.models import load_scenario
 
 #: The most bytes of an event log `replay` reads: a 200-turn battle's log is under 100 KB.
@@ -184,14 +188,10 @@ def battle_cmd(
     ] = None,
     captain_a: Annotated[str, typer.Option(help="Side A's captain.")] = "aggressive",
     captain_b: Annotated[str, typer.Option(help="Side B's captain.")] = "aggressive",
-    scenario: Annotated[str, typer.Option(help="A built-in scenario or a TOML file.")] = "standard",
-    turns: Annotated[int | None, typer.Option(help="Turn limit (overrides the scenario).")] = None,
-    rules: Annotated[
-        str | None, typer.Option(help="Extra rule modules, comma separated (see kolrami rules).")
-    ] = None,
-    seed: Annotated[
-        int | None, typer.Option(help="Seed, 0 to 2**63 - 1; a new one is drawn if omitted.")
-    ] = None,
+    scenario: ScenarioOption = "standard",
+    turns: TurnsOption = None,
+    rules: RulesOption = None,
+    seed: SeedOption = None,
     log: Annotated[Path | None, typer.Option(help="Write the event log (JSONL) here.")] = None,
     replay: Annotated[
         Path | None, typer.Option(help="Write the battle as a self-contained HTML replay here.")
@@ -401,6 +401,13 @@ def rules_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print JSON."
     for name, core, clauses, summary in rows:
         table.add_row(name, "core" if core else "option", " ".join(clauses), summary)
     console().print(table)
+    ideas = Table(title="Named by FPF without rules (nothing to switch on)", title_justify="left")
+    ideas.add_column("Idea")
+    ideas.add_column("Clause")
+    ideas.add_column("What FPF suggests")
+    for name, clause, idea in unwritten_options():
+        ideas.add_row(name, clause, idea)
+    console().print(ideas)
 
 
 def register(app: typer.Typer) -> None:

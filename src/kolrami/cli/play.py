@@ -21,7 +21,19 @@ from rich.console import Console
 from rich.table import Table
 
 from kolrami.catalog import Arc, builtin_pack
-from kolrami.cli.support import captain, check_seed, command, console, rule_modules
+from kolrami.cli.support import (
+    FleetAOption,
+    FleetBOption,
+    RulesOption,
+    ScenarioOption,
+    SeedOption,
+    TurnsOption,
+    captain,
+    check_seed,
+    command,
+    console,
+    rule_modules,
+)
 from kolrami.engine.orders import Decision
 from kolrami.engine.view import ShipView
 from kolrami.errors import InvalidInputError, read_text
@@ -379,12 +391,8 @@ class Terminal:
 
 
 def play_cmd(
-    fleet_a: Annotated[
-        str, typer.Option(help="Side A: a FleetX JSON file or presets:NAME.")
-    ] = "presets:federation-cruisers",
-    fleet_b: Annotated[
-        str, typer.Option(help="Side B: a FleetX JSON file or presets:NAME.")
-    ] = "presets:klingon-wolfpack",
+    fleet_a: FleetAOption = "presets:federation-cruisers",
+    fleet_b: FleetBOption = "presets:klingon-wolfpack",
     side: Annotated[
         str | None,
         typer.Option(
@@ -393,14 +401,10 @@ def play_cmd(
         ),
     ] = None,
     opponent: Annotated[str, typer.Option(help="The captain of the other side.")] = "aggressive",
-    scenario: Annotated[str, typer.Option(help="A built-in scenario or a TOML file.")] = "standard",
-    turns: Annotated[int | None, typer.Option(help="Turn limit (overrides the scenario).")] = None,
-    rules: Annotated[
-        str | None, typer.Option(help="Extra rule modules, comma separated (see kolrami rules).")
-    ] = None,
-    seed: Annotated[
-        int | None, typer.Option(help="Seed, 0 to 2**63 - 1; a new one is drawn if omitted.")
-    ] = None,
+    scenario: ScenarioOption = "standard",
+    turns: TurnsOption = None,
+    rules: RulesOption = None,
+    seed: SeedOption = None,
     save: Annotated[
         Path | None, typer.Option(help="Keep the event log here, written after every order.")
     ] = None,

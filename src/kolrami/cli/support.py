@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -19,7 +19,19 @@ from kolrami.captains.registry import captain_factory, captain_names, is_path
 from kolrami.catalog.names import Names
 from kolrami.engine.chance import SEED_BITS
 from kolrami.errors import InvalidInputError, KolramiError, path_is, quoted
-from kolrami.rules.registry import describe
+from kolrami.rules.registry import describe, refuse_unwritten
+
+# The options every battle-playing command shares, said once (`battle`, `play`, `assess`).
+FleetAOption = Annotated[str, typer.Option(help="Side A: a FleetX JSON file or presets:NAME.")]
+FleetBOption = Annotated[str, typer.Option(help="Side B: a FleetX JSON file or presets:NAME.")]
+ScenarioOption = Annotated[str, typer.Option(help="A built-in scenario or a TOML file.")]
+TurnsOption = Annotated[int | None, typer.Option(help="Turn limit (overrides the scenario).")]
+RulesOption = Annotated[
+    str | None, typer.Option(help="Extra rule modules, comma separated (see kolrami rules).")
+]
+SeedOption = Annotated[
+    int | None, typer.Option(help="Seed, 0 to 2**63 - 1; a new one is drawn if omitted.")
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -207,4 +219,11 @@ def rule_modules(text: str | None) -> tuple[str, ...]:
     if not text:
         return ()
     names = Names.of("rule module", ((row[0], row[0], ()) for row in describe()))
-    return tuple(names.find(part.strip()) for part in text.split(",") if part.strip())
+    found = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if names.get(part) is None:
+            refuse_unwritten(part)  # an idea FPF names without rules gets its own reason
+        found.append(names.find(part))
+    return tuple(found)

@@ -79,10 +79,19 @@ def parse_order(text: str) -> Order:
     return parse(text, (read_fpf, read_advanced, read_field))
 
 
+def refuse_unwritten(name: str) -> None:
+    """Refuse, with its clause, an option FPF names but gives no mechanics for (FPF-OPT-03,
+    FPF-OPT-07, FPF-OPT-08)."""
+    option = options.unwritten(name)
+    if option is not None:
+        raise InvalidInputError(options.unwritten_reason(option))
+
+
 def module_class(name: str) -> type[RuleModule]:
     """A built-in module by name; an unknown name gets the closest one as a suggestion."""
     cls = REGISTRY.get(name)
     if cls is None:
+        refuse_unwritten(name)
         close = difflib.get_close_matches(name, list(REGISTRY), n=1)
         raise UnknownNameError("rule module", name, close[0] if close else None, sorted(REGISTRY))
     return cls
@@ -135,6 +144,11 @@ def capabilities_of(names: Iterable[str]) -> frozenset[Capability]:
     for name in names:
         out |= {Capability(c) for c in module_class(name).capabilities}
     return frozenset(out)
+
+
+def unwritten_options() -> list[tuple[str, str, str]]:
+    """(name, clause, idea) of the options FPF names without mechanics: listed, never played."""
+    return [(u.name, u.clause, u.idea) for u in options.UNWRITTEN]
 
 
 def describe() -> list[tuple[str, bool, tuple[str, ...], str]]:

@@ -1,9 +1,11 @@
-"""FPF's optional rules as engine modules, clause by clause (FPF-OPT-01, -02, -04..06, -09),
-plus the Bird of Prey engine note (docs/rules.md, FPF-DATA)."""
+"""FPF's optional rules as engine modules, clause by clause (FPF-OPT-01, FPF-OPT-02, FPF-OPT-04,
+FPF-OPT-05, FPF-OPT-06, FPF-OPT-09), the ideas it names without rules (FPF-OPT-03, FPF-OPT-07,
+FPF-OPT-08), and the Bird of Prey engine note (docs/rules.md, FPF-DATA)."""
 
 from __future__ import annotations
 
 import math
+from importlib import resources
 
 import pytest
 from fpf_kit import events_of, fight, load, moved, volleys
@@ -11,10 +13,12 @@ from fpf_kit import events_of, fight, load, moved, volleys
 from kolrami.catalog import Arc
 from kolrami.engine.battle import Battle
 from kolrami.engine.orders import IllegalOrderError
+from kolrami.errors import InvalidInputError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
+from kolrami.rules.registry import describe, select, unwritten_options
 from kolrami.rules.sandbox import place, sandbox
-from kolrami.scenarios.models import Masking, Nebula
+from kolrami.scenarios.models import Masking, Nebula, parse_scenario
 
 R3 = math.sqrt(3) / 2
 B_STANDS = "BS1 SPD 0 T0 T0 HOLD"
@@ -248,3 +252,37 @@ def test_bird_of_prey_engine_hits_count_double_with_the_option(
     other = battle.ships["B1"]
     apply_damage(battle, other, 6, 3, Arc.F, None, "photon")
     assert other.engine_power == 13  # a K'T'Roika's sheet has no such note
+
+
+# --- FPF-OPT-03, FPF-OPT-07, FPF-OPT-08: ideas named without rules ------------------------------
+
+
+@pytest.mark.rule("FPF-OPT-03")
+@pytest.mark.parametrize(
+    "asked", ["fighters", "Boarding pods", "special_weapons", "armor", "tech-levels", "slingshot"]
+)
+def test_an_add_on_fpf_names_without_rules_is_refused_with_its_clause(asked: str) -> None:
+    with pytest.raises(InvalidInputError, match=r"FPF-OPT-03 names .* gives no rules"):
+        sandbox([["reliant"]], [["ktroika"]], rules=(asked,))
+
+
+@pytest.mark.rule("FPF-OPT-07")
+@pytest.mark.rule("FPF-OPT-08")
+def test_close_in_defence_and_a_to_hit_table_are_named_not_played() -> None:
+    for asked, clause in (("cids", "FPF-OPT-07"), ("to-hit-table", "FPF-OPT-08")):
+        with pytest.raises(InvalidInputError, match=f"{clause} names"):
+            sandbox([["reliant"]], [["ktroika"]], rules=(asked,))
+    listed = {name: clause for name, clause, _ in unwritten_options()}
+    assert listed["cids"] == "FPF-OPT-07"
+    assert listed["to-hit-table"] == "FPF-OPT-08"
+    assert not set(listed) & {name for name, *_ in describe()}, "an idea is also a module"
+
+
+@pytest.mark.rule("FPF-OPT-03")
+def test_a_scenario_that_asks_for_fighters_is_refused_before_play() -> None:
+    standard = resources.files("kolrami.scenarios").joinpath("data", "standard.toml")
+    text = standard.read_text(encoding="utf-8")
+    assert "rules = []" in text
+    scenario = parse_scenario(text.replace("rules = []", 'rules = ["fighters"]'), "fighters.toml")
+    with pytest.raises(InvalidInputError, match="FPF-OPT-03"):
+        select(scenario)

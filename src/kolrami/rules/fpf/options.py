@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.models import WeaponKind
@@ -14,6 +15,46 @@ from kolrami.rules.module import RuleModule, rules_of
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
+
+
+@dataclass(frozen=True, slots=True)
+class Unwritten:
+    """An optional rule FPF suggests by name but gives no mechanics for: nothing to play, so a
+    battle that asks for it is refused with the clause, never played as if it were a module."""
+
+    name: str
+    clause: str
+    idea: str
+
+
+#: FPF-OPT-03 (fighters, boarding pods, special weapons, armour, tech variants, slingshots),
+#: FPF-OPT-07 (close-in defence) and FPF-OPT-08 (a to-hit table): named, never played.
+UNWRITTEN: tuple[Unwritten, ...] = (
+    Unwritten("fighters", "FPF-OPT-03", "fighters"),
+    Unwritten("boarding-pods", "FPF-OPT-03", "boarding pods"),
+    Unwritten("special-weapons", "FPF-OPT-03", "special weapons"),
+    Unwritten("armour", "FPF-OPT-03", "armour"),
+    Unwritten("tech-levels", "FPF-OPT-03", "high- and low-tech ship variants"),
+    Unwritten("slingshot", "FPF-OPT-03", "slingshot manoeuvres"),
+    Unwritten("cids", "FPF-OPT-07", "close-in defence systems against fighters"),
+    Unwritten("to-hit-table", "FPF-OPT-08", "a to-hit table in place of auto tracking"),
+)
+
+
+def unwritten(name: str) -> Unwritten | None:
+    """The unwritten option called `name` (any case, spaces or underscores for hyphens)."""
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    key = "armour" if key == "armor" else key
+    return next((u for u in UNWRITTEN if u.name == key), None)
+
+
+def unwritten_reason(option: Unwritten) -> str:
+    """Why a battle cannot have `option`: one line naming the clause and what to do instead."""
+    return (
+        f"rule module '{option.name}': {option.clause} names {option.idea} as an idea but "
+        "gives no rules for it, so there is nothing to play; leave it out (kolrami rules lists "
+        "the modules there are)"
+    )
 
 
 class Derelicts(RuleModule):
