@@ -45,7 +45,9 @@ GROUP_FILES: dict[str, tuple[str, ...]] = {
     "ADV-CHK": ("rules/advanced/checks.py",),
     "ADV-OFF": ("rules/advanced/officers.py", "rules/advanced/checks.py"),
     "ADV-CAS": ("rules/advanced/officers.py", "catalog/advanced.py"),  # species' resistance
-    "ADV-COMM": ("rules/advanced/officers.py",),
+    "ADV-COMM": ("rules/advanced/officers.py", "rules/advanced/comms.py"),
+    "ADV-WEB": ("rules/advanced/webs.py",),
+    "ADV-PROBE": ("rules/advanced/probes.py",),
     "ADV-SENS": ("rules/advanced/officers.py", "rules/advanced/cloak.py", "rules/advanced/view.py"),
     "ADV-SEQ": ("rules/advanced/driver.py",),
     "ADV-POW": ("rules/advanced/power.py",),
@@ -56,7 +58,7 @@ GROUP_FILES: dict[str, tuple[str, ...]] = {
     "ADV-LOCK": ("rules/advanced/combat.py",),
     "ADV-TGT": ("rules/advanced/combat.py",),
     "ADV-EVA": ("rules/advanced/combat.py",),
-    "ADV-TORP": ("rules/advanced/combat.py",),
+    "ADV-TORP": ("rules/advanced/combat.py", "rules/advanced/probes.py"),
     "ADV-CLOAK": ("rules/advanced/cloak.py",),
     # the battlefield's own rules: one module plays every kind of terrain
     "ADV-NEB": ("rules/advanced/terrain.py",),

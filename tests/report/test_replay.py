@@ -19,8 +19,9 @@ from kolrami.fleet import load_fleet
 from kolrami.report.replay import render_replay, replay_data
 from kolrami.report.replay_format import ADRIFT, DERELICT, DESTROYED, OK, RESET
 from kolrami.rules import events as ev
+from kolrami.rules.advanced.events import AttackRolled
 from kolrami.rules.registry import read_log
-from kolrami.scenarios.models import load_scenario
+from kolrami.scenarios.models import builtin_scenario, load_scenario
 from kolrami.sim.play import simulate
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"  # an identifier in createElementNS, never fetched
@@ -259,3 +260,19 @@ def test_a_64_bit_seed_is_carried_as_text(standard: Battle) -> None:
     data = embedded_data(render_replay([ev.BattleStarted(header), *events[1:]]))
     assert data["meta"]["seed"] == "5192042249628085662"
     assert data["format"] == 2
+
+
+def test_an_advanced_replay_has_a_step_a_phase_its_shots_and_its_field() -> None:
+    scenario = builtin_scenario("probe-hunt")
+    fleets = (load_fleet(scenario.fleets[0]), load_fleet(scenario.fleets[1]))
+    battle = simulate(scenario, fleets, ("aggressive", "aggressive"), 2)
+    data = replay_data(battle.events())
+    phases = [s for s in data["steps"] if s["kind"] == "phase"]
+    assert len(phases) >= 5
+    assert all(", phase " in s["label"] for s in phases)
+    assert any(s["moves"] for s in phases)
+    shots = sum(1 for e in battle.events() if isinstance(e, AttackRolled))
+    assert shots
+    assert sum(len(s["volleys"]) for s in data["steps"]) == shots
+    assert any(s["field"]["probes"] for s in data["steps"])
+    assert any(s["field"]["cloaked"] for s in data["steps"])

@@ -14,6 +14,15 @@ from hypothesis import strategies as st
 
 from kolrami.catalog import Arc
 from kolrami.engine.orders import GameOrder, Order, OrderSyntaxError
+from kolrami.rules.advanced.field_orders import (
+    WEB_ACTIONS,
+    FieldOrder,
+    JamOrder,
+    ProbeLaunch,
+    ProbeOrder,
+    ProbeShot,
+    WebOrder,
+)
 from kolrami.rules.advanced.orders import (
     AdvancedOrder,
     Attack,
@@ -136,9 +145,35 @@ ORDERS.update(
     }
 )
 
+# the webs, probes and jamming orders (kolrami.rules.advanced.field_orders)
+probe_ids = st.from_regex(r"p[0-9]{1,3}", fullmatch=True)
+ORDERS.update(
+    {
+        WebOrder: st.builds(
+            WebOrder,
+            st.lists(st.tuples(ships, st.sampled_from(sorted(WEB_ACTIONS)), ships), max_size=4).map(
+                tuple
+            ),
+        ),
+        ProbeOrder: st.builds(
+            ProbeOrder,
+            st.lists(st.builds(ProbeLaunch, ships, small, small), max_size=3).map(tuple),
+            st.lists(st.builds(ProbeShot, ships, small, probe_ids), max_size=3).map(tuple),
+        ),
+        JamOrder: st.builds(
+            JamOrder,
+            st.lists(st.tuples(ships, ships | probe_ids | st.just("-")), max_size=3).map(tuple),
+        ),
+    }
+)
+
 
 def test_every_order_type_has_a_strategy() -> None:
-    games = set(typing.get_args(FpfOrder)) | set(typing.get_args(AdvancedOrder))
+    games = (
+        set(typing.get_args(FpfOrder))
+        | set(typing.get_args(AdvancedOrder))
+        | set(typing.get_args(FieldOrder))
+    )
     assert games == set(ORDERS)
     # no order kind outside the two games (by name: a slots dataclass leaves its first class
     # object among the subclasses too)

@@ -10,7 +10,12 @@ aims beams at the enemy's strongest weapon, evades heavy torpedo salvos and turn
 points toward the enemy. With cloaks (module adv-cloak) a ship that carries one closes in under
 it and fights in the open, drops it for a phase when a good shot is ready, and has its engineer
 roll Cloak Tech; against cloaked enemies the doctrine remembers where each was last seen,
-searches that facing, and sends a dispersal torpedo there in the last phase.
+searches that facing, and sends a dispersal torpedo there in the last phase. With webs, probes
+and jamming (modules adv-webs, adv-probes, adv-comms) its Tholians constrict a captive, weave a
+permanent web when two or more can, else wrap an adjacent enemy; its other ships break webs on
+friends with counter tractors, jam the nearest Tholian (or, while hiding under cloaks, the
+enemy's probe links), send a probe a phase toward where an unseen enemy was last seen, and shoot
+enemy probes with beams that have no ship to fire at.
 """
 
 from __future__ import annotations
@@ -24,6 +29,19 @@ from kolrami.catalog.models import Arc
 from kolrami.engine.chance import Dice
 from kolrami.engine.geometry import _COS, _SIN, HEADINGS
 from kolrami.rules.advanced.engines import damage_percent, max_warp
+from kolrami.rules.advanced.field_orders import (
+    FIELD_DECISIONS,
+    FieldDecision,
+    FieldOrder,
+    JamDecision,
+    JamOrder,
+    ProbeDecision,
+    ProbeLaunch,
+    ProbeOrder,
+    ProbeShot,
+    WebDecision,
+    WebOrder,
+)
 from kolrami.rules.advanced.geometry import bearing_to, facing_toward, weapon_bears
 from kolrami.rules.advanced.orders import (
     AdvancedDecision,
@@ -66,6 +84,7 @@ ADVANCED_DECISIONS = (
     AttackDecision,
     EvadeDecision,
     ShieldDecision,
+    *FIELD_DECISIONS,
 )
 
 
@@ -136,10 +155,18 @@ class AdvancedDoctrine:
         #: where each enemy was last seen (for the cloaked ones: where to search)
         self.seen: dict[str, tuple[float, float]] = {}
 
-    def decide(self, view: BattleView, decision: AdvancedDecision) -> AdvancedOrder:
+    def decide(
+        self, view: BattleView, decision: AdvancedDecision | FieldDecision
+    ) -> AdvancedOrder | FieldOrder:
         """Answer one advanced decision."""
         for e in _enemies(view):
             self.seen[e.id] = (e.ship.x, e.ship.y)
+        if isinstance(decision, WebDecision):
+            return weave(view, decision)
+        if isinstance(decision, ProbeDecision):
+            return self.probes(view, decision)
+        if isinstance(decision, JamDecision):
+            return jam(view, decision)
         if isinstance(decision, DecloakDecision):
             return self.decloak(view, decision)
         if isinstance(decision, TacticsDecision):
@@ -211,6 +238,52 @@ class AdvancedDoctrine:
             return False
         e = adv.contact(target).ship
         return e.superstructure * 2 <= e.cls.superstructure
+
+    # --- probes (module adv-probes) -------------------------------------------------------------
+
+    def probes(self, view: BattleView, decision: ProbeDecision) -> ProbeOrder:
+        """Send one probe a phase toward where an unseen enemy was last seen (else toward the
+        enemy's edge) when no probe of ours watches there; shoot enemy probes with beams that
+        have no enemy ship in reach."""
+        adv = view.advanced()
+        ours = [p for p in adv.probes() if p.side == decision.side]
+        launches: list[ProbeLaunch] = []
+        hunted = adv.unseen()
+        if hunted and decision.launch:
+            spots = [self.seen[i] for i in hunted if i in self.seen]
+            sc = view.scenario
+            if not spots:
+                edge = sc.table_height_cm - 10 if decision.side == "A" else 10.0
+                spots = [(sc.table_width_cm / 2, edge)]
+            reach = SENSE_CM_FACTOR * adv.hex_cm
+            open_spots = [
+                p for p in spots if all(math.hypot(q.x - p[0], q.y - p[1]) > reach for q in ours)
+            ]
+            if open_spots:
+                sid, cm = decision.launch[0]
+                a = adv.ship(sid)
+                gx, gy = min(open_spots, key=lambda p: math.hypot(p[0] - a.ship.x, p[1] - a.ship.y))
+                d = math.hypot(gx - a.ship.x, gy - a.ship.y)
+                k = min(1.0, (cm - 1) / d) if d > 0 else 0.0
+                x = round(a.ship.x + (gx - a.ship.x) * k)
+                y = round(a.ship.y + (gy - a.ship.y) * k)
+                x = int(min(max(x, 0), sc.table_width_cm))
+                y = int(min(max(y, 0), sc.table_height_cm))
+                launches.append(ProbeLaunch(sid, x, y))
+        shots: list[ProbeShot] = []
+        taken: set[str] = set()
+        beams: set[tuple[str, int]] = set()
+        for sid, weapon, probe in decision.shots:
+            if probe in taken or (sid, weapon) in beams:
+                continue
+            a = adv.ship(sid)
+            w = a.sheet.weapons[weapon]
+            if any(_dist(a, e) <= w.range_cm for e in _enemies(view)):
+                continue
+            shots.append(ProbeShot(sid, weapon, probe))
+            taken.add(probe)
+            beams.add((sid, weapon))
+        return ProbeOrder(tuple(launches), tuple(shots))
 
     # --- start of turn ----------------------------------------------------------------------------
 
@@ -758,10 +831,14 @@ class RandomAdvanced:
     def _pick(self, n: int) -> int:
         return self.dice.d(n) - 1
 
-    def decide(self, view: BattleView, decision: AdvancedDecision) -> AdvancedOrder:
+    def decide(
+        self, view: BattleView, decision: AdvancedDecision | FieldDecision
+    ) -> AdvancedOrder | FieldOrder:
         """Answer one advanced decision at random (but legally)."""
         adv = view.advanced()
         d = self.dice
+        if isinstance(decision, WebDecision | ProbeDecision | JamDecision):
+            return self._field(view, decision)
         if isinstance(decision, BonusDecision):
             bonus: list[tuple[str, str, str]] = []
             for sid in decision.ships:
@@ -842,6 +919,52 @@ class RandomAdvanced:
                 out.append(pick[self._pick(len(pick))])
         return TacticsOrder(tuple(out))
 
+    def _field(
+        self, view: BattleView, decision: WebDecision | ProbeDecision | JamDecision
+    ) -> FieldOrder:
+        """Webs, probes and jamming at random, within the decision's options."""
+        d = self.dice
+        if isinstance(decision, JamDecision):
+            jams: dict[str, str] = {}
+            for ship, target in decision.options:
+                if ship not in jams and d.d(3) == 1:
+                    jams[ship] = target
+            return JamOrder(tuple(jams.items()))
+        if isinstance(decision, WebDecision):
+            # a random option; weaving and constricting take every Tholian that can join in
+            chosen: dict[str, tuple[str, str, str]] = {}
+            options = list(decision.options)
+            while options and d.d(4) > 1:
+                ship, action, target = options[self._pick(len(options))]
+                group = [(ship, action, target)]
+                if action in ("P", "K"):
+                    group = [o for o in options if o[1:] == (action, target)]
+                for o in group:
+                    chosen.setdefault(o[0], o)
+                options = [o for o in options if o[0] not in chosen]
+            return WebOrder(legal_web(list(chosen.values())))
+        adv = view.advanced()
+        sc = view.scenario
+        launches = []
+        for sid, cm in decision.launch:
+            if d.d(3) != 1:
+                continue
+            a = adv.ship(sid)
+            for _ in range(4):
+                x = round(a.ship.x) + d.d(2 * cm + 1) - cm - 1
+                y = round(a.ship.y) + d.d(2 * cm + 1) - cm - 1
+                inside = 0 <= x <= sc.table_width_cm and 0 <= y <= sc.table_height_cm
+                if inside and math.hypot(x - a.ship.x, y - a.ship.y) <= cm:
+                    launches.append(ProbeLaunch(sid, x, y))
+                    break
+        beams: set[tuple[str, int]] = set()
+        shots = []
+        for sid, weapon, probe in decision.shots:
+            if (sid, weapon) not in beams and d.d(2) == 1:
+                beams.add((sid, weapon))
+                shots.append(ProbeShot(sid, weapon, probe))
+        return ProbeOrder(tuple(launches), tuple(shots))
+
     def _plan(self, view: BattleView, sid: str) -> PowerPlan:
         adv = view.advanced()
         a = adv.ship(sid)
@@ -914,3 +1037,79 @@ class RandomAdvanced:
                         out.append(Attack(sid, (i,), f"H{x}.{y}"))
                         break
         return AttackOrder(tuple(out))
+
+
+#: How near (in hexes) one of our probes must be to a spot for it to count as watched.
+SENSE_CM_FACTOR = 6
+
+
+def legal_web(actions: list[tuple[str, str, str]]) -> tuple[tuple[str, str, str], ...]:
+    """Drop the actions a web order may not hold together: a second temporary web on one
+    target, a weave of a target webbed this phase, a constriction by one Tholian alone."""
+    out: list[tuple[str, str, str]] = []
+    temporary: set[str] = set()
+    for ship, action, target in actions:
+        if action == "T":
+            if target in temporary:
+                continue
+            temporary.add(target)
+        out.append((ship, action, target))
+    kept = []
+    for ship, action, target in out:
+        if action == "P" and target in temporary:
+            continue
+        if action == "K" and sum(1 for _, a, t in out if (a, t) == ("K", target)) < 2:
+            continue
+        kept.append((ship, action, target))
+    return tuple(kept)
+
+
+def weave(view: BattleView, decision: WebDecision) -> WebOrder:
+    """The doctrine's web work: free our captives; constrict a captive with every Tholian that
+    can; weave a permanent web when two or more Tholians can; else wrap an adjacent enemy in a
+    temporary web. Towing is left to the random captain (it wins no battle on this table)."""
+    by_ship: dict[str, list[tuple[str, str]]] = {}
+    for ship, action, target in decision.options:
+        by_ship.setdefault(ship, []).append((action, target))
+    chosen: dict[str, tuple[str, str, str]] = {}
+    for rank in ("F", "K", "P", "T"):
+        counts: dict[str, int] = {}
+        for ship, options in by_ship.items():
+            for action, target in options:
+                if action == rank and ship not in chosen:
+                    counts[target] = counts.get(target, 0) + 1
+        if not counts:
+            continue
+        target = max(counts, key=lambda t: (counts[t], t))
+        for ship, options in by_ship.items():
+            if ship not in chosen and (rank, target) in options:
+                chosen[ship] = (ship, rank, target)
+                if rank == "T":
+                    break
+    return WebOrder(legal_web(list(chosen.values())))
+
+
+def jam(view: BattleView, decision: JamDecision) -> JamOrder:
+    """The doctrine's jamming: keep what already jams; cut enemy probes' links while our ships
+    hide under cloaks; else jam the nearest enemy Tholian (a jammed Tholian cannot weave)."""
+    adv = view.advanced()
+    held = adv.jamming()
+    taken = set(held.values())
+    hiding = any(a.hidden for a in adv.own())
+    enemy_tholians = {c.id for c in adv.contacts() if c.sheet.species == "tholian"}
+    jams: list[tuple[str, str]] = []
+    for ship in dict.fromkeys(s for s, _ in decision.options):
+        if ship in held:
+            continue
+        options = [t for s, t in decision.options if s == ship and t != "-" and t not in taken]
+        probes = [t for t in options if t.startswith("p")]
+        pick = probes[0] if probes and hiding else None
+        if pick is None:
+            tholians = [t for t in options if t in enemy_tholians]
+            if tholians:
+                a = adv.ship(ship)
+                pick = min(tholians, key=lambda t: (_dist(a, adv.contact(t)), t))
+        if pick is not None:
+            jams.append((ship, pick))
+            taken.add(pick)
+    return JamOrder(tuple(jams))

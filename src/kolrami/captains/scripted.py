@@ -15,6 +15,7 @@ from kolrami.captains.base import BattleView, Captain, default_repairs, default_
 from kolrami.engine.events import Event, OrderGiven
 from kolrami.engine.orders import Decision, Order
 from kolrami.errors import KolramiError
+from kolrami.rules.advanced.field_orders import FIELD_FITS
 from kolrami.rules.advanced.orders import FITS as ADVANCED_FITS
 from kolrami.rules.fpf.orders import (
     ActivateOrder,
@@ -41,6 +42,7 @@ _FITS: dict[type, type] = {
     RepairDecision: RepairOrder,
     ReturnDecision: ReturnOrder,
     **ADVANCED_FITS,
+    **FIELD_FITS,
 }
 
 

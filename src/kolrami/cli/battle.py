@@ -14,8 +14,6 @@ from rich.table import Table
 from kolrami.captains.registry import captain_names, make_captain
 from kolrami.catalog import builtin_pack
 from kolrami.cli.support import (
-    FleetAOption,
-    FleetBOption,
     RulesOption,
     ScenarioOption,
     SeedOption,
@@ -169,9 +167,25 @@ def _write_log(battle: Battle, path: Path) -> None:
         raise InvalidInputError(f"cannot write the log '{quoted(path)}': {exc.strerror}") from None
 
 
+#: The fleets a battle plays when neither the command nor the scenario names them.
+DEFAULT_FLEETS = ("presets:federation-cruisers", "presets:klingon-wolfpack")
+
+
 def battle_cmd(
-    fleet_a: FleetAOption = "presets:federation-cruisers",
-    fleet_b: FleetBOption = "presets:klingon-wolfpack",
+    fleet_a: Annotated[
+        str | None,
+        typer.Option(
+            help="Side A: a FleetX JSON file or presets:NAME (default: the scenario's, else "
+            "presets:federation-cruisers)."
+        ),
+    ] = None,
+    fleet_b: Annotated[
+        str | None,
+        typer.Option(
+            help="Side B: a FleetX JSON file or presets:NAME (default: the scenario's, else "
+            "presets:klingon-wolfpack)."
+        ),
+    ] = None,
     captain_a: Annotated[str, typer.Option(help="Side A's captain.")] = "aggressive",
     captain_b: Annotated[str, typer.Option(help="Side B's captain.")] = "aggressive",
     scenario: ScenarioOption = "standard",
@@ -199,7 +213,8 @@ def battle_cmd(
         if not 1 <= turns <= 200:
             raise InvalidInputError(f"--turns {turns}: a battle lasts 1 to 200 turns")
         sc = sc.model_copy(update={"turn_limit": turns})
-    fleets = (load_fleet(fleet_a, pack), load_fleet(fleet_b, pack))
+    given = (*sc.fleets, *DEFAULT_FLEETS[len(sc.fleets) :])
+    fleets = (load_fleet(fleet_a or given[0], pack), load_fleet(fleet_b or given[1], pack))
     real_seed = _seed_or_new(seed)
     names = (captain(captain_a), captain(captain_b))
     captains = {

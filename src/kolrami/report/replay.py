@@ -58,6 +58,7 @@ from kolrami.report.replay_format import (
 )
 from kolrami.rules import events as ev
 from kolrami.rules.advanced import events as ae
+from kolrami.rules.advanced import field_events as fe
 from kolrami.rules.advanced import tactics_events as te
 from kolrami.rules.advanced.state import PHASES
 from kolrami.rules.advanced.terrain_events import MineRolled
@@ -120,6 +121,12 @@ class _Walker:
     #: module adv-tactics: tractor beams (holder -> held) and docks (ship -> base) in effect
     beams: dict[str, str] = field(default_factory=dict)
     docks: dict[str, str] = field(default_factory=dict)
+    #: the advanced game's field: probes [x, y, side, alive], webs [ship, permanent], ships
+    #: being woven, cloaked ships (modules adv-probes, adv-webs, adv-cloak)
+    probes: dict[str, list[Any]] = field(default_factory=dict)
+    webs: dict[str, list[int]] = field(default_factory=dict)
+    weaving: dict[str, int] = field(default_factory=dict)
+    cloaked: set[int] = field(default_factory=set)
 
     # -- ships --
 
@@ -305,6 +312,8 @@ def _split(events: Sequence[ev.Event]) -> list[_Step]:
         if isinstance(e, ev.SquadronActivated):
             forced = f" (forced by {e.forced_by})" if e.forced_by else ""
             steps.append(_Step("activation", turn, f"Turn {turn}: {e.squadron} moves{forced}"))
+        elif isinstance(e, ae.PhaseStarted):  # the advanced game: a step a phase (ADV-SEQ-02)
+            steps.append(_Step("phase", turn, f"Turn {turn}, phase {e.phase}"))
         elif (after_turn or isinstance(e, ev.BattleEnded)) and steps[-1].kind != "end":
             steps.append(_Step("end", turn, "The end of the battle"))
         steps[-1].events.append(e)
@@ -504,20 +513,27 @@ class _StepBuilder:
             "log": self.log,
             "state": self.w.snapshot(),
             "score": list(self.w.score),
+            "field": {
+                "probes": [list(p) for p in self.w.probes.values() if p[3]],
+                "webs": sorted(self.w.webs.values()),
+                "weaving": sorted(self.w.weaving.values()),
+                "cloaked": sorted(self.w.cloaked),
+            },
         }
 
     def phases(self) -> None:
-        """A step without activations: FPF's start and end, or an advanced game turn, whose
-        moves come phase by phase (ADV-SEQ-02) and are drawn as one path a ship."""
+        """A step without activations: FPF's start and end, the advanced game's turn start, or
+        one of its phases (ADV-SEQ-02), whose moves are drawn as one path a ship."""
         w = self.w
+        span = 1.0 if self.step.kind == "phase" else 1 / PHASES
         open_beams: dict[str, tuple[float, str, str]] = {h: (0.0, h, e) for h, e in w.beams.items()}
         open_docks: dict[str, tuple[float, str, str]] = {s: (0.0, s, b) for s, b in w.docks.items()}
         t = 0.0
         for e in self.step.events:
             if isinstance(e, ae.PhaseStarted):
-                t = (e.phase - 1) / PHASES
+                t = 0.0 if self.step.kind == "phase" else (e.phase - 1) / PHASES
             if isinstance(e, ev.ShipMoved):
-                self.adv_move(e.ship, e.path, e.heading, t, t + 1 / PHASES)
+                self.adv_move(e.ship, e.path, e.heading, t, t + span)
                 continue
             if isinstance(e, te.Towed | te.Docked):
                 ship = w.ships[e.ship]
@@ -531,7 +547,7 @@ class _StepBuilder:
                 w.beams.pop(e.ship, None)
                 self.link(start, t, a, b, "tractor")
             elif isinstance(e, te.Beamed):
-                self.link(t, min(1.0, t + 1 / PHASES), e.ship, e.target, "board")
+                self.link(t, min(1.0, t + span), e.ship, e.target, "board")
             elif isinstance(e, te.Docked):
                 w.docks[e.ship] = e.base
                 open_docks[e.ship] = (t, e.ship, e.base)
@@ -691,6 +707,12 @@ class _StepBuilder:
             self.line(t, f"Side {e.side} scores {e.points} Fleet Points ({why})", "score")
         elif isinstance(e, ev.RollOff):
             self.line(t, f"Fleet Points level: side {e.winner} wins the roll-off", "score")
+        elif isinstance(e, ae.AttackRolled):
+            self.adv_shot(e, t)
+        elif isinstance(e, ae.DamageDealt):
+            self.adv_damage(e, t)
+        elif isinstance(e, (ae.CloakChanged, *fe.FIELD_EVENTS)):
+            self.field(e, t)
         elif isinstance(e, ev.BattleEnded):
             who = f"Side {e.winner} wins" if e.winner else "A draw"
             self.line(t, f"{who}: {e.reason} (after {e.turns} turns)", "result")
@@ -739,6 +761,81 @@ class _StepBuilder:
             + ("" if e.applied_to == "superstructure" else f", {where} {e.value}"),
             "hit",
         )
+
+    def adv_shot(self, e: ae.AttackRolled, t: float) -> None:
+        """An advanced game's to-hit roll: a beam or one torpedo, drawn as a volley of one."""
+        w = self.w
+        beam = e.weapon not in ("photon", "plasma")
+        self.volley = {
+            "t": round(t, 3),
+            "a": w.ships[e.ship].index,
+            "b": w.ships[e.target].index,
+            "w": "phaser" if beam else "photon",
+            "n": 1,
+            "str": e.damage,
+            "sh": 0,
+            "rng": round(e.range_cm, 1),
+            "rolls": [e.roll],
+            "through": int(e.hit),
+            "hits": [],
+        }
+        self.volleys.append(self.volley)
+        ws = "+".join(f"w{i}" for i in e.weapons)
+        result = f"hit for {e.damage}" if e.hit else "miss"
+        self.line(
+            t,
+            f"{w.name(e.ship)} {ws} {e.weapon} at {w.name(e.target)}, {e.range_cm:.1f} cm: "
+            f"d10 {e.roll} needs {e.needed}: {result}",
+            "fire",
+        )
+
+    def adv_damage(self, e: ae.DamageDealt, t: float) -> None:
+        """Damage past an advanced shield facing: the superstructure left, a hit dot."""
+        w = self.w
+        ship = w.ships[e.target]
+        ship.state[SS] = e.superstructure
+        self.changed(t, e.target)
+        where = "superstructure" if e.location in ("hull", "") else e.location
+        v = self.volley
+        if v is not None and v["b"] == ship.index and e.through > 0:
+            v["hits"].append([where, e.through, "superstructure", e.base, e.superstructure])
+        self.line(
+            t,
+            f"  shield {e.facing} takes {e.damage} ({e.absorbed} absorbed); {e.through} through "
+            f"to {e.location or 'nothing'}, superstructure {e.superstructure}",
+            "hit",
+        )
+
+    def field(self, e: ev.Event, t: float) -> None:
+        """Cloaks, webs and probes: the field the replay draws over the table."""
+        w = self.w
+        if isinstance(e, ae.CloakChanged):
+            index = w.ships[e.ship].index
+            if e.hidden:
+                w.cloaked.add(index)
+            else:
+                w.cloaked.discard(index)
+        elif isinstance(e, fe.ProbeLaunched):
+            w.probes[e.probe] = [round(e.x, 2), round(e.y, 2), w.ships[e.ship].side, 1]
+        elif isinstance(e, fe.ProbeFiredAt) and e.destroyed and e.probe in w.probes:
+            w.probes[e.probe][3] = 0
+        elif isinstance(e, fe.WebCast):
+            w.webs[e.web] = [w.ships[e.target].index, int(e.permanent)]
+            w.weaving.pop(e.target, None)
+        elif isinstance(e, fe.WebReleased):
+            w.webs.pop(e.web, None)
+        elif isinstance(e, fe.WebWoven):
+            if e.weavers:
+                w.weaving[e.target] = w.ships[e.target].index
+            else:
+                w.weaving.pop(e.target, None)
+        elif isinstance(e, fe.WebTowed):
+            ship = w.ships[e.ship]
+            ship.state[X], ship.state[Y] = e.x, e.y
+        story = getattr(e, "story", None)  # every advanced event tells itself
+        text = story(w.name, False) if story is not None else None
+        if text:
+            self.line(t, str(text).strip(), "field")
 
     def gone(self, ship_id: str, t: float, how: str, by: str) -> None:
         w = self.w

@@ -14,10 +14,12 @@ from kolrami.engine.events import EVENT_TYPES, Event, parse_jsonl
 from kolrami.engine.orders import Order, parse
 from kolrami.errors import InvalidInputError, UnknownNameError
 from kolrami.rules import cards, peak
-from kolrami.rules.advanced import cloak, tactics, terrain
+from kolrami.rules.advanced import cloak, comms, probes, tactics, terrain, webs
 from kolrami.rules.advanced import driver as advanced
 from kolrami.rules.advanced import modules as advanced_modules
 from kolrami.rules.advanced.events import ADVANCED_EVENTS
+from kolrami.rules.advanced.field_events import FIELD_EVENTS
+from kolrami.rules.advanced.field_orders import read_field
 from kolrami.rules.advanced.orders import read_advanced
 from kolrami.rules.advanced.tactics_events import TACTICS_EVENTS
 from kolrami.rules.advanced.terrain_events import TERRAIN_EVENTS
@@ -48,6 +50,9 @@ MODULES: tuple[type[RuleModule], ...] = (
     advanced_modules.ShieldReinforcement,
     terrain.Terrain,
     tactics.Tactics,
+    webs.TholianWebs,
+    probes.SensorProbes,
+    comms.Communications,
 )
 REGISTRY: dict[str, type[RuleModule]] = {cls.name: cls for cls in MODULES}
 if len(REGISTRY) != len(MODULES):  # pragma: no cover - a listing mistake, caught by any test
@@ -61,7 +66,7 @@ ADVANCED = advanced.AdvancedCore.name
 
 #: Every event kind a built-in battle's log may hold, by its name in the JSONL form.
 EVENT_KINDS: dict[str, type[Event]] = {**EVENT_TYPES}
-for _cls in (*FPF_EVENTS, *ADVANCED_EVENTS, *TERRAIN_EVENTS, *TACTICS_EVENTS):
+for _cls in (*FPF_EVENTS, *ADVANCED_EVENTS, *TERRAIN_EVENTS, *TACTICS_EVENTS, *FIELD_EVENTS):
     if EVENT_KINDS.setdefault(_cls.kind, _cls) is not _cls:  # pragma: no cover - listing mistake
         raise RuntimeError(f"two event classes are called '{_cls.kind}'")
 
@@ -73,7 +78,7 @@ def read_log(text: str) -> list[Event]:
 
 def parse_order(text: str) -> Order:
     """An order of any built-in game from its text form (FPF's and the advanced game's)."""
-    return parse(text, (read_fpf, read_advanced))
+    return parse(text, (read_fpf, read_advanced, read_field))
 
 
 def refuse_unwritten(name: str) -> None:

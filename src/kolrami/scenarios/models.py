@@ -314,6 +314,12 @@ class Scenario(BaseModel):
     hex_cm: int = Field(
         4, ge=1, le=20, description="Centimetres in one hex where the advanced rules count hexes."
     )
+    fleets: tuple[str, ...] = Field(
+        (),
+        max_length=2,
+        description="The fleets `kolrami battle` plays when none is given: side A's, side B's "
+        "(presets:NAME or a file).",
+    )
 
     @model_serializer(mode="wrap")
     def _quiet_defaults(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -321,7 +327,8 @@ class Scenario(BaseModel):
         # FPF battle logs (whose header holds the scenario) read exactly as before.
         data: dict[str, Any] = handler(self)
         for key, default in _QUIET_DEFAULTS.items():
-            if key in data and data[key] == default:
+            quiet = (default, []) if default == () else (default,)  # a tuple dumps as a list
+            if key in data and data[key] in quiet:
                 del data[key]
         return data
 
@@ -368,7 +375,7 @@ def _anchors(feature: _Feature) -> list[Point]:
 
 
 #: Fields left out of a scenario's dump while at these defaults (see `_quiet_defaults`).
-_QUIET_DEFAULTS: dict[str, Any] = {"driver": "fpf", "hex_cm": 4}
+_QUIET_DEFAULTS: dict[str, Any] = {"driver": "fpf", "hex_cm": 4, "fleets": ()}
 
 BUILTIN = (
     "standard",
@@ -381,6 +388,8 @@ BUILTIN = (
     "gas-giant-hide",
     "starbase-assault",
     "boarding-action",
+    "web-trap",
+    "probe-hunt",
 )
 #: The most bytes of a scenario file read (the built-in ones are under 2 KB).
 MAX_SCENARIO_BYTES = 256 * 1024

@@ -21,6 +21,7 @@ from kolrami.engine.chance import Dice
 from kolrami.engine.driver import play
 from kolrami.engine.orders import Decision, Order
 from kolrami.rules import new_battle
+from kolrami.rules.advanced.field_orders import FIELD_DECISIONS
 from kolrami.rules.advanced.modules import AdvancedRules
 from kolrami.rules.advanced.orders import AdvancedDecision, PowerPlan
 from kolrami.rules.advanced.power import apply_plan
@@ -108,7 +109,9 @@ def drive(b: Battle, answer: Answer | None = None) -> list[Decision]:
             asked.append(decision)
             view = views[decision.side]
             assert isinstance(decision, ADVANCED_DECISIONS)
-            order = answer(view, decision) if answer else None
+            order = None
+            if answer and not isinstance(decision, FIELD_DECISIONS):
+                order = answer(view, decision)
             if order is None:
                 order = doctrine.decide(view, decision)
             decision = game.send(order)

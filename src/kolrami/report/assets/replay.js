@@ -12,7 +12,7 @@
   // indexes of a ship's state (kolrami.report.replay)
   const X = 0, Y = 1, H = 2, SS = 3, SH = 4, EP = 5, SYS = 6, PH = 7, PT = 8, TOK = 9, ST = 10, SPD = 11;
   const OK = 0, ADRIFT = 1, DERELICT = 2, DESTROYED = 3, RESET = 4;
-  const DURATION = { deploy: 500, turn: 700, activation: 2000, end: 1200 };
+  const DURATION = { deploy: 500, turn: 700, activation: 2000, phase: 1200, end: 1200 };
   const HOLD_MS = 350;
   const ARC_CENTRE = { F: 0, P: 90, A: 180, S: 270 };
   const SIDE_COLOUR = { A: "#2f7fe0", B: "#e0413a" };
@@ -127,6 +127,7 @@
   const gTracks = el("g", {}, svg);
   const gArcs = el("g", {}, svg);
   const gWrecks = el("g", {}, svg);
+  const gField = el("g", { class: "field" }, svg); // probes and webs (the advanced game)
   const gVolleys = el("g", {}, svg);
   const gLinks = el("g", {}, svg); // tractor beams, beam-overs, docks (module adv-tactics)
   const gShips = el("g", {}, svg);
@@ -491,12 +492,20 @@
       t2.textContent = `${SHIPS[idx].id} ${how}`;
     }
   }
+  // whose view: the referee's (every ship; cloaked ones faint) or a side's (no cloaked enemy)
+  const viewSel = $("view");
+  function fieldOf(i) {
+    return STEPS[i].field || { probes: [], webs: [], weaving: [], cloaked: [] };
+  }
   function drawShips(i, f, state) {
     lastPoses = SHIPS.map((_, idx) => poseAt(i, f, idx, state));
+    const cloaked = new Set(fieldOf(i).cloaked);
+    const side = viewSel ? viewSel.value : "";
     SHIPS.forEach((s, idx) => {
       const node = shipNodes[idx];
       const st = state[idx][ST];
-      const hidden = st === DESTROYED || st === RESET;
+      const under = cloaked.has(idx);
+      const hidden = st === DESTROYED || st === RESET || (under && side !== "" && s.side !== side);
       node.g.style.display = hidden ? "none" : "";
       node.label.style.display = hidden ? "none" : "";
       if (hidden) return;
@@ -505,7 +514,7 @@
       node.g.setAttribute(
         "class",
         "ship" + (st === ADRIFT ? " adrift" : st === DERELICT ? " derelict" : "") +
-          (idx === hovered || idx === pinned ? " sel" : ""),
+          (under ? " cloaked" : "") + (idx === hovered || idx === pinned ? " sel" : ""),
       );
       node.label.setAttribute("x", f2(x + SC.base + 0.6));
       node.label.setAttribute("y", f2(sy(y) - SC.base));
@@ -551,12 +560,42 @@
     document.body.dataset.step = String(i);
     document.body.dataset.turn = String(STEPS[i].turn);
   }
+  function drawField(i) {
+    gField.textContent = "";
+    const fld = fieldOf(i);
+    for (const [x, y, side] of fld.probes) {
+      const g = el("g", { class: "probe" }, gField);
+      const r = 1.4;
+      el("polygon", {
+        points: `${f2(x)},${f2(sy(y) - r)} ${f2(x + r)},${f2(sy(y))} ${f2(x)},${f2(sy(y) + r)} ${f2(x - r)},${f2(sy(y))}`,
+        fill: SIDE_COLOUR[side], stroke: "#fff", "stroke-width": 0.25,
+      }, g);
+      el("circle", { class: "probe-reach", cx: f2(x), cy: f2(sy(y)), r: 24 }, g);
+      el("title", {}, g).textContent = `sensor probe of side ${side} at (${Math.round(x)}, ${Math.round(y)})`;
+    }
+    const web = (idx, cls, title) => {
+      const [x, y] = lastPoses[idx];
+      const g = el("g", { class: cls }, gField);
+      const r = SC.base * 2.2;
+      el("circle", { cx: f2(x), cy: f2(sy(y)), r: f2(r) }, g);
+      el("circle", { cx: f2(x), cy: f2(sy(y)), r: f2(r * 0.6) }, g);
+      for (let k = 0; k < 6; k++) {
+        const [px, py] = dirPoint(x, y, k * 60, r);
+        el("line", { x1: f2(x), y1: f2(sy(y)), x2: f2(px), y2: f2(sy(py)) }, g);
+      }
+      el("title", {}, g).textContent = `${SHIPS[idx].id} ${title}`;
+    };
+    for (const [idx, permanent] of fld.webs) web(idx, permanent ? "web permanent" : "web", permanent ? "held in a permanent web" : "held in a temporary web");
+    for (const idx of fld.weaving) web(idx, "web weaving", "has a web being woven around it");
+  }
+  if (viewSel) viewSel.addEventListener("change", () => render());
   function render() {
     const { i, f } = cur;
     const state = stateAt(i, f);
     drawTerrain(i);
     drawTracks(i, f);
     drawShips(i, f, state);
+    drawField(i);
     drawVolleys(i, f);
     drawLinks(i, f, state);
     drawMarks(i, f);

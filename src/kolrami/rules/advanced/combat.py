@@ -152,6 +152,8 @@ def can_fire(adv: AdvShip, cloaked_ok: bool = False) -> bool:
     weapon powered, working and not yet fired this turn."""
     if adv.hidden and not cloaked_ok:
         return False
+    if adv.held or adv.busy:  # webbed, or this phase's fire spent on a web (module adv-webs)
+        return False
     return adv.alive and any(
         p and ok and not f for p, ok, f in zip(adv.power, adv.weapon_ok, adv.fired, strict=True)
     )

@@ -69,7 +69,11 @@ def _expect(order: Order, kind: type[T], what: str) -> T:
 def allowance(adv: AdvShip, phase: int) -> int:
     """Hexes a ship may move in `phase`: its turn's movement spread evenly over the five phases,
     the odd hexes in the later ones, never more than it has left."""
+    if adv.held:  # a webbed ship does not move (module adv-webs)
+        return 0
     share = adv.moves * phase // PHASES - adv.moves * (phase - 1) // PHASES
+    if adv.tow_cap >= 0:  # towing a captive (module adv-webs)
+        share = min(share, adv.tow_cap)
     return max(0, min(share, adv.moves - adv.moved))
 
 

@@ -131,6 +131,12 @@ class AdvancedModule(RuleModule):
         return False
 
     @hook
+    def reveals(self, state: AdvancedState, side: str, ship: AdvShip) -> bool:
+        """Whether this module shows the enemy `ship` to `side` although a module's `hides`
+        hides it (a probe's shadow-free sensing, ADV-PROBE-03)."""
+        return False
+
+    @hook
     def to_hit_penalty(self, state: AdvancedState, ship: AdvShip, weapon: AdvWeapon) -> int:
         """What `ship`'s surroundings add to its to-hit rolls with `weapon` (summed)."""
         return 0
@@ -278,6 +284,7 @@ class AdvancedRules:
         self._lock_allowed = rules.policy(AdvancedModule.lock_allowed)
         self._visible = rules.policy(AdvancedModule.visible)
         self._hides = rules.hooks(AdvancedModule.hides)
+        self._reveals = rules.hooks(AdvancedModule.reveals)
         self._to_hit_penalty = rules.hooks(AdvancedModule.to_hit_penalty)
         self._terrain_damage = rules.hooks(AdvancedModule.terrain_damage)
         self._fire_barred = rules.hooks(AdvancedModule.fire_barred)
@@ -308,7 +315,9 @@ class AdvancedRules:
         """Whether `side` sees the enemy `ship`: the modules' rule, unless any module hides it."""
         if not self._visible(state, side, ship):
             return False
-        return not any(fn(state, side, ship) for fn in self._hides)
+        if not any(fn(state, side, ship) for fn in self._hides):
+            return True
+        return any(fn(state, side, ship) for fn in self._reveals)
 
     def hidden(self, state: AdvancedState, side: str, ship: AdvShip) -> bool:
         """Whether a module's hook hides `ship` from `side` now (terrain hides it whole: it

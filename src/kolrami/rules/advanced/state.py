@@ -163,6 +163,10 @@ class AdvShip:
     decoded: int = 0  # game turns the enemy's traffic stays decoded (ADV-OFF-12)
     around: Surroundings = CLEAR  # what the terrain does to it now (module adv-terrain)
     blown_off: frozenset[str] = frozenset()  # nacelles lost for good (ADV-NAC-01, adv-tactics)
+    # --- webs (module adv-webs) ---
+    held: bool = False  # caught in a web: it can neither move nor fire (ADV-WEB-01)
+    busy: bool = False  # spent this phase's fire on web work or a counter tractor
+    tow_cap: int = -1  # most hexes a phase while towing a captive (-1: not towing)
 
     @property
     def id(self) -> str:
@@ -264,6 +268,8 @@ class AdvancedState:
     terrain: object | None = None
     #: module adv-tactics' state (kolrami.rules.advanced.tactics_events.TacticsState), if it plays
     tactics: object | None = None
+    #: other modules' own state by module name (webs, probes, comms)
+    extra: dict[str, object] = field(default_factory=dict)
 
     def sees(self, side: str, ship: ShipState) -> bool:
         """Whether `side` sees the enemy `ship` (the battle's `sight`, GUIDE 3.8)."""

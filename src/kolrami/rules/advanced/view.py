@@ -15,6 +15,7 @@ from kolrami.catalog.advanced import AdvancedSheet
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import combat, officers, power
 from kolrami.rules.advanced.driver import allowance
+from kolrami.rules.advanced.field_events import Probe, Web, comms_of, probes_of, webs_of
 from kolrami.rules.advanced.orders import Attack, PowerPlan
 from kolrami.rules.advanced.state import AdvancedState, AdvShip, state_of
 from kolrami.rules.advanced.tactics_events import TacticsState
@@ -226,3 +227,18 @@ class AdvancedView:
         """Module adv-tactics' public state (beams, boarders, docks), or None without it."""
         found = self._state.tactics
         return found if isinstance(found, TacticsState) else None
+
+    # --- webs, probes and jamming (modules adv-webs, adv-probes, adv-comms) -----------------------
+
+    def probes(self) -> list[Probe]:
+        """The probes on the table (every player sees the probes themselves)."""
+        return [p for p in probes_of(self._state).probes.values() if p.alive]
+
+    def webs(self) -> list[Web]:
+        """The webs holding ships (in plain sight)."""
+        return list(webs_of(self._state).webs.values())
+
+    def jamming(self) -> dict[str, str]:
+        """What this side's ships jam (jammer -> ship or probe id)."""
+        mine = {a.id for a in self._state.ships.values() if a.side == self.side}
+        return {j: t for j, t in comms_of(self._state).jams.items() if j in mine}

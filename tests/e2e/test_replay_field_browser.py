@@ -1,0 +1,91 @@
+"""The replay of the advanced game's field in a real browser (Playwright driving Debian's
+chromium): probes and webs are drawn, cloaked ships are faint in the referee's view and absent
+from the other side's. Skipped, with the reason, where chromium or playwright is missing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kolrami.fleet import load_fleet
+from kolrami.report.replay import replay_data, write_replay
+from kolrami.scenarios.models import builtin_scenario
+from kolrami.sim.play import simulate
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"]
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
+)
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="needs playwright (pip install playwright)"
+)
+
+
+def _replay(name: str, seed: int, tmp: Path) -> tuple[Path, dict[str, Any]]:
+    scenario = builtin_scenario(name)
+    fleets = (load_fleet(scenario.fleets[0]), load_fleet(scenario.fleets[1]))
+    battle = simulate(scenario, fleets, ("aggressive", "aggressive"), seed)
+    out = tmp / f"{name}.html"
+    write_replay(battle.events(), out)
+    return out, replay_data(battle.events())
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        tab = browser.new_page(viewport={"width": 1400, "height": 900})
+        errors: list[str] = []
+        tab.on("pageerror", lambda e: errors.append(str(e)))
+        tab.errors = errors
+        yield tab
+        browser.close()
+
+
+def test_cloaked_ships_are_faint_for_the_referee_and_gone_for_the_hunters(
+    page: Any, tmp_path: Path
+) -> None:
+    path, data = _replay("probe-hunt", 2, tmp_path)
+    step = next(
+        i for i, s in enumerate(data["steps"]) if s["field"]["cloaked"] and s["field"]["probes"]
+    )
+    cloaked = data["steps"][step]["field"]["cloaked"]
+    page.goto(path.as_uri())
+    page.wait_for_function("window.kolramiReplay && window.kolramiReplay.ready")
+    page.evaluate(f"window.kolramiReplay.go({step}, 1)")
+    faint = page.evaluate(
+        "[...document.querySelectorAll('g.ship.cloaked')].filter(g => g.style.display !== 'none')"
+        ".length"
+    )
+    assert faint == len(cloaked)
+    assert page.evaluate("document.querySelectorAll('g.probe').length") == len(
+        data["steps"][step]["field"]["probes"]
+    )
+    page.select_option("#view", "A")
+    shown = page.evaluate(
+        "[...document.querySelectorAll('g.ship.cloaked')].filter(g => g.style.display !== 'none')"
+        ".length"
+    )
+    assert shown == 0
+    page.select_option("#view", "B")  # side B sees its own cloaked ships
+    assert page.evaluate(
+        "[...document.querySelectorAll('g.ship.cloaked')].filter(g => g.style.display !== 'none')"
+        ".length"
+    ) == len(cloaked)
+    assert not page.errors
+
+
+def test_webs_are_drawn_around_their_captives(page: Any, tmp_path: Path) -> None:
+    path, data = _replay("web-trap", 3, tmp_path)
+    step = next(i for i, s in enumerate(data["steps"]) if s["field"]["webs"])
+    page.goto(path.as_uri())
+    page.wait_for_function("window.kolramiReplay && window.kolramiReplay.ready")
+    page.evaluate(f"window.kolramiReplay.go({step}, 1)")
+    assert page.evaluate("document.querySelectorAll('g.web').length") >= 1
+    assert not page.errors
