@@ -74,9 +74,11 @@ from kolrami.tournament.scoring import MAX_SEED as MAX_SEED
 from kolrami.tournament.scoring import ScoreCheckError as ScoreCheckError
 from kolrami.tournament.scoring import check_event_settings as check_event_settings
 from kolrami.tournament.scoring import check_fleet_points
+from kolrami.tournament.services import timer as timer_service
 from kolrami.tournament.services import (
     accounts,
     drops,
+    joining,
     pairing,
     registration,
     results,
@@ -407,6 +409,20 @@ class Store:
     export = _use_case(transfer.export, write=False)
     import_event = _use_case(transfer.import_event)
     # accounts
+    # the round's timer (OP-02)
+    timer = _use_case(timer_service.timer, write=False)
+    start_timer = _use_case(timer_service.start_timer)
+    pause_timer = _use_case(timer_service.pause_timer)
+    resume_timer = _use_case(timer_service.resume_timer)
+    add_time = _use_case(timer_service.add_time)
+    # players joining from their phones; the venue and the archive
+    public_settings = _use_case(joining.public_settings, write=False)
+    set_public_settings = _use_case(joining.set_public_settings)
+    request_join = _use_case(joining.request_join)
+    join_requests = _use_case(joining.join_requests, write=False)
+    approve_join = _use_case(joining.approve_join)
+    refuse_join = _use_case(joining.refuse_join)
+    archive = _use_case(joining.archive, write=False)
     create_organizer = _use_case(accounts.create_organizer)
     create_first_organizer = _use_case(accounts.create_first_organizer)
     organizer = _use_case(accounts.organizer, write=False)
