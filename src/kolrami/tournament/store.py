@@ -74,7 +74,6 @@ from kolrami.tournament.scoring import MAX_SEED as MAX_SEED
 from kolrami.tournament.scoring import ScoreCheckError as ScoreCheckError
 from kolrami.tournament.scoring import check_event_settings as check_event_settings
 from kolrami.tournament.scoring import check_fleet_points
-from kolrami.tournament.services import timer as timer_service
 from kolrami.tournament.services import (
     accounts,
     drops,
@@ -85,6 +84,7 @@ from kolrami.tournament.services import (
     standings,
     transfer,
 )
+from kolrami.tournament.services import timer as timer_service
 from kolrami.tournament.services.results import Entry, TableChange
 from kolrami.tournament.services.standings import EventState as EventState
 from kolrami.tournament.services.standings import roll_offs

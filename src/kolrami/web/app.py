@@ -36,6 +36,7 @@ from kolrami.tournament.store import (
     StoreUnavailableError,
     store_problem,
 )
+from kolrami.web import live
 from kolrami.web.deps import (
     LoginRequiredError,
     Web,
@@ -45,7 +46,6 @@ from kolrami.web.deps import (
     render,
     request_unit,
 )
-from kolrami.web import live
 from kolrami.web.routers import (
     auth,
     joining,

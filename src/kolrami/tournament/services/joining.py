@@ -47,9 +47,7 @@ def set_public_settings(
         Audit(s).log(e, who, f"venue set to '{venue}'" if venue else "venue cleared")
     if bool(e.self_registration) != self_registration:
         e.self_registration = self_registration
-        Audit(s).log(
-            e, who, "self-registration " + ("opened" if self_registration else "closed")
-        )
+        Audit(s).log(e, who, "self-registration " + ("opened" if self_registration else "closed"))
 
 
 def _finished(e: EventRow) -> bool:
@@ -78,9 +76,7 @@ def request_join(
     key = name_key(name)
     email = email.strip()
     if len(email) > 200 or (email and "@" not in email):
-        raise InvalidInputError(
-            "email: an address like ann@example.org, or nothing", field="email"
-        )
+        raise InvalidInputError("email: an address like ann@example.org, or nothing", field="email")
     same = Players(s).same_name(e, name, key)
     if same is not None:
         raise InvalidInputError(
@@ -104,9 +100,7 @@ def request_join(
         raise InvalidInputError(
             f"{e.name} has {count} requests waiting already: ask the organizer at the counter"
         )
-    row = JoinRequestRow(
-        event_id=e.id, name=name, email=email, fleet_json=fleet.model_dump_json()
-    )
+    row = JoinRequestRow(event_id=e.id, name=name, email=email, fleet_json=fleet.model_dump_json())
     s.add(row)
     s.flush()
     return int(row.id)

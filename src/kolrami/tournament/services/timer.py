@@ -208,8 +208,10 @@ def add_time(
     now: datetime | None = None,
 ) -> Timer:
     """Give the round extra minutes (1 to MAX_ADDED_MINUTES at a time)."""
-    if isinstance(minutes, bool) or not isinstance(minutes, int) or not (
-        1 <= minutes <= MAX_ADDED_MINUTES
+    if (
+        isinstance(minutes, bool)
+        or not isinstance(minutes, int)
+        or not (1 <= minutes <= MAX_ADDED_MINUTES)
     ):
         raise InvalidInputError(
             f"minutes to add '{minutes}': a whole number from 1 to {MAX_ADDED_MINUTES} (time "

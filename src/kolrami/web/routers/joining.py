@@ -107,9 +107,7 @@ def join_settings(
 ) -> Response:
     """The event's venue, and whether players may ask to join from their phones."""
     try:
-        web(request).store.set_public_settings(
-            ev.name, venue, self_registration == "on", org.who
-        )
+        web(request).store.set_public_settings(ev.name, venue, self_registration == "on", org.who)
     except InvalidInputError as exc:
         ctx = event_page_ctx(request, ev, errors={"joining": str(exc)})
         return render(request, "org_event.html.j2", ctx, status_code=400)

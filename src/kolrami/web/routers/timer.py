@@ -73,9 +73,7 @@ def timer_action(
                 )
             store.add_time(ev.name, added, number, org.who)
         else:
-            raise InvalidInputError(
-                f"timer action '{action[:10]}': one of {', '.join(ACTIONS)}"
-            )
+            raise InvalidInputError(f"timer action '{action[:10]}': one of {', '.join(ACTIONS)}")
     except InvalidInputError as exc:
         ctx = {"ev": view, "round": view.rounds[number - 1], "cards": {}, "timer_error": str(exc)}
         return render(request, "org_round.html.j2", ctx, status_code=400)

@@ -48,7 +48,5 @@ def archive(request: Request) -> HTMLResponse:
     """Every event that has played all its rounds, by venue (events without one last)."""
     events = web(request).store.archive()
     ordered = sorted(events, key=lambda e: (e["venue"] == "", e["venue"].casefold()))
-    venues = [
-        (venue, list(group)) for venue, group in groupby(ordered, key=lambda e: e["venue"])
-    ]
+    venues = [(venue, list(group)) for venue, group in groupby(ordered, key=lambda e: e["venue"])]
     return render(request, "archive.html.j2", {"venues": venues})
