@@ -13,6 +13,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -25,13 +26,13 @@ import httpx
 import pytest
 import segno
 import uvicorn
+from test_phone_layout import OVERFLOWS
 
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
 from kolrami.web.network import lan_address
-from test_phone_layout import OVERFLOWS
 from web_helpers import PASSWORD, new_event, organizer
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -62,9 +63,7 @@ sync_api = pytest.importorskip(
 
 
 def _free_port() -> int:
-    import socket as _socket  # noqa: PLC0415  (only the port picker needs it)
-
-    with _socket.socket() as s:
+    with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
@@ -159,9 +158,7 @@ def _seconds(clock: str) -> int:
 
 
 @pytest.mark.rule("OP-02")
-def test_the_timer_survives_a_server_restart(
-    browser: Any, tmp_path: Path, shots: Path
-) -> None:
+def test_the_timer_survives_a_server_restart(browser: Any, tmp_path: Path, shots: Path) -> None:
     db = tmp_path / "store.db"
     desk = organizer(create_app(Store(str(db))))
     eid = new_event(desk, players=4)
@@ -249,7 +246,8 @@ def test_players_join_from_their_phones(browser: Any, tmp_path: Path, shots: Pat
         shown = laptop.inner_text("#join-url")
         lan = lan_address()
         if lan is not None:  # the machine's address on its network, never loopback
-            assert shown.startswith(f"http://{lan}:") and "127.0.0.1" not in shown
+            assert shown.startswith(f"http://{lan}:")
+            assert "127.0.0.1" not in shown
             assert "--host 0.0.0.0" in laptop.inner_text("#join-warning")
         else:  # no network at all: loopback, and the page says so
             assert "only it can open this address" in laptop.inner_text("#join-warning")
@@ -283,8 +281,10 @@ def test_players_join_from_their_phones(browser: Any, tmp_path: Path, shots: Pat
             laptop.click(f"#join-request-{by_name['Bob Big']} button:has-text('Approve')")
         assert sent.value.status == 400
         error = laptop.inner_text("#joining .error")
-        assert "Bob Big's fleet is not legal for November" in error and "\n" not in error
-        assert len(store.players()) == 3 and len(store.join_requests(None)) == 2
+        assert "Bob Big's fleet is not legal for November" in error
+        assert "\n" not in error
+        assert len(store.players()) == 3
+        assert len(store.join_requests(None)) == 2
         laptop.click(f"#join-request-{by_name['Ann Phone']} button:has-text('Approve')")
         laptop.wait_for_selector(".pin")
         assert re.fullmatch(r"\d{4,8}", laptop.inner_text(".pin").strip())
@@ -333,7 +333,7 @@ def test_the_public_overview_and_archive_on_a_phone(
         phone.reload()
         assert "every round is played" in phone.inner_text("#event-over")
         results = phone.inner_text("#results")
-        assert results.count("won, 120–60") == 2
+        assert results.count("won, 120\u201360") == 2
         fleets = phone.locator("#fleets .fleet-card")
         assert fleets.count() == 4
         assert "Total Build" in fleets.first.inner_text()

@@ -66,7 +66,8 @@ def test_refused_requests_register_nobody_and_the_venue_is_checked(db: str) -> N
     assert store.public_settings("Nov") == {"venue": "Warp Core Games", "self_registration": True}
     rid = store.request_join("Nov", "Cy", load_fleet(FLEETS[2]))
     assert store.refuse_join("Nov", rid, "organizer mara") == "Cy"
-    assert store.players("Nov") == [] and store.join_requests("Nov") == []
+    assert store.players("Nov") == []
+    assert store.join_requests("Nov") == []
     with pytest.raises(InvalidInputError, match="at most 200"):
         store.set_public_settings("Nov", "x" * 201, False, "organizer mara")
     assert store.public_settings("Nov")["self_registration"] is True
