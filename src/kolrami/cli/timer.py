@@ -62,7 +62,8 @@ def resume_cmd(
     _shown(_store(db).resume_timer(event, number, "organizer (CLI)"), as_json)
 
 
-@command(timer_app, "add")
+# a negative number is an argument here (refused below, in words), not an unknown option
+@command(timer_app, "add", context_settings={"ignore_unknown_options": True})
 def add_cmd(
     minutes: Annotated[str, typer.Argument(help="Minutes to add, 1 to 120.")],
     number: RoundNumber = None,
