@@ -12,6 +12,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -49,7 +50,7 @@ class EventRow(Base):
     #: round's length (score check in store.py).
     max_resets: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     #: Players may ask to join from their phones (migration 0006a); the organizer approves.
-    self_registration: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    self_registration: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: The store or club the event is held at (migration 0006a), for the archive.
     venue: Mapped[str] = mapped_column(String(200), default="", server_default="")
 

@@ -25,20 +25,22 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("rounds") as batch:
-        batch.add_column(sa.Column("timer_started_at", sa.DateTime, nullable=True))
-        batch.add_column(sa.Column("timer_paused_at", sa.DateTime, nullable=True))
-        batch.add_column(
-            sa.Column("timer_paused_seconds", sa.Integer, nullable=False, server_default="0")
-        )
-        batch.add_column(
-            sa.Column("timer_added_minutes", sa.Integer, nullable=False, server_default="0")
-        )
-    with op.batch_alter_table("events") as batch:
-        batch.add_column(
-            sa.Column("self_registration", sa.Boolean, nullable=False, server_default=sa.false())
-        )
-        batch.add_column(sa.Column("venue", sa.String(200), nullable=False, server_default=""))
+    # plain ADD COLUMN (no table copy): other tables' rows point at events and rounds
+    op.add_column("rounds", sa.Column("timer_started_at", sa.DateTime, nullable=True))
+    op.add_column("rounds", sa.Column("timer_paused_at", sa.DateTime, nullable=True))
+    op.add_column(
+        "rounds",
+        sa.Column("timer_paused_seconds", sa.Integer, nullable=False, server_default="0"),
+    )
+    op.add_column(
+        "rounds",
+        sa.Column("timer_added_minutes", sa.Integer, nullable=False, server_default="0"),
+    )
+    op.add_column(
+        "events",
+        sa.Column("self_registration", sa.Boolean, nullable=False, server_default=sa.false()),
+    )
+    op.add_column("events", sa.Column("venue", sa.String(200), nullable=False, server_default=""))
     op.create_table(
         "join_requests",
         sa.Column("id", sa.Integer, primary_key=True),
