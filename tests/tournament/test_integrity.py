@@ -271,7 +271,7 @@ def test_a_database_from_before_upgrades(tmp_path: Path) -> None:
         )
     store = Store(str(db))
     with sqlite3.connect(db) as c:
-        assert c.execute("SELECT version_num FROM alembic_version").fetchone() == ("0005",)
+        assert c.execute("SELECT version_num FROM alembic_version").fetchone() == ("0006a",)
         keys = c.execute("SELECT name_key FROM players ORDER BY id").fetchall()
     assert keys == [("ann",), ("bob",)]
     assert store.state("Old").roll_offs == ()  # an old roll-off names no tie: it settles none

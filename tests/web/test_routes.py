@@ -42,6 +42,13 @@ PUBLIC = {
     ("POST", "/play/{gid}/undo"),
     ("GET", "/play/{gid}/log.jsonl"),
     ("GET", "/play/{gid}/replay"),
+    # the event's day on phones and the wall (issue 17): the clock, joining, the overview
+    ("GET", "/events/{eid}/clock"),
+    ("GET", "/events/{eid}/clock.json"),
+    ("GET", "/events/{eid}/join"),
+    ("POST", "/events/{eid}/join"),
+    ("GET", "/events/{eid}/overview"),
+    ("GET", "/archive"),
 }
 
 

@@ -17,7 +17,19 @@ import typer
 
 from kolrami import __version__
 from kolrami.catalog import builtin_pack
-from kolrami.cli import assess, battle, cards, fleet, odds, peak, play, ships, tournament, web
+from kolrami.cli import (
+    assess,
+    battle,
+    cards,
+    fleet,
+    odds,
+    peak,
+    play,
+    ships,
+    timer,
+    tournament,
+    web,
+)
 from kolrami.cli.support import fail, print_json
 from kolrami.errors import quoted
 from kolrami.rules import RULES_VERSION
@@ -87,6 +99,7 @@ assess.register(app)  # assess
 web.register(app)  # serve
 peak.register(app)  # peak check
 fleet.register(app)  # fleet validate, show, sheet, export, import, new
+timer.register()  # tournament timer start, pause, resume, add, show
 tournament.register(app)  # tournament new, player, pair, result, ... simulate
 
 

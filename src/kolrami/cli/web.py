@@ -34,17 +34,33 @@ def serve_cmd(
     keyfile: Annotated[
         Path | None, typer.Option("--keyfile", help="The certificate's private key (PEM).")
     ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            envvar="KOLRAMI_PUBLIC_URL",
+            help="The address players' phones open (the join address and QR code on the "
+            "sheets), e.g. http://192.168.1.20:8000; by default this machine's address on its "
+            "network.",
+        ),
+    ] = None,
 ) -> None:
     """Run the web app: organizers run events, players report from their phones."""
     # FastAPI and the store, about 480 ms: only for serve
     from kolrami.tournament.store import database_url
     from kolrami.web import create_app
+    from kolrami.web.network import check_public_url, lan_address
 
     if not 0 < port < 65536:
         raise InvalidInputError(f"--port {quoted(port, 20)}: use a port from 1 to 65535")
     tls = check_tls(certfile, keyfile)
+    public = check_public_url(public_url) if public_url is not None else None
     app = create_app(
-        store_url(database_url(db), create=True), own_hosts=(host,), https_only=tls is not None
+        store_url(database_url(db), create=True),
+        own_hosts=(host,),
+        https_only=tls is not None,
+        public_url=public,
+        listen_host=host,
     )
     store = app.state.web.store
     store.check_health()  # a damaged file is one line now, not a 503 on some later page
@@ -55,6 +71,16 @@ def serve_cmd(
     if store.organizer_count() == 0:
         out.print(
             f"First time: open {scheme}://{shown}:{port}/setup to make the organizer account."
+        )
+    lan = lan_address()
+    if public:
+        out.print(f"Players' phones open {public}/ (--public-url)")
+    elif host in ("0.0.0.0", "::") and lan:
+        out.print(f"Players' phones open {scheme}://{lan}:{port}/ (this machine on its network)")
+    elif lan and host in ("127.0.0.1", "localhost", "::1"):
+        out.print(
+            f"Phones cannot reach a server on {host}: start with --host 0.0.0.0 and they open "
+            f"{scheme}://{lan}:{port}/"
         )
     if host in ("0.0.0.0", "::"):
         out.print("Listening on every network interface: players' phones can reach it.")

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -40,6 +49,10 @@ class EventRow(Base):
     #: score that needs more is implausible (flagged as such); None: the default for the
     #: round's length (score check in store.py).
     max_resets: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    #: Players may ask to join from their phones (migration 0006a); the organizer approves.
+    self_registration: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The store or club the event is held at (migration 0006a), for the archive.
+    venue: Mapped[str] = mapped_column(String(200), default="", server_default="")
 
     players: Mapped[list[PlayerRow]] = relationship(back_populates="event", order_by="PlayerRow.id")
     round_rows: Mapped[list[RoundRow]] = relationship(
@@ -80,6 +93,13 @@ class RoundRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)  # 0 to 2**63 - 1
     rematches: Mapped[str] = mapped_column(Text, default="[]")
     created_at: Mapped[datetime] = mapped_column(default=now)
+    #: The round's timer (migration 0006a), in the database so that it survives a restart:
+    #: started (None: not yet), paused at (None: running), the seconds of earlier pauses, and
+    #: the minutes the organizer added (services/timer.py reads them).
+    timer_started_at: Mapped[datetime | None] = mapped_column(nullable=True, default=None)
+    timer_paused_at: Mapped[datetime | None] = mapped_column(nullable=True, default=None)
+    timer_paused_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    timer_added_minutes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     event: Mapped[EventRow] = relationship(back_populates="round_rows")
     games: Mapped[list[GameRow]] = relationship(back_populates="round", order_by="GameRow.table")
@@ -133,6 +153,23 @@ class RollOffRow(Base):
     battle_points: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     fleet_points: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     throws: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
+
+
+class JoinRequestRow(Base):
+    """A player's request to join an event from his phone (migration 0006a): pending until the
+    organizer approves it (the player is then registered, with the same checks as the
+    organizer's entry) or refuses it. status: pending, approved, refused, superseded (sent
+    again)."""
+
+    __tablename__ = "join_requests"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    name: Mapped[str] = mapped_column(String(120))
+    email: Mapped[str] = mapped_column(String(200), default="")
+    fleet_json: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    created_at: Mapped[datetime] = mapped_column(default=now)
 
 
 class CorrectionRow(Base):

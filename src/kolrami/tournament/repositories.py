@@ -26,6 +26,7 @@ from kolrami.tournament.models import (
     EventOrganizerRow,
     EventRow,
     GameRow,
+    JoinRequestRow,
     OrganizerRow,
     PlayerRow,
     ResultReportRow,
@@ -45,7 +46,14 @@ SESSION_LIFETIME = timedelta(hours=12)
 #: The tables whose rows belong to one event, and how a row names it: its event_id, its game's
 #: round's event, or its round's event. Tables not named here belong to no event (accounts,
 #: secrets). A new table must be added to one or the other (a test checks that).
-BY_EVENT_ID = (EventOrganizerRow, PlayerRow, RoundRow, RollOffRow, CorrectionRow)
+BY_EVENT_ID = (
+    EventOrganizerRow,
+    PlayerRow,
+    RoundRow,
+    RollOffRow,
+    CorrectionRow,
+    JoinRequestRow,
+)
 BY_ROUND = (GameRow,)
 BY_GAME = (ResultReportRow, BattleLogRow)
 NO_EVENT = (OrganizerRow, SecretRow, WebSessionRow)

@@ -78,12 +78,14 @@ from kolrami.tournament.services import (
     accounts,
     drops,
     edits,
+    joining,
     pairing,
     registration,
     results,
     standings,
     transfer,
 )
+from kolrami.tournament.services import timer as timer_service
 from kolrami.tournament.services.results import Entry, TableChange
 from kolrami.tournament.services.standings import EventState as EventState
 from kolrami.tournament.services.standings import roll_offs
@@ -420,6 +422,20 @@ class Store:
     standings_csv = _use_case(transfer.standings_csv, write=False)
     import_event = _use_case(transfer.import_event)
     # accounts
+    # the round's timer (OP-02)
+    timer = _use_case(timer_service.timer, write=False)
+    start_timer = _use_case(timer_service.start_timer)
+    pause_timer = _use_case(timer_service.pause_timer)
+    resume_timer = _use_case(timer_service.resume_timer)
+    add_time = _use_case(timer_service.add_time)
+    # players joining from their phones; the venue and the archive
+    public_settings = _use_case(joining.public_settings, write=False)
+    set_public_settings = _use_case(joining.set_public_settings)
+    request_join = _use_case(joining.request_join)
+    join_requests = _use_case(joining.join_requests, write=False)
+    approve_join = _use_case(joining.approve_join)
+    refuse_join = _use_case(joining.refuse_join)
+    archive = _use_case(joining.archive, write=False)
     create_organizer = _use_case(accounts.create_organizer)
     create_first_organizer = _use_case(accounts.create_first_organizer)
     organizer = _use_case(accounts.organizer, write=False)

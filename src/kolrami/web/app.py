@@ -36,6 +36,7 @@ from kolrami.tournament.store import (
     StoreUnavailableError,
     store_problem,
 )
+from kolrami.web import live
 from kolrami.web.deps import (
     LoginRequiredError,
     Web,
@@ -45,7 +46,19 @@ from kolrami.web.deps import (
     render,
     request_unit,
 )
-from kolrami.web.routers import auth, edits, organizer, play, players, public, report, rounds
+from kolrami.web.routers import (
+    auth,
+    edits,
+    joining,
+    organizer,
+    play,
+    players,
+    public,
+    report,
+    rounds,
+    timer,
+    week,
+)
 from kolrami.web.security import Throttle
 from kolrami.web.views import EventView
 
@@ -98,13 +111,18 @@ def create_app(
     https_only: bool = False,
     own_hosts: Iterable[str] = (),
     play_dir: Path | None = None,
+    public_url: str | None = None,
+    listen_host: str | None = None,
 ) -> FastAPI:
     """The web app on a store (a Store, a database URL or path, or the default ./kolrami.db).
 
     `own_hosts` adds to the names this server answers /setup on (localhost, its loopback
     addresses and the machine's own names always). `https_only`: served over TLS, the session
     cookie is Secure. `play_dir`: where the games of /play keep their logs (by default beside
-    the database file, `<db>.play/`, or in the system's temporary folder)."""
+    the database file, `<db>.play/`, or in the system's temporary folder). `public_url`: the
+    address players' phones open (the join address and its QR code); by default the machine's
+    address on its network (network.py). `listen_host`: the address the server listens on, so
+    that a join address phones cannot reach says so."""
     the_store = store if isinstance(store, Store) else Store(store)
     # autoescape everything: the templates end in .j2, which select_autoescape would not escape
     # auto_reload off: the templates are part of the installed package and do not change under
@@ -116,6 +134,7 @@ def create_app(
     templates.env.globals["version"] = __version__
     templates.env.globals["kept"] = _keeper(env)
     templates.env.globals["once_each"] = _once_each(env)
+    live.install(env, the_store, public_url, listen_host)
     app = FastAPI(
         title="Kolrami",
         version=__version__,
@@ -144,7 +163,19 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.state.play = play.PlayGames(play_dir or _play_dir(the_store))
-    for module in (public, report, play, auth, organizer, players, rounds, edits):
+    for module in (
+        public,
+        report,
+        play,
+        auth,
+        organizer,
+        players,
+        rounds,
+        edits,
+        timer,
+        joining,
+        week,
+    ):
         app.include_router(module.router)
 
     @app.exception_handler(LoginRequiredError)

@@ -9,9 +9,13 @@ from jinja2 import Environment, FileSystemLoader
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament.store import Store
+from kolrami.web import live
+from kolrami.web.network import JoinAddress, lan_address
 from kolrami.web.views import Round, event_view
 
 HERE = Path(__file__).resolve().parent
+#: The port `kolrami serve` listens on unless told otherwise.
+SERVE_PORT = 8000
 
 
 def current_round(store: Store, event: str | None, number: int | None = None) -> Round:
@@ -40,6 +44,14 @@ def round_sheet(
     view = event_view(store, store.event_id(name), name)
     chosen = current_round(store, name, number)
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
+    live.install(env, store, base or None, None)  # the timer's end time, the join QR code
+    if not base:  # no page was opened: the address phones reach this machine on (kolrami serve)
+        lan = lan_address()
+        found = JoinAddress(
+            f"http://{lan or '127.0.0.1'}:{SERVE_PORT}",
+            "" if lan else "this machine is on no network: print again with --base",
+        )
+        env.globals["join_address"] = lambda _request: found
     css = (HERE / "static" / "print.css").read_text(encoding="utf-8")
     page = env.get_template(template)
-    return page.render(ev=view, round=chosen, base=base.rstrip("/"), inline_css=css)
+    return page.render(ev=view, round=chosen, base=base.rstrip("/"), inline_css=css, request=None)

@@ -1,0 +1,235 @@
+"""The round's timer (OP-02: a Battle Round is 60 minutes, or the event's length of round):
+started, paused, resumed and given extra minutes by the organizer.
+
+Everything the timer is lives in the round's row (when it was started, when it was paused, the
+seconds of earlier pauses, the minutes added), never in a server's memory: a server restarted
+mid-round reads the same remaining time back. Times are UTC without a zone, as the DateTime
+columns hold them; `now` is passed in by the tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy.orm import Session
+
+from kolrami.errors import InvalidInputError
+from kolrami.tournament.models import EventRow, RoundRow
+from kolrami.tournament.repositories import Audit, Events, Rounds, naive_utc
+
+#: The most minutes the organizer may add in one go (a round of 60 plus this is a long night).
+MAX_ADDED_MINUTES = 120
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """A round's timer as it stands at `now` (UTC without a zone)."""
+
+    event: str
+    round: int
+    minutes: int  # the event's length of round (OP-02)
+    added_minutes: int
+    started_at: datetime | None
+    paused_at: datetime | None
+    paused_seconds: int
+    now: datetime
+
+    @property
+    def started(self) -> bool:
+        """The organizer has started it."""
+        return self.started_at is not None
+
+    @property
+    def paused(self) -> bool:
+        """Started and paused now."""
+        return self.paused_at is not None
+
+    @property
+    def running(self) -> bool:
+        """Started, not paused, time left."""
+        return self.started and not self.paused and self.remaining_seconds > 0
+
+    @property
+    def length_seconds(self) -> int:
+        """The round's whole length with the minutes added."""
+        return (self.minutes + self.added_minutes) * 60
+
+    @property
+    def elapsed_seconds(self) -> float:
+        """The time the clock has run: since the start, less every pause."""
+        if self.started_at is None:
+            return 0.0
+        until = self.paused_at or self.now
+        return max(0.0, (until - self.started_at).total_seconds() - self.paused_seconds)
+
+    @property
+    def remaining_seconds(self) -> float:
+        """What is left of the round (0 once it is over)."""
+        return max(0.0, self.length_seconds - self.elapsed_seconds)
+
+    @property
+    def over(self) -> bool:
+        """Started and no time left."""
+        return self.started and self.remaining_seconds <= 0
+
+    @property
+    def ends_at(self) -> datetime | None:
+        """When the round ends if nobody pauses it again (UTC); None before the start."""
+        if self.started_at is None:
+            return None
+        return self.now + timedelta(seconds=self.remaining_seconds)
+
+    @property
+    def status(self) -> str:
+        """not started, running, paused or over."""
+        if not self.started:
+            return "not started"
+        if self.over:
+            return "over"
+        return "paused" if self.paused else "running"
+
+    def as_dict(self) -> dict[str, object]:
+        """For the clock's JSON and the CLI."""
+        ends = self.ends_at
+        return {
+            "event": self.event,
+            "round": self.round,
+            "status": self.status,
+            "minutes": self.minutes,
+            "added_minutes": self.added_minutes,
+            "remaining_seconds": round(self.remaining_seconds, 1),
+            "ends_at": None if ends is None else ends.isoformat() + "Z",
+        }
+
+
+def _timer(e: EventRow, r: RoundRow, now: datetime) -> Timer:
+    return Timer(
+        e.name,
+        r.number,
+        e.round_minutes,
+        r.timer_added_minutes,
+        r.timer_started_at,
+        r.timer_paused_at,
+        r.timer_paused_seconds,
+        now,
+    )
+
+
+def _round(s: Session, event_name: str | None, number: int | None) -> tuple[EventRow, RoundRow]:
+    """The event and its round `number` (None: the latest paired)."""
+    e = Events(s).named(event_name)
+    if not e.round_rows:
+        raise InvalidInputError(
+            f"{e.name} has no round paired yet: pair round 1 before starting its timer"
+        )
+    if number is None:
+        return e, e.round_rows[-1]
+    return e, Rounds.numbered(e, number)
+
+
+def timer(
+    s: Session, event_name: str | None, number: int | None = None, now: datetime | None = None
+) -> Timer:
+    """The round's timer (the latest round when `number` is None)."""
+    e, r = _round(s, event_name, number)
+    return _timer(e, r, now or naive_utc())
+
+
+def start_timer(
+    s: Session,
+    event_name: str | None,
+    number: int | None = None,
+    who: str = "organizer",
+    now: datetime | None = None,
+) -> Timer:
+    """Start the round's clock: the event's length of round from now (OP-02)."""
+    at = now or naive_utc()
+    e, r = _round(s, event_name, number)
+    if r.timer_started_at is not None:
+        raise InvalidInputError(
+            f"round {r.number}'s timer was started already; pause, resume or add time instead"
+        )
+    r.timer_started_at = at
+    Audit(s).log(e, who, f"round {r.number}: timer started ({e.round_minutes} minutes)")
+    return _timer(e, r, at)
+
+
+def pause_timer(
+    s: Session,
+    event_name: str | None,
+    number: int | None = None,
+    who: str = "organizer",
+    now: datetime | None = None,
+) -> Timer:
+    """Stop the clock where it is (a judge's call, a fire alarm)."""
+    at = now or naive_utc()
+    e, r = _round(s, event_name, number)
+    t = _timer(e, r, at)
+    if not t.started:
+        raise InvalidInputError(f"round {r.number}'s timer has not started: start it first")
+    if t.paused:
+        raise InvalidInputError(f"round {r.number}'s timer is paused already; resume it instead")
+    if t.over:
+        raise InvalidInputError(f"round {r.number}'s time is up: add time to go on")
+    r.timer_paused_at = at
+    Audit(s).log(e, who, f"round {r.number}: timer paused with {_mmss(t.remaining_seconds)} left")
+    return _timer(e, r, at)
+
+
+def resume_timer(
+    s: Session,
+    event_name: str | None,
+    number: int | None = None,
+    who: str = "organizer",
+    now: datetime | None = None,
+) -> Timer:
+    """Let a paused clock run again from where it stopped."""
+    at = now or naive_utc()
+    e, r = _round(s, event_name, number)
+    if r.timer_paused_at is None:
+        raise InvalidInputError(
+            f"round {r.number}'s timer is not paused"
+            + ("" if r.timer_started_at else ": start it first")
+        )
+    r.timer_paused_seconds += max(0, round((at - r.timer_paused_at).total_seconds()))
+    r.timer_paused_at = None
+    t = _timer(e, r, at)
+    Audit(s).log(e, who, f"round {r.number}: timer resumed with {_mmss(t.remaining_seconds)} left")
+    return t
+
+
+def add_time(
+    s: Session,
+    event_name: str | None,
+    minutes: int,
+    number: int | None = None,
+    who: str = "organizer",
+    now: datetime | None = None,
+) -> Timer:
+    """Give the round extra minutes (1 to MAX_ADDED_MINUTES at a time)."""
+    if (
+        isinstance(minutes, bool)
+        or not isinstance(minutes, int)
+        or not (1 <= minutes <= MAX_ADDED_MINUTES)
+    ):
+        raise InvalidInputError(
+            f"minutes to add '{minutes}': a whole number from 1 to {MAX_ADDED_MINUTES} (time "
+            "is only ever added; to end a round early, enter its results)",
+            field="minutes",
+        )
+    at = now or naive_utc()
+    e, r = _round(s, event_name, number)
+    if r.timer_started_at is None:
+        raise InvalidInputError(f"round {r.number}'s timer has not started: start it first")
+    t = _timer(e, r, at)
+    if t.over:  # the clock stopped at 0: the added minutes run from now, not from the end
+        r.timer_paused_seconds += max(0, round(t.elapsed_seconds - t.length_seconds))
+    r.timer_added_minutes += minutes
+    Audit(s).log(e, who, f"round {r.number}: {minutes} minutes added to the timer")
+    return _timer(e, r, at)
+
+
+def _mmss(seconds: float) -> str:
+    whole = int(seconds + 0.999)
+    return f"{whole // 60}:{whole % 60:02d}"

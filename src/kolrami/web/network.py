@@ -1,0 +1,114 @@
+"""The address players' phones open: the join address on the printed sheets, the slips and the
+organizer's screen, with its QR code.
+
+An organizer at the counter usually opens the app as http://localhost:8000, an address only
+that machine can reach. The phones need the machine's address on the store's network instead:
+found by connecting a UDP socket towards an outside address (connecting a datagram socket sends
+nothing; it only asks the system which interface and address it would use), or given by the
+organizer (`kolrami serve --public-url`, or the KOLRAMI_PUBLIC_URL setting) when the store's
+network is not the way out (a hotspot, a name the router gives, a tunnel). 127.0.0.1 is shown
+only when the machine has no other address, and the page then says so.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import segno
+from fastapi import Request
+from markupsafe import Markup
+
+from kolrami.errors import InvalidInputError, quoted
+
+#: Where the UDP socket is pointed to find the outbound interface: documentation and private
+#: ranges (nothing is sent, so they need not answer; one of them is routed on most networks).
+_PROBES = ("192.0.2.1", "10.255.255.255", "172.31.255.255", "192.168.255.255")
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", "::"})
+
+
+def lan_address() -> str | None:
+    """The machine's IPv4 address on its network (the interface traffic would leave by), or
+    None when it has none but loopback."""
+    for probe in _PROBES:
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))  # UDP: no packet is sent by connect
+                address = str(s.getsockname()[0])
+        except OSError:
+            continue
+        if not _loopback(address) and address != "0.0.0.0":
+            return address
+    return None
+
+
+def _loopback(host: str) -> bool:
+    if host.lower() in LOOPBACK_NAMES or host.lower().endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_public_url(url: str) -> str:
+    """A public URL as given (--public-url), without its trailing slash; refused unless it is
+    http:// or https:// with a host and nothing after the path."""
+    text = url.strip().rstrip("/")
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise InvalidInputError(
+            f"--public-url {quoted(url, 80)}: give the address phones open, like "
+            "http://192.168.1.20:8000"
+        )
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class JoinAddress:
+    """The address phones open (no trailing slash), and a warning when they cannot."""
+
+    base: str
+    warning: str = ""
+
+    def url(self, path: str) -> str:
+        """The full address of a path of this site."""
+        return self.base + path
+
+
+def join_address(
+    request: Request, public_url: str | None = None, listen_host: str | None = None
+) -> JoinAddress:
+    """The address the players' phones open for this server: the organizer's own setting;
+    else the one this page was opened with, unless that is this machine's loopback; else the
+    machine's address on its network, with the port this page came in on."""
+    if public_url:
+        return JoinAddress(public_url.rstrip("/"))
+    url = request.url
+    host = url.hostname or "localhost"
+    if not _loopback(host):
+        return JoinAddress(str(request.base_url).rstrip("/"))
+    port = f":{url.port}" if url.port else ""
+    lan = lan_address()
+    if lan is None:
+        return JoinAddress(
+            f"{url.scheme}://127.0.0.1{port}",
+            "this machine is on no network, so only it can open this address: join the "
+            "store's Wi-Fi, or start with kolrami serve --public-url",
+        )
+    warning = ""
+    if listen_host is not None and _loopback(listen_host) and listen_host not in ("0.0.0.0", "::"):
+        warning = (
+            "the server listens only on this machine: start it with kolrami serve --host "
+            "0.0.0.0 so that phones can open this address"
+        )
+    return JoinAddress(f"{url.scheme}://{lan}{port}", warning)
+
+
+def qr_svg(text: str, scale: int = 4) -> Markup:
+    """A QR code of `text` as inline SVG (segno; error correction M, a quiet zone of 4)."""
+    code = segno.make_qr(text, error="m")
+    svg = code.svg_inline(scale=scale, title=f"QR code: {text}", dark="#000", light="#fff")
+    return Markup(svg)  # segno escapes the text in the title: the SVG is safe as it is
