@@ -5,19 +5,24 @@ an error (issue 19). Prints one line a scenario: battles, errors, how they ended
     python scripts/terrain_battles.py                 # 200 battles a scenario
     python scripts/terrain_battles.py --seeds 20 --scenario minefield
     python scripts/terrain_battles.py --views 7      # one minefield battle: referee vs sides
+    python scripts/terrain_battles.py --seeds 20 --fingerprint   # a hash of each scenario's logs
+
+Terrain losses are ships the terrain destroyed (the strike that took a ship to 0 was terrain's:
+a horizon, a core, a mine, a storm, a disk, pressure), counted by the captain that flew them.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import hashlib
 import traceback
 
 from kolrami.captains.base import BattleView
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.fleet import load_fleet
-from kolrami.rules.advanced.terrain_events import MineRolled
+from kolrami.rules.advanced.terrain_events import MineRolled, TerrainDamage
 from kolrami.scenarios.models import Minefield, builtin_scenario
 from kolrami.sim.play import simulate
 
@@ -50,11 +55,21 @@ def mines_seen(battle: Battle) -> None:
         print(f"side {side}'s view: {len(seen)} mines {seen}")
 
 
+def terrain_losses(battle: Battle) -> list[tuple[str, str]]:
+    """(side, what destroyed it) for each ship the terrain destroyed in the battle."""
+    lost: dict[str, str] = {}
+    for event in battle.events():
+        if isinstance(event, TerrainDamage) and event.superstructure <= 0:
+            lost.setdefault(event.ship, event.source)
+    return [(battle.ships[sid].side, source) for sid, source in lost.items()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=200)
     parser.add_argument("--scenario", action="append", choices=SCENARIOS)
     parser.add_argument("--views", type=int, metavar="SEED", help="one minefield battle's views")
+    parser.add_argument("--fingerprint", action="store_true", help="print a hash of the logs")
     args = parser.parse_args()
     fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
     if args.views is not None:
@@ -69,6 +84,10 @@ def main() -> None:
         errors = 0
         winners: collections.Counter[str] = collections.Counter()
         kinds: collections.Counter[str] = collections.Counter()
+        losses: collections.Counter[str] = collections.Counter()
+        flown: collections.Counter[str] = collections.Counter()
+        causes: collections.Counter[str] = collections.Counter()
+        digest = hashlib.sha256()
         for seed in range(args.seeds):
             captains = PAIRINGS[seed % len(PAIRINGS)]
             try:
@@ -78,6 +97,13 @@ def main() -> None:
                 if errors == 1:
                     traceback.print_exc()
                 continue
+            digest.update(battle.log.sha256().encode())
+            sides = dict(zip(("A", "B"), captains, strict=True))
+            for side in ("A", "B"):
+                flown[sides[side]] += sum(s.side == side for s in battle.ships.values())
+            for side, source in terrain_losses(battle):
+                losses[sides[side]] += 1
+                causes[source] += 1
             result = battle.result
             winners[(result.winner or "draw") if result else "none"] += 1
             for event in battle.log:
@@ -89,6 +115,10 @@ def main() -> None:
             f"results {dict(sorted(winners.items()))}, "
             f"terrain events {dict(sorted(kinds.items()))}"
         )
+        lost = ", ".join(f"{c} {losses[c]}/{flown[c]} ships" for c in sorted(flown))
+        print(f"  terrain losses by captain: {lost}; causes {dict(sorted(causes.items()))}")
+        if args.fingerprint:
+            print(f"  fingerprint {digest.hexdigest()}")
     raise SystemExit(1 if failed else 0)
 
 
