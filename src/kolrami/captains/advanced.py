@@ -36,6 +36,8 @@ from kolrami.rules.advanced.orders import (
     DecloakOrder,
     EvadeDecision,
     EvadeOrder,
+    LayDecision,
+    LayOrder,
     LockDecision,
     LockOrder,
     MoveDecision,
@@ -60,7 +62,11 @@ ADVANCED_DECISIONS = (
     AttackDecision,
     EvadeDecision,
     ShieldDecision,
+    LayDecision,
 )
+
+#: The doctrine lays a mine only with no enemy within this many hexes (a layer holds its fire).
+LAY_CLEARANCE_HEXES = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +154,8 @@ class AdvancedDoctrine:
             return self.attack(view, decision)
         if isinstance(decision, EvadeDecision):
             return self.evade(view, decision)
+        if isinstance(decision, LayDecision):
+            return self.lay(view, decision)
         return self.shields(view, decision)
 
     # --- start of turn ----------------------------------------------------------------------------
@@ -527,6 +535,20 @@ class AdvancedDoctrine:
                     return Attack(a.id, (i,), f"H{x}.{y}")
         return None
 
+    def lay(self, view: BattleView, decision: LayDecision) -> LayOrder:
+        """Lay a mine with every ship that may, unless an enemy is close enough to shoot at:
+        a layer holds its fire (ADV-MINE-02)."""
+        layers = []
+        for sid in decision.ships:
+            a = view.advanced().ship(sid)
+            near = min(
+                (math.hypot(e.ship.x - a.ship.x, e.ship.y - a.ship.y) for e in _enemies(view)),
+                default=math.inf,
+            )
+            if near > LAY_CLEARANCE_HEXES * view.advanced().hex_cm:
+                layers.append(sid)
+        return LayOrder(tuple(layers))
+
     def attack(self, view: BattleView, decision: AttackDecision) -> AttackOrder:
         adv = view.advanced()
         attacks: list[Attack] = []
@@ -676,6 +698,8 @@ class RandomAdvanced:
             return MoveOrder(decision.ship, hexes, d.d(3) - 2, d.d(3) - 2)
         if isinstance(decision, AttackDecision):
             return self._attacks(view, decision)
+        if isinstance(decision, LayDecision):
+            return LayOrder(tuple(sid for sid in decision.ships if d.d(2) == 1))
         if isinstance(decision, EvadeDecision):
             return EvadeOrder(
                 tuple((sid, 1 if d.d(2) == 1 else -1) for sid in decision.ships if d.d(3) == 1)

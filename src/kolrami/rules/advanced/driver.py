@@ -251,7 +251,11 @@ def _movement(battle: Battle, state: AdvancedState, phase: int) -> Steps:
 def _fire(battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]) -> Steps:
     """Declarations (no Tactical Advantage first), evasions, then every attack resolves."""
     for side in sides:
-        ships = tuple(a.id for a in state.side(side) if combat.can_fire(a))
+        ships = tuple(
+            a.id
+            for a in state.side(side)
+            if combat.can_fire(a) and not state.rules.holds_fire(state, a)
+        )
         if not ships or not state.side(other(side)):
             continue
         decision = AttackDecision(side, phase, ships)

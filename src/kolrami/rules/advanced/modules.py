@@ -131,6 +131,12 @@ class AdvancedModule(RuleModule):
         return False
 
     @hook
+    def holds_fire(self, state: AdvancedState, ship: AdvShip) -> bool:
+        """Whether this module keeps `ship` from firing this phase (terrain: it is laying a
+        mine); any module holding it holds it."""
+        return False
+
+    @hook
     def to_hit_penalty(self, state: AdvancedState, ship: AdvShip, weapon: AdvWeapon) -> int:
         """What `ship`'s surroundings add to its to-hit rolls with `weapon` (summed)."""
         return 0
@@ -240,6 +246,7 @@ class AdvancedRules:
         self._lock_allowed = rules.policy(AdvancedModule.lock_allowed)
         self._visible = rules.policy(AdvancedModule.visible)
         self._hides = rules.hooks(AdvancedModule.hides)
+        self._holds_fire = rules.hooks(AdvancedModule.holds_fire)
         self._to_hit_penalty = rules.hooks(AdvancedModule.to_hit_penalty)
         self._terrain_damage = rules.hooks(AdvancedModule.terrain_damage)
         self.search_problem = rules.policy(AdvancedModule.search_problem)
@@ -269,6 +276,10 @@ class AdvancedRules:
         """Whether a module's hook hides `ship` from `side` now (terrain hides it whole: it
         cannot even be named as a target)."""
         return any(fn(state, side, ship) for fn in self._hides)
+
+    def holds_fire(self, state: AdvancedState, ship: AdvShip) -> bool:
+        """Whether a module's hook keeps `ship` from firing this phase."""
+        return any(fn(state, ship) for fn in self._holds_fire)
 
     def cloak_problem(self, state: AdvancedState, ship: AdvShip) -> str | None:
         """Why `ship` may not engage a cloak: its surroundings first, then the module's rule."""

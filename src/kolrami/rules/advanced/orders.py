@@ -16,6 +16,7 @@ Text forms (ship ids like A1; weapons by their index on the advanced sheet, w0 =
       bonus; a launcher may fire a dispersal torpedo at a point of the table, H<x>.<y> in cm
   EVADE A1:+1 | EVADE NONE                                               turn one hexside
   SHIELDS A1=16.16.10.16.16.16 | SHIELDS NONE                            end-of-phase redistribution
+  LAY A1 A2 | LAY NONE                          ships that lay a mine where they are (ADV-MINE-02)
 """
 
 from __future__ import annotations
@@ -113,6 +114,16 @@ class ShieldDecision(GameDecision):
     ships: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class LayDecision(GameDecision):
+    """`side` may have `ships` lay a mine each where they stand in phase `phase`; asked only
+    where a scenario lets mines be laid (ADV-MINE-02, module adv-terrain)."""
+
+    side: str
+    phase: int
+    ships: tuple[str, ...]
+
+
 AdvancedDecision = (
     BonusDecision
     | LockDecision
@@ -122,6 +133,7 @@ AdvancedDecision = (
     | AttackDecision
     | EvadeDecision
     | ShieldDecision
+    | LayDecision
 )
 
 
@@ -325,6 +337,16 @@ class ShieldOrder(GameOrder):
         return "SHIELDS " + " ".join(f"{s}={_ints(v)}" for s, v in self.plans)
 
 
+@dataclass(frozen=True, slots=True)
+class LayOrder(GameOrder):
+    """The ships that lay a mine this phase (ADV-MINE-02)."""
+
+    ships: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return "LAY " + (" ".join(self.ships) if self.ships else "NONE")
+
+
 AdvancedOrder = (
     BonusOrder
     | LockOrder
@@ -334,6 +356,7 @@ AdvancedOrder = (
     | AttackOrder
     | EvadeOrder
     | ShieldOrder
+    | LayOrder
 )
 
 #: What each advanced decision is answered with (for scripted captains).
@@ -346,6 +369,7 @@ FITS: dict[type, type] = {
     AttackDecision: AttackOrder,
     EvadeDecision: EvadeOrder,
     ShieldDecision: ShieldOrder,
+    LayDecision: LayOrder,
 }
 
 
@@ -375,6 +399,7 @@ HEADS: dict[str, str] = {
     "ATTACK": "ATTACK A1:0+1>B2@impulse* ... | ATTACK NONE",
     "EVADE": "EVADE A1:+1 ... | EVADE NONE",
     "SHIELDS": "SHIELDS A1=16.16.10.16.16.16 ... | SHIELDS NONE",
+    "LAY": "LAY A1 ... | LAY NONE",
 }
 
 
@@ -445,13 +470,12 @@ def parse_advanced(tokens: list[str], text: str) -> AdvancedOrder:
             weapons = tuple(int(w) for w in m.group(2).split("+"))
             attacks.append(Attack(m.group(1), weapons, m.group(3), m.group(4), bool(m.group(5))))
         return AttackOrder(tuple(attacks))
-    if head == "DECLOAK":
-        if none:
-            return DecloakOrder()
-        bad = [t for t in rest if not re.match(rf"^{_SHIP}$", t)]
+    if head in ("DECLOAK", "LAY"):
+        bad = [] if none else [t for t in rest if not re.match(rf"^{_SHIP}$", t)]
         if bad:
             raise ValueError(f"'{bad[0]}' is not a ship id like A1")
-        return DecloakOrder(tuple(rest))
+        ships = () if none else tuple(rest)
+        return DecloakOrder(ships) if head == "DECLOAK" else LayOrder(ships)
     if head == "EVADE":
         if none:
             return EvadeOrder()

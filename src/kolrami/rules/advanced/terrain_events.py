@@ -145,11 +145,31 @@ class TerrainCheck(Event):
         return f"  {self.what} {name(self.ship)}: {self.roll} vs {self.needed}: {how}"
 
 
+@dataclass(frozen=True, slots=True)
+class MineLaid(Change):
+    """A ship laid mine `mine` where it stands, spending one missile casing from its torpedo
+    stores, `stores` left (ADV-MINE-02). Only its own side's view shows the mine."""
+
+    kind: ClassVar[str] = "mine_laid"
+    ship: str
+    mine: str
+    x: float
+    y: float
+    stores: int
+
+    def apply(self, battle: Battle) -> None:
+        state_of(battle).of(self.ship).stores = self.stores
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        return f"  {name(self.ship)} lays mine {self.mine} ({self.stores} casings left)"
+
+
 #: Every terrain event, for the registry's log reader.
 TERRAIN_EVENTS: tuple[type[Event], ...] = (
     SurroundingsChanged,
     TerrainDamage,
     TerrainMoved,
+    MineLaid,
     MineRolled,
     TerrainCheck,
 )

@@ -48,6 +48,10 @@ class TerrainState:
     last: dict[str, tuple[float, float]] = field(default_factory=dict)
     #: sides whose every ship is in a nebula and failed this phase's sensing (ADV-NEB-02)
     blind: set[str] = field(default_factory=set)
+    #: ships laying a mine this phase: they hold their fire (ADV-MINE-02)
+    laying: set[str] = field(default_factory=set)
+    #: (ship, mine) for a mine a ship laid where it stands, until it leaves that hex
+    clear_of: set[tuple[str, str]] = field(default_factory=set)
 
 
 def terrain_for(state: AdvancedState) -> TerrainState | None:

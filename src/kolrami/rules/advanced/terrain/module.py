@@ -13,9 +13,11 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.advanced import AdvWeapon
+from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import cloak
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
+from kolrami.rules.advanced.orders import LayDecision, LayOrder
 from kolrami.rules.advanced.state import PHASES, AdvancedState, AdvShip, Surroundings
 from kolrami.rules.advanced.terrain import (
     black_hole,
@@ -153,7 +155,23 @@ class Terrain(AdvancedModule):
                 mines.check_mines(battle, state, t, adv)
             t.last[adv.id] = (adv.ship.x, adv.ship.y)
         nebula.sense(battle, state, t)
-        yield from ()
+        t.laying.clear()
+        if any(isinstance(f, Minefield) and f.lay_area for f in scenario.terrain):
+            for side in sides:  # ADV-MINE-02: only where the scenario lets mines be laid
+                ships = mines.may_lay(scenario, state, t, side)
+                if not ships:
+                    continue
+                decision = LayDecision(side, phase, ships)
+                order = yield decision
+                if not isinstance(order, LayOrder):
+                    raise IllegalOrderError(f"expected LAY ... or LAY NONE, got '{order}'")
+                mines.verify_lay(decision, order)
+                for sid in order.ships:
+                    mines.lay(battle, state, t, state.of(sid))
+
+    def holds_fire(self, state: AdvancedState, ship: AdvShip) -> bool:
+        t = terrain_for(state)
+        return t is not None and ship.id in t.laying  # laying a mine (ADV-MINE-02)
 
     def _settle(self, battle: Battle, state: AdvancedState, adv: AdvShip, phase: int) -> None:
         """Work out the ship's surroundings; on a change, record it and apply what follows:
