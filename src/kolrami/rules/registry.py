@@ -46,6 +46,8 @@ MODULES: tuple[type[RuleModule], ...] = (
     advanced_modules.WarpLimit,
     advanced_modules.ShieldReinforcement,
     terrain.Terrain,
+    terrain.MagnetarBands,
+    terrain.BlackHoleEscapes,
 )
 REGISTRY: dict[str, type[RuleModule]] = {cls.name: cls for cls in MODULES}
 if len(REGISTRY) != len(MODULES):  # pragma: no cover - a listing mistake, caught by any test

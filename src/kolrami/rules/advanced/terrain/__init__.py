@@ -15,9 +15,18 @@ clause id.
 
 from kolrami.rules.advanced.terrain.common import Mine, TerrainState, terrain_for, terrain_of
 from kolrami.rules.advanced.terrain.mines import mines_of, mines_on_path, seen_scenario
-from kolrami.rules.advanced.terrain.module import Terrain, danger, deadly, surroundings
+from kolrami.rules.advanced.terrain.module import (
+    BlackHoleEscapes,
+    MagnetarBands,
+    Terrain,
+    danger,
+    deadly,
+    surroundings,
+)
 
 __all__ = [
+    "BlackHoleEscapes",
+    "MagnetarBands",
     "Mine",
     "Terrain",
     "TerrainState",

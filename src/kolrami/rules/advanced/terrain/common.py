@@ -50,6 +50,8 @@ class TerrainState:
     blind: set[str] = field(default_factory=set)
     #: ships laying a mine this phase: they hold their fire (ADV-MINE-02)
     laying: set[str] = field(default_factory=set)
+    #: ships that have tried their one clever escape from an event horizon (ADV-BH-10)
+    escaped: set[str] = field(default_factory=set)
     #: (ship, mine) for a mine a ship laid where it stands, until it leaves that hex
     clear_of: set[tuple[str, str]] = field(default_factory=set)
 

@@ -50,10 +50,17 @@ if TYPE_CHECKING:
 
 
 def surroundings(
-    scenario: Scenario, hex_cm: int, turn: int, phase: int, adv: AdvShip, orbiting: bool
+    scenario: Scenario,
+    hex_cm: int,
+    turn: int,
+    phase: int,
+    adv: AdvShip,
+    orbiting: bool,
+    bands: bool = False,
 ) -> Surroundings:
     """What the terrain does to a ship where it is now (`orbiting`: it bought no movement this
-    turn, so a ship in an orbit band is in standard orbit)."""
+    turn, so a ship in an orbit band is in standard orbit; `bands`: the magnetar's optional
+    distance bands are on)."""
     x, y = adv.ship.x, adv.ship.y
     inside = storm = pull = False
     disk = layer = 0
@@ -68,7 +75,7 @@ def surroundings(
         elif isinstance(t, GasGiant):
             layer = max(layer, min(3, gas_giant.giant_layer(t, hex_cm, x, y)))
         elif isinstance(t, Magnetar):
-            pull = pull or magnetar.in_reach(t, hex_cm, x, y)
+            pull = pull or magnetar.acts(t, hex_cm, x, y, turn, phase, bands)
         features = Planet | Moon | GasGiant | BlackHole
         if orbiting and band < 0 and isinstance(t, features) and orbit.in_band(t, hex_cm, x, y):
             band = index
@@ -149,7 +156,7 @@ class Terrain(AdvancedModule):
                 orbit.orbit(battle, state, adv, scenario)
             self._settle(battle, state, adv, phase)
             doom = deadly(scenario, state.hex_cm, adv.ship.x, adv.ship.y)
-            if doom and adv.alive:
+            if doom and adv.alive and not self._escapes(battle, state, adv, doom):
                 strike(battle, adv, doom, 0, adv.ship.superstructure)
             if adv.alive:
                 mines.check_mines(battle, state, t, adv)
@@ -169,6 +176,22 @@ class Terrain(AdvancedModule):
                 for sid in order.ships:
                     mines.lay(battle, state, t, state.of(sid))
 
+    def _escapes(self, battle: Battle, state: AdvancedState, adv: AdvShip, doom: str) -> bool:
+        """With the option adv-bh-escapes, a ship at an event horizon tries its one clever
+        escape of the battle (ADV-BH-10); True when it got away."""
+        t = terrain_for(state)
+        if black_hole.ESCAPES_MODULE not in state.rules.names or t is None:
+            return False
+        if doom != "the event horizon" or adv.id in t.escaped:
+            return False
+        hole = next(
+            f
+            for f in battle.scenario.terrain
+            if isinstance(f, BlackHole) and black_hole.beyond_horizon(f, adv.ship.x, adv.ship.y)
+        )
+        t.escaped.add(adv.id)
+        return black_hole.try_escape(battle, state, adv, hole)
+
     def holds_fire(self, state: AdvancedState, ship: AdvShip) -> bool:
         t = terrain_for(state)
         return t is not None and ship.id in t.laying  # laying a mine (ADV-MINE-02)
@@ -177,7 +200,13 @@ class Terrain(AdvancedModule):
         """Work out the ship's surroundings; on a change, record it and apply what follows:
         locks and cloaks fail in a nebula, a disk and an atmosphere."""
         now = surroundings(
-            battle.scenario, state.hex_cm, battle.turn, phase, adv, orbiting=adv.moves == 0
+            battle.scenario,
+            state.hex_cm,
+            battle.turn,
+            phase,
+            adv,
+            orbiting=adv.moves == 0,
+            bands=magnetar.BANDS_MODULE in state.rules.names,
         )
         if now == adv.around:
             return
@@ -239,11 +268,35 @@ class Terrain(AdvancedModule):
                 elif isinstance(f, GasGiant):
                     gas_giant.pressure(battle, adv, f, hex_cm, x, y)
                 elif isinstance(f, Magnetar):
-                    magnetar.pull(battle, state, adv, f, x, y)
+                    magnetar.pull(battle, state, adv, f, phase, x, y)
             if adv.alive:
                 doom = deadly(scenario, hex_cm, adv.ship.x, adv.ship.y)
-                if doom:
+                if doom and not self._escapes(battle, state, adv, doom):
                     strike(battle, adv, doom, 0, adv.ship.superstructure)
         t = terrain_of(battle)
         if t is not None:
             t.last = {a.id: (a.ship.x, a.ship.y) for a in state.ships.values()}
+
+
+class MagnetarBands(AdvancedModule):
+    """ADV-MAG-02 (optional): a magnetar's effect in thirds by distance (docs/rules.md)."""
+
+    name = magnetar.BANDS_MODULE
+    clauses = magnetar.BAND_CLAUSES
+    summary = (
+        "Advanced terrain option: a magnetar acts in thirds by distance: every phase within "
+        "the nearest third of its reach, two phases of three in the middle third, one in the "
+        "outer third (with adv-terrain)."
+    )
+
+
+class BlackHoleEscapes(AdvancedModule):
+    """ADV-BH-10 (optional): a ship reaching an event horizon tries one clever escape."""
+
+    name = black_hole.ESCAPES_MODULE
+    clauses = black_hole.ESCAPE_CLAUSES
+    summary = (
+        "Advanced terrain option: a ship reaching a black hole's event horizon tries one "
+        "clever escape a battle (a Helm Ops check) and skips off it at warp on a pass (with "
+        "adv-terrain)."
+    )
