@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.orders import Decision, Order
     from kolrami.rules.advanced.checks import Check
+    from kolrami.rules.advanced.orders import Attack
     from kolrami.rules.advanced.state import AdvancedState, AdvShip
 
 #: A step of the turn that may ask captains: yields decisions, receives orders.
@@ -129,6 +130,21 @@ class AdvancedModule(RuleModule):
         """Whether this module hides the enemy `ship` from `side` now (terrain: a gas giant's
         atmosphere, a nebula's failed sensing); any module hiding it hides it."""
         return False
+
+    @hook
+    def object_problem(
+        self, state: AdvancedState, ship: AdvShip, weapons: tuple[int, ...], target: str
+    ) -> str | None:
+        """Why `ship` may not fire `weapons` at `target`, a thing on the table that is not a
+        ship (terrain: a firing mine, `M2.3`), or None when it may; a module that does not
+        know the target returns None too and the first problem found stands."""
+        return None
+
+    @hook
+    def fire_at_object(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, attack: Attack
+    ) -> None:
+        """Resolve an attack at a target that is not a ship (every module's, in order)."""
 
     @hook
     def holds_fire(self, state: AdvancedState, ship: AdvShip) -> bool:
@@ -247,6 +263,8 @@ class AdvancedRules:
         self._visible = rules.policy(AdvancedModule.visible)
         self._hides = rules.hooks(AdvancedModule.hides)
         self._holds_fire = rules.hooks(AdvancedModule.holds_fire)
+        self._object_problem = rules.hooks(AdvancedModule.object_problem)
+        self._fire_at_object = rules.hooks(AdvancedModule.fire_at_object)
         self._to_hit_penalty = rules.hooks(AdvancedModule.to_hit_penalty)
         self._terrain_damage = rules.hooks(AdvancedModule.terrain_damage)
         self.search_problem = rules.policy(AdvancedModule.search_problem)
@@ -276,6 +294,26 @@ class AdvancedRules:
         """Whether a module's hook hides `ship` from `side` now (terrain hides it whole: it
         cannot even be named as a target)."""
         return any(fn(state, side, ship) for fn in self._hides)
+
+    def object_problem(
+        self, state: AdvancedState, ship: AdvShip, weapons: tuple[int, ...], target: str
+    ) -> str | None:
+        """Why `ship` may not fire at `target`, a thing that is not a ship, or None; with no
+        module playing such targets, there is none to fire at."""
+        if not self._object_problem:
+            return f"there is no '{target}' on the table (firing mines need adv-terrain)"
+        for fn in self._object_problem:
+            problem = fn(state, ship, weapons, target)
+            if problem:
+                return problem
+        return None
+
+    def fire_at_object(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, attack: Attack
+    ) -> None:
+        """Every module's resolution of an attack at a target that is not a ship."""
+        for fn in self._fire_at_object:
+            fn(battle, state, ship, attack)
 
     def holds_fire(self, state: AdvancedState, ship: AdvShip) -> bool:
         """Whether a module's hook keeps `ship` from firing this phase."""

@@ -13,7 +13,8 @@ Text forms (ship ids like A1; weapons by their index on the advanced sheet, w0 =
   MOVE A1 3 T+1 T0                                                       hexes, two turn points
   DECLOAK A1 A2 | DECLOAK NONE                         cloaked ships that drop the cloak to fire
   ATTACK A1:0+1>B2@impulse* A1:4>H45.60 | ATTACK NONE  weapons > target, @ aimed system, * -2
-      bonus; a launcher may fire a dispersal torpedo at a point of the table, H<x>.<y> in cm
+      bonus; a launcher may fire a dispersal torpedo at a point of the table, H<x>.<y> in cm;
+      M<f>.<n> names mine n of the scenario's terrain feature f, a firing mine (ADV-MINE-09)
   EVADE A1:+1 | EVADE NONE                                               turn one hexside
   SHIELDS A1=16.16.10.16.16.16 | SHIELDS NONE                            end-of-phase redistribution
   LAY A1 A2 | LAY NONE                          ships that lay a mine where they are (ADV-MINE-02)
@@ -154,6 +155,15 @@ def dispersal_point(target: str) -> tuple[int, int] | None:
 
 
 _POINT = re.compile(r"^H(\d+)\.(\d+)$")
+
+
+def mine_target(target: str) -> str | None:
+    """The mine key ('2.3') an attack target `M2.3` names (ADV-MINE-09), or None."""
+    m = _MINE.match(target)
+    return f"{m.group(1)}.{m.group(2)}" if m else None
+
+
+_MINE = re.compile(r"^M(\d+)\.(\d+)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,7 +395,7 @@ _PLAN = re.compile(
 )
 _MOVE = re.compile(rf"^MOVE ({_SHIP}) (\d+) T([+-]?\d+) T([+-]?\d+)$")
 _ATTACK = re.compile(
-    rf"^({_SHIP}):(\d+(?:\+\d+)*)>({_SHIP}|H\d+\.\d+)(?:@([a-z_]+\d*|w\d+))?(\*)?$"
+    rf"^({_SHIP}):(\d+(?:\+\d+)*)>({_SHIP}|H\d+\.\d+|M\d+\.\d+)(?:@([a-z_]+\d*|w\d+))?(\*)?$"
 )
 _EVADE = re.compile(rf"^({_SHIP}):([+-]?\d+)$")
 _SHIELDS = re.compile(rf"^({_SHIP})=({_LIST})$")

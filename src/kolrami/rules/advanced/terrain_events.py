@@ -164,12 +164,53 @@ class MineLaid(Change):
         return f"  {name(self.ship)} lays mine {self.mine} ({self.stores} casings left)"
 
 
+@dataclass(frozen=True, slots=True)
+class MineFired(Event):
+    """A firing mine shot at the nearest enemy ship in its reach: the d10 against the number
+    it needs, and the damage on the facing toward it when it hit (ADV-MINE-09)."""
+
+    kind: ClassVar[str] = "mine_fired"
+    mine: str
+    ship: str
+    roll: int
+    needed: int
+    hit: bool
+    damage: int
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        how = f"hit for {self.damage}" if self.hit else "miss"
+        who = name(self.ship)
+        return f"  firing mine {self.mine} shoots at {who}: d10 {self.roll} vs {self.needed}: {how}"
+
+
+@dataclass(frozen=True, slots=True)
+class MineShot(Event):
+    """A ship fired at a firing mine: the to-hit roll (with its modifier) against the number;
+    one point of damage destroys the mine (ADV-MINE-09)."""
+
+    kind: ClassVar[str] = "mine_shot"
+    ship: str
+    mine: str
+    weapons: list[int]
+    needed: int
+    roll: int
+    modifier: int
+    hit: bool
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        how = "destroyed" if self.hit else "miss"
+        roll = f"d10 {self.roll}{self.modifier:+d} vs {self.needed}"
+        return f"  {name(self.ship)} fires at mine {self.mine}: {roll}: {how}"
+
+
 #: Every terrain event, for the registry's log reader.
 TERRAIN_EVENTS: tuple[type[Event], ...] = (
     SurroundingsChanged,
     TerrainDamage,
     TerrainMoved,
     MineLaid,
+    MineFired,
+    MineShot,
     MineRolled,
     TerrainCheck,
 )

@@ -31,6 +31,7 @@ class Mine:
     owner: str
     damage: int
     cloaked: bool
+    firing: bool = False  # the kind that fires weakly and can be shot (ADV-MINE-09)
 
 
 @dataclass(slots=True)

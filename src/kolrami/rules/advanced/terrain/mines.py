@@ -1,6 +1,6 @@
 """Minefields in the advanced game (module adv-terrain): ADV-MINE-01, ADV-MINE-02, ADV-MINE-03,
-ADV-MINE-04, ADV-MINE-05, ADV-MINE-06, ADV-MINE-07, ADV-MINE-08. Readings in docs/rules.md under
-each clause id.
+ADV-MINE-04, ADV-MINE-05, ADV-MINE-06, ADV-MINE-07, ADV-MINE-08, ADV-MINE-09. Readings in
+docs/rules.md under each clause id.
 """
 
 from __future__ import annotations
@@ -10,8 +10,11 @@ import math
 from typing import TYPE_CHECKING
 
 from kolrami.engine.orders import IllegalOrderError
-from kolrami.rules.advanced.geometry import facing_toward
-from kolrami.rules.advanced.orders import LayDecision, LayOrder
+from kolrami.rules.advanced import events as ae
+from kolrami.rules.advanced.checks import check
+from kolrami.rules.advanced.combat import ready_problem
+from kolrami.rules.advanced.geometry import bearing_to, facing_toward, weapon_bears
+from kolrami.rules.advanced.orders import Attack, LayDecision, LayOrder, mine_target
 from kolrami.rules.advanced.state import AdvancedState, AdvShip
 from kolrami.rules.advanced.terrain.common import (
     Mine,
@@ -20,7 +23,7 @@ from kolrami.rules.advanced.terrain.common import (
     strike,
     terrain_of,
 )
-from kolrami.rules.advanced.terrain_events import MineLaid, MineRolled
+from kolrami.rules.advanced.terrain_events import MineFired, MineLaid, MineRolled, MineShot
 from kolrami.scenarios.models import Feature, Minefield, Scenario
 
 if TYPE_CHECKING:
@@ -35,7 +38,15 @@ CLAUSES = (
     "ADV-MINE-06",
     "ADV-MINE-07",
     "ADV-MINE-08",
+    "ADV-MINE-09",
 )
+
+#: A firing mine shoots at the nearest enemy ship within this many hexes at the end of each
+#: phase, hits on a d10 at or under FIRING_NUMBER and deals FIRING_DAMAGE to the facing toward
+#: it (ADV-MINE-09: "weakly"; our numbers, docs/rules.md).
+FIRING_HEXES = 2
+FIRING_NUMBER = 5
+FIRING_DAMAGE = 2
 
 #: A mine goes off on a d10 at or under this on entry, one more each phase after (ADV-MINE-04).
 MINE_NUMBER = 6
@@ -48,7 +59,7 @@ def mines_of(scenario: Scenario) -> dict[str, Mine]:
         if isinstance(t, Minefield):
             for k, (x, y) in enumerate(t.mines, start=1):
                 key = f"{number}.{k}"
-                out[key] = Mine(key, x, y, t.owner, t.damage, bool(t.cloaked))
+                out[key] = Mine(key, x, y, t.owner, t.damage, bool(t.cloaked), bool(t.firing))
     return out
 
 
@@ -84,8 +95,8 @@ def check_mines(battle: Battle, state: AdvancedState, t: TerrainState, adv: AdvS
     x, y = adv.ship.x, adv.ship.y
     px, py = t.last.get(adv.id, (x, y))
     for mine in list(t.mines.values()):
-        if mine.key in t.cleared or not adv.alive:
-            continue
+        if mine.key in t.cleared or mine.firing or not adv.alive:
+            continue  # a firing mine shoots rather than goes off (ADV-MINE-09)
         key = (adv.id, mine.key)
         here = math.hypot(mine.x - x, mine.y - y) <= half
         if key in t.clear_of:  # its own layer, not yet out of the hex (ADV-MINE-02)
@@ -212,11 +223,110 @@ def lay(battle: Battle, state: AdvancedState, t: TerrainState, adv: AdvShip) -> 
     count = sum(1 for k in t.mines if k.split(".")[0] == str(number))
     key = f"{number}.{count + 1}"
     x, y = adv.ship.x, adv.ship.y
-    t.mines[key] = Mine(key, x, y, field.owner, field.damage, bool(field.cloaked))
+    t.mines[key] = Mine(
+        key, x, y, field.owner, field.damage, bool(field.cloaked), bool(field.firing)
+    )
     t.clear_of.add((adv.id, key))
     t.laying.add(adv.id)
     battle.record(MineLaid(adv.id, key, round(x, 3), round(y, 3), adv.stores - 1))
     return key
+
+
+# --- firing mines (ADV-MINE-09) -----------------------------------------------------------------
+
+
+def firing_mines_fire(battle: Battle, state: AdvancedState, t: TerrainState) -> None:
+    """At the end of a phase each live firing mine shoots at the nearest enemy ship within
+    FIRING_HEXES; the side shot at now knows where it is (and may fire back)."""
+    reach = FIRING_HEXES * state.hex_cm
+    for mine in list(t.mines.values()):
+        if not mine.firing or mine.key in t.cleared:
+            continue
+        enemy = "B" if mine.owner == "A" else "A"
+        near = [
+            (math.hypot(a.ship.x - mine.x, a.ship.y - mine.y), a.id, a)
+            for a in state.side(enemy)
+            if math.hypot(a.ship.x - mine.x, a.ship.y - mine.y) <= reach
+        ]
+        if not near:
+            continue
+        _, _, target = min(near, key=lambda n: (n[0], n[1]))
+        t.found[enemy].add(mine.key)
+        roll = battle.dice.d10()
+        hit = roll <= FIRING_NUMBER
+        battle.log.record(
+            MineFired, mine.key, target.id, roll, FIRING_NUMBER, hit, FIRING_DAMAGE if hit else 0
+        )
+        if hit:
+            ts = target.ship
+            facing = facing_toward(ts.x, ts.y, ts.heading, mine.x, mine.y)
+            strike(battle, target, "a firing mine", facing, FIRING_DAMAGE)
+
+
+def mine_shot_problem(
+    state: AdvancedState, t: TerrainState, adv: AdvShip, weapons: tuple[int, ...], key: str
+) -> str | None:
+    """Why these weapons may not fire at mine `key` now, or None: a live firing mine of the
+    enemy that the side knows of, each weapon ready, in range and bearing on it (ADV-MINE-09)."""
+    mine = t.mines.get(key)
+    if (
+        mine is None
+        or mine.key in t.cleared
+        or mine.owner == adv.side
+        or mine.key not in t.found[adv.side]
+    ):
+        return f"no enemy firing mine M{key} is known on the table (ADV-MINE-09)"
+    if not mine.firing:
+        return f"mine M{key} is not a firing mine: it cannot be shot at (ADV-MINE-09)"
+    s = adv.ship
+    dist = math.hypot(mine.x - s.x, mine.y - s.y)
+    for i in weapons:
+        problem = ready_problem(adv, i)
+        if problem:
+            return problem
+        w = adv.sheet.weapons[i]
+        if dist > w.range_cm:
+            return f"w{i} reaches {w.range_cm} cm; mine M{key} is {dist:.1f} cm away"
+        if not weapon_bears(w.arcs, bearing_to(s.x, s.y, s.heading, mine.x, mine.y)):
+            return f"w{i} does not bear on mine M{key} ({'/'.join(a.value for a in w.arcs)})"
+    return None
+
+
+def shoot_mine(
+    battle: Battle, state: AdvancedState, t: TerrainState, adv: AdvShip, attack: Attack
+) -> None:
+    """A ship's attack at a firing mine: no lock holds on a mine, so the gunner fires by hand
+    (the Helm: Weapons check, ADV-FIRE-03), then one to-hit roll; a hit of any damage destroys
+    the mine (ADV-MINE-09)."""
+    key = mine_target(attack.target)
+    mine = t.mines.get(key or "")
+    if mine is None or mine.key in t.cleared:
+        return
+    s = adv.ship
+    dist = math.hypot(mine.x - s.x, mine.y - s.y)
+    weapons = [adv.sheet.weapons[i] for i in attack.weapons]
+    result = check(battle.dice, adv.rating("helm", "weapons"), adv.penalty)
+    battle.log.record(
+        ae.FireCheck,
+        adv.id,
+        f"M{mine.key}",
+        "manual fire",
+        result.roll,
+        result.modifier,
+        result.rating,
+        result.outcome.passed,
+    )
+    if not result.outcome.passed:
+        return
+    needed = min(state.rules.to_hit_number(state, adv, w, dist) for w in weapons)
+    modifier = adv.penalty + state.rules.to_hit_penalty(state, adv, weapons[0])
+    roll = battle.dice.d10()
+    hit = needed > 0 and roll + modifier <= needed
+    battle.log.record(MineShot, adv.id, mine.key, list(attack.weapons), needed, roll, modifier, hit)
+    if hit:
+        t.cleared.add(mine.key)
+        for side in ("A", "B"):
+            t.found[side].discard(mine.key)
 
 
 def seen_scenario(battle: Battle, side: str) -> Scenario:

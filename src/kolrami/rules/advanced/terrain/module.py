@@ -17,7 +17,7 @@ from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import cloak
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
-from kolrami.rules.advanced.orders import LayDecision, LayOrder
+from kolrami.rules.advanced.orders import Attack, LayDecision, LayOrder, mine_target
 from kolrami.rules.advanced.state import PHASES, AdvancedState, AdvShip, Surroundings
 from kolrami.rules.advanced.terrain import (
     black_hole,
@@ -192,6 +192,22 @@ class Terrain(AdvancedModule):
         t.escaped.add(adv.id)
         return black_hole.try_escape(battle, state, adv, hole)
 
+    def object_problem(
+        self, state: AdvancedState, ship: AdvShip, weapons: tuple[int, ...], target: str
+    ) -> str | None:
+        t = terrain_for(state)
+        key = mine_target(target)
+        if t is None or key is None:
+            return f"there is no '{target}' on the table"
+        return mines.mine_shot_problem(state, t, ship, weapons, key)
+
+    def fire_at_object(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, attack: Attack
+    ) -> None:
+        t = terrain_for(state)
+        if t is not None and mine_target(attack.target) is not None:
+            mines.shoot_mine(battle, state, t, ship, attack)
+
     def holds_fire(self, state: AdvancedState, ship: AdvShip) -> bool:
         t = terrain_for(state)
         return t is not None and ship.id in t.laying  # laying a mine (ADV-MINE-02)
@@ -275,6 +291,7 @@ class Terrain(AdvancedModule):
                     strike(battle, adv, doom, 0, adv.ship.superstructure)
         t = terrain_of(battle)
         if t is not None:
+            mines.firing_mines_fire(battle, state, t)  # ADV-MINE-09
             t.last = {a.id: (a.ship.x, a.ship.y) for a in state.ships.values()}
 
 
