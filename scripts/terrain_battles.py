@@ -5,6 +5,7 @@ an error (issue 19). Prints one line a scenario: battles, errors, how they ended
     python scripts/terrain_battles.py                 # 200 battles a scenario
     python scripts/terrain_battles.py --seeds 20 --scenario minefield
     python scripts/terrain_battles.py --views 7      # one minefield battle: referee vs sides
+    python scripts/terrain_battles.py --views 1 --lay   # the same with mines laid in play
     python scripts/terrain_battles.py --seeds 20 --fingerprint   # a hash of each scenario's logs
 
 Terrain losses are ships the terrain destroyed (the strike that took a ship to 0 was terrain's:
@@ -22,7 +23,7 @@ from kolrami.captains.base import BattleView
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.fleet import load_fleet
-from kolrami.rules.advanced.terrain_events import MineRolled, TerrainDamage
+from kolrami.rules.advanced.terrain_events import MineLaid, MineRolled, TerrainDamage
 from kolrami.scenarios.models import Minefield, builtin_scenario
 from kolrami.sim.play import simulate
 
@@ -49,6 +50,12 @@ def mines_seen(battle: Battle) -> None:
         f"referee (log): {sum(len(t['mines']) for t in laid)} mines laid by side "
         f"{'/'.join(t['owner'] for t in laid)}; {len(rolls)} mine rolls, went off: {gone}"
     )
+    in_play = [e for e in battle.events() if isinstance(e, MineLaid)]
+    if in_play:
+        print(
+            f"referee (log): {len(in_play)} mines laid in play: "
+            + ", ".join(f"{e.mine} by {e.ship} at ({e.x:g}, {e.y:g})" for e in in_play)
+        )
     for side in ("A", "B"):
         view = BattleView(battle, side).scenario
         seen = [m for t in view.terrain if isinstance(t, Minefield) for m in t.mines]
@@ -70,12 +77,23 @@ def main() -> None:
     parser.add_argument("--scenario", action="append", choices=SCENARIOS)
     parser.add_argument("--views", type=int, metavar="SEED", help="one minefield battle's views")
     parser.add_argument("--fingerprint", action="store_true", help="print a hash of the logs")
+    parser.add_argument(
+        "--lay", action="store_true", help="with --views: side B may lay mines in its half"
+    )
     args = parser.parse_args()
     fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
     if args.views is not None:
-        battle = simulate(
-            builtin_scenario("minefield"), fleets, ("aggressive", "aggressive"), args.views
-        )
+        scenario = builtin_scenario("minefield")
+        captains = ("aggressive", "aggressive")
+        if args.lay:  # side B may lay more in its half; random captains drop their shields
+            half = ((0.0, 60.0), (scenario.table_width_cm, scenario.table_height_cm))
+            fields = tuple(
+                f.model_copy(update={"lay_area": half}) if isinstance(f, Minefield) else f
+                for f in scenario.terrain
+            )
+            scenario = scenario.model_copy(update={"terrain": fields})
+            captains = ("random", "random")
+        battle = simulate(scenario, fleets, captains, args.views)
         mines_seen(battle)
         return
     failed = 0
