@@ -30,6 +30,7 @@ from kolrami.rules.advanced.orders import (
     BonusOrder,
     DecloakOrder,
     EvadeOrder,
+    LayOrder,
     LockOrder,
     MoveOrder,
     PowerOrder,
@@ -105,11 +106,12 @@ ints = st.lists(small, max_size=7).map(tuple)
 six = st.lists(small, min_size=1, max_size=7).map(tuple)
 aims = st.none() | st.from_regex(r"(w[0-9]{1,2}|warp_port|impulse|hull)", fullmatch=True)
 points = st.builds(lambda x, y: f"H{x}.{y}", st.integers(0, 999), st.integers(0, 999))
+mines = st.builds(lambda f, n: f"M{f}.{n}", st.integers(1, 99), st.integers(1, 999))
 attacks = st.builds(
     Attack,
     ships,
     st.lists(small, min_size=1, max_size=2).map(tuple),
-    ships | points,
+    ships | points | mines,
     aims,
     st.booleans(),
 )
@@ -142,6 +144,7 @@ ORDERS.update(
         AttackOrder: st.builds(AttackOrder, st.lists(attacks, max_size=4).map(tuple)),
         EvadeOrder: st.builds(EvadeOrder, st.lists(st.tuples(ships, turns), max_size=3).map(tuple)),
         ShieldOrder: st.builds(ShieldOrder, st.lists(st.tuples(ships, six), max_size=3).map(tuple)),
+        LayOrder: st.builds(LayOrder, st.lists(ships, max_size=3).map(tuple)),
     }
 )
 

@@ -55,6 +55,8 @@ from kolrami.rules.advanced.orders import (
     DecloakOrder,
     EvadeDecision,
     EvadeOrder,
+    LayDecision,
+    LayOrder,
     LockDecision,
     LockOrder,
     MoveDecision,
@@ -71,8 +73,10 @@ from kolrami.rules.advanced.orders import (
 )
 from kolrami.rules.advanced.state import PHASES, AdvShip
 from kolrami.rules.advanced.terrain import danger, deadly, mines_on_path
+from kolrami.rules.advanced.terrain.black_hole import disk_depth
+from kolrami.rules.advanced.terrain.ion import storm_advance
 from kolrami.rules.advanced.view import AdvancedView, Contact
-from kolrami.scenarios.models import Nebula
+from kolrami.scenarios.models import BlackHole, IonStorm, Nebula
 
 ADVANCED_DECISIONS = (
     TacticsDecision,
@@ -85,7 +89,17 @@ ADVANCED_DECISIONS = (
     EvadeDecision,
     ShieldDecision,
     *FIELD_DECISIONS,
+    LayDecision,
 )
+
+#: What ending a move where an ion storm's front will be by the end of next turn costs a whole
+#: ship (three times as much for a wreck).
+STORM_AHEAD_COST = 10.0
+STORM_DEPTH_COST = 3.0  # a hex deeper behind that front
+#: Hexes a turn more than an ion storm's speed that a ship in its path buys to outrun it.
+STORM_MARGIN_HEXES = 3
+#: The doctrine lays a mine only with no enemy within this many hexes (a layer holds its fire).
+LAY_CLEARANCE_HEXES = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +141,23 @@ def _expected(power: int, needed: int, penalty: int) -> float:
     return power * p
 
 
+def terrain_moves(view: BattleView, a: AdvShip) -> int:
+    """Hexes of movement the terrain asks the ship to buy this turn: enough to outrun an ion
+    storm whose front reaches it by the end of next turn, and to hold against a black hole's
+    drag (its disk depth every phase, docs/rules.md ADV-BH-03)."""
+    hex_cm = view.advanced().hex_cm
+    x, y = a.ship.x, a.ship.y
+    need = 0
+    for t in view.scenario.terrain:
+        if isinstance(t, IonStorm) and t.covers(
+            x, y, storm_advance(t, hex_cm, view.turn + 1, PHASES)
+        ):
+            need = max(need, math.ceil(t.speed_hexes) + STORM_MARGIN_HEXES)
+        elif isinstance(t, BlackHole):
+            need = max(need, PHASES * min(t.rings, disk_depth(t, hex_cm, x, y)))
+    return need
+
+
 def terrain_cost(view: BattleView, a: AdvShip, mx: float, my: float, ex: float, ey: float) -> float:
     """What the terrain this side knows of costs a move through (mx, my) to (ex, ey): passing
     anything deadly on the way is as bad as ending there; a battered ship likes a nebula's
@@ -135,9 +166,17 @@ def terrain_cost(view: BattleView, a: AdvShip, mx: float, my: float, ex: float, 
     if not scenario.terrain:
         return 0.0
     hex_cm = view.advanced().hex_cm
-    cost = danger(scenario, hex_cm, ex, ey, view.turn)
+    # a hurt ship weighs what the terrain would take off it more: up to three times when wrecked
+    hurt = 1.0 - a.ship.superstructure / max(1, a.ship.cls.superstructure)
+    cost = danger(scenario, hex_cm, ex, ey, view.turn) * (1.0 + 2.0 * hurt)
     if deadly(scenario, hex_cm, mx, my):
         cost += 1000.0
+    for t in scenario.terrain:  # keep out of where an ion storm's front will be next turn
+        if isinstance(t, IonStorm):
+            front = storm_advance(t, hex_cm, view.turn + 1, PHASES)
+            if t.covers(ex, ey, front):  # and the deeper behind it, the worse
+                behind = (front - t.offset(ex, ey)) / hex_cm
+                cost += (STORM_AHEAD_COST + STORM_DEPTH_COST * behind) * (1.0 + 2.0 * hurt)
     path = [(a.ship.x, a.ship.y), (mx, my), (ex, ey)]
     cost += 2.0 * mines_on_path(scenario, hex_cm, path)
     if a.ship.superstructure * 2 < a.ship.cls.superstructure and any(
@@ -183,6 +222,8 @@ class AdvancedDoctrine:
             return self.attack(view, decision)
         if isinstance(decision, EvadeDecision):
             return self.evade(view, decision)
+        if isinstance(decision, LayDecision):
+            return self.lay(view, decision)
         return self.shields(view, decision)
 
     # --- module adv-tactics ------------------------------------------------------------------
@@ -433,6 +474,8 @@ class AdvancedDoctrine:
             goal = max(adv.hex_cm * 2.0, reach * self.t.range_share)
             want = max(3, math.ceil(max(0.0, d - goal) / adv.hex_cm))
             want = min(want, s.max_moves)
+        flee = min(terrain_moves(view, a), s.max_moves) if a.impulse > 0 else 0
+        want = max(want, flee)
         if adv.module_on("adv-tactics"):  # never above the safe speed (ADV-WARP-01)
             rated = s.warp_port + s.warp_starboard
             safe = max_warp(s.max_moves, damage_percent(a.warp_port + a.warp_starboard, rated))
@@ -445,7 +488,7 @@ class AdvancedDoctrine:
         limit = adv.speed_limit(a.id)
         if limit is not None:
             want = min(want, limit)
-        first_moves = min(want, 4, budget // s.move_cost)
+        first_moves = min(want, max(4, flee), budget // s.move_cost)
         budget -= first_moves * s.move_cost
         weapons = [0] * len(s.weapons)
         order = sorted(
@@ -716,6 +759,20 @@ class AdvancedDoctrine:
                     return Attack(a.id, (i,), f"H{x}.{y}")
         return None
 
+    def lay(self, view: BattleView, decision: LayDecision) -> LayOrder:
+        """Lay a mine with every ship that may, unless an enemy is close enough to shoot at:
+        a layer holds its fire (ADV-MINE-02)."""
+        layers = []
+        for sid in decision.ships:
+            a = view.advanced().ship(sid)
+            near = min(
+                (math.hypot(e.ship.x - a.ship.x, e.ship.y - a.ship.y) for e in _enemies(view)),
+                default=math.inf,
+            )
+            if near > LAY_CLEARANCE_HEXES * view.advanced().hex_cm:
+                layers.append(sid)
+        return LayOrder(tuple(layers))
+
     def attack(self, view: BattleView, decision: AttackDecision) -> AttackOrder:
         adv = view.advanced()
         attacks: list[Attack] = []
@@ -876,6 +933,8 @@ class RandomAdvanced:
             return MoveOrder(decision.ship, hexes, d.d(3) - 2, d.d(3) - 2)
         if isinstance(decision, AttackDecision):
             return self._attacks(view, decision)
+        if isinstance(decision, LayDecision):
+            return LayOrder(tuple(sid for sid in decision.ships if d.d(2) == 1))
         if isinstance(decision, EvadeDecision):
             return EvadeOrder(
                 tuple((sid, 1 if d.d(2) == 1 else -1) for sid in decision.ships if d.d(3) == 1)

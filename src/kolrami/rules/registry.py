@@ -53,6 +53,8 @@ MODULES: tuple[type[RuleModule], ...] = (
     webs.TholianWebs,
     probes.SensorProbes,
     comms.Communications,
+    terrain.MagnetarBands,
+    terrain.BlackHoleEscapes,
 )
 REGISTRY: dict[str, type[RuleModule]] = {cls.name: cls for cls in MODULES}
 if len(REGISTRY) != len(MODULES):  # pragma: no cover - a listing mistake, caught by any test

@@ -178,7 +178,8 @@ class IonStorm(_Feature):
 class Minefield(_Feature):
     """Mines laid by side `owner` (ADV-MINE-01, ADV-MINE-03, ADV-MINE-07, ADV-MINE-09): each
     point is one mined hex; `cloaked` for Romulan-made mines; `damage` each mine deals; `firing`
-    for the scenario kind that shoots weakly and can be shot."""
+    for the scenario kind that shoots weakly and can be shot; `lay_area`, two opposite corners
+    of the rectangle where the owner's ships may lay more of these mines in play (ADV-MINE-02)."""
 
     kind: Literal["minefield"]
     owner: Literal["A", "B"]
@@ -186,6 +187,14 @@ class Minefield(_Feature):
     damage: int = Field(10, ge=1, le=100)
     cloaked: bool | None = None
     firing: bool | None = None
+    lay_area: tuple[Point, Point] | None = None
+
+    def may_lay_at(self, x: float, y: float) -> bool:
+        """Whether the scenario lets the owner lay a mine of this field at (x, y)."""
+        if self.lay_area is None:
+            return False
+        (x0, y0), (x1, y1) = self.lay_area
+        return min(x0, x1) <= x <= max(x0, x1) and min(y0, y1) <= y <= max(y0, y1)
 
     def contains(self, x: float, y: float) -> bool:
         return False  # a minefield is points: the rules ask per mine and hex
@@ -368,7 +377,7 @@ def _anchors(feature: _Feature) -> list[Point]:
     if isinstance(feature, IonStorm):
         return list(feature.front)
     if isinstance(feature, Minefield):
-        return list(feature.mines)
+        return list(feature.mines) + list(feature.lay_area or ())
     if isinstance(feature, _Round):
         return [(feature.x, feature.y)]
     return []

@@ -18,14 +18,10 @@ from kolrami.rules.advanced.modules import AdvancedRules
 from kolrami.rules.advanced.officers import bonus_options
 from kolrami.rules.advanced.orders import Attack
 from kolrami.rules.advanced.state import KEY, AdvancedState, setup
-from kolrami.rules.advanced.terrain import (
-    Terrain,
-    TerrainState,
-    mines_of,
-    orbit_band,
-    sensing_number,
-    storm_advance,
-)
+from kolrami.rules.advanced.terrain import Terrain, TerrainState, mines_of
+from kolrami.rules.advanced.terrain.ion import storm_advance
+from kolrami.rules.advanced.terrain.nebula import sensing_number
+from kolrami.rules.advanced.terrain.orbit import orbit_band
 from kolrami.rules.advanced.terrain_events import MineRolled, TerrainCheck, TerrainDamage
 from kolrami.rules.sandbox import fleet_of
 from kolrami.scenarios.models import (

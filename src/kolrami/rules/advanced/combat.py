@@ -24,6 +24,7 @@ from kolrami.rules.advanced.orders import (
     EvadeDecision,
     EvadeOrder,
     dispersal_point,
+    mine_target,
 )
 from kolrami.rules.advanced.power import absorb, cut_power
 from kolrami.rules.advanced.state import ROLES, SHAKEN_LIMIT, AdvancedState, AdvShip
@@ -172,7 +173,14 @@ def verify_attacks(state: AdvancedState, decision: AttackDecision, order: Attack
         adv = state.of(a.ship)
         mine = used.setdefault(a.ship, set())
         point = dispersal_point(a.target)
-        if point is not None:
+        if mine_target(a.target) is not None:  # a firing mine (module adv-terrain)
+            problem = state.rules.object_problem(state, adv, a.weapons, a.target)
+            if problem:
+                raise IllegalOrderError(f"{a.ship}: {problem}")
+            if mine & set(a.weapons):
+                raise IllegalOrderError(f"{a.ship}: each weapon fires once (ADV-FIRE-01)")
+            mine.update(a.weapons)
+        elif point is not None:
             problem = point_attack_problem(state, adv, a.weapons, point)
             if problem:
                 raise IllegalOrderError(f"{a.ship}: {problem}")
@@ -228,7 +236,7 @@ def verify_attacks(state: AdvancedState, decision: AttackDecision, order: Attack
                 "this phase "
                 "(2, more with the helmsman's bonus) (ADV-FIRE-02, ADV-OFF-06)"
             )
-        if a.aim is not None and point is None:
+        if a.aim is not None and point is None and mine_target(a.target) is None:
             problem = aim_problem(adv.sheet.weapons[a.weapons[0]], state.of(a.target), a.aim)
             if problem:
                 raise IllegalOrderError(f"{a.ship}: {problem}")
@@ -408,6 +416,9 @@ def fire(battle: Battle, state: AdvancedState, attack: Attack) -> None:
     point = dispersal_point(attack.target)
     if point is not None:
         state.rules.fire_at_point(battle, state, adv, attack.weapons[0], *point)
+        return
+    if mine_target(attack.target) is not None:
+        state.rules.fire_at_object(battle, state, adv, attack)
         return
     target = state.of(attack.target)
     if not target.alive:

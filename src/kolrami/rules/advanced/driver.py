@@ -53,7 +53,7 @@ from kolrami.rules.fpf.movement import move_single
 from kolrami.rules.fpf.orders import Maneuver
 
 #: Bump whenever a change can alter an advanced battle's outcome for the same inputs (GUIDE 3.10).
-ADVANCED_RULES_VERSION = "adv-2"
+ADVANCED_RULES_VERSION = "adv-3"
 
 T = TypeVar("T")
 #: One step of the turn: yields decisions, receives orders, returns nothing.

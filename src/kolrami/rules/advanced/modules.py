@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.orders import Decision, Order
     from kolrami.rules.advanced.checks import Check
+    from kolrami.rules.advanced.orders import Attack
     from kolrami.rules.advanced.state import AdvancedState, AdvShip
 
 #: A step of the turn that may ask captains: yields decisions, receives orders.
@@ -131,6 +132,21 @@ class AdvancedModule(RuleModule):
         return False
 
     @hook
+    def object_problem(
+        self, state: AdvancedState, ship: AdvShip, weapons: tuple[int, ...], target: str
+    ) -> str | None:
+        """Why `ship` may not fire `weapons` at `target`, a thing on the table that is not a
+        ship (terrain: a firing mine, `M2.3`), or None when it may; a module that does not
+        know the target returns None too and the first problem found stands."""
+        return None
+
+    @hook
+    def fire_at_object(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, attack: Attack
+    ) -> None:
+        """Resolve an attack at a target that is not a ship (every module's, in order)."""
+
+    @hook
     def reveals(self, state: AdvancedState, side: str, ship: AdvShip) -> bool:
         """Whether this module shows the enemy `ship` to `side` although a module's `hides`
         hides it (a probe's shadow-free sensing, ADV-PROBE-03)."""
@@ -151,7 +167,7 @@ class AdvancedModule(RuleModule):
     @hook
     def fire_barred(self, state: AdvancedState, ship: AdvShip) -> bool:
         """Whether `ship` may not fire at all this phase (it transported or is docking, module
-        adv-tactics); any module barring it bars it."""
+        adv-tactics; it is laying a mine, terrain); any module barring it bars it."""
         return False
 
     @hook
@@ -285,6 +301,8 @@ class AdvancedRules:
         self._visible = rules.policy(AdvancedModule.visible)
         self._hides = rules.hooks(AdvancedModule.hides)
         self._reveals = rules.hooks(AdvancedModule.reveals)
+        self._object_problem = rules.hooks(AdvancedModule.object_problem)
+        self._fire_at_object = rules.hooks(AdvancedModule.fire_at_object)
         self._to_hit_penalty = rules.hooks(AdvancedModule.to_hit_penalty)
         self._terrain_damage = rules.hooks(AdvancedModule.terrain_damage)
         self._fire_barred = rules.hooks(AdvancedModule.fire_barred)
@@ -323,6 +341,26 @@ class AdvancedRules:
         """Whether a module's hook hides `ship` from `side` now (terrain hides it whole: it
         cannot even be named as a target)."""
         return any(fn(state, side, ship) for fn in self._hides)
+
+    def object_problem(
+        self, state: AdvancedState, ship: AdvShip, weapons: tuple[int, ...], target: str
+    ) -> str | None:
+        """Why `ship` may not fire at `target`, a thing that is not a ship, or None; with no
+        module playing such targets, there is none to fire at."""
+        if not self._object_problem:
+            return f"there is no '{target}' on the table (firing mines need adv-terrain)"
+        for fn in self._object_problem:
+            problem = fn(state, ship, weapons, target)
+            if problem:
+                return problem
+        return None
+
+    def fire_at_object(
+        self, battle: Battle, state: AdvancedState, ship: AdvShip, attack: Attack
+    ) -> None:
+        """Every module's resolution of an attack at a target that is not a ship."""
+        for fn in self._fire_at_object:
+            fn(battle, state, ship, attack)
 
     def cloak_problem(self, state: AdvancedState, ship: AdvShip) -> str | None:
         """Why `ship` may not engage a cloak: its surroundings first, then the module's rule."""

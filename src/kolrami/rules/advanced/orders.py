@@ -13,12 +13,14 @@ Text forms (ship ids like A1; weapons by their index on the advanced sheet, w0 =
   MOVE A1 3 T+1 T0                                                       hexes, two turn points
   DECLOAK A1 A2 | DECLOAK NONE                         cloaked ships that drop the cloak to fire
   ATTACK A1:0+1>B2@impulse* A1:4>H45.60 | ATTACK NONE  weapons > target, @ aimed system, * -2
-      bonus; a launcher may fire a dispersal torpedo at a point of the table, H<x>.<y> in cm
+      bonus; a launcher may fire a dispersal torpedo at a point of the table, H<x>.<y> in cm;
+      M<f>.<n> names mine n of the scenario's terrain feature f, a firing mine (ADV-MINE-09)
   EVADE A1:+1 | EVADE NONE                                               turn one hexside
   SHIELDS A1=16.16.10.16.16.16 | SHIELDS NONE                            end-of-phase redistribution
   TACTICS A1:tractor>B2=full A2:board>B1 A3:dock>A4 | TACTICS NONE      module adv-tactics: one
       of the options its decision lists per ship (tractor, release, escape, board, dock, undock,
       crew, destruct=warp-breach|impulse-overload|scuttle)
+  LAY A1 A2 | LAY NONE                          ships that lay a mine where they are (ADV-MINE-02)
 """
 
 from __future__ import annotations
@@ -129,6 +131,16 @@ class TacticsDecision(GameDecision):
     options: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class LayDecision(GameDecision):
+    """`side` may have `ships` lay a mine each where they stand in phase `phase`; asked only
+    where a scenario lets mines be laid (ADV-MINE-02, module adv-terrain)."""
+
+    side: str
+    phase: int
+    ships: tuple[str, ...]
+
+
 AdvancedDecision = (
     TacticsDecision
     | BonusDecision
@@ -139,6 +151,7 @@ AdvancedDecision = (
     | AttackDecision
     | EvadeDecision
     | ShieldDecision
+    | LayDecision
 )
 
 
@@ -159,6 +172,15 @@ def dispersal_point(target: str) -> tuple[int, int] | None:
 
 
 _POINT = re.compile(r"^H(\d+)\.(\d+)$")
+
+
+def mine_target(target: str) -> str | None:
+    """The mine key ('2.3') an attack target `M2.3` names (ADV-MINE-09), or None."""
+    m = _MINE.match(target)
+    return f"{m.group(1)}.{m.group(2)}" if m else None
+
+
+_MINE = re.compile(r"^M(\d+)\.(\d+)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,6 +390,16 @@ def action_verb(action: str) -> str:
     return re.split(r"[>=]", rest, maxsplit=1)[0]
 
 
+@dataclass(frozen=True, slots=True)
+class LayOrder(GameOrder):
+    """The ships that lay a mine this phase (ADV-MINE-02)."""
+
+    ships: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return "LAY " + (" ".join(self.ships) if self.ships else "NONE")
+
+
 AdvancedOrder = (
     TacticsOrder
     | BonusOrder
@@ -378,6 +410,7 @@ AdvancedOrder = (
     | AttackOrder
     | EvadeOrder
     | ShieldOrder
+    | LayOrder
 )
 
 #: What each advanced decision is answered with (for scripted captains).
@@ -391,6 +424,7 @@ FITS: dict[type, type] = {
     EvadeDecision: EvadeOrder,
     ShieldDecision: ShieldOrder,
     TacticsDecision: TacticsOrder,
+    LayDecision: LayOrder,
 }
 
 
@@ -406,7 +440,7 @@ _PLAN = re.compile(
 )
 _MOVE = re.compile(rf"^MOVE ({_SHIP}) (\d+) T([+-]?\d+) T([+-]?\d+)$")
 _ATTACK = re.compile(
-    rf"^({_SHIP}):(\d+(?:\+\d+)*)>({_SHIP}|H\d+\.\d+)(?:@([a-z_]+\d*|w\d+))?(\*)?$"
+    rf"^({_SHIP}):(\d+(?:\+\d+)*)>({_SHIP}|H\d+\.\d+|M\d+\.\d+)(?:@([a-z_]+\d*|w\d+))?(\*)?$"
 )
 _EVADE = re.compile(rf"^({_SHIP}):([+-]?\d+)$")
 _SHIELDS = re.compile(rf"^({_SHIP})=({_LIST})$")
@@ -422,6 +456,7 @@ HEADS: dict[str, str] = {
     "EVADE": "EVADE A1:+1 ... | EVADE NONE",
     "SHIELDS": "SHIELDS A1=16.16.10.16.16.16 ... | SHIELDS NONE",
     "TACTICS": "TACTICS A1:tractor>B2=full ... | TACTICS NONE",
+    "LAY": "LAY A1 ... | LAY NONE",
 }
 
 
@@ -492,13 +527,12 @@ def parse_advanced(tokens: list[str], text: str) -> AdvancedOrder:
             weapons = tuple(int(w) for w in m.group(2).split("+"))
             attacks.append(Attack(m.group(1), weapons, m.group(3), m.group(4), bool(m.group(5))))
         return AttackOrder(tuple(attacks))
-    if head == "DECLOAK":
-        if none:
-            return DecloakOrder()
-        bad = [t for t in rest if not re.match(rf"^{_SHIP}$", t)]
+    if head in ("DECLOAK", "LAY"):
+        bad = [] if none else [t for t in rest if not re.match(rf"^{_SHIP}$", t)]
         if bad:
             raise ValueError(f"'{bad[0]}' is not a ship id like A1")
-        return DecloakOrder(tuple(rest))
+        ships = () if none else tuple(rest)
+        return DecloakOrder(ships) if head == "DECLOAK" else LayOrder(ships)
     if head == "EVADE":
         if none:
             return EvadeOrder()

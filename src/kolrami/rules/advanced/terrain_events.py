@@ -145,11 +145,72 @@ class TerrainCheck(Event):
         return f"  {self.what} {name(self.ship)}: {self.roll} vs {self.needed}: {how}"
 
 
+@dataclass(frozen=True, slots=True)
+class MineLaid(Change):
+    """A ship laid mine `mine` where it stands, spending one missile casing from its torpedo
+    stores, `stores` left (ADV-MINE-02). Only its own side's view shows the mine."""
+
+    kind: ClassVar[str] = "mine_laid"
+    ship: str
+    mine: str
+    x: float
+    y: float
+    stores: int
+
+    def apply(self, battle: Battle) -> None:
+        state_of(battle).of(self.ship).stores = self.stores
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        return f"  {name(self.ship)} lays mine {self.mine} ({self.stores} casings left)"
+
+
+@dataclass(frozen=True, slots=True)
+class MineFired(Event):
+    """A firing mine shot at the nearest enemy ship in its reach: the d10 against the number
+    it needs, and the damage on the facing toward it when it hit (ADV-MINE-09)."""
+
+    kind: ClassVar[str] = "mine_fired"
+    mine: str
+    ship: str
+    roll: int
+    needed: int
+    hit: bool
+    damage: int
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        how = f"hit for {self.damage}" if self.hit else "miss"
+        who = name(self.ship)
+        return f"  firing mine {self.mine} shoots at {who}: d10 {self.roll} vs {self.needed}: {how}"
+
+
+@dataclass(frozen=True, slots=True)
+class MineShot(Event):
+    """A ship fired at a firing mine: the to-hit roll (with its modifier) against the number;
+    one point of damage destroys the mine (ADV-MINE-09)."""
+
+    kind: ClassVar[str] = "mine_shot"
+    ship: str
+    mine: str
+    weapons: list[int]
+    needed: int
+    roll: int
+    modifier: int
+    hit: bool
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        how = "destroyed" if self.hit else "miss"
+        roll = f"d10 {self.roll}{self.modifier:+d} vs {self.needed}"
+        return f"  {name(self.ship)} fires at mine {self.mine}: {roll}: {how}"
+
+
 #: Every terrain event, for the registry's log reader.
 TERRAIN_EVENTS: tuple[type[Event], ...] = (
     SurroundingsChanged,
     TerrainDamage,
     TerrainMoved,
+    MineLaid,
+    MineFired,
+    MineShot,
     MineRolled,
     TerrainCheck,
 )
