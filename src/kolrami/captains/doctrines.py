@@ -42,6 +42,7 @@ from kolrami.captains.scoring import (
     best_target,
     candidates,
     enemy,
+    flank_point,
     focus_target,
     held_range,
     jump_toward,
@@ -347,6 +348,8 @@ class ScoredCaptain:
                     situation.hold += WITHDRAW_CM * pull
                 else:
                     situation.closing = weights.closing * (1.0 - 2.0 * pull)
+            if weights.flank and weights.hold_range:
+                situation.anchor = flank_point(origin, focus, situation.hold, weights.flank)
             if rank:
                 ranked = ranked_moves(origin, choices.legs, situation, weights)
                 move = ranked[min(rank, len(ranked) - 1)]

@@ -246,7 +246,19 @@ class _RateColumn(ProgressColumn):
 
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
-        return Text("-- battles/s" if speed is None else f"{speed:,.0f} battles/s", style="cyan")
+        return Text(
+            "-- battles/s" if speed is None else f"{speed_text(speed)} battles/s", style="cyan"
+        )
+
+
+def speed_text(per_second: float) -> str:
+    """Battles a second as a person reads them: whole numbers from 10 on, else two figures
+    (a searching captain plays a battle or so a second: '0 battles/s' would say nothing)."""
+    if math.isnan(per_second):
+        return "--"
+    if per_second >= 10:
+        return f"{per_second:,.0f}"
+    return f"{per_second:.2g}" if per_second >= 0.01 else f"{per_second:.1g}"
 
 
 def _progress(console: Console) -> Progress:
@@ -340,7 +352,7 @@ def run_assess(opts: AssessOptions) -> None:
             took = time.perf_counter() - start
             err.print(
                 f"played {counted[0]} of at most {todo} battles in {took:.0f} s "
-                f"({counted[0] / took:.0f} battles/s)"
+                f"({speed_text(counted[0] / took)} battles/s)"
                 if took > 0
                 else f"played {counted[0]}",
                 soft_wrap=True,
@@ -366,7 +378,7 @@ def run_assess(opts: AssessOptions) -> None:
     rate = played / seconds if seconds > 0 else math.nan
     if store is not None and store.skipped:
         err.print(f"[yellow]Skipped {store.skipped} unreadable line(s) in {store.path}.[/yellow]")
-    summary = f"Played {played} battles in {seconds:.1f} s ({rate:,.0f} battles/s)" + (
+    summary = f"Played {played} battles in {seconds:.1f} s ({speed_text(rate)} battles/s)" + (
         f"; {resumed} were already in {opts.out}" if resumed else ""
     )
     err.print(summary)
@@ -487,7 +499,7 @@ def print_tables(out: Console, a: Assessment) -> None:
             Text(verdict + (f" ({', '.join(flags)})" if flags else ""), style=style),
         ]
         if a.by_captain:
-            cells.append(", ".join(f"{c}: {v}" for c, v in a.verdicts_by_captain(i).items()))
+            cells.append(a.by_captain_text(i))
         f.add_row(*cells)
     out.print(f)
     out.print(f"[dim]Verdicts rest on {a.fair.basis}.[/dim]")
