@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kolrami.cli import app
-from kolrami.cli.assess import speed_text
+from kolrami.cli.assess import duration_text, speed_text
 
 runner = CliRunner()
 SMALL = ["--classes", "reliant,ktroika,sting", "--battles", "4", "--workers", "1"]
@@ -252,3 +252,30 @@ def test_a_slow_sweep_s_speed_is_shown_in_figures_that_say_something() -> None:
     assert speed_text(0.347) == "0.35"
     assert speed_text(0.004) == "0.004"
     assert speed_text(float("nan")) == "--"
+    assert [duration_text(s) for s in (40.2, 720, 12_600)] == ["40 s", "12 min", "3.5 h"]
+
+
+def test_a_captain_without_battles_of_its_own_is_named_in_the_verdicts() -> None:
+    # three captains take turns in nine ordered pairs: in 4 battles a matchup only aggressive
+    # plays on both sides, and the other two are named with the battles they need
+    data = json.loads(
+        run_ok(
+            "assess",
+            "--classes",
+            "reliant,sting,ktroika,defender",
+            "--battles",
+            "4",
+            "--workers",
+            "1",
+            "--captains",
+            "aggressive,kiting,random",
+            "--json",
+        )
+    )
+    for row in data["fair_values"]["combatants"]:
+        assert set(row["verdict_by_captain"]) == {"aggressive"}
+        for other in ("kiting", "random"):
+            assert (
+                f"{other}: no battles of its own on both sides (--battles 18 or more)"
+                in (row["by_captain"])
+            )

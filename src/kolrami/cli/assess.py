@@ -251,6 +251,15 @@ class _RateColumn(ProgressColumn):
         )
 
 
+def duration_text(seconds: float) -> str:
+    """A time left as a person reads it: '40 s', '12 min', '3.5 h'."""
+    if seconds < 100:
+        return f"{seconds:.0f} s"
+    if seconds < 6000:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def speed_text(per_second: float) -> str:
     """Battles a second as a person reads them: whole numbers from 10 on, else two figures
     (a searching captain plays a battle or so a second: '0 battles/s' would say nothing)."""
@@ -350,9 +359,11 @@ def run_assess(opts: AssessOptions) -> None:
         if tenth > counted[1]:
             counted[1] = tenth
             took = time.perf_counter() - start
+            left = (todo - counted[0]) * took / counted[0]
             err.print(
                 f"played {counted[0]} of at most {todo} battles in {took:.0f} s "
-                f"({speed_text(counted[0] / took)} battles/s)"
+                f"({speed_text(counted[0] / took)} battles/s"
+                + (f", about {duration_text(left)} left)" if counted[0] < todo else ")")
                 if took > 0
                 else f"played {counted[0]}",
                 soft_wrap=True,
@@ -476,7 +487,7 @@ def print_tables(out: Console, a: Assessment) -> None:
         return
     f = Table(title="Fair values (cost that puts each on the others' price line)")
     cols = ["Combatant", "Cost", "Fair cost", "95% interval", "If linear", "P(under)", "Verdict"]
-    if a.by_captain:
+    if len(a.plan.captains) > 1:
         cols.append("By captain")
     for col in cols:
         f.add_column(
@@ -498,7 +509,7 @@ def print_tables(out: Console, a: Assessment) -> None:
             "-" if fv.p_underpriced is None else f"{fv.p_underpriced:.2f}",
             Text(verdict + (f" ({', '.join(flags)})" if flags else ""), style=style),
         ]
-        if a.by_captain:
+        if len(a.plan.captains) > 1:
             cells.append(a.by_captain_text(i))
         f.add_row(*cells)
     out.print(f)

@@ -527,10 +527,19 @@ class Assessment:
         """Combatant i's verdict and fair cost under each captain alone, for a table cell
         ('aggressive: underpriced, fair 163 SP; kiting: can't tell, fair 171 SP')."""
         fair = self.fair_costs_by_captain(i)
-        return "; ".join(
-            f"{c}: {v}" + ("" if fair[c] is None else f", fair {fair[c]:.0f} SP")
-            for c, v in self.verdicts_by_captain(i).items()
-        )
+        verdicts = self.verdicts_by_captain(i)
+        parts = []
+        for c in self.plan.captains if len(self.plan.captains) > 1 else ():
+            if c not in verdicts:
+                # the ordered pairs of captains take turns, two battles each: a captain's own
+                # battles (it on both sides) come round once every 2 x captains^2 battles
+                need = 2 * len(self.plan.captains) ** 2
+                parts.append(f"{c}: no battles of its own on both sides (--battles {need} or more)")
+                continue
+            parts.append(
+                f"{c}: {verdicts[c]}" + ("" if fair[c] is None else f", fair {fair[c]:.0f} SP")
+            )
+        return "; ".join(parts)
 
     def captains_disagree(self, i: int) -> bool:
         """Whether captains playing alone reach different firm verdicts on combatant i."""
