@@ -170,3 +170,18 @@ def test_the_admiral_beats_the_aggressive_doctrine_more_often_than_not(sample: i
             points += 1.0 if result.winner == side else 0.5 if result.winner is None else 0.0
             played += 1
     assert points > played / 2, f"admiral scored {points:g} of {played} against aggressive"
+
+
+def test_the_admiral_beats_the_random_captain_in_fixed_seed_battles() -> None:
+    # a floor under the search: 4 mirror battles with cards, both scenarios, sides swapped
+    # (a search that lost its way, e.g. a value of the wrong sign, loses some of these)
+    won = 0
+    battles = (("standard", "federation-cruisers", 1), ("peak-performance", "borg-cube", 0))
+    for name, preset, seed in battles:
+        fleet = load_fleet(f"presets:{preset}")
+        for side in "AB":
+            pair = ("admiral:budget=8", "random") if side == "A" else ("random", "admiral:budget=8")
+            result = simulate(builtin_scenario(name), (fleet, fleet), pair, seed).result
+            assert result is not None
+            won += result.winner == side
+    assert won == 4, f"admiral won {won} of 4 against random"
