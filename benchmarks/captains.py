@@ -33,9 +33,12 @@ SEARCH_BATTLES = 3
 SEARCH_BUDGETS = (32, 64)
 
 
-def _row(first: str, second: str, battles: int) -> dict[str, Any]:
-    got = measure(first, second, battles, 1, False)
-    return {k: got[k] for k in ("battles", "score", "wilson_95", "seconds", "load_average")}
+def _row(first: str, second: str, battles: int, stats: bool = False) -> dict[str, Any]:
+    got = measure(first, second, battles, 1, stats)
+    row = {k: got[k] for k in ("battles", "score", "wilson_95", "seconds", "load_average")}
+    if stats:  # kiting's own style: how often it gave the aggressive doctrine's very orders
+        row["same_orders_as_aggressive"] = got["rates"].get("same_as_aggressive")
+    return row
 
 
 def captain_figures() -> dict[str, Any]:
@@ -48,7 +51,7 @@ def captain_figures() -> dict[str, Any]:
         "admiral_vs_kiting": _row(admiral, "kiting", BENCH_ADMIRAL_BATTLES),
         "aggressive_vs_old_aggressive": _row("aggressive", "old-aggressive", DOCTRINE_BATTLES),
         "kiting_vs_old_kiting": _row("kiting", "old-kiting", DOCTRINE_BATTLES),
-        "kiting_vs_aggressive": _row("kiting", "aggressive", DOCTRINE_BATTLES),
+        "kiting_vs_aggressive": _row("kiting", "aggressive", DOCTRINE_BATTLES, stats=True),
     }
     return {
         "admiral": admiral,

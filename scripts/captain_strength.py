@@ -27,6 +27,7 @@ import dataclasses
 import json
 import math
 import os
+import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -167,15 +168,25 @@ def _init(stats: bool) -> None:
     register_variants()
 
 
-def measure(first: str, second: str, battles: int, workers: int, stats: bool) -> dict[str, Any]:
-    """The first captain's score against the second over `battles` battles."""
+def measure(
+    first: str, second: str, battles: int, workers: int, stats: bool, every: int = 0
+) -> dict[str, Any]:
+    """The first captain's score against the second over `battles` battles; with `every`, a
+    running score line on stderr after every `every` battles (in order, so each line is the
+    score of the first battles, both scenarios and sides balanced when `every` is a multiple
+    of four)."""
     jobs = [(first, second, i, stats) for i in range(battles)]
     start = time.perf_counter()
+    results: list[tuple[float, dict[str, int]]] = []
     if workers > 1:
         with ProcessPoolExecutor(workers, initializer=_init, initargs=(stats,)) as pool:
-            results = list(pool.map(play_one, jobs, chunksize=4))
+            for got in pool.map(play_one, jobs, chunksize=1 if every else 4):
+                results.append(got)
+                _running(results, every, start)
     else:
-        results = [play_one(job) for job in jobs]
+        for job in jobs:
+            results.append(play_one(job))
+            _running(results, every, start)
     seconds = time.perf_counter() - start
     points = sum(p for p, _ in results)
     low, high = wilson(points, battles)
@@ -207,6 +218,20 @@ def measure(first: str, second: str, battles: int, workers: int, stats: bool) ->
     return out
 
 
+def _running(results: list[tuple[float, dict[str, int]]], every: int, start: float) -> None:
+    """The running score after every `every` battles, on stderr."""
+    n = len(results)
+    if every and n % every == 0:
+        points = sum(p for p, _ in results)
+        low, high = wilson(points, n)
+        took = time.perf_counter() - start
+        print(
+            f"{n} battles: {points / n:.3f} [{low:.3f}, {high:.3f}] in {took:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("first", help="the captain measured")
@@ -214,9 +239,13 @@ def main() -> None:
     parser.add_argument("--battles", type=int, default=400, help="battles (even: sides swap)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes")
     parser.add_argument("--stats", action="store_true", help="count the doctrines' blunders")
+    parser.add_argument(
+        "--every", type=int, default=0, help="print the running score every N battles (stderr)"
+    )
     args = parser.parse_args()
     register_variants()
-    print(json.dumps(measure(args.first, args.second, args.battles, args.workers, args.stats)))
+    got = measure(args.first, args.second, args.battles, args.workers, args.stats, args.every)
+    print(json.dumps(got))
 
 
 if __name__ == "__main__":

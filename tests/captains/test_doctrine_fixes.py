@@ -202,3 +202,36 @@ def test_kiting_keeps_its_range_where_aggressive_closes() -> None:
             )
     assert differ["new"] > differ["old"]
     assert farther >= differ["new"] * 2 // 3  # where they differ, kiting mostly stays out
+
+
+def _end_point(battle: Battle, order: SquadronOrder) -> tuple[float, float]:
+    a1 = battle.ships["A1"]
+    path, _, _ = plan_path(battle, a1.x, a1.y, a1.heading, order.moves[0][1], {"A1"})
+    ex, ey, _ = path[-1]
+    return ex, ey
+
+
+def test_kiting_holds_off_the_target_s_nose_where_it_once_held_in_front() -> None:
+    # the target comes at us nose first from 20 to 30 cm: kiting with its flank point ends
+    # out of the target's forward arc, or at least farther from its nose line, more often
+    # than the kiting of before (the same weights, no flank)
+    without = dataclasses.replace(KitingCaptain.weights, flank=0.0)
+    off_nose = {"flank": 0.0, "none": 0.0}
+    differ = 0
+    for ours, gap, dx in itertools.product(
+        ("reliant", "ktroika", "venture"), (20, 25, 30), (-8, 8)
+    ):
+        battle = sandbox([[ours]], [["ktroika"]])
+        place(battle, "A1", 90 + dx, 30, heading=0, speed=10)
+        place(battle, "B1", 90, 30 + gap, heading=3, speed=10)  # facing A1's side of the table
+        b1 = battle.ships["B1"]
+        flank = _orders(KitingCaptain(Dice(0)), battle)
+        plain = _orders(_with(KitingCaptain, without), battle)
+        differ += str(flank) != str(plain)
+        for key, order in (("flank", flank), ("none", plain)):
+            ex, ey = _end_point(battle, order)
+            # the angle off B1's nose (heading 3 points down the table, -y)
+            off_nose[key] += abs(math.degrees(math.atan2(ex - b1.x, b1.y - ey)))
+    assert differ >= 6  # a third of these positions at least (8 of 18 when written)
+    # 10 degrees farther off its nose on average at least (about 53 against 29 when written)
+    assert off_nose["flank"] > off_nose["none"] + 18 * 10

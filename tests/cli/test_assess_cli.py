@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kolrami.cli import app
+from kolrami.cli.assess import duration_text, speed_text
 
 runner = CliRunner()
 SMALL = ["--classes", "reliant,ktroika,sting", "--battles", "4", "--workers", "1"]
@@ -228,9 +229,53 @@ def test_verdicts_per_captain_fit_and_flags_in_the_json() -> None:
     assert "scatter" in fv["rests_on"]
     for row in fv["combatants"]:
         assert set(row["verdict_by_captain"]) == {"aggressive", "kiting"}
+        # each captain's verdict with its fair cost, as the tables and the report show it
+        fair = row["fair_cost_by_captain"]
+        assert set(fair) == {"aggressive", "kiting"}
+        for captain, verdict in row["verdict_by_captain"].items():
+            shown = f"{captain}: {verdict}"
+            if fair[captain] is not None:
+                shown += f", fair {fair[captain]:.0f} SP"
+            assert shown in row["by_captain"]
         assert isinstance(row["extrapolated"], bool)
         assert row["verdict"] in ("underpriced", "overpriced", "about right", "can't tell")
     # the cheapest and the dearest are judged beyond the others' costs
     by_cost = sorted(fv["combatants"], key=lambda r: r["cost"])
     assert by_cost[0]["extrapolated"]
     assert by_cost[-1]["extrapolated"]
+
+
+def test_a_slow_sweep_s_speed_is_shown_in_figures_that_say_something() -> None:
+    # a searching captain plays about a battle a second: "0 battles/s" would tell nothing
+    assert speed_text(1234.4) == "1,234"
+    assert speed_text(12.6) == "13"
+    assert speed_text(0.347) == "0.35"
+    assert speed_text(0.004) == "0.004"
+    assert speed_text(float("nan")) == "--"
+    assert [duration_text(s) for s in (40.2, 720, 12_600)] == ["40 s", "12 min", "3.5 h"]
+
+
+def test_a_captain_without_battles_of_its_own_is_named_in_the_verdicts() -> None:
+    # three captains take turns in nine ordered pairs: in 4 battles a matchup only aggressive
+    # plays on both sides, and the other two are named with the battles they need
+    data = json.loads(
+        run_ok(
+            "assess",
+            "--classes",
+            "reliant,sting,ktroika,defender",
+            "--battles",
+            "4",
+            "--workers",
+            "1",
+            "--captains",
+            "aggressive,kiting,random",
+            "--json",
+        )
+    )
+    for row in data["fair_values"]["combatants"]:
+        assert set(row["verdict_by_captain"]) == {"aggressive"}
+        for other in ("kiting", "random"):
+            assert (
+                f"{other}: no battles of its own on both sides (--battles 18 or more)"
+                in (row["by_captain"])
+            )

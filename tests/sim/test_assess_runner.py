@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from kolrami.captains.registry import searches
 from kolrami.catalog.loader import fpf_pack
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError, UnknownNameError
@@ -117,6 +118,14 @@ def test_chunks_cover_every_battle_once() -> None:
     assert max(len(ks) for _, ks in chunks) == 3
     assert chunk_size(10_000, 2) == 25
     assert chunk_size(5, 2) == 1
+    assert chunk_size(10_000, 2, slow=True) == 1  # a searching captain: battle by battle
+
+
+def test_a_searching_captain_is_known_as_slow() -> None:
+    assert searches("admiral")
+    assert searches("admiral:budget=8")
+    assert not searches("aggressive")
+    assert not searches("kiting")
 
 
 def _run(plan: Plan, workers: int) -> dict[tuple[str, int], Record]:
@@ -221,7 +230,7 @@ def test_a_battle_the_roll_off_decided_counts_as_a_draw() -> None:
         load_scenario("peak-performance"),
         captains=("kiting",),
         battles=8,
-        seed=4,
+        seed=3,
     )
     records = _run(plan, 1)
     rolled = [r for r in records.values() if r["rolloff"]]

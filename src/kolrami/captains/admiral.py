@@ -28,15 +28,20 @@ number of the decision and the rollout's index. Parameters: `admiral:budget=200,
 
 from __future__ import annotations
 
+from functools import cache
 from typing import ClassVar
 
 from kolrami.captains.base import BattleView
 from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain
+from kolrami.catalog.models import WeaponKind
 from kolrami.engine.battle import Battle, Result
 from kolrami.engine.chance import Dice, derive_seed
 from kolrami.engine.orders import Decision, Order
 from kolrami.errors import InvalidInputError
 from kolrami.rules import resume
+from kolrami.rules.events import VolleyFired
+from kolrami.rules.exact import shot_damage_die
+from kolrami.rules.fpf.damage import penetrates, penetration_probability
 from kolrami.rules.fpf.orders import OrdersDecision, SquadronOrder
 
 #: The default rollouts per decision, turns searched beyond this one, and candidates.
@@ -52,13 +57,26 @@ class AdmiralCaptain:
     manoeuvre-and-fire plans with common random numbers); answers the rest as `aggressive`."""
 
     name = "admiral"
+    #: it plays battles forward at its decisions: a sweep saves and shows progress battle
+    #: by battle (`registry.searches`)
+    searches: ClassVar[bool] = True
     #: the parameters it takes (`admiral:budget=200`), each a whole number, and their least
-    parameters: ClassVar[dict[str, int]] = {"budget": 0, "horizon": 0, "width": 1}
+    parameters: ClassVar[dict[str, int]] = {"budget": 0, "horizon": 0, "width": 1, "exact": 0}
 
     def __init__(
-        self, dice: Dice, budget: int = BUDGET, horizon: int = HORIZON, width: int = WIDTH
+        self,
+        dice: Dice,
+        budget: int = BUDGET,
+        horizon: int = HORIZON,
+        width: int = WIDTH,
+        exact: int = 1,
     ) -> None:
-        for key, value in (("budget", budget), ("horizon", horizon), ("width", width)):
+        for key, value in (
+            ("budget", budget),
+            ("horizon", horizon),
+            ("width", width),
+            ("exact", exact),
+        ):
             least = self.parameters[key]
             if not isinstance(value, int) or value < least:
                 raise InvalidInputError(
@@ -67,6 +85,8 @@ class AdmiralCaptain:
                 )
         self.seed = dice.seed
         self.budget, self.horizon, self.width = budget, horizon, width
+        #: value fire by its exact odds (`luck`): 0 plays the rollouts' rolls as they fell
+        self.exact = exact > 0
         self.doctrine = AggressiveCaptain(dice)
         self.kiting = KitingCaptain(dice)
         self.playout = AggressiveCaptain(Dice(0))  # both sides of a rollout (it rolls no dice)
@@ -134,6 +154,7 @@ class AdmiralCaptain:
         this side."""
         self.rollouts += 1
         copy = view.sample(Dice(seed))
+        start = len(copy.log)
         game = resume(copy, decision, order, self.horizon)
         views = {side: copy.rules.view(copy, side) for side in ("A", "B")}
         playout = self.playout
@@ -144,7 +165,10 @@ class AdmiralCaptain:
                 asked = game.send(playout.decide(views[asked.side], asked))
         except StopIteration as stop:
             result = stop.value
-        return value(copy, view.side, result)
+        worth = value(copy, view.side, result)
+        if self.exact:
+            worth += luck(copy, view.side, start)
+        return worth
 
 
 def value(battle: Battle, side: str, result: Result | None) -> float:
@@ -165,3 +189,41 @@ def value(battle: Battle, side: str, result: Result | None) -> float:
     if result is not None and result.winner is not None:
         total += fleets if result.winner == side else -fleets
     return total
+
+
+def luck(battle: Battle, side: str, start: int) -> float:
+    """The rollout's fire luck taken back out (a control variate): for every volley fired
+    since the `start`-th log record, the exact expected damage of its shots
+    (`rules.exact.shot_damage_die`: penetration against the shields it met, then the weapon's
+    damage) less what its penetration rolls dealt (each penetrating shot its weapon's mean
+    damage), at the hull price `value` puts on the target (its points over its hull), plus
+    for an enemy target, minus for one of ours. Its expectation is nought whatever the
+    candidate, so adding it leaves a candidate's mean value where it was while taking most of
+    the dice's noise out of the comparison: a fire plan is valued by its odds, not by one
+    roll of them. (Cards that reroll dice make the rolls kept slightly better than a fair
+    die's; their volleys count as if they were fair.)"""
+    total = 0.0
+    ships = battle.ships
+    for volley in battle.log.since(start, VolleyFired):
+        target = ships[volley.target]
+        kind = WeaponKind(volley.weapon)
+        strength, shields = volley.strength, volley.shields
+        expected, per_hit = _odds(kind, shields, strength)
+        hits = 0
+        for roll in volley.rolls:
+            if penetrates(roll, shields, strength):
+                hits += 1
+        price = target.points / target.cls.superstructure
+        gap = price * (volley.shots * expected - hits * per_hit)
+        total += -gap if target.side == side else gap
+    return total
+
+
+@cache
+def _odds(kind: WeaponKind, shields: int, strength: int) -> tuple[float, float]:
+    """One shot's exact expected damage against `shields` and a penetrating shot's mean
+    damage (FPF-DMG-04, FPF-DMG-05)."""
+    die = shot_damage_die(kind, shields, strength)
+    chance = penetration_probability(shields, strength)
+    mean = float(die.mean())
+    return mean, (mean / chance if chance else 0.0)

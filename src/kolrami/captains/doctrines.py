@@ -42,6 +42,7 @@ from kolrami.captains.scoring import (
     best_target,
     candidates,
     enemy,
+    flank_point,
     focus_target,
     held_range,
     jump_toward,
@@ -347,6 +348,8 @@ class ScoredCaptain:
                     situation.hold += WITHDRAW_CM * pull
                 else:
                     situation.closing = weights.closing * (1.0 - 2.0 * pull)
+            if weights.flank and weights.hold_range:
+                situation.anchor = flank_point(origin, focus, situation.hold, weights.flank)
             if rank:
                 ranked = ranked_moves(origin, choices.legs, situation, weights)
                 move = ranked[min(rank, len(ranked) - 1)]
@@ -474,11 +477,14 @@ class AggressiveCaptain(ScoredCaptain):
 
 
 class KitingCaptain(ScoredCaptain):
-    """Stay outside the enemy's best range and inside its own; trade at a distance."""
+    """Hold the best arc's range on the target's flank, 110 degrees off its nose (outside its
+    forward arc, where its heaviest weapons bear), weighing the damage it risks more than
+    `aggressive` does; a damaged ship falls back farther. Trade at a distance, from the edge
+    of the enemy's arcs (measured against `aggressive`: docs/captains.md)."""
 
     name = "kiting"
     weights = Weights(
-        threat=1.0,
+        threat=0.5,
         closing=0.1,
         keep_out=False,
         react=True,
@@ -487,5 +493,6 @@ class KitingCaptain(ScoredCaptain):
         initiative=True,
         withdraw=1.0,
         hold_range=True,
+        flank=110.0,
     )
     temperament = KITING

@@ -137,7 +137,15 @@ def _with_parameters(name: str, base: str, text: str) -> CaptainFactory:
         return chosen(dice, **given)
 
     made.version = f"{captain_version(base)}+{text}"  # type: ignore[attr-defined]
+    made.searches = searches(base)  # type: ignore[attr-defined]
     return made
+
+
+def searches(name: str) -> bool:
+    """Whether a captain searches (plays battles forward at its decisions, as `admiral`
+    does), so that a battle of it takes seconds rather than milliseconds: its factory's
+    `searches` attribute, False when it has none."""
+    return getattr(captain_factory(name), "searches", False) is True
 
 
 def captain_factory(name: str) -> CaptainFactory:

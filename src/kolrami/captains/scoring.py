@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from math import hypot, inf
+from math import cos, hypot, inf, radians, sin
 from typing import NamedTuple
 
 from kolrami.captains.base import mean_volley
@@ -91,6 +91,10 @@ class Weights:
     #: keep the distance at which the best arc's longest group reaches (kiting's style) rather
     #: than closing: `closing` is then the price of a centimetre off that distance
     hold_range: bool = False
+    #: kiting's flank (issue 21, its own style): hold that distance not anywhere around the
+    #: focus target but at this many degrees off its nose, on the side the mover is on, so
+    #: it fights from the edge of the target's arcs rather than in front of them; 0 is off
+    flank: float = 0.0
 
 
 # --- weapons and firepower --------------------------------------------------------------------
@@ -369,6 +373,8 @@ class Situation:
     threat: float | None = None
     hold: float = 0.0
     closing: float | None = None
+    #: with `Weights.flank`, the point held (x, y): closing is then the distance to it
+    anchor: tuple[float, float] | None = None
 
 
 @dataclass(slots=True)
@@ -425,6 +431,7 @@ def best_move(
     full_path, hold_range, hold = weights.full_path, weights.hold_range, situation.hold
     threat_weight = weights.threat if situation.threat is None else situation.threat
     bases, touch = situation.bases, situation.touch
+    anchor = situation.anchor
     at_start = 0.0
     for turn, half, maneuvers in legs:
         mid_heading = (heading + turn) % HEADINGS
@@ -457,7 +464,10 @@ def best_move(
                 end_x, end_y = stop_short(x, y, mid_x, mid_y, end_x, end_y, bases, touch)
             dx, dy = fx - end_x, fy - end_y
             to_end = hypot(dx, dy)
-            closing = closing_weight * (abs(to_end - hold) if hold_range else to_end)
+            if anchor is not None:
+                closing = closing_weight * hypot(end_x - anchor[0], end_y - anchor[1])
+            else:
+                closing = closing_weight * (abs(to_end - hold) if hold_range else to_end)
             if bound - closing <= best_score:
                 continue  # even the leg's bound cannot beat the best so far
             at_end = 0.0
@@ -723,3 +733,15 @@ def held_range(ours: Firepower) -> float:
         if total > best:
             best, hold = total, shortest - 1.0
     return hold
+
+
+def flank_point(
+    mover: ShipView, focus: ShipView, hold: float, degrees: float
+) -> tuple[float, float]:
+    """The point `hold` cm from `focus`, `degrees` off its nose on the side `mover` is on
+    (`Weights.flank`)."""
+    ux, uy = UNIT[focus.heading % HEADINGS]
+    port = (mover.y - focus.y) * ux - (mover.x - focus.x) * uy
+    px, py = (-uy, ux) if port >= 0.0 else (uy, -ux)  # the unit vector to that side
+    c, s = cos(radians(degrees)), sin(radians(degrees))
+    return focus.x + hold * (c * ux + s * px), focus.y + hold * (c * uy + s * py)

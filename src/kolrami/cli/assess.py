@@ -246,7 +246,28 @@ class _RateColumn(ProgressColumn):
 
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
-        return Text("-- battles/s" if speed is None else f"{speed:,.0f} battles/s", style="cyan")
+        return Text(
+            "-- battles/s" if speed is None else f"{speed_text(speed)} battles/s", style="cyan"
+        )
+
+
+def duration_text(seconds: float) -> str:
+    """A time left as a person reads it: '40 s', '12 min', '3.5 h'."""
+    if seconds < 100:
+        return f"{seconds:.0f} s"
+    if seconds < 6000:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def speed_text(per_second: float) -> str:
+    """Battles a second as a person reads them: whole numbers from 10 on, else two figures
+    (a searching captain plays a battle or so a second: '0 battles/s' would say nothing)."""
+    if math.isnan(per_second):
+        return "--"
+    if per_second >= 10:
+        return f"{per_second:,.0f}"
+    return f"{per_second:.2g}" if per_second >= 0.01 else f"{per_second:.1g}"
 
 
 def _progress(console: Console) -> Progress:
@@ -338,9 +359,11 @@ def run_assess(opts: AssessOptions) -> None:
         if tenth > counted[1]:
             counted[1] = tenth
             took = time.perf_counter() - start
+            left = (todo - counted[0]) * took / counted[0]
             err.print(
                 f"played {counted[0]} of at most {todo} battles in {took:.0f} s "
-                f"({counted[0] / took:.0f} battles/s)"
+                f"({speed_text(counted[0] / took)} battles/s"
+                + (f", about {duration_text(left)} left)" if counted[0] < todo else ")")
                 if took > 0
                 else f"played {counted[0]}",
                 soft_wrap=True,
@@ -366,7 +389,7 @@ def run_assess(opts: AssessOptions) -> None:
     rate = played / seconds if seconds > 0 else math.nan
     if store is not None and store.skipped:
         err.print(f"[yellow]Skipped {store.skipped} unreadable line(s) in {store.path}.[/yellow]")
-    summary = f"Played {played} battles in {seconds:.1f} s ({rate:,.0f} battles/s)" + (
+    summary = f"Played {played} battles in {seconds:.1f} s ({speed_text(rate)} battles/s)" + (
         f"; {resumed} were already in {opts.out}" if resumed else ""
     )
     err.print(summary)
@@ -464,7 +487,7 @@ def print_tables(out: Console, a: Assessment) -> None:
         return
     f = Table(title="Fair values (cost that puts each on the others' price line)")
     cols = ["Combatant", "Cost", "Fair cost", "95% interval", "If linear", "P(under)", "Verdict"]
-    if a.by_captain:
+    if len(a.plan.captains) > 1:
         cols.append("By captain")
     for col in cols:
         f.add_column(
@@ -486,8 +509,8 @@ def print_tables(out: Console, a: Assessment) -> None:
             "-" if fv.p_underpriced is None else f"{fv.p_underpriced:.2f}",
             Text(verdict + (f" ({', '.join(flags)})" if flags else ""), style=style),
         ]
-        if a.by_captain:
-            cells.append(", ".join(f"{c}: {v}" for c, v in a.verdicts_by_captain(i).items()))
+        if len(a.plan.captains) > 1:
+            cells.append(a.by_captain_text(i))
         f.add_row(*cells)
     out.print(f)
     out.print(f"[dim]Verdicts rest on {a.fair.basis}.[/dim]")

@@ -13,13 +13,14 @@ import json
 import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import Field, dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec
+from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, TypeVar
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.orders import Order
 
 P = ParamSpec("P")
+E = TypeVar("E", bound="Event")
 
 #: The version of the log's shape, in the header as "log_format". 2: the changes of a ship's
 #: numbers carry their facts as fields (a hit's mounts left, a card's changed values), so a
@@ -264,6 +265,13 @@ class EventLog:
     def events(self) -> list[Event]:
         """All events, built now."""
         return list(self)
+
+    def since(self, start: int, cls: type[E]) -> Iterator[E]:
+        """The events of one class from the `start`-th record on, built on demand (a search
+        reads what happened in its rollout without building the battle's whole log)."""
+        for c, values in self._records[start:]:
+            if c is cls:
+                yield c(*values)
 
     def count(self, cls: type[Event]) -> int:
         """How many events of one class, without building them."""

@@ -519,6 +519,28 @@ class Assessment:
         """Combatant i's verdict under each captain alone."""
         return {c: fv.values[i].verdict() for c, fv in self.by_captain.items()}
 
+    def fair_costs_by_captain(self, i: int) -> dict[str, float | None]:
+        """Combatant i's fair cost under each captain alone (None where it has none)."""
+        return {c: fv.values[i].fair_cost for c, fv in self.by_captain.items()}
+
+    def by_captain_text(self, i: int) -> str:
+        """Combatant i's verdict and fair cost under each captain alone, for a table cell
+        ('aggressive: underpriced, fair 163 SP; kiting: can't tell, fair 171 SP')."""
+        fair = self.fair_costs_by_captain(i)
+        verdicts = self.verdicts_by_captain(i)
+        parts = []
+        for c in self.plan.captains if len(self.plan.captains) > 1 else ():
+            if c not in verdicts:
+                # the ordered pairs of captains take turns, two battles each: a captain's own
+                # battles (it on both sides) come round once every 2 x captains^2 battles
+                need = 2 * len(self.plan.captains) ** 2
+                parts.append(f"{c}: no battles of its own on both sides (--battles {need} or more)")
+                continue
+            parts.append(
+                f"{c}: {verdicts[c]}" + ("" if fair[c] is None else f", fair {fair[c]:.0f} SP")
+            )
+        return "; ".join(parts)
+
     def captains_disagree(self, i: int) -> bool:
         """Whether captains playing alone reach different firm verdicts on combatant i."""
         firm = {"underpriced", "overpriced", "about right"}
@@ -623,6 +645,8 @@ class Assessment:
                         "extrapolated": fv.extrapolated,
                         "fair_cost_if_linear": fv.fair_cost_linear,
                         "verdict_by_captain": self.verdicts_by_captain(i),
+                        "fair_cost_by_captain": self.fair_costs_by_captain(i),
+                        "by_captain": self.by_captain_text(i),
                         "captains_disagree": self.captains_disagree(i),
                         "fair_ship_cost": None
                         if fv.fair_cost is None or plan.combatants[i].ship_class is None

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
+from kolrami.captains.registry import searches
 from kolrami.errors import InvalidInputError
 from kolrami.sim.assess import Chunk, Job, Plan, Record, RecordStore, play_chunk
 
@@ -200,8 +201,12 @@ def run_chunks(
         raise InvalidInputError(f"no backend '{backend}'; use local or ray")
 
 
-def chunk_size(todo: int, workers: int) -> int:
-    """Battles per chunk: small enough to share the work out evenly and to save often."""
+def chunk_size(todo: int, workers: int, slow: bool = False) -> int:
+    """Battles per chunk: small enough to share the work out evenly and to save often; one
+    when a captain searches (`slow`: a battle then takes seconds, and the progress bar and the
+    results on disk should move with each)."""
+    if slow:
+        return 1
     return max(1, min(25, math.ceil(todo / (workers * 16))))
 
 
@@ -226,7 +231,8 @@ def run_plan(
             store.open()
         records = store.load(plan) if store is not None else {}
     resumed = len(records)
-    size = chunk_size(plan.total - resumed, workers)
+    slow = any(searches(c) for c in plan.captains)
+    size = chunk_size(plan.total - resumed, workers, slow)
     found = records
 
     def on_batch(batch: list[Record]) -> None:

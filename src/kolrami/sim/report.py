@@ -268,7 +268,7 @@ def render_html(a: Assessment, extra: dict[str, Any] | None = None) -> str:
             if row.get("captains_disagree"):
                 flags.append("captains disagree")
             shown = verdict + (f" ({', '.join(flags)})" if flags else "")
-            by = ", ".join(f"{c}: {v}" for c, v in (row.get("verdict_by_captain") or {}).items())
+            by = row.get("by_captain") or ""
             parts.append(
                 f"<tr><td class='l'>{esc(row['combatant'])}</td><td>{row['cost']}</td>"
                 f"<td>{_num(row['fair_cost'])}</td>"
