@@ -73,6 +73,8 @@ def build() -> bool:
         return False
     finally:
         os.chdir(here)
+        # the generated C and the objects: the extensions are in place by now
+        shutil.rmtree(SRC / "build", ignore_errors=True)
     return True
 
 
