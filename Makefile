@@ -9,7 +9,16 @@ SRC    := src tests benchmarks scripts docs/examples
 
 .PHONY: install run test test-postgres lint typecheck layers pytest bench clean
 
-install: $(STAMP)
+# The compiled build of the hot modules (scripts/compile.py: mypyc, where a C compiler is; without
+# one the same modules run as plain Python). Rebuilt when a source it compiles changes; a stale
+# build is never used (kolrami checks the stamp's digests at import).
+FAST   := src/kolrami/compiled.json
+FAST_SRC := $(wildcard src/kolrami/*.py src/kolrami/*/*.py src/kolrami/*/*/*.py)
+
+install: $(STAMP) $(FAST)
+
+$(FAST): $(STAMP) $(FAST_SRC) scripts/compile.py
+	@$(BIN)/python scripts/compile.py >&2
 
 # Reinstall only when the project's dependencies change. Install chatter goes to stderr so that
 # `make bench` keeps stdout for its JSON.
@@ -46,8 +55,10 @@ test-postgres: $(STAMP)
 	@$(BIN)/python -m pip install --quiet -e '.[postgres]' >&2
 	scripts/postgres_tests.sh
 
-bench: $(STAMP)
+bench: install
 	@$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build src/*.egg-info report
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build src/build src/*.egg-info report
+	rm -f $(FAST) src/kolrami_fast__mypyc*.so
+	find src/kolrami -name '*.so' -delete

@@ -183,8 +183,10 @@ def test_version_as_json() -> None:
         "advanced_rules_version",
         "advanced_data",
         "advanced_data_version",
+        "engine",
     }
     text = runner.invoke(app, ["--version"]).stdout
+    assert f"engine: {data['engine']}" in text
     assert data["advanced_rules_version"] in text
     assert data["advanced_data_version"] in text
     assert data["data_version"] in text

@@ -3,12 +3,14 @@ never touch the battle they came from."""
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import pytest
 
 from kolrami.captains.base import Captain
 from kolrami.captains.registry import make_captain
-from kolrami.catalog import Arc
-from kolrami.engine.battle import Battle
+from kolrami.catalog import Arc, WeaponKind
+from kolrami.engine.battle import Battle, Lock, ShipState
 from kolrami.engine.binder import Game
 from kolrami.engine.chance import Dice
 from kolrami.engine.driver import captain_dice, play
@@ -119,3 +121,26 @@ def test_an_advanced_clone_sees_through_its_own_state() -> None:
     assert copied is not state
     assert twin.sight.__self__ is copied  # type: ignore[attr-defined]
     assert all(copied.ships[s].ship is twin.ships[s] for s in twin.ships)
+
+
+def test_a_ship_s_copy_has_every_field_and_its_own_containers() -> None:
+    battle = fresh()
+    ship = battle.ships["A1"]
+    # every field away from its default, so that one left out of the copy shows
+    ship.destroyed = True
+    ship.tokens, ship.evasion, ship.detached, ship.fired, ship.moved = 2, 1, True, True, True
+    ship.in_control = False
+    ship.cards.append("card")
+    ship.lock = Lock("B1", Arc.F, [WeaponKind.PHASER], "B")
+    other = ship.copy()
+    for f in fields(ShipState):
+        if f.name != "lock":  # (a Lock compares by identity)
+            assert getattr(other, f.name) == getattr(ship, f.name), f.name
+    assert not other.alive
+    assert not other.on_table
+    for name in ("mounts", "cards", "strength", "ranges", "lock"):
+        assert getattr(other, name) is not getattr(ship, name), name
+    assert other.lock is not None
+    assert ship.lock is not None
+    assert other.lock.pending is not ship.lock.pending
+    assert [getattr(other.lock, f.name) for f in fields(Lock)] == ["B1", Arc.F, ["phaser"], "B"]

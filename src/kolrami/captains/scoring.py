@@ -249,9 +249,10 @@ def focus_target(
     """The enemy to concentrate on: the one our whole volley takes the largest share of the
     remaining hull from (a share of 1 at most: any kill is as good), then the one nearest our
     ships' centre; the first of equals."""
-    # (sums of plain loops, added in the same order as sum() did: int 0 first, then each x)
-    sx: float = 0
-    sy: float = 0
+    # (sums of plain loops, added in the same order as sum() did: 0 first, then each x; the
+    # float 0.0 gives the same sums as sum()'s int 0, and compiled code needs a float)
+    sx = 0.0
+    sy = 0.0
     for s in ships:
         sx += s.x
         sy += s.y

@@ -15,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from kolrami import __version__
+from kolrami import __version__, engine_build
 from kolrami.catalog import builtin_pack
 from kolrami.cli import (
     assess,
@@ -59,6 +59,8 @@ def versions() -> dict[str, str]:
         "advanced_rules_version": ADVANCED_RULES_VERSION,
         "advanced_data": adv.info.id,
         "advanced_data_version": adv.data_version,
+        # which build of the hot modules runs: compiled (mypyc) or pure Python, and why
+        "engine": engine_build(),
     }
 
 
@@ -79,7 +81,7 @@ def _root(
             typer.echo(
                 f"kolrami {v['kolrami']} (rules {v['rules_version']}, data {v['data']} "
                 f"{v['data_version']}; advanced rules {v['advanced_rules_version']}, data "
-                f"{v['advanced_data']} {v['advanced_data_version']})"
+                f"{v['advanced_data']} {v['advanced_data_version']})\nengine: {v['engine']}"
             )
         raise typer.Exit()
     if as_json and ctx.invoked_subcommand is not None:

@@ -238,7 +238,8 @@ class Trail:
 
     def copy(self) -> Trail:
         """An independent copy (for a captain's look-ahead)."""
-        new = Trail.__new__(Trail)
+        # (a throwaway trail overwritten, not Trail.__new__: compiled classes have no bare __new__)
+        new = Trail(0.0, 0.0, 0, 0.0)
         new.points = list(self.points)
         new.headings = list(self.headings)
         new.lengths = list(self.lengths)

@@ -212,7 +212,9 @@ def can_order(battle: Battle, decision: OrdersDecision, order: object) -> bool:
     return allowed(verify_orders, battle, decision, order)
 
 
-def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> Iterator[Decision]:
+def activate(
+    battle: Battle, squadron: SquadronState, forced_by: str | None
+) -> Generator[Decision, object, None]:
     """One activation: reactions, orders, fire declaration, movement with locked fire."""
     squadron.activated = True
     battle.log.record(ev.SquadronActivated, squadron.id, forced_by)

@@ -79,6 +79,10 @@ STEP_CM = 5.0  # locked weapons are checked at least every 5 cm of movement (FPF
 #: less than this (half a millimetre, the log's rounding) is no movement: a ship stopped short
 #: right where it stood is not moving, for reaction fire (FPF-FIRE-11)
 STILL_CM = 0.05
+#: A distance flown: the ordered speed (an int) when nothing cut the move, else a float. The log
+#: shows the two apart (40 and 40.0), so the compiled build must keep the int an int: a plain
+#: `float` there would turn it into 40.0 (docs/performance.md, "The compiled build").
+Cm = int | float
 
 
 def flown_speed(distance: float) -> int:
@@ -148,7 +152,7 @@ def movers(battle: Battle, squadron: SquadronState) -> list[str | None]:
 
 def plan_path(
     battle: Battle, x: float, y: float, heading: int, m: Maneuver, ignore: set[str]
-) -> tuple[list[tuple[float, float, int]], float, str | None]:
+) -> tuple[list[tuple[float, float, int]], Cm, str | None]:
     """Waypoints (x, y, heading) of a manoeuvre, its length, and what it stopped short of.
 
     Activate, turn, half the move, turn, the other half (FPF-MOV-07); a pivot from
@@ -172,10 +176,10 @@ def plan_path(
 def _stop_short(
     battle: Battle,
     path: list[tuple[float, float, int]],
-    length: float,
+    length: Cm,
     ignore: set[str],
     ends: Sequence[tuple[str, float, float]] = (),
-) -> tuple[list[tuple[float, float, int]], float, str | None]:
+) -> tuple[list[tuple[float, float, int]], Cm, str | None]:
     """Cut a path so that it ends clear of other bases and on the table (FPF-MOV-08); `ends`:
     where ships moving at the same time (and so in `ignore`) will stand, as (id, x, y)."""
     reach = 2 * battle.base_radius_cm
@@ -216,7 +220,7 @@ def _stop_short(
                 cut_at, blocker = max(0.0, along + entry - 1e-6), rock.kind
                 break
             along += seg
-    end = length if cut_at is None else cut_at
+    end: Cm = length if cut_at is None else cut_at
     # another ship's base at the end: back off along the path until clear
     for _ in range(8):
         ex, ey, _ = _point_on(path, end)
@@ -365,9 +369,9 @@ class _Move:
 
     __slots__ = ("at", "coasting", "cum", "dist", "follows", "planned", "route", "seen", "ship")
 
-    def __init__(self, ship: ShipState, route: list[tuple[float, float, int]], dist: float):
+    def __init__(self, ship: ShipState, route: list[tuple[float, float, int]], dist: Cm):
         self.ship = ship
-        self.planned = dist  # the pace it is stepped at: all of it in the move's last step
+        self.planned: Cm = dist  # the pace it is stepped at: all of it in the move's last step
         self.at = 0.0  # how far along it has come
         #: how far along it was when fire last went off during the move: the move cannot end
         #: behind a place a volley was fired from or at
@@ -377,10 +381,10 @@ class _Move:
         self.coasting = not ship.in_control  # a drift is straight already (move_single)
         self.route: list[tuple[float, float, int]] = []
         self.cum: list[float] = []
-        self.dist = 0.0
+        self.dist: Cm = 0.0
         self._follow(route, dist)
 
-    def _follow(self, route: list[tuple[float, float, int]], dist: float) -> None:
+    def _follow(self, route: list[tuple[float, float, int]], dist: Cm) -> None:
         cum = [0.0]
         for (x0, y0, _), (x1, y1, _) in pairwise(route):
             cum.append(cum[-1] + math.hypot(x1 - x0, y1 - y0))

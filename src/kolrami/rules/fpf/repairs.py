@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.models import ShipClass, WeaponKind
@@ -145,7 +145,7 @@ class FpfRepairs(RuleModule):
     )
     summary = "Each Damage Control point restores one item (Systems: one step) at turn start."
 
-    def repairs(self, battle: Battle) -> Iterator[Decision]:
+    def repairs(self, battle: Battle) -> Generator[Decision, object, None]:
         for side in ("A", "B"):
             decision = repair_decision(battle, side)
             if decision is None:
