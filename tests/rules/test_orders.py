@@ -36,6 +36,7 @@ from kolrami.rules.advanced.orders import (
     PowerOrder,
     PowerPlan,
     ShieldOrder,
+    TacticsOrder,
 )
 from kolrami.rules.fpf.orders import (
     ActivateOrder,
@@ -145,6 +146,23 @@ ORDERS.update(
         EvadeOrder: st.builds(EvadeOrder, st.lists(st.tuples(ships, turns), max_size=3).map(tuple)),
         ShieldOrder: st.builds(ShieldOrder, st.lists(st.tuples(ships, six), max_size=3).map(tuple)),
         LayOrder: st.builds(LayOrder, st.lists(ships, max_size=3).map(tuple)),
+        TacticsOrder: st.builds(
+            TacticsOrder,
+            st.lists(
+                st.builds(
+                    lambda ship, verb, target, how: (
+                        f"{ship}:{verb}"
+                        + (f">{target}" if target else "")
+                        + (f"={how}" if how else "")
+                    ),
+                    ships,
+                    st.sampled_from(["tractor", "release", "escape", "board", "dock", "destruct"]),
+                    st.none() | ships,
+                    st.none() | st.sampled_from(["full", "half", "warp-breach", "scuttle"]),
+                ),
+                max_size=3,
+            ).map(tuple),
+        ),
     }
 )
 
