@@ -99,6 +99,12 @@ RUNS: dict[str, list[str]] = {
     "tournament slips": ["tournament", "slips", "--out", "{tmp}/slips.html", "--db", "{tmp}/t3.db"],
     "tournament swap": ["tournament", "swap", "A", "C", "--db", "{tmp}/t3.db"],  # tables 1 and 2
     "tournament cancel-round": ["tournament", "cancel-round", "--repair", "--db", "{tmp}/t3.db"],
+    # the round timer (issue 17), on the round cancel-round paired again
+    "tournament timer start": ["tournament", "timer", "start", "--db", "{tmp}/t3.db"],
+    "tournament timer pause": ["tournament", "timer", "pause", "--db", "{tmp}/t3.db"],
+    "tournament timer resume": ["tournament", "timer", "resume", "--db", "{tmp}/t3.db"],
+    "tournament timer add": ["tournament", "timer", "add", "5", "--db", "{tmp}/t3.db"],
+    "tournament timer show": ["tournament", "timer", "show", "--db", "{tmp}/t3.db"],
 }  # fmt: skip
 
 #: Commands run before a command of RUNS (without --json), to set up what it needs.
