@@ -69,6 +69,13 @@ def test_a_public_url_phones_cannot_open_is_refused(bad: str) -> None:
         check_public_url(bad)
 
 
+def test_a_public_url_too_long_for_a_qr_code_is_refused() -> None:
+    long_url = "http://" + "a" * 300 + ".example"
+    with pytest.raises(InvalidInputError, match=r"--base .*too long to print as a QR code"):
+        check_public_url(long_url, "--base")
+    assert check_public_url("http://192.168.1.20:8000/") == "http://192.168.1.20:8000"
+
+
 def test_bad_timer_input_is_a_400_and_changes_nothing(app: FastAPI) -> None:
     desk = organizer(app)
     eid = new_event(desk, players=4)

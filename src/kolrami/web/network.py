@@ -53,14 +53,26 @@ def _loopback(host: str) -> bool:
         return False
 
 
-def check_public_url(url: str) -> str:
+#: The longest public address taken: the pages print it as a QR code with paths after it, and a
+#: phone's camera reads a small code best (segno's largest holds about 2,300 characters).
+MAX_PUBLIC_URL = 200
+
+
+def check_public_url(url: str, option: str = "--public-url") -> str:
     """A public URL as given (--public-url), without its trailing slash; refused unless it is
-    http:// or https:// with a host and nothing after the path."""
+    http:// or https:// with a host and nothing after the path, and short enough to print as a
+    QR code."""
     text = url.strip().rstrip("/")
+    if len(text) > MAX_PUBLIC_URL:
+        raise InvalidInputError(
+            f"{option} {quoted(url, 40)}: an address of {len(text)} characters is too long to "
+            f"print as a QR code; give one of at most {MAX_PUBLIC_URL}, like "
+            "http://192.168.1.20:8000"
+        )
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
         raise InvalidInputError(
-            f"--public-url {quoted(url, 80)}: give the address phones open, like "
+            f"{option} {quoted(url, 80)}: give the address phones open, like "
             "http://192.168.1.20:8000"
         )
     return text

@@ -10,7 +10,7 @@ from jinja2 import Environment, FileSystemLoader
 from kolrami.errors import InvalidInputError
 from kolrami.tournament.store import Store
 from kolrami.web import live
-from kolrami.web.network import JoinAddress, lan_address
+from kolrami.web.network import JoinAddress, check_public_url, lan_address
 from kolrami.web.views import Round, event_view
 
 HERE = Path(__file__).resolve().parent
@@ -40,6 +40,7 @@ def round_sheet(
 ) -> str:
     """A round's pairings (print_pairings) or result slips (print_slips) as one HTML file with
     its style inline; `base` is the web app's address the slips name for reporting by phone."""
+    base = check_public_url(base, "--base") if base else ""
     name = store.state(event).name
     view = event_view(store, store.event_id(name), name)
     chosen = current_round(store, name, number)
