@@ -152,6 +152,11 @@ def test_a_refused_save_keeps_the_card_and_says_why_in_one_line(
     with page.expect_response(lambda r: r.request.method == "POST") as answer:
         card.locator(".result-form button[type=submit]").click()
     assert answer.value.status == 403
+    # the 403's line lands in the card once htmx has swapped it in: wait for it, not a moment
+    page.wait_for_function(
+        "([sel, text]) => (document.querySelector(sel)?.innerText || '').includes(text)",
+        arg=[f"#table-{h['table']}-message", "it is renewed now: send it again"],
+    )
     assert "it is renewed now: send it again" in message.inner_text()
     _kept(card, h["table"], h["b"], fp)
     # and sent again, it is saved as typed
