@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """How often one captain beats another, with a 95% Wilson interval (issue 21).
 
-Mirror battles: every preset fleet in turn on both sides (with its cards), the standard and the
+Mirror battles: every FPF preset fleet in turn on both sides (with its cards: `fpf_preset_names`,
+the eight fleets of the seeds' classes; the house presets are advanced-game fleets, and a base
+or a Borg cube against its mirror cannot be destroyed in twelve turns), the standard and the
 Peak Performance scenarios in turn, each seed played twice with the sides swapped, so neither the
 deployment edge nor the fleet favours either captain. A win scores 1, a draw 1/2.
 
@@ -40,7 +42,7 @@ from kolrami.captains.scoring import Weights
 from kolrami.engine.chance import Dice
 from kolrami.engine.geometry import arc_to
 from kolrami.engine.orders import Decision, Order
-from kolrami.fleet import load_fleet, preset_names
+from kolrami.fleet import fpf_preset_names, load_fleet
 from kolrami.rules import events as rev
 from kolrami.rules.fpf.orders import (
     InitiativeDecision,
@@ -144,7 +146,7 @@ def play_one(job: tuple[str, str, int, bool]) -> tuple[float, dict[str, int]]:
     register_variants()
     pair, swap = divmod(index, 2)
     scenario = builtin_scenario(SCENARIOS[pair % len(SCENARIOS)])
-    presets = preset_names()
+    presets = fpf_preset_names()
     fleet = load_fleet(f"presets:{presets[(pair // len(SCENARIOS)) % len(presets)]}")
     side = "B" if swap else "A"
     counts = _COUNTS
