@@ -17,7 +17,7 @@ from kolrami.engine.chance import Dice
 from kolrami.engine.driver import captain_dice, play
 from kolrami.engine.orders import Decision
 from kolrami.errors import InvalidInputError
-from kolrami.fleet import load_fleet, preset_names
+from kolrami.fleet import fpf_preset_names, load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.events import VolleyFired
 from kolrami.rules.exact import shot_damage_die
@@ -156,8 +156,10 @@ BUDGET = 12
 def test_the_admiral_beats_the_aggressive_doctrine_more_often_than_not(sample: int) -> None:
     # Mirror fleets with their cards, sides swapped: a seeded regression check that the
     # search has not collapsed (its strength is measured with intervals in `make bench`).
+    # The FPF presets (a Borg cube mirror is a draw whoever plays it). A value of the wrong
+    # sign scores 1.5 of these 6 battles; the search as built, 4.5.
     scenario = builtin_scenario("standard")
-    presets = preset_names()
+    presets = fpf_preset_names()
     points = 0.0
     played = 0
     for seed in range(PAIRS * sample):
@@ -174,9 +176,11 @@ def test_the_admiral_beats_the_aggressive_doctrine_more_often_than_not(sample: i
 
 def test_the_admiral_beats_the_random_captain_in_fixed_seed_battles() -> None:
     # a floor under the search: 4 mirror battles with cards, both scenarios, sides swapped
-    # (a search that lost its way, e.g. a value of the wrong sign, loses some of these)
+    # (FPF fleets: a Borg cube mirror in Peak Performance scores no Fleet Points, so its
+    # roll-off, not the search, decided it; a value of the wrong sign still wins these four,
+    # its candidates being the doctrine's: the check against aggressive below catches that)
     won = 0
-    battles = (("standard", "federation-cruisers", 1), ("peak-performance", "borg-cube", 0))
+    battles = (("standard", "federation-cruisers", 1), ("peak-performance", "klingon-wolfpack", 0))
     for name, preset, seed in battles:
         fleet = load_fleet(f"presets:{preset}")
         for side in "AB":
