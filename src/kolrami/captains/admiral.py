@@ -66,6 +66,13 @@ ENGAGING = dataclasses.replace(AggressiveCaptain.weights, withdraw=0.0)
 ENEMY_MODELS: tuple[type[ScoredCaptain], ...] = (AggressiveCaptain, KitingCaptain)
 
 
+class EngagingCaptain(AggressiveCaptain):
+    """The aggressive doctrine with the ENGAGING weights: it does not withdraw damaged ships."""
+
+    name = "engaging"
+    weights = ENGAGING
+
+
 class AdmiralCaptain:
     """Searches each activation's orders by rollouts of the doctrines (a bandit over
     manoeuvre-and-fire plans with common random numbers); answers the rest as `aggressive`."""
@@ -102,10 +109,10 @@ class AdmiralCaptain:
         #: value fire by its exact odds (`luck`): 0 plays the rollouts' rolls as they fell
         self.exact = exact > 0
         self.doctrine = AggressiveCaptain(dice)  # the decisions it does not search
-        self.engaging = _engaging(dice)  # the candidates
+        self.engaging = EngagingCaptain(dice)  # the candidates
         self.kiting = KitingCaptain(dice)
         # a rollout's captains (they roll no dice): its own side, and the enemy's models
-        self.own_playout = _engaging(Dice(0))
+        self.own_playout = EngagingCaptain(Dice(0))
         self.enemy_models = tuple(model(Dice(0)) for model in ENEMY_MODELS)
         self.searched = 0  # decisions searched so far: part of each rollout's seed
         self.rollouts = 0
@@ -195,13 +202,6 @@ class AdmiralCaptain:
         if self.exact:
             worth += luck(copy, view.side, start)
         return worth
-
-
-def _engaging(dice: Dice) -> AggressiveCaptain:
-    """The aggressive doctrine with the ENGAGING weights: it does not withdraw damaged ships."""
-    captain = AggressiveCaptain(dice)
-    captain.weights = ENGAGING
-    return captain
 
 
 def value(battle: Battle, side: str, result: Result | None) -> float:
