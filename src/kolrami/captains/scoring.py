@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import cos, hypot, inf, radians, sin
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from kolrami.captains.base import mean_volley
 from kolrami.catalog.models import Arc, ShipClass, WeaponKind
@@ -41,26 +41,26 @@ from kolrami.rules.fpf.orders import Maneuver
 
 #: How far an enemy is allowed to move before it fires back at our end point, in cm (a float:
 #: it is added to distances, and float with float is Python's quick case).
-ENEMY_MOVE_CM = 8.0
+ENEMY_MOVE_CM: Final = 8.0
 #: A move that kills the focus target counts its damage this many times (its guns go too).
-KILL_BONUS = 1.5
+KILL_BONUS: Final = 1.5
 #: How close to the table edge a move may end before it loses score, in cm; and how much it
 #: loses for each centimetre closer.
-EDGE_MARGIN_CM = 8
-EDGE_PENALTY_PER_CM = 0.5
+EDGE_MARGIN_CM: Final = 8
+EDGE_PENALTY_PER_CM: Final = 0.5
 #: What a move whose path crosses a planet loses (the move would stop at the planet's rim).
-PLANET_PENALTY = 1000.0
+PLANET_PENALTY: Final = 1000.0
 #: The distance a kiting doctrine keeps from its focus target when it cannot hurt it, in cm.
-KITING_DISTANCE_CM = 30
+KITING_DISTANCE_CM: Final = 30
 #: A volley on the focus target counts this many times its damage.
-FOCUS_BONUS = 1.2
+FOCUS_BONUS: Final = 1.2
 #: The value of a lock that cannot hurt its target yet (it may still fire later in the turn):
 #: this much, divided by one more than the distance.
-NEAR_MISS_VALUE = 0.01
+NEAR_MISS_VALUE: Final = 0.01
 #: How much farther out a kiting ship holds when all of its hull is gone (`Weights.withdraw`).
-WITHDRAW_CM = 20.0
+WITHDRAW_CM: Final = 20.0
 #: The unit vector of each heading (`geometry.unit`).
-UNIT = tuple(unit(heading) for heading in range(HEADINGS))
+UNIT: Final[tuple[tuple[float, float], ...]] = tuple(unit(heading) for heading in range(HEADINGS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,12 +116,12 @@ class _ArcIndices(dict[tuple[Arc, ...], tuple[int, ...]]):
         return indices
 
 
-_ARC_INDICES = _ArcIndices()
+_ARC_INDICES: Final = _ArcIndices()
 
 #: Each ship class's weapon rows as (kind, arc indices), in resolution order, by the class's
 #: identity: a class never changes in play, and a catalog model's fields are slow to read. An
 #: entry holds its class, so no other object can take its id while it stands.
-_ROWS: dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...]], ...]]] = {}
+_ROWS: Final[dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...]], ...]]]] = {}
 
 
 def _rows(cls: ShipClass) -> tuple[tuple[WeaponKind, tuple[int, ...]], ...]:
@@ -563,10 +563,10 @@ def ranked_moves(
 
 #: A jump is worth it when it lands this much nearer the focus target than a full normal move
 #: (40 cm) could bring it, and no nearer than this to it (the jump passes over ships, FPF-MASK-05)
-JUMP_GAIN_CM = 15.0
-JUMP_LANDING_CM = 10.0
+JUMP_GAIN_CM: Final = 15.0
+JUMP_LANDING_CM: Final = 10.0
 #: ... and ends this far inside the table edges (the edge stops a jump short)
-JUMP_EDGE_CM = 5.0
+JUMP_EDGE_CM: Final = 5.0
 
 
 def jump_toward(

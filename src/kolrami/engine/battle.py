@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from kolrami import __version__
 from kolrami.catalog import Arc, ShipClass, ShipPack, WeaponKind, builtin_pack
@@ -27,7 +27,7 @@ from kolrami.fleet.legality import PLAY_BLOCKING, validate
 from kolrami.fleet.model import Fleet, member_cards
 from kolrami.scenarios.models import Movement, Scenario
 
-SIDES = ("A", "B")
+SIDES: Final[tuple[str, ...]] = ("A", "B")
 T = TypeVar("T")
 
 
@@ -683,10 +683,10 @@ _ShipPlan = tuple[
 #: One squadron of a deployment: its id, side, trail (x, y, heading, length) and ships.
 _SquadronPlan = tuple[str, str, tuple[float, float, int, float], list[_ShipPlan]]
 
-_PLAYABLE: _ByIdentity[None] = _ByIdentity()  # (fleet, pack) pairs already checked
+_PLAYABLE: Final[_ByIdentity[None]] = _ByIdentity()  # (fleet, pack) pairs already checked
 #: deployments by (scenario, fleet A, fleet B, pack): worked out once, placed by every battle
-_DEPLOYMENTS: _ByIdentity[list[_SquadronPlan]] = _ByIdentity()
-_DUMPS: _ByIdentity[dict[str, Any]] = _ByIdentity()  # JSON forms of scenarios and fleets
+_DEPLOYMENTS: Final[_ByIdentity[list[_SquadronPlan]]] = _ByIdentity()
+_DUMPS: Final[_ByIdentity[dict[str, Any]]] = _ByIdentity()  # JSON forms of scenarios and fleets
 
 
 def _dump(model: Scenario | Fleet) -> dict[str, Any]:

@@ -9,14 +9,15 @@ movement nor fire calls trigonometry.
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from kolrami.catalog.models import Arc
 
-HEADINGS = 6
-_R3 = math.sqrt(3) / 2
+HEADINGS: Final = 6
+_R3: Final = math.sqrt(3) / 2
 # x and y of the unit vector at 90 + 60*h degrees, written out so that 0 and 3 are exact.
-_COS = (0.0, -_R3, -_R3, 0.0, _R3, _R3)
-_SIN = (1.0, 0.5, -0.5, -1.0, -0.5, 0.5)
+_COS: Final[tuple[float, ...]] = (0.0, -_R3, -_R3, 0.0, _R3, _R3)
+_SIN: Final[tuple[float, ...]] = (1.0, 0.5, -0.5, -1.0, -0.5, 0.5)
 
 Point = tuple[float, float]
 
@@ -76,7 +77,7 @@ def arc_to(x: float, y: float, heading: int, tx: float, ty: float) -> Arc:
 
 
 #: The arcs in the order of `arc_index`.
-ARC_ORDER = (Arc.F, Arc.A, Arc.P, Arc.S)
+ARC_ORDER: Final[tuple[Arc, ...]] = (Arc.F, Arc.A, Arc.P, Arc.S)
 
 
 def arc_index(x: float, y: float, heading: int, tx: float, ty: float) -> int:

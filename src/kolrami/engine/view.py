@@ -9,14 +9,14 @@ as fast as the ships themselves and are cheap to take.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from kolrami.catalog import Arc, ShipClass, WeaponKind
 from kolrami.engine.battle import Battle, ShipState, SquadronState, all_out, weapons_bearing
 
 #: this module runs compiled (mypyc): its classes are laid out in C, and a compiled object's
 #: class cannot be swapped (see `_take`)
-_COMPILED = not __file__.endswith(".py")
+_COMPILED: Final = not __file__.endswith(".py")
 
 
 class _ShipFields:

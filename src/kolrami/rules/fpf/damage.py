@@ -4,7 +4,7 @@ the exact odds take them from, so simulation and calculation cannot drift apart.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc, HitLocations, Location, WeaponKind
 from kolrami.engine.orders import IllegalOrderError
@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 from kolrami.errors import InvalidInputError
 
 #: The d10 face that always fails and the one that always penetrates (FPF-DMG-02).
-AUTO_FAIL = 1
-AUTO_PENETRATE = 10
+AUTO_FAIL: Final = 1
+AUTO_PENETRATE: Final = 10
 
 
 def penetration_target(shields: int, strength: int) -> int:
@@ -60,7 +60,7 @@ def hit_location(roll: int, table: HitLocations) -> Location:
 
 #: Damage die per penetrating shot: a phaser beam deals 1, a photon torpedo d6 (FPF-DMG-04,
 #: FPF-DMG-05).
-DAMAGE_SIDES: dict[WeaponKind, int] = {WeaponKind.PHASER: 1, WeaponKind.PHOTON: 6}
+DAMAGE_SIDES: Final[dict[WeaponKind, int]] = {WeaponKind.PHASER: 1, WeaponKind.PHOTON: 6}
 
 
 def check_shot_inputs(strength: int, shots: int, shields: int) -> None:
@@ -158,7 +158,7 @@ class FpfDamage(RuleModule):
         return winner, f"turn limit, points destroyed A {lost['B']} : B {lost['A']}"
 
 
-SYSTEMS_FLOOR = -10  # FPF-DMG-14
+SYSTEMS_FLOOR: Final = -10  # FPF-DMG-14
 
 
 def apply_damage(

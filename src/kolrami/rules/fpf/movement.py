@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from itertools import pairwise
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kolrami.engine.battle import Battle, ShipState, SquadronState
 from kolrami.engine.geometry import HEADINGS, Trail, advance, entry_distance
@@ -73,12 +73,12 @@ def verify_maneuver(
 
 #: Speeds are whole centimetres, 0 to 40 (FPF-MOV-06): farther than any weapon reaches, as the
 #: game's fast-play scale intends (FPF-TURN-04).
-MAX_SPEED = 40
-PIVOT_COST_CM = 5  # FPF-MOV-13
-STEP_CM = 5.0  # locked weapons are checked at least every 5 cm of movement (FPF-FIRE-07)
+MAX_SPEED: Final = 40
+PIVOT_COST_CM: Final = 5  # FPF-MOV-13
+STEP_CM: Final = 5.0  # locked weapons are checked at least every 5 cm of movement (FPF-FIRE-07)
 #: less than this (half a millimetre, the log's rounding) is no movement: a ship stopped short
 #: right where it stood is not moving, for reaction fire (FPF-FIRE-11)
-STILL_CM = 0.05
+STILL_CM: Final = 0.05
 #: A distance flown: the ordered speed (an int) when nothing cut the move, else a float. The log
 #: shows the two apart (40 and 40.0), so the compiled build must keep the int an int: a plain
 #: `float` there would turn it into 40.0 (docs/performance.md, "The compiled build").

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import ShipClass, WeaponKind
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 #: Each ship class's printed mounts by weapon kind, by the class's identity: asked of every ship
 #: each turn, and a catalog model's fields are slow to read. An entry holds its class, so no
 #: other object can take its id while it stands.
-_PRINTED: dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...]], ...]]] = {}
+_PRINTED: Final[dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...]], ...]]]] = {}
 
 
 def _printed(cls: ShipClass) -> tuple[tuple[WeaponKind, tuple[int, ...]], ...]:
@@ -107,7 +107,7 @@ def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder)
 
 
 #: a weapon kind by its repair item's name ("phasers"), without an Enum call
-_KINDS = {f"{kind.value}s": kind for kind in WeaponKind}
+_KINDS: Final = {f"{kind.value}s": kind for kind in WeaponKind}
 
 
 def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
