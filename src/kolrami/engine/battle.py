@@ -15,6 +15,7 @@ from typing import Any, Final, Generic, TypeVar
 from kolrami import __version__
 from kolrami.catalog import Arc, ShipClass, ShipPack, WeaponKind, builtin_pack
 from kolrami.catalog.cards import Card, card_cost
+from kolrami.catalog.models import Location
 from kolrami.engine import events as ev
 from kolrami.engine.binder import Rules
 from kolrami.engine.chance import Dice
@@ -46,6 +47,32 @@ class Lock:
     reaction_to: str | None = None  # reaction fire: only while this squadron moves
 
 
+class ClassFacts:
+    """What the rules read of a ship class again and again, as plain attributes (a catalog
+    model's fields and properties are several times slower to read, from compiled code most of
+    all): one for each class, by its identity (`facts`)."""
+
+    __slots__ = ("bearing", "by_face", "cls", "stationary")
+
+    def __init__(self, cls: ShipClass) -> None:
+        self.cls = cls  # held: no other object can take its id while the entry stands
+        self.stationary: bool = cls.stationary
+        self.bearing: dict[Arc, tuple[WeaponKind, ...]] = cls.bearing
+        self.by_face: dict[int, Location] = cls.hit_locations.by_face
+
+
+#: `facts` of each ship class met so far, by the class's identity
+_FACTS: Final[dict[int, ClassFacts]] = {}
+
+
+def facts(cls: ShipClass) -> ClassFacts:
+    """The plain facts of a ship class (`ClassFacts`), worked out once for each class."""
+    found = _FACTS.get(id(cls))
+    if found is None:
+        found = _FACTS[id(cls)] = ClassFacts(cls)
+    return found
+
+
 def weapons_bearing(
     cls: ShipClass, mounts: Mapping[WeaponKind, Sequence[int]], arc: Arc
 ) -> list[WeaponKind]:
@@ -53,7 +80,7 @@ def weapons_bearing(
     what `ShipState.bears` and a view's `ShipView.bears` both answer."""
     # (a loop: in Python 3.11 a comprehension is a call of its own, and this one is hot)
     out = []
-    for k in cls.bearing[arc]:
+    for k in facts(cls).bearing[arc]:
         if any(mounts[k]):
             out.append(k)
     return out

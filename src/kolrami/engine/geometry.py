@@ -48,13 +48,21 @@ def relative_bearing(x: float, y: float, heading: int, tx: float, ty: float) -> 
     return (absolute - 90.0 - 60 * heading) % 360.0
 
 
+# The arcs as constants of this module: compiled code reads them as C statics, where `Arc.F`
+# is a look-up in the enum's class each time.
+_FORE: Final = Arc.F
+_AFT: Final = Arc.A
+_PORT: Final = Arc.P
+_STARBOARD: Final = Arc.S
+
+
 def arc_of_bearing(bearing: float) -> Arc:
     """The 90-degree arc a relative bearing falls in; boundaries go to front or aft."""
     if bearing <= 45.0 or bearing >= 315.0:
-        return Arc.F
+        return _FORE
     if 135.0 <= bearing <= 225.0:
-        return Arc.A
-    return Arc.P if bearing < 180.0 else Arc.S
+        return _AFT
+    return _PORT if bearing < 180.0 else _STARBOARD
 
 
 def arc_to(x: float, y: float, heading: int, tx: float, ty: float) -> Arc:
@@ -70,14 +78,14 @@ def arc_to(x: float, y: float, heading: int, tx: float, ty: float) -> Arc:
     port = dy * ux - dx * uy
     side = port if port >= 0.0 else -port
     if ahead >= side:
-        return Arc.F
+        return _FORE
     if -ahead >= side:
-        return Arc.A
-    return Arc.P if port > 0.0 else Arc.S
+        return _AFT
+    return _PORT if port > 0.0 else _STARBOARD
 
 
 #: The arcs in the order of `arc_index`.
-ARC_ORDER: Final[tuple[Arc, ...]] = (Arc.F, Arc.A, Arc.P, Arc.S)
+ARC_ORDER: Final[tuple[Arc, ...]] = (_FORE, _AFT, _PORT, _STARBOARD)
 
 
 def arc_index(x: float, y: float, heading: int, tx: float, ty: float) -> int:

@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc
+from kolrami.engine.battle import facts
 from kolrami.engine.geometry import arc_to
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
@@ -189,7 +190,7 @@ def orders_decision(battle: Battle, squadron: SquadronState) -> OrdersDecision:
     targets = _enemy_targets(battle, squadron.side, None) if able else ()
     moving = tuple(movers(battle, squadron))
     # a fixed base never jumps (docs/rules.md, Bases in FPF)
-    fixed = any(battle.ships[s].cls.stationary for s in squadron.ships)
+    fixed = any(facts(battle.ships[s].cls).stationary for s in squadron.ships)
     return _orders_decision(
         squadron.side,
         squadron.id,
