@@ -31,6 +31,7 @@ COMPILED = (
     "kolrami.engine.battle",
     "kolrami.engine.view",
     "kolrami.captains.scoring",
+    "kolrami.captains.doctrines",
     "kolrami.rules.cards",
     "kolrami.rules.fpf.damage",
     "kolrami.rules.fpf.fire",
