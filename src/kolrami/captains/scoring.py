@@ -28,7 +28,6 @@ from functools import cache
 from math import cos, hypot, inf, radians, sin
 from typing import Final, NamedTuple
 
-from kolrami.captains.base import mean_volley
 from kolrami.catalog.models import Arc, ShipClass, WeaponKind
 from kolrami.engine.geometry import (
     ARC_ORDER,
@@ -37,6 +36,7 @@ from kolrami.engine.geometry import (
     unit,
 )
 from kolrami.engine.view import ShipView
+from kolrami.rules.fpf.damage import penetrating_faces
 from kolrami.rules.fpf.orders import Maneuver
 
 #: How far an enemy is allowed to move before it fires back at our end point, in cm (a float:
@@ -59,6 +59,8 @@ FOCUS_BONUS: Final = 1.2
 NEAR_MISS_VALUE: Final = 0.01
 #: How much farther out a kiting ship holds when all of its hull is gone (`Weights.withdraw`).
 WITHDRAW_CM: Final = 20.0
+#: (an enum member as a module constant: compiled code reads it as a C static)
+_PHOTON: Final = WeaponKind.PHOTON
 #: The unit vector of each heading (`geometry.unit`).
 UNIT: Final[tuple[tuple[float, float], ...]] = tuple(unit(heading) for heading in range(HEADINGS))
 
@@ -139,7 +141,10 @@ def weapon_groups(ship: ShipView, target_shields: int) -> list[WeaponGroup]:
     groups = []
     for kind, arcs in rows:
         shots = sum(ship.mounts[kind])
-        damage = mean_volley(shots, ship.strength[kind], target_shields, kind)
+        # `base.mean_volley(shots, strength, target_shields, kind)`, written out (the same
+        # sums): a call of its memo from compiled code costs more than working it out
+        p = penetrating_faces(target_shields, ship.strength[kind]) / 10
+        damage = shots * p * (3.5 if kind is _PHOTON else 1.0)
         groups.append((shots, float(ship.ranges.get(kind, 0)), damage, arcs))
     return groups
 
@@ -330,17 +335,45 @@ def _leg(speed: int, turn1: int, pivot: int | None) -> Leg:
     return Leg(turn1 if pivot is None else pivot, speed / 2, ends)
 
 
-@dataclass(slots=True)
 class Plan:
     """Where a manoeuvre takes a ship: its mid-move point and its end point, with the heading
     at each (0..5)."""
 
-    mid_x: float
-    mid_y: float
-    mid_heading: int
-    end_x: float
-    end_y: float
-    end_heading: int
+    # (a plain class, not a dataclass: the captains build hundreds a battle, and a compiled
+    # dataclass is built through the generated __init__ of plain Python)
+    __slots__ = ("end_heading", "end_x", "end_y", "mid_heading", "mid_x", "mid_y")
+
+    def __init__(
+        self,
+        mid_x: float,
+        mid_y: float,
+        mid_heading: int,
+        end_x: float,
+        end_y: float,
+        end_heading: int,
+    ) -> None:
+        self.mid_x = mid_x
+        self.mid_y = mid_y
+        self.mid_heading = mid_heading
+        self.end_x = end_x
+        self.end_y = end_y
+        self.end_heading = end_heading
+
+    def _values(self) -> tuple[float, float, int, float, float, int]:
+        return (self.mid_x, self.mid_y, self.mid_heading, self.end_x, self.end_y, self.end_heading)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Plan):
+            return NotImplemented
+        return self._values() == other._values()
+
+    __hash__ = None  # type: ignore[assignment]  # (compared by value, changed in place)
+
+    def __repr__(self) -> str:
+        return (
+            "Plan(mid_x={!r}, mid_y={!r}, mid_heading={!r}, end_x={!r}, end_y={!r}, "
+            "end_heading={!r})".format(*self._values())
+        )
 
     def shifted(self, leader: ShipView, ship: ShipView) -> Plan:
         """The plan of a formation leader moved over to `ship`: the same offsets from where
@@ -355,7 +388,6 @@ class Plan:
         )
 
 
-@dataclass(slots=True)
 class Situation:
     """What a move is scored against: the focus target, our firepower against it, the enemies
     (with their firepower against us), the table's size and the planets (x, y, radius); with
@@ -364,27 +396,68 @@ class Situation:
     `Weights.closing`, changed for a damaged ship by `Weights.withdraw`: None is the weights')
     and the distance kiting holds (`Weights.hold_range`)."""
 
-    focus: ShipView
-    ours: Firepower
-    enemies: Sequence[Enemy]
-    table: tuple[float, float]
-    obstacles: Sequence[tuple[float, float, float]]
-    bases: Sequence[tuple[float, float]] = ()
-    touch: float = 5.0
-    threat: float | None = None
-    hold: float = 0.0
-    closing: float | None = None
-    #: with `Weights.flank`, the point held (x, y): closing is then the distance to it
-    anchor: tuple[float, float] | None = None
+    # (a plain class, not a dataclass: see Plan)
+    __slots__ = (
+        "anchor",
+        "bases",
+        "closing",
+        "enemies",
+        "focus",
+        "hold",
+        "obstacles",
+        "ours",
+        "table",
+        "threat",
+        "touch",
+    )
+
+    def __init__(
+        self,
+        focus: ShipView,
+        ours: Firepower,
+        enemies: Sequence[Enemy],
+        table: tuple[float, float],
+        obstacles: Sequence[tuple[float, float, float]],
+        bases: Sequence[tuple[float, float]] = (),
+        touch: float = 5.0,
+        threat: float | None = None,
+        hold: float = 0.0,
+        closing: float | None = None,
+        anchor: tuple[float, float] | None = None,
+    ) -> None:
+        self.focus = focus
+        self.ours = ours
+        self.enemies = enemies
+        self.table = table
+        self.obstacles = obstacles
+        self.bases = bases
+        self.touch = touch
+        self.threat = threat
+        self.hold = hold
+        self.closing = closing
+        #: with `Weights.flank`, the point held (x, y): closing is then the distance to it
+        self.anchor = anchor
 
 
-@dataclass(slots=True)
 class Move:
     """A scored manoeuvre: the manoeuvre, where it takes the mover, and its score."""
 
-    maneuver: Maneuver
-    plan: Plan
-    score: float
+    __slots__ = ("maneuver", "plan", "score")  # (a plain class, not a dataclass: see Plan)
+
+    def __init__(self, maneuver: Maneuver, plan: Plan, score: float) -> None:
+        self.maneuver = maneuver
+        self.plan = plan
+        self.score = score
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return (self.maneuver, self.plan, self.score) == (other.maneuver, other.plan, other.score)
+
+    __hash__ = None  # type: ignore[assignment]  # (compared by value)
+
+    def __repr__(self) -> str:
+        return f"Move(maneuver={self.maneuver!r}, plan={self.plan!r}, score={self.score!r})"
 
 
 def best_move(
