@@ -315,11 +315,12 @@ class ScoredCaptain:
         threats = []
         for e in enemies:
             threats.append(enemy(e, own_shields, arsenal))
-        table = (view.scenario.table_width_cm, view.scenario.table_height_cm)
+        scenario = view.scenario  # (worked out at each read: read once)
+        table = (scenario.table_width_cm, scenario.table_height_cm)
         obstacles = view.obstacles()
         weights = self.weights
         bases: list[tuple[float, float]] = []
-        touch = 2 * view.scenario.base_radius_cm
+        touch = 2 * scenario.base_radius_cm
         if weights.full_path:  # the bases a move may stop short of (FPF-MOV-08)
             for s in view.own_ships() + enemies:
                 if s.on_table and s.squadron != sq:
