@@ -22,10 +22,11 @@ associative, and a choice between two close moves can turn on the last bit.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from math import cos, hypot, inf, radians, sin
+from math import cos, inf, radians, sin
 from typing import Final, NamedTuple
 
 from kolrami.catalog.models import Arc, ShipClass, WeaponKind
@@ -61,6 +62,9 @@ NEAR_MISS_VALUE: Final = 0.01
 WITHDRAW_CM: Final = 20.0
 #: (an enum member as a module constant: compiled code reads it as a C static)
 _PHOTON: Final = WeaponKind.PHOTON
+#: math.hypot as a module constant: a C static in compiled code, where an imported name is
+#: looked up in the module's dict at every call (and this is the captains' most called one)
+hypot: Final = math.hypot
 #: The unit vector of each heading (`geometry.unit`).
 UNIT: Final[tuple[tuple[float, float], ...]] = tuple(unit(heading) for heading in range(HEADINGS))
 
@@ -507,11 +511,12 @@ def best_move(
     bases, touch = situation.bases, situation.touch
     anchor = situation.anchor
     at_start = 0.0
+    from_start = hypot(fx - x, fy - y) if full_path else 0.0  # (the same for every leg)
     for turn, half, maneuvers in legs:
         mid_heading = (heading + turn) % HEADINGS
         ux, uy = UNIT[mid_heading]
         if full_path:  # the ship fires from where it stands too, once turned (FPF-MOV-07)
-            at_start = ours.damage_on(x, y, mid_heading, fx, fy, hypot(fx - x, fy - y))
+            at_start = ours.damage_on(x, y, mid_heading, fx, fy, from_start)
         mid_x, mid_y = x + ux * half, y + uy * half
         dx, dy = fx - mid_x, fy - mid_y
         to_mid = hypot(dx, dy)

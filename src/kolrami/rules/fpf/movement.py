@@ -74,6 +74,9 @@ def verify_maneuver(
 #: Speeds are whole centimetres, 0 to 40 (FPF-MOV-06): farther than any weapon reaches, as the
 #: game's fast-play scale intends (FPF-TURN-04).
 MAX_SPEED: Final = 40
+#: math.hypot as a module constant: a C static in compiled code, where `math.hypot` is a
+#: look-up in the module at every call
+_hypot: Final = math.hypot
 PIVOT_COST_CM: Final = 5  # FPF-MOV-13
 STEP_CM: Final = 5.0  # locked weapons are checked at least every 5 cm of movement (FPF-FIRE-07)
 #: less than this (half a millimetre, the log's rounding) is no movement: a ship stopped short
@@ -202,7 +205,7 @@ def _stop_short(
     if not on_table:
         along = 0.0
         for (x0, y0, _), (x1, y1, _) in pairwise(path):
-            seg = math.hypot(x1 - x0, y1 - y0)
+            seg = _hypot(x1 - x0, y1 - y0)
             if not (-1e-9 <= x1 <= wide and -1e-9 <= y1 <= high):
                 t = _edge_exit(x0, y0, x1, y1, width, height)
                 if t is not None:
@@ -214,7 +217,7 @@ def _stop_short(
         along = 0.0
         rim = rock.radius_cm + battle.base_radius_cm
         for (x0, y0, _), (x1, y1, h) in pairwise(path):  # h: the heading of this leg
-            seg = math.hypot(x1 - x0, y1 - y0)
+            seg = _hypot(x1 - x0, y1 - y0)
             entry = entry_distance(x0, y0, h, seg, rock.x, rock.y, rim)
             if entry is not None and (cut_at is None or along + entry < cut_at):
                 cut_at, blocker = max(0.0, along + entry - 1e-6), rock.kind
@@ -387,7 +390,7 @@ class _Move:
     def _follow(self, route: list[tuple[float, float, int]], dist: Cm) -> None:
         cum = [0.0]
         for (x0, y0, _), (x1, y1, _) in pairwise(route):
-            cum.append(cum[-1] + math.hypot(x1 - x0, y1 - y0))
+            cum.append(cum[-1] + _hypot(x1 - x0, y1 - y0))
         self.route, self.cum, self.dist = route, cum, dist
 
     def point(self, s: float) -> tuple[float, float, int]:
@@ -599,7 +602,7 @@ def _edge_exit(x0: float, y0: float, x1: float, y1: float, w: float, h: float) -
 def _point_on(path: list[tuple[float, float, int]], at: float) -> tuple[float, float, int]:
     along = 0.0
     for (x0, y0, _), (x1, y1, h1) in pairwise(path):
-        seg = math.hypot(x1 - x0, y1 - y0)
+        seg = _hypot(x1 - x0, y1 - y0)
         if at <= along + seg or (x1, y1) == path[-1][:2]:
             t = 0.0 if seg == 0.0 else (at - along) / seg
             t = t if t < 1.0 else 1.0
@@ -612,7 +615,7 @@ def _cut(path: list[tuple[float, float, int]], at: float) -> list[tuple[float, f
     out = [path[0]]
     along = 0.0
     for (x0, y0, _), (x1, y1, h1) in pairwise(path):
-        seg = math.hypot(x1 - x0, y1 - y0)
+        seg = _hypot(x1 - x0, y1 - y0)
         if along + seg >= at:
             t = 0.0 if seg == 0.0 else (at - along) / seg
             out.append((x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, h1))
@@ -629,7 +632,7 @@ def _back_off(
     along = 0.0
     segs = []
     for (x0, y0, _), (x1, y1, h1) in pairwise(path):
-        seg = math.hypot(x1 - x0, y1 - y0)
+        seg = _hypot(x1 - x0, y1 - y0)
         segs.append((along, x0, y0, h1, seg))
         along += seg
     for start, x0, y0, h, seg in reversed(segs):
