@@ -28,7 +28,10 @@ except PackageNotFoundError:  # running from a source tree without installation
 #: repairs), the geometry and the captains' scoring kernel.
 COMPILED = (
     "kolrami.engine.geometry",
+    "kolrami.engine.battle",
+    "kolrami.engine.view",
     "kolrami.captains.scoring",
+    "kolrami.captains.doctrines",
     "kolrami.rules.cards",
     "kolrami.rules.fpf.damage",
     "kolrami.rules.fpf.fire",

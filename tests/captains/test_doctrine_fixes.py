@@ -43,8 +43,11 @@ OLD = {
 
 
 def _with(base: type[ScoredCaptain], weights: Weights) -> ScoredCaptain:
-    captain = base(Dice(0))
-    captain.weights = weights
+    # a doctrine's weights are its class's (a compiled captain has no instance dict to set
+    # them in): a subclass with these
+    variant: type[ScoredCaptain] = type(f"{base.__name__}With", (base,), {"weights": weights})
+    captain = variant(Dice(0))
+    assert captain.weights is weights
     return captain
 
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import cache
+from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from kolrami.captains.advanced import (
     ADVANCED_DECISIONS,
@@ -159,13 +162,16 @@ class RandomCaptain:
 # --- scored doctrines -------------------------------------------------------------------------
 
 
+# (compiled with mypyc, kolrami.COMPILED: a doctrine's `weights` and `temperament` are class
+# variables, which a subclass of its own, compiled or not, sets; see docs/performance.md)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ScoredCaptain:
     """A doctrine that scores candidate manoeuvres and locks with a cheap damage model
     (captains/scoring.py), weighted by its `weights`."""
 
     name = "scored"
-    weights = Weights(threat=0.5, closing=0.05, keep_out=False, react=True)
-    temperament: Temperament = AGGRESSIVE  # how it plays the advanced game
+    weights: ClassVar[Weights] = Weights(threat=0.5, closing=0.05, keep_out=False, react=True)
+    temperament: ClassVar[Temperament] = AGGRESSIVE  # how it plays the advanced game
 
     def __init__(self, dice: Dice) -> None:
         self.dice = dice
@@ -309,11 +315,12 @@ class ScoredCaptain:
         threats = []
         for e in enemies:
             threats.append(enemy(e, own_shields, arsenal))
-        table = (view.scenario.table_width_cm, view.scenario.table_height_cm)
+        scenario = view.scenario  # (worked out at each read: read once)
+        table = (scenario.table_width_cm, scenario.table_height_cm)
         obstacles = view.obstacles()
         weights = self.weights
         bases: list[tuple[float, float]] = []
-        touch = 2 * view.scenario.base_radius_cm
+        touch = 2 * scenario.base_radius_cm
         if weights.full_path:  # the bases a move may stop short of (FPF-MOV-08)
             for s in view.own_ships() + enemies:
                 if s.on_table and s.squadron != sq:
@@ -459,6 +466,7 @@ def _hold(squadron: str) -> ReactionOrder:
     return ReactionOrder(squadron)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class AggressiveCaptain(ScoredCaptain):
     """Close in, bring the forward arc to bear at the best range, focus fire on a kill."""
 
@@ -476,6 +484,7 @@ class AggressiveCaptain(ScoredCaptain):
     )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class KitingCaptain(ScoredCaptain):
     """Hold the best arc's range on the target's flank, 110 degrees off its nose (outside its
     forward arc, where its heaviest weapons bear), weighing the damage it risks more than

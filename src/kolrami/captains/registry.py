@@ -31,6 +31,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from kolrami import COMPILED, source_of
 from kolrami.captains.admiral import AdmiralCaptain
 from kolrami.captains.base import Captain, CaptainFactory
 from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain, RandomCaptain
@@ -249,6 +250,10 @@ def captain_version(name: str) -> str:
         source = inspect.getsourcefile(factory)
     except TypeError:
         source = None
+    module = getattr(factory, "__module__", "")
+    if source is None and module in COMPILED:
+        # a compiled build's module: its digest is its source's, as in the pure build
+        source = str(source_of(module))
     if source is None or not Path(source).is_file():
         return "unknown"
     return hashlib.sha256(Path(source).read_bytes()).hexdigest()[:16]

@@ -22,13 +22,13 @@ associative, and a choice between two close moves can turn on the last bit.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from math import cos, hypot, inf, radians, sin
-from typing import NamedTuple
+from math import cos, inf, radians, sin
+from typing import Final, NamedTuple
 
-from kolrami.captains.base import mean_volley
 from kolrami.catalog.models import Arc, ShipClass, WeaponKind
 from kolrami.engine.geometry import (
     ARC_ORDER,
@@ -37,30 +37,36 @@ from kolrami.engine.geometry import (
     unit,
 )
 from kolrami.engine.view import ShipView
+from kolrami.rules.fpf.damage import penetrating_faces
 from kolrami.rules.fpf.orders import Maneuver
 
 #: How far an enemy is allowed to move before it fires back at our end point, in cm (a float:
 #: it is added to distances, and float with float is Python's quick case).
-ENEMY_MOVE_CM = 8.0
+ENEMY_MOVE_CM: Final = 8.0
 #: A move that kills the focus target counts its damage this many times (its guns go too).
-KILL_BONUS = 1.5
+KILL_BONUS: Final = 1.5
 #: How close to the table edge a move may end before it loses score, in cm; and how much it
 #: loses for each centimetre closer.
-EDGE_MARGIN_CM = 8
-EDGE_PENALTY_PER_CM = 0.5
+EDGE_MARGIN_CM: Final = 8
+EDGE_PENALTY_PER_CM: Final = 0.5
 #: What a move whose path crosses a planet loses (the move would stop at the planet's rim).
-PLANET_PENALTY = 1000.0
+PLANET_PENALTY: Final = 1000.0
 #: The distance a kiting doctrine keeps from its focus target when it cannot hurt it, in cm.
-KITING_DISTANCE_CM = 30
+KITING_DISTANCE_CM: Final = 30
 #: A volley on the focus target counts this many times its damage.
-FOCUS_BONUS = 1.2
+FOCUS_BONUS: Final = 1.2
 #: The value of a lock that cannot hurt its target yet (it may still fire later in the turn):
 #: this much, divided by one more than the distance.
-NEAR_MISS_VALUE = 0.01
+NEAR_MISS_VALUE: Final = 0.01
 #: How much farther out a kiting ship holds when all of its hull is gone (`Weights.withdraw`).
-WITHDRAW_CM = 20.0
+WITHDRAW_CM: Final = 20.0
+#: (an enum member as a module constant: compiled code reads it as a C static)
+_PHOTON: Final = WeaponKind.PHOTON
+#: math.hypot as a module constant: a C static in compiled code, where an imported name is
+#: looked up in the module's dict at every call (and this is the captains' most called one)
+hypot: Final = math.hypot
 #: The unit vector of each heading (`geometry.unit`).
-UNIT = tuple(unit(heading) for heading in range(HEADINGS))
+UNIT: Final[tuple[tuple[float, float], ...]] = tuple(unit(heading) for heading in range(HEADINGS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,12 +122,12 @@ class _ArcIndices(dict[tuple[Arc, ...], tuple[int, ...]]):
         return indices
 
 
-_ARC_INDICES = _ArcIndices()
+_ARC_INDICES: Final = _ArcIndices()
 
 #: Each ship class's weapon rows as (kind, arc indices), in resolution order, by the class's
 #: identity: a class never changes in play, and a catalog model's fields are slow to read. An
 #: entry holds its class, so no other object can take its id while it stands.
-_ROWS: dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...]], ...]]] = {}
+_ROWS: Final[dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...]], ...]]]] = {}
 
 
 def _rows(cls: ShipClass) -> tuple[tuple[WeaponKind, tuple[int, ...]], ...]:
@@ -139,7 +145,10 @@ def weapon_groups(ship: ShipView, target_shields: int) -> list[WeaponGroup]:
     groups = []
     for kind, arcs in rows:
         shots = sum(ship.mounts[kind])
-        damage = mean_volley(shots, ship.strength[kind], target_shields, kind)
+        # `base.mean_volley(shots, strength, target_shields, kind)`, written out (the same
+        # sums): a call of its memo from compiled code costs more than working it out
+        p = penetrating_faces(target_shields, ship.strength[kind]) / 10
+        damage = shots * p * (3.5 if kind is _PHOTON else 1.0)
         groups.append((shots, float(ship.ranges.get(kind, 0)), damage, arcs))
     return groups
 
@@ -330,17 +339,45 @@ def _leg(speed: int, turn1: int, pivot: int | None) -> Leg:
     return Leg(turn1 if pivot is None else pivot, speed / 2, ends)
 
 
-@dataclass(slots=True)
 class Plan:
     """Where a manoeuvre takes a ship: its mid-move point and its end point, with the heading
     at each (0..5)."""
 
-    mid_x: float
-    mid_y: float
-    mid_heading: int
-    end_x: float
-    end_y: float
-    end_heading: int
+    # (a plain class, not a dataclass: the captains build hundreds a battle, and a compiled
+    # dataclass is built through the generated __init__ of plain Python)
+    __slots__ = ("end_heading", "end_x", "end_y", "mid_heading", "mid_x", "mid_y")
+
+    def __init__(
+        self,
+        mid_x: float,
+        mid_y: float,
+        mid_heading: int,
+        end_x: float,
+        end_y: float,
+        end_heading: int,
+    ) -> None:
+        self.mid_x = mid_x
+        self.mid_y = mid_y
+        self.mid_heading = mid_heading
+        self.end_x = end_x
+        self.end_y = end_y
+        self.end_heading = end_heading
+
+    def _values(self) -> tuple[float, float, int, float, float, int]:
+        return (self.mid_x, self.mid_y, self.mid_heading, self.end_x, self.end_y, self.end_heading)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Plan):
+            return NotImplemented
+        return self._values() == other._values()
+
+    __hash__ = None  # type: ignore[assignment]  # (compared by value, changed in place)
+
+    def __repr__(self) -> str:
+        return (
+            "Plan(mid_x={!r}, mid_y={!r}, mid_heading={!r}, end_x={!r}, end_y={!r}, "
+            "end_heading={!r})".format(*self._values())
+        )
 
     def shifted(self, leader: ShipView, ship: ShipView) -> Plan:
         """The plan of a formation leader moved over to `ship`: the same offsets from where
@@ -355,7 +392,6 @@ class Plan:
         )
 
 
-@dataclass(slots=True)
 class Situation:
     """What a move is scored against: the focus target, our firepower against it, the enemies
     (with their firepower against us), the table's size and the planets (x, y, radius); with
@@ -364,27 +400,68 @@ class Situation:
     `Weights.closing`, changed for a damaged ship by `Weights.withdraw`: None is the weights')
     and the distance kiting holds (`Weights.hold_range`)."""
 
-    focus: ShipView
-    ours: Firepower
-    enemies: Sequence[Enemy]
-    table: tuple[float, float]
-    obstacles: Sequence[tuple[float, float, float]]
-    bases: Sequence[tuple[float, float]] = ()
-    touch: float = 5.0
-    threat: float | None = None
-    hold: float = 0.0
-    closing: float | None = None
-    #: with `Weights.flank`, the point held (x, y): closing is then the distance to it
-    anchor: tuple[float, float] | None = None
+    # (a plain class, not a dataclass: see Plan)
+    __slots__ = (
+        "anchor",
+        "bases",
+        "closing",
+        "enemies",
+        "focus",
+        "hold",
+        "obstacles",
+        "ours",
+        "table",
+        "threat",
+        "touch",
+    )
+
+    def __init__(
+        self,
+        focus: ShipView,
+        ours: Firepower,
+        enemies: Sequence[Enemy],
+        table: tuple[float, float],
+        obstacles: Sequence[tuple[float, float, float]],
+        bases: Sequence[tuple[float, float]] = (),
+        touch: float = 5.0,
+        threat: float | None = None,
+        hold: float = 0.0,
+        closing: float | None = None,
+        anchor: tuple[float, float] | None = None,
+    ) -> None:
+        self.focus = focus
+        self.ours = ours
+        self.enemies = enemies
+        self.table = table
+        self.obstacles = obstacles
+        self.bases = bases
+        self.touch = touch
+        self.threat = threat
+        self.hold = hold
+        self.closing = closing
+        #: with `Weights.flank`, the point held (x, y): closing is then the distance to it
+        self.anchor = anchor
 
 
-@dataclass(slots=True)
 class Move:
     """A scored manoeuvre: the manoeuvre, where it takes the mover, and its score."""
 
-    maneuver: Maneuver
-    plan: Plan
-    score: float
+    __slots__ = ("maneuver", "plan", "score")  # (a plain class, not a dataclass: see Plan)
+
+    def __init__(self, maneuver: Maneuver, plan: Plan, score: float) -> None:
+        self.maneuver = maneuver
+        self.plan = plan
+        self.score = score
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return (self.maneuver, self.plan, self.score) == (other.maneuver, other.plan, other.score)
+
+    __hash__ = None  # type: ignore[assignment]  # (compared by value)
+
+    def __repr__(self) -> str:
+        return f"Move(maneuver={self.maneuver!r}, plan={self.plan!r}, score={self.score!r})"
 
 
 def best_move(
@@ -434,11 +511,12 @@ def best_move(
     bases, touch = situation.bases, situation.touch
     anchor = situation.anchor
     at_start = 0.0
+    from_start = hypot(fx - x, fy - y) if full_path else 0.0  # (the same for every leg)
     for turn, half, maneuvers in legs:
         mid_heading = (heading + turn) % HEADINGS
         ux, uy = UNIT[mid_heading]
         if full_path:  # the ship fires from where it stands too, once turned (FPF-MOV-07)
-            at_start = ours.damage_on(x, y, mid_heading, fx, fy, hypot(fx - x, fy - y))
+            at_start = ours.damage_on(x, y, mid_heading, fx, fy, from_start)
         mid_x, mid_y = x + ux * half, y + uy * half
         dx, dy = fx - mid_x, fy - mid_y
         to_mid = hypot(dx, dy)
@@ -563,10 +641,10 @@ def ranked_moves(
 
 #: A jump is worth it when it lands this much nearer the focus target than a full normal move
 #: (40 cm) could bring it, and no nearer than this to it (the jump passes over ships, FPF-MASK-05)
-JUMP_GAIN_CM = 15.0
-JUMP_LANDING_CM = 10.0
+JUMP_GAIN_CM: Final = 15.0
+JUMP_LANDING_CM: Final = 10.0
 #: ... and ends this far inside the table edges (the edge stops a jump short)
-JUMP_EDGE_CM = 5.0
+JUMP_EDGE_CM: Final = 5.0
 
 
 def jump_toward(

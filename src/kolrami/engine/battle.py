@@ -10,11 +10,12 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from kolrami import __version__
 from kolrami.catalog import Arc, ShipClass, ShipPack, WeaponKind, builtin_pack
 from kolrami.catalog.cards import Card, card_cost
+from kolrami.catalog.models import Location
 from kolrami.engine import events as ev
 from kolrami.engine.binder import Rules
 from kolrami.engine.chance import Dice
@@ -27,7 +28,7 @@ from kolrami.fleet.legality import PLAY_BLOCKING, validate
 from kolrami.fleet.model import Fleet, member_cards
 from kolrami.scenarios.models import Movement, Scenario
 
-SIDES = ("A", "B")
+SIDES: Final[tuple[str, ...]] = ("A", "B")
 T = TypeVar("T")
 
 
@@ -46,56 +47,58 @@ class Lock:
     reaction_to: str | None = None  # reaction fire: only while this squadron moves
 
 
-class ShipReads:
-    """What can be read off a ship's numbers, for the ship itself and for a view's snapshot of
-    it (kolrami.engine.view.ShipView): one implementation for both."""
+class ClassFacts:
+    """What the rules read of a ship class again and again, as plain attributes (a catalog
+    model's fields and properties are several times slower to read, from compiled code most of
+    all): one for each class, by its identity (`facts`)."""
 
-    __slots__ = ()
-    cls: ShipClass
-    mounts: Mapping[WeaponKind, Sequence[int]]
-    ranges: Mapping[WeaponKind, int]
-    shields: int
-    max_shields: int
+    __slots__ = ("bearing", "by_face", "cls", "stationary")
 
-    def shots(self, kind: WeaponKind) -> int:
-        """Working shots of a weapon kind now (knocked-out mounts count 0)."""
-        return sum(self.mounts[kind])
+    def __init__(self, cls: ShipClass) -> None:
+        self.cls = cls  # held: no other object can take its id while the entry stands
+        self.stationary: bool = cls.stationary
+        self.bearing: dict[Arc, tuple[WeaponKind, ...]] = cls.bearing
+        self.by_face: dict[int, Location] = cls.hit_locations.by_face
 
-    def bears(self, arc: Arc) -> list[WeaponKind]:
-        """Weapon kinds with working shots that fire into `arc`."""
-        # (a loop: in Python 3.11 a comprehension is a call of its own, and this one is hot)
-        mounts = self.mounts
-        out = []
-        for k in self.cls.bearing[arc]:
-            if any(mounts[k]):
-                out.append(k)
-        return out
 
-    def range_of(self, kind: WeaponKind) -> int:
-        """Range of a weapon kind in cm (0 when the sheet has none)."""
-        return self.ranges.get(kind, 0)
+#: `facts` of each ship class met so far, by the class's identity
+_FACTS: Final[dict[int, ClassFacts]] = {}
 
-    def armed_arcs(self) -> list[Arc]:
-        """Arcs into which a working weapon bears."""
-        return [a for a in Arc if self.bears(a)]
 
-    @property
-    def detoothed(self) -> bool:
-        """Every weapon out of action."""
-        for mounts in self.mounts.values():  # noqa: SIM110 - quicker than any(map(any, ...))
-            if any(mounts):
-                return False
-        return True
+def facts(cls: ShipClass) -> ClassFacts:
+    """The plain facts of a ship class (`ClassFacts`), worked out once for each class."""
+    found = _FACTS.get(id(cls))
+    if found is None:
+        found = _FACTS[id(cls)] = ClassFacts(cls)
+    return found
 
-    @property
-    def toast(self) -> bool:
-        """Shields at or below half their printed value (for display)."""
-        return self.shields * 2 <= self.max_shields
+
+def weapons_bearing(
+    cls: ShipClass, mounts: Mapping[WeaponKind, Sequence[int]], arc: Arc
+) -> list[WeaponKind]:
+    """Weapon kinds with working shots (`mounts`) of a ship of class `cls` that fire into `arc`:
+    what `ShipState.bears` and a view's `ShipView.bears` both answer."""
+    # (a loop: in Python 3.11 a comprehension is a call of its own, and this one is hot)
+    out = []
+    for k in facts(cls).bearing[arc]:
+        if any(mounts[k]):
+            out.append(k)
+    return out
+
+
+def all_out(mounts: Mapping[WeaponKind, Sequence[int]]) -> bool:
+    """Every weapon out of action (`detoothed`, for a ship and for its snapshot)."""
+    for shots in mounts.values():  # noqa: SIM110 - quicker than any(map(any, ...))
+        if any(shots):
+            return False
+    return True
 
 
 @dataclass(slots=True, eq=False)
-class ShipState(ShipReads):
-    """One ship in battle. Captains read it; only the engine writes it."""
+class ShipState:
+    """One ship in battle. Captains read it; only the engine writes it. (What can be read off
+    its numbers, `bears` and the rest, a view's snapshot of it, kolrami.engine.view.ShipView,
+    answers the same way through the same functions.)"""
 
     id: str
     side: str
@@ -142,27 +145,55 @@ class ShipState(ShipReads):
     moved: bool = False
     lock: Lock | None = None
 
+    def shots(self, kind: WeaponKind) -> int:
+        """Working shots of a weapon kind now (knocked-out mounts count 0)."""
+        return sum(self.mounts[kind])
+
+    def bears(self, arc: Arc) -> list[WeaponKind]:
+        """Weapon kinds with working shots that fire into `arc`."""
+        return weapons_bearing(self.cls, self.mounts, arc)
+
+    def range_of(self, kind: WeaponKind) -> int:
+        """Range of a weapon kind in cm (0 when the sheet has none)."""
+        return self.ranges.get(kind, 0)
+
+    def armed_arcs(self) -> list[Arc]:
+        """Arcs into which a working weapon bears."""
+        return [a for a in Arc if self.bears(a)]
+
+    @property
+    def detoothed(self) -> bool:
+        """Every weapon out of action."""
+        return all_out(self.mounts)
+
+    @property
+    def toast(self) -> bool:
+        """Shields at or below half their printed value (for display)."""
+        return self.shields * 2 <= self.max_shields
+
     def copy(self) -> ShipState:
         """An independent copy: its own mounts, cards and lock; the same ship class."""
         # Field by field: copy.copy of a slotted dataclass reconstructs it through setattr by
-        # name, five times as slow, and a search clones the battle thousands of times. Every
-        # field must be here (tests/engine/test_clone.py checks that none is left out).
-        other = object.__new__(ShipState)
-        other.id = self.id
-        other.side = self.side
-        other.cls = self.cls
-        other.squadron = self.squadron
-        other.index = self.index
-        other.x = self.x
-        other.y = self.y
-        other.heading = self.heading
-        other.speed = self.speed
-        other.last_speed = self.last_speed
-        other.superstructure = self.superstructure
-        other.shields = self.shields
-        other.engine_power = self.engine_power
-        other.systems = self.systems
-        other.mounts = self.mounts.copy()  # the mounts are tuples: the dict is the copy's own
+        # name, five times as slow (and a compiled one cannot be), and a search clones the
+        # battle thousands of times. Every field must be here (tests/engine/test_clone.py
+        # checks that none is left out).
+        other = ShipState(
+            self.id,
+            self.side,
+            self.cls,
+            self.squadron,
+            self.index,
+            self.x,
+            self.y,
+            self.heading,
+            self.speed,
+            self.last_speed,
+            self.superstructure,
+            self.shields,
+            self.engine_power,
+            self.systems,
+            self.mounts.copy(),  # the mounts are tuples: the dict is the copy's own
+        )
         other._destroyed = self._destroyed
         other._derelict = self._derelict
         other._out_of_play = self._out_of_play
@@ -288,7 +319,11 @@ class Battle:
         rules_version: str,
         captains: tuple[str, str] = ("", ""),
         pack: ShipPack | None = None,
+        copy_of: Battle | None = None,
     ) -> None:
+        if copy_of is not None:  # `clone`: a copy of that battle's state, nothing set up
+            self._copy(copy_of)
+            return
         self.scenario = scenario
         #: the table's size and a base's radius, as plain numbers: movement reads them at every
         #: step, and a (pydantic) scenario's fields are several times slower to read
@@ -570,10 +605,13 @@ class Battle:
         every rule package's state are the copy's own; the frozen definitions (scenario, fleets,
         ship classes, pack) and the bound rules are shared. A copy has no turn driver running:
         to play one forward through its decisions, see kolrami.rules.fork."""
-        other = copy.copy(self)  # the frozen definitions and plain values, shared
+        other = Battle(
+            self.scenario, self.fleets, self.seed, self.rules, self.rules_version, copy_of=self
+        )
         other.dice = dice
         other.log = self.log.copy()
-        other.stats = copy.copy(self.stats)
+        st = self.stats
+        other.stats = Stats(st.activations, st.volleys, st.shots, st.candidates)
         ships = {sid: ship.copy() for sid, ship in self.ships.items()}
         other.ships = ships
         other.squadrons = {qid: q.copy() for qid, q in self.squadrons.items()}
@@ -595,6 +633,39 @@ class Battle:
         other.extensions = copy.deepcopy(self.extensions, memo)
         other.sight = copy.deepcopy(self.sight, memo)
         return other
+
+    def _copy(self, source: Battle) -> None:
+        """Every attribute as `source` has it, shared (`clone` replaces the ones a copy must
+        have of its own). Written out: a compiled Battle has no instance dict to copy."""
+        self.scenario = source.scenario
+        self.table_width_cm = source.table_width_cm
+        self.table_height_cm = source.table_height_cm
+        self.base_radius_cm = source.base_radius_cm
+        self.pack = source.pack
+        self.fleets = source.fleets
+        self.seed = source.seed
+        self.dice = source.dice
+        self.rules = source.rules
+        self.rules_version = source.rules_version
+        self.log = source.log
+        self.stats = source.stats
+        self.turn = source.turn
+        self.result = source.result
+        self.ships = source.ships
+        self.squadrons = source.squadrons
+        self.moving = source.moving
+        self.locked = source.locked
+        self.sight = source.sight
+        self.blockers = source.blockers
+        self.rerolls_left = source.rerolls_left
+        self.card_uses = source.card_uses
+        self.cards_in_play = source.cards_in_play
+        self.fleet_points = source.fleet_points
+        self.resource_scored = source.resource_scored
+        self.lost_cards = source.lost_cards
+        self.activation_order = source.activation_order
+        self.extensions = source.extensions
+        self.header = source.header
 
     def events(self) -> Iterator[ev.Event]:
         """The battle's events, built on demand."""
@@ -639,10 +710,10 @@ _ShipPlan = tuple[
 #: One squadron of a deployment: its id, side, trail (x, y, heading, length) and ships.
 _SquadronPlan = tuple[str, str, tuple[float, float, int, float], list[_ShipPlan]]
 
-_PLAYABLE: _ByIdentity[None] = _ByIdentity()  # (fleet, pack) pairs already checked
+_PLAYABLE: Final[_ByIdentity[None]] = _ByIdentity()  # (fleet, pack) pairs already checked
 #: deployments by (scenario, fleet A, fleet B, pack): worked out once, placed by every battle
-_DEPLOYMENTS: _ByIdentity[list[_SquadronPlan]] = _ByIdentity()
-_DUMPS: _ByIdentity[dict[str, Any]] = _ByIdentity()  # JSON forms of scenarios and fleets
+_DEPLOYMENTS: Final[_ByIdentity[list[_SquadronPlan]]] = _ByIdentity()
+_DUMPS: Final[_ByIdentity[dict[str, Any]]] = _ByIdentity()  # JSON forms of scenarios and fleets
 
 
 def _dump(model: Scenario | Fleet) -> dict[str, Any]:

@@ -9,14 +9,18 @@ movement nor fire calls trigonometry.
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from kolrami.catalog.models import Arc
 
-HEADINGS = 6
-_R3 = math.sqrt(3) / 2
+HEADINGS: Final = 6
+#: math.hypot as a module constant: a C static in compiled code, where `math.hypot` is a
+#: look-up in the module at every call
+_hypot: Final = math.hypot
+_R3: Final = math.sqrt(3) / 2
 # x and y of the unit vector at 90 + 60*h degrees, written out so that 0 and 3 are exact.
-_COS = (0.0, -_R3, -_R3, 0.0, _R3, _R3)
-_SIN = (1.0, 0.5, -0.5, -1.0, -0.5, 0.5)
+_COS: Final[tuple[float, ...]] = (0.0, -_R3, -_R3, 0.0, _R3, _R3)
+_SIN: Final[tuple[float, ...]] = (1.0, 0.5, -0.5, -1.0, -0.5, 0.5)
 
 Point = tuple[float, float]
 
@@ -35,7 +39,7 @@ def advance(x: float, y: float, heading: int, distance: float) -> Point:
 
 def distance(ax: float, ay: float, bx: float, by: float) -> float:
     """Centre-to-centre ('spigot to spigot') distance."""
-    return math.hypot(bx - ax, by - ay)
+    return _hypot(bx - ax, by - ay)
 
 
 def relative_bearing(x: float, y: float, heading: int, tx: float, ty: float) -> float:
@@ -47,13 +51,21 @@ def relative_bearing(x: float, y: float, heading: int, tx: float, ty: float) -> 
     return (absolute - 90.0 - 60 * heading) % 360.0
 
 
+# The arcs as constants of this module: compiled code reads them as C statics, where `Arc.F`
+# is a look-up in the enum's class each time.
+_FORE: Final = Arc.F
+_AFT: Final = Arc.A
+_PORT: Final = Arc.P
+_STARBOARD: Final = Arc.S
+
+
 def arc_of_bearing(bearing: float) -> Arc:
     """The 90-degree arc a relative bearing falls in; boundaries go to front or aft."""
     if bearing <= 45.0 or bearing >= 315.0:
-        return Arc.F
+        return _FORE
     if 135.0 <= bearing <= 225.0:
-        return Arc.A
-    return Arc.P if bearing < 180.0 else Arc.S
+        return _AFT
+    return _PORT if bearing < 180.0 else _STARBOARD
 
 
 def arc_to(x: float, y: float, heading: int, tx: float, ty: float) -> Arc:
@@ -69,14 +81,14 @@ def arc_to(x: float, y: float, heading: int, tx: float, ty: float) -> Arc:
     port = dy * ux - dx * uy
     side = port if port >= 0.0 else -port
     if ahead >= side:
-        return Arc.F
+        return _FORE
     if -ahead >= side:
-        return Arc.A
-    return Arc.P if port > 0.0 else Arc.S
+        return _AFT
+    return _PORT if port > 0.0 else _STARBOARD
 
 
 #: The arcs in the order of `arc_index`.
-ARC_ORDER = (Arc.F, Arc.A, Arc.P, Arc.S)
+ARC_ORDER: Final[tuple[Arc, ...]] = (_FORE, _AFT, _PORT, _STARBOARD)
 
 
 def arc_index(x: float, y: float, heading: int, tx: float, ty: float) -> int:
@@ -146,7 +158,7 @@ class Trail:
         bx, by = advance(x, y, heading, -length)
         self.points: list[Point] = [(x, y), (bx, by)]
         self.headings: list[int] = [heading % HEADINGS]  # headings[i]: from points[i+1] to [i]
-        self.lengths: list[float] = [math.hypot(x - bx, y - by)]
+        self.lengths: list[float] = [_hypot(x - bx, y - by)]
 
     def extend(self, x: float, y: float, heading: int) -> None:
         """The leader moved in a straight line to (x, y) on `heading`."""
@@ -156,11 +168,11 @@ class Trail:
         if self.headings[0] == heading % HEADINGS:
             self.points[0] = (x, y)  # same straight line: move the head
             bx, by = self.points[1]
-            self.lengths[0] = math.hypot(x - bx, y - by)
+            self.lengths[0] = _hypot(x - bx, y - by)
         else:
             self.points.insert(0, (x, y))
             self.headings.insert(0, heading % HEADINGS)
-            self.lengths.insert(0, math.hypot(x - lx, y - ly))
+            self.lengths.insert(0, _hypot(x - lx, y - ly))
 
     def face(self, x: float, y: float, heading: int) -> None:
         """The leader turned to `heading` without moving on (a pivot, or stopped short at once):
@@ -168,7 +180,7 @@ class Trail:
         lx, ly = self.points[0]
         self.points.insert(0, (x, y))
         self.headings.insert(0, heading % HEADINGS)
-        self.lengths.insert(0, math.hypot(x - lx, y - ly))
+        self.lengths.insert(0, _hypot(x - lx, y - ly))
 
     def point_at(self, back: float) -> tuple[float, float, int]:
         """Position and heading `back` cm behind the head, along the trail."""
@@ -234,7 +246,7 @@ class Trail:
         # (at a vertex point_at reports the newer segment's heading, which is gone now)
         self.points[0] = (x, y)
         bx, by = self.points[1]
-        self.lengths[0] = math.hypot(x - bx, y - by)
+        self.lengths[0] = _hypot(x - bx, y - by)
 
     def copy(self) -> Trail:
         """An independent copy (for a captain's look-ahead)."""

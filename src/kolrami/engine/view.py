@@ -9,14 +9,19 @@ as fast as the ships themselves and are cheap to take.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-from kolrami.catalog import ShipClass, WeaponKind
-from kolrami.engine.battle import Battle, ShipReads, ShipState, SquadronState
+from kolrami.catalog import Arc, ShipClass, WeaponKind
+from kolrami.engine.battle import Battle, ShipState, SquadronState, all_out, weapons_bearing
+
+#: this module runs compiled (mypyc): its classes are laid out in C, and a compiled object's
+#: class cannot be swapped (see `_take`)
+_COMPILED: Final = not __file__.endswith(".py")
 
 
-class _ShipFields(ShipReads):
-    """The fields of a ship's snapshot, filled in at slot speed (see `snapshot`)."""
+class _ShipFields:
+    """The fields of a ship's snapshot, filled in at slot speed (see `Snapshots._take`), and
+    what can be read off them, answered as `ShipState` answers it."""
 
     __slots__ = (
         "alive",
@@ -127,6 +132,32 @@ class _ShipFields(ShipReads):
         self.fired = ship.fired
         self.moved = ship.moved
 
+    def shots(self, kind: WeaponKind) -> int:
+        """Working shots of a weapon kind now (knocked-out mounts count 0)."""
+        return sum(self.mounts[kind])
+
+    def bears(self, arc: Arc) -> list[WeaponKind]:
+        """Weapon kinds with working shots that fire into `arc`."""
+        return weapons_bearing(self.cls, self.mounts, arc)
+
+    def range_of(self, kind: WeaponKind) -> int:
+        """Range of a weapon kind in cm (0 when the sheet has none)."""
+        return self.ranges.get(kind, 0)
+
+    def armed_arcs(self) -> list[Arc]:
+        """Arcs into which a working weapon bears."""
+        return [a for a in Arc if self.bears(a)]
+
+    @property
+    def detoothed(self) -> bool:
+        """Every weapon out of action."""
+        return all_out(self.mounts)
+
+    @property
+    def toast(self) -> bool:
+        """Shields at or below half their printed value (for display)."""
+        return self.shields * 2 <= self.max_shields
+
 
 class ShipView(_ShipFields):
     """One ship as a side sees it at a decision: read-only, detached from the battle. Its
@@ -160,6 +191,10 @@ class SquadronView(NamedTuple):
 
 def snapshot(ship: ShipState) -> ShipView:
     """An immutable copy of `ship` as it is now."""
+    if _COMPILED:
+        # the fields are filled in by _ShipFields.__init__, whose compiled code writes them
+        # straight into the object: ShipView's __setattr__ guards them from everyone else
+        return ShipView(ship)
     # Filled in as the plain class, then made read-only: the two share one slot layout, so a
     # snapshot reads as fast as the ship itself and costs one ordinary construction.
     view: ShipView = _ShipFields(ship)  # type: ignore[assignment]  # (made one next)
@@ -197,8 +232,11 @@ class Snapshots:
 
     def _take(self, ship: ShipState) -> ShipView:
         # `snapshot(ship)`, written out: one call fewer a snapshot
-        view: ShipView = _ShipFields(ship)  # type: ignore[assignment]  # (made one next)
-        view.__class__ = ShipView
+        if _COMPILED:
+            view = ShipView(ship)
+        else:
+            view = _ShipFields(ship)  # type: ignore[assignment]  # (made one next)
+            view.__class__ = ShipView
         self._ships[ship.id] = view
         return view
 

@@ -4,9 +4,10 @@ the exact odds take them from, so simulation and calculation cannot drift apart.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc, HitLocations, Location, WeaponKind
+from kolrami.engine.battle import facts
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.orders import Maneuver
@@ -17,8 +18,8 @@ if TYPE_CHECKING:
 from kolrami.errors import InvalidInputError
 
 #: The d10 face that always fails and the one that always penetrates (FPF-DMG-02).
-AUTO_FAIL = 1
-AUTO_PENETRATE = 10
+AUTO_FAIL: Final = 1
+AUTO_PENETRATE: Final = 10
 
 
 def penetration_target(shields: int, strength: int) -> int:
@@ -60,7 +61,7 @@ def hit_location(roll: int, table: HitLocations) -> Location:
 
 #: Damage die per penetrating shot: a phaser beam deals 1, a photon torpedo d6 (FPF-DMG-04,
 #: FPF-DMG-05).
-DAMAGE_SIDES: dict[WeaponKind, int] = {WeaponKind.PHASER: 1, WeaponKind.PHOTON: 6}
+DAMAGE_SIDES: Final[dict[WeaponKind, int]] = {WeaponKind.PHASER: 1, WeaponKind.PHOTON: 6}
 
 
 def check_shot_inputs(strength: int, shots: int, shields: int) -> None:
@@ -158,7 +159,16 @@ class FpfDamage(RuleModule):
         return winner, f"turn limit, points destroyed A {lost['B']} : B {lost['A']}"
 
 
-SYSTEMS_FLOOR = -10  # FPF-DMG-14
+SYSTEMS_FLOOR: Final = -10  # FPF-DMG-14
+
+# Enum members as constants of this module: compiled code reads them as C statics, where
+# `Location.SHIELDS` is a look-up in the enum's class each time.
+_SHIELDS: Final = Location.SHIELDS
+_ENGINE_POWER: Final = Location.ENGINE_POWER
+_COMPUTER: Final = Location.COMPUTER
+_PHASERS: Final = Location.PHASERS
+_PHASER: Final = WeaponKind.PHASER
+_PHOTON: Final = WeaponKind.PHOTON
 
 
 def apply_damage(
@@ -172,23 +182,23 @@ def apply_damage(
 ) -> None:
     """Damage to superstructure and the location hit (FPF-DMG-07, FPF-DMG-08, FPF-DMG-09,
     FPF-DMG-10, FPF-DMG-11, FPF-DMG-12, FPF-DMG-13, FPF-DMG-14)."""
-    loc = target.cls.hit_locations.by_face[loc_roll]
+    loc = facts(target.cls).by_face[loc_roll]
     superstructure = target.superstructure - amount
     applied = "superstructure"
     value = superstructure
     mounts: list[int] | None = None
-    if loc is Location.SHIELDS:
+    if loc is _SHIELDS:
         if target.shields > 0:
             applied, value = "shields", max(0, target.shields - amount)
-    elif loc is Location.ENGINE_POWER:
+    elif loc is _ENGINE_POWER:
         if target.engine_power > 0:
             lost = rules_of(battle).engine_damage(battle, target, amount)
             applied, value = "engine_power", max(0, target.engine_power - lost)
-    elif loc is Location.COMPUTER:
+    elif loc is _COMPUTER:
         # Systems keep falling below zero, to -10 (FPF-DMG-14)
         applied, value = "computer", max(SYSTEMS_FLOOR, target.systems - amount)
     else:
-        kind = WeaponKind.PHASER if loc is Location.PHASERS else WeaponKind.PHOTON
+        kind = _PHASER if loc is _PHASERS else _PHOTON
         w = target.cls.weapon(kind)
         left = list(target.mounts[kind])
         # a weapon is only damaged by fire from an arc it covers (FPF-DMG-09)
@@ -212,7 +222,7 @@ def apply_damage(
     if target.superstructure <= 0:
         rules_of(battle).destroyed(battle, target, by)
     elif target.in_control and (
-        (target.engine_power <= 0 and not target.cls.stationary) or target.systems <= 0
+        (target.engine_power <= 0 and not facts(target.cls).stationary) or target.systems <= 0
     ):
         # ballistic: engines or Systems at 0, it drifts (FPF-DMG-13, FPF-DMG-15); a fixed base
         # has no engines to lose, only its Systems (docs/rules.md, Bases in FPF); detoothed and

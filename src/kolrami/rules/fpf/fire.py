@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc, Location, WeaponKind
-from kolrami.engine.battle import Lock, ShipState
+from kolrami.engine.battle import Lock, ShipState, facts
 from kolrami.engine.geometry import arc_to, segment_hits_circle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
@@ -18,6 +18,12 @@ from kolrami.rules.module import rules_of
 #: a weapon group ready to fire: firer, target, weapon kind, range; and one whose dice are rolled
 Ready = tuple[ShipState, ShipState, WeaponKind, float]
 Rolled = tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]
+
+# Enum members as constants of this module: compiled code reads them as C statics, where
+# `Location.SHIELDS` is a look-up in the enum's class each time.
+_FORE: Final = Arc.F
+_PHOTON: Final = WeaponKind.PHOTON
+_SHIELDS: Final = Location.SHIELDS
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, SquadronState
@@ -36,7 +42,7 @@ def verify_targets(
         raise IllegalOrderError(
             f"{squadron.id} has already used its volley this turn (FPF-FIRE-04)"
         )
-    able = {s.id for s in firers(battle, squadron) if reaction_to is None or s.bears(Arc.F)}
+    able = {s.id for s in firers(battle, squadron) if reaction_to is None or s.bears(_FORE)}
     seen = set()
     for t in targets:
         if t.ship in seen:
@@ -65,7 +71,7 @@ def verify_targets(
                 f"{t.ship} cannot target '{t.target}': not an enemy ship in play (FPF-FIRE-01)"
             )
         if reaction_to is not None:
-            if t.arc is not Arc.F:
+            if t.arc is not _FORE:
                 raise IllegalOrderError(
                     f"{t.ship}: reaction fire goes out of the forward arc only (FPF-FIRE-11)"
                 )
@@ -210,7 +216,7 @@ def _fire(battle: Battle, ready: list[Ready]) -> None:
         if len({r[0].side for r in tier}) == 1:
             _one_side(battle, tier)
             continue
-        tier.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
+        tier.sort(key=lambda r: (r[2] is _PHOTON, r[0].index))
         rolled = [*_rolled_together(battle, tier, "A"), *_rolled_together(battle, tier, "B")]
         for hits in rolled:
             _apply_hits(battle, hits)
@@ -227,9 +233,9 @@ def _rolled_together(battle: Battle, tier: list[Ready], side: str) -> list[Rolle
             continue
         cut = knocked.get(target.id, 0)
         rolled = _roll_group(battle, ship, target, kind, dist, max(0, target.shields - cut))
-        by_face = target.cls.hit_locations.by_face
+        by_face = facts(target.cls).by_face
         for loc_roll, dmg in rolled[3]:
-            if by_face[loc_roll] is Location.SHIELDS:
+            if by_face[loc_roll] is _SHIELDS:
                 knocked[target.id] = cut = cut + dmg
         out.append(rolled)
     return out
@@ -238,7 +244,7 @@ def _rolled_together(battle: Battle, tier: list[Ready], side: str) -> list[Rolle
 def _one_side(battle: Battle, ready: list[Ready]) -> None:
     """One side's groups: ship by ship, phasers before photons (FPF-FIRE-08, FPF-FIRE-09)."""
     if len(ready) > 1:
-        ready.sort(key=lambda r: (r[2] is WeaponKind.PHOTON, r[0].index))
+        ready.sort(key=lambda r: (r[2] is _PHOTON, r[0].index))
     for ship, target, kind, dist in ready:
         if _can_still_fire(ship, target, kind):
             _apply_hits(battle, _roll_group(battle, ship, target, kind, dist))
@@ -268,7 +274,7 @@ def _roll_group(
     for roll in rolls:
         if penetrates(battle, ship, target, strength, shields, roll):
             loc_roll = dice.d10()
-            dmg = dice.d6() if kind is WeaponKind.PHOTON else 1
+            dmg = dice.d6() if kind is _PHOTON else 1
             hits.append((loc_roll, dmg))
     battle.stats.volleys += 1
     battle.stats.shots += shots

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc
+from kolrami.engine.battle import facts
 from kolrami.engine.geometry import arc_to
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
@@ -37,14 +38,14 @@ if TYPE_CHECKING:
 # Decisions are immutable values, and the same ones come up again and again (a squadron with the
 # same firers and targets, turn after turn); a frozen dataclass is slow to build (5k to 10k
 # instructions), so these are made once for each set of values and handed out again.
-_activation_decision = lru_cache(maxsize=1024)(ActivationDecision)
-_orders_decision = lru_cache(maxsize=1024)(OrdersDecision)
-_reaction_decision = lru_cache(maxsize=1024)(ReactionDecision)
+_activation_decision: Final = lru_cache(maxsize=1024)(ActivationDecision)
+_orders_decision: Final = lru_cache(maxsize=1024)(OrdersDecision)
+_reaction_decision: Final = lru_cache(maxsize=1024)(ReactionDecision)
 
 
 #: The key under which a battle keeps, during a forced activation, the forced squadron and the
 #: one that forced it (`battle.extensions`).
-FORCED = "fpf-forced"
+FORCED: Final = "fpf-forced"
 
 
 def forcible_prey(battle: Battle, squadron: SquadronState, pending: set[str]) -> tuple[str, ...]:
@@ -189,7 +190,7 @@ def orders_decision(battle: Battle, squadron: SquadronState) -> OrdersDecision:
     targets = _enemy_targets(battle, squadron.side, None) if able else ()
     moving = tuple(movers(battle, squadron))
     # a fixed base never jumps (docs/rules.md, Bases in FPF)
-    fixed = any(battle.ships[s].cls.stationary for s in squadron.ships)
+    fixed = any(facts(battle.ships[s].cls).stationary for s in squadron.ships)
     return _orders_decision(
         squadron.side,
         squadron.id,

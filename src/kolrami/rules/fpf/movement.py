@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from itertools import pairwise
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from kolrami.engine.battle import Battle, ShipState, SquadronState
+from kolrami.engine.battle import Battle, ShipState, SquadronState, facts
 from kolrami.engine.geometry import HEADINGS, Trail, advance, entry_distance
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
@@ -24,7 +24,7 @@ def verify_maneuver(
 ) -> None:
     """A manoeuvre every ship in `ships` can fly (FPF-MOV-06, FPF-MOV-07, FPF-MOV-11,
     FPF-MOV-13)."""
-    fixed = [s.id for s in ships if s.cls.stationary]
+    fixed = [s.id for s in ships if facts(s.cls).stationary]
     if fixed and (m.jump or m.speed or m.pivot is not None or m.turn1 or m.turn2):
         raise IllegalOrderError(
             f"{who}: {', '.join(fixed)} is a fixed base: it holds its place and heading (speed 0, "
@@ -73,12 +73,15 @@ def verify_maneuver(
 
 #: Speeds are whole centimetres, 0 to 40 (FPF-MOV-06): farther than any weapon reaches, as the
 #: game's fast-play scale intends (FPF-TURN-04).
-MAX_SPEED = 40
-PIVOT_COST_CM = 5  # FPF-MOV-13
-STEP_CM = 5.0  # locked weapons are checked at least every 5 cm of movement (FPF-FIRE-07)
+MAX_SPEED: Final = 40
+#: math.hypot as a module constant: a C static in compiled code, where `math.hypot` is a
+#: look-up in the module at every call
+_hypot: Final = math.hypot
+PIVOT_COST_CM: Final = 5  # FPF-MOV-13
+STEP_CM: Final = 5.0  # locked weapons are checked at least every 5 cm of movement (FPF-FIRE-07)
 #: less than this (half a millimetre, the log's rounding) is no movement: a ship stopped short
 #: right where it stood is not moving, for reaction fire (FPF-FIRE-11)
-STILL_CM = 0.05
+STILL_CM: Final = 0.05
 #: A distance flown: the ordered speed (an int) when nothing cut the move, else a float. The log
 #: shows the two apart (40 and 40.0), so the compiled build must keep the int an int: a plain
 #: `float` there would turn it into 40.0 (docs/performance.md, "The compiled build").
@@ -94,7 +97,7 @@ def flown_speed(distance: float) -> int:
 def speed_limits(battle: Battle, ship: ShipState, pivot: bool = False) -> tuple[int, int]:
     """The speeds `ship` may choose this turn (FPF-MOV-06, FPF-MOV-11, FPF-MOV-13); a fixed base
     only 0, and no pivot."""
-    if ship.cls.stationary:
+    if facts(ship.cls).stationary:
         return (1, 0) if pivot else (0, 0)
     budget = ship.engine_power - (PIVOT_COST_CM if pivot else 0)
     if budget < 0:
@@ -202,7 +205,7 @@ def _stop_short(
     if not on_table:
         along = 0.0
         for (x0, y0, _), (x1, y1, _) in pairwise(path):
-            seg = math.hypot(x1 - x0, y1 - y0)
+            seg = _hypot(x1 - x0, y1 - y0)
             if not (-1e-9 <= x1 <= wide and -1e-9 <= y1 <= high):
                 t = _edge_exit(x0, y0, x1, y1, width, height)
                 if t is not None:
@@ -214,7 +217,7 @@ def _stop_short(
         along = 0.0
         rim = rock.radius_cm + battle.base_radius_cm
         for (x0, y0, _), (x1, y1, h) in pairwise(path):  # h: the heading of this leg
-            seg = math.hypot(x1 - x0, y1 - y0)
+            seg = _hypot(x1 - x0, y1 - y0)
             entry = entry_distance(x0, y0, h, seg, rock.x, rock.y, rim)
             if entry is not None and (cut_at is None or along + entry < cut_at):
                 cut_at, blocker = max(0.0, along + entry - 1e-6), rock.kind
@@ -387,7 +390,7 @@ class _Move:
     def _follow(self, route: list[tuple[float, float, int]], dist: Cm) -> None:
         cum = [0.0]
         for (x0, y0, _), (x1, y1, _) in pairwise(route):
-            cum.append(cum[-1] + math.hypot(x1 - x0, y1 - y0))
+            cum.append(cum[-1] + _hypot(x1 - x0, y1 - y0))
         self.route, self.cum, self.dist = route, cum, dist
 
     def point(self, s: float) -> tuple[float, float, int]:
@@ -599,7 +602,7 @@ def _edge_exit(x0: float, y0: float, x1: float, y1: float, w: float, h: float) -
 def _point_on(path: list[tuple[float, float, int]], at: float) -> tuple[float, float, int]:
     along = 0.0
     for (x0, y0, _), (x1, y1, h1) in pairwise(path):
-        seg = math.hypot(x1 - x0, y1 - y0)
+        seg = _hypot(x1 - x0, y1 - y0)
         if at <= along + seg or (x1, y1) == path[-1][:2]:
             t = 0.0 if seg == 0.0 else (at - along) / seg
             t = t if t < 1.0 else 1.0
@@ -612,7 +615,7 @@ def _cut(path: list[tuple[float, float, int]], at: float) -> list[tuple[float, f
     out = [path[0]]
     along = 0.0
     for (x0, y0, _), (x1, y1, h1) in pairwise(path):
-        seg = math.hypot(x1 - x0, y1 - y0)
+        seg = _hypot(x1 - x0, y1 - y0)
         if along + seg >= at:
             t = 0.0 if seg == 0.0 else (at - along) / seg
             out.append((x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, h1))
@@ -629,7 +632,7 @@ def _back_off(
     along = 0.0
     segs = []
     for (x0, y0, _), (x1, y1, h1) in pairwise(path):
-        seg = math.hypot(x1 - x0, y1 - y0)
+        seg = _hypot(x1 - x0, y1 - y0)
         segs.append((along, x0, y0, h1, seg))
         along += seg
     for start, x0, y0, h, seg in reversed(segs):

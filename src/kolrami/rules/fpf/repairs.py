@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import ShipClass, WeaponKind
+from kolrami.engine.battle import facts
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.orders import RepairDecision, RepairOrder
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 #: Each ship class's printed mounts by weapon kind, by the class's identity: asked of every ship
 #: each turn, and a catalog model's fields are slow to read. An entry holds its class, so no
 #: other object can take its id while it stands.
-_PRINTED: dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...]], ...]]] = {}
+_PRINTED: Final[dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...]], ...]]]] = {}
 
 
 def _printed(cls: ShipClass) -> tuple[tuple[WeaponKind, tuple[int, ...]], ...]:
@@ -107,7 +108,7 @@ def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder)
 
 
 #: a weapon kind by its repair item's name ("phasers"), without an Enum call
-_KINDS = {f"{kind.value}s": kind for kind in WeaponKind}
+_KINDS: Final = {f"{kind.value}s": kind for kind in WeaponKind}
 
 
 def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
@@ -159,7 +160,7 @@ class FpfRepairs(RuleModule):
             if (
                 ship.alive
                 and not ship.in_control
-                and (ship.engine_power > 0 or ship.cls.stationary)
+                and (ship.engine_power > 0 or facts(ship.cls).stationary)
                 and ship.systems > 0
             ):
                 battle.set_control(ship, True)
