@@ -17,7 +17,8 @@ import pytest
 import kolrami
 from kolrami import COMPILED, PURE_ENV
 
-#: Plays seeded battles of both FPF scenarios and prints, as JSON, which build ran, where the
+#: Plays seeded battles of both FPF scenarios (the doctrines, and the admiral with a small
+#: budget) and prints, as JSON, which build ran, where the
 #: hot modules were loaded from, and the SHA-256 of every log.
 PROBE = """
 import importlib, json, sys
@@ -33,6 +34,8 @@ for name in ("standard", "peak-performance"):
     for captains in (("aggressive", "aggressive"), ("kiting", "random")):
         for seed in range(3):
             logs.append(simulate(scenario, fleets, captains, seed).log.sha256())
+    # the search captain: its rollouts run the compiled engine and doctrines in one build
+    logs.append(simulate(scenario, fleets, ("admiral:budget=8", "kiting"), 3).log.sha256())
 files = {m: importlib.import_module(m).__file__ for m in kolrami.COMPILED}
 json.dump({"build": kolrami.engine_build(), "files": files, "logs": logs}, sys.stdout)
 """
@@ -60,7 +63,7 @@ def test_the_two_builds_give_the_same_logs(
 ) -> None:
     pure, default = both
     assert isinstance(pure["logs"], list)
-    assert len(pure["logs"]) == 12
+    assert len(pure["logs"]) == 14
     assert pure["logs"] == default["logs"]
 
 
