@@ -32,12 +32,16 @@ GROUP = "kolrami_fast"  # the name of mypyc's shared module (src/kolrami_fast__m
 
 
 def built_files() -> list[Path]:
-    """Every file a build leaves in src/: the extensions and the shared runtime."""
+    """Every file a build leaves in src/: the extensions and the shared runtime. Every
+    extension beside a module's source counts, not only those of COMPILED now: a module taken
+    out of COMPILED would otherwise keep its old extension, which Python imports before the
+    source (even with KOLRAMI_PURE set)."""
     out = list(SRC.glob(f"{GROUP}__mypyc*"))
-    for module in COMPILED:
-        src = source_of(module)
-        out.extend(src.parent.glob(f"{src.stem}.*.so"))
-        out.extend(src.parent.glob(f"{src.stem}.*.pyd"))
+    package = SRC / "kolrami"
+    for pattern in ("*.so", "*.pyd"):
+        for ext in package.rglob(pattern):
+            if ext.with_name(ext.name.split(".")[0] + ".py").exists():
+                out.append(ext)
     return out
 
 
