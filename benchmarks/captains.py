@@ -1,7 +1,7 @@
 """Captain strength and the searching captain's speed (issue 21), for `make bench`.
 
 `captains`: the score of one captain against another with its 95% Wilson interval, mirror
-battles of every preset fleet with its cards, both FPF scenarios, sides swapped
+battles of every FPF preset fleet with its cards, both FPF scenarios, sides swapped
 (scripts/captain_strength.py, which measures any pairing with more battles). The admiral's rows
 play BENCH_ADMIRAL_BATTLES battles each at budget BENCH_BUDGET, far fewer than the issue's 400
 so that `make bench` stays within minutes on a shared 2-core machine (its note gives the
@@ -24,7 +24,7 @@ from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 
 #: The admiral's budget (rollouts a decision) and battles a pairing in the bench.
-BENCH_BUDGET = 32
+BENCH_BUDGET = 64  # the admiral's default (admiral.BUDGET)
 BENCH_ADMIRAL_BATTLES = 20
 #: Battles a pairing of doctrines (cheap: some milliseconds each).
 DOCTRINE_BATTLES = 200
