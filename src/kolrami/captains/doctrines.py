@@ -82,6 +82,10 @@ class RandomCaptain:
     """Legal orders chosen at random: the engine's fuzzer and the baseline opponent."""
 
     name = "random"
+    #: what `kolrami captains` says of it (a class compiled by mypyc keeps no docstring)
+    summary: ClassVar[str] = (
+        "Legal orders chosen at random: the engine's fuzzer and the baseline opponent."
+    )
 
     def __init__(self, dice: Dice) -> None:
         self.dice = dice
@@ -471,6 +475,9 @@ class AggressiveCaptain(ScoredCaptain):
     """Close in, bring the forward arc to bear at the best range, focus fire on a kill."""
 
     name = "aggressive"
+    summary: ClassVar[str] = (
+        "Close in, bring the forward arc to bear at the best range, focus fire on a kill."
+    )
     weights = Weights(
         threat=0.3,
         closing=0.08,
@@ -492,6 +499,10 @@ class KitingCaptain(ScoredCaptain):
     of the enemy's arcs (measured against `aggressive`: docs/captains.md)."""
 
     name = "kiting"
+    summary: ClassVar[str] = (
+        "Hold the best arc's range on the target's flank, 110 degrees off its nose, weighing "
+        "the damage it risks more than `aggressive` does: trade at a distance."
+    )
     weights = Weights(
         threat=0.5,
         closing=0.1,

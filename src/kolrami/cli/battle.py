@@ -364,7 +364,9 @@ def captain_rows() -> list[tuple[str, str]]:
     rows = []
     for name in captain_names():
         # a captain's class says how it plays; making one is cheap and rolls no dice
-        doc = inspect.getdoc(type(make_captain(name, captain_dice(0, "A")))) or ""
+        cls = type(make_captain(name, captain_dice(0, "A")))
+        # a built-in's `summary` (a class compiled by mypyc keeps no docstring), else its doc
+        doc = getattr(cls, "summary", None) or inspect.getdoc(cls) or ""
         rows.append((name, " ".join(doc.split("\n\n")[0].split())))
     return rows
 
