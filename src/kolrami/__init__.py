@@ -28,6 +28,8 @@ except PackageNotFoundError:  # running from a source tree without installation
 #: repairs), the geometry and the captains' scoring kernel.
 COMPILED = (
     "kolrami.engine.geometry",
+    "kolrami.engine.chance",
+    "kolrami.engine.eventlog",
     "kolrami.engine.battle",
     "kolrami.engine.view",
     "kolrami.captains.scoring",

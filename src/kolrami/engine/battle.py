@@ -19,6 +19,7 @@ from kolrami.catalog.models import Location
 from kolrami.engine import events as ev
 from kolrami.engine.binder import Rules
 from kolrami.engine.chance import Dice
+from kolrami.engine.eventlog import EventLog
 from kolrami.engine.geometry import (
     Trail,
     advance,
@@ -338,7 +339,7 @@ class Battle:
         self.dice = Dice(seed)
         self.rules = rules
         self.rules_version = rules_version
-        self.log = ev.EventLog()
+        self.log = EventLog()
         self.stats = Stats()
         self.turn = 0
         self.result: Result | None = None

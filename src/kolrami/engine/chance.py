@@ -12,6 +12,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 #: Seeds live in [0, 2**63): fits SQLite integers and JSON numbers without loss.
 SEED_BITS = 63
 
@@ -27,12 +29,16 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(digest, "big") >> (64 - SEED_BITS)
 
 
+# (compiled, loaded test dice still subclass it in plain Python and override `d`)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Dice:
     """A seeded source of dice rolls that counts what it rolls."""
 
     __slots__ = ("_bits", "_rng", "rolls", "seed")
 
-    def __init__(self, seed: int) -> None:
+    # (`seed` typed object: compiled, an int argument would be checked by mypyc first, with
+    # its own TypeError, before this ValueError)
+    def __init__(self, seed: object) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise ValueError(f"a seed is a non-negative integer, not {seed!r}")
         self.seed = seed

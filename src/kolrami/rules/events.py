@@ -19,7 +19,6 @@ from kolrami.engine.events import (
     Change,
     ControlChanged,
     Event,
-    EventLog,
     FormationLeft,
     OrderGiven,
     ShipDestroyed,
@@ -28,6 +27,7 @@ from kolrami.engine.events import (
     TurnEnded,
     TurnStarted,
 )
+from kolrami.engine.eventlog import EventLog
 
 __all__ = [
     "CARD_CHANGES",

@@ -1,0 +1,107 @@
+"""The event log of a battle: compact records, events built on demand (GUIDE 3.4).
+
+Recording sits on the hot path of every shot, so the log keeps (event class, field values)
+records and builds the event objects only when someone reads them. It is a module of its own so
+that it is compiled with the engine (kolrami.COMPILED): the event classes of
+kolrami.engine.events are dataclasses with a `kind` class variable, which mypyc cannot build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import operator
+from collections.abc import Callable, Iterator
+from dataclasses import fields
+from typing import Any, Final, ParamSpec, TypeVar
+
+from kolrami.engine.events import Event, OrderGiven
+
+P = ParamSpec("P")
+E = TypeVar("E", bound=Event)
+
+#: (the class as a module constant: compiled code reads it as a C static)
+_ORDER_GIVEN: Final = OrderGiven
+
+
+def _values_of(cls: type[Event]) -> Callable[[Event], tuple[Any, ...]]:
+    """A function giving an event's field values in order, as one tuple (one C call)."""
+    getter = operator.attrgetter(*(f.name for f in fields(cls)))
+    if len(fields(cls)) == 1:
+        return lambda event: (getter(event),)
+    return getter
+
+
+#: each event class's `_values_of`, made when first needed
+_FIELD_VALUES: Final[dict[type[Event], Callable[[Event], tuple[Any, ...]]]] = {}
+
+
+class EventLog:
+    """An append-only log of compact records; events are built on demand."""
+
+    __slots__ = ("_records", "changes")
+
+    def __init__(self) -> None:
+        self._records: list[tuple[Callable[..., Event], tuple[Any, ...]]] = []
+        #: events recorded other than orders: a battle's state changes only with one of them,
+        #: so views keep their snapshots while this stands still
+        self.changes = 0
+
+    def record(self, cls: Callable[P, Event], *values: P.args, **named: P.kwargs) -> None:
+        """Append one event: its class and its field values in field order, type-checked
+        against the event's fields at every call site. Kept compact, built when read."""
+        if named:
+            raise TypeError("events are recorded with their field values in order")
+        self._records.append((cls, values))
+        if cls is not _ORDER_GIVEN:
+            self.changes += 1
+
+    def add(self, event: Event) -> None:
+        """Append an event built already (`Battle.record` builds its changes to apply them):
+        its field values are kept, as `record` keeps them."""
+        cls = type(event)
+        values = _FIELD_VALUES.get(cls)
+        if values is None:
+            values = _FIELD_VALUES[cls] = _values_of(cls)
+        self._records.append((cls, values(event)))
+        if cls is not _ORDER_GIVEN:
+            self.changes += 1
+
+    def copy(self) -> EventLog:
+        """A log with the same records that grows on its own (records are immutable)."""
+        other = EventLog()
+        other._records = list(self._records)
+        other.changes = self.changes
+        return other
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __iter__(self) -> Iterator[Event]:
+        for cls, values in self._records:
+            yield cls(*values)
+
+    def events(self) -> list[Event]:
+        """All events, built now."""
+        return list(self)
+
+    def since(self, start: int, cls: type[E]) -> Iterator[E]:
+        """The events of one class from the `start`-th record on, built on demand (a search
+        reads what happened in its rollout without building the battle's whole log)."""
+        for c, values in self._records[start:]:
+            if c is cls:
+                yield c(*values)
+
+    def count(self, cls: type[Event]) -> int:
+        """How many events of one class, without building them."""
+        return sum(1 for c, _ in self._records if c is cls)
+
+    def jsonl(self) -> str:
+        """The log as JSON lines, one event per line, keys in field order."""
+        return "".join(
+            json.dumps(e.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n" for e in self
+        )
+
+    def sha256(self) -> str:
+        """Fingerprint of the JSONL form: two runs agree exactly when these agree."""
+        return hashlib.sha256(self.jsonl().encode()).hexdigest()
