@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import cache
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -76,6 +76,11 @@ from kolrami.rules.fpf.orders import (
 FRONT = ARC_ORDER.index(Arc.F)
 
 # --- random -----------------------------------------------------------------------------------
+
+#: (module constants: compiled code reads them as C statics, where `math.hypot` is looked up
+#: in the math module at every call)
+_hypot: Final = math.hypot
+_INF: Final = math.inf
 
 
 class RandomCaptain:
@@ -225,13 +230,13 @@ class ScoredCaptain:
             enemies = [(e.x, e.y) for e in view.enemies()]
             best: tuple[float, str] | None = None
             for q in decision.squadrons:
-                nearest = math.inf
+                nearest = _INF
                 for s in view.members(q):
                     for ex, ey in enemies:
-                        d = math.hypot(s.x - ex, s.y - ey)
+                        d = _hypot(s.x - ex, s.y - ey)
                         if d < nearest:
                             nearest = d
-                if nearest == math.inf:
+                if nearest == _INF:
                     nearest = 0.0  # nobody to measure: no enemy in sight, or no ship left
                 if best is None or (nearest, q) > best:
                     best = (nearest, q)
@@ -261,7 +266,7 @@ class ScoredCaptain:
             heading = ship.heading % HEADINGS
             best = None  # the nearest mover in reach and in the forward arc
             for m in movers:
-                d = math.hypot(m.x - ship.x, m.y - ship.y)
+                d = _hypot(m.x - ship.x, m.y - ship.y)
                 if d > reach or (best is not None and d >= best[0]):
                     continue
                 if arc_index(ship.x, ship.y, heading, m.x, m.y) == FRONT:

@@ -30,6 +30,7 @@ from math import cos, inf, radians, sin
 from typing import Final, NamedTuple
 
 from kolrami.catalog.models import Arc, ShipClass, WeaponKind
+from kolrami.engine.battle import working_shots
 from kolrami.engine.geometry import (
     ARC_ORDER,
     HEADINGS,
@@ -65,6 +66,8 @@ _PHOTON: Final = WeaponKind.PHOTON
 #: math.hypot as a module constant: a C static in compiled code, where an imported name is
 #: looked up in the module's dict at every call (and this is the captains' most called one)
 hypot: Final = math.hypot
+#: (the builtin as a module constant: looked up in builtins at every call otherwise)
+_round: Final = round
 #: The unit vector of each heading (`geometry.unit`).
 UNIT: Final[tuple[tuple[float, float], ...]] = tuple(unit(heading) for heading in range(HEADINGS))
 
@@ -144,7 +147,7 @@ def weapon_groups(ship: ShipView, target_shields: int) -> list[WeaponGroup]:
     rows = _rows(ship.cls) if known is None else known[1]
     groups = []
     for kind, arcs in rows:
-        shots = sum(ship.mounts[kind])
+        shots = working_shots(ship.mounts[kind])
         # `base.mean_volley(shots, strength, target_shields, kind)`, written out (the same
         # sums): a call of its memo from compiled code costs more than working it out
         p = penetrating_faces(target_shields, ship.strength[kind]) / 10
@@ -279,7 +282,7 @@ def focus_target(
         # the share rounded: sums of the same volleys in another order must tie, not differ in
         # the last bit (then the nearest wins, as the rule says)
         share = volley / (e.superstructure if e.superstructure > 1 else 1)
-        share = round(share if share < 1.0 else 1.0, 9)
+        share = _round(share if share < 1.0 else 1.0, 9)
         key = (share, -hypot(e.x - cx, e.y - cy))
         if best is None or key > best:
             best, chosen = key, e

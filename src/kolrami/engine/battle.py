@@ -74,23 +74,44 @@ def facts(cls: ShipClass) -> ClassFacts:
     return found
 
 
+# A builtin such as sum() or any(), called from compiled code, is looked up in the builtins
+# module at every call and called as a Python object; these loops over a mount tuple run
+# natively, and give the same ints and truth values.
+
+
+def working_shots(mounts: tuple[int, ...]) -> int:
+    """`sum(mounts)`: the working shots of some mounts (knocked-out mounts count 0)."""
+    total = 0
+    for shots in mounts:
+        total += shots
+    return total
+
+
+def any_working(mounts: tuple[int, ...]) -> bool:
+    """`any(mounts)`: whether any of some mounts has a working shot."""
+    for shots in mounts:  # noqa: SIM110 - a builtin call costs more, compiled (above)
+        if shots:
+            return True
+    return False
+
+
 def weapons_bearing(
-    cls: ShipClass, mounts: Mapping[WeaponKind, Sequence[int]], arc: Arc
+    cls: ShipClass, mounts: Mapping[WeaponKind, tuple[int, ...]], arc: Arc
 ) -> list[WeaponKind]:
     """Weapon kinds with working shots (`mounts`) of a ship of class `cls` that fire into `arc`:
     what `ShipState.bears` and a view's `ShipView.bears` both answer."""
     # (a loop: in Python 3.11 a comprehension is a call of its own, and this one is hot)
     out = []
     for k in facts(cls).bearing[arc]:
-        if any(mounts[k]):
+        if any_working(mounts[k]):
             out.append(k)
     return out
 
 
-def all_out(mounts: Mapping[WeaponKind, Sequence[int]]) -> bool:
+def all_out(mounts: Mapping[WeaponKind, tuple[int, ...]]) -> bool:
     """Every weapon out of action (`detoothed`, for a ship and for its snapshot)."""
     for shots in mounts.values():  # noqa: SIM110 - quicker than any(map(any, ...))
-        if any(shots):
+        if any_working(shots):
             return False
     return True
 
@@ -148,7 +169,7 @@ class ShipState:
 
     def shots(self, kind: WeaponKind) -> int:
         """Working shots of a weapon kind now (knocked-out mounts count 0)."""
-        return sum(self.mounts[kind])
+        return working_shots(self.mounts[kind])
 
     def bears(self, arc: Arc) -> list[WeaponKind]:
         """Weapon kinds with working shots that fire into `arc`."""

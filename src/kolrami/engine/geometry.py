@@ -17,6 +17,9 @@ HEADINGS: Final = 6
 #: math.hypot as a module constant: a C static in compiled code, where `math.hypot` is a
 #: look-up in the module at every call
 _hypot: Final = math.hypot
+#: (module constants: compiled code reads them as C statics, not from the math module)
+_atan2: Final = math.atan2
+_degrees: Final = math.degrees
 _R3: Final = math.sqrt(3) / 2
 # x and y of the unit vector at 90 + 60*h degrees, written out so that 0 and 3 are exact.
 _COS: Final[tuple[float, ...]] = (0.0, -_R3, -_R3, 0.0, _R3, _R3)
@@ -47,7 +50,7 @@ def relative_bearing(x: float, y: float, heading: int, tx: float, ty: float) -> 
 
     0 is dead ahead, 90 to port, 180 astern, 270 to starboard.
     """
-    absolute = math.degrees(math.atan2(ty - y, tx - x))
+    absolute = _degrees(_atan2(ty - y, tx - x))
     return (absolute - 90.0 - 60 * heading) % 360.0
 
 

@@ -12,7 +12,14 @@ from collections.abc import Mapping
 from typing import Final, NamedTuple
 
 from kolrami.catalog import Arc, ShipClass, WeaponKind
-from kolrami.engine.battle import Battle, ShipState, SquadronState, all_out, weapons_bearing
+from kolrami.engine.battle import (
+    Battle,
+    ShipState,
+    SquadronState,
+    all_out,
+    weapons_bearing,
+    working_shots,
+)
 
 #: this module runs compiled (mypyc): its classes are laid out in C, and a compiled object's
 #: class cannot be swapped (see `_take`)
@@ -134,7 +141,7 @@ class _ShipFields:
 
     def shots(self, kind: WeaponKind) -> int:
         """Working shots of a weapon kind now (knocked-out mounts count 0)."""
-        return sum(self.mounts[kind])
+        return working_shots(self.mounts[kind])
 
     def bears(self, arc: Arc) -> list[WeaponKind]:
         """Weapon kinds with working shots that fire into `arc`."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from kolrami.catalog import WeaponKind
+from kolrami.engine.eventlog import EventLog
 from kolrami.engine.events import (
     EVENT_TYPES,
     BattleEnded,
@@ -27,7 +28,6 @@ from kolrami.engine.events import (
     TurnEnded,
     TurnStarted,
 )
-from kolrami.engine.eventlog import EventLog
 
 __all__ = [
     "CARD_CHANGES",

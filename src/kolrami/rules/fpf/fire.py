@@ -7,7 +7,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc, Location, WeaponKind
-from kolrami.engine.battle import Lock, ShipState, facts
+from kolrami.engine.battle import Lock, ShipState, any_working, facts
 from kolrami.engine.geometry import arc_to, segment_hits_circle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
@@ -97,7 +97,7 @@ def firers(battle: Battle, squadron: SquadronState) -> list[ShipState]:
         if s.alive and s.in_control:
             # `not s.detoothed`, written out: asked of every squadron at every decision
             for mounts in s.mounts.values():
-                if any(mounts):
+                if any_working(mounts):
                     out.append(s)
                     break
     return out

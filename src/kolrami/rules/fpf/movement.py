@@ -77,6 +77,8 @@ MAX_SPEED: Final = 40
 #: math.hypot as a module constant: a C static in compiled code, where `math.hypot` is a
 #: look-up in the module at every call
 _hypot: Final = math.hypot
+#: (the builtin as a module constant: compiled, it is looked up in builtins at every call)
+_round: Final = round
 PIVOT_COST_CM: Final = 5  # FPF-MOV-13
 STEP_CM: Final = 5.0  # locked weapons are checked at least every 5 cm of movement (FPF-FIRE-07)
 #: less than this (half a millimetre, the log's rounding) is no movement: a ship stopped short
@@ -90,7 +92,7 @@ Cm = int | float
 
 def flown_speed(distance: float) -> int:
     """The speed a move of `distance` cm records: whole centimetres, at most MAX_SPEED."""
-    speed = round(distance)
+    speed = _round(distance)
     return speed if speed < MAX_SPEED else MAX_SPEED
 
 
