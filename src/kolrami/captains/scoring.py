@@ -300,6 +300,9 @@ class Leg(NamedTuple):
     turn: int
     half: float
     maneuvers: tuple[Maneuver, ...]
+    #: the manoeuvres' second turns, in order (read once here: a manoeuvre's field is a slow
+    #: read for compiled code, and `best_move` needs it for every candidate)
+    turns2: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,9 +340,9 @@ def _leg(speed: int, turn1: int, pivot: int | None) -> Leg:
     without a pivot is standing still. (Memoised: a manoeuvre is a frozen dataclass, slow to
     build, and every set of candidates shares legs with others.)"""
     if speed == 0 and pivot is None:
-        return Leg(0, 0.0, (Maneuver(0, 0, 0),))
+        return Leg(0, 0.0, (Maneuver(0, 0, 0),), (0,))
     ends = tuple(Maneuver(speed, turn1, turn2, pivot) for turn2 in (-1, 0, 1))
-    return Leg(turn1 if pivot is None else pivot, speed / 2, ends)
+    return Leg(turn1 if pivot is None else pivot, speed / 2, ends, (-1, 0, 1))
 
 
 class Plan:
@@ -515,7 +518,7 @@ def best_move(
     anchor = situation.anchor
     at_start = 0.0
     from_start = hypot(fx - x, fy - y) if full_path else 0.0  # (the same for every leg)
-    for turn, half, maneuvers in legs:
+    for turn, half, maneuvers, turns2 in legs:
         mid_heading = (heading + turn) % HEADINGS
         ux, uy = UNIT[mid_heading]
         if full_path:  # the ship fires from where it stands too, once turned (FPF-MOV-07)
@@ -538,8 +541,8 @@ def best_move(
         bound = at_mid if at_mid > most else most  # no move of this leg deals more
         if bound >= hull:
             bound *= KILL_BONUS
-        for maneuver in maneuvers:
-            end_heading = (mid_heading + maneuver.turn2) % HEADINGS
+        for i in range(len(turns2)):
+            end_heading = (mid_heading + turns2[i]) % HEADINGS
             ux, uy = UNIT[end_heading]
             end_x, end_y = mid_x + ux * half, mid_y + uy * half
             if full_path and half > 0.0:  # FPF-MOV-08: it stops short of a base at its end
@@ -579,7 +582,7 @@ def best_move(
                     score -= PLANET_PENALTY
             if score > best_score:  # (kept as a tuple: most moves scored in full improve)
                 best_score = score
-                best = (maneuver, mid_x, mid_y, mid_heading, end_x, end_y, end_heading)
+                best = (maneuvers[i], mid_x, mid_y, mid_heading, end_x, end_y, end_heading)
     assert best is not None, "no candidate manoeuvres"
     maneuver, mid_x, mid_y, mid_heading, end_x, end_y, end_heading = best
     return Move(maneuver, Plan(mid_x, mid_y, mid_heading, end_x, end_y, end_heading), best_score)
@@ -635,9 +638,10 @@ def ranked_moves(
     """Every candidate manoeuvre scored in full as `best_move` scores it, best first (the
     earlier of equals first): a search's candidates."""
     moves = []
-    for turn, half, maneuvers in legs:
-        for maneuver in maneuvers:
-            moves.append(best_move(origin, (Leg(turn, half, (maneuver,)),), situation, weights))
+    for turn, half, maneuvers, turns2 in legs:
+        for maneuver, turn2 in zip(maneuvers, turns2, strict=True):
+            leg = Leg(turn, half, (maneuver,), (turn2,))
+            moves.append(best_move(origin, (leg,), situation, weights))
     moves.sort(key=lambda m: -m.score)
     return moves
 

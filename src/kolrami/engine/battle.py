@@ -8,7 +8,7 @@ and how damage lands, and records every change in the event log.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, TypeVar
 
@@ -96,7 +96,7 @@ def any_working(mounts: tuple[int, ...]) -> bool:
 
 
 def weapons_bearing(
-    cls: ShipClass, mounts: Mapping[WeaponKind, tuple[int, ...]], arc: Arc
+    cls: ShipClass, mounts: dict[WeaponKind, tuple[int, ...]], arc: Arc
 ) -> list[WeaponKind]:
     """Weapon kinds with working shots (`mounts`) of a ship of class `cls` that fire into `arc`:
     what `ShipState.bears` and a view's `ShipView.bears` both answer."""
@@ -108,7 +108,7 @@ def weapons_bearing(
     return out
 
 
-def all_out(mounts: Mapping[WeaponKind, tuple[int, ...]]) -> bool:
+def all_out(mounts: dict[WeaponKind, tuple[int, ...]]) -> bool:
     """Every weapon out of action (`detoothed`, for a ship and for its snapshot)."""
     for shots in mounts.values():  # noqa: SIM110 - quicker than any(map(any, ...))
         if any_working(shots):

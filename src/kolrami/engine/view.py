@@ -8,7 +8,6 @@ as fast as the ships themselves and are cheap to take.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Final, NamedTuple
 
 from kolrami.catalog import Arc, ShipClass, WeaponKind
@@ -80,7 +79,8 @@ class _ShipFields:
     shields: int
     engine_power: int
     systems: int
-    mounts: Mapping[WeaponKind, tuple[int, ...]]
+    # (dicts, not Mappings: compiled code reads a dict natively, a Mapping through its methods)
+    mounts: dict[WeaponKind, tuple[int, ...]]
     destroyed: bool
     derelict: bool
     out_of_play: bool
@@ -94,8 +94,8 @@ class _ShipFields:
     max_engine: int
     max_systems: int
     damage_control: int
-    strength: Mapping[WeaponKind, int]
-    ranges: Mapping[WeaponKind, int]
+    strength: dict[WeaponKind, int]
+    ranges: dict[WeaponKind, int]
     evasion: int
     detached: bool
     in_control: bool
