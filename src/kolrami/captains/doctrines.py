@@ -418,13 +418,18 @@ class ScoredCaptain:
         if not firers or view.squadron(sq).fired:
             return None
         weights = self.weights
-        lock_of = best_lock if weights.full_path else best_target
+        full_path = weights.full_path
         # (with full_path only a lock that can deal damage counts: a squadron whose locks can
         # none of them fire keeps its volley for reaction fire, FPF-FIRE-11)
-        worth = NEAR_MISS_VALUE if weights.full_path else 0.0
+        worth = NEAR_MISS_VALUE if full_path else 0.0
         choices: list[tuple[float, FireTarget]] = []
         for ship in firers:
-            best = lock_of(ship, plans.get(ship.id), enemies, focus, arsenal)
+            # (called by name, not through a variable: compiled, that is a native call)
+            plan = plans.get(ship.id)
+            if full_path:
+                best = best_lock(ship, plan, enemies, focus, arsenal)
+            else:
+                best = best_target(ship, plan, enemies, focus, arsenal)
             if best is not None:
                 value, arc, target = best
                 choices.append((value, _lock(ship.id, ARC_ORDER[arc], target.id)))

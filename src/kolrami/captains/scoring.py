@@ -175,6 +175,14 @@ class Arsenal(dict[tuple[str, int], list[WeaponGroup]]):
         return found
 
 
+def _fill(arsenal: Arsenal, ship: ShipView, target_shields: int) -> list[WeaponGroup]:
+    """`arsenal.groups(ship, target_shields)` for a pair not asked for yet (the kernel looks
+    it up first): a module function, which compiled code calls natively, where a method of a
+    dict subclass is called as a Python object."""
+    found = arsenal[(ship.id, target_shields)] = weapon_groups(ship, target_shields)
+    return found
+
+
 #: The weapon groups that fire into one arc, as (range in cm, expected damage), in order.
 ArcGroups = list[tuple[float, float]]
 
@@ -191,7 +199,7 @@ class Firepower:
         for ship in ships:
             groups = arsenal.get((ship.id, target_shields))  # (the call saved when known)
             if groups is None:
-                groups = arsenal.groups(ship, target_shields)
+                groups = _fill(arsenal, ship, target_shields)
             for _, range_cm, damage, arcs in groups:
                 if damage <= 0.0:
                     continue
@@ -276,7 +284,7 @@ def focus_target(
         for ship in ships:
             groups = arsenal.get((ship.id, e.shields))  # (the call saved when known)
             if groups is None:
-                groups = arsenal.groups(ship, e.shields)
+                groups = _fill(arsenal, ship, e.shields)
             for _, _, damage, _ in groups:
                 volley += damage
         # the share rounded: sums of the same volleys in another order must tie, not differ in
@@ -710,7 +718,7 @@ def best_target(
         bonus = FOCUS_BONUS if e is focus else 1.0
         groups = arsenal.get((ship.id, e.shields))  # (the call saved when known)
         if groups is None:
-            groups = arsenal.groups(ship, e.shields)
+            groups = _fill(arsenal, ship, e.shields)
         for x, y, heading in points:
             # `arc_index(x, y, heading, e.x, e.y)`, written out (the captains' hot path)
             ux, uy = UNIT[heading]
@@ -770,7 +778,7 @@ def best_lock(
         bonus = FOCUS_BONUS if e is focus else 1.0
         groups = arsenal.get((ship.id, e.shields))
         if groups is None:
-            groups = arsenal.groups(ship, e.shields)
+            groups = _fill(arsenal, ship, e.shields)
         nearest = [inf, inf, inf, inf]  # by arc: the nearest the target comes in that arc
         for x, y, heading in points:
             ux, uy = UNIT[heading]

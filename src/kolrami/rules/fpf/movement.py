@@ -306,6 +306,15 @@ def _extend(trail: Trail, path: list[tuple[float, float, int]]) -> None:
         trail.face(ex, ey, eh)  # the leader turned without moving on
 
 
+def _clear(x: float, y: float, of: list[tuple[float, float]], reach2: float) -> bool:
+    """Whether (x, y) is at least sqrt(reach2) from each point of `of` (a module function, not
+    a closure: compiled, a closure is called as a Python object)."""
+    for ox, oy in of:  # noqa: SIM110 - a loop: all() of a generator costs three times more
+        if (ox - x) ** 2 + (oy - y) ** 2 < reach2:
+            return False
+    return True
+
+
 def _place_wingmen(
     battle: Battle, squadron: SquadronState, trail: Trail, dist: float
 ) -> dict[str, tuple[float, float]] | None:
@@ -326,12 +335,6 @@ def _place_wingmen(
     hx, hy, _ = trail.point_at(0.0)
     mates = [(hx, hy)]  # where the squadron's ships placed so far end
 
-    def clear(x: float, y: float, of: list[tuple[float, float]]) -> bool:
-        for ox, oy in of:  # noqa: SIM110 - a loop: all() of a generator costs three times more
-            if (ox - x) ** 2 + (oy - y) ** 2 < reach2:
-                return False
-        return True
-
     out: dict[str, tuple[float, float]] = {}
     for sid in squadron.formation[1:]:
         off = squadron.offsets[sid]
@@ -339,12 +342,12 @@ def _place_wingmen(
         while True:
             px, py, _ = trail.point_at(off)
             on_table = 0.0 <= px <= width and 0.0 <= py <= height
-            if on_table and clear(px, py, others) and clear(px, py, mates):
+            if on_table and _clear(px, py, others, reach2) and _clear(px, py, mates, reach2):
                 break
             if off >= start:
                 # no clear spot ahead: it stays where it was, which must be clear of its mates
                 px, py, _ = trail.point_at(start)
-                if not clear(px, py, mates):
+                if not _clear(px, py, mates, reach2):
                     return None
                 off = start
                 break
