@@ -32,6 +32,7 @@ COMPILED = (
     "kolrami.engine.eventlog",
     "kolrami.engine.battle",
     "kolrami.engine.view",
+    "kolrami.captains.base",
     "kolrami.captains.scoring",
     "kolrami.captains.doctrines",
     "kolrami.rules.cards",
