@@ -38,14 +38,24 @@ def other(side: str) -> str:
     return "B" if side == "A" else "A"
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class Lock:
     """A declared target and the weapons still waiting to fire at it (the rules say when)."""
 
     target: str
     arc: Arc
     pending: list[WeaponKind]
-    reaction_to: str | None = None  # reaction fire: only while this squadron moves
+    reaction_to: str | None  # reaction fire: only while this squadron moves
+
+    # (its own __init__: compiled, a dataclass's generated one runs as plain Python, and fire
+    # declarations build dozens of locks a battle)
+    def __init__(
+        self, target: str, arc: Arc, pending: list[WeaponKind], reaction_to: str | None = None
+    ) -> None:
+        self.target = target
+        self.arc = arc
+        self.pending = pending
+        self.reaction_to = reaction_to
 
 
 class ClassFacts:
