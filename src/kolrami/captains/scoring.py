@@ -554,7 +554,15 @@ def best_move(
             ux, uy = UNIT[end_heading]
             end_x, end_y = mid_x + ux * half, mid_y + uy * half
             if full_path and half > 0.0:  # FPF-MOV-08: it stops short of a base at its end
-                end_x, end_y = stop_short(x, y, mid_x, mid_y, end_x, end_y, bases, touch)
+                # `stop_short`'s own first test, written out: nearly every end is clear, and
+                # then the call (its tuple, its boxed floats) is saved; when a base is on the
+                # end, stop_short works it out from the start, as it always did
+                touch2 = touch * touch
+                for bx, by in bases:
+                    dx, dy = bx - end_x, by - end_y
+                    if -touch < dx < touch and -touch < dy < touch and dx * dx + dy * dy < touch2:
+                        end_x, end_y = stop_short(x, y, mid_x, mid_y, end_x, end_y, bases, touch)
+                        break
             dx, dy = fx - end_x, fy - end_y
             to_end = hypot(dx, dy)
             if anchor is not None:
