@@ -39,7 +39,7 @@ class Cheater:
             except TypeError:
                 self.refused += 1
             try:
-                enemy.strength[WeaponKind.PHASER] = 0  # type: ignore[index]
+                enemy.strength[WeaponKind.PHASER] = 0
             except TypeError:
                 self.refused += 1
         for own in view.own_ships():

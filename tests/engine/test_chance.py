@@ -125,7 +125,7 @@ def test_derived_seeds_are_stable() -> None:
 @pytest.mark.parametrize("bad", [-1, 1.5, "7", True])
 def test_seed_must_be_a_non_negative_int(bad: object) -> None:
     with pytest.raises(ValueError, match="non-negative integer"):
-        Dice(bad)  # type: ignore[arg-type]
+        Dice(bad)
 
 
 @pytest.mark.rule("FPF-DMG-01", "FPF-DMG-02")

@@ -13,6 +13,7 @@ from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain
 from kolrami.engine import events as ev
 from kolrami.engine.chance import Dice
 from kolrami.engine.driver import play
+from kolrami.engine.eventlog import EventLog
 from kolrami.engine.orders import Decision
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle, resume
@@ -20,7 +21,7 @@ from kolrami.rules.fpf.orders import OrdersDecision, SquadronOrder
 from kolrami.scenarios.models import builtin_scenario
 
 
-def _records(log: ev.EventLog) -> list[str]:
+def _records(log: EventLog) -> list[str]:
     return [e.to_json().__repr__() for e in log if not isinstance(e, ev.OrderGiven)]
 
 
