@@ -18,7 +18,7 @@ import kolrami
 from kolrami import COMPILED, PURE_ENV
 
 #: Plays seeded battles of both FPF scenarios (the doctrines, and the admiral with a small
-#: budget) and prints, as JSON, which build ran, where the
+#: budget) and one of the advanced game's, and prints, as JSON, which build ran, where the
 #: hot modules were loaded from, and the SHA-256 of every log.
 PROBE = """
 import importlib, json, sys
@@ -36,6 +36,12 @@ for name in ("standard", "peak-performance"):
             logs.append(simulate(scenario, fleets, captains, seed).log.sha256())
     # the search captain: its rollouts run the compiled engine and doctrines in one build
     logs.append(simulate(scenario, fleets, ("admiral:budget=8", "kiting"), 3).log.sha256())
+# an advanced battle of a tactics scenario: the compiled event log keeps every rule set's events
+boarding = (load_fleet("presets:gorn-hunters"), load_fleet("presets:klingon-wolfpack"))
+logs.append(
+    simulate(builtin_scenario("boarding-action"), boarding, ("aggressive", "aggressive"), 1)
+    .log.sha256()
+)
 files = {m: importlib.import_module(m).__file__ for m in kolrami.COMPILED}
 json.dump({"build": kolrami.engine_build(), "files": files, "logs": logs}, sys.stdout)
 """
@@ -63,7 +69,7 @@ def test_the_two_builds_give_the_same_logs(
 ) -> None:
     pure, default = both
     assert isinstance(pure["logs"], list)
-    assert len(pure["logs"]) == 14
+    assert len(pure["logs"]) == 15
     assert pure["logs"] == default["logs"]
 
 

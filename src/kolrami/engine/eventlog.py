@@ -26,10 +26,13 @@ _ORDER_GIVEN: Final = OrderGiven
 
 def _values_of(cls: type[Event]) -> Callable[[Event], tuple[Any, ...]]:
     """A function giving an event's field values in order, as one tuple (one C call)."""
-    getter = operator.attrgetter(*(f.name for f in fields(cls)))
-    if len(fields(cls)) == 1:
-        return lambda event: (getter(event),)
-    return getter
+    names = [f.name for f in fields(cls)]
+    if len(names) == 1:
+        # (an attrgetter of one name gives the value itself, not a tuple: typed so, as Any,
+        # compiled code does not check it for a tuple)
+        one = operator.attrgetter(names[0])
+        return lambda event: (one(event),)
+    return operator.attrgetter(*names)
 
 
 #: each event class's `_values_of`, made when first needed
