@@ -24,9 +24,13 @@ doctrine does. A bandit over macro-actions, one activation at a time:
   gets the same share, the better half goes on (the doctrine's own order always among them),
   until one is left; a small budget weighs fewer candidates (PER_CANDIDATE rollouts each at
   least), since a choice made on one or two rollouts is noise.
+- **Caution**: the best candidate is given only if its rollouts beat the doctrine's own order's
+  by more than `caution` tenths of a standard error of their paired difference; else the
+  doctrine's order (the best of several noisy means is more often a lucky one than a good one).
 
 Deterministic for a seed: every rollout's dice derive from the captain's own dice's seed, the
-number of the decision and the rollout's index. Parameters: `admiral:budget=200,horizon=1,width=6`
+number of the decision and the rollout's index. Parameters:
+`admiral:budget=200,horizon=1,width=6,caution=10`
 (docs/captains.md).
 """
 
