@@ -7,6 +7,7 @@ the figure is what a user's first query costs, not a cache hit.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import statistics
 import subprocess
@@ -20,7 +21,7 @@ from typing import Any
 from benchmarks.assess_speed import assess_figures
 from benchmarks.captains import captain_figures, search_battle_figures
 from benchmarks.web_load import web_figures
-from kolrami import __version__
+from kolrami import __version__, engine_build
 from kolrami.captains.registry import make_captain
 from kolrami.catalog import Arc, WeaponKind, builtin_pack
 from kolrami.catalog.loader import builtin_pack as cached_pack
@@ -123,6 +124,8 @@ def battle_figures() -> dict[str, Any]:
     }
     out["reference_battles_per_second"] = round(statistics.median(refs), 1) if refs else None
     out["ratio_to_reference"] = round(statistics.median(ratios), 4) if ratios else None
+    out["engine"] = engine_build()
+    out["load_average"] = [round(x, 2) for x in os.getloadavg()]  # 1, 5, 15 min, as it ended
     return out
 
 

@@ -39,7 +39,7 @@ def test_parameters_are_given_after_a_colon() -> None:
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("admiral:budgte=3", "no parameter 'budgte'; admiral takes budget, exact, horizon, width"),
+        ("admiral:budgte=3", "no parameter 'budgte'; admiral takes budget, caution, exact, horizon, width"),
         ("admiral:budget=lots", "budget must be a whole number >= 0, not 'lots'"),
         ("admiral:width=0", "width must be a whole number >= 1, not '0'"),
         ("admiral:budget=1,budget=2", "budget given twice"),
@@ -140,6 +140,17 @@ def test_a_rollout_s_fire_is_valued_at_its_exact_odds_not_its_rolls() -> None:
     battle.log.record(VolleyFired, *shot, [1, 1, 1, 1])
     assert luck(battle, "A", start) == pytest.approx(price * 4 * expected)
     assert luck(battle, "A", 0) == pytest.approx(price * 4 * (2 * expected - 3.5))
+
+
+def test_a_candidate_must_beat_the_doctrine_s_order_by_more_than_its_noise() -> None:
+    admiral = AdmiralCaptain(Dice(1))  # caution 10: one standard error of the paired mean
+    own = [0.0, 0.0, 0.0, 0.0]
+    assert admiral.convinced([1.5, 0.5, 1.2, 0.8], own)  # better on every rollout
+    assert not admiral.convinced([30.0, -28.0, 31.0, -29.0], own)  # better on average, by luck
+    assert not admiral.convinced([-1.0, -1.0, -1.0, -1.0], own)
+    assert not admiral.convinced([5.0], [0.0])  # one rollout tells nothing of its spread
+    careless = make_captain("admiral:caution=0", Dice(1))
+    assert careless.convinced([30.0, -28.0, 31.0, -29.0], own)  # type: ignore[attr-defined]
 
 
 def test_the_exact_odds_can_be_switched_off() -> None:

@@ -24,15 +24,20 @@ doctrine does. A bandit over macro-actions, one activation at a time:
   gets the same share, the better half goes on (the doctrine's own order always among them),
   until one is left; a small budget weighs fewer candidates (PER_CANDIDATE rollouts each at
   least), since a choice made on one or two rollouts is noise.
+- **Caution**: the best candidate is given only if its rollouts beat the doctrine's own order's
+  by more than `caution` tenths of a standard error of their paired difference; else the
+  doctrine's order (the best of several noisy means is more often a lucky one than a good one).
 
 Deterministic for a seed: every rollout's dice derive from the captain's own dice's seed, the
-number of the decision and the rollout's index. Parameters: `admiral:budget=200,horizon=1,width=6`
+number of the decision and the rollout's index. Parameters:
+`admiral:budget=200,horizon=1,width=6,caution=10`
 (docs/captains.md).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from functools import cache
 from typing import ClassVar
 
@@ -53,6 +58,9 @@ from kolrami.rules.fpf.orders import OrdersDecision, SquadronOrder
 BUDGET = 64
 HORIZON = 1
 WIDTH = 6
+#: How far a candidate must beat the doctrine's own order to be chosen over it, in tenths of a
+#: standard error of their paired difference (`AdmiralCaptain.convinced`; 0: the best mean).
+CAUTION = 10
 #: The fewest rollouts each candidate gets in the first round (the budget sets how many).
 PER_CANDIDATE = 8
 #: The doctrine the admiral draws its candidates from and plays its own side's rollouts by:
@@ -82,7 +90,13 @@ class AdmiralCaptain:
     #: by battle (`registry.searches`)
     searches: ClassVar[bool] = True
     #: the parameters it takes (`admiral:budget=200`), each a whole number, and their least
-    parameters: ClassVar[dict[str, int]] = {"budget": 0, "horizon": 0, "width": 1, "exact": 0}
+    parameters: ClassVar[dict[str, int]] = {
+        "budget": 0,
+        "horizon": 0,
+        "width": 1,
+        "exact": 0,
+        "caution": 0,
+    }
 
     def __init__(
         self,
@@ -91,12 +105,14 @@ class AdmiralCaptain:
         horizon: int = HORIZON,
         width: int = WIDTH,
         exact: int = 1,
+        caution: int = CAUTION,
     ) -> None:
         for key, value in (
             ("budget", budget),
             ("horizon", horizon),
             ("width", width),
             ("exact", exact),
+            ("caution", caution),
         ):
             least = self.parameters[key]
             if not isinstance(value, int) or value < least:
@@ -106,6 +122,7 @@ class AdmiralCaptain:
                 )
         self.seed = dice.seed
         self.budget, self.horizon, self.width = budget, horizon, width
+        self.caution = caution
         #: value fire by its exact odds (`luck`): 0 plays the rollouts' rolls as they fell
         self.exact = exact > 0
         self.doctrine = AggressiveCaptain(dice)  # the decisions it does not search
@@ -150,6 +167,7 @@ class AdmiralCaptain:
         seeds: list[int] = []
         totals = [0.0] * len(options)
         played = [0] * len(options)
+        worths: list[list[float]] = [[] for _ in options]  # each rollout's value, in order
         alive = list(range(len(options)))
         rounds = max(1, (len(options) - 1).bit_length())  # halvings to one survivor
         per_round = max(1, self.budget // rounds)
@@ -160,7 +178,9 @@ class AdmiralCaptain:
                 for j in range(played[i], played[i] + each):
                     while len(seeds) <= j:  # the j-th rollout's dice: the same for everyone
                         seeds.append(derive_seed(self.seed, "admiral", self.searched, len(seeds)))
-                    totals[i] += self.rollout(view, decision, options[i], seeds[j], j)
+                    worth = self.rollout(view, decision, options[i], seeds[j], j)
+                    worths[i].append(worth)
+                    totals[i] += worth
                     spent += 1
                 played[i] += each
             # the better half goes on (the earlier of equals first); the doctrine's own order
@@ -169,7 +189,25 @@ class AdmiralCaptain:
             keep = ranked[: max(1, len(alive) // 2)]
             alive = sorted({0, *keep}) if len(alive) > 2 else keep
         best = min(alive, key=lambda i: (-totals[i] / max(1, played[i]), i))
+        if best != 0 and not self.convinced(worths[best], worths[0]):
+            best = 0
         return options[best]
+
+    def convinced(self, other: list[float], own: list[float]) -> bool:
+        """Whether a candidate's rollouts beat the doctrine's own order's by more than
+        `caution` tenths of a standard error of their mean difference, rollout by rollout (the
+        j-th of each ran on the same dice). A search that picks the best of several noisy
+        means picks a lucky one more often than a good one; the doctrine's order is the
+        prior it must beat."""
+        n = min(len(other), len(own))
+        if self.caution <= 0:
+            return True
+        if n < 2:
+            return False
+        diffs = [other[j] - own[j] for j in range(n)]
+        mean = sum(diffs) / n
+        spread = sum((d - mean) * (d - mean) for d in diffs) / (n - 1)
+        return mean > self.caution / 10 * math.sqrt(spread / n)
 
     def rollout(
         self,
