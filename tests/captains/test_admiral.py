@@ -39,7 +39,10 @@ def test_parameters_are_given_after_a_colon() -> None:
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("admiral:budgte=3", "no parameter 'budgte'; admiral takes budget, caution, exact, horizon, width"),
+        (
+            "admiral:budgte=3",
+            "no parameter 'budgte'; admiral takes budget, caution, exact, horizon, width",
+        ),
         ("admiral:budget=lots", "budget must be a whole number >= 0, not 'lots'"),
         ("admiral:width=0", "width must be a whole number >= 1, not '0'"),
         ("admiral:budget=1,budget=2", "budget given twice"),
