@@ -43,6 +43,8 @@ def test_parameters_are_given_after_a_colon() -> None:
             "admiral:budgte=3",
             "no parameter 'budgte'; admiral takes budget, caution, exact, horizon, width",
         ),
+        ("admiral:cautoin=3", "no parameter 'cautoin'; admiral takes budget, caution"),
+        ("admiral:cautoin=3", "(e.g. admiral:caution=1)"),  # the nearest name as the fix
         ("admiral:budget=lots", "budget must be a whole number >= 0, not 'lots'"),
         ("admiral:width=0", "width must be a whole number >= 1, not '0'"),
         ("admiral:budget=1,budget=2", "budget given twice"),

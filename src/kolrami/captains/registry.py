@@ -117,9 +117,11 @@ def _with_parameters(name: str, base: str, text: str) -> CaptainFactory:
         key = key.strip()
         if not eq or key not in takes:
             known = ", ".join(sorted(takes))
+            near = difflib.get_close_matches(key, sorted(takes), n=1)  # a misspelling's fix
+            example = near[0] if near else sorted(takes)[0]
             raise InvalidInputError(
                 f"captain '{name}': no parameter '{key}'; {base} takes {known} "
-                f"(e.g. {base}:{sorted(takes)[0]}=1)"
+                f"(e.g. {base}:{example}=1)"
             )
         try:
             value = int(raw.strip())
