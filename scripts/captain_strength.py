@@ -10,6 +10,12 @@ deployment edge nor the fleet favours either captain. A win scores 1, a draw 1/2
     python scripts/captain_strength.py aggressive old-aggressive --battles 400
     python scripts/captain_strength.py admiral:budget=48 aggressive --battles 100 --workers 2
     python scripts/captain_strength.py kiting old-kiting --stats     # and the blunder counts
+    python scripts/captain_strength.py admiral aggressive --battles 200 --start 200 --jsonl b.jsonl
+
+`--jsonl FILE` writes each battle's record as it ends (its number, scenario, fleet, seed, the
+measured captain's side, its points and the result's reason): two versions of a captain can be
+compared battle by battle, since battle N is the same fleet, scenario, seed and side whoever
+plays it. `--start N` plays battles N, N+1 ... (a run split across processes, or resumed).
 
 Besides the built-in captains it knows the doctrines as they were before issue 21 (`old-aggressive`,
 `old-kiting`: every fix switched off, which plays the old logs bit for bit) and the old doctrine
@@ -33,6 +39,8 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 from kolrami.captains.base import BattleView, Captain
@@ -140,14 +148,19 @@ def _locks(battle: Any, side: str, counts: Counter[str]) -> None:
     counts["locks_never_fired"] += len(pending)
 
 
-def play_one(job: tuple[str, str, int, bool]) -> tuple[float, dict[str, int]]:
-    """One battle: (first captain's points, its counts)."""
+#: One battle's outcome: the first captain's points, its counts, its record (`--jsonl`).
+Outcome = tuple[float, dict[str, int], dict[str, Any]]
+
+
+def play_one(job: tuple[str, str, int, bool]) -> Outcome:
+    """One battle: the first captain's points, its counts and the battle's record."""
     first, second, index, stats = job
     register_variants()
     pair, swap = divmod(index, 2)
     scenario = builtin_scenario(SCENARIOS[pair % len(SCENARIOS)])
     presets = fpf_preset_names()
-    fleet = load_fleet(f"presets:{presets[(pair // len(SCENARIOS)) % len(presets)]}")
+    preset = presets[(pair // len(SCENARIOS)) % len(presets)]
+    fleet = load_fleet(f"presets:{preset}")
     side = "B" if swap else "A"
     counts = _COUNTS
     counts.clear()
@@ -163,7 +176,16 @@ def play_one(job: tuple[str, str, int, bool]) -> tuple[float, dict[str, int]]:
     if stats:
         _locks(battle, side, counts)
     points = 1.0 if result.winner == side else 0.5 if result.winner is None else 0.0
-    return points, dict(counts)
+    record = {
+        "battle": index,
+        "scenario": SCENARIOS[pair % len(SCENARIOS)],
+        "fleet": preset,
+        "seed": pair,
+        "side": side,
+        "points": points,
+        "reason": result.reason,
+    }
+    return points, dict(counts), record
 
 
 def _init(stats: bool) -> None:
@@ -171,26 +193,40 @@ def _init(stats: bool) -> None:
 
 
 def measure(
-    first: str, second: str, battles: int, workers: int, stats: bool, every: int = 0
+    first: str,
+    second: str,
+    battles: int,
+    workers: int,
+    stats: bool,
+    every: int = 0,
+    first_battle: int = 0,
+    jsonl: Path | None = None,
 ) -> dict[str, Any]:
-    """The first captain's score against the second over `battles` battles; with `every`, a
-    running score line on stderr after every `every` battles (in order, so each line is the
-    score of the first battles, both scenarios and sides balanced when `every` is a multiple
-    of four)."""
-    jobs = [(first, second, i, stats) for i in range(battles)]
+    """The first captain's score against the second over `battles` battles (numbered from
+    `first_battle`); with `every`, a running score line on stderr after every `every` battles
+    (in order, so each line is the score of the first battles, both scenarios and sides
+    balanced when `every` is a multiple of four); with `jsonl`, each battle's record written
+    there as it ends."""
+    jobs = [(first, second, i, stats) for i in range(first_battle, first_battle + battles)]
     start = time.perf_counter()
-    results: list[tuple[float, dict[str, int]]] = []
-    if workers > 1:
-        with ProcessPoolExecutor(workers, initializer=_init, initargs=(stats,)) as pool:
-            for got in pool.map(play_one, jobs, chunksize=1 if every else 4):
-                results.append(got)
-                _running(results, every, start)
-    else:
-        for job in jobs:
-            results.append(play_one(job))
+    results: list[Outcome] = []
+    with ExitStack() as stack:
+        out_file = stack.enter_context(jsonl.open("w", encoding="utf-8")) if jsonl else None
+        if workers > 1:
+            pool = stack.enter_context(
+                ProcessPoolExecutor(workers, initializer=_init, initargs=(stats,))
+            )
+            outcomes = pool.map(play_one, jobs, chunksize=1 if every or jsonl else 4)
+        else:
+            outcomes = map(play_one, jobs)
+        for got in outcomes:
+            results.append(got)
+            if out_file is not None:
+                out_file.write(json.dumps(got[2]) + "\n")
+                out_file.flush()
             _running(results, every, start)
     seconds = time.perf_counter() - start
-    points = sum(p for p, _ in results)
+    points = sum(p for p, _, _ in results)
     low, high = wilson(points, battles)
     out: dict[str, Any] = {
         "captain": first,
@@ -204,7 +240,7 @@ def measure(
     }
     if stats:
         total: Counter[str] = Counter()
-        for _, c in results:
+        for _, c, _ in results:
             total.update(c)
         out["counts"] = dict(total)
         rates = {}
@@ -220,11 +256,11 @@ def measure(
     return out
 
 
-def _running(results: list[tuple[float, dict[str, int]]], every: int, start: float) -> None:
+def _running(results: list[Outcome], every: int, start: float) -> None:
     """The running score after every `every` battles, on stderr."""
     n = len(results)
     if every and n % every == 0:
-        points = sum(p for p, _ in results)
+        points = sum(p for p, _, _ in results)
         low, high = wilson(points, n)
         took = time.perf_counter() - start
         print(
@@ -244,9 +280,24 @@ def main() -> None:
     parser.add_argument(
         "--every", type=int, default=0, help="print the running score every N battles (stderr)"
     )
+    parser.add_argument(
+        "--start", type=int, default=0, help="the first battle's number (split or resume a run)"
+    )
+    parser.add_argument("--jsonl", type=Path, help="write each battle's record here as it ends")
     args = parser.parse_args()
+    if args.battles < 1 or args.start < 0:
+        parser.error("--battles must be at least 1 and --start at least 0")
     register_variants()
-    got = measure(args.first, args.second, args.battles, args.workers, args.stats, args.every)
+    got = measure(
+        args.first,
+        args.second,
+        args.battles,
+        args.workers,
+        args.stats,
+        args.every,
+        args.start,
+        args.jsonl,
+    )
     print(json.dumps(got))
 
 

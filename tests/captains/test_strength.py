@@ -15,6 +15,12 @@ test gives the same answer on every run. `make test` plays PAIRS seed pairs per 
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from kolrami.fleet import fpf_preset_names, load_fleet
@@ -22,6 +28,7 @@ from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 from kolrami.sim.stats import wilson
 
+ROOT = Path(__file__).resolve().parents[2]
 #: Seed pairs (two battles each) per doctrine in `make test`; `--full` plays 20 times as many.
 PAIRS = 96
 #: The lowest acceptable 95% Wilson lower bound of each doctrine's score rate against random.
@@ -72,3 +79,36 @@ def test_the_floor_is_reachable_with_the_battles_make_test_plays() -> None:
     for floor in FLOORS.values():
         assert wilson(2 * PAIRS, 2 * PAIRS)[0] > floor
         assert wilson(0.95 * 2 * PAIRS, 2 * PAIRS)[0] > floor  # and a 95% record too
+
+
+def _strength(*args: str) -> dict[str, Any]:
+    """scripts/captain_strength.py run as a user runs it: its summary line."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "captain_strength.py"), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    summary: dict[str, Any] = json.loads(done.stdout)
+    return summary
+
+
+def test_the_strength_script_records_each_battle_numbered_as_its_full_run(
+    tmp_path: Path,
+) -> None:
+    # --start 2 --battles 4 --jsonl: battles 2..5 of the full run, each recorded as it ends,
+    # the same battles whoever plays them (so that two versions compare battle by battle)
+    out = tmp_path / "battles.jsonl"
+    got = _strength("aggressive", "kiting", "--battles", "4", "--start", "2", "--jsonl", str(out))
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["battle"] for r in records] == [2, 3, 4, 5]
+    assert [r["side"] for r in records] == ["A", "B", "A", "B"]  # each seed twice, sides swapped
+    assert records[0]["seed"] == records[1]["seed"] == 1
+    assert records[0]["fleet"] == records[1]["fleet"] == fpf_preset_names()[0]
+    assert sum(r["points"] for r in records) == got["points"]
+    _strength("random", "kiting", "--battles", "2", "--start", "2", "--jsonl", str(out))
+    redone = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [(r["scenario"], r["fleet"], r["seed"]) for r in redone] == [
+        (r["scenario"], r["fleet"], r["seed"]) for r in records[:2]
+    ]
