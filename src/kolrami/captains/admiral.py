@@ -166,7 +166,6 @@ class AdmiralCaptain:
         self.searched += 1
         seeds: list[int] = []
         totals = [0.0] * len(options)
-        played = [0] * len(options)
         worths: list[list[float]] = [[] for _ in options]  # each rollout's value, in order
         alive = list(range(len(options)))
         rounds = max(1, (len(options) - 1).bit_length())  # halvings to one survivor
@@ -175,20 +174,20 @@ class AdmiralCaptain:
         while len(alive) > 1 and spent < self.budget:
             each = max(1, per_round // len(alive))
             for i in alive:
-                for j in range(played[i], played[i] + each):
+                done = len(worths[i])  # rollouts it has had so far
+                for j in range(done, done + each):
                     while len(seeds) <= j:  # the j-th rollout's dice: the same for everyone
                         seeds.append(derive_seed(self.seed, "admiral", self.searched, len(seeds)))
                     worth = self.rollout(view, decision, options[i], seeds[j], j)
                     worths[i].append(worth)
                     totals[i] += worth
                     spent += 1
-                played[i] += each
             # the better half goes on (the earlier of equals first); the doctrine's own order
             # always stays, so a candidate must beat it on the same dice to be chosen
-            ranked = sorted(alive, key=lambda i: (-totals[i] / played[i], i))
+            ranked = sorted(alive, key=lambda i: (-totals[i] / len(worths[i]), i))
             keep = ranked[: max(1, len(alive) // 2)]
             alive = sorted({0, *keep}) if len(alive) > 2 else keep
-        best = min(alive, key=lambda i: (-totals[i] / max(1, played[i]), i))
+        best = min(alive, key=lambda i: (-totals[i] / max(1, len(worths[i])), i))
         if best != 0 and not self.convinced(worths[best], worths[0]):
             best = 0
         return options[best]
