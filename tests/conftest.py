@@ -114,8 +114,10 @@ def store(db: str) -> Store:
 
 
 @pytest.fixture
-def app(store: Store) -> FastAPI:
-    return create_app(store, own_hosts=("testserver",))  # TestClient's host name
+def app(store: Store, tmp_path: Path) -> FastAPI:
+    # TestClient's host name; /play's games beside the test, not in the shared temporary
+    # folder (a PostgreSQL store has no file to keep them beside)
+    return create_app(store, own_hosts=("testserver",), play_dir=tmp_path / "games")
 
 
 @pytest.fixture
