@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import cos, inf, radians, sin
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, final
 
 from kolrami.catalog.models import Arc, ShipClass, WeaponKind
 from kolrami.engine.battle import working_shots
@@ -109,34 +109,58 @@ class Weights:
 # --- weapons and firepower --------------------------------------------------------------------
 
 
-#: One weapon row of a ship (its phasers or its photons) against one shield value: (working
-#: shots, knocked-out mounts counting 0; range in cm; the expected damage of the whole volley
-#: against the shields; the arcs it fires into, as indices into ARC_ORDER). A plain tuple: a
-#: decision makes hundreds, and reads them by unpacking. The range is a float, though a whole
-#: number: the kernel compares it with distances, and float with float is Python's quick case.
-WeaponGroup = tuple[int, float, float, tuple[int, ...]]
+@final
+class WeaponGroup:
+    """One weapon row of a ship (its phasers or its photons) against one shield value: its
+    working shots (knocked-out mounts counting 0); its range in cm; the expected damage of the
+    whole volley against the shields; the arcs it fires into, as indices into ARC_ORDER, and as
+    a bit mask (bit i for ARC_ORDER[i]). A decision makes dozens; compiled, a plain class with
+    typed fields is a struct whose floats are read unboxed (a tuple's items are boxed objects).
+    The range is a float, though a whole number: the kernel compares it with distances."""
+
+    __slots__ = ("arcs", "damage", "mask", "range_cm", "shots")
+
+    def __init__(
+        self, shots: int, range_cm: float, damage: float, arcs: tuple[int, ...], mask: int
+    ) -> None:
+        self.shots = shots
+        self.range_cm = range_cm
+        self.damage = damage
+        self.arcs = arcs
+        self.mask = mask
+
+    def __repr__(self) -> str:
+        return (
+            f"WeaponGroup(shots={self.shots!r}, range_cm={self.range_cm!r}, "
+            f"damage={self.damage!r}, arcs={self.arcs!r})"
+        )
 
 
-class _ArcIndices(dict[tuple[Arc, ...], tuple[int, ...]]):
-    """A weapon's arcs as indices into ARC_ORDER, worked out once for each set of arcs."""
+class _ArcIndices(dict[tuple[Arc, ...], tuple[tuple[int, ...], int]]):
+    """A weapon's arcs as indices into ARC_ORDER and as a bit mask, worked out once for each
+    set of arcs."""
 
-    def __missing__(self, arcs: tuple[Arc, ...]) -> tuple[int, ...]:
-        indices = self[arcs] = tuple(i for i, arc in enumerate(ARC_ORDER) if arc in arcs)
-        return indices
+    def __missing__(self, arcs: tuple[Arc, ...]) -> tuple[tuple[int, ...], int]:
+        indices = tuple(i for i, arc in enumerate(ARC_ORDER) if arc in arcs)
+        mask = 0
+        for i in indices:
+            mask |= 1 << i
+        self[arcs] = (indices, mask)
+        return indices, mask
 
 
 _ARC_INDICES: Final = _ArcIndices()
 
-#: Each ship class's weapon rows as (kind, arc indices), in resolution order, by the class's
-#: identity: a class never changes in play, and a catalog model's fields are slow to read. An
-#: entry holds its class, so no other object can take its id while it stands.
-_ROWS: Final[dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...]], ...]]]] = {}
+#: Each ship class's weapon rows as (kind, arc indices, arc mask), in resolution order, by the
+#: class's identity: a class never changes in play, and a catalog model's fields are slow to
+#: read. An entry holds its class, so no other object can take its id while it stands.
+_ROWS: Final[dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...], int], ...]]]] = {}
 
 
-def _rows(cls: ShipClass) -> tuple[tuple[WeaponKind, tuple[int, ...]], ...]:
+def _rows(cls: ShipClass) -> tuple[tuple[WeaponKind, tuple[int, ...], int], ...]:
     if len(_ROWS) >= 256:  # (a bound for long sessions of packs made on the fly)
         _ROWS.clear()
-    rows = tuple((kind, _ARC_INDICES[weapon.arcs]) for kind, weapon in cls.weapons())
+    rows = tuple((kind, *_ARC_INDICES[weapon.arcs]) for kind, weapon in cls.weapons())
     _ROWS[id(cls)] = (cls, rows)
     return rows
 
@@ -146,13 +170,13 @@ def weapon_groups(ship: ShipView, target_shields: int) -> list[WeaponGroup]:
     known = _ROWS.get(id(ship.cls))
     rows = _rows(ship.cls) if known is None else known[1]
     groups = []
-    for kind, arcs in rows:
+    for kind, arcs, mask in rows:
         shots = working_shots(ship.mounts[kind])
         # `base.mean_volley(shots, strength, target_shields, kind)`, written out (the same
         # sums): a call of its memo from compiled code costs more than working it out
         p = penetrating_faces(target_shields, ship.strength[kind]) / 10
         damage = shots * p * (3.5 if kind is _PHOTON else 1.0)
-        groups.append((shots, float(ship.ranges.get(kind, 0)), damage, arcs))
+        groups.append(WeaponGroup(shots, float(ship.ranges.get(kind, 0)), damage, arcs, mask))
     return groups
 
 
@@ -183,31 +207,40 @@ def _fill(arsenal: Arsenal, ship: ShipView, target_shields: int) -> list[WeaponG
     return found
 
 
-#: The weapon groups that fire into one arc, as (range in cm, expected damage), in order.
-ArcGroups = list[tuple[float, float]]
-
-
+@final
 class Firepower:
-    """What some ships can fire against one shield value: the groups bearing into each arc (that
-    do any damage at all) and the reach, the longest range among them."""
+    """What some ships can fire against one shield value: their groups that do any damage at
+    all, in order (ship by ship, each in resolution order), and the reach, the longest range
+    among them. The groups that fire into an arc are those whose mask holds the arc's bit, in
+    that order: the sums over an arc add the same numbers in the same order as one list per
+    arc did."""
 
-    __slots__ = ("by_arc", "reach")
+    __slots__ = ("groups", "reach")
 
     def __init__(self, ships: Sequence[ShipView], target_shields: int, arsenal: Arsenal) -> None:
-        by_arc: tuple[ArcGroups, ...] = ([], [], [], [])
+        out: list[WeaponGroup] = []
         reach = 0.0
         for ship in ships:
             groups = arsenal.get((ship.id, target_shields))  # (the call saved when known)
             if groups is None:
                 groups = _fill(arsenal, ship, target_shields)
-            for _, range_cm, damage, arcs in groups:
-                if damage <= 0.0:
+            for g in groups:
+                if g.damage <= 0.0:
                     continue
-                if range_cm > reach:
-                    reach = range_cm
-                for arc in arcs:
-                    by_arc[arc].append((range_cm, damage))
-        self.by_arc, self.reach = by_arc, reach
+                if g.range_cm > reach:
+                    reach = g.range_cm
+                out.append(g)
+        self.groups = out
+        self.reach = reach
+
+    def arc_total(self, arc: int) -> float:
+        """The damage of every group that fires into `arc`, added up in order."""
+        bit = 1 << arc
+        total = 0.0
+        for g in self.groups:
+            if g.mask & bit:
+                total += g.damage
+        return total
 
     def damage_on(
         self, x: float, y: float, heading: int, tx: float, ty: float, distance: float
@@ -223,42 +256,60 @@ class Firepower:
         ahead = dx * ux + dy * uy
         port = dy * ux - dx * uy
         side = port if port >= 0.0 else -port
-        arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+        bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
         total = 0.0
-        for range_cm, damage in self.by_arc[arc]:
-            if distance <= range_cm:
-                total += damage
+        for g in self.groups:
+            if g.mask & bit and distance <= g.range_cm:
+                total += g.damage
         return total
 
 
-#: An enemy ship as the move scoring sees it: (x, y, heading 0..5, its firepower against our
-#: shields). A plain tuple, read by unpacking.
-Enemy = tuple[float, float, int, Firepower]
+@final
+class Enemy:
+    """An enemy ship as the move scoring sees it: where it stands, its heading (0..5) and its
+    firepower against our shields."""
+
+    __slots__ = ("firepower", "heading", "x", "y")
+
+    def __init__(self, x: float, y: float, heading: int, firepower: Firepower) -> None:
+        self.x = x
+        self.y = y
+        self.heading = heading
+        self.firepower = firepower
 
 
 def enemy(ship: ShipView, our_shields: int, arsenal: Arsenal) -> Enemy:
     """An enemy ship and its firepower against `our_shields`."""
-    return ship.x, ship.y, ship.heading % HEADINGS, Firepower([ship], our_shields, arsenal)
+    return Enemy(ship.x, ship.y, ship.heading % HEADINGS, Firepower([ship], our_shields, arsenal))
 
 
-def threat_at(enemies: Sequence[Enemy], x: float, y: float) -> float:
+def threat_at(enemies: list[Enemy], x: float, y: float) -> float:
     """The damage the enemies could expect to deal on a ship at (x, y), each allowed
     ENEMY_MOVE_CM of its own movement (added to the distance; they do not turn)."""
     threat = 0.0
-    for ex, ey, heading, firepower in enemies:
-        distance = hypot(x - ex, y - ey) + ENEMY_MOVE_CM
-        if distance <= firepower.reach:  # (else no group reaches: nothing to add up)
+    for e in enemies:
+        firepower = e.firepower
+        reach = firepower.reach
+        dx, dy = x - e.x, y - e.y
+        # an enemy out of reach along either axis is out of reach: hypot(dx, dy) is no less
+        # than |dx| or |dy| (it is faithfully rounded), and adding ENEMY_MOVE_CM keeps the
+        # order (rounding is monotone), so the hypot call is saved and the sum is the same
+        if (dx if dx >= 0.0 else -dx) + ENEMY_MOVE_CM > reach:
+            continue
+        if (dy if dy >= 0.0 else -dy) + ENEMY_MOVE_CM > reach:
+            continue
+        distance = hypot(dx, dy) + ENEMY_MOVE_CM
+        if distance <= reach:  # (else no group reaches: nothing to add up)
             # `firepower.damage_on(ex, ey, heading, x, y, distance)`, written out (a hot call)
-            ux, uy = UNIT[heading]
-            dx, dy = x - ex, y - ey
+            ux, uy = UNIT[e.heading]
             ahead = dx * ux + dy * uy
             port = dy * ux - dx * uy
             side = port if port >= 0.0 else -port
-            arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+            bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
             total = 0.0
-            for range_cm, damage in firepower.by_arc[arc]:
-                if distance <= range_cm:
-                    total += damage
+            for g in firepower.groups:
+                if g.mask & bit and distance <= g.range_cm:
+                    total += g.damage
             threat += total
     return threat
 
@@ -277,7 +328,10 @@ def focus_target(
         sx += s.x
         sy += s.y
     cx, cy = sx / len(ships), sy / len(ships)
-    best: tuple[float, float] | None = None
+    # the best (share, -distance) so far, compared as the tuple was: share first, then nearness
+    best_share = 0.0
+    best_near = 0.0
+    first = True
     chosen = enemies[0]
     for e in enemies:
         volley = 0.0
@@ -285,15 +339,16 @@ def focus_target(
             groups = arsenal.get((ship.id, e.shields))  # (the call saved when known)
             if groups is None:
                 groups = _fill(arsenal, ship, e.shields)
-            for _, _, damage, _ in groups:
-                volley += damage
+            for g in groups:
+                volley += g.damage
         # the share rounded: sums of the same volleys in another order must tie, not differ in
         # the last bit (then the nearest wins, as the rule says)
         share = volley / (e.superstructure if e.superstructure > 1 else 1)
         share = _round(share if share < 1.0 else 1.0, 9)
-        key = (share, -hypot(e.x - cx, e.y - cy))
-        if best is None or key > best:
-            best, chosen = key, e
+        near = -hypot(e.x - cx, e.y - cy)
+        if first or share > best_share or (share == best_share and near > best_near):
+            first = False
+            best_share, best_near, chosen = share, near, e
     return chosen
 
 
@@ -433,10 +488,10 @@ class Situation:
         self,
         focus: ShipView,
         ours: Firepower,
-        enemies: Sequence[Enemy],
+        enemies: list[Enemy],
         table: tuple[float, float],
         obstacles: Sequence[tuple[float, float, float]],
-        bases: Sequence[tuple[float, float]] = (),
+        bases: list[tuple[float, float]] | None = None,
         touch: float = 5.0,
         threat: float | None = None,
         hold: float = 0.0,
@@ -448,7 +503,7 @@ class Situation:
         self.enemies = enemies
         self.table = table
         self.obstacles = obstacles
-        self.bases = bases
+        self.bases = [] if bases is None else bases
         self.touch = touch
         self.threat = threat
         self.hold = hold
@@ -504,7 +559,7 @@ def best_move(
     focus, ours, enemies = situation.focus, situation.ours, situation.enemies
     # (the hull as a float: compared with floats, as every number here)
     fx, fy, hull, reach = focus.x, focus.y, float(focus.superstructure), ours.reach
-    by_arc = ours.by_arc
+    groups = ours.groups
     closing_weight = weights.closing if situation.closing is None else situation.closing
     x, y, heading = origin.x, origin.y, origin.heading
     width, height = situation.table
@@ -515,14 +570,25 @@ def best_move(
     # the most an end point can deal: the whole of the fullest arc (a sum of some of an arc's
     # groups, in order, is no more than all of them, in floats too)
     most = 0.0
-    for groups in by_arc:
-        total = 0.0
-        for _, damage in groups:
-            total += damage
+    for arc in range(4):
+        total = ours.arc_total(arc)
         most = total if total > most else most
     full_path, hold_range, hold = weights.full_path, weights.hold_range, situation.hold
     threat_weight = weights.threat if situation.threat is None else situation.threat
     bases, touch = situation.bases, situation.touch
+    # the bases an end point could touch: an end is at most two half legs from the start along
+    # each axis (and float rounding is far below the centimetre allowed), so a base farther
+    # than that and `touch` along either axis is never within `touch` of an end
+    longest = 0.0
+    for leg in legs:
+        longest = leg.half if leg.half > longest else longest
+    near_bases: list[tuple[float, float]] = []
+    if full_path:
+        room = touch + 2.0 * longest + 1.0
+        for bx, by in bases:
+            dx, dy = bx - x, by - y
+            if -room < dx < room and -room < dy < room:
+                near_bases.append((bx, by))
     anchor = situation.anchor
     at_start = 0.0
     from_start = hypot(fx - x, fy - y) if full_path else 0.0  # (the same for every leg)
@@ -533,17 +599,20 @@ def best_move(
             at_start = ours.damage_on(x, y, mid_heading, fx, fy, from_start)
         mid_x, mid_y = x + ux * half, y + uy * half
         dx, dy = fx - mid_x, fy - mid_y
-        to_mid = hypot(dx, dy)
         at_mid = 0.0
-        if to_mid <= reach:  # (else no group reaches: nothing to add up)
-            # `ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)`, written out
-            ahead = dx * ux + dy * uy
-            port = dy * ux - dx * uy
-            side = port if port >= 0.0 else -port
-            arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
-            for range_cm, damage in by_arc[arc]:
-                if to_mid <= range_cm:
-                    at_mid += damage
+        # (out of reach along either axis is out of reach: hypot(dx, dy) is no less than |dx|
+        # or |dy|, so the call is saved where its answer could only be "too far")
+        if (dx if dx >= 0.0 else -dx) <= reach and (dy if dy >= 0.0 else -dy) <= reach:
+            to_mid = hypot(dx, dy)
+            if to_mid <= reach:  # (else no group reaches: nothing to add up)
+                # `ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)`, written out
+                ahead = dx * ux + dy * uy
+                port = dy * ux - dx * uy
+                side = port if port >= 0.0 else -port
+                bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
+                for g in groups:
+                    if g.mask & bit and to_mid <= g.range_cm:
+                        at_mid += g.damage
         if at_start > at_mid:
             at_mid = at_start  # (the better of the start and the mid-move point)
         bound = at_mid if at_mid > most else most  # no move of this leg deals more
@@ -558,28 +627,31 @@ def best_move(
                 # then the call (its tuple, its boxed floats) is saved; when a base is on the
                 # end, stop_short works it out from the start, as it always did
                 touch2 = touch * touch
-                for bx, by in bases:
+                for bx, by in near_bases:
                     dx, dy = bx - end_x, by - end_y
                     if -touch < dx < touch and -touch < dy < touch and dx * dx + dy * dy < touch2:
                         end_x, end_y = stop_short(x, y, mid_x, mid_y, end_x, end_y, bases, touch)
                         break
             dx, dy = fx - end_x, fy - end_y
-            to_end = hypot(dx, dy)
             if anchor is not None:
                 closing = closing_weight * hypot(end_x - anchor[0], end_y - anchor[1])
+                if bound - closing <= best_score:
+                    continue  # even the leg's bound cannot beat the best so far
+                to_end = hypot(dx, dy)  # (only for the moves the bound leaves)
             else:
+                to_end = hypot(dx, dy)
                 closing = closing_weight * (abs(to_end - hold) if hold_range else to_end)
-            if bound - closing <= best_score:
-                continue  # even the leg's bound cannot beat the best so far
+                if bound - closing <= best_score:
+                    continue  # even the leg's bound cannot beat the best so far
             at_end = 0.0
             if to_end <= reach:  # `ours.damage_on(end_x, end_y, end_heading, ...)`, written out
                 ahead = dx * ux + dy * uy
                 port = dy * ux - dx * uy
                 side = port if port >= 0.0 else -port
-                arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
-                for range_cm, damage in by_arc[arc]:
-                    if to_end <= range_cm:
-                        at_end += damage
+                bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
+                for g in groups:
+                    if g.mask & bit and to_end <= g.range_cm:
+                        at_end += g.damage
             dealt = at_end if at_end > at_mid else at_mid
             if dealt >= hull:
                 dealt *= KILL_BONUS
@@ -738,11 +810,11 @@ def best_target(
             distance = hypot(dx, dy)
             bears = False
             damage = 0.0
-            for shots, range_cm, group_damage, arcs in groups:
-                if shots > 0 and arc in arcs:
+            for g in groups:
+                if g.shots > 0 and (g.mask >> arc) & 1:
                     bears = True
-                    if distance <= range_cm:
-                        damage += group_damage
+                    if distance <= g.range_cm:
+                        damage += g.damage
             if not bears:
                 continue
             value = damage * bonus
@@ -769,54 +841,80 @@ def best_lock(
     on the focus target; a lock that bears but never reaches is worth NEAR_MISS_VALUE / (1 +
     the nearest distance). (value, arc index, target), the first of equals winning; None when
     nothing bears on any enemy at any point."""
+    # the points, written out as numbers (no tuple of boxed floats): where it stands, turned to
+    # its first leg; halfway to the mid-move point; the mid-move point; halfway on; the end
+    sx, sy = ship.x, ship.y
     if plan is None:
-        points: tuple[tuple[float, float, int], ...] = ((ship.x, ship.y, ship.heading),)
+        count = 1
+        h1 = h2 = ship.heading
+        qx, qy, mx, my, rx, ry, ex, ey = sx, sy, sx, sy, sx, sy, sx, sy
     else:
-        sx, sy, h1 = ship.x, ship.y, plan.mid_heading
+        count = 5
+        h1, h2 = plan.mid_heading, plan.end_heading
         mx, my, ex, ey = plan.mid_x, plan.mid_y, plan.end_x, plan.end_y
-        points = (
-            (sx, sy, h1),
-            ((sx + mx) / 2, (sy + my) / 2, h1),
-            (mx, my, h1),
-            ((mx + ex) / 2, (my + ey) / 2, plan.end_heading),
-            (ex, ey, plan.end_heading),
-        )
-    best: tuple[float, int, ShipView] | None = None
+        qx, qy = (sx + mx) / 2, (sy + my) / 2
+        rx, ry = (mx + ex) / 2, (my + ey) / 2
+    found = False
+    best_value = 0.0
+    best_arc = 0
+    best_target = focus
     for e in enemies:
-        bonus = FOCUS_BONUS if e is focus else 1.0
         groups = arsenal.get((ship.id, e.shields))
         if groups is None:
             groups = _fill(arsenal, ship, e.shields)
-        nearest = [inf, inf, inf, inf]  # by arc: the nearest the target comes in that arc
-        for x, y, heading in points:
+        working = 0  # the arcs some working group bears into
+        for g in groups:
+            if g.shots > 0:
+                working |= g.mask
+        if working == 0:
+            continue  # nothing bears into any arc: no lock on it from anywhere
+        bonus = FOCUS_BONUS if e is focus else 1.0
+        tx, ty = e.x, e.y
+        # by arc: the nearest the target comes in that arc (inf: never in it)
+        near0 = near1 = near2 = near3 = inf
+        for k in range(count):
+            if k == 0:
+                x, y, heading = sx, sy, h1
+            elif k == 1:
+                x, y, heading = qx, qy, h1
+            elif k == 2:
+                x, y, heading = mx, my, h1
+            elif k == 3:
+                x, y, heading = rx, ry, h2
+            else:
+                x, y, heading = ex, ey, h2
             ux, uy = UNIT[heading]
-            dx, dy = e.x - x, e.y - y
+            dx, dy = tx - x, ty - y
             ahead = dx * ux + dy * uy
             port = dy * ux - dx * uy
             side = port if port >= 0.0 else -port
             arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+            if not (working >> arc) & 1:
+                continue  # (an arc nothing bears into is never a lock: its distance is unused)
             distance = hypot(dx, dy)
-            if distance < nearest[arc]:
-                nearest[arc] = distance
+            if arc == 0:
+                near0 = distance if distance < near0 else near0
+            elif arc == 1:
+                near1 = distance if distance < near1 else near1
+            elif arc == 2:
+                near2 = distance if distance < near2 else near2
+            else:
+                near3 = distance if distance < near3 else near3
         for arc in range(4):
-            distance = nearest[arc]
+            distance = near0 if arc == 0 else near1 if arc == 1 else near2 if arc == 2 else near3
             if distance == inf:
-                continue
-            bears = False
+                continue  # (never in this arc, or nothing bears into it)
             damage = 0.0
-            for shots, range_cm, group_damage, arcs in groups:
-                if shots > 0 and arc in arcs:
-                    bears = True
-                    if distance <= range_cm:
-                        damage += group_damage
-            if not bears:
-                continue
+            for g in groups:
+                if g.shots > 0 and (g.mask >> arc) & 1 and distance <= g.range_cm:
+                    damage += g.damage
             value = damage * bonus
             if value == 0.0:
                 value = NEAR_MISS_VALUE / (1 + distance)
-            if best is None or value > best[0]:
-                best = (value, arc, e)
-    return best
+            if not found or value > best_value:
+                found = True
+                best_value, best_arc, best_target = value, arc, e
+    return (best_value, best_arc, best_target) if found else None
 
 
 def held_range(ours: Firepower) -> float:
@@ -826,12 +924,14 @@ def held_range(ours: Firepower) -> float:
     hurt it. (Holding at the arc's longest range instead measured weaker: docs/captains.md.)"""
     best = 0.0
     hold = float(KITING_DISTANCE_CM)
-    for groups in ours.by_arc:
+    for arc in range(4):
+        bit = 1 << arc
         total = 0.0
         shortest = inf
-        for range_cm, damage in groups:
-            total += damage
-            shortest = range_cm if range_cm < shortest else shortest
+        for g in ours.groups:
+            if g.mask & bit:
+                total += g.damage
+                shortest = g.range_cm if g.range_cm < shortest else shortest
         if total > best:
             best, hold = total, shortest - 1.0
     return hold
