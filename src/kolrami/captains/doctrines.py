@@ -74,6 +74,9 @@ from kolrami.rules.fpf.orders import (
 
 #: The forward arc's index (`arc_index`).
 FRONT = ARC_ORDER.index(Arc.F)
+#: (the enum member as a module constant: compiled code reads a C static, where `Arc.F` is a
+#: look-up on the enum class at every read)
+_FORE: Final = Arc.F
 
 # --- random -----------------------------------------------------------------------------------
 
@@ -259,7 +262,7 @@ class ScoredCaptain:
         need = []  # the firers whose forward arc is armed
         fire = []
         for ship in firers:
-            kinds = ship.bears(Arc.F)
+            kinds = ship.bears(_FORE)
             if not kinds:
                 continue
             need.append(ship)
@@ -283,7 +286,7 @@ class ScoredCaptain:
                 if arc_index(ship.x, ship.y, heading, m.x, m.y) == FRONT:
                     best = (d, m.id)
             if best is not None:
-                fire.append(_lock(ship.id, Arc.F, best[1]))
+                fire.append(_lock(ship.id, _FORE, best[1]))
         if not fire:
             return _hold(decision.squadron)
         if len(fire) < len(firers) and not view.squadron(decision.squadron).activated:
@@ -291,7 +294,7 @@ class ScoredCaptain:
         if view.fires_as_unit() and len(fire) < len(need):
             targets = {f.ship for f in fire}
             fallback = fire[0].target
-            fire += [_lock(s.id, Arc.F, fallback) for s in need if s.id not in targets]
+            fire += [_lock(s.id, _FORE, fallback) for s in need if s.id not in targets]
         return ReactionOrder(decision.squadron, tuple(fire))
 
     def options(

@@ -518,7 +518,7 @@ class Situation:
         ours: Firepower,
         enemies: list[Enemy],
         table: tuple[float, float],
-        obstacles: Sequence[tuple[float, float, float]],
+        obstacles: list[tuple[float, float, float]],
         bases: list[tuple[float, float]] | None = None,
         touch: float = 5.0,
         threat: float | None = None,
@@ -620,11 +620,18 @@ def best_move(
     anchor = situation.anchor
     at_start = 0.0
     from_start = hypot(fx - x, fy - y) if full_path else 0.0  # (the same for every leg)
+    # the damage from the start by first heading (the same for legs that turn alike; -1.0
+    # until worked out: a damage is never negative)
+    starts = [-1.0, -1.0, -1.0, -1.0, -1.0, -1.0]
     for turn, half, maneuvers, turns2 in legs:
         mid_heading = (heading + turn) % HEADINGS
         ux, uy = UNIT[mid_heading]
         if full_path:  # the ship fires from where it stands too, once turned (FPF-MOV-07)
-            at_start = ours.damage_on(x, y, mid_heading, fx, fy, from_start)
+            at_start = starts[mid_heading]
+            if at_start < 0.0:
+                at_start = starts[mid_heading] = ours.damage_on(
+                    x, y, mid_heading, fx, fy, from_start
+                )
         mid_x, mid_y = x + ux * half, y + uy * half
         dx, dy = fx - mid_x, fy - mid_y
         at_mid = 0.0
@@ -722,7 +729,7 @@ def stop_short(
     mid_y: float,
     end_x: float,
     end_y: float,
-    bases: Sequence[tuple[float, float]],
+    bases: list[tuple[float, float]],
     touch: float,
 ) -> tuple[float, float]:
     """Where a move from (x, y) through the mid-move point to (end_x, end_y) ends when it must
