@@ -180,10 +180,11 @@ def weapon_groups(ship: ShipView, target_shields: int) -> list[WeaponGroup]:
     return groups
 
 
-class Arsenal(dict[tuple[str, int], list[WeaponGroup]]):
+class Arsenal(dict[str, dict[int, list[WeaponGroup]]]):
     """The weapon groups of ships against shield values, each pair worked out the first time it
     is asked for: `arsenal.groups(ship, shields)` is `weapon_groups(ship, shields)`, kept by the
-    ship's id (a view's ship snapshots are values, not identities).
+    ship's id (a view's ship snapshots are values, not identities), then by the shield value
+    (two plain look-ups: a (ship id, shields) key would be a tuple made and hashed per look-up).
 
     One decision asks for the same ship against the same shields several times (to pick the
     focus target, for the firepower of each mover, for each lock); ships do not change while a
@@ -192,18 +193,18 @@ class Arsenal(dict[tuple[str, int], list[WeaponGroup]]):
 
     def groups(self, ship: ShipView, target_shields: int) -> list[WeaponGroup]:
         """The weapon groups of `ship` against `target_shields`."""
-        key = (ship.id, target_shields)
-        found = self.get(key)
-        if found is None:
-            found = self[key] = weapon_groups(ship, target_shields)
-        return found
+        return _groups(self, ship, target_shields)
 
 
-def _fill(arsenal: Arsenal, ship: ShipView, target_shields: int) -> list[WeaponGroup]:
-    """`arsenal.groups(ship, target_shields)` for a pair not asked for yet (the kernel looks
-    it up first): a module function, which compiled code calls natively, where a method of a
-    dict subclass is called as a Python object."""
-    found = arsenal[(ship.id, target_shields)] = weapon_groups(ship, target_shields)
+def _groups(arsenal: Arsenal, ship: ShipView, target_shields: int) -> list[WeaponGroup]:
+    """`arsenal.groups(ship, target_shields)`: a module function, which compiled code calls
+    natively, where a method of a dict subclass is called as a Python object."""
+    table = arsenal.get(ship.id)
+    if table is None:
+        table = arsenal[ship.id] = {}
+    found = table.get(target_shields)
+    if found is None:
+        found = table[target_shields] = weapon_groups(ship, target_shields)
     return found
 
 
@@ -221,9 +222,7 @@ class Firepower:
         out: list[WeaponGroup] = []
         reach = 0.0
         for ship in ships:
-            groups = arsenal.get((ship.id, target_shields))  # (the call saved when known)
-            if groups is None:
-                groups = _fill(arsenal, ship, target_shields)
+            groups = _groups(arsenal, ship, target_shields)
             for g in groups:
                 if g.damage <= 0.0:
                     continue
@@ -344,39 +343,43 @@ def focus_target(
         sx += s.x
         sy += s.y
     cx, cy = sx / len(ships), sy / len(ships)
-    # the best (share, -distance) so far, compared as the tuple was: share first, then nearness
-    # (the distance worked out only when shares tie: `near_known`)
+    # The enemy with the best (share, -distance) so far, compared as that tuple would be, the
+    # share rounded to 9 decimals (sums of the same volleys in another order must tie, not
+    # differ in the last bit; then the nearest wins, as the rule says). Rounding moves a share
+    # by half of 1e-9 at most and keeps the order, so two shares more than 2e-9 apart compare
+    # as their rounded values do: only close shares are rounded (`round` with digits is a slow
+    # call), and the distances are worked out only for shares that tie.
+    chosen = enemies[0]
     best_raw = best_share = best_near = 0.0
     first = True
-    near_known = False
-    chosen = enemies[0]
+    share_known = near_known = False  # (best_share and best_near worked out for `chosen`)
     for e in enemies:
         volley = 0.0
         for ship in ships:
-            groups = arsenal.get((ship.id, e.shields))  # (the call saved when known)
-            if groups is None:
-                groups = _fill(arsenal, ship, e.shields)
-            for g in groups:
+            for g in _groups(arsenal, ship, e.shields):
                 volley += g.damage
         raw = volley / (e.superstructure if e.superstructure > 1 else 1)
         raw = raw if raw < 1.0 else 1.0
-        if not first and raw + 2e-9 < best_raw:
-            # rounded to 9 decimals, its share is below the best's (rounding moves a share by
-            # half of 1e-9 at most): it cannot be chosen, and the round and hypot calls are saved
+        if first or raw > best_raw + 2e-9:  # its rounded share is the higher
+            first = share_known = near_known = False
+            chosen, best_raw = e, raw
             continue
-        # the share rounded: sums of the same volleys in another order must tie, not differ in
-        # the last bit (then the nearest wins, as the rule says)
+        if raw + 2e-9 < best_raw:
+            continue  # its rounded share is the lower
+        if not share_known:
+            best_share = _round(best_raw, 9)
+            share_known = True
         share = _round(raw, 9)
-        if first or share > best_share:
-            first = near_known = False
-            best_raw, best_share, chosen = raw, share, e
+        if share > best_share:
+            near_known = False
+            chosen, best_raw, best_share = e, raw, share
         elif share == best_share:
             if not near_known:
                 best_near = -hypot(chosen.x - cx, chosen.y - cy)
                 near_known = True
             near = -hypot(e.x - cx, e.y - cy)
             if near > best_near:
-                best_near, chosen = near, e
+                chosen, best_raw, best_near = e, raw, near
     return chosen
 
 
@@ -842,9 +845,7 @@ def best_target(
     best: tuple[float, int, ShipView] | None = None
     for e in enemies:
         bonus = FOCUS_BONUS if e is focus else 1.0
-        groups = arsenal.get((ship.id, e.shields))  # (the call saved when known)
-        if groups is None:
-            groups = _fill(arsenal, ship, e.shields)
+        groups = _groups(arsenal, ship, e.shields)
         for x, y, heading in points:
             # `arc_index(x, y, heading, e.x, e.y)`, written out (the captains' hot path)
             ux, uy = UNIT[heading]
@@ -905,9 +906,7 @@ def best_lock(
     best_arc = 0
     best_target = focus
     for e in enemies:
-        groups = arsenal.get((ship.id, e.shields))
-        if groups is None:
-            groups = _fill(arsenal, ship, e.shields)
+        groups = _groups(arsenal, ship, e.shields)
         working = 0  # the arcs some working group bears into
         for g in groups:
             if g.shots > 0:
