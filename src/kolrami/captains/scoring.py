@@ -329,6 +329,18 @@ def below_hypot(dx: float, dy: float) -> float:
     return low
 
 
+def above_hypot(dx: float, dy: float) -> float:
+    """A float no less than `hypot(dx, dy)`: the larger of |dx| and |dy| plus the smaller times
+    a constant a little above sqrt(2) - 1 (the chord over the length, which is convex in the
+    smaller), with a margin of 1e-9 of the value for the roundings; hypot is faithfully rounded,
+    so it is never above a float that is above the exact length. At most 1.083 of the length."""
+    a = dx if dx >= 0.0 else -dx
+    b = dy if dy >= 0.0 else -dy
+    if a < b:
+        a, b = b, a
+    return (a + b * 0.41421357) * 1.000000001
+
+
 def focus_target(
     ships: Sequence[ShipView], enemies: Sequence[ShipView], arsenal: Arsenal
 ) -> ShipView:
@@ -638,19 +650,27 @@ def best_move(
         mid_x, mid_y = x + ux * half, y + uy * half
         dx, dy = fx - mid_x, fy - mid_y
         at_mid = 0.0
-        # (out of reach along either axis is out of reach: hypot(dx, dy) is no less than |dx|
-        # or |dy|, so the call is saved where its answer could only be "too far")
-        if (dx if dx >= 0.0 else -dx) <= reach and (dy if dy >= 0.0 else -dy) <= reach:
-            to_mid = hypot(dx, dy)
-            if to_mid <= reach:  # (else no group reaches: nothing to add up)
-                # `ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)`, written out
-                ahead = dx * ux + dy * uy
-                port = dy * ux - dx * uy
-                side = port if port >= 0.0 else -port
-                bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
-                for g in groups:
-                    if g.mask & bit and to_mid <= g.range_cm:
+        lower = below_hypot(dx, dy)
+        if lower <= reach:  # (else no group reaches: nothing to add up)
+            # `ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)`, written out, with
+            # to_mid = hypot(dx, dy) worked out only when the bounds lower <= to_mid <= upper
+            # cannot tell whether a group reaches (-1.0 until then)
+            upper = above_hypot(dx, dy)
+            to_mid = -1.0
+            ahead = dx * ux + dy * uy
+            port = dy * ux - dx * uy
+            side = port if port >= 0.0 else -port
+            bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
+            for g in groups:
+                if g.mask & bit:
+                    range_cm = g.range_cm
+                    if upper <= range_cm:
                         at_mid += g.damage
+                    elif lower <= range_cm:
+                        if to_mid < 0.0:
+                            to_mid = hypot(dx, dy)
+                        if to_mid <= range_cm:
+                            at_mid += g.damage
         if at_start > at_mid:
             at_mid = at_start  # (the better of the start and the mid-move point)
         bound = at_mid if at_mid > most else most  # no move of this leg deals more
