@@ -608,7 +608,11 @@ def best_move(
     width, height = situation.table
     low = float(EDGE_MARGIN_CM)
     right, top = width - EDGE_MARGIN_CM, height - EDGE_MARGIN_CM
-    best: tuple[Maneuver, float, float, int, float, float, int] | None = None
+    # the best move so far, as plain locals (a tuple of them would box its floats at every
+    # improvement, and most moves scored in full improve)
+    best: Maneuver | None = None
+    best_mid_x = best_mid_y = best_end_x = best_end_y = 0.0
+    best_mid_heading = best_end_heading = 0
     best_score = -inf
     # the most an end point can deal: the whole of the fullest arc (a sum of some of an arc's
     # groups, in order, is no more than all of them, in floats too)
@@ -737,12 +741,14 @@ def best_move(
                     segment_hits_circle(mid_x, mid_y, end_x, end_y, cx, cy, radius)
                 ):
                     score -= PLANET_PENALTY
-            if score > best_score:  # (kept as a tuple: most moves scored in full improve)
+            if score > best_score:
                 best_score = score
-                best = (maneuvers[i], mid_x, mid_y, mid_heading, end_x, end_y, end_heading)
+                best = maneuvers[i]
+                best_mid_x, best_mid_y, best_mid_heading = mid_x, mid_y, mid_heading
+                best_end_x, best_end_y, best_end_heading = end_x, end_y, end_heading
     assert best is not None, "no candidate manoeuvres"
-    maneuver, mid_x, mid_y, mid_heading, end_x, end_y, end_heading = best
-    return Move(maneuver, Plan(mid_x, mid_y, mid_heading, end_x, end_y, end_heading), best_score)
+    plan = Plan(best_mid_x, best_mid_y, best_mid_heading, best_end_x, best_end_y, best_end_heading)
+    return Move(best, plan, best_score)
 
 
 def stop_short(
