@@ -70,6 +70,37 @@ hypot: Final = math.hypot
 _round: Final = round
 #: The unit vector of each heading (`geometry.unit`).
 UNIT: Final[tuple[tuple[float, float], ...]] = tuple(unit(heading) for heading in range(HEADINGS))
+#: The same numbers as module constants, for `_unit` (compiled: C statics holding plain floats,
+#: where UNIT's items are tuples of boxed ones)
+_U0X: Final = UNIT[0][0]
+_U0Y: Final = UNIT[0][1]
+_U1X: Final = UNIT[1][0]
+_U1Y: Final = UNIT[1][1]
+_U2X: Final = UNIT[2][0]
+_U2Y: Final = UNIT[2][1]
+_U3X: Final = UNIT[3][0]
+_U3Y: Final = UNIT[3][1]
+_U4X: Final = UNIT[4][0]
+_U4Y: Final = UNIT[4][1]
+_U5X: Final = UNIT[5][0]
+_U5Y: Final = UNIT[5][1]
+
+
+def _unit(heading: int) -> tuple[float, float]:
+    """`UNIT[heading]`: compiled, a pair of plain floats returned by value."""
+    if heading == 0:
+        return _U0X, _U0Y
+    if heading == 1:
+        return _U1X, _U1Y
+    if heading == 2:
+        return _U2X, _U2Y
+    if heading == 3:
+        return _U3X, _U3Y
+    if heading == 4:
+        return _U4X, _U4Y
+    if heading == 5:
+        return _U5X, _U5Y
+    return UNIT[heading]  # (as the tuple answers any other index: an error, or from the end)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,7 +281,7 @@ class Firepower:
         order."""
         # the arc that holds the target: `geometry.arc_index`, written out (this is the
         # captains' most frequent call; tests/captains/test_scoring.py checks it against arc_to)
-        ux, uy = UNIT[heading]
+        ux, uy = _unit(heading)
         dx, dy = tx - x, ty - y
         ahead = dx * ux + dy * uy
         port = dy * ux - dx * uy
@@ -300,7 +331,7 @@ def threat_at(enemies: list[Enemy], x: float, y: float) -> float:
         distance = hypot(dx, dy) + ENEMY_MOVE_CM
         if distance <= reach:  # (else no group reaches: nothing to add up)
             # `firepower.damage_on(ex, ey, heading, x, y, distance)`, written out (a hot call)
-            ux, uy = UNIT[e.heading]
+            ux, uy = _unit(e.heading)
             ahead = dx * ux + dy * uy
             port = dy * ux - dx * uy
             side = port if port >= 0.0 else -port
@@ -644,7 +675,7 @@ def best_move(
     starts = [-1.0, -1.0, -1.0, -1.0, -1.0, -1.0]
     for turn, half, maneuvers, turns2 in legs:
         mid_heading = (heading + turn) % HEADINGS
-        ux, uy = UNIT[mid_heading]
+        ux, uy = _unit(mid_heading)
         if full_path:  # the ship fires from where it stands too, once turned (FPF-MOV-07)
             at_start = starts[mid_heading]
             if at_start < 0.0:
@@ -682,7 +713,7 @@ def best_move(
             bound *= KILL_BONUS
         for i in range(len(turns2)):
             end_heading = (mid_heading + turns2[i]) % HEADINGS
-            ux, uy = UNIT[end_heading]
+            ux, uy = _unit(end_heading)
             end_x, end_y = mid_x + ux * half, mid_y + uy * half
             if full_path and half > 0.0:  # FPF-MOV-08: it stops short of a base at its end
                 # `stop_short`'s own first test, written out: nearly every end is clear, and
@@ -874,7 +905,7 @@ def best_target(
         groups = _groups(arsenal, ship, e.shields)
         for x, y, heading in points:
             # `arc_index(x, y, heading, e.x, e.y)`, written out (the captains' hot path)
-            ux, uy = UNIT[heading]
+            ux, uy = _unit(heading)
             dx, dy = e.x - x, e.y - y
             ahead = dx * ux + dy * uy
             port = dy * ux - dx * uy
@@ -954,7 +985,7 @@ def best_lock(
                 x, y, heading = rx, ry, h2
             else:
                 x, y, heading = ex, ey, h2
-            ux, uy = UNIT[heading]
+            ux, uy = _unit(heading)
             dx, dy = tx - x, ty - y
             ahead = dx * ux + dy * uy
             port = dy * ux - dx * uy
