@@ -295,6 +295,17 @@ class Firepower:
 
 
 @final
+class Spot:
+    """A point on the table (a base's centre), as two plain floats when compiled."""
+
+    __slots__ = ("x", "y")
+
+    def __init__(self, x: float, y: float) -> None:
+        self.x = x
+        self.y = y
+
+
+@final
 class Enemy:
     """An enemy ship as the move scoring sees it: where it stands, its heading (0..5) and its
     firepower against our shields."""
@@ -660,13 +671,13 @@ def best_move(
     longest = 0.0
     for leg in legs:
         longest = leg.half if leg.half > longest else longest
-    near_bases: list[tuple[float, float]] = []
+    near_bases: list[Spot] = []
     if full_path:
         room = touch + 2.0 * longest + 1.0
         for bx, by in bases:
             dx, dy = bx - x, by - y
             if -room < dx < room and -room < dy < room:
-                near_bases.append((bx, by))
+                near_bases.append(Spot(bx, by))
     anchor = situation.anchor
     at_start = 0.0
     from_start = hypot(fx - x, fy - y) if full_path else 0.0  # (the same for every leg)
@@ -720,8 +731,8 @@ def best_move(
                 # then the call (its tuple, its boxed floats) is saved; when a base is on the
                 # end, stop_short works it out from the start, as it always did
                 touch2 = touch * touch
-                for bx, by in near_bases:
-                    dx, dy = bx - end_x, by - end_y
+                for spot in near_bases:
+                    dx, dy = spot.x - end_x, spot.y - end_y
                     if -touch < dx < touch and -touch < dy < touch and dx * dx + dy * dy < touch2:
                         end_x, end_y = stop_short(x, y, mid_x, mid_y, end_x, end_y, bases, touch)
                         break
