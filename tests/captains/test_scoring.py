@@ -219,14 +219,16 @@ def test_weapon_groups_expect_what_every_roll_gives(setting: Setting, shields: i
         groups = weapon_groups(ship, shields)
         kinds = [kind for kind, _ in ship.cls.weapons()]
         assert len(groups) == len(kinds)
-        for (shots, range_cm, damage, arcs), kind in zip(groups, kinds, strict=True):
+        for group, kind in zip(groups, kinds, strict=True):
             weapon = ship.cls.weapon(kind)
             assert weapon is not None
-            assert shots == sum(ship.mounts[kind])
-            assert range_cm == ship.ranges[kind]
-            assert [ARC_ORDER[i] for i in arcs] == [a for a in ARC_ORDER if a in weapon.arcs]
-            expected = shots * shot_mean(kind, ship.strength[kind], shields)
-            assert damage == pytest.approx(float(expected), abs=TOLERANCE)
+            assert group.shots == sum(ship.mounts[kind])
+            assert group.range_cm == ship.ranges[kind]
+            arcs = [a for a in ARC_ORDER if a in weapon.arcs]
+            assert [ARC_ORDER[i] for i in group.arcs] == arcs
+            assert group.mask == sum(1 << ARC_ORDER.index(a) for a in arcs)
+            expected = group.shots * shot_mean(kind, ship.strength[kind], shields)
+            assert group.damage == pytest.approx(float(expected), abs=TOLERANCE)
 
 
 @pytest.mark.rule("FPF-ARC-01", "FPF-ARC-04", "FPF-DMG-01", "FPF-DMG-04", "FPF-DMG-05")

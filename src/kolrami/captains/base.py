@@ -9,7 +9,7 @@ has its own generator.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Protocol
 
 from kolrami.catalog.models import WeaponKind
@@ -80,7 +80,14 @@ def default_repairs(view: BattleView, decision: RepairDecision) -> RepairOrder:
             systems += 1
             points -= 1
         repairs += [(sid, i) for i in plan]
-    return RepairOrder(tuple(repairs))
+    return _repair_order(tuple(repairs))
+
+
+@lru_cache(maxsize=1024)
+def _repair_order(repairs: tuple[tuple[str, str], ...]) -> RepairOrder:
+    """The order of these repairs: made once for each list (an order is an immutable value,
+    and a frozen dataclass is slow to build; the same lists, often none, come up all battle)."""
+    return RepairOrder(repairs)
 
 
 def default_return(view: BattleView, decision: ReturnDecision) -> ReturnOrder:

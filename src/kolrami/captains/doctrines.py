@@ -74,6 +74,9 @@ from kolrami.rules.fpf.orders import (
 
 #: The forward arc's index (`arc_index`).
 FRONT = ARC_ORDER.index(Arc.F)
+#: (the enum member as a module constant: compiled code reads a C static, where `Arc.F` is a
+#: look-up on the enum class at every read)
+_FORE: Final = Arc.F
 
 # --- random -----------------------------------------------------------------------------------
 
@@ -185,6 +188,12 @@ class ScoredCaptain:
     def __init__(self, dice: Dice) -> None:
         self.dice = dice
         self.advanced = AdvancedDoctrine(self.temperament)
+        # the table's size and the distance between two touching base centres, as read from
+        # the scenario of `_seen` (a battle's view): they do not change in a battle, and
+        # reading the scenario works out what the side knows of it (its minefields) each time
+        self._seen: object = None
+        self._table = (0.0, 0.0)
+        self._touch = 0.0
 
     def decide(self, view: BattleView, decision: Decision) -> Order:
         # the most frequent decisions first (the classes are unrelated: the order is free)
@@ -248,37 +257,44 @@ class ScoredCaptain:
     def _reaction(self, view: BattleView, decision: ReactionDecision) -> ReactionOrder:
         if not self.weights.react:
             return _hold(decision.squadron)
-        own = view.squadron(decision.squadron)
-        movers = view.members(decision.mover)
         firers = view.firers(decision.squadron)
+        movers: list[ShipView] | None = None  # (read when a firer's forward arc is armed)
         need = []  # the firers whose forward arc is armed
         fire = []
         for ship in firers:
-            kinds = ship.bears(Arc.F)
+            kinds = ship.bears(_FORE)
             if not kinds:
                 continue
             need.append(ship)
+            if movers is None:
+                movers = view.members(decision.mover)
             reach = 0  # (loops, not generators, in the captains' hot paths: those are calls)
             for k in kinds:
                 r = ship.range_of(k)
                 reach = r if r > reach else reach
             reach += 20
+            far = float(reach)  # (the same comparisons, float with float)
             heading = ship.heading % HEADINGS
             best = None  # the nearest mover in reach and in the forward arc
             for m in movers:
-                d = _hypot(m.x - ship.x, m.y - ship.y)
-                if d > reach or (best is not None and d >= best[0]):
+                dx, dy = m.x - ship.x, m.y - ship.y
+                if dx > far or -dx > far or dy > far or -dy > far:
+                    continue  # out of reach along an axis, so out of reach (hypot is no less)
+                d = _hypot(dx, dy)
+                if d > far or (best is not None and d >= best[0]):
                     continue
                 if arc_index(ship.x, ship.y, heading, m.x, m.y) == FRONT:
                     best = (d, m.id)
             if best is not None:
-                fire.append(_lock(ship.id, Arc.F, best[1]))
-        if not fire or (not own.activated and len(fire) < len(firers)):
+                fire.append(_lock(ship.id, _FORE, best[1]))
+        if not fire:
+            return _hold(decision.squadron)
+        if len(fire) < len(firers) and not view.squadron(decision.squadron).activated:
             return _hold(decision.squadron)
         if view.fires_as_unit() and len(fire) < len(need):
             targets = {f.ship for f in fire}
             fallback = fire[0].target
-            fire += [_lock(s.id, Arc.F, fallback) for s in need if s.id not in targets]
+            fire += [_lock(s.id, _FORE, fallback) for s in need if s.id not in targets]
         return ReactionOrder(decision.squadron, tuple(fire))
 
     def options(
@@ -324,12 +340,15 @@ class ScoredCaptain:
         threats = []
         for e in enemies:
             threats.append(enemy(e, own_shields, arsenal))
-        scenario = view.scenario  # (worked out at each read: read once)
-        table = (scenario.table_width_cm, scenario.table_height_cm)
+        if view is not self._seen:  # (a new battle: its scenario read once)
+            scenario = view.scenario
+            self._table = (scenario.table_width_cm, scenario.table_height_cm)
+            self._touch = 2 * scenario.base_radius_cm
+            self._seen = view
+        table, touch = self._table, self._touch
         obstacles = view.obstacles()
         weights = self.weights
         bases: list[tuple[float, float]] = []
-        touch = 2 * scenario.base_radius_cm
         if weights.full_path:  # the bases a move may stop short of (FPF-MOV-08)
             for s in view.own_ships() + enemies:
                 if s.on_table and s.squadron != sq:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import cos, inf, radians, sin
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, final
 
 from kolrami.catalog.models import Arc, ShipClass, WeaponKind
 from kolrami.engine.battle import working_shots
@@ -70,6 +70,37 @@ hypot: Final = math.hypot
 _round: Final = round
 #: The unit vector of each heading (`geometry.unit`).
 UNIT: Final[tuple[tuple[float, float], ...]] = tuple(unit(heading) for heading in range(HEADINGS))
+#: The same numbers as module constants, for `_unit` (compiled: C statics holding plain floats,
+#: where UNIT's items are tuples of boxed ones)
+_U0X: Final = UNIT[0][0]
+_U0Y: Final = UNIT[0][1]
+_U1X: Final = UNIT[1][0]
+_U1Y: Final = UNIT[1][1]
+_U2X: Final = UNIT[2][0]
+_U2Y: Final = UNIT[2][1]
+_U3X: Final = UNIT[3][0]
+_U3Y: Final = UNIT[3][1]
+_U4X: Final = UNIT[4][0]
+_U4Y: Final = UNIT[4][1]
+_U5X: Final = UNIT[5][0]
+_U5Y: Final = UNIT[5][1]
+
+
+def _unit(heading: int) -> tuple[float, float]:
+    """`UNIT[heading]`: compiled, a pair of plain floats returned by value."""
+    if heading == 0:
+        return _U0X, _U0Y
+    if heading == 1:
+        return _U1X, _U1Y
+    if heading == 2:
+        return _U2X, _U2Y
+    if heading == 3:
+        return _U3X, _U3Y
+    if heading == 4:
+        return _U4X, _U4Y
+    if heading == 5:
+        return _U5X, _U5Y
+    return UNIT[heading]  # (as the tuple answers any other index: an error, or from the end)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,34 +140,58 @@ class Weights:
 # --- weapons and firepower --------------------------------------------------------------------
 
 
-#: One weapon row of a ship (its phasers or its photons) against one shield value: (working
-#: shots, knocked-out mounts counting 0; range in cm; the expected damage of the whole volley
-#: against the shields; the arcs it fires into, as indices into ARC_ORDER). A plain tuple: a
-#: decision makes hundreds, and reads them by unpacking. The range is a float, though a whole
-#: number: the kernel compares it with distances, and float with float is Python's quick case.
-WeaponGroup = tuple[int, float, float, tuple[int, ...]]
+@final
+class WeaponGroup:
+    """One weapon row of a ship (its phasers or its photons) against one shield value: its
+    working shots (knocked-out mounts counting 0); its range in cm; the expected damage of the
+    whole volley against the shields; the arcs it fires into, as indices into ARC_ORDER, and as
+    a bit mask (bit i for ARC_ORDER[i]). A decision makes dozens; compiled, a plain class with
+    typed fields is a struct whose floats are read unboxed (a tuple's items are boxed objects).
+    The range is a float, though a whole number: the kernel compares it with distances."""
+
+    __slots__ = ("arcs", "damage", "mask", "range_cm", "shots")
+
+    def __init__(
+        self, shots: int, range_cm: float, damage: float, arcs: tuple[int, ...], mask: int
+    ) -> None:
+        self.shots = shots
+        self.range_cm = range_cm
+        self.damage = damage
+        self.arcs = arcs
+        self.mask = mask
+
+    def __repr__(self) -> str:
+        return (
+            f"WeaponGroup(shots={self.shots!r}, range_cm={self.range_cm!r}, "
+            f"damage={self.damage!r}, arcs={self.arcs!r})"
+        )
 
 
-class _ArcIndices(dict[tuple[Arc, ...], tuple[int, ...]]):
-    """A weapon's arcs as indices into ARC_ORDER, worked out once for each set of arcs."""
+class _ArcIndices(dict[tuple[Arc, ...], tuple[tuple[int, ...], int]]):
+    """A weapon's arcs as indices into ARC_ORDER and as a bit mask, worked out once for each
+    set of arcs."""
 
-    def __missing__(self, arcs: tuple[Arc, ...]) -> tuple[int, ...]:
-        indices = self[arcs] = tuple(i for i, arc in enumerate(ARC_ORDER) if arc in arcs)
-        return indices
+    def __missing__(self, arcs: tuple[Arc, ...]) -> tuple[tuple[int, ...], int]:
+        indices = tuple(i for i, arc in enumerate(ARC_ORDER) if arc in arcs)
+        mask = 0
+        for i in indices:
+            mask |= 1 << i
+        self[arcs] = (indices, mask)
+        return indices, mask
 
 
 _ARC_INDICES: Final = _ArcIndices()
 
-#: Each ship class's weapon rows as (kind, arc indices), in resolution order, by the class's
-#: identity: a class never changes in play, and a catalog model's fields are slow to read. An
-#: entry holds its class, so no other object can take its id while it stands.
-_ROWS: Final[dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...]], ...]]]] = {}
+#: Each ship class's weapon rows as (kind, arc indices, arc mask), in resolution order, by the
+#: class's identity: a class never changes in play, and a catalog model's fields are slow to
+#: read. An entry holds its class, so no other object can take its id while it stands.
+_ROWS: Final[dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...], int], ...]]]] = {}
 
 
-def _rows(cls: ShipClass) -> tuple[tuple[WeaponKind, tuple[int, ...]], ...]:
+def _rows(cls: ShipClass) -> tuple[tuple[WeaponKind, tuple[int, ...], int], ...]:
     if len(_ROWS) >= 256:  # (a bound for long sessions of packs made on the fly)
         _ROWS.clear()
-    rows = tuple((kind, _ARC_INDICES[weapon.arcs]) for kind, weapon in cls.weapons())
+    rows = tuple((kind, *_ARC_INDICES[weapon.arcs]) for kind, weapon in cls.weapons())
     _ROWS[id(cls)] = (cls, rows)
     return rows
 
@@ -146,20 +201,21 @@ def weapon_groups(ship: ShipView, target_shields: int) -> list[WeaponGroup]:
     known = _ROWS.get(id(ship.cls))
     rows = _rows(ship.cls) if known is None else known[1]
     groups = []
-    for kind, arcs in rows:
+    for kind, arcs, mask in rows:
         shots = working_shots(ship.mounts[kind])
         # `base.mean_volley(shots, strength, target_shields, kind)`, written out (the same
         # sums): a call of its memo from compiled code costs more than working it out
         p = penetrating_faces(target_shields, ship.strength[kind]) / 10
         damage = shots * p * (3.5 if kind is _PHOTON else 1.0)
-        groups.append((shots, float(ship.ranges.get(kind, 0)), damage, arcs))
+        groups.append(WeaponGroup(shots, float(ship.ranges.get(kind, 0)), damage, arcs, mask))
     return groups
 
 
-class Arsenal(dict[tuple[str, int], list[WeaponGroup]]):
+class Arsenal(dict[str, dict[int, list[WeaponGroup]]]):
     """The weapon groups of ships against shield values, each pair worked out the first time it
     is asked for: `arsenal.groups(ship, shields)` is `weapon_groups(ship, shields)`, kept by the
-    ship's id (a view's ship snapshots are values, not identities).
+    ship's id (a view's ship snapshots are values, not identities), then by the shield value
+    (two plain look-ups: a (ship id, shields) key would be a tuple made and hashed per look-up).
 
     One decision asks for the same ship against the same shields several times (to pick the
     focus target, for the firepower of each mover, for each lock); ships do not change while a
@@ -168,46 +224,53 @@ class Arsenal(dict[tuple[str, int], list[WeaponGroup]]):
 
     def groups(self, ship: ShipView, target_shields: int) -> list[WeaponGroup]:
         """The weapon groups of `ship` against `target_shields`."""
-        key = (ship.id, target_shields)
-        found = self.get(key)
-        if found is None:
-            found = self[key] = weapon_groups(ship, target_shields)
-        return found
+        return _groups(self, ship, target_shields)
 
 
-def _fill(arsenal: Arsenal, ship: ShipView, target_shields: int) -> list[WeaponGroup]:
-    """`arsenal.groups(ship, target_shields)` for a pair not asked for yet (the kernel looks
-    it up first): a module function, which compiled code calls natively, where a method of a
-    dict subclass is called as a Python object."""
-    found = arsenal[(ship.id, target_shields)] = weapon_groups(ship, target_shields)
+def _groups(arsenal: Arsenal, ship: ShipView, target_shields: int) -> list[WeaponGroup]:
+    """`arsenal.groups(ship, target_shields)`: a module function, which compiled code calls
+    natively, where a method of a dict subclass is called as a Python object."""
+    table = arsenal.get(ship.id)
+    if table is None:
+        table = arsenal[ship.id] = {}
+    found = table.get(target_shields)
+    if found is None:
+        found = table[target_shields] = weapon_groups(ship, target_shields)
     return found
 
 
-#: The weapon groups that fire into one arc, as (range in cm, expected damage), in order.
-ArcGroups = list[tuple[float, float]]
-
-
+@final
 class Firepower:
-    """What some ships can fire against one shield value: the groups bearing into each arc (that
-    do any damage at all) and the reach, the longest range among them."""
+    """What some ships can fire against one shield value: their groups that do any damage at
+    all, in order (ship by ship, each in resolution order), and the reach, the longest range
+    among them. The groups that fire into an arc are those whose mask holds the arc's bit, in
+    that order: the sums over an arc add the same numbers in the same order as one list per
+    arc did."""
 
-    __slots__ = ("by_arc", "reach")
+    __slots__ = ("groups", "reach")
 
     def __init__(self, ships: Sequence[ShipView], target_shields: int, arsenal: Arsenal) -> None:
-        by_arc: tuple[ArcGroups, ...] = ([], [], [], [])
+        out: list[WeaponGroup] = []
         reach = 0.0
         for ship in ships:
-            groups = arsenal.get((ship.id, target_shields))  # (the call saved when known)
-            if groups is None:
-                groups = _fill(arsenal, ship, target_shields)
-            for _, range_cm, damage, arcs in groups:
-                if damage <= 0.0:
+            groups = _groups(arsenal, ship, target_shields)
+            for g in groups:
+                if g.damage <= 0.0:
                     continue
-                if range_cm > reach:
-                    reach = range_cm
-                for arc in arcs:
-                    by_arc[arc].append((range_cm, damage))
-        self.by_arc, self.reach = by_arc, reach
+                if g.range_cm > reach:
+                    reach = g.range_cm
+                out.append(g)
+        self.groups = out
+        self.reach = reach
+
+    def arc_total(self, arc: int) -> float:
+        """The damage of every group that fires into `arc`, added up in order."""
+        bit = 1 << arc
+        total = 0.0
+        for g in self.groups:
+            if g.mask & bit:
+                total += g.damage
+        return total
 
     def damage_on(
         self, x: float, y: float, heading: int, tx: float, ty: float, distance: float
@@ -218,49 +281,106 @@ class Firepower:
         order."""
         # the arc that holds the target: `geometry.arc_index`, written out (this is the
         # captains' most frequent call; tests/captains/test_scoring.py checks it against arc_to)
-        ux, uy = UNIT[heading]
+        ux, uy = _unit(heading)
         dx, dy = tx - x, ty - y
         ahead = dx * ux + dy * uy
         port = dy * ux - dx * uy
         side = port if port >= 0.0 else -port
-        arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+        bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
         total = 0.0
-        for range_cm, damage in self.by_arc[arc]:
-            if distance <= range_cm:
-                total += damage
+        for g in self.groups:
+            if g.mask & bit and distance <= g.range_cm:
+                total += g.damage
         return total
 
 
-#: An enemy ship as the move scoring sees it: (x, y, heading 0..5, its firepower against our
-#: shields). A plain tuple, read by unpacking.
-Enemy = tuple[float, float, int, Firepower]
+@final
+class Spot:
+    """A point on the table (a base's centre), as two plain floats when compiled."""
+
+    __slots__ = ("x", "y")
+
+    def __init__(self, x: float, y: float) -> None:
+        self.x = x
+        self.y = y
+
+
+@final
+class Enemy:
+    """An enemy ship as the move scoring sees it: where it stands, its heading (0..5) and its
+    firepower against our shields."""
+
+    __slots__ = ("firepower", "heading", "x", "y")
+
+    def __init__(self, x: float, y: float, heading: int, firepower: Firepower) -> None:
+        self.x = x
+        self.y = y
+        self.heading = heading
+        self.firepower = firepower
 
 
 def enemy(ship: ShipView, our_shields: int, arsenal: Arsenal) -> Enemy:
     """An enemy ship and its firepower against `our_shields`."""
-    return ship.x, ship.y, ship.heading % HEADINGS, Firepower([ship], our_shields, arsenal)
+    return Enemy(ship.x, ship.y, ship.heading % HEADINGS, Firepower([ship], our_shields, arsenal))
 
 
-def threat_at(enemies: Sequence[Enemy], x: float, y: float) -> float:
+def threat_at(enemies: list[Enemy], x: float, y: float) -> float:
     """The damage the enemies could expect to deal on a ship at (x, y), each allowed
     ENEMY_MOVE_CM of its own movement (added to the distance; they do not turn)."""
     threat = 0.0
-    for ex, ey, heading, firepower in enemies:
-        distance = hypot(x - ex, y - ey) + ENEMY_MOVE_CM
-        if distance <= firepower.reach:  # (else no group reaches: nothing to add up)
+    for e in enemies:
+        firepower = e.firepower
+        reach = firepower.reach
+        dx, dy = x - e.x, y - e.y
+        # an enemy out of reach along either axis is out of reach: hypot(dx, dy) is no less
+        # than |dx| or |dy| (it is faithfully rounded), and adding ENEMY_MOVE_CM keeps the
+        # order (rounding is monotone), so the hypot call is saved and the sum is the same
+        if (dx if dx >= 0.0 else -dx) + ENEMY_MOVE_CM > reach:
+            continue
+        if (dy if dy >= 0.0 else -dy) + ENEMY_MOVE_CM > reach:
+            continue
+        distance = hypot(dx, dy) + ENEMY_MOVE_CM
+        if distance <= reach:  # (else no group reaches: nothing to add up)
             # `firepower.damage_on(ex, ey, heading, x, y, distance)`, written out (a hot call)
-            ux, uy = UNIT[heading]
-            dx, dy = x - ex, y - ey
+            ux, uy = _unit(e.heading)
             ahead = dx * ux + dy * uy
             port = dy * ux - dx * uy
             side = port if port >= 0.0 else -port
-            arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+            bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
             total = 0.0
-            for range_cm, damage in firepower.by_arc[arc]:
-                if distance <= range_cm:
-                    total += damage
+            for g in firepower.groups:
+                if g.mask & bit and distance <= g.range_cm:
+                    total += g.damage
             threat += total
     return threat
+
+
+def below_hypot(dx: float, dy: float) -> float:
+    """A float no greater than `hypot(dx, dy)`, for a test that can rule a move out before the
+    hypot call: the largest of |dx|, |dy| and (|dx| + |dy|) times a constant a little below
+    1 / sqrt(2) (the exact length is no less than each; the constant's margin, 1.6e-9 of the
+    value, is far above the two roundings, and hypot is faithfully rounded, so it is never
+    below a float that is below the exact length). At least 0.92 of the length."""
+    a = dx if dx >= 0.0 else -dx
+    b = dy if dy >= 0.0 else -dy
+    low = (a + b) * 0.70710678
+    if a > low:
+        low = a
+    if b > low:
+        low = b
+    return low
+
+
+def above_hypot(dx: float, dy: float) -> float:
+    """A float no less than `hypot(dx, dy)`: the larger of |dx| and |dy| plus the smaller times
+    a constant a little above sqrt(2) - 1 (the chord over the length, which is convex in the
+    smaller), with a margin of 1e-9 of the value for the roundings; hypot is faithfully rounded,
+    so it is never above a float that is above the exact length. At most 1.083 of the length."""
+    a = dx if dx >= 0.0 else -dx
+    b = dy if dy >= 0.0 else -dy
+    if a < b:
+        a, b = b, a
+    return (a + b * 0.41421357) * 1.000000001
 
 
 def focus_target(
@@ -277,23 +397,43 @@ def focus_target(
         sx += s.x
         sy += s.y
     cx, cy = sx / len(ships), sy / len(ships)
-    best: tuple[float, float] | None = None
+    # The enemy with the best (share, -distance) so far, compared as that tuple would be, the
+    # share rounded to 9 decimals (sums of the same volleys in another order must tie, not
+    # differ in the last bit; then the nearest wins, as the rule says). Rounding moves a share
+    # by half of 1e-9 at most and keeps the order, so two shares more than 2e-9 apart compare
+    # as their rounded values do: only close shares are rounded (`round` with digits is a slow
+    # call), and the distances are worked out only for shares that tie.
     chosen = enemies[0]
+    best_raw = best_share = best_near = 0.0
+    first = True
+    share_known = near_known = False  # (best_share and best_near worked out for `chosen`)
     for e in enemies:
         volley = 0.0
         for ship in ships:
-            groups = arsenal.get((ship.id, e.shields))  # (the call saved when known)
-            if groups is None:
-                groups = _fill(arsenal, ship, e.shields)
-            for _, _, damage, _ in groups:
-                volley += damage
-        # the share rounded: sums of the same volleys in another order must tie, not differ in
-        # the last bit (then the nearest wins, as the rule says)
-        share = volley / (e.superstructure if e.superstructure > 1 else 1)
-        share = _round(share if share < 1.0 else 1.0, 9)
-        key = (share, -hypot(e.x - cx, e.y - cy))
-        if best is None or key > best:
-            best, chosen = key, e
+            for g in _groups(arsenal, ship, e.shields):
+                volley += g.damage
+        raw = volley / (e.superstructure if e.superstructure > 1 else 1)
+        raw = raw if raw < 1.0 else 1.0
+        if first or raw > best_raw + 2e-9:  # its rounded share is the higher
+            first = share_known = near_known = False
+            chosen, best_raw = e, raw
+            continue
+        if raw + 2e-9 < best_raw:
+            continue  # its rounded share is the lower
+        if not share_known:
+            best_share = _round(best_raw, 9)
+            share_known = True
+        share = _round(raw, 9)
+        if share > best_share:
+            near_known = False
+            chosen, best_raw, best_share = e, raw, share
+        elif share == best_share:
+            if not near_known:
+                best_near = -hypot(chosen.x - cx, chosen.y - cy)
+                near_known = True
+            near = -hypot(e.x - cx, e.y - cy)
+            if near > best_near:
+                chosen, best_raw, best_near = e, raw, near
     return chosen
 
 
@@ -433,10 +573,10 @@ class Situation:
         self,
         focus: ShipView,
         ours: Firepower,
-        enemies: Sequence[Enemy],
+        enemies: list[Enemy],
         table: tuple[float, float],
-        obstacles: Sequence[tuple[float, float, float]],
-        bases: Sequence[tuple[float, float]] = (),
+        obstacles: list[tuple[float, float, float]],
+        bases: list[tuple[float, float]] | None = None,
         touch: float = 5.0,
         threat: float | None = None,
         hold: float = 0.0,
@@ -448,7 +588,7 @@ class Situation:
         self.enemies = enemies
         self.table = table
         self.obstacles = obstacles
-        self.bases = bases
+        self.bases = [] if bases is None else bases
         self.touch = touch
         self.threat = threat
         self.hold = hold
@@ -504,46 +644,79 @@ def best_move(
     focus, ours, enemies = situation.focus, situation.ours, situation.enemies
     # (the hull as a float: compared with floats, as every number here)
     fx, fy, hull, reach = focus.x, focus.y, float(focus.superstructure), ours.reach
-    by_arc = ours.by_arc
+    groups = ours.groups
     closing_weight = weights.closing if situation.closing is None else situation.closing
     x, y, heading = origin.x, origin.y, origin.heading
     width, height = situation.table
     low = float(EDGE_MARGIN_CM)
     right, top = width - EDGE_MARGIN_CM, height - EDGE_MARGIN_CM
-    best: tuple[Maneuver, float, float, int, float, float, int] | None = None
+    # the best move so far, as plain locals (a tuple of them would box its floats at every
+    # improvement, and most moves scored in full improve)
+    best: Maneuver | None = None
+    best_mid_x = best_mid_y = best_end_x = best_end_y = 0.0
+    best_mid_heading = best_end_heading = 0
     best_score = -inf
     # the most an end point can deal: the whole of the fullest arc (a sum of some of an arc's
     # groups, in order, is no more than all of them, in floats too)
     most = 0.0
-    for groups in by_arc:
-        total = 0.0
-        for _, damage in groups:
-            total += damage
+    for arc in range(4):
+        total = ours.arc_total(arc)
         most = total if total > most else most
     full_path, hold_range, hold = weights.full_path, weights.hold_range, situation.hold
     threat_weight = weights.threat if situation.threat is None else situation.threat
     bases, touch = situation.bases, situation.touch
+    # the bases an end point could touch: an end is at most two half legs from the start along
+    # each axis (and float rounding is far below the centimetre allowed), so a base farther
+    # than that and `touch` along either axis is never within `touch` of an end
+    longest = 0.0
+    for leg in legs:
+        longest = leg.half if leg.half > longest else longest
+    near_bases: list[Spot] = []
+    if full_path:
+        room = touch + 2.0 * longest + 1.0
+        for bx, by in bases:
+            dx, dy = bx - x, by - y
+            if -room < dx < room and -room < dy < room:
+                near_bases.append(Spot(bx, by))
     anchor = situation.anchor
     at_start = 0.0
     from_start = hypot(fx - x, fy - y) if full_path else 0.0  # (the same for every leg)
+    # the damage from the start by first heading (the same for legs that turn alike; -1.0
+    # until worked out: a damage is never negative)
+    starts = [-1.0, -1.0, -1.0, -1.0, -1.0, -1.0]
     for turn, half, maneuvers, turns2 in legs:
         mid_heading = (heading + turn) % HEADINGS
-        ux, uy = UNIT[mid_heading]
+        ux, uy = _unit(mid_heading)
         if full_path:  # the ship fires from where it stands too, once turned (FPF-MOV-07)
-            at_start = ours.damage_on(x, y, mid_heading, fx, fy, from_start)
+            at_start = starts[mid_heading]
+            if at_start < 0.0:
+                at_start = starts[mid_heading] = ours.damage_on(
+                    x, y, mid_heading, fx, fy, from_start
+                )
         mid_x, mid_y = x + ux * half, y + uy * half
         dx, dy = fx - mid_x, fy - mid_y
-        to_mid = hypot(dx, dy)
         at_mid = 0.0
-        if to_mid <= reach:  # (else no group reaches: nothing to add up)
-            # `ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)`, written out
+        lower = below_hypot(dx, dy)
+        if lower <= reach:  # (else no group reaches: nothing to add up)
+            # `ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)`, written out, with
+            # to_mid = hypot(dx, dy) worked out only when the bounds lower <= to_mid <= upper
+            # cannot tell whether a group reaches (-1.0 until then)
+            upper = above_hypot(dx, dy)
+            to_mid = -1.0
             ahead = dx * ux + dy * uy
             port = dy * ux - dx * uy
             side = port if port >= 0.0 else -port
-            arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
-            for range_cm, damage in by_arc[arc]:
-                if to_mid <= range_cm:
-                    at_mid += damage
+            bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
+            for g in groups:
+                if g.mask & bit:
+                    range_cm = g.range_cm
+                    if upper <= range_cm:
+                        at_mid += g.damage
+                    elif lower <= range_cm:
+                        if to_mid < 0.0:
+                            to_mid = hypot(dx, dy)
+                        if to_mid <= range_cm:
+                            at_mid += g.damage
         if at_start > at_mid:
             at_mid = at_start  # (the better of the start and the mid-move point)
         bound = at_mid if at_mid > most else most  # no move of this leg deals more
@@ -551,35 +724,49 @@ def best_move(
             bound *= KILL_BONUS
         for i in range(len(turns2)):
             end_heading = (mid_heading + turns2[i]) % HEADINGS
-            ux, uy = UNIT[end_heading]
+            ux, uy = _unit(end_heading)
             end_x, end_y = mid_x + ux * half, mid_y + uy * half
             if full_path and half > 0.0:  # FPF-MOV-08: it stops short of a base at its end
                 # `stop_short`'s own first test, written out: nearly every end is clear, and
                 # then the call (its tuple, its boxed floats) is saved; when a base is on the
                 # end, stop_short works it out from the start, as it always did
                 touch2 = touch * touch
-                for bx, by in bases:
-                    dx, dy = bx - end_x, by - end_y
+                for spot in near_bases:
+                    dx, dy = spot.x - end_x, spot.y - end_y
                     if -touch < dx < touch and -touch < dy < touch and dx * dx + dy * dy < touch2:
                         end_x, end_y = stop_short(x, y, mid_x, mid_y, end_x, end_y, bases, touch)
                         break
             dx, dy = fx - end_x, fy - end_y
-            to_end = hypot(dx, dy)
             if anchor is not None:
-                closing = closing_weight * hypot(end_x - anchor[0], end_y - anchor[1])
+                ax, ay = end_x - anchor[0], end_y - anchor[1]
+                if closing_weight >= 0.0 and bound - closing_weight * below_hypot(ax, ay) <= (
+                    best_score
+                ):
+                    continue  # (the same test with less closing: the hypot call saved)
+                closing = closing_weight * hypot(ax, ay)
+                if bound - closing <= best_score:
+                    continue  # even the leg's bound cannot beat the best so far
+                to_end = hypot(dx, dy)  # (only for the moves the bound leaves)
             else:
+                if (
+                    closing_weight >= 0.0
+                    and not hold_range
+                    and bound - closing_weight * below_hypot(dx, dy) <= best_score
+                ):
+                    continue  # (the same test with less closing: the hypot call saved)
+                to_end = hypot(dx, dy)
                 closing = closing_weight * (abs(to_end - hold) if hold_range else to_end)
-            if bound - closing <= best_score:
-                continue  # even the leg's bound cannot beat the best so far
+                if bound - closing <= best_score:
+                    continue  # even the leg's bound cannot beat the best so far
             at_end = 0.0
             if to_end <= reach:  # `ours.damage_on(end_x, end_y, end_heading, ...)`, written out
                 ahead = dx * ux + dy * uy
                 port = dy * ux - dx * uy
                 side = port if port >= 0.0 else -port
-                arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
-                for range_cm, damage in by_arc[arc]:
-                    if to_end <= range_cm:
-                        at_end += damage
+                bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
+                for g in groups:
+                    if g.mask & bit and to_end <= g.range_cm:
+                        at_end += g.damage
             dealt = at_end if at_end > at_mid else at_mid
             if dealt >= hull:
                 dealt *= KILL_BONUS
@@ -596,12 +783,14 @@ def best_move(
                     segment_hits_circle(mid_x, mid_y, end_x, end_y, cx, cy, radius)
                 ):
                     score -= PLANET_PENALTY
-            if score > best_score:  # (kept as a tuple: most moves scored in full improve)
+            if score > best_score:
                 best_score = score
-                best = (maneuvers[i], mid_x, mid_y, mid_heading, end_x, end_y, end_heading)
+                best = maneuvers[i]
+                best_mid_x, best_mid_y, best_mid_heading = mid_x, mid_y, mid_heading
+                best_end_x, best_end_y, best_end_heading = end_x, end_y, end_heading
     assert best is not None, "no candidate manoeuvres"
-    maneuver, mid_x, mid_y, mid_heading, end_x, end_y, end_heading = best
-    return Move(maneuver, Plan(mid_x, mid_y, mid_heading, end_x, end_y, end_heading), best_score)
+    plan = Plan(best_mid_x, best_mid_y, best_mid_heading, best_end_x, best_end_y, best_end_heading)
+    return Move(best, plan, best_score)
 
 
 def stop_short(
@@ -611,7 +800,7 @@ def stop_short(
     mid_y: float,
     end_x: float,
     end_y: float,
-    bases: Sequence[tuple[float, float]],
+    bases: list[tuple[float, float]],
     touch: float,
 ) -> tuple[float, float]:
     """Where a move from (x, y) through the mid-move point to (end_x, end_y) ends when it must
@@ -724,12 +913,10 @@ def best_target(
     best: tuple[float, int, ShipView] | None = None
     for e in enemies:
         bonus = FOCUS_BONUS if e is focus else 1.0
-        groups = arsenal.get((ship.id, e.shields))  # (the call saved when known)
-        if groups is None:
-            groups = _fill(arsenal, ship, e.shields)
+        groups = _groups(arsenal, ship, e.shields)
         for x, y, heading in points:
             # `arc_index(x, y, heading, e.x, e.y)`, written out (the captains' hot path)
-            ux, uy = UNIT[heading]
+            ux, uy = _unit(heading)
             dx, dy = e.x - x, e.y - y
             ahead = dx * ux + dy * uy
             port = dy * ux - dx * uy
@@ -738,11 +925,11 @@ def best_target(
             distance = hypot(dx, dy)
             bears = False
             damage = 0.0
-            for shots, range_cm, group_damage, arcs in groups:
-                if shots > 0 and arc in arcs:
+            for g in groups:
+                if g.shots > 0 and (g.mask >> arc) & 1:
                     bears = True
-                    if distance <= range_cm:
-                        damage += group_damage
+                    if distance <= g.range_cm:
+                        damage += g.damage
             if not bears:
                 continue
             value = damage * bonus
@@ -769,54 +956,78 @@ def best_lock(
     on the focus target; a lock that bears but never reaches is worth NEAR_MISS_VALUE / (1 +
     the nearest distance). (value, arc index, target), the first of equals winning; None when
     nothing bears on any enemy at any point."""
+    # the points, written out as numbers (no tuple of boxed floats): where it stands, turned to
+    # its first leg; halfway to the mid-move point; the mid-move point; halfway on; the end
+    sx, sy = ship.x, ship.y
     if plan is None:
-        points: tuple[tuple[float, float, int], ...] = ((ship.x, ship.y, ship.heading),)
+        count = 1
+        h1 = h2 = ship.heading
+        qx, qy, mx, my, rx, ry, ex, ey = sx, sy, sx, sy, sx, sy, sx, sy
     else:
-        sx, sy, h1 = ship.x, ship.y, plan.mid_heading
+        count = 5
+        h1, h2 = plan.mid_heading, plan.end_heading
         mx, my, ex, ey = plan.mid_x, plan.mid_y, plan.end_x, plan.end_y
-        points = (
-            (sx, sy, h1),
-            ((sx + mx) / 2, (sy + my) / 2, h1),
-            (mx, my, h1),
-            ((mx + ex) / 2, (my + ey) / 2, plan.end_heading),
-            (ex, ey, plan.end_heading),
-        )
-    best: tuple[float, int, ShipView] | None = None
+        qx, qy = (sx + mx) / 2, (sy + my) / 2
+        rx, ry = (mx + ex) / 2, (my + ey) / 2
+    found = False
+    best_value = 0.0
+    best_arc = 0
+    best_target = focus
     for e in enemies:
+        groups = _groups(arsenal, ship, e.shields)
+        working = 0  # the arcs some working group bears into
+        for g in groups:
+            if g.shots > 0:
+                working |= g.mask
+        if working == 0:
+            continue  # nothing bears into any arc: no lock on it from anywhere
         bonus = FOCUS_BONUS if e is focus else 1.0
-        groups = arsenal.get((ship.id, e.shields))
-        if groups is None:
-            groups = _fill(arsenal, ship, e.shields)
-        nearest = [inf, inf, inf, inf]  # by arc: the nearest the target comes in that arc
-        for x, y, heading in points:
-            ux, uy = UNIT[heading]
-            dx, dy = e.x - x, e.y - y
+        tx, ty = e.x, e.y
+        # by arc: the nearest the target comes in that arc (inf: never in it)
+        near0 = near1 = near2 = near3 = inf
+        for k in range(count):
+            if k == 0:
+                x, y, heading = sx, sy, h1
+            elif k == 1:
+                x, y, heading = qx, qy, h1
+            elif k == 2:
+                x, y, heading = mx, my, h1
+            elif k == 3:
+                x, y, heading = rx, ry, h2
+            else:
+                x, y, heading = ex, ey, h2
+            ux, uy = _unit(heading)
+            dx, dy = tx - x, ty - y
             ahead = dx * ux + dy * uy
             port = dy * ux - dx * uy
             side = port if port >= 0.0 else -port
             arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+            if not (working >> arc) & 1:
+                continue  # (an arc nothing bears into is never a lock: its distance is unused)
             distance = hypot(dx, dy)
-            if distance < nearest[arc]:
-                nearest[arc] = distance
+            if arc == 0:
+                near0 = distance if distance < near0 else near0
+            elif arc == 1:
+                near1 = distance if distance < near1 else near1
+            elif arc == 2:
+                near2 = distance if distance < near2 else near2
+            else:
+                near3 = distance if distance < near3 else near3
         for arc in range(4):
-            distance = nearest[arc]
+            distance = near0 if arc == 0 else near1 if arc == 1 else near2 if arc == 2 else near3
             if distance == inf:
-                continue
-            bears = False
+                continue  # (never in this arc, or nothing bears into it)
             damage = 0.0
-            for shots, range_cm, group_damage, arcs in groups:
-                if shots > 0 and arc in arcs:
-                    bears = True
-                    if distance <= range_cm:
-                        damage += group_damage
-            if not bears:
-                continue
+            for g in groups:
+                if g.shots > 0 and (g.mask >> arc) & 1 and distance <= g.range_cm:
+                    damage += g.damage
             value = damage * bonus
             if value == 0.0:
                 value = NEAR_MISS_VALUE / (1 + distance)
-            if best is None or value > best[0]:
-                best = (value, arc, e)
-    return best
+            if not found or value > best_value:
+                found = True
+                best_value, best_arc, best_target = value, arc, e
+    return (best_value, best_arc, best_target) if found else None
 
 
 def held_range(ours: Firepower) -> float:
@@ -826,12 +1037,14 @@ def held_range(ours: Firepower) -> float:
     hurt it. (Holding at the arc's longest range instead measured weaker: docs/captains.md.)"""
     best = 0.0
     hold = float(KITING_DISTANCE_CM)
-    for groups in ours.by_arc:
+    for arc in range(4):
+        bit = 1 << arc
         total = 0.0
         shortest = inf
-        for range_cm, damage in groups:
-            total += damage
-            shortest = range_cm if range_cm < shortest else shortest
+        for g in ours.groups:
+            if g.mask & bit:
+                total += g.damage
+                shortest = g.range_cm if g.range_cm < shortest else shortest
         if total > best:
             best, hold = total, shortest - 1.0
     return hold

@@ -1,0 +1,39 @@
+"""The bounds the scoring kernel tests before a hypot call (captains/scoring.py): a move is ruled
+in or out on them only where hypot itself would give the same answer, so they must hold for
+every pair of floats, the near-ties and the exact lengths included."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kolrami.captains.scoring import above_hypot, below_hypot
+
+COORDINATE = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
+
+
+@given(dx=COORDINATE, dy=COORDINATE)
+@settings(max_examples=2000)
+def test_the_bounds_hold_hypot_between_them(dx: float, dy: float) -> None:
+    length = math.hypot(dx, dy)
+    assert below_hypot(dx, dy) <= length <= above_hypot(dx, dy)
+
+
+@given(side=st.floats(1e-3, 1e3), scale=st.sampled_from([(3, 4), (5, 12), (8, 15), (1, 1)]))
+def test_the_bounds_hold_for_whole_lengths_and_diagonals(
+    side: float, scale: tuple[int, int]
+) -> None:
+    a, b = scale
+    for dx, dy in ((side * a, side * b), (float(a), float(b)), (-side * a, side * b)):
+        length = math.hypot(dx, dy)
+        assert below_hypot(dx, dy) <= length <= above_hypot(dx, dy)
+
+
+def test_the_bounds_are_close() -> None:
+    for degrees in range(0, 91, 3):
+        dx, dy = math.cos(math.radians(degrees)) * 50, math.sin(math.radians(degrees)) * 50
+        length = math.hypot(dx, dy)
+        assert below_hypot(dx, dy) >= 0.92 * length
+        assert above_hypot(dx, dy) <= 1.09 * length
