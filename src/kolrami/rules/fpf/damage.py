@@ -169,6 +169,8 @@ _COMPUTER: Final = Location.COMPUTER
 _PHASERS: Final = Location.PHASERS
 _PHASER: Final = WeaponKind.PHASER
 _PHOTON: Final = WeaponKind.PHOTON
+# (the event class as a constant: compiled, `ev.HitScored` is a look-up in the module each time)
+_HIT_SCORED: Final = ev.HitScored
 
 
 def apply_damage(
@@ -182,7 +184,8 @@ def apply_damage(
 ) -> None:
     """Damage to superstructure and the location hit (FPF-DMG-07, FPF-DMG-08, FPF-DMG-09,
     FPF-DMG-10, FPF-DMG-11, FPF-DMG-12, FPF-DMG-13, FPF-DMG-14)."""
-    loc = facts(target.cls).by_face[loc_roll]
+    known = facts(target.cls)
+    loc = known.by_face[loc_roll]
     superstructure = target.superstructure - amount
     applied = "superstructure"
     value = superstructure
@@ -199,14 +202,14 @@ def apply_damage(
         applied, value = "computer", max(SYSTEMS_FLOOR, target.systems - amount)
     else:
         kind = _PHASER if loc is _PHASERS else _PHOTON
-        w = target.cls.weapon(kind)
         left = list(target.mounts[kind])
-        # a weapon is only damaged by fire from an arc it covers (FPF-DMG-09)
-        if w is not None and w.bears(attack_arc) and sum(left) > 0:
+        # a weapon is only damaged by fire from an arc it covers (FPF-DMG-09): the class has
+        # the weapon and it bears into that arc (`ShipClass.bearing`, as `facts` keeps it)
+        if kind in known.bearing[attack_arc] and _total(left) > 0:
             _damage_mounts(left, amount)
-            applied, value, mounts = str(loc), sum(left), left
+            applied, value, mounts = str(loc), _total(left), left
     battle.record(
-        ev.HitScored(
+        _HIT_SCORED(
             by.id if by else "",
             target.id,
             weapon,
@@ -222,7 +225,7 @@ def apply_damage(
     if target.superstructure <= 0:
         rules_of(battle).destroyed(battle, target, by)
     elif target.in_control and (
-        (target.engine_power <= 0 and not facts(target.cls).stationary) or target.systems <= 0
+        (target.engine_power <= 0 and not known.stationary) or target.systems <= 0
     ):
         # ballistic: engines or Systems at 0, it drifts (FPF-DMG-13, FPF-DMG-15); a fixed base
         # has no engines to lose, only its Systems (docs/rules.md, Bases in FPF); detoothed and
@@ -230,12 +233,24 @@ def apply_damage(
         battle.set_control(target, False)
 
 
+def _total(mounts: list[int]) -> int:
+    """`sum(mounts)`, as a native loop (compiled, the builtin is a Python call)."""
+    total = 0
+    for shots in mounts:
+        total += shots
+    return total
+
+
 def _damage_mounts(mounts: list[int], amount: int) -> None:
     """Remove `amount` shots, concentrated on the weakest working mount (owner's choice, see
     docs/rules.md FPF-DATA): a mount knocked out needs only one Damage Control point."""
     for _ in range(amount):
-        working = [i for i, v in enumerate(mounts) if v > 0]
-        if not working:
+        # the working mount with the fewest shots, the first of equals
+        weakest = -1
+        for i in range(len(mounts)):
+            shots = mounts[i]
+            if shots > 0 and (weakest < 0 or shots < mounts[weakest]):
+                weakest = i
+        if weakest < 0:
             return
-        i = min(working, key=lambda j: (mounts[j], j))
-        mounts[i] -= 1
+        mounts[weakest] -= 1

@@ -7,13 +7,14 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc, Location, WeaponKind
-from kolrami.engine.battle import Lock, ShipState, any_working, facts
+from kolrami.engine.battle import Lock, ShipState, any_working, bases_clear, facts
 from kolrami.engine.geometry import arc_to, segment_hits_circle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
-from kolrami.rules.fpf.damage import apply_damage
+from kolrami.rules.fpf.damage import AUTO_FAIL, AUTO_PENETRATE, FpfDamage, apply_damage
+from kolrami.rules.fpf.masking import MaskingNone, MaskingStationary
 from kolrami.rules.fpf.orders import FireTarget
-from kolrami.rules.module import rules_of
+from kolrami.rules.module import RuleModule, Ruleset, rules_of
 
 #: a weapon group ready to fire: firer, target, weapon kind, range; and one whose dice are rolled
 Ready = tuple[ShipState, ShipState, WeaponKind, float]
@@ -24,6 +25,40 @@ Rolled = tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]
 _FORE: Final = Arc.F
 _PHOTON: Final = WeaponKind.PHOTON
 _SHIELDS: Final = Location.SHIELDS
+# (event classes as constants: compiled, `ev.VolleyFired` is a look-up in the module each time)
+_FIRE_DECLARED: Final = ev.FireDeclared
+_VOLLEY_FIRED: Final = ev.VolleyFired
+
+#: what `_natives` found of a battle's rules: its line of fire is FPF's masking method 1 (bases
+#: of stationary ships mask), method 2 (nothing masks), its penetration FPF's own
+_MASK_BASES: Final = 1
+_MASK_NONE: Final = 2
+_FPF_PENETRATION: Final = 4
+#: `_natives` of each battle's rules met so far, by the rules' identity (an entry holds them)
+_NATIVES: Final[dict[int, tuple[Ruleset, int]]] = {}
+
+
+def _natives(rules: Ruleset) -> int:
+    """Which of FPF's own policies decide in `rules` (`_MASK_BASES` ...): those the fire
+    rules then ask natively, with the same functions the policies call, and not through a
+    Python call each time. Worked out once for each rules object (they are shared by the
+    battles of the same modules, and their policies are bound once)."""
+    found = _NATIVES.get(id(rules))
+    if found is not None:
+        return found[1]
+    flags = 0
+    masking = type(rules.provider(RuleModule.line_of_fire_clear))
+    if masking is MaskingStationary:
+        flags |= _MASK_BASES
+    elif masking is MaskingNone:
+        flags |= _MASK_NONE
+    if type(rules.provider(RuleModule.penetrates)) is FpfDamage:
+        flags |= _FPF_PENETRATION
+    if len(_NATIVES) >= 256:  # (a bound for long sessions of rules made on the fly)
+        _NATIVES.clear()
+    _NATIVES[id(rules)] = (rules, flags)
+    return flags
+
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, SquadronState
@@ -127,7 +162,7 @@ def declare(
         ship.lock = Lock(t.target, t.arc, kinds, reaction_to)
         battle.locked.append(ship)
         ship.fired = True
-        battle.log.record(ev.FireDeclared, t.ship, t.target, str(t.arc), reaction_to is not None)
+        battle.log.record(_FIRE_DECLARED, t.ship, t.target, str(t.arc), reaction_to is not None)
 
 
 def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:
@@ -137,7 +172,8 @@ def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:
     were fired at."""
     if not battle.locked:
         return set()
-    line_clear = rules_of(battle).line_of_fire_clear
+    rules: Ruleset | None = None  # (found when a lock first gets as far as the line of fire)
+    natives = 0
     ready: list[Ready] = []
     for ship in battle.locked:
         lock = ship.lock
@@ -173,7 +209,13 @@ def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:
             continue
         if battle.blockers and not _clear_of_terrain(battle, ship, target):
             continue
-        if not line_clear(battle, ship, target):
+        if rules is None:
+            rules = rules_of(battle)
+            natives = _natives(rules)
+        if natives & _MASK_BASES:
+            if not bases_clear(battle, ship, target):
+                continue
+        elif not natives & _MASK_NONE and not rules.line_of_fire_clear(battle, ship, target):
             continue
         for k in in_range:
             lock.pending.remove(k)
@@ -269,17 +311,26 @@ def _roll_group(
     if shields is None:
         shields = target.shields
     rolls = rules.after_roll(battle, ship, target, strength, shields, dice.many(shots, 10))
-    penetrates = rules.penetrates
     hits: list[tuple[int, int]] = []
-    for roll in rolls:
-        if penetrates(battle, ship, target, strength, shields, roll):
-            loc_roll = dice.d10()
-            dmg = dice.d6() if kind is _PHOTON else 1
-            hits.append((loc_roll, dmg))
+    if _natives(rules) & _FPF_PENETRATION:
+        # FPF's own rule (FpfDamage.penetrates, `damage.penetrates`), asked natively
+        need = shields - strength
+        for roll in rolls:
+            if roll != AUTO_FAIL and (roll == AUTO_PENETRATE or roll >= need):
+                loc_roll = dice.d10()
+                dmg = dice.d6() if kind is _PHOTON else 1
+                hits.append((loc_roll, dmg))
+    else:
+        penetrates = rules.penetrates
+        for roll in rolls:
+            if penetrates(battle, ship, target, strength, shields, roll):
+                loc_roll = dice.d10()
+                dmg = dice.d6() if kind is _PHOTON else 1
+                hits.append((loc_roll, dmg))
     battle.stats.volleys += 1
     battle.stats.shots += shots
     battle.log.record(
-        ev.VolleyFired,
+        _VOLLEY_FIRED,
         ship.id,
         target.id,
         str(kind),  # a StrEnum's str() is its value, quicker to reach than .value

@@ -43,6 +43,9 @@ _orders_decision: Final = lru_cache(maxsize=1024)(OrdersDecision)
 _reaction_decision: Final = lru_cache(maxsize=1024)(ReactionDecision)
 
 
+# (the event class as a constant: compiled, `ev.SquadronActivated` is a look-up in the module)
+_SQUADRON_ACTIVATED: Final = ev.SquadronActivated
+
 #: The key under which a battle keeps, during a forced activation, the forced squadron and the
 #: one that forced it (`battle.extensions`).
 FORCED: Final = "fpf-forced"
@@ -218,7 +221,7 @@ def activate(
 ) -> Generator[Decision, object, None]:
     """One activation: reactions, orders, fire declaration, movement with locked fire."""
     squadron.activated = True
-    battle.log.record(ev.SquadronActivated, squadron.id, forced_by)
+    battle.log.record(_SQUADRON_ACTIVATED, squadron.id, forced_by)
     keep_pace(battle, squadron)
     battle.stats.activations += 1
     battle.activation_order.append(squadron.id)

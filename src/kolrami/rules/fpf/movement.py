@@ -75,6 +75,8 @@ MAX_SPEED: Final = 40
 #: math.hypot as a module constant: a C static in compiled code, where `math.hypot` is a
 #: look-up in the module at every call
 _hypot: Final = math.hypot
+# (the event class as a constant: compiled, `ev.ShipMoved` is a look-up in the module each time)
+_SHIP_MOVED: Final = ev.ShipMoved
 PIVOT_COST_CM: Final = 5  # FPF-MOV-13
 STEP_CM: Final = 5.0  # locked weapons are checked at least every 5 cm of movement (FPF-FIRE-07)
 #: less than this (half a millimetre, the log's rounding) is no movement: a ship stopped short
@@ -581,7 +583,7 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
             points.append((px, py))
         points.append((x1, y1))
         # exact values: the event rounds them when it is built (ShipMoved)
-        battle.log.record(ev.ShipMoved, ship.id, points, h1, ship.speed, mv.dist)
+        battle.log.record(_SHIP_MOVED, ship.id, points, h1, ship.speed, mv.dist)
 
 
 def _settle_ends(battle: Battle, moves: list[_Move]) -> None:

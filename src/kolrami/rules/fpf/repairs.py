@@ -10,7 +10,7 @@ from kolrami.engine.battle import facts
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.orders import RepairDecision, RepairOrder
-from kolrami.rules.module import RuleModule, rules_of
+from kolrami.rules.module import RuleModule, Ruleset, rules_of
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
@@ -30,6 +30,26 @@ def _printed(cls: ShipClass) -> tuple[tuple[WeaponKind, tuple[int, ...]], ...]:
     return rows
 
 
+#: whether FPF's own repairs (`FpfRepairs.shield_ceiling`) decide the shield ceiling of each
+#: battle's rules met so far, by the rules' identity (an entry holds them)
+_OWN_CEILING: Final[dict[int, tuple[Ruleset, bool]]] = {}
+
+
+def _shield_ceiling(battle: Battle, ship: ShipState) -> int:
+    """The `shield_ceiling` policy: FPF's own (the ship's own shields) read natively when it is
+    the battle's, and not through a Python call each time."""
+    rules = rules_of(battle)
+    known = _OWN_CEILING.get(id(rules))
+    if known is None:
+        if len(_OWN_CEILING) >= 256:  # (a bound for long sessions of rules made on the fly)
+            _OWN_CEILING.clear()
+        own = type(rules.provider(RuleModule.shield_ceiling)) is FpfRepairs
+        known = _OWN_CEILING[id(rules)] = (rules, own)
+    if known[1]:
+        return ship.max_shields  # FpfRepairs.shield_ceiling
+    return rules.shield_ceiling(battle, ship)
+
+
 def damaged_items(battle: Battle, ship: ShipState) -> list[str]:
     """Items a Damage Control point could work on now (FPF-REP-01, FPF-REP-05, FPF-REP-07)."""
     items = []
@@ -37,7 +57,7 @@ def damaged_items(battle: Battle, ship: ShipState) -> list[str]:
         items.append("computer")
     if ship.engine_power < ship.max_engine:
         items.append("engine_power")
-    if ship.shields < rules_of(battle).shield_ceiling(battle, ship):
+    if ship.shields < _shield_ceiling(battle, ship):
         items.append("shields")
     mounts = ship.mounts
     known = _PRINTED.get(id(ship.cls))
@@ -107,6 +127,9 @@ def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder)
             )
 
 
+# (the event class as a constant: compiled, `ev.Repaired` is a look-up in the module each time)
+_REPAIRED: Final = ev.Repaired
+
 #: a weapon kind by its repair item's name ("phasers"), without an Enum call
 _KINDS: Final = {f"{kind.value}s": kind for kind in WeaponKind}
 
@@ -125,7 +148,7 @@ def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
         if weapon is None:
             raise ValueError(f"{ship.id} has no {kind_name} to repair")
         value = weapon.mounts[int(index)]
-    battle.record(ev.Repaired(ship.id, item, value))
+    battle.record(_REPAIRED(ship.id, item, value))
 
 
 class FpfRepairs(RuleModule):
@@ -166,5 +189,6 @@ class FpfRepairs(RuleModule):
                 battle.set_control(ship, True)
 
     def shield_ceiling(self, battle: Battle, ship: ShipState) -> int:
-        # FPF-REP-01: an item is repaired back to the ship's own value (cards included)
+        # FPF-REP-01: an item is repaired back to the ship's own value (cards included); (read
+        # natively by `_shield_ceiling` when this module decides: change both together)
         return ship.max_shields
