@@ -11,11 +11,22 @@ from kolrami.engine.battle import facts
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.orders import Maneuver
-from kolrami.rules.module import RuleModule, rules_of
+from kolrami.rules.module import RuleModule, Ruleset
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
 from kolrami.errors import InvalidInputError
+
+
+def rules_in(battle: Battle) -> Ruleset:
+    """The battle's bound rules: `rules.module.rules_of`, compiled with the FPF rules that ask
+    it at every shot, move and repair (rules.module is plain Python, where every call of it is
+    a Python call and a look-up of its name)."""
+    rules = battle.rules
+    if not isinstance(rules, Ruleset):
+        raise TypeError("this battle was not built by kolrami.rules (new_battle)")
+    return rules
+
 
 #: The d10 face that always fails and the one that always penetrates (FPF-DMG-02).
 AUTO_FAIL: Final = 1
@@ -195,7 +206,7 @@ def apply_damage(
             applied, value = "shields", max(0, target.shields - amount)
     elif loc is _ENGINE_POWER:
         if target.engine_power > 0:
-            lost = rules_of(battle).engine_damage(battle, target, amount)
+            lost = rules_in(battle).engine_damage(battle, target, amount)
             applied, value = "engine_power", max(0, target.engine_power - lost)
     elif loc is _COMPUTER:
         # Systems keep falling below zero, to -10 (FPF-DMG-14)
@@ -223,7 +234,7 @@ def apply_damage(
         )
     )
     if target.superstructure <= 0:
-        rules_of(battle).destroyed(battle, target, by)
+        rules_in(battle).destroyed(battle, target, by)
     elif target.in_control and (
         (target.engine_power <= 0 and not known.stationary) or target.systems <= 0
     ):

@@ -11,10 +11,10 @@ from kolrami.engine.battle import Lock, ShipState, any_working, bases_clear, fac
 from kolrami.engine.geometry import arc_to, segment_hits_circle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
-from kolrami.rules.fpf.damage import AUTO_FAIL, AUTO_PENETRATE, FpfDamage, apply_damage
+from kolrami.rules.fpf.damage import AUTO_FAIL, AUTO_PENETRATE, FpfDamage, apply_damage, rules_in
 from kolrami.rules.fpf.masking import MaskingNone, MaskingStationary
 from kolrami.rules.fpf.orders import FireTarget
-from kolrami.rules.module import RuleModule, Ruleset, rules_of
+from kolrami.rules.module import RuleModule, Ruleset
 
 #: a weapon group ready to fire: firer, target, weapon kind, range; and one whose dice are rolled
 Ready = tuple[ShipState, ShipState, WeaponKind, float]
@@ -115,7 +115,7 @@ def verify_targets(
                     f"{t.ship}: reaction fire must target the moving squadron "
                     f"{reaction_to} (FPF-FIRE-11)"
                 )
-    if rules_of(battle).squadron_fires_as_unit(battle) and seen != able:
+    if rules_in(battle).squadron_fires_as_unit(battle) and seen != able:
         missing = ", ".join(sorted(able - seen))
         raise IllegalOrderError(
             f"{squadron.id} fires as a unit or not at all: {missing} must "
@@ -158,7 +158,7 @@ def declare(
         ship = battle.ships[t.ship]
         kinds = ship.bears(t.arc)
         if jumping:
-            kinds = rules_of(battle).jump_weapons(battle, kinds)
+            kinds = rules_in(battle).jump_weapons(battle, kinds)
         ship.lock = Lock(t.target, t.arc, kinds, reaction_to)
         battle.locked.append(ship)
         ship.fired = True
@@ -210,7 +210,7 @@ def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:
         if battle.blockers and not _clear_of_terrain(battle, ship, target):
             continue
         if rules is None:
-            rules = rules_of(battle)
+            rules = rules_in(battle)
             natives = _natives(rules)
         if natives & _MASK_BASES:
             if not bases_clear(battle, ship, target):
@@ -304,7 +304,7 @@ def _roll_group(
     FPF-DMG-03, FPF-DMG-04, FPF-DMG-05, FPF-DMG-06) against `shields` (the target's as they
     stand, unless an exchange says otherwise, FPF-FIRE-09)."""
     # evasion makes a shot as hard as if the weapon were that much weaker (card effects)
-    rules = rules_of(battle)
+    rules = rules_in(battle)
     strength = ship.strength[kind] - rules.evasion(battle, ship, target)
     shots = ship.shots(kind)
     dice = battle.dice

@@ -11,6 +11,7 @@ from kolrami.engine.battle import facts
 from kolrami.engine.geometry import arc_to
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
+from kolrami.rules.fpf.damage import rules_in
 from kolrami.rules.fpf.fire import declare, firers, verify_targets
 from kolrami.rules.fpf.movement import (
     keep_pace,
@@ -29,7 +30,7 @@ from kolrami.rules.fpf.orders import (
     ReactionOrder,
     SquadronOrder,
 )
-from kolrami.rules.module import RuleModule, rules_of
+from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, SquadronState
@@ -200,7 +201,7 @@ def orders_decision(battle: Battle, squadron: SquadronState) -> OrdersDecision:
         moving,
         tuple(able),
         targets,
-        None if fixed else rules_of(battle).jump_range(battle),
+        None if fixed else rules_in(battle).jump_range(battle),
     )
 
 
@@ -265,7 +266,7 @@ def carry_out(battle: Battle, squadron: SquadronState, order: SquadronOrder | No
             if move.jump:
                 ids = squadron.formation if who is None else [who]
                 for sid in list(ids):
-                    rules_of(battle).before_jump(battle, battle.ships[sid])
+                    rules_in(battle).before_jump(battle, battle.ships[sid])
     battle.moving = squadron.id
     formation_move = order.move_of(None) if order else None
     if formation_move is not None:
@@ -411,8 +412,8 @@ def _roll_off(battle: Battle, speed: int) -> Generator[Decision, object, str]:
     """Both sides have squadrons at `speed`: d10s until they differ, the winner chooses who
     moves first (FPF-MOV-03); returns the side that does."""
     rolls: list[list[int]] = []
-    bonus_a = rules_of(battle).initiative_bonus(battle, "A")
-    bonus_b = rules_of(battle).initiative_bonus(battle, "B")
+    bonus_a = rules_in(battle).initiative_bonus(battle, "A")
+    bonus_b = rules_in(battle).initiative_bonus(battle, "B")
     while True:
         a, b = battle.dice.d10(), battle.dice.d10()
         rolls.append([a, b])

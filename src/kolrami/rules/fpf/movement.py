@@ -9,9 +9,9 @@ from kolrami.engine.battle import Battle, ShipState, SquadronState, facts
 from kolrami.engine.geometry import HEADINGS, Trail, advance, entry_distance
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
+from kolrami.rules.fpf.damage import rules_in
 from kolrami.rules.fpf.fire import resolve_locks
 from kolrami.rules.fpf.orders import Maneuver
-from kolrami.rules.module import rules_of
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
@@ -29,7 +29,7 @@ def verify_maneuver(
             "no turns, pivots or jumps; docs/rules.md, Bases in FPF, FPF-MOV-06)"
         )
     if m.jump:
-        rules_of(battle).check_jump(battle, ships, m, who)
+        rules_in(battle).check_jump(battle, ships, m, who)
         return
     if m.turn1 not in (-1, 0, 1) or m.turn2 not in (-1, 0, 1):
         raise IllegalOrderError(

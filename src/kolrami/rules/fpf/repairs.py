@@ -9,8 +9,9 @@ from kolrami.catalog.models import ShipClass, WeaponKind
 from kolrami.engine.battle import facts
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
+from kolrami.rules.fpf.damage import rules_in
 from kolrami.rules.fpf.orders import RepairDecision, RepairOrder
-from kolrami.rules.module import RuleModule, Ruleset, rules_of
+from kolrami.rules.module import RuleModule, Ruleset
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
@@ -38,7 +39,7 @@ _OWN_CEILING: Final[dict[int, tuple[Ruleset, bool]]] = {}
 def _shield_ceiling(battle: Battle, ship: ShipState) -> int:
     """The `shield_ceiling` policy: FPF's own (the ship's own shields) read natively when it is
     the battle's, and not through a Python call each time."""
-    rules = rules_of(battle)
+    rules = rules_in(battle)
     known = _OWN_CEILING.get(id(rules))
     if known is None:
         if len(_OWN_CEILING) >= 256:  # (a bound for long sessions of rules made on the fly)
@@ -141,7 +142,7 @@ def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
     elif item == "engine_power":
         value = ship.max_engine
     elif item == "shields":
-        value = rules_of(battle).shield_ceiling(battle, ship)
+        value = rules_in(battle).shield_ceiling(battle, ship)
     else:
         kind_name, _, index = item.partition(".")
         weapon = ship.cls.weapon(_KINDS[kind_name])
