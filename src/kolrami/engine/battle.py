@@ -379,6 +379,7 @@ class Battle:
         self.table_width_cm: float = scenario.table_width_cm
         self.table_height_cm: float = scenario.table_height_cm
         self.base_radius_cm: float = scenario.base_radius_cm
+        self.formation_spacing_cm: float = scenario.formation_spacing_cm
         self.pack = pack or builtin_pack()
         for side, fleet in zip(SIDES, fleets, strict=True):
             _check_playable(fleet, side, self.pack)
@@ -690,6 +691,7 @@ class Battle:
         self.table_width_cm = source.table_width_cm
         self.table_height_cm = source.table_height_cm
         self.base_radius_cm = source.base_radius_cm
+        self.formation_spacing_cm = source.formation_spacing_cm
         self.pack = source.pack
         self.fleets = source.fleets
         self.seed = source.seed

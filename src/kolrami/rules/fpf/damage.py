@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc, HitLocations, Location, WeaponKind
 from kolrami.engine.battle import facts
+from kolrami.engine.binder import Rules
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
+from kolrami.rules.fpf.masking import MaskingNone, MaskingStationary
 from kolrami.rules.fpf.orders import Maneuver
 from kolrami.rules.module import RuleModule, Ruleset
 
@@ -145,15 +147,8 @@ class FpfDamage(RuleModule):
         return None
 
     def battle_over(self, battle: Battle) -> bool:
-        # over unless ships of both sides are alive (a loop: asked before every activation)
-        side = None
-        for s in battle.ships.values():
-            if s.alive:
-                if side is None:
-                    side = s.side
-                elif s.side != side:
-                    return False
-        return True
+        # over unless ships of both sides are alive (`battle_over` asks it natively)
+        return one_side_left(battle)
 
     def result(self, battle: Battle) -> tuple[str | None, str]:
         alive = {side: bool(battle.side_ships(side)) for side in ("A", "B")}
@@ -168,6 +163,66 @@ class FpfDamage(RuleModule):
             return None, f"turn limit, {lost['B']} points destroyed each"
         winner = "A" if lost["B"] > lost["A"] else "B"
         return winner, f"turn limit, points destroyed A {lost['B']} : B {lost['A']}"
+
+
+#: what `natives` finds of a battle's rules: its line of fire is FPF's masking method 1 (bases
+#: of stationary ships mask) or method 2 (nothing masks); its penetration FPF's own; the end of
+#: the battle FPF's own (one side left)
+MASK_BASES: Final = 1
+MASK_NONE: Final = 2
+FPF_PENETRATION: Final = 4
+FPF_END: Final = 8
+#: `natives` of each battle's rules met so far, by the rules' identity (an entry holds them)
+_NATIVES: Final[dict[int, tuple[Rules, int]]] = {}
+
+
+def natives(rules: Rules) -> int:
+    """Which of FPF's own policies decide in `rules` (`MASK_BASES` ...): those the FPF rules
+    then ask natively, through the same functions the policies call, and not through a Python
+    call each time. Worked out once for each rules object (they are shared by the battles of
+    the same modules, and their policies are bound once)."""
+    found = _NATIVES.get(id(rules))
+    if found is not None:
+        return found[1]
+    flags = 0
+    masking = type(rules.provider(RuleModule.line_of_fire_clear))
+    if masking is MaskingStationary:
+        flags |= MASK_BASES
+    elif masking is MaskingNone:
+        flags |= MASK_NONE
+    if type(rules.provider(RuleModule.penetrates)) is FpfDamage:
+        flags |= FPF_PENETRATION
+    if type(rules.provider(RuleModule.battle_over)) is FpfDamage:
+        flags |= FPF_END
+    if len(_NATIVES) >= 256:  # (a bound for long sessions of rules made on the fly)
+        _NATIVES.clear()
+    _NATIVES[id(rules)] = (rules, flags)
+    return flags
+
+
+def battle_over(battle: Battle) -> bool:
+    """`battle.over()`: FPF's own end (`one_side_left`) asked natively when it is the
+    battle's."""
+    if battle.result is not None:
+        return True
+    rules = battle.rules
+    if natives(rules) & FPF_END:
+        return one_side_left(battle)
+    return rules.battle_over(battle)
+
+
+def one_side_left(battle: Battle) -> bool:
+    """Whether ships of only one side (or none) are alive: FPF's end of the battle before its
+    turn limit (`FpfDamage.battle_over`)."""
+    # (a loop: asked before every activation)
+    side = None
+    for s in battle.ships.values():
+        if s.alive:
+            if side is None:
+                side = s.side
+            elif s.side != side:
+                return False
+    return True
 
 
 SYSTEMS_FLOOR: Final = -10  # FPF-DMG-14

@@ -11,10 +11,18 @@ from kolrami.engine.battle import Lock, ShipState, any_working, bases_clear, fac
 from kolrami.engine.geometry import arc_to, segment_hits_circle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
-from kolrami.rules.fpf.damage import AUTO_FAIL, AUTO_PENETRATE, FpfDamage, apply_damage, rules_in
-from kolrami.rules.fpf.masking import MaskingNone, MaskingStationary
+from kolrami.rules.fpf.damage import (
+    AUTO_FAIL,
+    AUTO_PENETRATE,
+    FPF_PENETRATION,
+    MASK_BASES,
+    MASK_NONE,
+    apply_damage,
+    natives,
+    rules_in,
+)
 from kolrami.rules.fpf.orders import FireTarget
-from kolrami.rules.module import RuleModule, Ruleset
+from kolrami.rules.module import Ruleset
 
 #: a weapon group ready to fire: firer, target, weapon kind, range; and one whose dice are rolled
 Ready = tuple[ShipState, ShipState, WeaponKind, float]
@@ -28,37 +36,6 @@ _SHIELDS: Final = Location.SHIELDS
 # (event classes as constants: compiled, `ev.VolleyFired` is a look-up in the module each time)
 _FIRE_DECLARED: Final = ev.FireDeclared
 _VOLLEY_FIRED: Final = ev.VolleyFired
-
-#: what `_natives` found of a battle's rules: its line of fire is FPF's masking method 1 (bases
-#: of stationary ships mask), method 2 (nothing masks), its penetration FPF's own
-_MASK_BASES: Final = 1
-_MASK_NONE: Final = 2
-_FPF_PENETRATION: Final = 4
-#: `_natives` of each battle's rules met so far, by the rules' identity (an entry holds them)
-_NATIVES: Final[dict[int, tuple[Ruleset, int]]] = {}
-
-
-def _natives(rules: Ruleset) -> int:
-    """Which of FPF's own policies decide in `rules` (`_MASK_BASES` ...): those the fire
-    rules then ask natively, with the same functions the policies call, and not through a
-    Python call each time. Worked out once for each rules object (they are shared by the
-    battles of the same modules, and their policies are bound once)."""
-    found = _NATIVES.get(id(rules))
-    if found is not None:
-        return found[1]
-    flags = 0
-    masking = type(rules.provider(RuleModule.line_of_fire_clear))
-    if masking is MaskingStationary:
-        flags |= _MASK_BASES
-    elif masking is MaskingNone:
-        flags |= _MASK_NONE
-    if type(rules.provider(RuleModule.penetrates)) is FpfDamage:
-        flags |= _FPF_PENETRATION
-    if len(_NATIVES) >= 256:  # (a bound for long sessions of rules made on the fly)
-        _NATIVES.clear()
-    _NATIVES[id(rules)] = (rules, flags)
-    return flags
-
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, SquadronState
@@ -173,7 +150,7 @@ def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:
     if not battle.locked:
         return set()
     rules: Ruleset | None = None  # (found when a lock first gets as far as the line of fire)
-    natives = 0
+    found = 0  # (its `natives`)
     ready: list[Ready] = []
     for ship in battle.locked:
         lock = ship.lock
@@ -211,11 +188,11 @@ def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:
             continue
         if rules is None:
             rules = rules_in(battle)
-            natives = _natives(rules)
-        if natives & _MASK_BASES:
+            found = natives(rules)
+        if found & MASK_BASES:
             if not bases_clear(battle, ship, target):
                 continue
-        elif not natives & _MASK_NONE and not rules.line_of_fire_clear(battle, ship, target):
+        elif not found & MASK_NONE and not rules.line_of_fire_clear(battle, ship, target):
             continue
         for k in in_range:
             lock.pending.remove(k)
@@ -312,7 +289,7 @@ def _roll_group(
         shields = target.shields
     rolls = rules.after_roll(battle, ship, target, strength, shields, dice.many(shots, 10))
     hits: list[tuple[int, int]] = []
-    if _natives(rules) & _FPF_PENETRATION:
+    if natives(rules) & FPF_PENETRATION:
         # FPF's own rule (FpfDamage.penetrates, `damage.penetrates`), asked natively
         need = shields - strength
         for roll in rolls:

@@ -11,7 +11,7 @@ from kolrami.engine.battle import facts
 from kolrami.engine.geometry import arc_to
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
-from kolrami.rules.fpf.damage import rules_in
+from kolrami.rules.fpf.damage import battle_over, rules_in
 from kolrami.rules.fpf.fire import declare, firers, verify_targets
 from kolrami.rules.fpf.movement import (
     keep_pace,
@@ -46,6 +46,9 @@ _reaction_decision: Final = lru_cache(maxsize=1024)(ReactionDecision)
 
 # (the event class as a constant: compiled, `ev.SquadronActivated` is a look-up in the module)
 _SQUADRON_ACTIVATED: Final = ev.SquadronActivated
+# (arcs as constants: compiled, `Arc.F` is a look-up in the enum's class each time)
+_FORE: Final = Arc.F
+_AFT: Final = Arc.A
 
 #: The key under which a battle keeps, during a forced activation, the forced squadron and the
 #: one that forced it (`battle.extensions`).
@@ -73,8 +76,8 @@ def forcible_prey(battle: Battle, squadron: SquadronState, pending: set[str]) ->
                 continue
             for p in pursuers:
                 if (
-                    arc_to(q.x, q.y, q.heading, p.x, p.y) is Arc.A
-                    and arc_to(p.x, p.y, p.heading, q.x, q.y) is Arc.F
+                    arc_to(q.x, q.y, q.heading, p.x, p.y) is _AFT
+                    and arc_to(p.x, p.y, p.heading, q.x, q.y) is _FORE
                 ):
                     hit = True
                     break
@@ -167,7 +170,7 @@ def reaction_decision(
     (FPF-FIRE-11); `targets`, when known, are those ships."""
     able = []
     for s in firers(battle, squadron):
-        if s.bears(Arc.F):
+        if s.bears(_FORE):
             able.append(s.id)
     if targets is None:
         targets = _enemy_targets(battle, squadron.side, mover)
@@ -330,7 +333,7 @@ def _alternate(
     """The squadrons of one initiative speed activate, the sides taking turns from `turn`
     (FPF-MOV-02, FPF-MOV-10); returns whether the battle ended."""
     while True:
-        if battle.over():
+        if battle_over(battle):
             return True
         # a squadron wiped out earlier in the turn has nothing left to activate
         for q in list(pending):
@@ -358,7 +361,7 @@ def _alternate(
             battle.extensions[FORCED] = (act.force, act.squadron)
             yield from activate(battle, battle.squadrons[act.force], act.squadron)
             del battle.extensions[FORCED]
-            if battle.over():
+            if battle_over(battle):
                 return True
         pending.discard(act.squadron)
         # (the squadron it forced may have wiped it out on the way: FPF-MOV-01)
@@ -381,7 +384,7 @@ def resume_initiative(
     speeds = {q: squadron_speed(battle, battle.squadrons[q]) for q in battle.squadrons}
     speed = speeds[squadron.id]
     carry_out(battle, squadron, order)
-    if battle.over():
+    if battle_over(battle):
         return True
     pending = {q for q, sq in battle.squadrons.items() if not sq.activated and _in_play(battle, q)}
     other = "B" if decision.side == "A" else "A"

@@ -138,10 +138,13 @@ def keep_pace(battle: Battle, squadron: SquadronState) -> None:
     lo, hi = speed_limits(battle, battle.ships[squadron.formation[0]])
     for sid in list(squadron.formation[1:]):
         a, b = speed_limits(battle, battle.ships[sid])
-        if max(lo, a) > min(hi, b):
+        # (max() and min() written out: slow calls for two numbers)
+        both_lo = a if a > lo else lo
+        both_hi = b if b < hi else hi
+        if both_lo > both_hi:
             battle.leave_formation(battle.ships[sid])
         else:
-            lo, hi = max(lo, a), min(hi, b)
+            lo, hi = both_lo, both_hi
 
 
 def movers(battle: Battle, squadron: SquadronState) -> list[str | None]:
@@ -312,7 +315,18 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
     _execute(battle, moves)
     # (after the move: a wingman that stopped short on the way sits farther back on the trail)
     if squadron.offsets:
-        trail.trim(max(squadron.offsets.values()) + battle.scenario.formation_spacing_cm * 2)
+        trail.trim(_farthest(squadron.offsets) + battle.formation_spacing_cm * 2)
+
+
+def _farthest(offsets: dict[str, float]) -> float:
+    """`max(offsets.values())`, as a native loop (compiled, the builtin is a Python call)."""
+    first = True
+    out = 0.0
+    for off in offsets.values():
+        if first or off > out:
+            out = off
+            first = False
+    return out
 
 
 def _extend(trail: Trail, path: list[tuple[float, float, int]]) -> None:
