@@ -135,7 +135,7 @@ def bases_clear(battle: Battle, firer: ShipState, target: ShipState) -> bool:
     if firer.speed != 0 and target.speed != 0:
         return True
     r = battle.base_radius_cm
-    for s in battle.ships.values():
+    for s in battle.all_ships:
         if s is firer or s is target or not s.on_table:
             continue
         if segment_hits_circle(firer.x, firer.y, target.x, target.y, s.x, s.y, r):
@@ -393,6 +393,9 @@ class Battle:
         self.turn = 0
         self.result: Result | None = None
         self.ships: dict[str, ShipState] = {}
+        #: `ships.values()` as a list, in the same order (set with `ships` at deployment and in a
+        #: clone; the hot loops walk it: a list is walked natively, a dict's values are not)
+        self.all_ships: list[ShipState] = []
         self.squadrons: dict[str, SquadronState] = {}
         self.moving: str | None = None  # squadron now moving (for reaction fire)
         self.locked: list[ShipState] = []  # ships with weapons locked and not yet fired
@@ -426,6 +429,7 @@ class Battle:
         }
         self.log.record(ev.BattleStarted, self.header)
         self._deploy()
+        self.all_ships = list(self.ships.values())
 
     # --- set-up ----------------------------------------------------------------------------------
 
@@ -546,7 +550,7 @@ class Battle:
     def side_ships(self, side: str) -> list[ShipState]:
         """Ships of a side still alive."""
         out = []
-        for s in self.ships.values():
+        for s in self.all_ships:
             if s.side == side and s.alive:
                 out.append(s)
         return out
@@ -664,6 +668,7 @@ class Battle:
         other.stats = Stats(st.activations, st.volleys, st.shots, st.candidates)
         ships = {sid: ship.copy() for sid, ship in self.ships.items()}
         other.ships = ships
+        other.all_ships = list(ships.values())
         other.squadrons = {qid: q.copy() for qid, q in self.squadrons.items()}
         other.locked = [ships[s.id] for s in self.locked]
         other.rerolls_left = dict(self.rerolls_left)
@@ -703,6 +708,7 @@ class Battle:
         self.turn = source.turn
         self.result = source.result
         self.ships = source.ships
+        self.all_ships = source.all_ships
         self.squadrons = source.squadrons
         self.moving = source.moving
         self.locked = source.locked

@@ -216,7 +216,7 @@ def one_side_left(battle: Battle) -> bool:
     turn limit (`FpfDamage.battle_over`)."""
     # (a loop: asked before every activation)
     side = None
-    for s in battle.ships.values():
+    for s in battle.all_ships:
         if s.alive:
             if side is None:
                 side = s.side

@@ -283,7 +283,7 @@ def carry_out(battle: Battle, squadron: SquadronState, order: SquadronOrder | No
     battle.moving = None
     # The activation is over: the squadron's own locks and the reaction locks on it are spent
     # (FPF-FIRE-10: a ship fires only while activated, apart from reaction fire)
-    for ship in battle.ships.values():
+    for ship in battle.all_ships:
         lock = ship.lock
         if lock is not None and (
             lock.reaction_to == squadron.id

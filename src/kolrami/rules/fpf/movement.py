@@ -245,7 +245,7 @@ def _stop_short(
     for _ in range(8):
         ex, ey, _ = _point_at(path, legs, end)
         hit = None
-        for s in battle.ships.values():
+        for s in battle.all_ships:
             # (the distance first: it rules out nearly every ship, and costs the least)
             dx, dy = s.x - ex, s.y - ey
             if (
@@ -253,14 +253,14 @@ def _stop_short(
                 and -far < dy < far
                 and s.on_table
                 and s.id not in ignore
-                and dx**2 + dy**2 < touch
+                and _within(dx, dy, touch)
             ):
                 hit = (s.id, s.x, s.y)
                 break
         if ends is not None:
             for sid, ox, oy in ends:
                 dx, dy = ox - ex, oy - ey
-                if hit is None and -far < dx < far and -far < dy < far and dx**2 + dy**2 < touch:
+                if hit is None and -far < dx < far and -far < dy < far and _within(dx, dy, touch):
                     hit = (sid, ox, oy)
         if hit is None:
             break
@@ -346,9 +346,22 @@ def _clear(x: float, y: float, of: list[tuple[float, float]], reach2: float, far
     # (a loop: all() of a generator costs three times more)
     for ox, oy in of:
         dx, dy = ox - x, oy - y
-        if -far < dx < far and -far < dy < far and dx**2 + dy**2 < reach2:
+        if -far < dx < far and -far < dy < far and _within(dx, dy, reach2):
             return False
     return True
+
+
+def _within(dx: float, dy: float, reach2: float) -> bool:
+    """`dx**2 + dy**2 < reach2`, exactly as written (`**` is glibc's pow, which may differ from
+    `dx * dx` in the last bit), with the native products as a quick test first: they differ
+    from the powers by a few units in the last place, far inside the margins, so only a
+    distance within a millionth of the limit is worked out with the powers."""
+    near = dx * dx + dy * dy
+    if near < reach2 * 0.999999:
+        return True
+    if near > reach2 * 1.000001:
+        return False
+    return dx**2 + dy**2 < reach2
 
 
 def _place_wingmen(
@@ -365,7 +378,7 @@ def _place_wingmen(
     far = 2 * battle.base_radius_cm * 1.000001  # (`_clear`'s quick test)
     own = set(squadron.formation)
     others = []
-    for s in battle.ships.values():
+    for s in battle.all_ships:
         if s.on_table and s.id not in own:
             others.append((s.x, s.y))
     width, height = battle.table_width_cm, battle.table_height_cm

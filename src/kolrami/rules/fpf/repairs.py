@@ -180,7 +180,7 @@ class FpfRepairs(RuleModule):
             assert isinstance(order, RepairOrder)
             for ship_id, item in order.repairs:
                 apply_repair(battle, battle.ships[ship_id], item)
-        for ship in battle.ships.values():
+        for ship in battle.all_ships:
             if (
                 ship.alive
                 and not ship.in_control
