@@ -111,9 +111,16 @@ def weapons_bearing(
 ) -> list[WeaponKind]:
     """Weapon kinds with working shots (`mounts`) of a ship of class `cls` that fire into `arc`:
     what `ShipState.bears` and a view's `ShipView.bears` both answer."""
+    return _bearing(facts(cls), mounts, arc)
+
+
+def _bearing(
+    known: ClassFacts, mounts: dict[WeaponKind, tuple[int, ...]], arc: Arc
+) -> list[WeaponKind]:
+    """`weapons_bearing` of a class whose facts are `known`."""
     # (a loop: in Python 3.11 a comprehension is a call of its own, and this one is hot)
     out = []
-    for k in facts(cls).bearing[arc]:
+    for k in known.bearing[arc]:
         if any_working(mounts[k]):
             out.append(k)
     return out
@@ -193,6 +200,15 @@ class ShipState:
     fired: bool = False  # used its volley this turn (declared fire or reaction)
     moved: bool = False
     lock: Lock | None = None
+    #: `facts(cls)`, kept once asked (`class_facts`): looking it up costs an id() and a dict
+    known: ClassFacts | None = field(default=None, init=False)
+
+    def class_facts(self) -> ClassFacts:
+        """`facts(self.cls)`: what the rules read of the ship's class, kept after the first time."""
+        known = self.known
+        if known is None:
+            known = self.known = facts(self.cls)
+        return known
 
     def shots(self, kind: WeaponKind) -> int:
         """Working shots of a weapon kind now (knocked-out mounts count 0)."""
@@ -200,7 +216,7 @@ class ShipState:
 
     def bears(self, arc: Arc) -> list[WeaponKind]:
         """Weapon kinds with working shots that fire into `arc`."""
-        return weapons_bearing(self.cls, self.mounts, arc)
+        return _bearing(self.class_facts(), self.mounts, arc)
 
     def range_of(self, kind: WeaponKind) -> int:
         """Range of a weapon kind in cm (0 when the sheet has none)."""
@@ -263,6 +279,7 @@ class ShipState:
         other.in_control = self.in_control
         other.fired = self.fired
         other.moved = self.moved
+        other.known = self.known
         other.lock = None
         lock = self.lock
         if lock is not None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc, HitLocations, Location, WeaponKind
-from kolrami.engine.battle import facts
 from kolrami.engine.binder import Rules
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
@@ -250,7 +249,7 @@ def apply_damage(
 ) -> None:
     """Damage to superstructure and the location hit (FPF-DMG-07, FPF-DMG-08, FPF-DMG-09,
     FPF-DMG-10, FPF-DMG-11, FPF-DMG-12, FPF-DMG-13, FPF-DMG-14)."""
-    known = facts(target.cls)
+    known = target.class_facts()
     loc = known.by_face[loc_roll]
     superstructure = target.superstructure - amount
     applied = "superstructure"

@@ -7,7 +7,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc, Location, WeaponKind
-from kolrami.engine.battle import Lock, ShipState, any_working, bases_clear, facts
+from kolrami.engine.battle import Lock, ShipState, any_working, bases_clear
 from kolrami.engine.geometry import arc_to, segment_hits_circle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
@@ -252,7 +252,7 @@ def _rolled_together(battle: Battle, tier: list[Ready], side: str) -> list[Rolle
             continue
         cut = knocked.get(target.id, 0)
         rolled = _roll_group(battle, ship, target, kind, dist, max(0, target.shields - cut))
-        by_face = facts(target.cls).by_face
+        by_face = target.class_facts().by_face
         for loc_roll, dmg in rolled[3]:
             if by_face[loc_roll] is _SHIELDS:
                 knocked[target.id] = cut = cut + dmg

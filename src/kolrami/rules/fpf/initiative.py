@@ -7,7 +7,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc
-from kolrami.engine.battle import facts
 from kolrami.engine.geometry import arc_to
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
@@ -197,7 +196,11 @@ def orders_decision(battle: Battle, squadron: SquadronState) -> OrdersDecision:
     targets = _enemy_targets(battle, squadron.side, None) if able else ()
     moving = tuple(movers(battle, squadron))
     # a fixed base never jumps (docs/rules.md, Bases in FPF)
-    fixed = any(facts(battle.ships[s].cls).stationary for s in squadron.ships)
+    fixed = False
+    for s in squadron.ships:  # (a loop: any() of a generator is slower)
+        if battle.ships[s].class_facts().stationary:
+            fixed = True
+            break
     return _orders_decision(
         squadron.side,
         squadron.id,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Final
 
-from kolrami.engine.battle import Battle, ShipState, SquadronState, facts
+from kolrami.engine.battle import Battle, ShipState, SquadronState
 from kolrami.engine.geometry import HEADINGS, Trail, advance, entry_distance
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
@@ -22,7 +22,7 @@ def verify_maneuver(
 ) -> None:
     """A manoeuvre every ship in `ships` can fly (FPF-MOV-06, FPF-MOV-07, FPF-MOV-11,
     FPF-MOV-13)."""
-    fixed = [s.id for s in ships if facts(s.cls).stationary]
+    fixed = [s.id for s in ships if s.class_facts().stationary]
     if fixed and (m.jump or m.speed or m.pivot is not None or m.turn1 or m.turn2):
         raise IllegalOrderError(
             f"{who}: {', '.join(fixed)} is a fixed base: it holds its place and heading (speed 0, "
@@ -103,7 +103,7 @@ def flown_speed(distance: float) -> int:
 def speed_limits(battle: Battle, ship: ShipState, pivot: bool = False) -> tuple[int, int]:
     """The speeds `ship` may choose this turn (FPF-MOV-06, FPF-MOV-11, FPF-MOV-13); a fixed base
     only 0, and no pivot."""
-    if facts(ship.cls).stationary:
+    if ship.class_facts().stationary:
         return (1, 0) if pivot else (0, 0)
     budget = ship.engine_power - (PIVOT_COST_CM if pivot else 0)
     if budget < 0:

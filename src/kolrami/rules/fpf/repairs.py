@@ -6,7 +6,6 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import ShipClass, WeaponKind
-from kolrami.engine.battle import facts
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import rules_in
@@ -184,7 +183,7 @@ class FpfRepairs(RuleModule):
             if (
                 ship.alive
                 and not ship.in_control
-                and (ship.engine_power > 0 or facts(ship.cls).stationary)
+                and (ship.engine_power > 0 or ship.class_facts().stationary)
                 and ship.systems > 0
             ):
                 battle.set_control(ship, True)
