@@ -150,7 +150,7 @@ def bases_clear(battle: Battle, firer: ShipState, target: ShipState) -> bool:
     return True
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class ShipState:
     """One ship in battle. Captains read it; only the engine writes it. (What can be read off
     its numbers, `bears` and the rest, a view's snapshot of it, kolrami.engine.view.ShipView,
@@ -202,6 +202,83 @@ class ShipState:
     lock: Lock | None = None
     #: `facts(cls)`, kept once asked (`class_facts`): looking it up costs an id() and a dict
     known: ClassFacts | None = field(default=None, init=False)
+
+    # (its own __init__, the dataclass's signature: compiled, a dataclass's generated one runs
+    # as plain Python, and is called with a dict of the keywords)
+    def __init__(
+        self,
+        id: str,
+        side: str,
+        cls: ShipClass,
+        squadron: str,
+        index: int,
+        x: float,
+        y: float,
+        heading: int,
+        speed: int,
+        last_speed: int,
+        superstructure: int,
+        shields: int,
+        engine_power: int,
+        systems: int,
+        mounts: dict[WeaponKind, tuple[int, ...]],
+        _destroyed: bool = False,
+        _derelict: bool = False,
+        _out_of_play: bool = False,
+        tokens: int = 0,
+        cards: list[str] | None = None,
+        start_cards: tuple[str, ...] = (),
+        points: int = 0,
+        max_shields: int = 0,
+        max_engine: int = 0,
+        max_systems: int = 0,
+        damage_control: int = 0,
+        strength: dict[WeaponKind, int] | None = None,
+        ranges: dict[WeaponKind, int] | None = None,
+        evasion: int = 0,
+        detached: bool = False,
+        in_control: bool = True,
+        fired: bool = False,
+        moved: bool = False,
+        lock: Lock | None = None,
+    ) -> None:
+        self.id = id
+        self.side = side
+        self.cls = cls
+        self.squadron = squadron
+        self.index = index
+        self.x = x
+        self.y = y
+        self.heading = heading
+        self.speed = speed
+        self.last_speed = last_speed
+        self.superstructure = superstructure
+        self.shields = shields
+        self.engine_power = engine_power
+        self.systems = systems
+        self.mounts = mounts
+        self._destroyed = _destroyed
+        self._derelict = _derelict
+        self._out_of_play = _out_of_play
+        self.alive = True
+        self.on_table = True
+        self.tokens = tokens
+        self.cards = [] if cards is None else cards
+        self.start_cards = start_cards
+        self.points = points
+        self.max_shields = max_shields
+        self.max_engine = max_engine
+        self.max_systems = max_systems
+        self.damage_control = damage_control
+        self.strength = {} if strength is None else strength
+        self.ranges = {} if ranges is None else ranges
+        self.evasion = evasion
+        self.detached = detached
+        self.in_control = in_control
+        self.fired = fired
+        self.moved = moved
+        self.lock = lock
+        self.known = None
 
     def class_facts(self) -> ClassFacts:
         """`facts(self.cls)`: what the rules read of the ship's class, kept after the first time."""
@@ -321,7 +398,7 @@ class ShipState:
         self._settle()
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class SquadronState:
     """A squadron: its ships in formation order (leader first) and the leader's trail."""
 
@@ -333,6 +410,27 @@ class SquadronState:
     trail: Trail
     activated: bool = False
     fired: bool = False
+
+    # (its own __init__, as ShipState's)
+    def __init__(
+        self,
+        id: str,
+        side: str,
+        ships: list[str],
+        formation: list[str],
+        offsets: dict[str, float],
+        trail: Trail,
+        activated: bool = False,
+        fired: bool = False,
+    ) -> None:
+        self.id = id
+        self.side = side
+        self.ships = ships
+        self.formation = formation
+        self.offsets = offsets
+        self.trail = trail
+        self.activated = activated
+        self.fired = fired
 
     def copy(self) -> SquadronState:
         """An independent copy, trail included."""
