@@ -57,20 +57,21 @@ def verify_targets(
     able = {s.id for s in firers(battle, squadron) if reaction_to is None or s.bears(_FORE)}
     seen = set()
     for t in targets:
-        if t.ship in seen:
+        sid = t.ship  # (read once: an order's fields are a Python object's, slow to read)
+        if sid in seen:
             raise IllegalOrderError(
-                f"{t.ship} declares two targets; a ship fires at one target "
+                f"{sid} declares two targets; a ship fires at one target "
                 "out of one arc (FPF-FIRE-04, FPF-FIRE-05)"
             )
-        seen.add(t.ship)
-        if t.ship not in squadron.ships:
-            raise IllegalOrderError(f"{t.ship} is not in squadron {squadron.id}")
-        if t.ship not in able:
+        seen.add(sid)
+        if sid not in squadron.ships:
+            raise IllegalOrderError(f"{sid} is not in squadron {squadron.id}")
+        if sid not in able:
             raise IllegalOrderError(
-                f"{t.ship} cannot fire: destroyed, out of control or with no "
+                f"{sid} cannot fire: destroyed, out of control or with no "
                 "working weapon (FPF-DMG-13, FPF-DMG-15)"
             )
-        ship = battle.ships[t.ship]
+        ship = battle.ships[sid]
         if not ship.bears(t.arc):
             arcs = "/".join(a.value for a in ship.armed_arcs())
             raise IllegalOrderError(
@@ -132,14 +133,16 @@ def declare(
     for the turn (FPF-ARC-02), and every working weapon covering that arc joins the lock
     (FPF-ARC-04)."""
     for t in targets:
-        ship = battle.ships[t.ship]
-        kinds = ship.bears(t.arc)
+        # (each field read once: an order's fields are a Python object's, slow to read)
+        sid, arc, tid = t.ship, t.arc, t.target
+        ship = battle.ships[sid]
+        kinds = ship.bears(arc)
         if jumping:
             kinds = rules_in(battle).jump_weapons(battle, kinds)
-        ship.lock = Lock(t.target, t.arc, kinds, reaction_to)
+        ship.lock = Lock(tid, arc, kinds, reaction_to)
         battle.locked.append(ship)
         ship.fired = True
-        battle.log.record(_FIRE_DECLARED, t.ship, t.target, str(t.arc), reaction_to is not None)
+        battle.log.record(_FIRE_DECLARED, sid, tid, str(arc), reaction_to is not None)
 
 
 def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:

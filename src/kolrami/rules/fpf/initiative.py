@@ -24,6 +24,7 @@ from kolrami.rules.fpf.orders import (
     ActivationDecision,
     InitiativeDecision,
     InitiativeOrder,
+    Maneuver,
     OrdersDecision,
     ReactionDecision,
     ReactionOrder,
@@ -92,7 +93,8 @@ def verify_squadron_order(battle: Battle, squadron: SquadronState, order: Squadr
     if order.squadron != squadron.id:
         raise IllegalOrderError(f"orders are for {squadron.id}, not {order.squadron}")
     needed = movers(battle, squadron)
-    given = [s for s, _ in order.moves]
+    moves = order.moves  # (read once: an order's fields are a Python object's, slow to read)
+    given = [s for s, _ in moves]
     # (given in the order needed, as captains do, is the same set: no sorting then)
     same = given == needed or sorted(given, key=str) == sorted(needed, key=str)
     if not same or len(set(given)) != len(given):
@@ -101,16 +103,17 @@ def verify_squadron_order(battle: Battle, squadron: SquadronState, order: Squadr
             f"{squadron.id} needs one manoeuvre for each of: "
             f"{', '.join(names) or 'nobody'} (FPF-MOV-07)"
         )
-    for who, m in order.moves:
+    for who, m in moves:
         if who is None:
             ships = [battle.ships[s] for s in squadron.formation]
             verify_maneuver(battle, ships, m, None, f"{squadron.id} formation")
-    for who, m in order.moves:
+    for who, m in moves:
         if who is not None:
             # a detached ship flies on its own: it is no longer a wingman on the leader's path
             verify_maneuver(battle, [battle.ships[who]], m, None, who)
-    if order.fire is not None:
-        verify_targets(battle, squadron, order.fire, None)
+    fire = order.fire
+    if fire is not None:
+        verify_targets(battle, squadron, fire, None)
 
 
 def verify_initiative(order: object) -> None:
@@ -261,27 +264,32 @@ def carry_out(battle: Battle, squadron: SquadronState, order: SquadronOrder | No
     """The rest of an activation once its orders are given: fire declared, the move with locked
     fire, the activation's locks spent (FPF-FIRE-10)."""
     jumping = False
+    # (the order's fields read once: they are a Python object's, slow to read)
+    moves: tuple[tuple[str | None, Maneuver], ...] = ()
     if order is not None:
-        for _, maneuver in order.moves:
-            jumping = jumping or maneuver.jump
-    if order is not None and order.fire is not None:
-        declare(battle, order.fire, None, jumping)
-        squadron.fired = True
-    if order is not None:
-        for who, move in order.moves:
-            if move.jump:
-                ids = squadron.formation if who is None else [who]
-                for sid in list(ids):
-                    rules_in(battle).before_jump(battle, battle.ships[sid])
+        moves = order.moves
+        fire = order.fire
+        jumps = []
+        for who, maneuver in moves:
+            if maneuver.jump:
+                jumping = True
+                jumps.append(who)
+        if fire is not None:
+            declare(battle, fire, None, jumping)
+            squadron.fired = True
+        for who in jumps:
+            ids = squadron.formation if who is None else [who]
+            for sid in list(ids):
+                rules_in(battle).before_jump(battle, battle.ships[sid])
     battle.moving = squadron.id
-    formation_move = order.move_of(None) if order else None
+    formation_move = _move_of(moves, None)
     if formation_move is not None:
         move_formation(battle, squadron, formation_move)
     for sid in list(squadron.ships):
         ship = battle.ships[sid]
         if not ship.alive or not ship.detached or ship.moved:
             continue  # a ship that lost control during the formation's move has moved already
-        m = order.move_of(sid) if (order and ship.in_control) else None
+        m = _move_of(moves, sid) if ship.in_control else None
         move_single(battle, ship, m)
     battle.moving = None
     # The activation is over: the squadron's own locks and the reaction locks on it are spent
@@ -294,6 +302,15 @@ def carry_out(battle: Battle, squadron: SquadronState, order: SquadronOrder | No
         ):
             ship.lock = None
     battle.locked = [s for s in battle.locked if s.lock is not None]
+
+
+def _move_of(moves: tuple[tuple[str | None, Maneuver], ...], ship: str | None) -> Maneuver | None:
+    """`SquadronOrder.move_of` of an order's moves, as a native loop (the method is a Python
+    call)."""
+    for key, m in moves:
+        if key == ship:
+            return m
+    return None
 
 
 class FpfInitiative(RuleModule):

@@ -171,18 +171,20 @@ def plan_path(
     standstill turns to any facing first (FPF-MOV-13). The final position must not be on
     another ship or off the table: the ship stops short (FPF-MOV-08).
     """
-    h = (heading + (m.pivot if m.pivot is not None else m.turn1)) % HEADINGS
+    # (each field read once: a manoeuvre's fields are a Python object's, slow to read)
+    pivot, speed = m.pivot, m.speed
+    h = (heading + (pivot if pivot is not None else m.turn1)) % HEADINGS
     if m.jump:  # straight ahead after the first turn (FPF-OPT-04)
-        jx, jy = advance(x, y, h, m.speed)
-        return _stop_short(battle, [(x, y, h), (jx, jy, h)], m.speed, ignore)
-    half = m.speed / 2
+        jx, jy = advance(x, y, h, speed)
+        return _stop_short(battle, [(x, y, h), (jx, jy, h)], speed, ignore)
+    half = speed / 2
     mx, my = advance(x, y, h, half)
     h2 = (h + m.turn2) % HEADINGS
     ex, ey = advance(mx, my, h2, half)
     path = [(x, y, h), (mx, my, h), (ex, ey, h2)]
-    if m.speed == 0:
+    if speed == 0:
         return [(x, y, h)], 0.0, None
-    return _stop_short(battle, path, m.speed, ignore)
+    return _stop_short(battle, path, speed, ignore)
 
 
 def _stop_short(
@@ -282,7 +284,7 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
     while True:
         trail = before.copy()
         _extend(trail, path)
-        placed = _place_wingmen(battle, squadron, trail, dist)
+        placed = _place_wingmen(battle, squadron, trail, dist, own)
         if placed is not None or dist <= 0.0:
             break
         # FPF-MOV-08: a wingman could find no spot clear of its squadron mates between where it
@@ -365,18 +367,18 @@ def _within(dx: float, dy: float, reach2: float) -> bool:
 
 
 def _place_wingmen(
-    battle: Battle, squadron: SquadronState, trail: Trail, dist: float
+    battle: Battle, squadron: SquadronState, trail: Trail, dist: float, own: set[str]
 ) -> dict[str, tuple[float, float]] | None:
     """Each wingman's new offset behind the leader and the distance it moves; None when one
     can find no spot clear of its squadron mates.
 
     Wingmen move as far as the leader did, never more (FPF-MOV-09). A wingman whose place is
     taken stops short along the trail, 1 cm at a time, but never behind where it started and
-    never onto another ship, of its own squadron included (FPF-MOV-08).
+    never onto another ship, of its own squadron included (FPF-MOV-08). `own`: the ids of the
+    formation, as a set.
     """
     reach2 = (2 * battle.base_radius_cm) ** 2
     far = 2 * battle.base_radius_cm * 1.000001  # (`_clear`'s quick test)
-    own = set(squadron.formation)
     others = []
     for s in battle.all_ships:
         if s.on_table and s.id not in own:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Generator
+from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import ShipClass, WeaponKind
@@ -15,6 +16,11 @@ from kolrami.rules.module import RuleModule, Ruleset
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
 
+
+# A decision is an immutable value, and the same one comes up turn after turn while the damage
+# stands; a frozen dataclass is slow to build, so each is made once for each set of values
+# (as initiative's decisions).
+_repair_decision: Final = lru_cache(maxsize=1024)(RepairDecision)
 
 #: Each ship class's printed mounts by weapon kind, by the class's identity: asked of every ship
 #: each turn, and a catalog model's fields are slow to read. An entry holds its class, so no
@@ -81,7 +87,7 @@ def repair_decision(battle: Battle, side: str) -> RepairDecision | None:
                 points.append(s.damage_control)
     if not ships:
         return None
-    return RepairDecision(side, tuple(ships), tuple(damaged), tuple(points))
+    return _repair_decision(side, tuple(ships), tuple(damaged), tuple(points))
 
 
 def verify_repair_order(battle: Battle, decision: RepairDecision, order: object) -> None:
