@@ -23,6 +23,7 @@ from kolrami.engine.eventlog import EventLog
 from kolrami.engine.geometry import (
     Trail,
     advance,
+    segment_hits_circle,
 )
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import PLAY_BLOCKING, validate
@@ -110,9 +111,16 @@ def weapons_bearing(
 ) -> list[WeaponKind]:
     """Weapon kinds with working shots (`mounts`) of a ship of class `cls` that fire into `arc`:
     what `ShipState.bears` and a view's `ShipView.bears` both answer."""
+    return _bearing(facts(cls), mounts, arc)
+
+
+def _bearing(
+    known: ClassFacts, mounts: dict[WeaponKind, tuple[int, ...]], arc: Arc
+) -> list[WeaponKind]:
+    """`weapons_bearing` of a class whose facts are `known`."""
     # (a loop: in Python 3.11 a comprehension is a call of its own, and this one is hot)
     out = []
-    for k in facts(cls).bearing[arc]:
+    for k in known.bearing[arc]:
         if any_working(mounts[k]):
             out.append(k)
     return out
@@ -126,7 +134,23 @@ def all_out(mounts: dict[WeaponKind, tuple[int, ...]]) -> bool:
     return True
 
 
-@dataclass(slots=True, eq=False)
+def bases_clear(battle: Battle, firer: ShipState, target: ShipState) -> bool:
+    """Whether no base masks the line of fire from `firer` to `target`, by FPF's masking method
+    1 (FPF-MASK-01, FPF-MASK-03): a base on the line masks it when the firer or the target
+    stands still (speed 0). The rule of `rules.fpf.masking.MaskingStationary`, here to be
+    compiled with the engine."""
+    if firer.speed != 0 and target.speed != 0:
+        return True
+    r = battle.base_radius_cm
+    for s in battle.all_ships:
+        if s is firer or s is target or not s.on_table:
+            continue
+        if segment_hits_circle(firer.x, firer.y, target.x, target.y, s.x, s.y, r):
+            return False
+    return True
+
+
+@dataclass(slots=True, eq=False, init=False)
 class ShipState:
     """One ship in battle. Captains read it; only the engine writes it. (What can be read off
     its numbers, `bears` and the rest, a view's snapshot of it, kolrami.engine.view.ShipView,
@@ -176,6 +200,92 @@ class ShipState:
     fired: bool = False  # used its volley this turn (declared fire or reaction)
     moved: bool = False
     lock: Lock | None = None
+    #: `facts(cls)`, kept once asked (`class_facts`): looking it up costs an id() and a dict
+    known: ClassFacts | None = field(default=None, init=False)
+
+    # (its own __init__, the dataclass's signature: compiled, a dataclass's generated one runs
+    # as plain Python, and is called with a dict of the keywords)
+    def __init__(
+        self,
+        id: str,
+        side: str,
+        cls: ShipClass,
+        squadron: str,
+        index: int,
+        x: float,
+        y: float,
+        heading: int,
+        speed: int,
+        last_speed: int,
+        superstructure: int,
+        shields: int,
+        engine_power: int,
+        systems: int,
+        mounts: dict[WeaponKind, tuple[int, ...]],
+        _destroyed: bool = False,
+        _derelict: bool = False,
+        _out_of_play: bool = False,
+        tokens: int = 0,
+        cards: list[str] | None = None,
+        start_cards: tuple[str, ...] = (),
+        points: int = 0,
+        max_shields: int = 0,
+        max_engine: int = 0,
+        max_systems: int = 0,
+        damage_control: int = 0,
+        strength: dict[WeaponKind, int] | None = None,
+        ranges: dict[WeaponKind, int] | None = None,
+        evasion: int = 0,
+        detached: bool = False,
+        in_control: bool = True,
+        fired: bool = False,
+        moved: bool = False,
+        lock: Lock | None = None,
+    ) -> None:
+        self.id = id
+        self.side = side
+        self.cls = cls
+        self.squadron = squadron
+        self.index = index
+        self.x = x
+        self.y = y
+        self.heading = heading
+        self.speed = speed
+        self.last_speed = last_speed
+        self.superstructure = superstructure
+        self.shields = shields
+        self.engine_power = engine_power
+        self.systems = systems
+        self.mounts = mounts
+        self._destroyed = _destroyed
+        self._derelict = _derelict
+        self._out_of_play = _out_of_play
+        self.alive = True
+        self.on_table = True
+        self.tokens = tokens
+        self.cards = [] if cards is None else cards
+        self.start_cards = start_cards
+        self.points = points
+        self.max_shields = max_shields
+        self.max_engine = max_engine
+        self.max_systems = max_systems
+        self.damage_control = damage_control
+        self.strength = {} if strength is None else strength
+        self.ranges = {} if ranges is None else ranges
+        self.evasion = evasion
+        self.detached = detached
+        self.in_control = in_control
+        self.fired = fired
+        self.moved = moved
+        self.lock = lock
+        self.known = None
+
+    def class_facts(self) -> ClassFacts:
+        """`facts(self.cls)`: what the rules read of the ship's class, kept after the first time."""
+        known = self.known
+        if known is None:
+            known = self.known = facts(self.cls)
+        return known
 
     def shots(self, kind: WeaponKind) -> int:
         """Working shots of a weapon kind now (knocked-out mounts count 0)."""
@@ -183,7 +293,7 @@ class ShipState:
 
     def bears(self, arc: Arc) -> list[WeaponKind]:
         """Weapon kinds with working shots that fire into `arc`."""
-        return weapons_bearing(self.cls, self.mounts, arc)
+        return _bearing(self.class_facts(), self.mounts, arc)
 
     def range_of(self, kind: WeaponKind) -> int:
         """Range of a weapon kind in cm (0 when the sheet has none)."""
@@ -246,6 +356,7 @@ class ShipState:
         other.in_control = self.in_control
         other.fired = self.fired
         other.moved = self.moved
+        other.known = self.known
         other.lock = None
         lock = self.lock
         if lock is not None:
@@ -287,7 +398,7 @@ class ShipState:
         self._settle()
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class SquadronState:
     """A squadron: its ships in formation order (leader first) and the leader's trail."""
 
@@ -299,6 +410,27 @@ class SquadronState:
     trail: Trail
     activated: bool = False
     fired: bool = False
+
+    # (its own __init__, as ShipState's)
+    def __init__(
+        self,
+        id: str,
+        side: str,
+        ships: list[str],
+        formation: list[str],
+        offsets: dict[str, float],
+        trail: Trail,
+        activated: bool = False,
+        fired: bool = False,
+    ) -> None:
+        self.id = id
+        self.side = side
+        self.ships = ships
+        self.formation = formation
+        self.offsets = offsets
+        self.trail = trail
+        self.activated = activated
+        self.fired = fired
 
     def copy(self) -> SquadronState:
         """An independent copy, trail included."""
@@ -362,6 +494,7 @@ class Battle:
         self.table_width_cm: float = scenario.table_width_cm
         self.table_height_cm: float = scenario.table_height_cm
         self.base_radius_cm: float = scenario.base_radius_cm
+        self.formation_spacing_cm: float = scenario.formation_spacing_cm
         self.pack = pack or builtin_pack()
         for side, fleet in zip(SIDES, fleets, strict=True):
             _check_playable(fleet, side, self.pack)
@@ -375,6 +508,9 @@ class Battle:
         self.turn = 0
         self.result: Result | None = None
         self.ships: dict[str, ShipState] = {}
+        #: `ships.values()` as a list, in the same order (set with `ships` at deployment and in a
+        #: clone; the hot loops walk it: a list is walked natively, a dict's values are not)
+        self.all_ships: list[ShipState] = []
         self.squadrons: dict[str, SquadronState] = {}
         self.moving: str | None = None  # squadron now moving (for reaction fire)
         self.locked: list[ShipState] = []  # ships with weapons locked and not yet fired
@@ -408,6 +544,7 @@ class Battle:
         }
         self.log.record(ev.BattleStarted, self.header)
         self._deploy()
+        self.all_ships = list(self.ships.values())
 
     # --- set-up ----------------------------------------------------------------------------------
 
@@ -528,7 +665,7 @@ class Battle:
     def side_ships(self, side: str) -> list[ShipState]:
         """Ships of a side still alive."""
         out = []
-        for s in self.ships.values():
+        for s in self.all_ships:
             if s.side == side and s.alive:
                 out.append(s)
         return out
@@ -646,6 +783,7 @@ class Battle:
         other.stats = Stats(st.activations, st.volleys, st.shots, st.candidates)
         ships = {sid: ship.copy() for sid, ship in self.ships.items()}
         other.ships = ships
+        other.all_ships = list(ships.values())
         other.squadrons = {qid: q.copy() for qid, q in self.squadrons.items()}
         other.locked = [ships[s.id] for s in self.locked]
         other.rerolls_left = dict(self.rerolls_left)
@@ -673,6 +811,7 @@ class Battle:
         self.table_width_cm = source.table_width_cm
         self.table_height_cm = source.table_height_cm
         self.base_radius_cm = source.base_radius_cm
+        self.formation_spacing_cm = source.formation_spacing_cm
         self.pack = source.pack
         self.fleets = source.fleets
         self.seed = source.seed
@@ -684,6 +823,7 @@ class Battle:
         self.turn = source.turn
         self.result = source.result
         self.ships = source.ships
+        self.all_ships = source.all_ships
         self.squadrons = source.squadrons
         self.moving = source.moving
         self.locked = source.locked

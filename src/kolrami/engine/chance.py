@@ -29,6 +29,16 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(digest, "big") >> (64 - SEED_BITS)
 
 
+def _bit_length(n: int) -> int:
+    """`n.bit_length()`, as a native loop (compiled, the method is a Python call)."""
+    n = n if n >= 0 else -n
+    k = 0
+    while n:
+        n >>= 1
+        k += 1
+    return k
+
+
 # (compiled, loaded test dice still subclass it in plain Python and override `d`)
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Dice:
@@ -67,7 +77,7 @@ class Dice:
         """One die with `sides` faces numbered 1..sides."""
         self.rolls += 1
         bits = self._bits
-        k = sides.bit_length()
+        k = _bit_length(sides)
         r = bits(k)
         while r >= sides:
             r = bits(k)
@@ -87,10 +97,11 @@ class Dice:
 
     def many(self, count: int, sides: int) -> list[int]:
         """`count` dice with `sides` faces (the same faces as `count` calls of `d`)."""
-        if type(self).d is not Dice.d:  # loaded dice: every die goes through their `d`
+        # loaded dice: every die goes through their `d` (a plain Dice's is Dice.d: not asked)
+        if type(self) is not Dice and type(self).d is not Dice.d:
             return [self.d(sides) for _ in range(count)]
         self.rolls += count
-        bits, k = self._bits, sides.bit_length()
+        bits, k = self._bits, _bit_length(sides)
         out = []
         for _ in range(count):
             r = bits(k)

@@ -156,17 +156,27 @@ class Trail:
 
     __slots__ = ("headings", "lengths", "points")
 
-    def __init__(self, x: float, y: float, heading: int, length: float) -> None:
+    def __init__(
+        self, x: float, y: float, heading: int, length: float, copy_of: Trail | None = None
+    ) -> None:
+        if copy_of is not None:  # `copy`: the same points, in lists of its own
+            self.points: list[Point] = list(copy_of.points)
+            self.headings: list[int] = list(copy_of.headings)
+            self.lengths: list[float] = list(copy_of.lengths)
+            return
         # A straight trail behind a ship just deployed.
         bx, by = advance(x, y, heading, -length)
-        self.points: list[Point] = [(x, y), (bx, by)]
-        self.headings: list[int] = [heading % HEADINGS]  # headings[i]: from points[i+1] to [i]
-        self.lengths: list[float] = [_hypot(x - bx, y - by)]
+        self.points = [(x, y), (bx, by)]
+        self.headings = [heading % HEADINGS]  # headings[i]: from points[i+1] to [i]
+        self.lengths = [_hypot(x - bx, y - by)]
 
     def extend(self, x: float, y: float, heading: int) -> None:
         """The leader moved in a straight line to (x, y) on `heading`."""
         lx, ly = self.points[0]
-        if (x - lx) ** 2 + (y - ly) ** 2 < 1e-12:
+        dx, dy = x - lx, y - ly
+        # (a step of 1e-5 or more along x or y is no standstill, whatever its squares round
+        # to: only a shorter one is squared)
+        if -1e-5 < dx < 1e-5 and -1e-5 < dy < 1e-5 and dx**2 + dy**2 < 1e-12:
             return
         if self.headings[0] == heading % HEADINGS:
             self.points[0] = (x, y)  # same straight line: move the head
@@ -253,9 +263,5 @@ class Trail:
 
     def copy(self) -> Trail:
         """An independent copy (for a captain's look-ahead)."""
-        # (a throwaway trail overwritten, not Trail.__new__: compiled classes have no bare __new__)
-        new = Trail(0.0, 0.0, 0, 0.0)
-        new.points = list(self.points)
-        new.headings = list(self.headings)
-        new.lengths = list(self.lengths)
-        return new
+        # (through the constructor: compiled classes have no bare __new__)
+        return Trail(0.0, 0.0, 0, 0.0, copy_of=self)

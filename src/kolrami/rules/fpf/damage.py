@@ -7,15 +7,27 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc, HitLocations, Location, WeaponKind
-from kolrami.engine.battle import facts
+from kolrami.engine.binder import Rules
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
+from kolrami.rules.fpf.masking import MaskingNone, MaskingStationary
 from kolrami.rules.fpf.orders import Maneuver
-from kolrami.rules.module import RuleModule, rules_of
+from kolrami.rules.module import RuleModule, Ruleset
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
 from kolrami.errors import InvalidInputError
+
+
+def rules_in(battle: Battle) -> Ruleset:
+    """The battle's bound rules: `rules.module.rules_of`, compiled with the FPF rules that ask
+    it at every shot, move and repair (rules.module is plain Python, where every call of it is
+    a Python call and a look-up of its name)."""
+    rules = battle.rules
+    if not isinstance(rules, Ruleset):
+        raise TypeError("this battle was not built by kolrami.rules (new_battle)")
+    return rules
+
 
 #: The d10 face that always fails and the one that always penetrates (FPF-DMG-02).
 AUTO_FAIL: Final = 1
@@ -134,15 +146,8 @@ class FpfDamage(RuleModule):
         return None
 
     def battle_over(self, battle: Battle) -> bool:
-        # over unless ships of both sides are alive (a loop: asked before every activation)
-        side = None
-        for s in battle.ships.values():
-            if s.alive:
-                if side is None:
-                    side = s.side
-                elif s.side != side:
-                    return False
-        return True
+        # over unless ships of both sides are alive (`battle_over` asks it natively)
+        return one_side_left(battle)
 
     def result(self, battle: Battle) -> tuple[str | None, str]:
         alive = {side: bool(battle.side_ships(side)) for side in ("A", "B")}
@@ -159,6 +164,66 @@ class FpfDamage(RuleModule):
         return winner, f"turn limit, points destroyed A {lost['B']} : B {lost['A']}"
 
 
+#: what `natives` finds of a battle's rules: its line of fire is FPF's masking method 1 (bases
+#: of stationary ships mask) or method 2 (nothing masks); its penetration FPF's own; the end of
+#: the battle FPF's own (one side left)
+MASK_BASES: Final = 1
+MASK_NONE: Final = 2
+FPF_PENETRATION: Final = 4
+FPF_END: Final = 8
+#: `natives` of each battle's rules met so far, by the rules' identity (an entry holds them)
+_NATIVES: Final[dict[int, tuple[Rules, int]]] = {}
+
+
+def natives(rules: Rules) -> int:
+    """Which of FPF's own policies decide in `rules` (`MASK_BASES` ...): those the FPF rules
+    then ask natively, through the same functions the policies call, and not through a Python
+    call each time. Worked out once for each rules object (they are shared by the battles of
+    the same modules, and their policies are bound once)."""
+    found = _NATIVES.get(id(rules))
+    if found is not None:
+        return found[1]
+    flags = 0
+    masking = type(rules.provider(RuleModule.line_of_fire_clear))
+    if masking is MaskingStationary:
+        flags |= MASK_BASES
+    elif masking is MaskingNone:
+        flags |= MASK_NONE
+    if type(rules.provider(RuleModule.penetrates)) is FpfDamage:
+        flags |= FPF_PENETRATION
+    if type(rules.provider(RuleModule.battle_over)) is FpfDamage:
+        flags |= FPF_END
+    if len(_NATIVES) >= 256:  # (a bound for long sessions of rules made on the fly)
+        _NATIVES.clear()
+    _NATIVES[id(rules)] = (rules, flags)
+    return flags
+
+
+def battle_over(battle: Battle) -> bool:
+    """`battle.over()`: FPF's own end (`one_side_left`) asked natively when it is the
+    battle's."""
+    if battle.result is not None:
+        return True
+    rules = battle.rules
+    if natives(rules) & FPF_END:
+        return one_side_left(battle)
+    return rules.battle_over(battle)
+
+
+def one_side_left(battle: Battle) -> bool:
+    """Whether ships of only one side (or none) are alive: FPF's end of the battle before its
+    turn limit (`FpfDamage.battle_over`)."""
+    # (a loop: asked before every activation)
+    side = None
+    for s in battle.all_ships:
+        if s.alive:
+            if side is None:
+                side = s.side
+            elif s.side != side:
+                return False
+    return True
+
+
 SYSTEMS_FLOOR: Final = -10  # FPF-DMG-14
 
 # Enum members as constants of this module: compiled code reads them as C statics, where
@@ -169,6 +234,8 @@ _COMPUTER: Final = Location.COMPUTER
 _PHASERS: Final = Location.PHASERS
 _PHASER: Final = WeaponKind.PHASER
 _PHOTON: Final = WeaponKind.PHOTON
+# (the event class as a constant: compiled, `ev.HitScored` is a look-up in the module each time)
+_HIT_SCORED: Final = ev.HitScored
 
 
 def apply_damage(
@@ -182,7 +249,8 @@ def apply_damage(
 ) -> None:
     """Damage to superstructure and the location hit (FPF-DMG-07, FPF-DMG-08, FPF-DMG-09,
     FPF-DMG-10, FPF-DMG-11, FPF-DMG-12, FPF-DMG-13, FPF-DMG-14)."""
-    loc = facts(target.cls).by_face[loc_roll]
+    known = target.class_facts()
+    loc = known.by_face[loc_roll]
     superstructure = target.superstructure - amount
     applied = "superstructure"
     value = superstructure
@@ -192,21 +260,21 @@ def apply_damage(
             applied, value = "shields", max(0, target.shields - amount)
     elif loc is _ENGINE_POWER:
         if target.engine_power > 0:
-            lost = rules_of(battle).engine_damage(battle, target, amount)
+            lost = rules_in(battle).engine_damage(battle, target, amount)
             applied, value = "engine_power", max(0, target.engine_power - lost)
     elif loc is _COMPUTER:
         # Systems keep falling below zero, to -10 (FPF-DMG-14)
         applied, value = "computer", max(SYSTEMS_FLOOR, target.systems - amount)
     else:
         kind = _PHASER if loc is _PHASERS else _PHOTON
-        w = target.cls.weapon(kind)
         left = list(target.mounts[kind])
-        # a weapon is only damaged by fire from an arc it covers (FPF-DMG-09)
-        if w is not None and w.bears(attack_arc) and sum(left) > 0:
+        # a weapon is only damaged by fire from an arc it covers (FPF-DMG-09): the class has
+        # the weapon and it bears into that arc (`ShipClass.bearing`, as `facts` keeps it)
+        if kind in known.bearing[attack_arc] and _total(left) > 0:
             _damage_mounts(left, amount)
-            applied, value, mounts = str(loc), sum(left), left
+            applied, value, mounts = str(loc), _total(left), left
     battle.record(
-        ev.HitScored(
+        _HIT_SCORED(
             by.id if by else "",
             target.id,
             weapon,
@@ -220,9 +288,9 @@ def apply_damage(
         )
     )
     if target.superstructure <= 0:
-        rules_of(battle).destroyed(battle, target, by)
+        rules_in(battle).destroyed(battle, target, by)
     elif target.in_control and (
-        (target.engine_power <= 0 and not facts(target.cls).stationary) or target.systems <= 0
+        (target.engine_power <= 0 and not known.stationary) or target.systems <= 0
     ):
         # ballistic: engines or Systems at 0, it drifts (FPF-DMG-13, FPF-DMG-15); a fixed base
         # has no engines to lose, only its Systems (docs/rules.md, Bases in FPF); detoothed and
@@ -230,12 +298,24 @@ def apply_damage(
         battle.set_control(target, False)
 
 
+def _total(mounts: list[int]) -> int:
+    """`sum(mounts)`, as a native loop (compiled, the builtin is a Python call)."""
+    total = 0
+    for shots in mounts:
+        total += shots
+    return total
+
+
 def _damage_mounts(mounts: list[int], amount: int) -> None:
     """Remove `amount` shots, concentrated on the weakest working mount (owner's choice, see
     docs/rules.md FPF-DATA): a mount knocked out needs only one Damage Control point."""
     for _ in range(amount):
-        working = [i for i, v in enumerate(mounts) if v > 0]
-        if not working:
+        # the working mount with the fewest shots, the first of equals
+        weakest = -1
+        for i in range(len(mounts)):
+            shots = mounts[i]
+            if shots > 0 and (weakest < 0 or shots < mounts[weakest]):
+                weakest = i
+        if weakest < 0:
             return
-        i = min(working, key=lambda j: (mounts[j], j))
-        mounts[i] -= 1
+        mounts[weakest] -= 1

@@ -7,13 +7,22 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc, Location, WeaponKind
-from kolrami.engine.battle import Lock, ShipState, any_working, facts
+from kolrami.engine.battle import Lock, ShipState, any_working, bases_clear
 from kolrami.engine.geometry import arc_to, segment_hits_circle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
-from kolrami.rules.fpf.damage import apply_damage
+from kolrami.rules.fpf.damage import (
+    AUTO_FAIL,
+    AUTO_PENETRATE,
+    FPF_PENETRATION,
+    MASK_BASES,
+    MASK_NONE,
+    apply_damage,
+    natives,
+    rules_in,
+)
 from kolrami.rules.fpf.orders import FireTarget
-from kolrami.rules.module import rules_of
+from kolrami.rules.module import Ruleset
 
 #: a weapon group ready to fire: firer, target, weapon kind, range; and one whose dice are rolled
 Ready = tuple[ShipState, ShipState, WeaponKind, float]
@@ -24,6 +33,9 @@ Rolled = tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]
 _FORE: Final = Arc.F
 _PHOTON: Final = WeaponKind.PHOTON
 _SHIELDS: Final = Location.SHIELDS
+# (event classes as constants: compiled, `ev.VolleyFired` is a look-up in the module each time)
+_FIRE_DECLARED: Final = ev.FireDeclared
+_VOLLEY_FIRED: Final = ev.VolleyFired
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, SquadronState
@@ -45,20 +57,21 @@ def verify_targets(
     able = {s.id for s in firers(battle, squadron) if reaction_to is None or s.bears(_FORE)}
     seen = set()
     for t in targets:
-        if t.ship in seen:
+        sid = t.ship  # (read once: an order's fields are a Python object's, slow to read)
+        if sid in seen:
             raise IllegalOrderError(
-                f"{t.ship} declares two targets; a ship fires at one target "
+                f"{sid} declares two targets; a ship fires at one target "
                 "out of one arc (FPF-FIRE-04, FPF-FIRE-05)"
             )
-        seen.add(t.ship)
-        if t.ship not in squadron.ships:
-            raise IllegalOrderError(f"{t.ship} is not in squadron {squadron.id}")
-        if t.ship not in able:
+        seen.add(sid)
+        if sid not in squadron.ships:
+            raise IllegalOrderError(f"{sid} is not in squadron {squadron.id}")
+        if sid not in able:
             raise IllegalOrderError(
-                f"{t.ship} cannot fire: destroyed, out of control or with no "
+                f"{sid} cannot fire: destroyed, out of control or with no "
                 "working weapon (FPF-DMG-13, FPF-DMG-15)"
             )
-        ship = battle.ships[t.ship]
+        ship = battle.ships[sid]
         if not ship.bears(t.arc):
             arcs = "/".join(a.value for a in ship.armed_arcs())
             raise IllegalOrderError(
@@ -80,7 +93,7 @@ def verify_targets(
                     f"{t.ship}: reaction fire must target the moving squadron "
                     f"{reaction_to} (FPF-FIRE-11)"
                 )
-    if rules_of(battle).squadron_fires_as_unit(battle) and seen != able:
+    if rules_in(battle).squadron_fires_as_unit(battle) and seen != able:
         missing = ", ".join(sorted(able - seen))
         raise IllegalOrderError(
             f"{squadron.id} fires as a unit or not at all: {missing} must "
@@ -120,14 +133,16 @@ def declare(
     for the turn (FPF-ARC-02), and every working weapon covering that arc joins the lock
     (FPF-ARC-04)."""
     for t in targets:
-        ship = battle.ships[t.ship]
-        kinds = ship.bears(t.arc)
+        # (each field read once: an order's fields are a Python object's, slow to read)
+        sid, arc, tid = t.ship, t.arc, t.target
+        ship = battle.ships[sid]
+        kinds = ship.bears(arc)
         if jumping:
-            kinds = rules_of(battle).jump_weapons(battle, kinds)
-        ship.lock = Lock(t.target, t.arc, kinds, reaction_to)
+            kinds = rules_in(battle).jump_weapons(battle, kinds)
+        ship.lock = Lock(tid, arc, kinds, reaction_to)
         battle.locked.append(ship)
         ship.fired = True
-        battle.log.record(ev.FireDeclared, t.ship, t.target, str(t.arc), reaction_to is not None)
+        battle.log.record(_FIRE_DECLARED, sid, tid, str(arc), reaction_to is not None)
 
 
 def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:
@@ -137,7 +152,8 @@ def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:
     were fired at."""
     if not battle.locked:
         return set()
-    line_clear = rules_of(battle).line_of_fire_clear
+    rules: Ruleset | None = None  # (found when a lock first gets as far as the line of fire)
+    found = 0  # (its `natives`)
     ready: list[Ready] = []
     for ship in battle.locked:
         lock = ship.lock
@@ -173,7 +189,13 @@ def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:
             continue
         if battle.blockers and not _clear_of_terrain(battle, ship, target):
             continue
-        if not line_clear(battle, ship, target):
+        if rules is None:
+            rules = rules_in(battle)
+            found = natives(rules)
+        if found & MASK_BASES:
+            if not bases_clear(battle, ship, target):
+                continue
+        elif not found & MASK_NONE and not rules.line_of_fire_clear(battle, ship, target):
             continue
         for k in in_range:
             lock.pending.remove(k)
@@ -233,7 +255,7 @@ def _rolled_together(battle: Battle, tier: list[Ready], side: str) -> list[Rolle
             continue
         cut = knocked.get(target.id, 0)
         rolled = _roll_group(battle, ship, target, kind, dist, max(0, target.shields - cut))
-        by_face = facts(target.cls).by_face
+        by_face = target.class_facts().by_face
         for loc_roll, dmg in rolled[3]:
             if by_face[loc_roll] is _SHIELDS:
                 knocked[target.id] = cut = cut + dmg
@@ -262,24 +284,33 @@ def _roll_group(
     FPF-DMG-03, FPF-DMG-04, FPF-DMG-05, FPF-DMG-06) against `shields` (the target's as they
     stand, unless an exchange says otherwise, FPF-FIRE-09)."""
     # evasion makes a shot as hard as if the weapon were that much weaker (card effects)
-    rules = rules_of(battle)
+    rules = rules_in(battle)
     strength = ship.strength[kind] - rules.evasion(battle, ship, target)
     shots = ship.shots(kind)
     dice = battle.dice
     if shields is None:
         shields = target.shields
     rolls = rules.after_roll(battle, ship, target, strength, shields, dice.many(shots, 10))
-    penetrates = rules.penetrates
     hits: list[tuple[int, int]] = []
-    for roll in rolls:
-        if penetrates(battle, ship, target, strength, shields, roll):
-            loc_roll = dice.d10()
-            dmg = dice.d6() if kind is _PHOTON else 1
-            hits.append((loc_roll, dmg))
+    if natives(rules) & FPF_PENETRATION:
+        # FPF's own rule (FpfDamage.penetrates, `damage.penetrates`), asked natively
+        need = shields - strength
+        for roll in rolls:
+            if roll != AUTO_FAIL and (roll == AUTO_PENETRATE or roll >= need):
+                loc_roll = dice.d10()
+                dmg = dice.d6() if kind is _PHOTON else 1
+                hits.append((loc_roll, dmg))
+    else:
+        penetrates = rules.penetrates
+        for roll in rolls:
+            if penetrates(battle, ship, target, strength, shields, roll):
+                loc_roll = dice.d10()
+                dmg = dice.d6() if kind is _PHOTON else 1
+                hits.append((loc_roll, dmg))
     battle.stats.volleys += 1
     battle.stats.shots += shots
     battle.log.record(
-        ev.VolleyFired,
+        _VOLLEY_FIRED,
         ship.id,
         target.id,
         str(kind),  # a StrEnum's str() is its value, quicker to reach than .value

@@ -7,10 +7,10 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc
-from kolrami.engine.battle import facts
 from kolrami.engine.geometry import arc_to
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
+from kolrami.rules.fpf.damage import battle_over, rules_in
 from kolrami.rules.fpf.fire import declare, firers, verify_targets
 from kolrami.rules.fpf.movement import (
     keep_pace,
@@ -24,12 +24,13 @@ from kolrami.rules.fpf.orders import (
     ActivationDecision,
     InitiativeDecision,
     InitiativeOrder,
+    Maneuver,
     OrdersDecision,
     ReactionDecision,
     ReactionOrder,
     SquadronOrder,
 )
-from kolrami.rules.module import RuleModule, rules_of
+from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, SquadronState
@@ -42,6 +43,12 @@ _activation_decision: Final = lru_cache(maxsize=1024)(ActivationDecision)
 _orders_decision: Final = lru_cache(maxsize=1024)(OrdersDecision)
 _reaction_decision: Final = lru_cache(maxsize=1024)(ReactionDecision)
 
+
+# (the event class as a constant: compiled, `ev.SquadronActivated` is a look-up in the module)
+_SQUADRON_ACTIVATED: Final = ev.SquadronActivated
+# (arcs as constants: compiled, `Arc.F` is a look-up in the enum's class each time)
+_FORE: Final = Arc.F
+_AFT: Final = Arc.A
 
 #: The key under which a battle keeps, during a forced activation, the forced squadron and the
 #: one that forced it (`battle.extensions`).
@@ -69,8 +76,8 @@ def forcible_prey(battle: Battle, squadron: SquadronState, pending: set[str]) ->
                 continue
             for p in pursuers:
                 if (
-                    arc_to(q.x, q.y, q.heading, p.x, p.y) is Arc.A
-                    and arc_to(p.x, p.y, p.heading, q.x, q.y) is Arc.F
+                    arc_to(q.x, q.y, q.heading, p.x, p.y) is _AFT
+                    and arc_to(p.x, p.y, p.heading, q.x, q.y) is _FORE
                 ):
                     hit = True
                     break
@@ -86,7 +93,8 @@ def verify_squadron_order(battle: Battle, squadron: SquadronState, order: Squadr
     if order.squadron != squadron.id:
         raise IllegalOrderError(f"orders are for {squadron.id}, not {order.squadron}")
     needed = movers(battle, squadron)
-    given = [s for s, _ in order.moves]
+    moves = order.moves  # (read once: an order's fields are a Python object's, slow to read)
+    given = [s for s, _ in moves]
     # (given in the order needed, as captains do, is the same set: no sorting then)
     same = given == needed or sorted(given, key=str) == sorted(needed, key=str)
     if not same or len(set(given)) != len(given):
@@ -95,16 +103,17 @@ def verify_squadron_order(battle: Battle, squadron: SquadronState, order: Squadr
             f"{squadron.id} needs one manoeuvre for each of: "
             f"{', '.join(names) or 'nobody'} (FPF-MOV-07)"
         )
-    for who, m in order.moves:
+    for who, m in moves:
         if who is None:
             ships = [battle.ships[s] for s in squadron.formation]
             verify_maneuver(battle, ships, m, None, f"{squadron.id} formation")
-    for who, m in order.moves:
+    for who, m in moves:
         if who is not None:
             # a detached ship flies on its own: it is no longer a wingman on the leader's path
             verify_maneuver(battle, [battle.ships[who]], m, None, who)
-    if order.fire is not None:
-        verify_targets(battle, squadron, order.fire, None)
+    fire = order.fire
+    if fire is not None:
+        verify_targets(battle, squadron, fire, None)
 
 
 def verify_initiative(order: object) -> None:
@@ -163,7 +172,7 @@ def reaction_decision(
     (FPF-FIRE-11); `targets`, when known, are those ships."""
     able = []
     for s in firers(battle, squadron):
-        if s.bears(Arc.F):
+        if s.bears(_FORE):
             able.append(s.id)
     if targets is None:
         targets = _enemy_targets(battle, squadron.side, mover)
@@ -190,14 +199,18 @@ def orders_decision(battle: Battle, squadron: SquadronState) -> OrdersDecision:
     targets = _enemy_targets(battle, squadron.side, None) if able else ()
     moving = tuple(movers(battle, squadron))
     # a fixed base never jumps (docs/rules.md, Bases in FPF)
-    fixed = any(facts(battle.ships[s].cls).stationary for s in squadron.ships)
+    fixed = False
+    for s in squadron.ships:  # (a loop: any() of a generator is slower)
+        if battle.ships[s].class_facts().stationary:
+            fixed = True
+            break
     return _orders_decision(
         squadron.side,
         squadron.id,
         moving,
         tuple(able),
         targets,
-        None if fixed else rules_of(battle).jump_range(battle),
+        None if fixed else rules_in(battle).jump_range(battle),
     )
 
 
@@ -218,7 +231,7 @@ def activate(
 ) -> Generator[Decision, object, None]:
     """One activation: reactions, orders, fire declaration, movement with locked fire."""
     squadron.activated = True
-    battle.log.record(ev.SquadronActivated, squadron.id, forced_by)
+    battle.log.record(_SQUADRON_ACTIVATED, squadron.id, forced_by)
     keep_pace(battle, squadron)
     battle.stats.activations += 1
     battle.activation_order.append(squadron.id)
@@ -251,32 +264,37 @@ def carry_out(battle: Battle, squadron: SquadronState, order: SquadronOrder | No
     """The rest of an activation once its orders are given: fire declared, the move with locked
     fire, the activation's locks spent (FPF-FIRE-10)."""
     jumping = False
+    # (the order's fields read once: they are a Python object's, slow to read)
+    moves: tuple[tuple[str | None, Maneuver], ...] = ()
     if order is not None:
-        for _, maneuver in order.moves:
-            jumping = jumping or maneuver.jump
-    if order is not None and order.fire is not None:
-        declare(battle, order.fire, None, jumping)
-        squadron.fired = True
-    if order is not None:
-        for who, move in order.moves:
-            if move.jump:
-                ids = squadron.formation if who is None else [who]
-                for sid in list(ids):
-                    rules_of(battle).before_jump(battle, battle.ships[sid])
+        moves = order.moves
+        fire = order.fire
+        jumps = []
+        for who, maneuver in moves:
+            if maneuver.jump:
+                jumping = True
+                jumps.append(who)
+        if fire is not None:
+            declare(battle, fire, None, jumping)
+            squadron.fired = True
+        for who in jumps:
+            ids = squadron.formation if who is None else [who]
+            for sid in list(ids):
+                rules_in(battle).before_jump(battle, battle.ships[sid])
     battle.moving = squadron.id
-    formation_move = order.move_of(None) if order else None
+    formation_move = _move_of(moves, None)
     if formation_move is not None:
         move_formation(battle, squadron, formation_move)
     for sid in list(squadron.ships):
         ship = battle.ships[sid]
         if not ship.alive or not ship.detached or ship.moved:
             continue  # a ship that lost control during the formation's move has moved already
-        m = order.move_of(sid) if (order and ship.in_control) else None
+        m = _move_of(moves, sid) if ship.in_control else None
         move_single(battle, ship, m)
     battle.moving = None
     # The activation is over: the squadron's own locks and the reaction locks on it are spent
     # (FPF-FIRE-10: a ship fires only while activated, apart from reaction fire)
-    for ship in battle.ships.values():
+    for ship in battle.all_ships:
         lock = ship.lock
         if lock is not None and (
             lock.reaction_to == squadron.id
@@ -284,6 +302,15 @@ def carry_out(battle: Battle, squadron: SquadronState, order: SquadronOrder | No
         ):
             ship.lock = None
     battle.locked = [s for s in battle.locked if s.lock is not None]
+
+
+def _move_of(moves: tuple[tuple[str | None, Maneuver], ...], ship: str | None) -> Maneuver | None:
+    """`SquadronOrder.move_of` of an order's moves, as a native loop (the method is a Python
+    call)."""
+    for key, m in moves:
+        if key == ship:
+            return m
+    return None
 
 
 class FpfInitiative(RuleModule):
@@ -326,7 +353,7 @@ def _alternate(
     """The squadrons of one initiative speed activate, the sides taking turns from `turn`
     (FPF-MOV-02, FPF-MOV-10); returns whether the battle ended."""
     while True:
-        if battle.over():
+        if battle_over(battle):
             return True
         # a squadron wiped out earlier in the turn has nothing left to activate
         for q in list(pending):
@@ -354,7 +381,7 @@ def _alternate(
             battle.extensions[FORCED] = (act.force, act.squadron)
             yield from activate(battle, battle.squadrons[act.force], act.squadron)
             del battle.extensions[FORCED]
-            if battle.over():
+            if battle_over(battle):
                 return True
         pending.discard(act.squadron)
         # (the squadron it forced may have wiped it out on the way: FPF-MOV-01)
@@ -377,7 +404,7 @@ def resume_initiative(
     speeds = {q: squadron_speed(battle, battle.squadrons[q]) for q in battle.squadrons}
     speed = speeds[squadron.id]
     carry_out(battle, squadron, order)
-    if battle.over():
+    if battle_over(battle):
         return True
     pending = {q for q, sq in battle.squadrons.items() if not sq.activated and _in_play(battle, q)}
     other = "B" if decision.side == "A" else "A"
@@ -408,8 +435,8 @@ def _roll_off(battle: Battle, speed: int) -> Generator[Decision, object, str]:
     """Both sides have squadrons at `speed`: d10s until they differ, the winner chooses who
     moves first (FPF-MOV-03); returns the side that does."""
     rolls: list[list[int]] = []
-    bonus_a = rules_of(battle).initiative_bonus(battle, "A")
-    bonus_b = rules_of(battle).initiative_bonus(battle, "B")
+    bonus_a = rules_in(battle).initiative_bonus(battle, "A")
+    bonus_b = rules_in(battle).initiative_bonus(battle, "B")
     while True:
         a, b = battle.dice.d10(), battle.dice.d10()
         rolls.append([a, b])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kolrami.engine.geometry import segment_hits_circle
+from kolrami.engine.battle import bases_clear
 from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
@@ -20,15 +20,9 @@ class MaskingStationary(RuleModule):
     summary = "Method 1: a base on the line of fire masks it when firer or target is at speed 0."
 
     def line_of_fire_clear(self, battle: Battle, firer: ShipState, target: ShipState) -> bool:
-        if firer.speed != 0 and target.speed != 0:
-            return True
-        r = battle.base_radius_cm
-        for s in battle.ships.values():
-            if s is firer or s is target or not s.on_table:
-                continue
-            if segment_hits_circle(firer.x, firer.y, target.x, target.y, s.x, s.y, r):
-                return False
-        return True
+        # (the rule is `battle.bases_clear`, compiled; the fire rules call it directly when this
+        # module decides the line of fire)
+        return bases_clear(battle, firer, target)
 
 
 class MaskingNone(RuleModule):

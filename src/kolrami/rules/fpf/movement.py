@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from itertools import pairwise
 from typing import TYPE_CHECKING, Final
 
-from kolrami.engine.battle import Battle, ShipState, SquadronState, facts
+from kolrami.engine.battle import Battle, ShipState, SquadronState
 from kolrami.engine.geometry import HEADINGS, Trail, advance, entry_distance
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
+from kolrami.rules.fpf.damage import rules_in
 from kolrami.rules.fpf.fire import resolve_locks
 from kolrami.rules.fpf.orders import Maneuver
-from kolrami.rules.module import rules_of
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
@@ -24,14 +22,14 @@ def verify_maneuver(
 ) -> None:
     """A manoeuvre every ship in `ships` can fly (FPF-MOV-06, FPF-MOV-07, FPF-MOV-11,
     FPF-MOV-13)."""
-    fixed = [s.id for s in ships if facts(s.cls).stationary]
+    fixed = [s.id for s in ships if s.class_facts().stationary]
     if fixed and (m.jump or m.speed or m.pivot is not None or m.turn1 or m.turn2):
         raise IllegalOrderError(
             f"{who}: {', '.join(fixed)} is a fixed base: it holds its place and heading (speed 0, "
             "no turns, pivots or jumps; docs/rules.md, Bases in FPF, FPF-MOV-06)"
         )
     if m.jump:
-        rules_of(battle).check_jump(battle, ships, m, who)
+        rules_in(battle).check_jump(battle, ships, m, who)
         return
     if m.turn1 not in (-1, 0, 1) or m.turn2 not in (-1, 0, 1):
         raise IllegalOrderError(
@@ -77,8 +75,8 @@ MAX_SPEED: Final = 40
 #: math.hypot as a module constant: a C static in compiled code, where `math.hypot` is a
 #: look-up in the module at every call
 _hypot: Final = math.hypot
-#: (the builtin as a module constant: compiled, it is looked up in builtins at every call)
-_round: Final = round
+# (the event class as a constant: compiled, `ev.ShipMoved` is a look-up in the module each time)
+_SHIP_MOVED: Final = ev.ShipMoved
 PIVOT_COST_CM: Final = 5  # FPF-MOV-13
 STEP_CM: Final = 5.0  # locked weapons are checked at least every 5 cm of movement (FPF-FIRE-07)
 #: less than this (half a millimetre, the log's rounding) is no movement: a ship stopped short
@@ -91,15 +89,21 @@ Cm = int | float
 
 
 def flown_speed(distance: float) -> int:
-    """The speed a move of `distance` cm records: whole centimetres, at most MAX_SPEED."""
-    speed = _round(distance)
+    """The speed a move of `distance` cm records: whole centimetres, at most MAX_SPEED.
+
+    `round(distance)` written out (compiled, the builtin is a Python call): to the nearest
+    whole cm, a half to the even one. (`distance - floor` is exact: a distance's fraction.)"""
+    speed = math.floor(distance)
+    rest = distance - speed
+    if rest > 0.5 or (rest == 0.5 and speed % 2 == 1):
+        speed += 1
     return speed if speed < MAX_SPEED else MAX_SPEED
 
 
 def speed_limits(battle: Battle, ship: ShipState, pivot: bool = False) -> tuple[int, int]:
     """The speeds `ship` may choose this turn (FPF-MOV-06, FPF-MOV-11, FPF-MOV-13); a fixed base
     only 0, and no pivot."""
-    if facts(ship.cls).stationary:
+    if ship.class_facts().stationary:
         return (1, 0) if pivot else (0, 0)
     budget = ship.engine_power - (PIVOT_COST_CM if pivot else 0)
     if budget < 0:
@@ -134,10 +138,13 @@ def keep_pace(battle: Battle, squadron: SquadronState) -> None:
     lo, hi = speed_limits(battle, battle.ships[squadron.formation[0]])
     for sid in list(squadron.formation[1:]):
         a, b = speed_limits(battle, battle.ships[sid])
-        if max(lo, a) > min(hi, b):
+        # (max() and min() written out: slow calls for two numbers)
+        both_lo = a if a > lo else lo
+        both_hi = b if b < hi else hi
+        if both_lo > both_hi:
             battle.leave_formation(battle.ships[sid])
         else:
-            lo, hi = max(lo, a), min(hi, b)
+            lo, hi = both_lo, both_hi
 
 
 def movers(battle: Battle, squadron: SquadronState) -> list[str | None]:
@@ -164,18 +171,20 @@ def plan_path(
     standstill turns to any facing first (FPF-MOV-13). The final position must not be on
     another ship or off the table: the ship stops short (FPF-MOV-08).
     """
-    h = (heading + (m.pivot if m.pivot is not None else m.turn1)) % HEADINGS
+    # (each field read once: a manoeuvre's fields are a Python object's, slow to read)
+    pivot, speed = m.pivot, m.speed
+    h = (heading + (pivot if pivot is not None else m.turn1)) % HEADINGS
     if m.jump:  # straight ahead after the first turn (FPF-OPT-04)
-        jx, jy = advance(x, y, h, m.speed)
-        return _stop_short(battle, [(x, y, h), (jx, jy, h)], m.speed, ignore)
-    half = m.speed / 2
+        jx, jy = advance(x, y, h, speed)
+        return _stop_short(battle, [(x, y, h), (jx, jy, h)], speed, ignore)
+    half = speed / 2
     mx, my = advance(x, y, h, half)
     h2 = (h + m.turn2) % HEADINGS
     ex, ey = advance(mx, my, h2, half)
     path = [(x, y, h), (mx, my, h), (ex, ey, h2)]
-    if m.speed == 0:
+    if speed == 0:
         return [(x, y, h)], 0.0, None
-    return _stop_short(battle, path, m.speed, ignore)
+    return _stop_short(battle, path, speed, ignore)
 
 
 def _stop_short(
@@ -183,10 +192,14 @@ def _stop_short(
     path: list[tuple[float, float, int]],
     length: Cm,
     ignore: set[str],
-    ends: Sequence[tuple[str, float, float]] = (),
+    ends: list[tuple[str, float, float]] | None = None,
+    legs: list[float] | None = None,
 ) -> tuple[list[tuple[float, float, int]], Cm, str | None]:
     """Cut a path so that it ends clear of other bases and on the table (FPF-MOV-08); `ends`:
-    where ships moving at the same time (and so in `ignore`) will stand, as (id, x, y)."""
+    where ships moving at the same time (and so in `ignore`) will stand, as (id, x, y); `legs`:
+    the path's leg lengths (`_legs`), when the caller has them."""
+    if legs is None:
+        legs = _legs(path)
     reach = 2 * battle.base_radius_cm
     touch = reach * reach - 1e-9  # bases just touching are not on top (as `_place_wingmen`)
     # a base this far off along x or y alone is clear, whatever its squares round to (a quick
@@ -206,8 +219,10 @@ def _stop_short(
             break
     if not on_table:
         along = 0.0
-        for (x0, y0, _), (x1, y1, _) in pairwise(path):
-            seg = _hypot(x1 - x0, y1 - y0)
+        for i in range(len(legs)):
+            x0, y0, _ = path[i]
+            x1, y1, _ = path[i + 1]
+            seg = legs[i]
             if not (-1e-9 <= x1 <= wide and -1e-9 <= y1 <= high):
                 t = _edge_exit(x0, y0, x1, y1, width, height)
                 if t is not None:
@@ -218,8 +233,10 @@ def _stop_short(
     for rock in battle.blockers:
         along = 0.0
         rim = rock.radius_cm + battle.base_radius_cm
-        for (x0, y0, _), (x1, y1, h) in pairwise(path):  # h: the heading of this leg
-            seg = _hypot(x1 - x0, y1 - y0)
+        for i in range(len(legs)):
+            x0, y0, _ = path[i]
+            h = path[i + 1][2]  # the heading of this leg
+            seg = legs[i]
             entry = entry_distance(x0, y0, h, seg, rock.x, rock.y, rim)
             if entry is not None and (cut_at is None or along + entry < cut_at):
                 cut_at, blocker = max(0.0, along + entry - 1e-6), rock.kind
@@ -228,24 +245,30 @@ def _stop_short(
     end: Cm = length if cut_at is None else cut_at
     # another ship's base at the end: back off along the path until clear
     for _ in range(8):
-        ex, ey, _ = _point_on(path, end)
+        ex, ey, _ = _point_at(path, legs, end)
         hit = None
-        for s in battle.ships.values():
-            if s.id in ignore or not s.on_table:
-                continue
+        for s in battle.all_ships:
+            # (the distance first: it rules out nearly every ship, and costs the least)
             dx, dy = s.x - ex, s.y - ey
-            if -far < dx < far and -far < dy < far and dx**2 + dy**2 < touch:
+            if (
+                -far < dx < far
+                and -far < dy < far
+                and s.on_table
+                and s.id not in ignore
+                and _within(dx, dy, touch)
+            ):
                 hit = (s.id, s.x, s.y)
                 break
-        for sid, ox, oy in ends:
-            dx, dy = ox - ex, oy - ey
-            if hit is None and -far < dx < far and -far < dy < far and dx**2 + dy**2 < touch:
-                hit = (sid, ox, oy)
+        if ends is not None:
+            for sid, ox, oy in ends:
+                dx, dy = ox - ex, oy - ey
+                if hit is None and -far < dx < far and -far < dy < far and _within(dx, dy, touch):
+                    hit = (sid, ox, oy)
         if hit is None:
             break
-        end = _back_off(path, end, hit[1], hit[2], reach)
+        end = _back_off(path, legs, end, hit[1], hit[2], reach)
         blocker = hit[0]
-    cut = _cut(path, end) if end < length else path
+    cut = _cut_legs(path, legs, end) if end < length else path
     return cut, end, blocker
 
 
@@ -261,7 +284,7 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
     while True:
         trail = before.copy()
         _extend(trail, path)
-        placed = _place_wingmen(battle, squadron, trail, dist)
+        placed = _place_wingmen(battle, squadron, trail, dist, own)
         if placed is not None or dist <= 0.0:
             break
         # FPF-MOV-08: a wingman could find no spot clear of its squadron mates between where it
@@ -294,7 +317,18 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
     _execute(battle, moves)
     # (after the move: a wingman that stopped short on the way sits farther back on the trail)
     if squadron.offsets:
-        trail.trim(max(squadron.offsets.values()) + battle.scenario.formation_spacing_cm * 2)
+        trail.trim(_farthest(squadron.offsets) + battle.formation_spacing_cm * 2)
+
+
+def _farthest(offsets: dict[str, float]) -> float:
+    """`max(offsets.values())`, as a native loop (compiled, the builtin is a Python call)."""
+    first = True
+    out = 0.0
+    for off in offsets.values():
+        if first or off > out:
+            out = off
+            first = False
+    return out
 
 
 def _extend(trail: Trail, path: list[tuple[float, float, int]]) -> None:
@@ -306,29 +340,47 @@ def _extend(trail: Trail, path: list[tuple[float, float, int]]) -> None:
         trail.face(ex, ey, eh)  # the leader turned without moving on
 
 
-def _clear(x: float, y: float, of: list[tuple[float, float]], reach2: float) -> bool:
+def _clear(x: float, y: float, of: list[tuple[float, float]], reach2: float, far: float) -> bool:
     """Whether (x, y) is at least sqrt(reach2) from each point of `of` (a module function, not
-    a closure: compiled, a closure is called as a Python object)."""
-    for ox, oy in of:  # noqa: SIM110 - a loop: all() of a generator costs three times more
-        if (ox - x) ** 2 + (oy - y) ** 2 < reach2:
+    a closure: compiled, a closure is called as a Python object). A point `far` or more off
+    along x or y alone is clear (`far` well above sqrt(reach2): whatever the squares round to)
+    and is not squared."""
+    # (a loop: all() of a generator costs three times more)
+    for ox, oy in of:
+        dx, dy = ox - x, oy - y
+        if -far < dx < far and -far < dy < far and _within(dx, dy, reach2):
             return False
     return True
 
 
+def _within(dx: float, dy: float, reach2: float) -> bool:
+    """`dx**2 + dy**2 < reach2`, exactly as written (`**` is glibc's pow, which may differ from
+    `dx * dx` in the last bit), with the native products as a quick test first: they differ
+    from the powers by a few units in the last place, far inside the margins, so only a
+    distance within a millionth of the limit is worked out with the powers."""
+    near = dx * dx + dy * dy
+    if near < reach2 * 0.999999:
+        return True
+    if near > reach2 * 1.000001:
+        return False
+    return dx**2 + dy**2 < reach2
+
+
 def _place_wingmen(
-    battle: Battle, squadron: SquadronState, trail: Trail, dist: float
+    battle: Battle, squadron: SquadronState, trail: Trail, dist: float, own: set[str]
 ) -> dict[str, tuple[float, float]] | None:
     """Each wingman's new offset behind the leader and the distance it moves; None when one
     can find no spot clear of its squadron mates.
 
     Wingmen move as far as the leader did, never more (FPF-MOV-09). A wingman whose place is
     taken stops short along the trail, 1 cm at a time, but never behind where it started and
-    never onto another ship, of its own squadron included (FPF-MOV-08).
+    never onto another ship, of its own squadron included (FPF-MOV-08). `own`: the ids of the
+    formation, as a set.
     """
     reach2 = (2 * battle.base_radius_cm) ** 2
-    own = set(squadron.formation)
+    far = 2 * battle.base_radius_cm * 1.000001  # (`_clear`'s quick test)
     others = []
-    for s in battle.ships.values():
+    for s in battle.all_ships:
         if s.on_table and s.id not in own:
             others.append((s.x, s.y))
     width, height = battle.table_width_cm, battle.table_height_cm
@@ -342,12 +394,16 @@ def _place_wingmen(
         while True:
             px, py, _ = trail.point_at(off)
             on_table = 0.0 <= px <= width and 0.0 <= py <= height
-            if on_table and _clear(px, py, others, reach2) and _clear(px, py, mates, reach2):
+            if (
+                on_table
+                and _clear(px, py, others, reach2, far)
+                and _clear(px, py, mates, reach2, far)
+            ):
                 break
             if off >= start:
                 # no clear spot ahead: it stays where it was, which must be clear of its mates
                 px, py, _ = trail.point_at(start)
-                if not _clear(px, py, mates, reach2):
+                if not _clear(px, py, mates, reach2, far):
                     return None
                 off = start
                 break
@@ -375,11 +431,25 @@ class _Move:
     """One ship's move along its route: (x, y, heading) waypoints in travel order, each with the
     heading it is reached on, and how far along the route it goes."""
 
-    __slots__ = ("at", "coasting", "cum", "dist", "follows", "planned", "route", "seen", "ship")
+    __slots__ = (
+        "at",
+        "coasting",
+        "cum",
+        "dist",
+        "follows",
+        "legs",
+        "planned",
+        "route",
+        "seen",
+        "ship",
+        "to",
+    )
 
     def __init__(self, ship: ShipState, route: list[tuple[float, float, int]], dist: Cm):
         self.ship = ship
-        self.planned: Cm = dist  # the pace it is stepped at: all of it in the move's last step
+        #: the pace it is stepped at: all of it in the move's last step (a float: only
+        #: multiplied and compared, which gives the same for 40 and 40.0)
+        self.planned: float = dist
         self.at = 0.0  # how far along it has come
         #: how far along it was when fire last went off during the move: the move cannot end
         #: behind a place a volley was fired from or at
@@ -388,15 +458,28 @@ class _Move:
         self.follows = False
         self.coasting = not ship.in_control  # a drift is straight already (move_single)
         self.route: list[tuple[float, float, int]] = []
-        self.cum: list[float] = []
+        self.cum: list[float] = []  # how far along the route each waypoint is
+        self.legs: list[float] = []  # the length of each leg (`_legs`)
         self.dist: Cm = 0.0
+        #: `dist` as a float, for the step loop's comparisons and sums (the same results:
+        #: an int distance is a whole number of cm, exact as a float); `stop_at` sets both
+        self.to: float = 0.0
         self._follow(route, dist)
 
     def _follow(self, route: list[tuple[float, float, int]], dist: Cm) -> None:
+        legs = _legs(route)
         cum = [0.0]
-        for (x0, y0, _), (x1, y1, _) in pairwise(route):
-            cum.append(cum[-1] + _hypot(x1 - x0, y1 - y0))
-        self.route, self.cum, self.dist = route, cum, dist
+        along = 0.0
+        for seg in legs:
+            along = along + seg
+            cum.append(along)
+        self.route, self.cum, self.legs = route, cum, legs
+        self.stop_at(dist)
+
+    def stop_at(self, dist: Cm) -> None:
+        """It now goes `dist` cm along its route."""
+        self.dist = dist
+        self.to = dist
 
     def point(self, s: float) -> tuple[float, float, int]:
         """The position and heading `s` cm along the route."""
@@ -416,9 +499,22 @@ class _Move:
 
     def flown(self) -> list[tuple[float, float, int]]:
         """The route up to where the ship ends."""
-        if self.dist >= self.cum[-1]:
+        if self.to >= self.cum[-1]:
             return self.route
-        return _cut(self.route, self.dist)
+        return _cut_legs(self.route, self.legs, self.to)
+
+    def flown_legs(self) -> tuple[list[tuple[float, float, int]], list[float]]:
+        """`flown` and its leg lengths (`_legs`)."""
+        if self.to >= self.cum[-1]:
+            return self.route, self.legs
+        path = _cut_legs(self.route, self.legs, self.to)
+        # the legs before the cut are the route's; the last one ends where the ship does
+        n = len(path) - 1
+        legs = self.legs[: n - 1]
+        x0, y0, _ = path[n - 1]
+        x1, y1, _ = path[n]
+        legs.append(_hypot(x1 - x0, y1 - y0))
+        return path, legs
 
     def coast(self, battle: Battle, moves: list[_Move]) -> None:
         """It lost control on the way: the rest of its move goes straight ahead on the heading
@@ -467,24 +563,24 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
         t = k / steps
         moving = []
         for mv in moves:
-            if mv.at >= mv.dist:
+            if mv.at >= mv.to:
                 continue
             ship = mv.ship
             if not ship.on_table:  # destroyed or reset on the way: gone from where it was
-                mv.dist = mv.at
+                mv.stop_at(mv.at)
                 continue
             if (not ship.in_control or not ship.alive) and not mv.coasting:
                 # it lost control, or was left derelict (FPF-OPT-01), where it is: dead in
                 # space, it drifts straight on
                 mv.seen = mv.at
                 mv.coast(battle, moves)
-            if mv.follows and lead.ship.alive and mv.dist > lead.dist + 1e-9:
+            if mv.follows and lead.ship.alive and mv.to > lead.to + 1e-9:
                 # its leader lost control on the way and coasts to a stop short of its place:
                 # no wingman goes farther than the leader did (FPF-MOV-09); a leader destroyed
                 # or left derelict is out of play, and they fly on without it
                 _hold_back(battle, mv, mv.dist - max(mv.at, lead.dist))
             s = mv.planned * t
-            s = s if s < mv.dist else mv.dist  # (min() is a slow call for two numbers)
+            s = s if s < mv.to else mv.to  # (min() is a slow call for two numbers)
             if s > mv.at:
                 if s - mv.at > STILL_CM:
                     moving.append(ship.id)
@@ -516,7 +612,7 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
             points.append((px, py))
         points.append((x1, y1))
         # exact values: the event rounds them when it is built (ShipMoved)
-        battle.log.record(ev.ShipMoved, ship.id, points, h1, ship.speed, mv.dist)
+        battle.log.record(_SHIP_MOVED, ship.id, points, h1, ship.speed, mv.dist)
 
 
 def _settle_ends(battle: Battle, moves: list[_Move]) -> None:
@@ -543,12 +639,13 @@ def _settle_ends(battle: Battle, moves: list[_Move]) -> None:
         for j, m in enumerate(moves):
             if j != i and m.ship.on_table:
                 others.append(ends[j])
-        _, length, blocker = _stop_short(battle, mv.flown(), mv.dist, movers, others)
+        path, legs = mv.flown_legs()
+        _, length, blocker = _stop_short(battle, path, mv.dist, movers, others, legs)
         length = mv.seen if mv.seen > length else length
         if blocker is not None and length < mv.dist - 1e-9:
             battle.log.record(ev.StoppedShort, ship.id, blocker, round(mv.dist - length, 3))
             _fall_back(battle, ship, mv.dist - length)
-            mv.dist = length
+            mv.stop_at(length)
             ends[i] = _end(mv)
             if mv is moves[0]:
                 # its wingmen move no farther than it now does (FPF-MOV-09)
@@ -568,7 +665,7 @@ def _hold_back(battle: Battle, mv: _Move, lost: float) -> None:
     """A wingman ends `lost` cm shorter, to stay no farther than its leader (FPF-MOV-09)."""
     battle.log.record(ev.StoppedShort, mv.ship.id, "formation", round(lost, 3))
     _fall_back(battle, mv.ship, lost)  # (it may lead the formation now: its old leader left)
-    mv.dist -= lost
+    mv.stop_at(mv.dist - lost)
     mv.ship.speed = flown_speed(mv.dist)
 
 
@@ -604,11 +701,32 @@ def _edge_exit(x0: float, y0: float, x1: float, y1: float, w: float, h: float) -
     return t
 
 
-def _point_on(path: list[tuple[float, float, int]], at: float) -> tuple[float, float, int]:
+def _legs(path: list[tuple[float, float, int]]) -> list[float]:
+    """The length of each leg of a path, in order (each a `math.hypot`, as every walk along the
+    path measures it: a path's walks share them)."""
+    out = []
+    for i in range(1, len(path)):
+        x0, y0, _ = path[i - 1]
+        x1, y1, _ = path[i]
+        out.append(_hypot(x1 - x0, y1 - y0))
+    return out
+
+
+def _point_at(
+    path: list[tuple[float, float, int]], legs: list[float], at: float
+) -> tuple[float, float, int]:
+    """The point `at` cm along a path whose leg lengths are `legs`."""
+    n = len(legs)
+    if n == 0:
+        return path[-1]
+    lx, ly, _ = path[n]
     along = 0.0
-    for (x0, y0, _), (x1, y1, h1) in pairwise(path):
-        seg = _hypot(x1 - x0, y1 - y0)
-        if at <= along + seg or (x1, y1) == path[-1][:2]:
+    for i in range(n):
+        seg = legs[i]
+        x1, y1, h1 = path[i + 1]
+        # (the last leg takes any length left over; a point equal to the last one too)
+        if at <= along + seg or (x1 == lx and y1 == ly):
+            x0, y0, _ = path[i]
             t = 0.0 if seg == 0.0 else (at - along) / seg
             t = t if t < 1.0 else 1.0
             return x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, h1
@@ -617,11 +735,21 @@ def _point_on(path: list[tuple[float, float, int]], at: float) -> tuple[float, f
 
 
 def _cut(path: list[tuple[float, float, int]], at: float) -> list[tuple[float, float, int]]:
+    """The path up to `at` cm along it."""
+    return _cut_legs(path, _legs(path), at)
+
+
+def _cut_legs(
+    path: list[tuple[float, float, int]], legs: list[float], at: float
+) -> list[tuple[float, float, int]]:
+    """`_cut` of a path whose leg lengths are `legs`."""
     out = [path[0]]
     along = 0.0
-    for (x0, y0, _), (x1, y1, h1) in pairwise(path):
-        seg = _hypot(x1 - x0, y1 - y0)
+    for i in range(len(legs)):
+        seg = legs[i]
+        x1, y1, h1 = path[i + 1]
         if along + seg >= at:
+            x0, y0, _ = path[i]
             t = 0.0 if seg == 0.0 else (at - along) / seg
             out.append((x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, h1))
             return out
@@ -631,14 +759,20 @@ def _cut(path: list[tuple[float, float, int]], at: float) -> list[tuple[float, f
 
 
 def _back_off(
-    path: list[tuple[float, float, int]], end: float, cx: float, cy: float, reach: float
+    path: list[tuple[float, float, int]],
+    legs: list[float],
+    end: float,
+    cx: float,
+    cy: float,
+    reach: float,
 ) -> float:
     """The largest distance <= end along the path whose point is clear of (cx, cy) by reach."""
     along = 0.0
     segs = []
-    for (x0, y0, _), (x1, y1, h1) in pairwise(path):
-        seg = _hypot(x1 - x0, y1 - y0)
-        segs.append((along, x0, y0, h1, seg))
+    for i in range(len(legs)):
+        x0, y0, _ = path[i]
+        seg = legs[i]
+        segs.append((along, x0, y0, path[i + 1][2], seg))
         along += seg
     for start, x0, y0, h, seg in reversed(segs):
         if start >= end:

@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Generator
+from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import ShipClass, WeaponKind
-from kolrami.engine.battle import facts
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
+from kolrami.rules.fpf.damage import rules_in
 from kolrami.rules.fpf.orders import RepairDecision, RepairOrder
-from kolrami.rules.module import RuleModule, rules_of
+from kolrami.rules.module import RuleModule, Ruleset
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
 
+
+# A decision is an immutable value, and the same one comes up turn after turn while the damage
+# stands; a frozen dataclass is slow to build, so each is made once for each set of values
+# (as initiative's decisions).
+_repair_decision: Final = lru_cache(maxsize=1024)(RepairDecision)
 
 #: Each ship class's printed mounts by weapon kind, by the class's identity: asked of every ship
 #: each turn, and a catalog model's fields are slow to read. An entry holds its class, so no
@@ -30,6 +36,26 @@ def _printed(cls: ShipClass) -> tuple[tuple[WeaponKind, tuple[int, ...]], ...]:
     return rows
 
 
+#: whether FPF's own repairs (`FpfRepairs.shield_ceiling`) decide the shield ceiling of each
+#: battle's rules met so far, by the rules' identity (an entry holds them)
+_OWN_CEILING: Final[dict[int, tuple[Ruleset, bool]]] = {}
+
+
+def _shield_ceiling(battle: Battle, ship: ShipState) -> int:
+    """The `shield_ceiling` policy: FPF's own (the ship's own shields) read natively when it is
+    the battle's, and not through a Python call each time."""
+    rules = rules_in(battle)
+    known = _OWN_CEILING.get(id(rules))
+    if known is None:
+        if len(_OWN_CEILING) >= 256:  # (a bound for long sessions of rules made on the fly)
+            _OWN_CEILING.clear()
+        own = type(rules.provider(RuleModule.shield_ceiling)) is FpfRepairs
+        known = _OWN_CEILING[id(rules)] = (rules, own)
+    if known[1]:
+        return ship.max_shields  # FpfRepairs.shield_ceiling
+    return rules.shield_ceiling(battle, ship)
+
+
 def damaged_items(battle: Battle, ship: ShipState) -> list[str]:
     """Items a Damage Control point could work on now (FPF-REP-01, FPF-REP-05, FPF-REP-07)."""
     items = []
@@ -37,7 +63,7 @@ def damaged_items(battle: Battle, ship: ShipState) -> list[str]:
         items.append("computer")
     if ship.engine_power < ship.max_engine:
         items.append("engine_power")
-    if ship.shields < rules_of(battle).shield_ceiling(battle, ship):
+    if ship.shields < _shield_ceiling(battle, ship):
         items.append("shields")
     mounts = ship.mounts
     known = _PRINTED.get(id(ship.cls))
@@ -61,7 +87,7 @@ def repair_decision(battle: Battle, side: str) -> RepairDecision | None:
                 points.append(s.damage_control)
     if not ships:
         return None
-    return RepairDecision(side, tuple(ships), tuple(damaged), tuple(points))
+    return _repair_decision(side, tuple(ships), tuple(damaged), tuple(points))
 
 
 def verify_repair_order(battle: Battle, decision: RepairDecision, order: object) -> None:
@@ -107,6 +133,9 @@ def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder)
             )
 
 
+# (the event class as a constant: compiled, `ev.Repaired` is a look-up in the module each time)
+_REPAIRED: Final = ev.Repaired
+
 #: a weapon kind by its repair item's name ("phasers"), without an Enum call
 _KINDS: Final = {f"{kind.value}s": kind for kind in WeaponKind}
 
@@ -118,14 +147,14 @@ def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
     elif item == "engine_power":
         value = ship.max_engine
     elif item == "shields":
-        value = rules_of(battle).shield_ceiling(battle, ship)
+        value = rules_in(battle).shield_ceiling(battle, ship)
     else:
         kind_name, _, index = item.partition(".")
         weapon = ship.cls.weapon(_KINDS[kind_name])
         if weapon is None:
             raise ValueError(f"{ship.id} has no {kind_name} to repair")
         value = weapon.mounts[int(index)]
-    battle.record(ev.Repaired(ship.id, item, value))
+    battle.record(_REPAIRED(ship.id, item, value))
 
 
 class FpfRepairs(RuleModule):
@@ -156,15 +185,16 @@ class FpfRepairs(RuleModule):
             assert isinstance(order, RepairOrder)
             for ship_id, item in order.repairs:
                 apply_repair(battle, battle.ships[ship_id], item)
-        for ship in battle.ships.values():
+        for ship in battle.all_ships:
             if (
                 ship.alive
                 and not ship.in_control
-                and (ship.engine_power > 0 or facts(ship.cls).stationary)
+                and (ship.engine_power > 0 or ship.class_facts().stationary)
                 and ship.systems > 0
             ):
                 battle.set_control(ship, True)
 
     def shield_ceiling(self, battle: Battle, ship: ShipState) -> int:
-        # FPF-REP-01: an item is repaired back to the ship's own value (cards included)
+        # FPF-REP-01: an item is repaired back to the ship's own value (cards included); (read
+        # natively by `_shield_ceiling` when this module decides: change both together)
         return ship.max_shields

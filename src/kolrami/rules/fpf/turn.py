@@ -31,7 +31,7 @@ class FpfTurn(RuleModule):
     summary = "Turn structure; last turn's speed carries into initiative; locks end with the turn."
 
     def end_of_turn(self, battle: Battle) -> None:
-        for ship in battle.ships.values():
+        for ship in battle.all_ships:
             ship.last_speed = ship.speed
             ship.fired = False
             ship.moved = False
