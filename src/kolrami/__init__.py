@@ -39,6 +39,7 @@ COMPILED = (
     "kolrami.rules.fpf.damage",
     "kolrami.rules.fpf.fire",
     "kolrami.rules.fpf.initiative",
+    "kolrami.rules.fpf.masking",
     "kolrami.rules.fpf.movement",
     "kolrami.rules.fpf.repairs",
     "kolrami.rules.fpf.turn",

@@ -23,7 +23,6 @@ from kolrami.engine.eventlog import EventLog
 from kolrami.engine.geometry import (
     Trail,
     advance,
-    segment_hits_circle,
 )
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import PLAY_BLOCKING, validate
@@ -130,22 +129,6 @@ def all_out(mounts: dict[WeaponKind, tuple[int, ...]]) -> bool:
     """Every weapon out of action (`detoothed`, for a ship and for its snapshot)."""
     for shots in mounts.values():  # noqa: SIM110 - quicker than any(map(any, ...))
         if any_working(shots):
-            return False
-    return True
-
-
-def bases_clear(battle: Battle, firer: ShipState, target: ShipState) -> bool:
-    """Whether no base masks the line of fire from `firer` to `target`, by FPF's masking method
-    1 (FPF-MASK-01, FPF-MASK-03): a base on the line masks it when the firer or the target
-    stands still (speed 0). The rule of `rules.fpf.masking.MaskingStationary`, here to be
-    compiled with the engine."""
-    if firer.speed != 0 and target.speed != 0:
-        return True
-    r = battle.base_radius_cm
-    for s in battle.all_ships:
-        if s is firer or s is target or not s.on_table:
-            continue
-        if segment_hits_circle(firer.x, firer.y, target.x, target.y, s.x, s.y, r):
             return False
     return True
 

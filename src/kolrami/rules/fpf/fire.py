@@ -7,7 +7,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc, Location, WeaponKind
-from kolrami.engine.battle import Lock, ShipState, any_working, bases_clear
+from kolrami.engine.battle import Lock, ShipState, any_working
 from kolrami.engine.geometry import arc_to, segment_hits_circle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
@@ -21,6 +21,7 @@ from kolrami.rules.fpf.damage import (
     natives,
     rules_in,
 )
+from kolrami.rules.fpf.masking import bases_clear
 from kolrami.rules.fpf.orders import FireTarget
 from kolrami.rules.module import Ruleset
 

@@ -4,11 +4,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kolrami.engine.battle import bases_clear
+from kolrami.engine.geometry import segment_hits_circle
 from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
+
+
+def bases_clear(battle: Battle, firer: ShipState, target: ShipState) -> bool:
+    """Whether no base masks the line of fire from `firer` to `target` by masking method 1
+    (FPF-MASK-01, FPF-MASK-03): a base on the line masks it when the firer or the target
+    stands still (speed 0). A module function, compiled with the fire rules, which call it
+    directly when `MaskingStationary` decides the line of fire (`damage.natives`)."""
+    if firer.speed != 0 and target.speed != 0:
+        return True
+    r = battle.base_radius_cm
+    for s in battle.all_ships:
+        if s is firer or s is target or not s.on_table:
+            continue
+        if segment_hits_circle(firer.x, firer.y, target.x, target.y, s.x, s.y, r):
+            return False
+    return True
 
 
 class MaskingStationary(RuleModule):
@@ -20,8 +36,6 @@ class MaskingStationary(RuleModule):
     summary = "Method 1: a base on the line of fire masks it when firer or target is at speed 0."
 
     def line_of_fire_clear(self, battle: Battle, firer: ShipState, target: ShipState) -> bool:
-        # (the rule is `battle.bases_clear`, compiled; the fire rules call it directly when this
-        # module decides the line of fire)
         return bases_clear(battle, firer, target)
 
 
