@@ -7,6 +7,10 @@ pairings, 30 seeds each by default). Run it before and after a change: the two l
 
     python scripts/log_fingerprint.py              # prints e.g. "180 battles 368257a1..."
     python scripts/log_fingerprint.py --seeds 100
+    python scripts/log_fingerprint.py --admiral 12   # and 12 admiral:budget=64 battles (search)
+
+The admiral's battles check what the doctrines' do not: the battle clone and `rules.resume`,
+played thousands of times a battle by the search.
 """
 
 from __future__ import annotations
@@ -36,12 +40,29 @@ def fingerprint(seeds: int) -> tuple[int, str]:
     return played, digest.hexdigest()
 
 
+def admiral_fingerprint(battles: int) -> tuple[int, str]:
+    """The same over `battles` standard battles of admiral:budget=64 against aggressive."""
+    fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
+    scenario = builtin_scenario("standard")
+    digest = hashlib.sha256()
+    for seed in range(battles):
+        captains = ("admiral:budget=64", "aggressive")
+        digest.update(simulate(scenario, fleets, captains, seed).log.sha256().encode())
+    return battles, digest.hexdigest()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=30, help="seeds per scenario and pairing")
+    parser.add_argument(
+        "--admiral", type=int, default=0, help="also this many admiral:budget=64 battles"
+    )
     args = parser.parse_args()
     played, digest = fingerprint(args.seeds)
     print(f"{played} battles {digest}")
+    if args.admiral:
+        played, digest = admiral_fingerprint(args.admiral)
+        print(f"{played} admiral battles {digest}")
 
 
 if __name__ == "__main__":
