@@ -274,26 +274,26 @@ def luck(battle: Battle, side: str, start: int) -> float:
     die's; their volleys count as if they were fair.)"""
     total = 0.0
     ships = battle.ships
-    for volley in battle.log.since(start, VolleyFired):
-        target = ships[volley.target]
-        kind = WeaponKind(volley.weapon)
-        strength, shields = volley.strength, volley.shields
-        expected, per_hit = _odds(kind, shields, strength)
+    for target_id, weapon, shots, strength, shields, rolls in battle.log.fields_since(
+        start, VolleyFired, "target", "weapon", "shots", "strength", "shields", "rolls"
+    ):
+        target = ships[target_id]
+        expected, per_hit = _odds(weapon, shields, strength)
         hits = 0
-        for roll in volley.rolls:
+        for roll in rolls:
             if penetrates(roll, shields, strength):
                 hits += 1
         price = target.points / target.cls.superstructure
-        gap = price * (volley.shots * expected - hits * per_hit)
+        gap = price * (shots * expected - hits * per_hit)
         total += -gap if target.side == side else gap
     return total
 
 
 @cache
-def _odds(kind: WeaponKind, shields: int, strength: int) -> tuple[float, float]:
-    """One shot's exact expected damage against `shields` and a penetrating shot's mean
-    damage (FPF-DMG-04, FPF-DMG-05)."""
-    die = shot_damage_die(kind, shields, strength)
+def _odds(weapon: str, shields: int, strength: int) -> tuple[float, float]:
+    """One shot of `weapon` (a WeaponKind's value): its exact expected damage against `shields`
+    and a penetrating shot's mean damage (FPF-DMG-04, FPF-DMG-05)."""
+    die = shot_damage_die(WeaponKind(weapon), shields, strength)
     chance = penetration_probability(shields, strength)
     mean = float(die.mean())
     return mean, (mean / chance if chance else 0.0)
