@@ -18,6 +18,7 @@ from kolrami.engine.orders import Decision
 from kolrami.fleet import load_fleet
 from kolrami.rules import fork, new_battle
 from kolrami.rules.advanced.state import KEY
+from kolrami.rules.events import VolleyFired
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
@@ -156,3 +157,16 @@ def test_a_ship_s_copy_has_every_field_and_its_own_containers() -> None:
     assert ship.lock is not None
     assert other.lock.pending is not ship.lock.pending
     assert [getattr(other.lock, f.name) for f in fields(Lock)] == ["B1", Arc.F, ["phaser"], "B"]
+
+
+def test_a_search_reads_a_rollouts_volleys_without_building_them() -> None:
+    """`EventLog.fields_since` gives the fields `since` would, in the order asked."""
+    battle = simulate(
+        builtin_scenario("standard"), (load_fleet(FLEETS[0]), load_fleet(FLEETS[1])), CAPTAINS, 3
+    )
+    start = len(battle.log) // 2
+    built = [(v.rolls, v.target, v.shots) for v in battle.log.since(start, VolleyFired)]
+    read = list(battle.log.fields_since(start, VolleyFired, "rolls", "target", "shots"))
+    assert built
+    assert read == built
+    assert list(battle.log.fields_since(len(battle.log), VolleyFired, "target")) == []
