@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, Final, Generic, ParamSpec, TypeVar
 
 from kolrami import __version__
 from kolrami.catalog import Arc, ShipClass, ShipPack, WeaponKind, builtin_pack
@@ -31,6 +31,7 @@ from kolrami.scenarios.models import Movement, Scenario
 
 SIDES: Final[tuple[str, ...]] = ("A", "B")
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 def other(side: str) -> str:
@@ -680,6 +681,18 @@ class Battle:
         so the log holds exactly what the battle became."""
         change.apply(self)
         self.log.add(change)
+
+    def change(self, cls: Callable[P, ev.Change], *values: P.args, **named: P.kwargs) -> None:
+        """`record(cls(*values))` for a change given with every one of its field values, in
+        field order: the log keeps them as given, and need not read them back off the event
+        (a dozen attribute reads on the path of every hit)."""
+        if named:
+            raise TypeError("changes are given with their field values in order")
+        # (the values as the one tuple they came in: compiled, a call with `*values` and
+        # `**named` both spelled out copies them into a new list and dict first)
+        make: Callable[..., ev.Change] = cls
+        make(*values).apply(self)
+        self.log.append(cls, values)
 
     def set_control(self, ship: ShipState, in_control: bool) -> None:
         """A ship loses or regains control; it leaves its formation when lost."""

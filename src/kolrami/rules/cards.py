@@ -10,7 +10,7 @@ returns to (PP-12). The others act during play through the module's policies and
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.cards import Card, Scope, get_card
 from kolrami.engine.orders import Decision
@@ -64,24 +64,18 @@ class CardEffects(RuleModule):
 
     def start_of_battle(self, battle: Battle) -> None:
         battle.card_uses = {}
-        for ship, card, _ in carried(battle):
-            fx = card.effect
-            if fx.hook == "evasion":
-                for s in in_scope(battle, ship, fx.scope):
-                    evasion = s.evasion + fx.amount
-                    battle.record(
-                        ev.CardUsed(
-                            card.id, ship.id, s.id, f"evasion {evasion}", {"evasion": evasion}
-                        )
-                    )
-                continue
-            if fx.hook not in ("stat", "weapon"):
-                continue
-            for s in in_scope(battle, ship, fx.scope):
-                change = _lasting(s, card)
-                if change is not None:
-                    detail, changes = change
-                    battle.record(ev.CardUsed(card.id, ship.id, s.id, detail, changes))
+        cards = carried(battle)
+        key = _start_key(battle, cards)
+        known = _STARTS.get(key)
+        if known is None:
+            if len(_STARTS) >= 64:  # (a bound for long sessions of many different fleets)
+                _STARTS.clear()
+            _STARTS[key] = (cards_of(cards), _lasting_changes(battle, cards))
+            return
+        # the same changes again, each recorded as this battle's own event through the one
+        # door (`record`), with a dict of its own (the log keeps it)
+        for card_id, ship_id, on, detail, changes in known[1]:
+            battle.change(_CARD_USED, card_id, ship_id, on, detail, changes.copy())
 
     def start_of_turn(self, battle: Battle) -> Iterator[Decision]:
         battle.rerolls_left = {}
@@ -131,6 +125,90 @@ class CardEffects(RuleModule):
             if ship.side == side and hook == "initiative" and ship.alive:
                 total += card.effect.amount
         return total
+
+
+#: (a card's change at the start of a battle: card, carrier, changed ship, detail, new values)
+_StartChange = tuple[str, str, str, str, dict[str, int]]
+#: the changes of a battle's start, by what they are worked out from (`_start_key`): battles of
+#: the same fleets start alike, and each worked them out again before. Each entry keeps the
+#: cards whose identities are in its key, so that no other object can take their ids.
+_STARTS: Final[dict[tuple[object, ...], tuple[list[Card], list[_StartChange]]]] = {}
+# (the event class as a constant: compiled, `ev.CardUsed` is a look-up in the module each time)
+_CARD_USED: Final = ev.CardUsed
+
+
+def cards_of(cards: list[tuple[ShipState, Card, str]]) -> list[Card]:
+    """The cards of `carried`, in order."""
+    return [card for _, card, _ in cards]
+
+
+def _start_key(battle: Battle, cards: list[tuple[ShipState, Card, str]]) -> tuple[object, ...]:
+    """Everything the lasting changes of a battle's start are worked out from (and more): the
+    cards in play (by identity) and the ships that carry them; every ship's id, side,
+    squadron and the numbers a card changes, in the battle's order; the squadrons' members.
+    Two battles with equal keys start with the same changes."""
+    # (one flat tuple of strings and ints, with a count before each run of values: quick to
+    # hash, where nested tuples and a weapon kind's Python-level hash are not; weapon kinds, as
+    # cards by their identities: the members of an Enum are one object each)
+    out: list[object] = [len(cards)]
+    for ship, card, _ in cards:
+        out.append(ship.index)
+        out.append(id(card))
+    out.append(len(battle.all_ships))
+    for s in battle.all_ships:
+        out += (
+            s.id,
+            s.side,
+            s.squadron,
+            s.shields,
+            s.max_shields,
+            s.engine_power,
+            s.max_engine,
+            s.systems,
+            s.max_systems,
+            s.damage_control,
+            s.evasion,
+            len(s.strength),
+            len(s.ranges),
+        )
+        for kind, value in s.strength.items():
+            out.append(id(kind))
+            out.append(value)
+        for kind, value in s.ranges.items():
+            out.append(id(kind))
+            out.append(value)
+    for squadron in battle.squadrons.values():
+        out.append(squadron.id)
+        out.append(len(squadron.ships))
+        out += squadron.ships
+    return tuple(out)
+
+
+def _lasting_changes(
+    battle: Battle, cards: list[tuple[ShipState, Card, str]]
+) -> list[_StartChange]:
+    """Make and record the lasting changes of the cards in play (`stat`, `weapon`,
+    `evasion`), each as it is found (a later card builds on an earlier one's values); returns
+    them, with dicts of their own."""
+    out: list[_StartChange] = []
+    for ship, card, _ in cards:
+        fx = card.effect
+        if fx.hook == "evasion":
+            for s in in_scope(battle, ship, fx.scope):
+                evasion = s.evasion + fx.amount
+                changes = {"evasion": evasion}
+                battle.change(_CARD_USED, card.id, ship.id, s.id, f"evasion {evasion}", changes)
+                out.append((card.id, ship.id, s.id, f"evasion {evasion}", changes.copy()))
+            continue
+        if fx.hook not in ("stat", "weapon"):
+            continue
+        for s in in_scope(battle, ship, fx.scope):
+            change = _lasting(s, card)
+            if change is not None:
+                detail, changes = change
+                battle.change(_CARD_USED, card.id, ship.id, s.id, detail, changes)
+                out.append((card.id, ship.id, s.id, detail, changes.copy()))
+    return out
 
 
 def _lasting(ship: ShipState, card: Card) -> tuple[str, dict[str, int]] | None:

@@ -100,6 +100,14 @@ CARD_CHANGES = frozenset(
     | {f"{what}:{kind.value}" for what in ("strength", "range") for kind in WeaponKind}
 )
 
+#: each of CARD_CHANGES as what it sets: ("strength" or "range", the weapon kind) for a
+#: weapon's, (the name, None) for the others (worked out once: an Enum call by value is slow)
+_CARD_TARGETS: dict[str, tuple[str, WeaponKind | None]] = {
+    name: (what, WeaponKind(weapon) if weapon else None)
+    for name in CARD_CHANGES
+    for what, _, weapon in [name.partition(":")]
+}
+
 
 @dataclass(slots=True)
 class CardUsed(Change):
@@ -119,14 +127,16 @@ class CardUsed(Change):
             return  # a re-roll, a repair team called: the numbers change in their own events
         ship = battle.ships[self.on]
         for name, value in self.changes.items():
-            what, _, weapon = name.partition(":")
-            if name not in CARD_CHANGES:
+            target = _CARD_TARGETS.get(name)
+            if target is None:
                 raise ValueError(f"card_used: a card cannot change {name!r}")
-            if weapon:
-                table = ship.strength if what == "strength" else ship.ranges
-                table[WeaponKind(weapon)] = value
-            else:
+            what, weapon = target
+            if weapon is None:
                 setattr(ship, name, value)
+            elif what == "strength":
+                ship.strength[weapon] = value
+            else:
+                ship.ranges[weapon] = value
 
 
 @dataclass(slots=True)

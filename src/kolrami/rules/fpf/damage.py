@@ -273,19 +273,18 @@ def apply_damage(
         if kind in known.bearing[attack_arc] and _total(left) > 0:
             _damage_mounts(left, amount)
             applied, value, mounts = str(loc), _total(left), left
-    battle.record(
-        _HIT_SCORED(
-            by.id if by else "",
-            target.id,
-            weapon,
-            loc_roll,
-            str(loc),
-            amount,
-            applied,
-            superstructure,
-            value,
-            mounts,
-        )
+    battle.change(
+        _HIT_SCORED,
+        by.id if by else "",
+        target.id,
+        weapon,
+        loc_roll,
+        str(loc),
+        amount,
+        applied,
+        superstructure,
+        value,
+        mounts,
     )
     if target.superstructure <= 0:
         rules_in(battle).destroyed(battle, target, by)

@@ -154,7 +154,7 @@ def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
         if weapon is None:
             raise ValueError(f"{ship.id} has no {kind_name} to repair")
         value = weapon.mounts[int(index)]
-    battle.record(_REPAIRED(ship.id, item, value))
+    battle.change(_REPAIRED, ship.id, item, value)
 
 
 class FpfRepairs(RuleModule):
