@@ -201,7 +201,8 @@ def test_battles_of_the_same_fleets_share_their_start_but_not_its_results() -> N
     card = cards()[by_hook("stat")[0]]
     first, second = started(card), started(card)
     used = [[e for e in b.events() if isinstance(e, ev.CardUsed)] for b in (first, second)]
-    assert used[0] == used[1] and used[0]
+    assert used[0]
+    assert used[0] == used[1]
     assert all(a.changes is not b.changes for a, b in zip(*used, strict=True))
     for a, b in zip(first.all_ships, second.all_ships, strict=True):
         assert a is not b
