@@ -12,7 +12,7 @@ from kolrami.engine.battle import Battle
 from kolrami.fleet.model import read_fleet
 from kolrami.rules import events as ev
 from kolrami.rules import new_battle
-from kolrami.rules.cards import CardEffects
+from kolrami.rules.cards import CardEffects, carried
 from kolrami.rules.module import Phase, rules_of
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
@@ -204,6 +204,11 @@ def test_battles_of_the_same_fleets_share_their_start_but_not_its_results() -> N
     assert used[0]
     assert used[0] == used[1]
     assert all(a.changes is not b.changes for a, b in zip(*used, strict=True))
+    # and the cards in play (`carried`), on each battle's own ships
+    assert [(s.id, c.id, h) for s, c, h in carried(first)] == [
+        (s.id, c.id, h) for s, c, h in carried(second)
+    ]
+    assert all(s is second.ships[s.id] for s, _, _ in carried(second))
     for a, b in zip(first.all_ships, second.all_ships, strict=True):
         assert a is not b
         assert (a.max_shields, a.max_engine, a.max_systems, a.damage_control) == (

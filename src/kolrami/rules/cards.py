@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.cards import Card, Scope, get_card
+from kolrami.catalog.cards import cards as catalog
 from kolrami.engine.orders import Decision
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates
@@ -64,18 +65,24 @@ class CardEffects(RuleModule):
 
     def start_of_battle(self, battle: Battle) -> None:
         battle.card_uses = {}
-        cards = carried(battle)
-        key = _start_key(battle, cards)
+        key = _start_key(battle)
         known = _STARTS.get(key)
         if known is None:
             if len(_STARTS) >= 64:  # (a bound for long sessions of many different fleets)
                 _STARTS.clear()
-            _STARTS[key] = (cards_of(cards), _lasting_changes(battle, cards))
+            cards = carried(battle)
+            place = {id(s): i for i, s in enumerate(battle.all_ships)}
+            in_play = [(place[id(s)], card, hook) for s, card, hook in cards]
+            _STARTS[key] = (catalog(), in_play, _lasting_changes(battle, cards))
             return
+        _, in_play, changes = known
+        if battle.cards_in_play is None:  # (`carried`, as it would work it out)
+            ships = battle.all_ships
+            battle.cards_in_play = [(ships[i], card, hook) for i, card, hook in in_play]
         # the same changes again, each recorded as this battle's own event through the one
-        # door (`record`), with a dict of its own (the log keeps it)
-        for card_id, ship_id, on, detail, changes in known[1]:
-            battle.change(_CARD_USED, card_id, ship_id, on, detail, changes.copy())
+        # door (`Battle.change`), with a dict of its own (the log keeps it)
+        for card_id, ship_id, on, detail, values in changes:
+            battle.change(_CARD_USED, card_id, ship_id, on, detail, values.copy())
 
     def start_of_turn(self, battle: Battle) -> Iterator[Decision]:
         battle.rerolls_left = {}
@@ -129,31 +136,33 @@ class CardEffects(RuleModule):
 
 #: (a card's change at the start of a battle: card, carrier, changed ship, detail, new values)
 _StartChange = tuple[str, str, str, str, dict[str, int]]
-#: the changes of a battle's start, by what they are worked out from (`_start_key`): battles of
-#: the same fleets start alike, and each worked them out again before. Each entry keeps the
-#: cards whose identities are in its key, so that no other object can take their ids.
-_STARTS: Final[dict[tuple[object, ...], tuple[list[Card], list[_StartChange]]]] = {}
+#: What battles start with, by what it is worked out from (`_start_key`): the cards in play
+#: (`carried`, each ship by its place in the battle's order) and their lasting changes. Battles
+#: of the same fleets start alike, and each worked it out again before. An entry holds the card
+#: catalogue whose identity is in its key, so that no other object can take its id.
+_STARTS: Final[
+    dict[
+        tuple[object, ...],
+        tuple[dict[str, Card], list[tuple[int, Card, str]], list[_StartChange]],
+    ]
+] = {}
 # (the event class as a constant: compiled, `ev.CardUsed` is a look-up in the module each time)
 _CARD_USED: Final = ev.CardUsed
 
 
-def cards_of(cards: list[tuple[ShipState, Card, str]]) -> list[Card]:
-    """The cards of `carried`, in order."""
-    return [card for _, card, _ in cards]
-
-
-def _start_key(battle: Battle, cards: list[tuple[ShipState, Card, str]]) -> tuple[object, ...]:
-    """Everything the lasting changes of a battle's start are worked out from (and more): the
-    cards in play (by identity) and the ships that carry them; every ship's id, side,
-    squadron and the numbers a card changes, in the battle's order; the squadrons' members.
-    Two battles with equal keys start with the same changes."""
+def _start_key(battle: Battle) -> tuple[object, ...]:
+    """Everything the cards in play and their lasting changes at a battle's start are worked
+    out from (and more): the card catalogue (by identity) and the fleets' resources; every
+    ship's id, side, squadron, cards and the numbers a card changes, in the battle's order; the
+    squadrons' members. Two battles with equal keys start with the same cards and changes."""
     # (one flat tuple of strings and ints, with a count before each run of values: quick to
-    # hash, where nested tuples and a weapon kind's Python-level hash are not; weapon kinds, as
-    # cards by their identities: the members of an Enum are one object each)
-    out: list[object] = [len(cards)]
-    for ship, card, _ in cards:
-        out.append(ship.index)
-        out.append(id(card))
+    # hash, where nested tuples are not; weapon kinds by their identities, as the members of an
+    # Enum are one object each)
+    out: list[object] = [id(catalog())]
+    for fleet in battle.fleets:
+        first = fleet.resources()[:1]
+        out.append(len(first))
+        out += first
     out.append(len(battle.all_ships))
     for s in battle.all_ships:
         out += (
@@ -168,9 +177,11 @@ def _start_key(battle: Battle, cards: list[tuple[ShipState, Card, str]]) -> tupl
             s.max_systems,
             s.damage_control,
             s.evasion,
+            len(s.start_cards),
             len(s.strength),
             len(s.ranges),
         )
+        out += s.start_cards
         for kind, value in s.strength.items():
             out.append(id(kind))
             out.append(value)
