@@ -19,12 +19,17 @@ if TYPE_CHECKING:
 from kolrami.errors import InvalidInputError
 
 
+#: (the class as a module constant: compiled, a class of a plain Python module is looked up in
+#: this module's globals at each use, and `rules_in` is asked hundreds of times a battle)
+_RULESET: Final = Ruleset
+
+
 def rules_in(battle: Battle) -> Ruleset:
     """The battle's bound rules: `rules.module.rules_of`, compiled with the FPF rules that ask
     it at every shot, move and repair (rules.module is plain Python, where every call of it is
     a Python call and a look-up of its name)."""
     rules = battle.rules
-    if not isinstance(rules, Ruleset):
+    if not isinstance(rules, _RULESET):
         raise TypeError("this battle was not built by kolrami.rules (new_battle)")
     return rules
 
