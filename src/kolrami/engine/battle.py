@@ -64,13 +64,17 @@ class ClassFacts:
     model's fields and properties are several times slower to read, from compiled code most of
     all): one for each class, by its identity (`facts`)."""
 
-    __slots__ = ("bearing", "by_face", "cls", "stationary")
+    __slots__ = ("bearing", "by_face", "cls", "printed", "stationary")
 
     def __init__(self, cls: ShipClass) -> None:
         self.cls = cls  # held: no other object can take its id while the entry stands
         self.stationary: bool = cls.stationary
         self.bearing: dict[Arc, tuple[WeaponKind, ...]] = cls.bearing
         self.by_face: dict[int, Location] = cls.hit_locations.by_face
+        #: each weapon kind's printed mounts (working shots), in the sheet's order
+        self.printed: tuple[tuple[WeaponKind, tuple[int, ...]], ...] = tuple(
+            (kind, weapon.mounts) for kind, weapon in cls.weapons()
+        )
 
 
 #: `facts` of each ship class met so far, by the class's identity
