@@ -546,12 +546,15 @@ class Battle:
         sc = self.scenario
         plan = _DEPLOYMENTS.get((sc, *self.fleets, self.pack), self._deployment)
         individual = sc.movement is Movement.INDIVIDUAL
+        start_speed = sc.start_speed_cm  # (a scenario's and a class's fields: slow reads)
         for sq_id, side, (lx, ly, heading, length), members in plan:
             ids = []
             offsets = {}
             for sid, cls, (px, py, ph), offset, cards, points, sheet, weapons in members:
                 superstructure, shields, engine_power, systems, damage_control = sheet
                 mounts, power, reach = weapons
+                # a fixed base stands still from the start (docs/rules.md, Bases in FPF)
+                speed = 0 if cls.stationary else start_speed
                 self.ships[sid] = ShipState(
                     id=sid,
                     side=side,
@@ -561,9 +564,8 @@ class Battle:
                     x=px,
                     y=py,
                     heading=ph,
-                    # a fixed base stands still from the start (docs/rules.md, Bases in FPF)
-                    speed=0 if cls.stationary else sc.start_speed_cm,
-                    last_speed=0 if cls.stationary else sc.start_speed_cm,
+                    speed=speed,
+                    last_speed=speed,
                     superstructure=superstructure,
                     shields=shields,
                     engine_power=engine_power,

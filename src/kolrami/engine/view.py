@@ -209,10 +209,14 @@ def snapshot(ship: ShipState) -> ShipView:
     return view
 
 
+#: `tuple.__new__`, found once (compiled, `tuple.__new__` is looked up on the type each time)
+_TUPLE_NEW: Final = tuple.__new__
+
+
 def squadron_snapshot(squadron: SquadronState) -> SquadronView:
     """An immutable copy of `squadron` as it is now."""
     # built straight from its values: a named tuple's own __new__ is a Python call
-    return tuple.__new__(
+    return _TUPLE_NEW(
         SquadronView,
         (
             squadron.id,

@@ -22,22 +22,24 @@ def verify_maneuver(
 ) -> None:
     """A manoeuvre every ship in `ships` can fly (FPF-MOV-06, FPF-MOV-07, FPF-MOV-11,
     FPF-MOV-13)."""
+    # (each field read once: a manoeuvre's fields are a Python object's, slow to read)
+    jump, speed, pivot, turn1, turn2 = m.jump, m.speed, m.pivot, m.turn1, m.turn2
     fixed = [s.id for s in ships if s.class_facts().stationary]
-    if fixed and (m.jump or m.speed or m.pivot is not None or m.turn1 or m.turn2):
+    if fixed and (jump or speed or pivot is not None or turn1 or turn2):
         raise IllegalOrderError(
             f"{who}: {', '.join(fixed)} is a fixed base: it holds its place and heading (speed 0, "
             "no turns, pivots or jumps; docs/rules.md, Bases in FPF, FPF-MOV-06)"
         )
-    if m.jump:
+    if jump:
         rules_in(battle).check_jump(battle, ships, m, who)
         return
-    if m.turn1 not in (-1, 0, 1) or m.turn2 not in (-1, 0, 1):
+    if turn1 not in (-1, 0, 1) or turn2 not in (-1, 0, 1):
         raise IllegalOrderError(
             f"{who}: turns are -1, 0 or +1 hex faces (60 degrees) at each of "
             "the two turn points (FPF-MOV-07)"
         )
-    if m.pivot is not None:
-        if m.pivot not in range(-2, 4):
+    if pivot is not None:
+        if pivot not in range(-2, 4):
             raise IllegalOrderError(f"{who}: a pivot is -2..+3 hex faces (FPF-MOV-13)")
         stopped = [s.id for s in ships if s.last_speed != 0]
         if stopped:
@@ -45,24 +47,24 @@ def verify_maneuver(
                 f"{who}: only a ship that stood still last turn may pivot; "
                 f"{', '.join(stopped)} moved (FPF-MOV-13)"
             )
-    elif m.speed == 0 and (m.turn1 or m.turn2):
+    elif speed == 0 and (turn1 or turn2):
         raise IllegalOrderError(
             f"{who}: a ship at speed 0 turns only by pivoting (PIV), which "
             "costs 5 cm of power (FPF-MOV-13)"
         )
     for s in ships:
-        lo, hi = speed_limits(battle, s, m.pivot is not None)
-        if not lo <= m.speed <= hi:
-            extra = " after the 5 cm pivot" if m.pivot is not None else ""
+        lo, hi = speed_limits(battle, s, pivot is not None)
+        if not lo <= speed <= hi:
+            extra = " after the 5 cm pivot" if pivot is not None else ""
             raise IllegalOrderError(
                 f"{who}: {s.id} ({s.cls.name}, Engine Power {s.engine_power}, last speed "
-                f"{s.last_speed}) may move {lo}-{hi} cm{extra}, not {m.speed} "
+                f"{s.last_speed}) may move {lo}-{hi} cm{extra}, not {speed} "
                 "(FPF-MOV-06, FPF-MOV-11)"
                 if lo <= hi
                 else f"{who}: {s.id} has Engine Power {s.engine_power}, too little to pivot "
                 "(FPF-MOV-13)"
             )
-    if leader_speed is not None and m.speed > leader_speed:
+    if leader_speed is not None and speed > leader_speed:
         raise IllegalOrderError(
             f"{who}: a wingman may not move farther than its leader's "
             f"{leader_speed} cm (FPF-MOV-09)"
