@@ -271,8 +271,16 @@ class HitScored(Change):
     def apply(self, battle: Battle) -> None:
         target = battle.ships[self.target]
         target.superstructure = self.superstructure
-        if not _set_track(target, self.applied_to, self.value) and self.mounts is not None:
-            battle.set_mounts(target, _KINDS[self.applied_to], self.mounts)
+        # (`_set_track`, written out: this runs for every hit)
+        applied = self.applied_to
+        if applied == "shields":
+            target.shields = self.value
+        elif applied == "engine_power":
+            target.engine_power = self.value
+        elif applied == "computer":
+            target.systems = self.value
+        elif self.mounts is not None:
+            battle.set_mounts(target, _KINDS[applied], self.mounts)
 
 
 @dataclass(slots=True)
