@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Generic, ParamSpec, TypeVar
+from typing import Any, Final, Generic, ParamSpec, TypeVar, cast
 
 from kolrami import __version__
 from kolrami.catalog import Arc, ShipClass, ShipPack, WeaponKind, builtin_pack
@@ -696,8 +696,8 @@ class Battle:
             raise TypeError("changes are given with their field values in order")
         # (the values as the one tuple they came in: compiled, a call with `*values` and
         # `**named` both spelled out copies them into a new list and dict first)
-        make: Callable[..., ev.Change] = cls
-        make(*values).apply(self)
+        kind = cast("type[ev.Change]", cls)
+        kind.apply_values(self, values)
         self.log.append(cls, values)
 
     def set_control(self, ship: ShipState, in_control: bool) -> None:
