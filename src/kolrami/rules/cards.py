@@ -119,7 +119,9 @@ class CardEffects(RuleModule):
                     (c.id for s, c, hook in carried(battle) if s is ship and hook == "reroll"),
                     "",
                 )
-                battle.record(ev.CardUsed(card, ship.id, target.id, f"re-rolled a {roll}: {new}"))
+                battle.change(
+                    _CARD_USED, card, ship.id, target.id, f"re-rolled a {roll}: {new}", {}
+                )
                 return [*rolls[:i], new, *rolls[i + 1 :]]
         return rolls
 
@@ -265,7 +267,7 @@ def _repair_team(battle: Battle, carrier: ShipState, card: Card) -> None:
         return
     worst = min(hurt, key=lambda s: (s.superstructure / s.cls.superstructure, s.index))
     battle.card_uses[(carrier.side, card.id)] = used + 1
-    battle.record(ev.CardUsed(card.id, carrier.id, worst.id, f"up to {fx.amount} repairs"))
+    battle.change(_CARD_USED, card.id, carrier.id, worst.id, f"up to {fx.amount} repairs", {})
     for _ in range(fx.amount):
         items = damaged_items(battle, worst)
         if not items:
