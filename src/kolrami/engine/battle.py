@@ -115,10 +115,10 @@ def weapons_bearing(
 ) -> list[WeaponKind]:
     """Weapon kinds with working shots (`mounts`) of a ship of class `cls` that fire into `arc`:
     what `ShipState.bears` and a view's `ShipView.bears` both answer."""
-    return _bearing(facts(cls), mounts, arc)
+    return bearing_of(facts(cls), mounts, arc)
 
 
-def _bearing(
+def bearing_of(
     known: ClassFacts, mounts: dict[WeaponKind, tuple[int, ...]], arc: Arc
 ) -> list[WeaponKind]:
     """`weapons_bearing` of a class whose facts are `known`."""
@@ -281,7 +281,7 @@ class ShipState:
 
     def bears(self, arc: Arc) -> list[WeaponKind]:
         """Weapon kinds with working shots that fire into `arc`."""
-        return _bearing(self.class_facts(), self.mounts, arc)
+        return bearing_of(self.class_facts(), self.mounts, arc)
 
     def range_of(self, kind: WeaponKind) -> int:
         """Range of a weapon kind in cm (0 when the sheet has none)."""
