@@ -25,13 +25,15 @@ except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0"
 
 #: The modules mypyc compiles: the battle's inner loops (movement, fire, damage, initiative,
-#: repairs), the geometry and the captains' scoring kernel.
+#: repairs), the geometry, the driver loop every decision passes through and the captains'
+#: scoring kernel.
 COMPILED = (
     "kolrami.engine.geometry",
     "kolrami.engine.chance",
     "kolrami.engine.eventlog",
     "kolrami.engine.battle",
     "kolrami.engine.view",
+    "kolrami.engine.driver",
     "kolrami.captains.base",
     "kolrami.captains.scoring",
     "kolrami.captains.doctrines",

@@ -12,7 +12,7 @@ from kolrami.engine.battle import Battle
 from kolrami.fleet.model import read_fleet
 from kolrami.rules import events as ev
 from kolrami.rules import new_battle
-from kolrami.rules.cards import CardEffects
+from kolrami.rules.cards import CardEffects, carried
 from kolrami.rules.module import Phase, rules_of
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
@@ -193,3 +193,42 @@ def test_the_starter_set_has_what_the_issue_asks() -> None:
     sideboard = cards()["reinforcements-sideboard"]
     assert (sideboard.name, sideboard.cost) == ("Reinforcements Sideboard", 10)
     assert all(c.skill for c in all_cards if c.kind is CardKind.CAPTAIN)
+
+
+def test_battles_of_the_same_fleets_share_their_start_but_not_its_results() -> None:
+    # the second battle takes the card changes worked out for the first (rules/cards.py,
+    # `_STARTS`): the same events and values, in dicts and ships of its own
+    card = cards()[by_hook("stat")[0]]
+    first, second = started(card), started(card)
+    used = [[e for e in b.events() if isinstance(e, ev.CardUsed)] for b in (first, second)]
+    assert used[0]
+    assert used[0] == used[1]
+    assert all(a.changes is not b.changes for a, b in zip(*used, strict=True))
+    # and the cards in play (`carried`), on each battle's own ships
+    assert [(s.id, c.id, h) for s, c, h in carried(first)] == [
+        (s.id, c.id, h) for s, c, h in carried(second)
+    ]
+    assert all(s is second.ships[s.id] for s, _, _ in carried(second))
+    for a, b in zip(first.all_ships, second.all_ships, strict=True):
+        assert a is not b
+        assert (a.max_shields, a.max_engine, a.max_systems, a.damage_control) == (
+            b.max_shields,
+            b.max_engine,
+            b.max_systems,
+            b.damage_control,
+        )
+    # a battle whose ships differ before the start works its changes out anew
+    third = new_battle(
+        STANDARD, (carrier_fleet(card), read_fleet({"ships": [{"id": "venture"}]}, "foe")), 3
+    )
+    third.ships["A1"].shields -= 1
+    third.ships["A1"].max_shields -= 1
+    third.ships["A1"].systems -= 1
+    third.ships["A1"].max_systems -= 1
+    third.ships["A1"].engine_power -= 1
+    third.ships["A1"].max_engine -= 1
+    third.ships["A1"].damage_control -= 1
+    list(rules_of(third).run(Phase.START_OF_BATTLE, third))
+    again = [e for e in third.events() if isinstance(e, ev.CardUsed) and e.on == "A1"]
+    before = [e for e in used[0] if e.on == "A1"]
+    assert [e.detail for e in again] != [e.detail for e in before]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, Final, Generic, ParamSpec, TypeVar, cast
 
 from kolrami import __version__
 from kolrami.catalog import Arc, ShipClass, ShipPack, WeaponKind, builtin_pack
@@ -31,6 +31,7 @@ from kolrami.scenarios.models import Movement, Scenario
 
 SIDES: Final[tuple[str, ...]] = ("A", "B")
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 def other(side: str) -> str:
@@ -63,13 +64,17 @@ class ClassFacts:
     model's fields and properties are several times slower to read, from compiled code most of
     all): one for each class, by its identity (`facts`)."""
 
-    __slots__ = ("bearing", "by_face", "cls", "stationary")
+    __slots__ = ("bearing", "by_face", "cls", "printed", "stationary")
 
     def __init__(self, cls: ShipClass) -> None:
         self.cls = cls  # held: no other object can take its id while the entry stands
         self.stationary: bool = cls.stationary
         self.bearing: dict[Arc, tuple[WeaponKind, ...]] = cls.bearing
         self.by_face: dict[int, Location] = cls.hit_locations.by_face
+        #: each weapon kind's printed mounts (working shots), in the sheet's order
+        self.printed: tuple[tuple[WeaponKind, tuple[int, ...]], ...] = tuple(
+            (kind, weapon.mounts) for kind, weapon in cls.weapons()
+        )
 
 
 #: `facts` of each ship class met so far, by the class's identity
@@ -110,10 +115,10 @@ def weapons_bearing(
 ) -> list[WeaponKind]:
     """Weapon kinds with working shots (`mounts`) of a ship of class `cls` that fire into `arc`:
     what `ShipState.bears` and a view's `ShipView.bears` both answer."""
-    return _bearing(facts(cls), mounts, arc)
+    return bearing_of(facts(cls), mounts, arc)
 
 
-def _bearing(
+def bearing_of(
     known: ClassFacts, mounts: dict[WeaponKind, tuple[int, ...]], arc: Arc
 ) -> list[WeaponKind]:
     """`weapons_bearing` of a class whose facts are `known`."""
@@ -276,7 +281,7 @@ class ShipState:
 
     def bears(self, arc: Arc) -> list[WeaponKind]:
         """Weapon kinds with working shots that fire into `arc`."""
-        return _bearing(self.class_facts(), self.mounts, arc)
+        return bearing_of(self.class_facts(), self.mounts, arc)
 
     def range_of(self, kind: WeaponKind) -> int:
         """Range of a weapon kind in cm (0 when the sheet has none)."""
@@ -541,12 +546,15 @@ class Battle:
         sc = self.scenario
         plan = _DEPLOYMENTS.get((sc, *self.fleets, self.pack), self._deployment)
         individual = sc.movement is Movement.INDIVIDUAL
+        start_speed = sc.start_speed_cm  # (a scenario's and a class's fields: slow reads)
         for sq_id, side, (lx, ly, heading, length), members in plan:
             ids = []
             offsets = {}
             for sid, cls, (px, py, ph), offset, cards, points, sheet, weapons in members:
                 superstructure, shields, engine_power, systems, damage_control = sheet
                 mounts, power, reach = weapons
+                # a fixed base stands still from the start (docs/rules.md, Bases in FPF)
+                speed = 0 if cls.stationary else start_speed
                 self.ships[sid] = ShipState(
                     id=sid,
                     side=side,
@@ -556,9 +564,8 @@ class Battle:
                     x=px,
                     y=py,
                     heading=ph,
-                    # a fixed base stands still from the start (docs/rules.md, Bases in FPF)
-                    speed=0 if cls.stationary else sc.start_speed_cm,
-                    last_speed=0 if cls.stationary else sc.start_speed_cm,
+                    speed=speed,
+                    last_speed=speed,
                     superstructure=superstructure,
                     shields=shields,
                     engine_power=engine_power,
@@ -680,6 +687,18 @@ class Battle:
         so the log holds exactly what the battle became."""
         change.apply(self)
         self.log.add(change)
+
+    def change(self, cls: Callable[P, ev.Change], *values: P.args, **named: P.kwargs) -> None:
+        """`record(cls(*values))` for a change given with every one of its field values, in
+        field order: the log keeps them as given, and need not read them back off the event
+        (a dozen attribute reads on the path of every hit)."""
+        if named:
+            raise TypeError("changes are given with their field values in order")
+        # (the values as the one tuple they came in: compiled, a call with `*values` and
+        # `**named` both spelled out copies them into a new list and dict first)
+        kind = cast("type[ev.Change]", cls)
+        kind.apply_values(self, values)
+        self.log.append(cls, values)
 
     def set_control(self, ship: ShipState, in_control: bool) -> None:
         """A ship loses or regains control; it leaves its formation when lost."""

@@ -9,7 +9,7 @@ a web page, or an RL loop one step at a time. Which turns a battle has is its ru
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle, Result
@@ -18,6 +18,9 @@ from kolrami.engine.chance import Dice, derive_seed
 from kolrami.engine.orders import Decision, Order
 
 __all__ = ["Game", "Player", "captain_dice", "play", "run"]
+
+#: (the event class as a constant: compiled, `ev.OrderGiven` is a look-up in the module each time)
+_ORDER_GIVEN: Final = ev.OrderGiven
 
 
 class Player(Protocol):
@@ -31,11 +34,12 @@ class Player(Protocol):
 def play(battle: Battle) -> Game:
     """Play `battle` to its end, logging every order it receives (OrderGiven)."""
     turns = battle.rules.turns(battle)
+    log = battle.log
     try:
         decision = next(turns)
         while True:
             order = yield decision
-            battle.log.record(ev.OrderGiven, decision.side, order)  # text made on demand
+            log.record(_ORDER_GIVEN, decision.side, order)  # text made on demand
             decision = turns.send(order)
     except StopIteration as stop:
         result: Result = stop.value
@@ -50,7 +54,8 @@ def run(battle: Battle, captains: Mapping[str, Player]) -> Result:
     try:
         decision = next(game)
         while True:
-            order = captains[decision.side].decide(views[decision.side], decision)
+            side = decision.side  # (read once: a decision's fields are a Python object's)
+            order = captains[side].decide(views[side], decision)
             decision = game.send(order)
     except StopIteration as stop:
         result: Result = stop.value

@@ -73,6 +73,12 @@ class EventLog:
         if cls is not _ORDER_GIVEN:
             self.changes += 1
 
+    def append(self, cls: Callable[..., Event], values: tuple[Any, ...]) -> None:
+        """`record(cls, *values)` for values already in one tuple (every field, in order)."""
+        self._records.append((cls, values))
+        if cls is not _ORDER_GIVEN:
+            self.changes += 1
+
     def add(self, event: Event) -> None:
         """Append an event built already (`Battle.record` builds its changes to apply them):
         its field values are kept, as `record` keeps them."""

@@ -59,6 +59,13 @@ class Change(Event):
         """Make the change on `battle` (each kind says how)."""
         raise NotImplementedError(f"{type(self).__name__} does not say how it applies")
 
+    @classmethod
+    def apply_values(cls, battle: Battle, values: tuple[Any, ...]) -> None:
+        """Make the change given as its field values, every one in field order
+        (`Battle.change`): built, then applied, unless the kind makes it straight from the
+        values (the log builds its events only when they are read)."""
+        cls(*values).apply(battle)
+
 
 @dataclass(frozen=True, slots=True)
 class BattleStarted(Event):

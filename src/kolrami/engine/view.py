@@ -13,10 +13,11 @@ from typing import Final, NamedTuple
 from kolrami.catalog import Arc, ShipClass, WeaponKind
 from kolrami.engine.battle import (
     Battle,
+    ClassFacts,
     ShipState,
     SquadronState,
     all_out,
-    weapons_bearing,
+    bearing_of,
     working_shots,
 )
 
@@ -43,6 +44,7 @@ class _ShipFields:
         "heading",
         "id",
         "in_control",
+        "known",
         "last_speed",
         "max_engine",
         "max_shields",
@@ -101,6 +103,8 @@ class _ShipFields:
     in_control: bool
     fired: bool
     moved: bool
+    #: what the rules read of its class (`ShipState.class_facts`), shared with the ship
+    known: ClassFacts
 
     def __init__(self, ship: ShipState) -> None:
         self.id = ship.id
@@ -138,6 +142,7 @@ class _ShipFields:
         self.in_control = ship.in_control
         self.fired = ship.fired
         self.moved = ship.moved
+        self.known = ship.class_facts()
 
     def shots(self, kind: WeaponKind) -> int:
         """Working shots of a weapon kind now (knocked-out mounts count 0)."""
@@ -145,7 +150,7 @@ class _ShipFields:
 
     def bears(self, arc: Arc) -> list[WeaponKind]:
         """Weapon kinds with working shots that fire into `arc`."""
-        return weapons_bearing(self.cls, self.mounts, arc)
+        return bearing_of(self.known, self.mounts, arc)
 
     def range_of(self, kind: WeaponKind) -> int:
         """Range of a weapon kind in cm (0 when the sheet has none)."""
@@ -209,10 +214,14 @@ def snapshot(ship: ShipState) -> ShipView:
     return view
 
 
+#: `tuple.__new__`, found once (compiled, `tuple.__new__` is looked up on the type each time)
+_TUPLE_NEW: Final = tuple.__new__
+
+
 def squadron_snapshot(squadron: SquadronState) -> SquadronView:
     """An immutable copy of `squadron` as it is now."""
     # built straight from its values: a named tuple's own __new__ is a Python call
-    return tuple.__new__(
+    return _TUPLE_NEW(
         SquadronView,
         (
             squadron.id,

@@ -10,9 +10,10 @@ returns to (PP-12). The others act during play through the module's policies and
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.cards import Card, Scope, get_card
+from kolrami.catalog.cards import cards as catalog
 from kolrami.engine.orders import Decision
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates
@@ -64,24 +65,24 @@ class CardEffects(RuleModule):
 
     def start_of_battle(self, battle: Battle) -> None:
         battle.card_uses = {}
-        for ship, card, _ in carried(battle):
-            fx = card.effect
-            if fx.hook == "evasion":
-                for s in in_scope(battle, ship, fx.scope):
-                    evasion = s.evasion + fx.amount
-                    battle.record(
-                        ev.CardUsed(
-                            card.id, ship.id, s.id, f"evasion {evasion}", {"evasion": evasion}
-                        )
-                    )
-                continue
-            if fx.hook not in ("stat", "weapon"):
-                continue
-            for s in in_scope(battle, ship, fx.scope):
-                change = _lasting(s, card)
-                if change is not None:
-                    detail, changes = change
-                    battle.record(ev.CardUsed(card.id, ship.id, s.id, detail, changes))
+        key = _start_key(battle)
+        known = _STARTS.get(key)
+        if known is None:
+            if len(_STARTS) >= 64:  # (a bound for long sessions of many different fleets)
+                _STARTS.clear()
+            cards = carried(battle)
+            place = {id(s): i for i, s in enumerate(battle.all_ships)}
+            in_play = [(place[id(s)], card, hook) for s, card, hook in cards]
+            _STARTS[key] = (catalog(), in_play, _lasting_changes(battle, cards))
+            return
+        _, in_play, changes = known
+        if battle.cards_in_play is None:  # (`carried`, as it would work it out)
+            ships = battle.all_ships
+            battle.cards_in_play = [(ships[i], card, hook) for i, card, hook in in_play]
+        # the same changes again, each recorded as this battle's own event through the one
+        # door (`Battle.change`), with a dict of its own (the log keeps it)
+        for card_id, ship_id, on, detail, values in changes:
+            battle.change(_CARD_USED, card_id, ship_id, on, detail, values.copy())
 
     def start_of_turn(self, battle: Battle) -> Iterator[Decision]:
         battle.rerolls_left = {}
@@ -118,7 +119,9 @@ class CardEffects(RuleModule):
                     (c.id for s, c, hook in carried(battle) if s is ship and hook == "reroll"),
                     "",
                 )
-                battle.record(ev.CardUsed(card, ship.id, target.id, f"re-rolled a {roll}: {new}"))
+                battle.change(
+                    _CARD_USED, card, ship.id, target.id, f"re-rolled a {roll}: {new}", {}
+                )
                 return [*rolls[:i], new, *rolls[i + 1 :]]
         return rolls
 
@@ -131,6 +134,94 @@ class CardEffects(RuleModule):
             if ship.side == side and hook == "initiative" and ship.alive:
                 total += card.effect.amount
         return total
+
+
+#: (a card's change at the start of a battle: card, carrier, changed ship, detail, new values)
+_StartChange = tuple[str, str, str, str, dict[str, int]]
+#: What battles start with, by what it is worked out from (`_start_key`): the cards in play
+#: (`carried`, each ship by its place in the battle's order) and their lasting changes. Battles
+#: of the same fleets start alike, and each worked it out again before. An entry holds the card
+#: catalogue whose identity is in its key, so that no other object can take its id.
+_STARTS: Final[
+    dict[
+        tuple[object, ...],
+        tuple[dict[str, Card], list[tuple[int, Card, str]], list[_StartChange]],
+    ]
+] = {}
+# (the event class as a constant: compiled, `ev.CardUsed` is a look-up in the module each time)
+_CARD_USED: Final = ev.CardUsed
+
+
+def _start_key(battle: Battle) -> tuple[object, ...]:
+    """Everything the cards in play and their lasting changes at a battle's start are worked
+    out from (and more): the card catalogue (by identity) and the fleets' resources; every
+    ship's id, side, squadron, cards and the numbers a card changes, in the battle's order; the
+    squadrons' members. Two battles with equal keys start with the same cards and changes."""
+    # (one flat tuple of strings and ints, with a count before each run of values: quick to
+    # hash, where nested tuples are not; weapon kinds by their identities, as the members of an
+    # Enum are one object each)
+    out: list[object] = [id(catalog())]
+    for fleet in battle.fleets:
+        first = fleet.resources()[:1]
+        out.append(len(first))
+        out += first
+    out.append(len(battle.all_ships))
+    for s in battle.all_ships:
+        out += (
+            s.id,
+            s.side,
+            s.squadron,
+            s.shields,
+            s.max_shields,
+            s.engine_power,
+            s.max_engine,
+            s.systems,
+            s.max_systems,
+            s.damage_control,
+            s.evasion,
+            len(s.start_cards),
+            len(s.strength),
+            len(s.ranges),
+        )
+        out += s.start_cards
+        for kind, value in s.strength.items():
+            out.append(id(kind))
+            out.append(value)
+        for kind, value in s.ranges.items():
+            out.append(id(kind))
+            out.append(value)
+    for squadron in battle.squadrons.values():
+        out.append(squadron.id)
+        out.append(len(squadron.ships))
+        out += squadron.ships
+    return tuple(out)
+
+
+def _lasting_changes(
+    battle: Battle, cards: list[tuple[ShipState, Card, str]]
+) -> list[_StartChange]:
+    """Make and record the lasting changes of the cards in play (`stat`, `weapon`,
+    `evasion`), each as it is found (a later card builds on an earlier one's values); returns
+    them, with dicts of their own."""
+    out: list[_StartChange] = []
+    for ship, card, _ in cards:
+        fx = card.effect
+        if fx.hook == "evasion":
+            for s in in_scope(battle, ship, fx.scope):
+                evasion = s.evasion + fx.amount
+                changes = {"evasion": evasion}
+                battle.change(_CARD_USED, card.id, ship.id, s.id, f"evasion {evasion}", changes)
+                out.append((card.id, ship.id, s.id, f"evasion {evasion}", changes.copy()))
+            continue
+        if fx.hook not in ("stat", "weapon"):
+            continue
+        for s in in_scope(battle, ship, fx.scope):
+            change = _lasting(s, card)
+            if change is not None:
+                detail, changes = change
+                battle.change(_CARD_USED, card.id, ship.id, s.id, detail, changes)
+                out.append((card.id, ship.id, s.id, detail, changes.copy()))
+    return out
 
 
 def _lasting(ship: ShipState, card: Card) -> tuple[str, dict[str, int]] | None:
@@ -176,7 +267,7 @@ def _repair_team(battle: Battle, carrier: ShipState, card: Card) -> None:
         return
     worst = min(hurt, key=lambda s: (s.superstructure / s.cls.superstructure, s.index))
     battle.card_uses[(carrier.side, card.id)] = used + 1
-    battle.record(ev.CardUsed(card.id, carrier.id, worst.id, f"up to {fx.amount} repairs"))
+    battle.change(_CARD_USED, card.id, carrier.id, worst.id, f"up to {fx.amount} repairs", {})
     for _ in range(fx.amount):
         items = damaged_items(battle, worst)
         if not items:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kolrami.catalog import WeaponKind
 from kolrami.engine.eventlog import EventLog
@@ -100,6 +100,14 @@ CARD_CHANGES = frozenset(
     | {f"{what}:{kind.value}" for what in ("strength", "range") for kind in WeaponKind}
 )
 
+#: each of CARD_CHANGES as what it sets: ("strength" or "range", the weapon kind) for a
+#: weapon's, (the name, None) for the others (worked out once: an Enum call by value is slow)
+_CARD_TARGETS: dict[str, tuple[str, WeaponKind | None]] = {
+    name: (what, WeaponKind(weapon) if weapon else None)
+    for name in CARD_CHANGES
+    for what, _, weapon in [name.partition(":")]
+}
+
 
 @dataclass(slots=True)
 class CardUsed(Change):
@@ -115,18 +123,26 @@ class CardUsed(Change):
     changes: dict[str, int] = field(default_factory=dict)
 
     def apply(self, battle: Battle) -> None:
-        if not self.changes:
+        self.apply_values(battle, (self.card, self.ship, self.on, self.detail, self.changes))
+
+    @classmethod
+    def apply_values(cls, battle: Battle, values: tuple[Any, ...]) -> None:
+        # (straight from the values, no event built)
+        _, _, on, _, changes = values
+        if not changes:
             return  # a re-roll, a repair team called: the numbers change in their own events
-        ship = battle.ships[self.on]
-        for name, value in self.changes.items():
-            what, _, weapon = name.partition(":")
-            if name not in CARD_CHANGES:
+        ship = battle.ships[on]
+        for name, value in changes.items():
+            target = _CARD_TARGETS.get(name)
+            if target is None:
                 raise ValueError(f"card_used: a card cannot change {name!r}")
-            if weapon:
-                table = ship.strength if what == "strength" else ship.ranges
-                table[WeaponKind(weapon)] = value
-            else:
+            what, weapon = target
+            if weapon is None:
                 setattr(ship, name, value)
+            elif what == "strength":
+                ship.strength[weapon] = value
+            else:
+                ship.ranges[weapon] = value
 
 
 @dataclass(slots=True)
@@ -141,12 +157,18 @@ class Repaired(Change):
     value: int
 
     def apply(self, battle: Battle) -> None:
-        ship = battle.ships[self.ship]
-        if not _set_track(ship, self.item, self.value):
-            name, _, index = self.item.partition(".")
+        self.apply_values(battle, (self.ship, self.item, self.value))
+
+    @classmethod
+    def apply_values(cls, battle: Battle, values: tuple[Any, ...]) -> None:
+        # (straight from the values, no event built)
+        ship_id, item, value = values
+        ship = battle.ships[ship_id]
+        if not _set_track(ship, item, value):
+            name, _, index = item.partition(".")
             kind = _KINDS[name]
             mounts = list(ship.mounts[kind])
-            mounts[int(index)] = self.value
+            mounts[int(index)] = value
             battle.set_mounts(ship, kind, mounts)
 
 
@@ -259,10 +281,37 @@ class HitScored(Change):
     mounts: list[int] | None = None
 
     def apply(self, battle: Battle) -> None:
-        target = battle.ships[self.target]
-        target.superstructure = self.superstructure
-        if not _set_track(target, self.applied_to, self.value) and self.mounts is not None:
-            battle.set_mounts(target, _KINDS[self.applied_to], self.mounts)
+        self.apply_values(
+            battle,
+            (
+                self.ship,
+                self.target,
+                self.weapon,
+                self.location_roll,
+                self.location,
+                self.damage,
+                self.applied_to,
+                self.superstructure,
+                self.value,
+                self.mounts,
+            ),
+        )
+
+    @classmethod
+    def apply_values(cls, battle: Battle, values: tuple[Any, ...]) -> None:
+        # (straight from the values, no event built: this runs for every hit)
+        _, target_id, _, _, _, _, applied, superstructure, value, mounts = values
+        target = battle.ships[target_id]
+        target.superstructure = superstructure
+        # (`_set_track`, written out)
+        if applied == "shields":
+            target.shields = value
+        elif applied == "engine_power":
+            target.engine_power = value
+        elif applied == "computer":
+            target.systems = value
+        elif mounts is not None:
+            battle.set_mounts(target, _KINDS[applied], mounts)
 
 
 @dataclass(slots=True)

@@ -18,13 +18,17 @@ if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
 from kolrami.errors import InvalidInputError
 
+#: (the class as a module constant: compiled, a class of a plain Python module is looked up in
+#: this module's globals at each use, and `rules_in` is asked hundreds of times a battle)
+_RULESET: Final = Ruleset
+
 
 def rules_in(battle: Battle) -> Ruleset:
     """The battle's bound rules: `rules.module.rules_of`, compiled with the FPF rules that ask
     it at every shot, move and repair (rules.module is plain Python, where every call of it is
     a Python call and a look-up of its name)."""
     rules = battle.rules
-    if not isinstance(rules, Ruleset):
+    if not isinstance(rules, _RULESET):
         raise TypeError("this battle was not built by kolrami.rules (new_battle)")
     return rules
 
@@ -175,11 +179,37 @@ FPF_END: Final = 8
 _NATIVES: Final[dict[int, tuple[Rules, int]]] = {}
 
 
+class _Last:
+    """The rules `natives` was last asked of, and its answer: nearly every call is of the same
+    battle's rules as the one before, found by identity (an `id()` and a dict look-up cost
+    several times more)."""
+
+    __slots__ = ("flags", "rules")
+
+    def __init__(self) -> None:
+        self.rules: Rules | None = None
+        self.flags = 0
+
+
+_LAST: Final = _Last()
+
+
 def natives(rules: Rules) -> int:
     """Which of FPF's own policies decide in `rules` (`MASK_BASES` ...): those the FPF rules
     then ask natively, through the same functions the policies call, and not through a Python
     call each time. Worked out once for each rules object (they are shared by the battles of
     the same modules, and their policies are bound once)."""
+    last = _LAST
+    if last.rules is rules:
+        return last.flags
+    flags = _natives(rules)
+    last.rules = rules
+    last.flags = flags
+    return flags
+
+
+def _natives(rules: Rules) -> int:
+    """`natives`, by the rules' identity."""
     found = _NATIVES.get(id(rules))
     if found is not None:
         return found[1]
@@ -273,19 +303,18 @@ def apply_damage(
         if kind in known.bearing[attack_arc] and _total(left) > 0:
             _damage_mounts(left, amount)
             applied, value, mounts = str(loc), _total(left), left
-    battle.record(
-        _HIT_SCORED(
-            by.id if by else "",
-            target.id,
-            weapon,
-            loc_roll,
-            str(loc),
-            amount,
-            applied,
-            superstructure,
-            value,
-            mounts,
-        )
+    battle.change(
+        _HIT_SCORED,
+        by.id if by else "",
+        target.id,
+        weapon,
+        loc_roll,
+        str(loc),
+        amount,
+        applied,
+        superstructure,
+        value,
+        mounts,
     )
     if target.superstructure <= 0:
         rules_in(battle).destroyed(battle, target, by)

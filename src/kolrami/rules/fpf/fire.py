@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc, Location, WeaponKind
@@ -146,13 +147,17 @@ def declare(
         battle.log.record(_FIRE_DECLARED, sid, tid, str(arc), reaction_to is not None)
 
 
-def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:
+#: `resolve_locks`'s answer when nothing fired, shared (most of its calls fire nothing)
+_NONE_FIRED: Final[frozenset[str]] = frozenset()
+
+
+def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> AbstractSet[str]:
     """Fire every locked weapon whose target is now in range, arc and line of fire: the auto
     tracking fires it, with no to-hit roll (FPF-FIRE-03). `moving`: the ships that have just
     moved, the only ones reaction fire may hit (FPF-FIRE-11). Returns the ships that fired or
     were fired at."""
     if not battle.locked:
-        return set()
+        return _NONE_FIRED
     rules: Ruleset | None = None  # (found when a lock first gets as far as the line of fire)
     found = 0  # (its `natives`)
     ready: list[Ready] = []
@@ -179,11 +184,16 @@ def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:
         dx, dy = target.x - ship.x, target.y - ship.y
         dist = math.sqrt(dx * dx + dy * dy)
         ranges = ship.ranges
-        in_range = []  # (loops, not comprehensions, on this path: each of those is a call)
+        # (loops, not comprehensions, on this path: each of those is a call; and the list made
+        # only for a weapon in range, as most checks find none)
+        in_range: list[WeaponKind] | None = None
         for k in lock.pending:
             if dist <= ranges[k]:
-                in_range.append(k)
-        if not in_range or dist < 0.01:
+                if in_range is None:
+                    in_range = [k]
+                else:
+                    in_range.append(k)
+        if in_range is None or dist < 0.01:
             continue  # (a move that passes over the target's centre: it is in no arc there)
         # the target in the locked one of the four 90-degree arcs (FPF-ARC-01)
         if arc_to(ship.x, ship.y, ship.heading, target.x, target.y) is not lock.arc:
@@ -202,7 +212,7 @@ def resolve_locks(battle: Battle, moving: Collection[str] = ()) -> set[str]:
             lock.pending.remove(k)
             ready.append((ship, target, k, dist))
     if not ready:
-        return set()
+        return _NONE_FIRED
     _fire(battle, ready)
     battle.locked = [s for s in battle.locked if s.lock is not None and s.lock.pending]
     seen = set()

@@ -63,9 +63,10 @@ def forcible_prey(battle: Battle, squadron: SquadronState, pending: set[str]) ->
     out = []
     ships = battle.ships
     pursuers = []
-    for s in squadron.ships:
-        if ships[s].alive:
-            pursuers.append(ships[s])
+    for sid in squadron.ships:
+        s = ships[sid]  # (looked up once)
+        if s.alive:
+            pursuers.append(s)
     for prey in battle.side_squadrons("B" if squadron.side == "A" else "A"):
         if prey.id not in pending:
             continue

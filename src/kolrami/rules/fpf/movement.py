@@ -22,22 +22,24 @@ def verify_maneuver(
 ) -> None:
     """A manoeuvre every ship in `ships` can fly (FPF-MOV-06, FPF-MOV-07, FPF-MOV-11,
     FPF-MOV-13)."""
+    # (each field read once: a manoeuvre's fields are a Python object's, slow to read)
+    jump, speed, pivot, turn1, turn2 = m.jump, m.speed, m.pivot, m.turn1, m.turn2
     fixed = [s.id for s in ships if s.class_facts().stationary]
-    if fixed and (m.jump or m.speed or m.pivot is not None or m.turn1 or m.turn2):
+    if fixed and (jump or speed or pivot is not None or turn1 or turn2):
         raise IllegalOrderError(
             f"{who}: {', '.join(fixed)} is a fixed base: it holds its place and heading (speed 0, "
             "no turns, pivots or jumps; docs/rules.md, Bases in FPF, FPF-MOV-06)"
         )
-    if m.jump:
+    if jump:
         rules_in(battle).check_jump(battle, ships, m, who)
         return
-    if m.turn1 not in (-1, 0, 1) or m.turn2 not in (-1, 0, 1):
+    if turn1 not in (-1, 0, 1) or turn2 not in (-1, 0, 1):
         raise IllegalOrderError(
             f"{who}: turns are -1, 0 or +1 hex faces (60 degrees) at each of "
             "the two turn points (FPF-MOV-07)"
         )
-    if m.pivot is not None:
-        if m.pivot not in range(-2, 4):
+    if pivot is not None:
+        if pivot not in range(-2, 4):
             raise IllegalOrderError(f"{who}: a pivot is -2..+3 hex faces (FPF-MOV-13)")
         stopped = [s.id for s in ships if s.last_speed != 0]
         if stopped:
@@ -45,24 +47,24 @@ def verify_maneuver(
                 f"{who}: only a ship that stood still last turn may pivot; "
                 f"{', '.join(stopped)} moved (FPF-MOV-13)"
             )
-    elif m.speed == 0 and (m.turn1 or m.turn2):
+    elif speed == 0 and (turn1 or turn2):
         raise IllegalOrderError(
             f"{who}: a ship at speed 0 turns only by pivoting (PIV), which "
             "costs 5 cm of power (FPF-MOV-13)"
         )
     for s in ships:
-        lo, hi = speed_limits(battle, s, m.pivot is not None)
-        if not lo <= m.speed <= hi:
-            extra = " after the 5 cm pivot" if m.pivot is not None else ""
+        lo, hi = speed_limits(battle, s, pivot is not None)
+        if not lo <= speed <= hi:
+            extra = " after the 5 cm pivot" if pivot is not None else ""
             raise IllegalOrderError(
                 f"{who}: {s.id} ({s.cls.name}, Engine Power {s.engine_power}, last speed "
-                f"{s.last_speed}) may move {lo}-{hi} cm{extra}, not {m.speed} "
+                f"{s.last_speed}) may move {lo}-{hi} cm{extra}, not {speed} "
                 "(FPF-MOV-06, FPF-MOV-11)"
                 if lo <= hi
                 else f"{who}: {s.id} has Engine Power {s.engine_power}, too little to pivot "
                 "(FPF-MOV-13)"
             )
-    if leader_speed is not None and m.speed > leader_speed:
+    if leader_speed is not None and speed > leader_speed:
         raise IllegalOrderError(
             f"{who}: a wingman may not move farther than its leader's "
             f"{leader_speed} cm (FPF-MOV-09)"
@@ -171,6 +173,19 @@ def plan_path(
     standstill turns to any facing first (FPF-MOV-13). The final position must not be on
     another ship or off the table: the ship stops short (FPF-MOV-08).
     """
+    path, dist, blocker, _ = _plan(battle, x, y, heading, m, ignore)
+    return path, dist, blocker
+
+
+#: a path, its length flown, what it stopped short of, and its leg lengths (`_legs`) when they
+#: were worked out on the way (None when not): the move along it measures them no second time
+_Planned = tuple[list[tuple[float, float, int]], Cm, str | None, list[float] | None]
+
+
+def _plan(
+    battle: Battle, x: float, y: float, heading: int, m: Maneuver, ignore: set[str]
+) -> _Planned:
+    """`plan_path`, with the path's leg lengths when known."""
     # (each field read once: a manoeuvre's fields are a Python object's, slow to read)
     pivot, speed = m.pivot, m.speed
     h = (heading + (pivot if pivot is not None else m.turn1)) % HEADINGS
@@ -183,7 +198,7 @@ def plan_path(
     ex, ey = advance(mx, my, h2, half)
     path = [(x, y, h), (mx, my, h), (ex, ey, h2)]
     if speed == 0:
-        return [(x, y, h)], 0.0, None
+        return [(x, y, h)], 0.0, None, None
     return _stop_short(battle, path, speed, ignore)
 
 
@@ -194,10 +209,11 @@ def _stop_short(
     ignore: set[str],
     ends: list[tuple[str, float, float]] | None = None,
     legs: list[float] | None = None,
-) -> tuple[list[tuple[float, float, int]], Cm, str | None]:
+) -> _Planned:
     """Cut a path so that it ends clear of other bases and on the table (FPF-MOV-08); `ends`:
     where ships moving at the same time (and so in `ignore`) will stand, as (id, x, y); `legs`:
-    the path's leg lengths (`_legs`), when the caller has them."""
+    the path's leg lengths (`_legs`), when the caller has them. Returns the path's leg lengths
+    too when it was not cut."""
     if legs is None:
         legs = _legs(path)
     reach = 2 * battle.base_radius_cm
@@ -268,8 +284,9 @@ def _stop_short(
             break
         end = _back_off(path, legs, end, hit[1], hit[2], reach)
         blocker = hit[0]
-    cut = _cut_legs(path, legs, end) if end < length else path
-    return cut, end, blocker
+    if end < length:
+        return _cut_legs(path, legs, end), end, blocker, None
+    return path, end, blocker, legs
 
 
 def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None:
@@ -279,7 +296,7 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
         return
     leader = battle.ships[squadron.formation[0]]
     own = set(squadron.formation)
-    path, dist, blocker = plan_path(battle, leader.x, leader.y, leader.heading, m, own)
+    path, dist, blocker, legs = _plan(battle, leader.x, leader.y, leader.heading, m, own)
     before = squadron.trail
     while True:
         trail = before.copy()
@@ -293,16 +310,16 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
         dist = max(0.0, dist - 1.0)
         blocker = "formation"
         if dist > 0.0:
-            path, dist, other = _stop_short(battle, _cut(path, dist), dist, own)
+            path, dist, other, legs = _stop_short(battle, _cut(path, dist), dist, own)
             blocker = other or blocker
         else:
-            path = path[:1]
+            path, legs = path[:1], None
     if placed is None:  # the leader did not move at all: nobody does
         placed = {sid: (squadron.offsets[sid], 0.0) for sid in squadron.formation[1:]}
     if blocker and m.speed > 0:
         battle.log.record(ev.StoppedShort, leader.id, blocker, round(m.speed - dist, 3))
     squadron.trail = trail
-    moves = [_Move(leader, path, dist)]
+    moves = [_Move(leader, path, dist, legs)]
     for sid in squadron.formation[1:]:
         off, moved = placed[sid]
         if moved < dist:
@@ -421,10 +438,10 @@ def move_single(battle: Battle, ship: ShipState, m: Maneuver | None) -> None:
     FPF-DMG-13)."""
     if m is None:
         m = Maneuver(ship.last_speed, 0, 0)
-    path, dist, blocker = plan_path(battle, ship.x, ship.y, ship.heading, m, {ship.id})
+    path, dist, blocker, legs = _plan(battle, ship.x, ship.y, ship.heading, m, {ship.id})
     if blocker and m.speed > 0:
         battle.log.record(ev.StoppedShort, ship.id, blocker, round(m.speed - dist, 3))
-    _execute(battle, [_Move(ship, path, dist)])
+    _execute(battle, [_Move(ship, path, dist, legs)])
 
 
 class _Move:
@@ -445,7 +462,13 @@ class _Move:
         "to",
     )
 
-    def __init__(self, ship: ShipState, route: list[tuple[float, float, int]], dist: Cm):
+    def __init__(
+        self,
+        ship: ShipState,
+        route: list[tuple[float, float, int]],
+        dist: Cm,
+        legs: list[float] | None = None,
+    ) -> None:
         self.ship = ship
         #: the pace it is stepped at: all of it in the move's last step (a float: only
         #: multiplied and compared, which gives the same for 40 and 40.0)
@@ -464,10 +487,14 @@ class _Move:
         #: `dist` as a float, for the step loop's comparisons and sums (the same results:
         #: an int distance is a whole number of cm, exact as a float); `stop_at` sets both
         self.to: float = 0.0
-        self._follow(route, dist)
+        self._follow(route, dist, legs)
 
-    def _follow(self, route: list[tuple[float, float, int]], dist: Cm) -> None:
-        legs = _legs(route)
+    def _follow(
+        self, route: list[tuple[float, float, int]], dist: Cm, legs: list[float] | None = None
+    ) -> None:
+        """Go `dist` cm along `route`, whose leg lengths are `legs` (`_legs`) when known."""
+        if legs is None:
+            legs = _legs(route)
         cum = [0.0]
         along = 0.0
         for seg in legs:
@@ -529,7 +556,7 @@ class _Move:
             return
         ax, ay = advance(ship.x, ship.y, ship.heading, rest)
         ahead = [(ship.x, ship.y, ship.heading), (ax, ay, ship.heading)]
-        ahead, length, blocker = _stop_short(battle, ahead, rest, movers, ends)
+        ahead, length, blocker, _ = _stop_short(battle, ahead, rest, movers, ends)
         if blocker:
             battle.log.record(ev.StoppedShort, ship.id, blocker, round(rest - length, 3))
         flown = _cut(self.route, self.at) if self.at > 0.0 else self.route[:1]
@@ -640,7 +667,7 @@ def _settle_ends(battle: Battle, moves: list[_Move]) -> None:
             if j != i and m.ship.on_table:
                 others.append(ends[j])
         path, legs = mv.flown_legs()
-        _, length, blocker = _stop_short(battle, path, mv.dist, movers, others, legs)
+        _, length, blocker, _ = _stop_short(battle, path, mv.dist, movers, others, legs)
         length = mv.seen if mv.seen > length else length
         if blocker is not None and length < mv.dist - 1e-9:
             battle.log.record(ev.StoppedShort, ship.id, blocker, round(mv.dist - length, 3))

@@ -6,7 +6,7 @@ from collections.abc import Generator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
-from kolrami.catalog.models import ShipClass, WeaponKind
+from kolrami.catalog.models import WeaponKind
 from kolrami.engine.orders import Decision, IllegalOrderError, allowed
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import rules_in
@@ -22,38 +22,48 @@ if TYPE_CHECKING:
 # (as initiative's decisions).
 _repair_decision: Final = lru_cache(maxsize=1024)(RepairDecision)
 
-#: Each ship class's printed mounts by weapon kind, by the class's identity: asked of every ship
-#: each turn, and a catalog model's fields are slow to read. An entry holds its class, so no
-#: other object can take its id while it stands.
-_PRINTED: Final[dict[int, tuple[ShipClass, tuple[tuple[WeaponKind, tuple[int, ...]], ...]]]] = {}
-
-
-def _printed(cls: ShipClass) -> tuple[tuple[WeaponKind, tuple[int, ...]], ...]:
-    if len(_PRINTED) >= 256:  # (a bound for long sessions of packs made on the fly)
-        _PRINTED.clear()
-    rows = tuple((kind, weapon.mounts) for kind, weapon in cls.weapons())
-    _PRINTED[id(cls)] = (cls, rows)
-    return rows
-
-
 #: whether FPF's own repairs (`FpfRepairs.shield_ceiling`) decide the shield ceiling of each
 #: battle's rules met so far, by the rules' identity (an entry holds them)
 _OWN_CEILING: Final[dict[int, tuple[Ruleset, bool]]] = {}
+
+
+class _Last:
+    """The rules `_shield_ceiling` last looked up, and whether the ceiling is FPF's own there:
+    nearly every call is of the same battle's rules as the one before, found by identity (an
+    `id()` and a dict look-up cost several times more)."""
+
+    __slots__ = ("own", "rules")
+
+    def __init__(self) -> None:
+        self.rules: Ruleset | None = None
+        self.own = False
+
+
+_LAST: Final = _Last()
 
 
 def _shield_ceiling(battle: Battle, ship: ShipState) -> int:
     """The `shield_ceiling` policy: FPF's own (the ship's own shields) read natively when it is
     the battle's, and not through a Python call each time."""
     rules = rules_in(battle)
+    last = _LAST
+    if last.rules is not rules:
+        last.own = _own_ceiling(rules)
+        last.rules = rules
+    if last.own:
+        return ship.max_shields  # FpfRepairs.shield_ceiling
+    return rules.shield_ceiling(battle, ship)
+
+
+def _own_ceiling(rules: Ruleset) -> bool:
+    """Whether FPF's own repairs decide the shield ceiling of `rules`, by their identity."""
     known = _OWN_CEILING.get(id(rules))
     if known is None:
         if len(_OWN_CEILING) >= 256:  # (a bound for long sessions of rules made on the fly)
             _OWN_CEILING.clear()
         own = type(rules.provider(RuleModule.shield_ceiling)) is FpfRepairs
         known = _OWN_CEILING[id(rules)] = (rules, own)
-    if known[1]:
-        return ship.max_shields  # FpfRepairs.shield_ceiling
-    return rules.shield_ceiling(battle, ship)
+    return known[1]
 
 
 def damaged_items(battle: Battle, ship: ShipState) -> list[str]:
@@ -66,8 +76,8 @@ def damaged_items(battle: Battle, ship: ShipState) -> list[str]:
     if ship.shields < _shield_ceiling(battle, ship):
         items.append("shields")
     mounts = ship.mounts
-    known = _PRINTED.get(id(ship.cls))
-    for kind, printed in _printed(ship.cls) if known is None else known[1]:
+    # (each class's printed mounts, kept with its facts: a catalog model's fields are slow reads)
+    for kind, printed in ship.class_facts().printed:
         now = mounts[kind]
         if now != printed:
             items += [f"{kind.value}s.{i}" for i, p in enumerate(printed) if now[i] < p]
@@ -154,7 +164,7 @@ def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
         if weapon is None:
             raise ValueError(f"{ship.id} has no {kind_name} to repair")
         value = weapon.mounts[int(index)]
-    battle.record(_REPAIRED(ship.id, item, value))
+    battle.change(_REPAIRED, ship.id, item, value)
 
 
 class FpfRepairs(RuleModule):

@@ -49,16 +49,22 @@ class FpfTurn(RuleModule):
         # of plain Python (Ruleset.run) between two compiled ones costs a frame each way
         for fn in rules.hooks(_START_OF_BATTLE):
             fn(battle)
+        # each phase's hooks found once: a battle's rules are bound for good, and finding them
+        # is a Python call
+        start_of_turn = rules.hooks(_START_OF_TURN)
+        repairs = rules.hooks(_REPAIRS)
+        initiative = rules.hooks(_INITIATIVE)
+        end_of_turn = rules.hooks(_END_OF_TURN)
         while battle.turn < battle.scenario.turn_limit and not battle.over():
             battle.turn += 1
             battle.log.record(ev.TurnStarted, battle.turn)
-            for step in rules.hooks(_START_OF_TURN):
+            for step in start_of_turn:
                 yield from step(battle)
-            for step in rules.hooks(_REPAIRS):
+            for step in repairs:
                 yield from step(battle)
-            for step in rules.hooks(_INITIATIVE):
+            for step in initiative:
                 yield from step(battle)
-            for fn in rules.hooks(_END_OF_TURN):
+            for fn in end_of_turn:
                 fn(battle)
             battle.log.record(ev.TurnEnded, battle.turn)
         for fn in rules.hooks(_END_OF_BATTLE):

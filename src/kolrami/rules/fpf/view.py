@@ -73,12 +73,16 @@ class BattleView:
         q = self._battle.squadrons[squadron_id]
         ships = self._battle.ships
         found = []
-        for sid in q.formation:
-            if ships[sid].alive:
-                found.append(ships[sid])
+        formation = q.formation
+        for sid in formation:
+            s = ships[sid]  # (looked up once)
+            if s.alive:
+                found.append(s)
         for sid in q.ships:
-            if sid not in q.formation and ships[sid].alive:
-                found.append(ships[sid])
+            if sid not in formation:
+                s = ships[sid]
+                if s.alive:
+                    found.append(s)
         return self._snap.ships(found if self._battle.sight is None else self._seen(found))
 
     def _seen(self, ships: list[ShipState]) -> list[ShipState]:
