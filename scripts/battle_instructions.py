@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import os
 import pstats
 import re
@@ -40,6 +41,7 @@ def play(battles: int) -> None:
     scenario = builtin_scenario("standard")
     fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
     simulate(scenario, fleets, ("aggressive", "aggressive"), 0)
+    gc.freeze()  # as a sweep and `make bench` play them (sim.backends)
     # through starmap, so that callgrind counts only inside its `starmap_next` (the engine
     # never calls starmap): the imports and the warm-up battle stay out of the count
     games = [(scenario, fleets, ("aggressive", "aggressive"), seed) for seed in range(battles)]

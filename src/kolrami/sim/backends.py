@@ -41,12 +41,18 @@ def default_workers() -> int:
 
 def run_serial(job: Job, chunks: Sequence[Chunk], on_batch: OnBatch) -> None:
     """Play every chunk in this process, one battle at a time."""
+    # the objects alive now (catalogue, fleets, modules) live through the sweep: frozen, the
+    # collector stops walking them at every collection of a battle's garbage, as it does in
+    # the workers of `run_processes` (which fork from a frozen parent)
+    gc.freeze()
     try:
         for number, indices in chunks:
             for k in indices:
                 on_batch(play_chunk(job, (number, (k,))))
     except KeyboardInterrupt:
         raise Interrupted from None
+    finally:
+        gc.unfreeze()
 
 
 # --- local processes ---------------------------------------------------------------------------
