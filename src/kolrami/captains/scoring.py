@@ -211,7 +211,50 @@ def weapon_groups(ship: ShipView, target_shields: int) -> list[WeaponGroup]:
     return groups
 
 
-class Arsenal(dict[str, dict[int, list[WeaponGroup]]]):
+@final
+class Armament:
+    """What a ship's weapon groups are worked out from (its class, and copies of its mounts,
+    strengths and ranges); its groups against each shield value asked for so far, and the
+    firepower of the ship alone against each (`enemy`)."""
+
+    __slots__ = ("alone", "by_shields", "cls", "mounts", "ranges", "strength")
+
+    def __init__(self, ship: ShipView) -> None:
+        self.cls = ship.cls
+        self.mounts = ship.mounts.copy()
+        self.strength = ship.strength.copy()
+        self.ranges = ship.ranges.copy()
+        self.by_shields: dict[int, list[WeaponGroup]] = {}
+        self.alone: dict[int, Firepower] = {}
+
+
+#: Each ship's armament by its id, kept from one decision to the next: a ship's weapon groups
+#: are a function of its class, mounts, strengths and ranges (and the target's shields), which
+#: seldom change in a battle, where a view's snapshots are new objects at every decision. An
+#: entry serves a ship only while all four are equal to its own (copies: a view's dicts are not
+#: ours to trust unchanged), so it is never stale, whatever battle or search asks. (Nothing
+#: changes a group or a firepower once made: they are shared.)
+_ARMAMENTS: Final[dict[str, Armament]] = {}
+
+
+def _armament(ship: ShipView) -> Armament:
+    """`_ARMAMENTS`' entry for `ship`, when it still holds for the ship, else a new one."""
+    known = _ARMAMENTS.get(ship.id)
+    if (
+        known is not None
+        and known.cls is ship.cls
+        and known.mounts == ship.mounts
+        and known.strength == ship.strength
+        and known.ranges == ship.ranges
+    ):
+        return known
+    if len(_ARMAMENTS) >= 256:  # (a bound for long sessions of many fleets)
+        _ARMAMENTS.clear()
+    known = _ARMAMENTS[ship.id] = Armament(ship)
+    return known
+
+
+class Arsenal(dict[str, Armament]):
     """The weapon groups of ships against shield values, each pair worked out the first time it
     is asked for: `arsenal.groups(ship, shields)` is `weapon_groups(ship, shields)`, kept by the
     ship's id (a view's ship snapshots are values, not identities), then by the shield value
@@ -219,7 +262,9 @@ class Arsenal(dict[str, dict[int, list[WeaponGroup]]]):
 
     One decision asks for the same ship against the same shields several times (to pick the
     focus target, for the firepower of each mover, for each lock); ships do not change while a
-    captain decides, so an arsenal serves one decision and is then dropped.
+    captain decides, so an arsenal serves one decision and is then dropped: the first time it
+    is asked for a ship, it checks the ship's armament kept from earlier decisions
+    (`_ARMAMENTS`) against the ship, and then trusts it for the rest of the decision.
     """
 
     def groups(self, ship: ShipView, target_shields: int) -> list[WeaponGroup]:
@@ -230,9 +275,10 @@ class Arsenal(dict[str, dict[int, list[WeaponGroup]]]):
 def _groups(arsenal: Arsenal, ship: ShipView, target_shields: int) -> list[WeaponGroup]:
     """`arsenal.groups(ship, target_shields)`: a module function, which compiled code calls
     natively, where a method of a dict subclass is called as a Python object."""
-    table = arsenal.get(ship.id)
-    if table is None:
-        table = arsenal[ship.id] = {}
+    armament = arsenal.get(ship.id)
+    if armament is None:
+        armament = arsenal[ship.id] = _armament(ship)
+    table = armament.by_shields
     found = table.get(target_shields)
     if found is None:
         found = table[target_shields] = weapon_groups(ship, target_shields)
@@ -320,8 +366,14 @@ class Enemy:
 
 
 def enemy(ship: ShipView, our_shields: int, arsenal: Arsenal) -> Enemy:
-    """An enemy ship and its firepower against `our_shields`."""
-    return Enemy(ship.x, ship.y, ship.heading % HEADINGS, Firepower([ship], our_shields, arsenal))
+    """An enemy ship and its firepower against `our_shields` (its armament's, made once)."""
+    armament = arsenal.get(ship.id)
+    if armament is None:
+        armament = arsenal[ship.id] = _armament(ship)
+    firepower = armament.alone.get(our_shields)
+    if firepower is None:
+        firepower = armament.alone[our_shields] = Firepower([ship], our_shields, arsenal)
+    return Enemy(ship.x, ship.y, ship.heading % HEADINGS, firepower)
 
 
 def threat_at(enemies: list[Enemy], x: float, y: float) -> float:
