@@ -26,7 +26,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from math import cos, inf, radians, sin
+from math import cos, inf, radians, sin, sqrt
 from typing import Final, NamedTuple, final
 
 from kolrami.catalog.models import Arc, ShipClass, WeaponKind
@@ -391,19 +391,33 @@ def threat_at(enemies: list[Enemy], x: float, y: float) -> float:
             continue
         if (dy if dy >= 0.0 else -dy) + ENEMY_MOVE_CM > reach:
             continue
-        distance = hypot(dx, dy) + ENEMY_MOVE_CM
-        if distance <= reach:  # (else no group reaches: nothing to add up)
-            # `firepower.damage_on(ex, ey, heading, x, y, distance)`, written out (a hot call)
-            ux, uy = _unit(e.heading)
-            ahead = dx * ux + dy * uy
-            port = dy * ux - dx * uy
-            side = port if port >= 0.0 else -port
-            bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
-            total = 0.0
-            for g in firepower.groups:
-                if g.mask & bit and distance <= g.range_cm:
+        # the distance is hypot(dx, dy) + ENEMY_MOVE_CM, only ever compared with ranges: it
+        # lies between `far` and `near` (adding keeps the order), and is worked out (-1.0 until
+        # then) only for a group whose range falls between the two
+        lower, upper = hypot_bounds(dx, dy)
+        far = lower + ENEMY_MOVE_CM
+        if far > reach:
+            continue  # no group reaches (where one did, the total added was 0.0: no change)
+        near = upper + ENEMY_MOVE_CM
+        distance = -1.0
+        # `firepower.damage_on(ex, ey, heading, x, y, distance)`, written out (a hot call)
+        ux, uy = _unit(e.heading)
+        ahead = dx * ux + dy * uy
+        port = dy * ux - dx * uy
+        side = port if port >= 0.0 else -port
+        bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
+        total = 0.0
+        for g in firepower.groups:
+            if g.mask & bit:
+                range_cm = g.range_cm
+                if near <= range_cm:
                     total += g.damage
-            threat += total
+                elif far <= range_cm:
+                    if distance < 0.0:
+                        distance = hypot(dx, dy) + ENEMY_MOVE_CM
+                    if distance <= range_cm:
+                        total += g.damage
+        threat += total
     return threat
 
 
@@ -433,6 +447,37 @@ def above_hypot(dx: float, dy: float) -> float:
     if a < b:
         a, b = b, a
     return (a + b * 0.41421357) * 1.000000001
+
+
+#: The relative margin of `hypot_bounds` (2**-40, some 4000 times the error it covers) ...
+_SNUG_BELOW: Final = 1.0 - 2.0**-40
+_SNUG_ABOVE: Final = 1.0 + 2.0**-40
+#: ... its absolute margin, for squares that fall below the normal floats (their error is then
+#: absolute, and no more than about 1e-161 on the root) ...
+_SNUG_TINY: Final = 1e-150
+#: ... and the largest root it trusts (the squares of a larger one may overflow)
+_SNUG_MOST: Final = 1e150
+
+
+def hypot_bounds(dx: float, dy: float) -> tuple[float, float]:
+    """Two floats, the first no greater and the second no less than `hypot(dx, dy)`, about a
+    trillionth of the length apart: from `sqrt(dx * dx + dy * dy)`, a native call when compiled
+    where hypot is a call of a Python object (boxing its arguments and its result), and some
+    ten times its cost.
+
+    Why they hold: hypot is within one unit in the last place of the exact length L (Python's
+    documented bound since 3.10), 2**-52 of L at most. With no square below the normal floats,
+    the two roundings of the squares, the one of their sum and the one of the root leave the
+    root within 2.5 x 2**-53 of L; so the two are within 5 x 2**-53 of L of each other, far
+    below the margin of 2**-40 (and the rounding of the products with the margin moves each
+    bound by 2**-53 more, toward L at worst). A square below the normal floats is off by 2**-1074
+    at most, the root by about 1e-161, which the absolute margin covers. Beyond _SNUG_MOST (and
+    for a NaN) both are hypot itself (never on a table)."""
+    root = sqrt(dx * dx + dy * dy)
+    if root < _SNUG_MOST:
+        return root * _SNUG_BELOW - _SNUG_TINY, root * _SNUG_ABOVE + _SNUG_TINY
+    length = hypot(dx, dy)
+    return length, length
 
 
 def focus_target(
@@ -748,12 +793,11 @@ def best_move(
         mid_x, mid_y = x + ux * half, y + uy * half
         dx, dy = fx - mid_x, fy - mid_y
         at_mid = 0.0
-        lower = below_hypot(dx, dy)
+        lower, upper = hypot_bounds(dx, dy)
         if lower <= reach:  # (else no group reaches: nothing to add up)
             # `ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)`, written out, with
             # to_mid = hypot(dx, dy) worked out only when the bounds lower <= to_mid <= upper
             # cannot tell whether a group reaches (-1.0 until then)
-            upper = above_hypot(dx, dy)
             to_mid = -1.0
             ahead = dx * ux + dy * uy
             port = dy * ux - dx * uy
@@ -789,41 +833,58 @@ def best_move(
                         end_x, end_y = stop_short(x, y, mid_x, mid_y, end_x, end_y, bases, touch)
                         break
             dx, dy = fx - end_x, fy - end_y
+            # First the move is ruled out, where it can be, on bounds of the distances (to the
+            # focus target, and to the point held with `anchor`): `least`, no more than its
+            # closing term, and the damage it deals, worked out from the bounds (to_end, the
+            # exact distance, -1.0 until a group's range falls between them). Both tests imply
+            # the exact ones below, so the moves they rule out are moves those rule out too.
+            lower, upper = hypot_bounds(dx, dy)
             if anchor is not None:
                 ax, ay = end_x - anchor[0], end_y - anchor[1]
-                if closing_weight >= 0.0 and bound - closing_weight * below_hypot(ax, ay) <= (
-                    best_score
-                ):
-                    continue  # (the same test with less closing: the hypot call saved)
-                closing = closing_weight * hypot(ax, ay)
-                if bound - closing <= best_score:
-                    continue  # even the leg's bound cannot beat the best so far
-                to_end = hypot(dx, dy)  # (only for the moves the bound leaves)
+                a_lower, a_upper = hypot_bounds(ax, ay)
+                least = closing_weight * (a_lower if closing_weight >= 0.0 else a_upper)
+            elif not hold_range:
+                least = closing_weight * (lower if closing_weight >= 0.0 else upper)
+            elif closing_weight >= 0.0:  # the least of |distance - hold| between the bounds
+                gap = lower - hold if lower > hold else hold - upper if upper < hold else 0.0
+                least = closing_weight * gap
             else:
-                if (
-                    closing_weight >= 0.0
-                    and not hold_range
-                    and bound - closing_weight * below_hypot(dx, dy) <= best_score
-                ):
-                    continue  # (the same test with less closing: the hypot call saved)
-                to_end = hypot(dx, dy)
-                closing = closing_weight * (abs(to_end - hold) if hold_range else to_end)
-                if bound - closing <= best_score:
-                    continue  # even the leg's bound cannot beat the best so far
+                least = -inf  # (a negative weight on |distance - hold|: not bounded here)
+            if bound - least <= best_score:
+                continue  # even the leg's bound cannot beat the best so far
+            to_end = -1.0
             at_end = 0.0
-            if to_end <= reach:  # `ours.damage_on(end_x, end_y, end_heading, ...)`, written out
+            if lower <= reach:  # `ours.damage_on(end_x, end_y, end_heading, ...)`, written out
                 ahead = dx * ux + dy * uy
                 port = dy * ux - dx * uy
                 side = port if port >= 0.0 else -port
                 bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
                 for g in groups:
-                    if g.mask & bit and to_end <= g.range_cm:
-                        at_end += g.damage
+                    if g.mask & bit:
+                        range_cm = g.range_cm
+                        if upper <= range_cm:
+                            at_end += g.damage
+                        elif lower <= range_cm:
+                            if to_end < 0.0:
+                                to_end = hypot(dx, dy)
+                            if to_end <= range_cm:
+                                at_end += g.damage
             dealt = at_end if at_end > at_mid else at_mid
             if dealt >= hull:
                 dealt *= KILL_BONUS
-            if dealt - closing <= best_score:
+            if dealt - least <= best_score:
                 continue  # it cannot beat the best so far (and the earlier of equals wins)
+            # the exact distances and closing term, and the same two tests on them
+            if to_end < 0.0:
+                to_end = hypot(dx, dy)
+            if anchor is not None:
+                closing = closing_weight * hypot(ax, ay)
+            else:
+                closing = closing_weight * (abs(to_end - hold) if hold_range else to_end)
+            if bound - closing <= best_score:
+                continue
+            if dealt - closing <= best_score:
+                continue
             score = dealt - threat_weight * threat_at(enemies, end_x, end_y) - closing
             if weights.keep_out and dealt == 0.0:
                 score -= weights.closing * abs(to_end - KITING_DISTANCE_CM)
