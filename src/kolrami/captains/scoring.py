@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import cos, inf, radians, sin, sqrt
-from typing import Final, NamedTuple, final
+from typing import Final, final
 
 from kolrami.catalog.models import Arc, ShipClass, WeaponKind
 from kolrami.engine.battle import working_shots
@@ -537,17 +537,40 @@ def focus_target(
 # --- manoeuvres -------------------------------------------------------------------------------
 
 
-class Leg(NamedTuple):
-    """The first half of some candidate manoeuvres: its facing change (the first turn, or the
-    pivot) and its length (half the speed); and the manoeuvres that go on from it, which differ
-    only in their second turn."""
+@final
+class Leg:
+    """The first half of some candidate manoeuvres: its facing change `turn` (the first turn,
+    or the pivot) and its length `half` (half the speed); and the manoeuvres that go on from it,
+    which differ only in their second turn, `turns2`, in order.
 
-    turn: int
-    half: float
-    maneuvers: tuple[Maneuver, ...]
-    #: the manoeuvres' second turns, in order (read once here: a manoeuvre's field is a slow
-    #: read for compiled code, and `best_move` needs it for every candidate)
-    turns2: tuple[int, ...]
+    A leg holds the manoeuvres' numbers, not the manoeuvres: a manoeuvre (a frozen dataclass)
+    is slow to build, and a new speed brings new legs all through a battle's first turns, where
+    `best_move` needs only the one it chooses (`maneuver`, made once for each)."""
+
+    __slots__ = ("half", "pivot", "speed", "turn", "turn1", "turns2")
+
+    def __init__(self, speed: int, turn1: int, pivot: int | None, turns2: tuple[int, ...]) -> None:
+        self.speed = speed
+        self.turn1 = turn1
+        self.pivot = pivot
+        self.turns2 = turns2
+        self.turn = turn1 if pivot is None else pivot
+        self.half = speed / 2
+
+    def maneuver(self, i: int) -> Maneuver:
+        """The manoeuvre of the `i`-th second turn."""
+        return _maneuver(self.speed, self.turn1, self.turns2[i], self.pivot)
+
+    @property
+    def maneuvers(self) -> tuple[Maneuver, ...]:
+        """The manoeuvres that go on from this leg, in order."""
+        return tuple(self.maneuver(i) for i in range(len(self.turns2)))
+
+
+@cache
+def _maneuver(speed: int, turn1: int, turn2: int, pivot: int | None) -> Maneuver:
+    """A manoeuvre, made once for each set of numbers (an order is an immutable value)."""
+    return Maneuver(speed, turn1, turn2, pivot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -576,18 +599,20 @@ def candidates(lo: int, hi: int, pivot_lo: int, pivot_hi: int) -> Candidates:
     if pivot_lo <= pivot_hi:
         for pivot in (-2, -1, 1, 2, 3):
             legs.append(_leg(pivot_hi, 0, pivot))
-    return Candidates(tuple(legs), sum(len(leg.maneuvers) for leg in legs))
+    count = 0
+    for leg in legs:
+        count += len(leg.turns2)
+    return Candidates(tuple(legs), count)
 
 
 @cache
 def _leg(speed: int, turn1: int, pivot: int | None) -> Leg:
     """The leg of a first turn (or a pivot) at `speed`, with its three second turns; speed 0
-    without a pivot is standing still. (Memoised: a manoeuvre is a frozen dataclass, slow to
-    build, and every set of candidates shares legs with others.)"""
+    without a pivot is standing still. (Memoised: every set of candidates shares legs with
+    others.)"""
     if speed == 0 and pivot is None:
-        return Leg(0, 0.0, (Maneuver(0, 0, 0),), (0,))
-    ends = tuple(Maneuver(speed, turn1, turn2, pivot) for turn2 in (-1, 0, 1))
-    return Leg(turn1 if pivot is None else pivot, speed / 2, ends, (-1, 0, 1))
+        return Leg(0, 0, None, (0,))
+    return Leg(speed, turn1, pivot, (-1, 0, 1))
 
 
 class Plan:
@@ -749,7 +774,6 @@ def best_move(
     right, top = width - EDGE_MARGIN_CM, height - EDGE_MARGIN_CM
     # the best move so far, as plain locals (a tuple of them would box its floats at every
     # improvement, and most moves scored in full improve)
-    best: Maneuver | None = None
     best_mid_x = best_mid_y = best_end_x = best_end_y = 0.0
     best_mid_heading = best_end_heading = 0
     best_score = -inf
@@ -781,8 +805,11 @@ def best_move(
     # the damage from the start by first heading (the same for legs that turn alike; -1.0
     # until worked out: a damage is never negative)
     starts = [-1.0, -1.0, -1.0, -1.0, -1.0, -1.0]
-    for turn, half, maneuvers, turns2 in legs:
-        mid_heading = (heading + turn) % HEADINGS
+    best_leg: Leg | None = None
+    best_i = 0
+    for leg in legs:
+        half, turns2 = leg.half, leg.turns2
+        mid_heading = (heading + leg.turn) % HEADINGS
         ux, uy = _unit(mid_heading)
         if full_path:  # the ship fires from where it stands too, once turned (FPF-MOV-07)
             at_start = starts[mid_heading]
@@ -898,12 +925,12 @@ def best_move(
                     score -= PLANET_PENALTY
             if score > best_score:
                 best_score = score
-                best = maneuvers[i]
+                best_leg, best_i = leg, i
                 best_mid_x, best_mid_y, best_mid_heading = mid_x, mid_y, mid_heading
                 best_end_x, best_end_y, best_end_heading = end_x, end_y, end_heading
-    assert best is not None, "no candidate manoeuvres"
+    assert best_leg is not None, "no candidate manoeuvres"
     plan = Plan(best_mid_x, best_mid_y, best_mid_heading, best_end_x, best_end_y, best_end_heading)
-    return Move(best, plan, best_score)
+    return Move(best_leg.maneuver(best_i), plan, best_score)
 
 
 def stop_short(
@@ -956,10 +983,10 @@ def ranked_moves(
     """Every candidate manoeuvre scored in full as `best_move` scores it, best first (the
     earlier of equals first): a search's candidates."""
     moves = []
-    for turn, half, maneuvers, turns2 in legs:
-        for maneuver, turn2 in zip(maneuvers, turns2, strict=True):
-            leg = Leg(turn, half, (maneuver,), (turn2,))
-            moves.append(best_move(origin, (leg,), situation, weights))
+    for leg in legs:
+        for turn2 in leg.turns2:
+            alone = Leg(leg.speed, leg.turn1, leg.pivot, (turn2,))
+            moves.append(best_move(origin, (alone,), situation, weights))
     moves.sort(key=lambda m: -m.score)
     return moves
 
