@@ -1123,8 +1123,12 @@ def best_lock(
             continue  # nothing bears into any arc: no lock on it from anywhere
         bonus = FOCUS_BONUS if e is focus else 1.0
         tx, ty = e.x, e.y
-        # by arc: the nearest the target comes in that arc (inf: never in it)
-        near0 = near1 = near2 = near3 = inf
+        # by arc: bounds on the nearest the target comes in that arc (inf: never in it), the
+        # least of the points' lower bounds and the least of their upper bounds (the nearest
+        # is no less than the one and no more than the other); `_nearest_in_arc` works the
+        # nearest out exactly, only where the bounds cannot tell the answer
+        low0 = low1 = low2 = low3 = inf
+        up0 = up1 = up2 = up3 = inf
         for k in range(count):
             if k == 0:
                 x, y, heading = sx, sy, h1
@@ -1144,30 +1148,119 @@ def best_lock(
             arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
             if not (working >> arc) & 1:
                 continue  # (an arc nothing bears into is never a lock: its distance is unused)
-            distance = hypot(dx, dy)
+            lower, upper = hypot_bounds(dx, dy)
             if arc == 0:
-                near0 = distance if distance < near0 else near0
+                low0 = lower if lower < low0 else low0
+                up0 = upper if upper < up0 else up0
             elif arc == 1:
-                near1 = distance if distance < near1 else near1
+                low1 = lower if lower < low1 else low1
+                up1 = upper if upper < up1 else up1
             elif arc == 2:
-                near2 = distance if distance < near2 else near2
+                low2 = lower if lower < low2 else low2
+                up2 = upper if upper < up2 else up2
             else:
-                near3 = distance if distance < near3 else near3
+                low3 = lower if lower < low3 else low3
+                up3 = upper if upper < up3 else up3
         for arc in range(4):
-            distance = near0 if arc == 0 else near1 if arc == 1 else near2 if arc == 2 else near3
-            if distance == inf:
+            if arc == 0:
+                lowest, highest = low0, up0
+            elif arc == 1:
+                lowest, highest = low1, up1
+            elif arc == 2:
+                lowest, highest = low2, up2
+            else:
+                lowest, highest = low3, up3
+            if highest == inf:
                 continue  # (never in this arc, or nothing bears into it)
+            distance = -1.0  # the nearest, exactly (-1.0 until worked out)
             damage = 0.0
             for g in groups:
-                if g.shots > 0 and (g.mask >> arc) & 1 and distance <= g.range_cm:
-                    damage += g.damage
+                if g.shots > 0 and (g.mask >> arc) & 1:
+                    range_cm = g.range_cm
+                    if highest <= range_cm:
+                        damage += g.damage
+                    elif lowest <= range_cm:
+                        if distance < 0.0:
+                            distance = _nearest_in_arc(
+                                sx,
+                                sy,
+                                qx,
+                                qy,
+                                mx,
+                                my,
+                                rx,
+                                ry,
+                                ex,
+                                ey,
+                                h1,
+                                h2,
+                                count,
+                                tx,
+                                ty,
+                                arc,
+                                highest,
+                            )
+                        if distance <= range_cm:
+                            damage += g.damage
             value = damage * bonus
             if value == 0.0:
+                if distance < 0.0:
+                    distance = _nearest_in_arc(
+                        sx, sy, qx, qy, mx, my, rx, ry, ex, ey, h1, h2, count, tx, ty, arc, highest
+                    )
                 value = NEAR_MISS_VALUE / (1 + distance)
             if not found or value > best_value:
                 found = True
                 best_value, best_arc, best_target = value, arc, e
     return (best_value, best_arc, best_target) if found else None
+
+
+def _nearest_in_arc(
+    sx: float,
+    sy: float,
+    qx: float,
+    qy: float,
+    mx: float,
+    my: float,
+    rx: float,
+    ry: float,
+    ex: float,
+    ey: float,
+    h1: int,
+    h2: int,
+    count: int,
+    tx: float,
+    ty: float,
+    want: int,
+    highest: float,
+) -> float:
+    """The nearest the target at (tx, ty) comes in arc `want` among `best_lock`'s points (the
+    first `count` of them, with their headings), exactly: the least hypot of those in that arc
+    (inf when none is), the arcs found as `best_lock` finds them. `highest` is no less than
+    that least (`best_lock`'s upper bound): a point whose distance's lower bound is above it is
+    not the nearest, and its hypot is not worked out."""
+    nearest = inf
+    for k in range(count):
+        if k == 0:
+            x, y, heading = sx, sy, h1
+        elif k == 1:
+            x, y, heading = qx, qy, h1
+        elif k == 2:
+            x, y, heading = mx, my, h1
+        elif k == 3:
+            x, y, heading = rx, ry, h2
+        else:
+            x, y, heading = ex, ey, h2
+        ux, uy = _unit(heading)
+        dx, dy = tx - x, ty - y
+        ahead = dx * ux + dy * uy
+        port = dy * ux - dx * uy
+        side = port if port >= 0.0 else -port
+        arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+        if arc == want and hypot_bounds(dx, dy)[0] <= highest:
+            distance = hypot(dx, dy)
+            nearest = distance if distance < nearest else nearest
+    return nearest
 
 
 def held_range(ours: Firepower) -> float:
