@@ -573,15 +573,23 @@ def _maneuver(speed: int, turn1: int, turn2: int, pivot: int | None) -> Maneuver
     return Maneuver(speed, turn1, turn2, pivot)
 
 
-@dataclass(frozen=True, slots=True)
+@final
 class Candidates:
     """The manoeuvres worth scoring for one mover, by first leg; and how many there are."""
 
-    legs: tuple[Leg, ...]
-    count: int
+    __slots__ = ("count", "legs")
+
+    def __init__(self, legs: tuple[Leg, ...], count: int) -> None:
+        self.legs = legs
+        self.count = count
 
 
-@cache
+#: `candidates` by its limits: a plain dict, where a memoised function's call hashes a tuple of
+#: its arguments made at every call; keyed by one int when the limits are small (as a speed
+#: always is: no tuple made either), by the tuple of them otherwise
+_CANDIDATES: Final[dict[object, Candidates]] = {}
+
+
 def candidates(lo: int, hi: int, pivot_lo: int, pivot_hi: int) -> Candidates:
     """The manoeuvres worth scoring for a mover that may fly `lo`..`hi` cm (and pivot at
     `pivot_lo`..`pivot_hi` cm; an empty range when it may not pivot), by first leg: low, middle
@@ -589,6 +597,21 @@ def candidates(lo: int, hi: int, pivot_lo: int, pivot_hi: int) -> Candidates:
     second turn. Read leg by leg, the manoeuvres come in that order.
     (Memoised: the same limits come up all battle, and the legs are the same; so are the legs
     of different limits, made once each by `_leg`.)"""
+    key: object
+    if 0 <= lo < 256 and 0 <= hi < 256 and 0 <= pivot_lo < 256 and 0 <= pivot_hi < 256:
+        key = ((lo * 256 + hi) * 256 + pivot_lo) * 256 + pivot_hi
+    else:
+        key = (lo, hi, pivot_lo, pivot_hi)
+    found = _CANDIDATES.get(key)
+    if found is None:
+        if len(_CANDIDATES) >= 4096:  # (a bound: there are only so many speed limits)
+            _CANDIDATES.clear()
+        found = _CANDIDATES[key] = _candidates(lo, hi, pivot_lo, pivot_hi)
+    return found
+
+
+def _candidates(lo: int, hi: int, pivot_lo: int, pivot_hi: int) -> Candidates:
+    """`candidates`, worked out."""
     legs: list[Leg] = []
     for speed in sorted({lo, hi, (lo + hi) // 2}):
         if speed == 0:
