@@ -880,7 +880,9 @@ def best_move(
                 for spot in near_bases:
                     dx, dy = spot.x - end_x, spot.y - end_y
                     if -touch < dx < touch and -touch < dy < touch and dx * dx + dy * dy < touch2:
-                        end_x, end_y = stop_short(x, y, mid_x, mid_y, end_x, end_y, bases, touch)
+                        end_x, end_y = _stop_short(
+                            x, y, mid_x, mid_y, end_x, end_y, near_bases, touch
+                        )
                         break
             dx, dy = fx - end_x, fy - end_y
             # First the move is ruled out, where it can be, on bounds of the distances (to the
@@ -970,18 +972,44 @@ def stop_short(
     stop short of the bases at `bases` (FPF-MOV-08): backed off along its path until no base
     centre is nearer than `touch` (two bases' radii), never behind the start. The end point
     itself when it is clear."""
+    spots = []
+    for bx, by in bases:
+        spots.append(Spot(bx, by))
+    return _stop_short(x, y, mid_x, mid_y, end_x, end_y, spots, touch)
+
+
+def _stop_short(
+    x: float,
+    y: float,
+    mid_x: float,
+    mid_y: float,
+    end_x: float,
+    end_y: float,
+    bases: list[Spot],
+    touch: float,
+) -> tuple[float, float]:
+    """`stop_short`, the bases as spots (in their order: the first one touched is backed off
+    from). `best_move` gives it only the bases near enough to touch a point of the path, which
+    are the only ones it can find: the end only ever moves back along the path."""
     for _ in range(4):  # (backing off one base can put the end on another: a few tries)
-        hit = None
-        for bx, by in bases:
-            dx, dy = bx - end_x, by - end_y
+        hit = False
+        bx = by = 0.0
+        for spot in bases:
+            dx, dy = spot.x - end_x, spot.y - end_y
             if -touch < dx < touch and -touch < dy < touch and dx * dx + dy * dy < touch * touch:
-                hit = (bx, by)
+                hit = True
+                bx, by = spot.x, spot.y
                 break
-        if hit is None:
+        if not hit:
             return end_x, end_y
-        bx, by = hit
-        # on the second leg: the point mid + t (end - mid) at `touch` from the base, t < 1
-        for ax, ay in ((mid_x, mid_y), (x, y)):
+        # on the second leg: the point mid + t (end - mid) at `touch` from the base, t < 1;
+        # when that is behind the mid-move point, the same on the first leg
+        backed = False
+        for k in range(2):
+            if k == 0:
+                ax, ay = mid_x, mid_y
+            else:
+                ax, ay = x, y
             lx, ly = end_x - ax, end_y - ay
             length = hypot(lx, ly)
             if length <= 0.0:
@@ -993,9 +1021,10 @@ def stop_short(
             t = along - (room**0.5 if room > 0.0 else 0.0) - 1e-6
             if t >= 0.0:
                 end_x, end_y = ax + ux * t, ay + uy * t
+                backed = True
                 break
             end_x, end_y = ax, ay  # back at this leg's start: try the leg before it
-        else:
+        if not backed:
             return x, y
     return end_x, end_y
 
