@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import cache
 from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
@@ -481,22 +480,45 @@ _SECOND = InitiativeOrder(False)
 _FIRST = InitiativeOrder(True)
 
 
-@cache
+# (each kept in a plain dict: a memoised function's call, from compiled code, is a call of a
+# Python object that makes and hashes a tuple of its arguments, several times the look-up;
+# bounded, for long sessions of many battles)
+_LOCKS: Final[dict[tuple[str, Arc, str], FireTarget]] = {}
+_ACTIVATIONS: Final[dict[tuple[str, str | None], ActivateOrder]] = {}
+_HOLDS: Final[dict[str, ReactionOrder]] = {}
+_KEPT: Final = 4096
+
+
 def _lock(ship: str, arc: Arc, target: str) -> FireTarget:
     """The order of one lock: a ship, the arc it fires through and its target."""
-    return FireTarget(ship, arc, target)
+    key = (ship, arc, target)
+    order = _LOCKS.get(key)
+    if order is None:
+        if len(_LOCKS) >= _KEPT:
+            _LOCKS.clear()
+        order = _LOCKS[key] = FireTarget(ship, arc, target)
+    return order
 
 
-@cache
 def _activate(squadron: str, force: str | None) -> ActivateOrder:
     """The order to activate a squadron (forcing `force` first, when given)."""
-    return ActivateOrder(squadron, force)
+    key = (squadron, force)
+    order = _ACTIVATIONS.get(key)
+    if order is None:
+        if len(_ACTIVATIONS) >= _KEPT:
+            _ACTIVATIONS.clear()
+        order = _ACTIVATIONS[key] = ActivateOrder(squadron, force)
+    return order
 
 
-@cache
 def _hold(squadron: str) -> ReactionOrder:
     """A squadron's order to hold its reaction fire."""
-    return ReactionOrder(squadron)
+    order = _HOLDS.get(squadron)
+    if order is None:
+        if len(_HOLDS) >= _KEPT:
+            _HOLDS.clear()
+        order = _HOLDS[squadron] = ReactionOrder(squadron)
+    return order
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
