@@ -784,7 +784,10 @@ def best_move(
     The mid-move point, and the damage from it, are worked out once per leg. Every term after
     the first and the closing term only lowers the score (in floats too: rounding is monotone),
     so a move whose damage less its closing term is no better than the best score so far
-    cannot win, and the rest of its score is not worked out.
+    cannot win, and the rest of its score is not worked out. The distances are first taken
+    between bounds (`hypot_bounds`): a move is ruled out on them, on its damage less the least
+    closing term and then on its damage less its threat and edge terms and that least closing
+    term, before any hypot call; the exact distance is worked out only for the moves left.
     """
     focus, ours, enemies = situation.focus, situation.ours, situation.enemies
     # (the hull as a float: compared with floats, as every number here)
@@ -926,6 +929,17 @@ def best_move(
                 dealt *= KILL_BONUS
             if dealt - least <= best_score:
                 continue  # it cannot beat the best so far (and the earlier of equals wins)
+            # the threat and the edge, then the score with the least closing term: a bound,
+            # as every later term only lowers the score (the same sums, in the same order, as
+            # the score itself adds), so a move it rules out needs no exact distance
+            base = dealt - threat_weight * threat_at(enemies, end_x, end_y)
+            edge = 0.0
+            near_edge = end_x < low or end_y < low or end_x > right or end_y > top
+            if near_edge:
+                nearest = min(end_x, end_y, width - end_x, height - end_y)
+                edge = (EDGE_MARGIN_CM - nearest) * EDGE_PENALTY_PER_CM
+            if base - least - edge <= best_score:
+                continue
             # the exact distances and closing term, and the same two tests on them
             if to_end < 0.0:
                 to_end = hypot(dx, dy)
@@ -937,12 +951,11 @@ def best_move(
                 continue
             if dealt - closing <= best_score:
                 continue
-            score = dealt - threat_weight * threat_at(enemies, end_x, end_y) - closing
+            score = base - closing
             if weights.keep_out and dealt == 0.0:
                 score -= weights.closing * abs(to_end - KITING_DISTANCE_CM)
-            if end_x < low or end_y < low or end_x > right or end_y > top:  # near an edge
-                nearest = min(end_x, end_y, width - end_x, height - end_y)
-                score -= (EDGE_MARGIN_CM - nearest) * EDGE_PENALTY_PER_CM
+            if near_edge:
+                score -= edge
             for cx, cy, radius in situation.obstacles:
                 if segment_hits_circle(x, y, mid_x, mid_y, cx, cy, radius) or (
                     segment_hits_circle(mid_x, mid_y, end_x, end_y, cx, cy, radius)
