@@ -1269,6 +1269,8 @@ def best_lock(
                             damage += g.damage
             value = damage * bonus
             if value == 0.0:
+                if found and NEAR_MISS_VALUE / (1 + lowest) <= best_value:
+                    continue  # (a near miss no nearer than `lowest` is worth no more than that)
                 if distance < 0.0:
                     distance = _nearest_in_arc(
                         sx, sy, qx, qy, mx, my, rx, ry, ex, ey, h1, h2, count, tx, ty, arc, highest
