@@ -38,6 +38,7 @@ from kolrami.captains.scoring import (
     candidates,
     enemy,
     focus_target,
+    hypot_bounds,
     jump_toward,
     threat_at,
     weapon_groups,
@@ -540,3 +541,24 @@ def test_the_threat_is_exactly_the_plain_one(
     for px, py in ((x, y), (near.x + reach * 0.6, near.y + reach * 0.8)):
         threats = [enemy(e, shields, Arsenal()) for e in ships]
         assert threat_at(threats, px, py) == plain_threat_at(ships, shields, px, py)
+
+
+@given(
+    setting=settings_(),
+    x=st.floats(0, 180),
+    y=st.floats(0, 120),
+    heading=st.integers(0, HEADINGS - 1),
+    at_range=st.booleans(),
+)
+@FAST
+def test_the_damage_between_bounds_is_exactly_the_damage_at_the_distance(
+    setting: Setting, x: float, y: float, heading: int, at_range: bool
+) -> None:
+    target = setting.enemies[0]
+    ours = Firepower(setting.ours, target.shields, Arsenal())
+    if at_range:  # a weapon's range away, give or take an ulp: between the bounds
+        x, y = target.x - ours.reach * 0.6, target.y - ours.reach * 0.8
+    lower, upper = hypot_bounds(target.x - x, target.y - y)
+    distance = math.hypot(target.x - x, target.y - y)
+    exact = ours.damage_on(x, y, heading, target.x, target.y, distance)
+    assert ours.damage_between(x, y, heading, target.x, target.y, lower, upper) == exact

@@ -339,6 +339,32 @@ class Firepower:
                 total += g.damage
         return total
 
+    def damage_between(
+        self, x: float, y: float, heading: int, tx: float, ty: float, lower: float, upper: float
+    ) -> float:
+        """`damage_on(x, y, heading, tx, ty, hypot(tx - x, ty - y))`, given bounds `lower` and
+        `upper` of that distance: the hypot is worked out only for a group whose range falls
+        between them."""
+        ux, uy = _unit(heading)
+        dx, dy = tx - x, ty - y
+        ahead = dx * ux + dy * uy
+        port = dy * ux - dx * uy
+        side = port if port >= 0.0 else -port
+        bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
+        total = 0.0
+        distance = -1.0  # (-1.0 until worked out)
+        for g in self.groups:
+            if g.mask & bit:
+                range_cm = g.range_cm
+                if upper <= range_cm:
+                    total += g.damage
+                elif lower <= range_cm:
+                    if distance < 0.0:
+                        distance = hypot(dx, dy)
+                    if distance <= range_cm:
+                        total += g.damage
+        return total
+
 
 @final
 class Spot:
@@ -827,7 +853,8 @@ def best_move(
                 near_bases.append(Spot(bx, by))
     anchor = situation.anchor
     at_start = 0.0
-    from_start = hypot(fx - x, fy - y) if full_path else 0.0  # (the same for every leg)
+    # (bounds of the distance from the start, the same for every leg)
+    from_low, from_high = hypot_bounds(fx - x, fy - y) if full_path else (0.0, 0.0)
     # the damage from the start by first heading (the same for legs that turn alike; -1.0
     # until worked out: a damage is never negative)
     starts = [-1.0, -1.0, -1.0, -1.0, -1.0, -1.0]
@@ -840,8 +867,8 @@ def best_move(
         if full_path:  # the ship fires from where it stands too, once turned (FPF-MOV-07)
             at_start = starts[mid_heading]
             if at_start < 0.0:
-                at_start = starts[mid_heading] = ours.damage_on(
-                    x, y, mid_heading, fx, fy, from_start
+                at_start = starts[mid_heading] = ours.damage_between(
+                    x, y, mid_heading, fx, fy, from_low, from_high
                 )
         mid_x, mid_y = x + ux * half, y + uy * half
         dx, dy = fx - mid_x, fy - mid_y
