@@ -254,7 +254,8 @@ def _armament(ship: ShipView) -> Armament:
     return known
 
 
-class Arsenal(dict[str, Armament]):
+@final
+class Arsenal:
     """The weapon groups of ships against shield values, each pair worked out the first time it
     is asked for: `arsenal.groups(ship, shields)` is `weapon_groups(ship, shields)`, kept by the
     ship's id (a view's ship snapshots are values, not identities), then by the shield value
@@ -265,7 +266,13 @@ class Arsenal(dict[str, Armament]):
     captain decides, so an arsenal serves one decision and is then dropped: the first time it
     is asked for a ship, it checks the ship's armament kept from earlier decisions
     (`_ARMAMENTS`) against the ship, and then trusts it for the rest of the decision.
+    (A native class holding a dict: a dict subclass is a Python class, slow to make.)
     """
+
+    __slots__ = ("armaments",)
+
+    def __init__(self) -> None:
+        self.armaments: dict[str, Armament] = {}
 
     def groups(self, ship: ShipView, target_shields: int) -> list[WeaponGroup]:
         """The weapon groups of `ship` against `target_shields`."""
@@ -273,11 +280,10 @@ class Arsenal(dict[str, Armament]):
 
 
 def _groups(arsenal: Arsenal, ship: ShipView, target_shields: int) -> list[WeaponGroup]:
-    """`arsenal.groups(ship, target_shields)`: a module function, which compiled code calls
-    natively, where a method of a dict subclass is called as a Python object."""
-    armament = arsenal.get(ship.id)
+    """`arsenal.groups(ship, target_shields)`."""
+    armament = arsenal.armaments.get(ship.id)
     if armament is None:
-        armament = arsenal[ship.id] = _armament(ship)
+        armament = arsenal.armaments[ship.id] = _armament(ship)
     table = armament.by_shields
     found = table.get(target_shields)
     if found is None:
@@ -393,9 +399,9 @@ class Enemy:
 
 def enemy(ship: ShipView, our_shields: int, arsenal: Arsenal) -> Enemy:
     """An enemy ship and its firepower against `our_shields` (its armament's, made once)."""
-    armament = arsenal.get(ship.id)
+    armament = arsenal.armaments.get(ship.id)
     if armament is None:
-        armament = arsenal[ship.id] = _armament(ship)
+        armament = arsenal.armaments[ship.id] = _armament(ship)
     firepower = armament.alone.get(our_shields)
     if firepower is None:
         firepower = armament.alone[our_shields] = Firepower([ship], our_shields, arsenal)
