@@ -426,7 +426,11 @@ def threat_at(enemies: list[Enemy], x: float, y: float) -> float:
         # the distance is hypot(dx, dy) + ENEMY_MOVE_CM, only ever compared with ranges: it
         # lies between `far` and `near` (adding keeps the order), and is worked out (-1.0 until
         # then) only for a group whose range falls between the two
-        lower, upper = hypot_bounds(dx, dy)
+        root = sqrt(dx * dx + dy * dy)  # (`hypot_bounds(dx, dy)`, written out: a hot call)
+        if root < _SNUG_MOST:
+            lower, upper = root * _SNUG_BELOW - _SNUG_TINY, root * _SNUG_ABOVE + _SNUG_TINY
+        else:
+            lower, upper = hypot_bounds(dx, dy)
         far = lower + ENEMY_MOVE_CM
         if far > reach:
             continue  # no group reaches (where one did, the total added was 0.0: no change)
@@ -906,7 +910,19 @@ def best_move(
             bound *= KILL_BONUS
         for i in range(len(turns2)):
             end_heading = (mid_heading + turns2[i]) % HEADINGS
-            ux, uy = _unit(end_heading)
+            # (`_unit(end_heading)`, written out: once per candidate)
+            if end_heading == 0:
+                ux, uy = _U0X, _U0Y
+            elif end_heading == 1:
+                ux, uy = _U1X, _U1Y
+            elif end_heading == 2:
+                ux, uy = _U2X, _U2Y
+            elif end_heading == 3:
+                ux, uy = _U3X, _U3Y
+            elif end_heading == 4:
+                ux, uy = _U4X, _U4Y
+            else:
+                ux, uy = _U5X, _U5Y
             end_x, end_y = mid_x + ux * half, mid_y + uy * half
             if full_path and half > 0.0:  # FPF-MOV-08: it stops short of a base at its end
                 # `stop_short`'s own first test, written out: nearly every end is clear, and
@@ -926,7 +942,11 @@ def best_move(
             # closing term, and the damage it deals, worked out from the bounds (to_end, the
             # exact distance, -1.0 until a group's range falls between them). Both tests imply
             # the exact ones below, so the moves they rule out are moves those rule out too.
-            lower, upper = hypot_bounds(dx, dy)
+            root = sqrt(dx * dx + dy * dy)  # (`hypot_bounds(dx, dy)`, written out: a hot call)
+            if root < _SNUG_MOST:
+                lower, upper = root * _SNUG_BELOW - _SNUG_TINY, root * _SNUG_ABOVE + _SNUG_TINY
+            else:
+                lower, upper = hypot_bounds(dx, dy)
             if anchor is not None:
                 ax, ay = end_x - anchor[0], end_y - anchor[1]
                 a_lower, a_upper = hypot_bounds(ax, ay)
