@@ -77,6 +77,15 @@ FRONT = ARC_ORDER.index(Arc.F)
 #: look-up on the enum class at every read)
 _FORE: Final = Arc.F
 
+#: The decisions' classes as module constants, for `ScoredCaptain.decide` (compiled: C statics,
+#: where an imported class is looked up in the module's dict at every isinstance)
+_ORDERS: Final = OrdersDecision
+_ACTIVATION: Final = ActivationDecision
+_REACTION: Final = ReactionDecision
+_REPAIR: Final = RepairDecision
+_INITIATIVE: Final = InitiativeDecision
+_RETURN: Final = ReturnDecision
+
 # --- random -----------------------------------------------------------------------------------
 
 #: (module constants: compiled code reads them as C statics, where `math.hypot` is looked up
@@ -196,17 +205,17 @@ class ScoredCaptain:
 
     def decide(self, view: BattleView, decision: Decision) -> Order:
         # the most frequent decisions first (the classes are unrelated: the order is free)
-        if isinstance(decision, OrdersDecision):
+        if isinstance(decision, _ORDERS):
             return self._orders(view, decision.squadron, decision.jump)
-        if isinstance(decision, ActivationDecision):
+        if isinstance(decision, _ACTIVATION):
             return self._activation(view, decision)
-        if isinstance(decision, ReactionDecision):
+        if isinstance(decision, _REACTION):
             return self._reaction(view, decision)
-        if isinstance(decision, RepairDecision):
+        if isinstance(decision, _REPAIR):
             return default_repairs(view, decision)
-        if isinstance(decision, InitiativeDecision):
+        if isinstance(decision, _INITIATIVE):
             return self._initiative(view) if self.weights.initiative else _SECOND
-        if isinstance(decision, ReturnDecision):
+        if isinstance(decision, _RETURN):
             return default_return(view, decision)
         assert isinstance(decision, ADVANCED_DECISIONS)
         return self.advanced.decide(view, decision)
