@@ -72,7 +72,7 @@ from kolrami.rules.fpf.orders import (
 )
 
 #: The forward arc's index (`arc_index`).
-FRONT = ARC_ORDER.index(Arc.F)
+FRONT: Final = ARC_ORDER.index(Arc.F)
 #: (the enum member as a module constant: compiled code reads a C static, where `Arc.F` is a
 #: look-up on the enum class at every read)
 _FORE: Final = Arc.F
@@ -485,8 +485,8 @@ class ScoredCaptain:
 # Orders are immutable values, and a frozen dataclass is slow to build (several thousand
 # instructions): the scored doctrines make the ones they give again and again only once.
 
-_SECOND = InitiativeOrder(False)
-_FIRST = InitiativeOrder(True)
+_SECOND: Final = InitiativeOrder(False)
+_FIRST: Final = InitiativeOrder(True)
 
 
 # (each kept in a plain dict: a memoised function's call, from compiled code, is a call of a
