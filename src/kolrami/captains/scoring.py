@@ -1227,6 +1227,9 @@ def best_lock(
         mx, my, ex, ey = plan.mid_x, plan.mid_y, plan.end_x, plan.end_y
         qx, qy = (sx + mx) / 2, (sy + my) / 2
         rx, ry = (mx + ex) / 2, (my + ey) / 2
+    # the unit vectors of the two headings (the first for the points up to the mid-move point)
+    u1x, u1y = _unit(h1)
+    u2x, u2y = _unit(h2)
     found = False
     best_value = 0.0
     best_arc = 0
@@ -1249,16 +1252,15 @@ def best_lock(
         up0 = up1 = up2 = up3 = inf
         for k in range(count):
             if k == 0:
-                x, y, heading = sx, sy, h1
+                x, y, ux, uy = sx, sy, u1x, u1y
             elif k == 1:
-                x, y, heading = qx, qy, h1
+                x, y, ux, uy = qx, qy, u1x, u1y
             elif k == 2:
-                x, y, heading = mx, my, h1
+                x, y, ux, uy = mx, my, u1x, u1y
             elif k == 3:
-                x, y, heading = rx, ry, h2
+                x, y, ux, uy = rx, ry, u2x, u2y
             else:
-                x, y, heading = ex, ey, h2
-            ux, uy = _unit(heading)
+                x, y, ux, uy = ex, ey, u2x, u2y
             dx, dy = tx - x, ty - y
             ahead = dx * ux + dy * uy
             port = dy * ux - dx * uy
@@ -1266,7 +1268,11 @@ def best_lock(
             arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
             if not (working >> arc) & 1:
                 continue  # (an arc nothing bears into is never a lock: its distance is unused)
-            lower, upper = hypot_bounds(dx, dy)
+            root = sqrt(dx * dx + dy * dy)  # (`hypot_bounds(dx, dy)`, written out: a hot call)
+            if root < _SNUG_MOST:
+                lower, upper = root * _SNUG_BELOW - _SNUG_TINY, root * _SNUG_ABOVE + _SNUG_TINY
+            else:
+                lower, upper = hypot_bounds(dx, dy)
             if arc == 0:
                 low0 = lower if lower < low0 else low0
                 up0 = upper if upper < up0 else up0
