@@ -14,6 +14,7 @@ be one of the reference's best, and no earlier candidate may be clearly better.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -24,16 +25,20 @@ from hypothesis import strategies as st
 from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain
 from kolrami.captains.scoring import (
     ENEMY_MOVE_CM,
+    FOCUS_BONUS,
+    NEAR_MISS_VALUE,
     Arsenal,
     Firepower,
     Plan,
     Situation,
     Weights,
+    best_lock,
     best_move,
     best_target,
     candidates,
     enemy,
     focus_target,
+    hypot_bounds,
     jump_toward,
     threat_at,
     weapon_groups,
@@ -434,3 +439,126 @@ def test_a_jump_is_made_only_when_it_lands_well_nearer() -> None:
     assert leap.speed == 60
     # in the printed inches (102-152 cm) every jump leaves the table or lands on top of it
     assert jump_toward(origin, focus, (102, 152), table) is None
+
+
+# --- the shortcuts on hypot bounds choose exactly as hypot does -------------------------------
+
+
+def plain_best_lock(
+    ship: ShipView, plan: Plan | None, enemies: list[ShipView], focus: ShipView
+) -> tuple[float, int, str] | None:
+    """`best_lock` with every distance worked out by hypot (as it was before its bounds), for
+    exact comparison: the same points, arcs, sums and ties."""
+    if plan is None:
+        points = [(ship.x, ship.y, ship.heading)]
+    else:
+        mx, my, ex, ey = plan.mid_x, plan.mid_y, plan.end_x, plan.end_y
+        points = [
+            (ship.x, ship.y, plan.mid_heading),
+            ((ship.x + mx) / 2, (ship.y + my) / 2, plan.mid_heading),
+            (mx, my, plan.mid_heading),
+            ((mx + ex) / 2, (my + ey) / 2, plan.end_heading),
+            (ex, ey, plan.end_heading),
+        ]
+    best: tuple[float, int, str] | None = None
+    for e in enemies:
+        groups = [g for g in weapon_groups(ship, e.shields) if g.shots > 0]
+        nearest = [math.inf] * 4
+        for x, y, heading in points:
+            arc = ARC_ORDER.index(arc_to(x, y, heading, e.x, e.y))
+            if any(arc in g.arcs for g in groups):
+                nearest[arc] = min(nearest[arc], math.hypot(e.x - x, e.y - y))
+        for arc in range(4):
+            if nearest[arc] == math.inf:
+                continue
+            damage = 0.0
+            for g in groups:
+                if arc in g.arcs and nearest[arc] <= g.range_cm:
+                    damage += g.damage
+            value = damage * (FOCUS_BONUS if e is focus else 1.0)
+            if value == 0.0:
+                value = NEAR_MISS_VALUE / (1 + nearest[arc])
+            if best is None or value > best[0]:
+                best = (value, arc, e.id)
+    return best
+
+
+def plain_threat_at(ships: list[ShipView], shields: int, x: float, y: float) -> float:
+    """`threat_at` with the distance worked out by hypot every time."""
+    threat = 0.0
+    for e in ships:
+        groups = [g for g in weapon_groups(e, shields) if g.damage > 0.0]
+        distance = math.hypot(x - e.x, y - e.y) + ENEMY_MOVE_CM
+        arc = ARC_ORDER.index(arc_to(e.x, e.y, e.heading % HEADINGS, x, y))
+        if distance <= max((g.range_cm for g in groups), default=0.0):
+            threat += sum_in_order(
+                g.damage for g in groups if arc in g.arcs and distance <= g.range_cm
+            )
+    return threat
+
+
+def sum_in_order(values: Iterable[float]) -> float:
+    total = 0.0
+    for v in values:
+        total += v
+    return total
+
+
+@given(
+    setting=settings_(),
+    points=st.lists(
+        st.tuples(st.floats(0, 180), st.floats(0, 120), st.integers(0, HEADINGS - 1)),
+        min_size=2,
+        max_size=2,
+    ),
+    planned=st.booleans(),
+    at_range=st.booleans(),
+)
+@FAST
+def test_the_best_lock_is_exactly_the_plain_one(
+    setting: Setting, points: list[tuple[float, float, int]], planned: bool, at_range: bool
+) -> None:
+    ship, enemies = setting.ours[0], setting.enemies
+    if at_range:  # the end point a weapon's range from the first enemy, give or take an ulp
+        planned = True
+        target, reach = enemies[0], float(max(ship.ranges.values()))
+        points[1] = (target.x - reach * 0.6, target.y - reach * 0.8, points[1][2])
+    focus = enemies[-1]
+    plan = Plan(*points[0], *points[1]) if planned else None
+    found = best_lock(ship, plan, enemies, focus, Arsenal())
+    plain = plain_best_lock(ship, plan, enemies, focus)
+    assert (found and (found[0], found[1], found[2].id)) == plain
+
+
+@given(setting=settings_(), x=st.floats(0, 180), y=st.floats(0, 120), shields=st.integers(0, 6))
+@FAST
+def test_the_threat_is_exactly_the_plain_one(
+    setting: Setting, x: float, y: float, shields: int
+) -> None:
+    ships = setting.enemies
+    near = ships[0]  # and one point exactly its reach less the enemy's move away
+    reach = float(max(near.ranges.values())) - ENEMY_MOVE_CM
+    for px, py in ((x, y), (near.x + reach * 0.6, near.y + reach * 0.8)):
+        threats = [enemy(e, shields, Arsenal()) for e in ships]
+        assert threat_at(threats, px, py) == plain_threat_at(ships, shields, px, py)
+
+
+@given(
+    setting=settings_(),
+    x=st.floats(0, 180),
+    y=st.floats(0, 120),
+    heading=st.integers(0, HEADINGS - 1),
+    at_range=st.booleans(),
+)
+@FAST
+def test_the_damage_between_bounds_is_exactly_the_damage_at_the_distance(
+    setting: Setting, x: float, y: float, heading: int, at_range: bool
+) -> None:
+    target = setting.enemies[0]
+    ours = Firepower(setting.ours, target.shields, Arsenal())
+    if at_range:  # a weapon's range away, give or take an ulp: between the bounds
+        x, y = target.x - ours.reach * 0.6, target.y - ours.reach * 0.8
+    lower, upper = hypot_bounds(target.x - x, target.y - y)
+    distance = math.hypot(target.x - x, target.y - y)
+    exact = ours.damage_on(x, y, heading, target.x, target.y, distance)
+    assert ours.damage_between(x, y, heading, target.x, target.y, lower, upper) == exact

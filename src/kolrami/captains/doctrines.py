@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import cache
 from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
@@ -73,10 +72,19 @@ from kolrami.rules.fpf.orders import (
 )
 
 #: The forward arc's index (`arc_index`).
-FRONT = ARC_ORDER.index(Arc.F)
+FRONT: Final = ARC_ORDER.index(Arc.F)
 #: (the enum member as a module constant: compiled code reads a C static, where `Arc.F` is a
 #: look-up on the enum class at every read)
 _FORE: Final = Arc.F
+
+#: The decisions' classes as module constants, for `ScoredCaptain.decide` (compiled: C statics,
+#: where an imported class is looked up in the module's dict at every isinstance)
+_ORDERS: Final = OrdersDecision
+_ACTIVATION: Final = ActivationDecision
+_REACTION: Final = ReactionDecision
+_REPAIR: Final = RepairDecision
+_INITIATIVE: Final = InitiativeDecision
+_RETURN: Final = ReturnDecision
 
 # --- random -----------------------------------------------------------------------------------
 
@@ -197,17 +205,17 @@ class ScoredCaptain:
 
     def decide(self, view: BattleView, decision: Decision) -> Order:
         # the most frequent decisions first (the classes are unrelated: the order is free)
-        if isinstance(decision, OrdersDecision):
+        if isinstance(decision, _ORDERS):
             return self._orders(view, decision.squadron, decision.jump)
-        if isinstance(decision, ActivationDecision):
+        if isinstance(decision, _ACTIVATION):
             return self._activation(view, decision)
-        if isinstance(decision, ReactionDecision):
+        if isinstance(decision, _REACTION):
             return self._reaction(view, decision)
-        if isinstance(decision, RepairDecision):
+        if isinstance(decision, _REPAIR):
             return default_repairs(view, decision)
-        if isinstance(decision, InitiativeDecision):
+        if isinstance(decision, _INITIATIVE):
             return self._initiative(view) if self.weights.initiative else _SECOND
-        if isinstance(decision, ReturnDecision):
+        if isinstance(decision, _RETURN):
             return default_return(view, decision)
         assert isinstance(decision, ADVANCED_DECISIONS)
         return self.advanced.decide(view, decision)
@@ -477,26 +485,49 @@ class ScoredCaptain:
 # Orders are immutable values, and a frozen dataclass is slow to build (several thousand
 # instructions): the scored doctrines make the ones they give again and again only once.
 
-_SECOND = InitiativeOrder(False)
-_FIRST = InitiativeOrder(True)
+_SECOND: Final = InitiativeOrder(False)
+_FIRST: Final = InitiativeOrder(True)
 
 
-@cache
+# (each kept in a plain dict: a memoised function's call, from compiled code, is a call of a
+# Python object that makes and hashes a tuple of its arguments, several times the look-up;
+# bounded, for long sessions of many battles)
+_LOCKS: Final[dict[tuple[str, Arc, str], FireTarget]] = {}
+_ACTIVATIONS: Final[dict[tuple[str, str | None], ActivateOrder]] = {}
+_HOLDS: Final[dict[str, ReactionOrder]] = {}
+_KEPT: Final = 4096
+
+
 def _lock(ship: str, arc: Arc, target: str) -> FireTarget:
     """The order of one lock: a ship, the arc it fires through and its target."""
-    return FireTarget(ship, arc, target)
+    key = (ship, arc, target)
+    order = _LOCKS.get(key)
+    if order is None:
+        if len(_LOCKS) >= _KEPT:
+            _LOCKS.clear()
+        order = _LOCKS[key] = FireTarget(ship, arc, target)
+    return order
 
 
-@cache
 def _activate(squadron: str, force: str | None) -> ActivateOrder:
     """The order to activate a squadron (forcing `force` first, when given)."""
-    return ActivateOrder(squadron, force)
+    key = (squadron, force)
+    order = _ACTIVATIONS.get(key)
+    if order is None:
+        if len(_ACTIVATIONS) >= _KEPT:
+            _ACTIVATIONS.clear()
+        order = _ACTIVATIONS[key] = ActivateOrder(squadron, force)
+    return order
 
 
-@cache
 def _hold(squadron: str) -> ReactionOrder:
     """A squadron's order to hold its reaction fire."""
-    return ReactionOrder(squadron)
+    order = _HOLDS.get(squadron)
+    if order is None:
+        if len(_HOLDS) >= _KEPT:
+            _HOLDS.clear()
+        order = _HOLDS[squadron] = ReactionOrder(squadron)
+    return order
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -26,8 +26,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from math import cos, inf, radians, sin
-from typing import Final, NamedTuple, final
+from math import cos, inf, radians, sin, sqrt
+from typing import Final, final
 
 from kolrami.catalog.models import Arc, ShipClass, WeaponKind
 from kolrami.engine.battle import working_shots
@@ -211,7 +211,51 @@ def weapon_groups(ship: ShipView, target_shields: int) -> list[WeaponGroup]:
     return groups
 
 
-class Arsenal(dict[str, dict[int, list[WeaponGroup]]]):
+@final
+class Armament:
+    """What a ship's weapon groups are worked out from (its class, and copies of its mounts,
+    strengths and ranges); its groups against each shield value asked for so far, and the
+    firepower of the ship alone against each (`enemy`)."""
+
+    __slots__ = ("alone", "by_shields", "cls", "mounts", "ranges", "strength")
+
+    def __init__(self, ship: ShipView) -> None:
+        self.cls = ship.cls
+        self.mounts = ship.mounts.copy()
+        self.strength = ship.strength.copy()
+        self.ranges = ship.ranges.copy()
+        self.by_shields: dict[int, list[WeaponGroup]] = {}
+        self.alone: dict[int, Firepower] = {}
+
+
+#: Each ship's armament by its id, kept from one decision to the next: a ship's weapon groups
+#: are a function of its class, mounts, strengths and ranges (and the target's shields), which
+#: seldom change in a battle, where a view's snapshots are new objects at every decision. An
+#: entry serves a ship only while all four are equal to its own (copies: a view's dicts are not
+#: ours to trust unchanged), so it is never stale, whatever battle or search asks. (Nothing
+#: changes a group or a firepower once made: they are shared.)
+_ARMAMENTS: Final[dict[str, Armament]] = {}
+
+
+def _armament(ship: ShipView) -> Armament:
+    """`_ARMAMENTS`' entry for `ship`, when it still holds for the ship, else a new one."""
+    known = _ARMAMENTS.get(ship.id)
+    if (
+        known is not None
+        and known.cls is ship.cls
+        and known.mounts == ship.mounts
+        and known.strength == ship.strength
+        and known.ranges == ship.ranges
+    ):
+        return known
+    if len(_ARMAMENTS) >= 256:  # (a bound for long sessions of many fleets)
+        _ARMAMENTS.clear()
+    known = _ARMAMENTS[ship.id] = Armament(ship)
+    return known
+
+
+@final
+class Arsenal:
     """The weapon groups of ships against shield values, each pair worked out the first time it
     is asked for: `arsenal.groups(ship, shields)` is `weapon_groups(ship, shields)`, kept by the
     ship's id (a view's ship snapshots are values, not identities), then by the shield value
@@ -219,8 +263,16 @@ class Arsenal(dict[str, dict[int, list[WeaponGroup]]]):
 
     One decision asks for the same ship against the same shields several times (to pick the
     focus target, for the firepower of each mover, for each lock); ships do not change while a
-    captain decides, so an arsenal serves one decision and is then dropped.
+    captain decides, so an arsenal serves one decision and is then dropped: the first time it
+    is asked for a ship, it checks the ship's armament kept from earlier decisions
+    (`_ARMAMENTS`) against the ship, and then trusts it for the rest of the decision.
+    (A native class holding a dict: a dict subclass is a Python class, slow to make.)
     """
+
+    __slots__ = ("armaments",)
+
+    def __init__(self) -> None:
+        self.armaments: dict[str, Armament] = {}
 
     def groups(self, ship: ShipView, target_shields: int) -> list[WeaponGroup]:
         """The weapon groups of `ship` against `target_shields`."""
@@ -228,11 +280,11 @@ class Arsenal(dict[str, dict[int, list[WeaponGroup]]]):
 
 
 def _groups(arsenal: Arsenal, ship: ShipView, target_shields: int) -> list[WeaponGroup]:
-    """`arsenal.groups(ship, target_shields)`: a module function, which compiled code calls
-    natively, where a method of a dict subclass is called as a Python object."""
-    table = arsenal.get(ship.id)
-    if table is None:
-        table = arsenal[ship.id] = {}
+    """`arsenal.groups(ship, target_shields)`."""
+    armament = arsenal.armaments.get(ship.id)
+    if armament is None:
+        armament = arsenal.armaments[ship.id] = _armament(ship)
+    table = armament.by_shields
     found = table.get(target_shields)
     if found is None:
         found = table[target_shields] = weapon_groups(ship, target_shields)
@@ -293,6 +345,32 @@ class Firepower:
                 total += g.damage
         return total
 
+    def damage_between(
+        self, x: float, y: float, heading: int, tx: float, ty: float, lower: float, upper: float
+    ) -> float:
+        """`damage_on(x, y, heading, tx, ty, hypot(tx - x, ty - y))`, given bounds `lower` and
+        `upper` of that distance: the hypot is worked out only for a group whose range falls
+        between them."""
+        ux, uy = _unit(heading)
+        dx, dy = tx - x, ty - y
+        ahead = dx * ux + dy * uy
+        port = dy * ux - dx * uy
+        side = port if port >= 0.0 else -port
+        bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
+        total = 0.0
+        distance = -1.0  # (-1.0 until worked out)
+        for g in self.groups:
+            if g.mask & bit:
+                range_cm = g.range_cm
+                if upper <= range_cm:
+                    total += g.damage
+                elif lower <= range_cm:
+                    if distance < 0.0:
+                        distance = hypot(dx, dy)
+                    if distance <= range_cm:
+                        total += g.damage
+        return total
+
 
 @final
 class Spot:
@@ -320,8 +398,14 @@ class Enemy:
 
 
 def enemy(ship: ShipView, our_shields: int, arsenal: Arsenal) -> Enemy:
-    """An enemy ship and its firepower against `our_shields`."""
-    return Enemy(ship.x, ship.y, ship.heading % HEADINGS, Firepower([ship], our_shields, arsenal))
+    """An enemy ship and its firepower against `our_shields` (its armament's, made once)."""
+    armament = arsenal.armaments.get(ship.id)
+    if armament is None:
+        armament = arsenal.armaments[ship.id] = _armament(ship)
+    firepower = armament.alone.get(our_shields)
+    if firepower is None:
+        firepower = armament.alone[our_shields] = Firepower([ship], our_shields, arsenal)
+    return Enemy(ship.x, ship.y, ship.heading % HEADINGS, firepower)
 
 
 def threat_at(enemies: list[Enemy], x: float, y: float) -> float:
@@ -339,19 +423,37 @@ def threat_at(enemies: list[Enemy], x: float, y: float) -> float:
             continue
         if (dy if dy >= 0.0 else -dy) + ENEMY_MOVE_CM > reach:
             continue
-        distance = hypot(dx, dy) + ENEMY_MOVE_CM
-        if distance <= reach:  # (else no group reaches: nothing to add up)
-            # `firepower.damage_on(ex, ey, heading, x, y, distance)`, written out (a hot call)
-            ux, uy = _unit(e.heading)
-            ahead = dx * ux + dy * uy
-            port = dy * ux - dx * uy
-            side = port if port >= 0.0 else -port
-            bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
-            total = 0.0
-            for g in firepower.groups:
-                if g.mask & bit and distance <= g.range_cm:
+        # the distance is hypot(dx, dy) + ENEMY_MOVE_CM, only ever compared with ranges: it
+        # lies between `far` and `near` (adding keeps the order), and is worked out (-1.0 until
+        # then) only for a group whose range falls between the two
+        root = sqrt(dx * dx + dy * dy)  # (`hypot_bounds(dx, dy)`, written out: a hot call)
+        if root < _SNUG_MOST:
+            lower, upper = root * _SNUG_BELOW - _SNUG_TINY, root * _SNUG_ABOVE + _SNUG_TINY
+        else:
+            lower, upper = hypot_bounds(dx, dy)
+        far = lower + ENEMY_MOVE_CM
+        if far > reach:
+            continue  # no group reaches (where one did, the total added was 0.0: no change)
+        near = upper + ENEMY_MOVE_CM
+        distance = -1.0
+        # `firepower.damage_on(ex, ey, heading, x, y, distance)`, written out (a hot call)
+        ux, uy = _unit(e.heading)
+        ahead = dx * ux + dy * uy
+        port = dy * ux - dx * uy
+        side = port if port >= 0.0 else -port
+        bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
+        total = 0.0
+        for g in firepower.groups:
+            if g.mask & bit:
+                range_cm = g.range_cm
+                if near <= range_cm:
                     total += g.damage
-            threat += total
+                elif far <= range_cm:
+                    if distance < 0.0:
+                        distance = hypot(dx, dy) + ENEMY_MOVE_CM
+                    if distance <= range_cm:
+                        total += g.damage
+        threat += total
     return threat
 
 
@@ -381,6 +483,37 @@ def above_hypot(dx: float, dy: float) -> float:
     if a < b:
         a, b = b, a
     return (a + b * 0.41421357) * 1.000000001
+
+
+#: The relative margin of `hypot_bounds` (2**-40, some 4000 times the error it covers) ...
+_SNUG_BELOW: Final = 1.0 - 2.0**-40
+_SNUG_ABOVE: Final = 1.0 + 2.0**-40
+#: ... its absolute margin, for squares that fall below the normal floats (their error is then
+#: absolute, and no more than about 1e-161 on the root) ...
+_SNUG_TINY: Final = 1e-150
+#: ... and the largest root it trusts (the squares of a larger one may overflow)
+_SNUG_MOST: Final = 1e150
+
+
+def hypot_bounds(dx: float, dy: float) -> tuple[float, float]:
+    """Two floats, the first no greater and the second no less than `hypot(dx, dy)`, about a
+    trillionth of the length apart: from `sqrt(dx * dx + dy * dy)`, a native call when compiled
+    where hypot is a call of a Python object (boxing its arguments and its result), and some
+    ten times its cost.
+
+    Why they hold: hypot is within one unit in the last place of the exact length L (Python's
+    documented bound since 3.10), 2**-52 of L at most. With no square below the normal floats,
+    the two roundings of the squares, the one of their sum and the one of the root leave the
+    root within 2.5 x 2**-53 of L; so the two are within 5 x 2**-53 of L of each other, far
+    below the margin of 2**-40 (and the rounding of the products with the margin moves each
+    bound by 2**-53 more, toward L at worst). A square below the normal floats is off by 2**-1074
+    at most, the root by about 1e-161, which the absolute margin covers. Beyond _SNUG_MOST (and
+    for a NaN) both are hypot itself (never on a table)."""
+    root = sqrt(dx * dx + dy * dy)
+    if root < _SNUG_MOST:
+        return root * _SNUG_BELOW - _SNUG_TINY, root * _SNUG_ABOVE + _SNUG_TINY
+    length = hypot(dx, dy)
+    return length, length
 
 
 def focus_target(
@@ -440,28 +573,59 @@ def focus_target(
 # --- manoeuvres -------------------------------------------------------------------------------
 
 
-class Leg(NamedTuple):
-    """The first half of some candidate manoeuvres: its facing change (the first turn, or the
-    pivot) and its length (half the speed); and the manoeuvres that go on from it, which differ
-    only in their second turn."""
+@final
+class Leg:
+    """The first half of some candidate manoeuvres: its facing change `turn` (the first turn,
+    or the pivot) and its length `half` (half the speed); and the manoeuvres that go on from it,
+    which differ only in their second turn, `turns2`, in order.
 
-    turn: int
-    half: float
-    maneuvers: tuple[Maneuver, ...]
-    #: the manoeuvres' second turns, in order (read once here: a manoeuvre's field is a slow
-    #: read for compiled code, and `best_move` needs it for every candidate)
-    turns2: tuple[int, ...]
+    A leg holds the manoeuvres' numbers, not the manoeuvres: a manoeuvre (a frozen dataclass)
+    is slow to build, and a new speed brings new legs all through a battle's first turns, where
+    `best_move` needs only the one it chooses (`maneuver`, made once for each)."""
 
+    __slots__ = ("half", "pivot", "speed", "turn", "turn1", "turns2")
 
-@dataclass(frozen=True, slots=True)
-class Candidates:
-    """The manoeuvres worth scoring for one mover, by first leg; and how many there are."""
+    def __init__(self, speed: int, turn1: int, pivot: int | None, turns2: tuple[int, ...]) -> None:
+        self.speed = speed
+        self.turn1 = turn1
+        self.pivot = pivot
+        self.turns2 = turns2
+        self.turn = turn1 if pivot is None else pivot
+        self.half = speed / 2
 
-    legs: tuple[Leg, ...]
-    count: int
+    def maneuver(self, i: int) -> Maneuver:
+        """The manoeuvre of the `i`-th second turn."""
+        return _maneuver(self.speed, self.turn1, self.turns2[i], self.pivot)
+
+    @property
+    def maneuvers(self) -> tuple[Maneuver, ...]:
+        """The manoeuvres that go on from this leg, in order."""
+        return tuple(self.maneuver(i) for i in range(len(self.turns2)))
 
 
 @cache
+def _maneuver(speed: int, turn1: int, turn2: int, pivot: int | None) -> Maneuver:
+    """A manoeuvre, made once for each set of numbers (an order is an immutable value)."""
+    return Maneuver(speed, turn1, turn2, pivot)
+
+
+@final
+class Candidates:
+    """The manoeuvres worth scoring for one mover, by first leg; and how many there are."""
+
+    __slots__ = ("count", "legs")
+
+    def __init__(self, legs: tuple[Leg, ...], count: int) -> None:
+        self.legs = legs
+        self.count = count
+
+
+#: `candidates` by its limits: a plain dict, where a memoised function's call hashes a tuple of
+#: its arguments made at every call; keyed by one int when the limits are small (as a speed
+#: always is: no tuple made either), by the tuple of them otherwise
+_CANDIDATES: Final[dict[object, Candidates]] = {}
+
+
 def candidates(lo: int, hi: int, pivot_lo: int, pivot_hi: int) -> Candidates:
     """The manoeuvres worth scoring for a mover that may fly `lo`..`hi` cm (and pivot at
     `pivot_lo`..`pivot_hi` cm; an empty range when it may not pivot), by first leg: low, middle
@@ -469,6 +633,21 @@ def candidates(lo: int, hi: int, pivot_lo: int, pivot_hi: int) -> Candidates:
     second turn. Read leg by leg, the manoeuvres come in that order.
     (Memoised: the same limits come up all battle, and the legs are the same; so are the legs
     of different limits, made once each by `_leg`.)"""
+    key: object
+    if 0 <= lo < 256 and 0 <= hi < 256 and 0 <= pivot_lo < 256 and 0 <= pivot_hi < 256:
+        key = ((lo * 256 + hi) * 256 + pivot_lo) * 256 + pivot_hi
+    else:
+        key = (lo, hi, pivot_lo, pivot_hi)
+    found = _CANDIDATES.get(key)
+    if found is None:
+        if len(_CANDIDATES) >= 4096:  # (a bound: there are only so many speed limits)
+            _CANDIDATES.clear()
+        found = _CANDIDATES[key] = _candidates(lo, hi, pivot_lo, pivot_hi)
+    return found
+
+
+def _candidates(lo: int, hi: int, pivot_lo: int, pivot_hi: int) -> Candidates:
+    """`candidates`, worked out."""
     legs: list[Leg] = []
     for speed in sorted({lo, hi, (lo + hi) // 2}):
         if speed == 0:
@@ -479,18 +658,20 @@ def candidates(lo: int, hi: int, pivot_lo: int, pivot_hi: int) -> Candidates:
     if pivot_lo <= pivot_hi:
         for pivot in (-2, -1, 1, 2, 3):
             legs.append(_leg(pivot_hi, 0, pivot))
-    return Candidates(tuple(legs), sum(len(leg.maneuvers) for leg in legs))
+    count = 0
+    for leg in legs:
+        count += len(leg.turns2)
+    return Candidates(tuple(legs), count)
 
 
 @cache
 def _leg(speed: int, turn1: int, pivot: int | None) -> Leg:
     """The leg of a first turn (or a pivot) at `speed`, with its three second turns; speed 0
-    without a pivot is standing still. (Memoised: a manoeuvre is a frozen dataclass, slow to
-    build, and every set of candidates shares legs with others.)"""
+    without a pivot is standing still. (Memoised: every set of candidates shares legs with
+    others.)"""
     if speed == 0 and pivot is None:
-        return Leg(0, 0.0, (Maneuver(0, 0, 0),), (0,))
-    ends = tuple(Maneuver(speed, turn1, turn2, pivot) for turn2 in (-1, 0, 1))
-    return Leg(turn1 if pivot is None else pivot, speed / 2, ends, (-1, 0, 1))
+        return Leg(0, 0, None, (0,))
+    return Leg(speed, turn1, pivot, (-1, 0, 1))
 
 
 class Plan:
@@ -639,7 +820,10 @@ def best_move(
     The mid-move point, and the damage from it, are worked out once per leg. Every term after
     the first and the closing term only lowers the score (in floats too: rounding is monotone),
     so a move whose damage less its closing term is no better than the best score so far
-    cannot win, and the rest of its score is not worked out.
+    cannot win, and the rest of its score is not worked out. The distances are first taken
+    between bounds (`hypot_bounds`): a move is ruled out on them, on its damage less the least
+    closing term and then on its damage less its threat and edge terms and that least closing
+    term, before any hypot call; the exact distance is worked out only for the moves left.
     """
     focus, ours, enemies = situation.focus, situation.ours, situation.enemies
     # (the hull as a float: compared with floats, as every number here)
@@ -652,7 +836,6 @@ def best_move(
     right, top = width - EDGE_MARGIN_CM, height - EDGE_MARGIN_CM
     # the best move so far, as plain locals (a tuple of them would box its floats at every
     # improvement, and most moves scored in full improve)
-    best: Maneuver | None = None
     best_mid_x = best_mid_y = best_end_x = best_end_y = 0.0
     best_mid_heading = best_end_heading = 0
     best_score = -inf
@@ -680,28 +863,31 @@ def best_move(
                 near_bases.append(Spot(bx, by))
     anchor = situation.anchor
     at_start = 0.0
-    from_start = hypot(fx - x, fy - y) if full_path else 0.0  # (the same for every leg)
+    # (bounds of the distance from the start, the same for every leg)
+    from_low, from_high = hypot_bounds(fx - x, fy - y) if full_path else (0.0, 0.0)
     # the damage from the start by first heading (the same for legs that turn alike; -1.0
     # until worked out: a damage is never negative)
     starts = [-1.0, -1.0, -1.0, -1.0, -1.0, -1.0]
-    for turn, half, maneuvers, turns2 in legs:
-        mid_heading = (heading + turn) % HEADINGS
+    best_leg: Leg | None = None
+    best_i = 0
+    for leg in legs:
+        half, turns2 = leg.half, leg.turns2
+        mid_heading = (heading + leg.turn) % HEADINGS
         ux, uy = _unit(mid_heading)
         if full_path:  # the ship fires from where it stands too, once turned (FPF-MOV-07)
             at_start = starts[mid_heading]
             if at_start < 0.0:
-                at_start = starts[mid_heading] = ours.damage_on(
-                    x, y, mid_heading, fx, fy, from_start
+                at_start = starts[mid_heading] = ours.damage_between(
+                    x, y, mid_heading, fx, fy, from_low, from_high
                 )
         mid_x, mid_y = x + ux * half, y + uy * half
         dx, dy = fx - mid_x, fy - mid_y
         at_mid = 0.0
-        lower = below_hypot(dx, dy)
+        lower, upper = hypot_bounds(dx, dy)
         if lower <= reach:  # (else no group reaches: nothing to add up)
             # `ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)`, written out, with
             # to_mid = hypot(dx, dy) worked out only when the bounds lower <= to_mid <= upper
             # cannot tell whether a group reaches (-1.0 until then)
-            upper = above_hypot(dx, dy)
             to_mid = -1.0
             ahead = dx * ux + dy * uy
             port = dy * ux - dx * uy
@@ -724,7 +910,19 @@ def best_move(
             bound *= KILL_BONUS
         for i in range(len(turns2)):
             end_heading = (mid_heading + turns2[i]) % HEADINGS
-            ux, uy = _unit(end_heading)
+            # (`_unit(end_heading)`, written out: once per candidate)
+            if end_heading == 0:
+                ux, uy = _U0X, _U0Y
+            elif end_heading == 1:
+                ux, uy = _U1X, _U1Y
+            elif end_heading == 2:
+                ux, uy = _U2X, _U2Y
+            elif end_heading == 3:
+                ux, uy = _U3X, _U3Y
+            elif end_heading == 4:
+                ux, uy = _U4X, _U4Y
+            else:
+                ux, uy = _U5X, _U5Y
             end_x, end_y = mid_x + ux * half, mid_y + uy * half
             if full_path and half > 0.0:  # FPF-MOV-08: it stops short of a base at its end
                 # `stop_short`'s own first test, written out: nearly every end is clear, and
@@ -734,50 +932,83 @@ def best_move(
                 for spot in near_bases:
                     dx, dy = spot.x - end_x, spot.y - end_y
                     if -touch < dx < touch and -touch < dy < touch and dx * dx + dy * dy < touch2:
-                        end_x, end_y = stop_short(x, y, mid_x, mid_y, end_x, end_y, bases, touch)
+                        end_x, end_y = _stop_short(
+                            x, y, mid_x, mid_y, end_x, end_y, near_bases, touch
+                        )
                         break
             dx, dy = fx - end_x, fy - end_y
+            # First the move is ruled out, where it can be, on bounds of the distances (to the
+            # focus target, and to the point held with `anchor`): `least`, no more than its
+            # closing term, and the damage it deals, worked out from the bounds (to_end, the
+            # exact distance, -1.0 until a group's range falls between them). Both tests imply
+            # the exact ones below, so the moves they rule out are moves those rule out too.
+            root = sqrt(dx * dx + dy * dy)  # (`hypot_bounds(dx, dy)`, written out: a hot call)
+            if root < _SNUG_MOST:
+                lower, upper = root * _SNUG_BELOW - _SNUG_TINY, root * _SNUG_ABOVE + _SNUG_TINY
+            else:
+                lower, upper = hypot_bounds(dx, dy)
             if anchor is not None:
                 ax, ay = end_x - anchor[0], end_y - anchor[1]
-                if closing_weight >= 0.0 and bound - closing_weight * below_hypot(ax, ay) <= (
-                    best_score
-                ):
-                    continue  # (the same test with less closing: the hypot call saved)
-                closing = closing_weight * hypot(ax, ay)
-                if bound - closing <= best_score:
-                    continue  # even the leg's bound cannot beat the best so far
-                to_end = hypot(dx, dy)  # (only for the moves the bound leaves)
+                a_lower, a_upper = hypot_bounds(ax, ay)
+                least = closing_weight * (a_lower if closing_weight >= 0.0 else a_upper)
+            elif not hold_range:
+                least = closing_weight * (lower if closing_weight >= 0.0 else upper)
+            elif closing_weight >= 0.0:  # the least of |distance - hold| between the bounds
+                gap = lower - hold if lower > hold else hold - upper if upper < hold else 0.0
+                least = closing_weight * gap
             else:
-                if (
-                    closing_weight >= 0.0
-                    and not hold_range
-                    and bound - closing_weight * below_hypot(dx, dy) <= best_score
-                ):
-                    continue  # (the same test with less closing: the hypot call saved)
-                to_end = hypot(dx, dy)
-                closing = closing_weight * (abs(to_end - hold) if hold_range else to_end)
-                if bound - closing <= best_score:
-                    continue  # even the leg's bound cannot beat the best so far
+                least = -inf  # (a negative weight on |distance - hold|: not bounded here)
+            if bound - least <= best_score:
+                continue  # even the leg's bound cannot beat the best so far
+            to_end = -1.0
             at_end = 0.0
-            if to_end <= reach:  # `ours.damage_on(end_x, end_y, end_heading, ...)`, written out
+            if lower <= reach:  # `ours.damage_on(end_x, end_y, end_heading, ...)`, written out
                 ahead = dx * ux + dy * uy
                 port = dy * ux - dx * uy
                 side = port if port >= 0.0 else -port
                 bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
                 for g in groups:
-                    if g.mask & bit and to_end <= g.range_cm:
-                        at_end += g.damage
+                    if g.mask & bit:
+                        range_cm = g.range_cm
+                        if upper <= range_cm:
+                            at_end += g.damage
+                        elif lower <= range_cm:
+                            if to_end < 0.0:
+                                to_end = hypot(dx, dy)
+                            if to_end <= range_cm:
+                                at_end += g.damage
             dealt = at_end if at_end > at_mid else at_mid
             if dealt >= hull:
                 dealt *= KILL_BONUS
-            if dealt - closing <= best_score:
+            if dealt - least <= best_score:
                 continue  # it cannot beat the best so far (and the earlier of equals wins)
-            score = dealt - threat_weight * threat_at(enemies, end_x, end_y) - closing
+            # the threat and the edge, then the score with the least closing term: a bound,
+            # as every later term only lowers the score (the same sums, in the same order, as
+            # the score itself adds), so a move it rules out needs no exact distance
+            base = dealt - threat_weight * threat_at(enemies, end_x, end_y)
+            edge = 0.0
+            near_edge = end_x < low or end_y < low or end_x > right or end_y > top
+            if near_edge:
+                nearest = min(end_x, end_y, width - end_x, height - end_y)
+                edge = (EDGE_MARGIN_CM - nearest) * EDGE_PENALTY_PER_CM
+            if base - least - edge <= best_score:
+                continue
+            # the exact distances and closing term, and the same two tests on them
+            if to_end < 0.0:
+                to_end = hypot(dx, dy)
+            if anchor is not None:
+                closing = closing_weight * hypot(ax, ay)
+            else:
+                closing = closing_weight * (abs(to_end - hold) if hold_range else to_end)
+            if bound - closing <= best_score:
+                continue
+            if dealt - closing <= best_score:
+                continue
+            score = base - closing
             if weights.keep_out and dealt == 0.0:
                 score -= weights.closing * abs(to_end - KITING_DISTANCE_CM)
-            if end_x < low or end_y < low or end_x > right or end_y > top:  # near an edge
-                nearest = min(end_x, end_y, width - end_x, height - end_y)
-                score -= (EDGE_MARGIN_CM - nearest) * EDGE_PENALTY_PER_CM
+            if near_edge:
+                score -= edge
             for cx, cy, radius in situation.obstacles:
                 if segment_hits_circle(x, y, mid_x, mid_y, cx, cy, radius) or (
                     segment_hits_circle(mid_x, mid_y, end_x, end_y, cx, cy, radius)
@@ -785,12 +1016,12 @@ def best_move(
                     score -= PLANET_PENALTY
             if score > best_score:
                 best_score = score
-                best = maneuvers[i]
+                best_leg, best_i = leg, i
                 best_mid_x, best_mid_y, best_mid_heading = mid_x, mid_y, mid_heading
                 best_end_x, best_end_y, best_end_heading = end_x, end_y, end_heading
-    assert best is not None, "no candidate manoeuvres"
+    assert best_leg is not None, "no candidate manoeuvres"
     plan = Plan(best_mid_x, best_mid_y, best_mid_heading, best_end_x, best_end_y, best_end_heading)
-    return Move(best, plan, best_score)
+    return Move(best_leg.maneuver(best_i), plan, best_score)
 
 
 def stop_short(
@@ -807,18 +1038,44 @@ def stop_short(
     stop short of the bases at `bases` (FPF-MOV-08): backed off along its path until no base
     centre is nearer than `touch` (two bases' radii), never behind the start. The end point
     itself when it is clear."""
+    spots = []
+    for bx, by in bases:
+        spots.append(Spot(bx, by))
+    return _stop_short(x, y, mid_x, mid_y, end_x, end_y, spots, touch)
+
+
+def _stop_short(
+    x: float,
+    y: float,
+    mid_x: float,
+    mid_y: float,
+    end_x: float,
+    end_y: float,
+    bases: list[Spot],
+    touch: float,
+) -> tuple[float, float]:
+    """`stop_short`, the bases as spots (in their order: the first one touched is backed off
+    from). `best_move` gives it only the bases near enough to touch a point of the path, which
+    are the only ones it can find: the end only ever moves back along the path."""
     for _ in range(4):  # (backing off one base can put the end on another: a few tries)
-        hit = None
-        for bx, by in bases:
-            dx, dy = bx - end_x, by - end_y
+        hit = False
+        bx = by = 0.0
+        for spot in bases:
+            dx, dy = spot.x - end_x, spot.y - end_y
             if -touch < dx < touch and -touch < dy < touch and dx * dx + dy * dy < touch * touch:
-                hit = (bx, by)
+                hit = True
+                bx, by = spot.x, spot.y
                 break
-        if hit is None:
+        if not hit:
             return end_x, end_y
-        bx, by = hit
-        # on the second leg: the point mid + t (end - mid) at `touch` from the base, t < 1
-        for ax, ay in ((mid_x, mid_y), (x, y)):
+        # on the second leg: the point mid + t (end - mid) at `touch` from the base, t < 1;
+        # when that is behind the mid-move point, the same on the first leg
+        backed = False
+        for k in range(2):
+            if k == 0:
+                ax, ay = mid_x, mid_y
+            else:
+                ax, ay = x, y
             lx, ly = end_x - ax, end_y - ay
             length = hypot(lx, ly)
             if length <= 0.0:
@@ -830,9 +1087,10 @@ def stop_short(
             t = along - (room**0.5 if room > 0.0 else 0.0) - 1e-6
             if t >= 0.0:
                 end_x, end_y = ax + ux * t, ay + uy * t
+                backed = True
                 break
             end_x, end_y = ax, ay  # back at this leg's start: try the leg before it
-        else:
+        if not backed:
             return x, y
     return end_x, end_y
 
@@ -843,10 +1101,10 @@ def ranked_moves(
     """Every candidate manoeuvre scored in full as `best_move` scores it, best first (the
     earlier of equals first): a search's candidates."""
     moves = []
-    for turn, half, maneuvers, turns2 in legs:
-        for maneuver, turn2 in zip(maneuvers, turns2, strict=True):
-            leg = Leg(turn, half, (maneuver,), (turn2,))
-            moves.append(best_move(origin, (leg,), situation, weights))
+    for leg in legs:
+        for turn2 in leg.turns2:
+            alone = Leg(leg.speed, leg.turn1, leg.pivot, (turn2,))
+            moves.append(best_move(origin, (alone,), situation, weights))
     moves.sort(key=lambda m: -m.score)
     return moves
 
@@ -969,6 +1227,9 @@ def best_lock(
         mx, my, ex, ey = plan.mid_x, plan.mid_y, plan.end_x, plan.end_y
         qx, qy = (sx + mx) / 2, (sy + my) / 2
         rx, ry = (mx + ex) / 2, (my + ey) / 2
+    # the unit vectors of the two headings (the first for the points up to the mid-move point)
+    u1x, u1y = _unit(h1)
+    u2x, u2y = _unit(h2)
     found = False
     best_value = 0.0
     best_arc = 0
@@ -983,20 +1244,23 @@ def best_lock(
             continue  # nothing bears into any arc: no lock on it from anywhere
         bonus = FOCUS_BONUS if e is focus else 1.0
         tx, ty = e.x, e.y
-        # by arc: the nearest the target comes in that arc (inf: never in it)
-        near0 = near1 = near2 = near3 = inf
+        # by arc: bounds on the nearest the target comes in that arc (inf: never in it), the
+        # least of the points' lower bounds and the least of their upper bounds (the nearest
+        # is no less than the one and no more than the other); `_nearest_in_arc` works the
+        # nearest out exactly, only where the bounds cannot tell the answer
+        low0 = low1 = low2 = low3 = inf
+        up0 = up1 = up2 = up3 = inf
         for k in range(count):
             if k == 0:
-                x, y, heading = sx, sy, h1
+                x, y, ux, uy = sx, sy, u1x, u1y
             elif k == 1:
-                x, y, heading = qx, qy, h1
+                x, y, ux, uy = qx, qy, u1x, u1y
             elif k == 2:
-                x, y, heading = mx, my, h1
+                x, y, ux, uy = mx, my, u1x, u1y
             elif k == 3:
-                x, y, heading = rx, ry, h2
+                x, y, ux, uy = rx, ry, u2x, u2y
             else:
-                x, y, heading = ex, ey, h2
-            ux, uy = _unit(heading)
+                x, y, ux, uy = ex, ey, u2x, u2y
             dx, dy = tx - x, ty - y
             ahead = dx * ux + dy * uy
             port = dy * ux - dx * uy
@@ -1004,30 +1268,125 @@ def best_lock(
             arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
             if not (working >> arc) & 1:
                 continue  # (an arc nothing bears into is never a lock: its distance is unused)
-            distance = hypot(dx, dy)
-            if arc == 0:
-                near0 = distance if distance < near0 else near0
-            elif arc == 1:
-                near1 = distance if distance < near1 else near1
-            elif arc == 2:
-                near2 = distance if distance < near2 else near2
+            root = sqrt(dx * dx + dy * dy)  # (`hypot_bounds(dx, dy)`, written out: a hot call)
+            if root < _SNUG_MOST:
+                lower, upper = root * _SNUG_BELOW - _SNUG_TINY, root * _SNUG_ABOVE + _SNUG_TINY
             else:
-                near3 = distance if distance < near3 else near3
+                lower, upper = hypot_bounds(dx, dy)
+            if arc == 0:
+                low0 = lower if lower < low0 else low0
+                up0 = upper if upper < up0 else up0
+            elif arc == 1:
+                low1 = lower if lower < low1 else low1
+                up1 = upper if upper < up1 else up1
+            elif arc == 2:
+                low2 = lower if lower < low2 else low2
+                up2 = upper if upper < up2 else up2
+            else:
+                low3 = lower if lower < low3 else low3
+                up3 = upper if upper < up3 else up3
         for arc in range(4):
-            distance = near0 if arc == 0 else near1 if arc == 1 else near2 if arc == 2 else near3
-            if distance == inf:
+            if arc == 0:
+                lowest, highest = low0, up0
+            elif arc == 1:
+                lowest, highest = low1, up1
+            elif arc == 2:
+                lowest, highest = low2, up2
+            else:
+                lowest, highest = low3, up3
+            if highest == inf:
                 continue  # (never in this arc, or nothing bears into it)
+            distance = -1.0  # the nearest, exactly (-1.0 until worked out)
             damage = 0.0
             for g in groups:
-                if g.shots > 0 and (g.mask >> arc) & 1 and distance <= g.range_cm:
-                    damage += g.damage
+                if g.shots > 0 and (g.mask >> arc) & 1:
+                    range_cm = g.range_cm
+                    if highest <= range_cm:
+                        damage += g.damage
+                    elif lowest <= range_cm:
+                        if distance < 0.0:
+                            distance = _nearest_in_arc(
+                                sx,
+                                sy,
+                                qx,
+                                qy,
+                                mx,
+                                my,
+                                rx,
+                                ry,
+                                ex,
+                                ey,
+                                h1,
+                                h2,
+                                count,
+                                tx,
+                                ty,
+                                arc,
+                                highest,
+                            )
+                        if distance <= range_cm:
+                            damage += g.damage
             value = damage * bonus
             if value == 0.0:
+                if found and NEAR_MISS_VALUE / (1 + lowest) <= best_value:
+                    continue  # (a near miss no nearer than `lowest` is worth no more than that)
+                if distance < 0.0:
+                    distance = _nearest_in_arc(
+                        sx, sy, qx, qy, mx, my, rx, ry, ex, ey, h1, h2, count, tx, ty, arc, highest
+                    )
                 value = NEAR_MISS_VALUE / (1 + distance)
             if not found or value > best_value:
                 found = True
                 best_value, best_arc, best_target = value, arc, e
     return (best_value, best_arc, best_target) if found else None
+
+
+def _nearest_in_arc(
+    sx: float,
+    sy: float,
+    qx: float,
+    qy: float,
+    mx: float,
+    my: float,
+    rx: float,
+    ry: float,
+    ex: float,
+    ey: float,
+    h1: int,
+    h2: int,
+    count: int,
+    tx: float,
+    ty: float,
+    want: int,
+    highest: float,
+) -> float:
+    """The nearest the target at (tx, ty) comes in arc `want` among `best_lock`'s points (the
+    first `count` of them, with their headings), exactly: the least hypot of those in that arc
+    (inf when none is), the arcs found as `best_lock` finds them. `highest` is no less than
+    that least (`best_lock`'s upper bound): a point whose distance's lower bound is above it is
+    not the nearest, and its hypot is not worked out."""
+    nearest = inf
+    for k in range(count):
+        if k == 0:
+            x, y, heading = sx, sy, h1
+        elif k == 1:
+            x, y, heading = qx, qy, h1
+        elif k == 2:
+            x, y, heading = mx, my, h1
+        elif k == 3:
+            x, y, heading = rx, ry, h2
+        else:
+            x, y, heading = ex, ey, h2
+        ux, uy = _unit(heading)
+        dx, dy = tx - x, ty - y
+        ahead = dx * ux + dy * uy
+        port = dy * ux - dx * uy
+        side = port if port >= 0.0 else -port
+        arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+        if arc == want and hypot_bounds(dx, dy)[0] <= highest:
+            distance = hypot(dx, dy)
+            nearest = distance if distance < nearest else nearest
+    return nearest
 
 
 def held_range(ours: Firepower) -> float:
