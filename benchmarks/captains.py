@@ -3,9 +3,10 @@
 `captains`: the score of one captain against another with its 95% Wilson interval, mirror
 battles of every FPF preset fleet with its cards, both FPF scenarios, sides swapped
 (scripts/captain_strength.py, which measures any pairing with more battles). The admiral's rows
-play BENCH_ADMIRAL_BATTLES battles each at budget BENCH_BUDGET, far fewer than the issue's 400
-so that `make bench` stays within minutes on a shared 2-core machine (its note gives the
-400-battle figures); the doctrines' rows play DOCTRINE_BATTLES each.
+play BENCH_ADMIRAL_BATTLES battles each (the issue's 400; KOLRAMI_BENCH_ADMIRAL_BATTLES=N plays
+fewer, for a quick look) at budget BENCH_BUDGET, on every core; the doctrines' rows play
+DOCTRINE_BATTLES each. The admiral is deterministic for its seeds: its rows are the same
+battles, and the same scores, as `captain_strength.py admiral aggressive --battles 400`.
 
 `search_battle`: admiral battles per second on the standard benchmark battle (cruisers against
 the wolfpack, the `battle` key's) against aggressive, and its time over a doctrine battle's.
@@ -14,6 +15,7 @@ the wolfpack, the `battle` key's) against aggressive, and its time over a doctri
 from __future__ import annotations
 
 import os
+import sys
 import time
 from typing import Any
 
@@ -25,7 +27,23 @@ from kolrami.sim.play import simulate
 
 #: The admiral's budget (rollouts a decision) and battles a pairing in the bench.
 BENCH_BUDGET = 64  # the admiral's default (admiral.BUDGET)
-BENCH_ADMIRAL_BATTLES = 20
+BENCH_ADMIRAL_BATTLES_ENV = "KOLRAMI_BENCH_ADMIRAL_BATTLES"
+
+
+def _admiral_battles() -> int:
+    """The admiral rows' battles: the issue's 400, or KOLRAMI_BENCH_ADMIRAL_BATTLES."""
+    text = os.environ.get(BENCH_ADMIRAL_BATTLES_ENV, "400")
+    if not text.isdigit() or int(text) < 1:
+        print(
+            f"{BENCH_ADMIRAL_BATTLES_ENV}={text!r}: the admiral rows' battles must be a whole "
+            f"number of at least 1 (e.g. {BENCH_ADMIRAL_BATTLES_ENV}=40)",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
+    return int(text)
+
+
+BENCH_ADMIRAL_BATTLES = _admiral_battles()
 #: Battles a pairing of doctrines (cheap: some milliseconds each).
 DOCTRINE_BATTLES = 200
 #: Admiral battles timed for `search_battle`, and its budgets.
@@ -33,8 +51,10 @@ SEARCH_BATTLES = 3
 SEARCH_BUDGETS = (32, 64)
 
 
-def _row(first: str, second: str, battles: int, stats: bool = False) -> dict[str, Any]:
-    got = measure(first, second, battles, 1, stats)
+def _row(
+    first: str, second: str, battles: int, stats: bool = False, workers: int = 1
+) -> dict[str, Any]:
+    got = measure(first, second, battles, workers, stats)
     row = {k: got[k] for k in ("battles", "score", "wilson_95", "seconds", "load_average")}
     if stats:  # kiting's own style: how often it gave the aggressive doctrine's very orders
         row["same_orders_as_aggressive"] = got["rates"].get("same_as_aggressive")
@@ -46,9 +66,10 @@ def captain_figures() -> dict[str, Any]:
     old ones, with 95% intervals and the machine's load average when each row ended."""
     register_variants()
     admiral = f"admiral:budget={BENCH_BUDGET}"
+    cores = os.cpu_count() or 1
     rows = {
-        "admiral_vs_aggressive": _row(admiral, "aggressive", BENCH_ADMIRAL_BATTLES),
-        "admiral_vs_kiting": _row(admiral, "kiting", BENCH_ADMIRAL_BATTLES),
+        "admiral_vs_aggressive": _row(admiral, "aggressive", BENCH_ADMIRAL_BATTLES, workers=cores),
+        "admiral_vs_kiting": _row(admiral, "kiting", BENCH_ADMIRAL_BATTLES, workers=cores),
         "aggressive_vs_old_aggressive": _row("aggressive", "old-aggressive", DOCTRINE_BATTLES),
         "kiting_vs_old_kiting": _row("kiting", "old-kiting", DOCTRINE_BATTLES),
         "kiting_vs_aggressive": _row("kiting", "aggressive", DOCTRINE_BATTLES, stats=True),
@@ -57,9 +78,9 @@ def captain_figures() -> dict[str, Any]:
         "admiral": admiral,
         "cpus": os.cpu_count(),
         "note": (
-            f"admiral rows: {BENCH_ADMIRAL_BATTLES} battles each at budget {BENCH_BUDGET} "
-            "(scripts/captain_strength.py plays 400); mirror preset fleets with cards, both "
-            "scenarios, sides swapped; a win 1, a draw 1/2"
+            f"admiral rows: {BENCH_ADMIRAL_BATTLES} battles each at budget {BENCH_BUDGET}, on "
+            f"{cores} processes; mirror preset fleets with cards, both scenarios, sides "
+            "swapped; a win 1, a draw 1/2"
         ),
         **rows,
     }
