@@ -13,13 +13,14 @@ from kolrami.captains.admiral import AdmiralCaptain, luck, value
 from kolrami.captains.registry import captain_version, make_captain
 from kolrami.catalog.models import WeaponKind
 from kolrami.cli import app
+from kolrami.engine.battle import Result
 from kolrami.engine.chance import Dice
 from kolrami.engine.driver import captain_dice, play
 from kolrami.engine.orders import Decision
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import fpf_preset_names, load_fleet
 from kolrami.rules import new_battle
-from kolrami.rules.events import VolleyFired
+from kolrami.rules.events import BattleEnded, RollOff, VolleyFired
 from kolrami.rules.exact import shot_damage_die
 from kolrami.rules.fpf.orders import OrdersDecision
 from kolrami.rules.sandbox import place, sandbox
@@ -126,6 +127,20 @@ def test_a_rollout_is_worth_the_enemy_s_losses_less_ours() -> None:
         b1.points * (1 - (b1.cls.superstructure // 2) / b1.cls.superstructure)
     )
     assert value(battle, "B", None) == -value(battle, "A", None)
+
+
+@pytest.mark.rule("PP-22")
+def test_a_rollout_decided_by_the_roll_off_is_worth_a_level_battle() -> None:
+    # the roll-off's winner is a coin: a rollout that ends level counts neither side's win,
+    # however the dice fell; a battle won outright counts both fleets' points
+    battle = sandbox([["reliant"]], [["ktroika"]])
+    fleets = sum(s.points for s in battle.ships.values())
+    won = Result("A", "Fleet Points A 50 : B 0", 12, {"A": 0, "B": 0})
+    assert value(battle, "A", won) == fleets
+    battle.log.record(RollOff, [{"A": ["hit"], "B": []}], "A")
+    battle.log.record(BattleEnded, "A", "Fleet Points level at 0; A wins", 12, {"A": 0, "B": 0})
+    rolled = Result("A", "Fleet Points level at 0; A wins the roll-off 1:0", 12, {"A": 0, "B": 0})
+    assert value(battle, "A", rolled) == value(battle, "B", rolled) == 0
 
 
 @pytest.mark.rule("FPF-DMG-05")

@@ -17,7 +17,8 @@ doctrine does. A bandit over macro-actions, one activation at a time:
   know how the enemy thinks, and a search against one model of it overfits that model. A
   rollout is worth the enemy's losses less ours, in points: a ship destroyed counts its points,
   a damaged one the share of its hull lost; Fleet Points scored count too, and a battle won or
-  lost by the end its whole fleet's points.
+  lost by the end its whole fleet's points (a battle level at the end and decided by the
+  roll-off, PP-22, counts as level: the roll-off is a coin, worth nought either way).
 - **Common random numbers**: the j-th rollout of every candidate runs on the same dice, so two
   candidates are compared on the same luck.
 - **Budget**: `budget` rollouts per decision, spent by successive halving: every candidate
@@ -49,7 +50,7 @@ from kolrami.engine.chance import Dice, derive_seed
 from kolrami.engine.orders import Decision, Order
 from kolrami.errors import InvalidInputError
 from kolrami.rules import resume
-from kolrami.rules.events import VolleyFired
+from kolrami.rules.events import RollOff, VolleyFired
 from kolrami.rules.exact import shot_damage_die
 from kolrami.rules.fpf.damage import penetrates, penetration_probability
 from kolrami.rules.fpf.orders import OrdersDecision, SquadronOrder
@@ -244,7 +245,12 @@ class AdmiralCaptain:
 def value(battle: Battle, side: str, result: Result | None) -> float:
     """What a rollout's end is worth to `side`, in points: the enemy's losses less its own (a
     ship destroyed or left derelict its points, a damaged one the share of its hull lost), the
-    difference in Fleet Points, and for a battle decided its whole fleets' points."""
+    difference in Fleet Points, and for a battle decided its whole fleets' points. A battle
+    that ended level and went to the roll-off (PP-22, OP-24) counts as undecided: which side
+    the dice favoured says nothing of the candidate, and its whole fleets' points either way
+    would swamp every other rollout's difference."""
+    if result is not None and result.winner is not None and _rolled_off(battle):
+        result = None
     total = 0.0
     fleets = 0.0
     for ship in battle.ships.values():
@@ -259,6 +265,15 @@ def value(battle: Battle, side: str, result: Result | None) -> float:
     if result is not None and result.winner is not None:
         total += fleets if result.winner == side else -fleets
     return total
+
+
+def _rolled_off(battle: Battle) -> bool:
+    """Whether the battle's end was decided by a roll-off: its RollOff is the record just
+    before the battle's end (`Battle.finish` logs the end right after the rules' result)."""
+    log = battle.log
+    for _ in log.fields_since(max(0, len(log) - 2), RollOff):
+        return True
+    return False
 
 
 def luck(battle: Battle, side: str, start: int) -> float:
