@@ -13,9 +13,12 @@ deployment edge nor the fleet favours either captain. A win scores 1, a draw 1/2
     python scripts/captain_strength.py admiral aggressive --battles 200 --start 200 --jsonl b.jsonl
 
 `--jsonl FILE` writes each battle's record as it ends (its number, scenario, fleet, seed, the
-measured captain's side, its points and the result's reason): two versions of a captain can be
-compared battle by battle, since battle N is the same fleet, scenario, seed and side whoever
-plays it. `--start N` plays battles N, N+1 ... (a run split across processes, or resumed).
+measured captain's side, its points, the result's reason, and its luck: what the fire's
+penetration rolls took from the measured side, in points, against their exact odds, the
+admiral's control variate `captains.admiral.luck` over the whole battle; positive is unlucky):
+two versions of a captain can be compared battle by battle, since battle N is the same fleet,
+scenario, seed and side whoever plays it. `--start N` plays battles N, N+1 ... (a run split
+across processes, or resumed).
 
 Besides the built-in captains it knows the doctrines as they were before issue 21 (`old-aggressive`,
 `old-kiting`: every fix switched off, which plays the old logs bit for bit) and the old doctrine
@@ -43,6 +46,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from kolrami.captains.admiral import luck
 from kolrami.captains.base import BattleView, Captain
 from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain, ScoredCaptain
 from kolrami.captains.registry import captain_names, make_captain, register_captain
@@ -184,6 +188,7 @@ def play_one(job: tuple[str, str, int, bool]) -> Outcome:
         "side": side,
         "points": points,
         "reason": result.reason,
+        "luck": round(luck(battle, side, 0), 1),
     }
     return points, dict(counts), record
 

@@ -107,6 +107,9 @@ def test_the_strength_script_records_each_battle_numbered_as_its_full_run(
     assert records[0]["seed"] == records[1]["seed"] == 1
     assert records[0]["fleet"] == records[1]["fleet"] == fpf_preset_names()[0]
     assert sum(r["points"] for r in records) == got["points"]
+    # each with the measured side's fire luck in points (+: the dice took that from it)
+    assert all(isinstance(r["luck"], float) for r in records)
+    assert len({r["luck"] for r in records}) == len(records)
     _strength("random", "kiting", "--battles", "2", "--start", "2", "--jsonl", str(out))
     redone = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [(r["scenario"], r["fleet"], r["seed"]) for r in redone] == [
