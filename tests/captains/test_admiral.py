@@ -129,7 +129,6 @@ def test_a_rollout_is_worth_the_enemy_s_losses_less_ours() -> None:
     assert value(battle, "B", None) == -value(battle, "A", None)
 
 
-@pytest.mark.rule("PP-22")
 def test_a_rollout_decided_by_the_roll_off_is_worth_a_level_battle() -> None:
     # the roll-off's winner is a coin: a rollout that ends level counts neither side's win,
     # however the dice fell; a battle won outright counts both fleets' points
