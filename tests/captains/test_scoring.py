@@ -213,6 +213,16 @@ SPEEDS = st.tuples(st.integers(0, 20), st.integers(0, 30)).map(lambda t: (t[0], 
 PIVOTS = st.one_of(st.just((1, 0)), st.integers(0, 10).map(lambda n: (0, n)))
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
+
+def two_spots() -> st.SearchStrategy[list[tuple[float, float, int]]]:
+    """Two places on the table with a heading each: a firer's and its target's."""
+    return st.lists(
+        st.tuples(st.floats(0, 180), st.floats(0, 120), st.integers(0, HEADINGS - 1)),
+        min_size=2,
+        max_size=2,
+    )
+
+
 # --- the tests --------------------------------------------------------------------------------
 
 
@@ -351,11 +361,7 @@ def test_the_best_move_is_the_best_of_every_candidate_scored_in_full(
 
 @given(
     setting=settings_(),
-    points=st.lists(
-        st.tuples(st.floats(0, 180), st.floats(0, 120), st.integers(0, HEADINGS - 1)),
-        min_size=2,
-        max_size=2,
-    ),
+    points=two_spots(),
     planned=st.booleans(),
 )
 @FAST
@@ -506,11 +512,7 @@ def sum_in_order(values: Iterable[float]) -> float:
 
 @given(
     setting=settings_(),
-    points=st.lists(
-        st.tuples(st.floats(0, 180), st.floats(0, 120), st.integers(0, HEADINGS - 1)),
-        min_size=2,
-        max_size=2,
-    ),
+    points=two_spots(),
     planned=st.booleans(),
     at_range=st.booleans(),
 )
