@@ -22,7 +22,8 @@ from kolrami.fleet import fpf_preset_names, load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.events import BattleEnded, RollOff, VolleyFired
 from kolrami.rules.exact import shot_damage_die
-from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.fpf.orders import OrdersDecision, ReturnDecision, ReturnOrder
+from kolrami.rules.peak import verify_return
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
@@ -102,6 +103,33 @@ def test_the_search_never_touches_the_battle_or_its_dice() -> None:
     assert admiral.rollouts >= 6
     after = (battle.dice.getstate(), battle.log.sha256(), len(battle.log))  # type: ignore[attr-defined]
     assert after == before
+
+
+@pytest.mark.rule("PP-11")
+def test_the_admiral_weighs_where_a_reset_ship_returns_by_rollouts() -> None:
+    # Peak Performance: play to side A's first return decision; the admiral weighs the
+    # doctrine's spot and others along its zone by rollouts, and gives a legal one, leaving
+    # the battle and its dice as they were
+    fleet = load_fleet("presets:klingon-fleet")
+    battle = new_battle(builtin_scenario("peak-performance"), (fleet, fleet), 7)
+    game = play(battle)
+    doctrine = make_captain("aggressive", Dice(0))
+    views = {side: battle.rules.view(battle, side) for side in "AB"}
+    decision: Decision = next(game)
+    while not (isinstance(decision, ReturnDecision) and decision.side == "A"):
+        decision = game.send(doctrine.decide(views[decision.side], decision))
+    admiral = AdmiralCaptain(captain_dice(7, "A"), budget=16)
+    options = admiral.return_candidates(views["A"], decision)
+    assert options[0] == doctrine.decide(views["A"], decision)  # the doctrine's spot first
+    assert len({(o.x, o.y) for o in options if isinstance(o, ReturnOrder)}) == len(options) > 2
+    for option in options:
+        verify_return(battle, decision, option)  # each a legal spot (PP-11)
+    before = (battle.dice.getstate(), battle.log.sha256(), len(battle.log))
+    order = admiral.decide(views["A"], decision)
+    assert admiral.rollouts >= 8
+    assert (battle.dice.getstate(), battle.log.sha256(), len(battle.log)) == before
+    verify_return(battle, decision, order)
+    game.send(order)  # and the battle takes it
 
 
 def test_a_sampled_copy_hides_what_the_side_cannot_see() -> None:

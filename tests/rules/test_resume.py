@@ -1,4 +1,5 @@
-"""`rules.resume`: a clone played on from an orders decision is the battle's own turn.
+"""`rules.resume`: a clone played on from an orders decision, or from a reset ship's return
+(Peak Performance), is the battle's own turn.
 
 With the battle's own dice state (a test may copy it; a search never does) and the same
 captains, the clone's events after the decision must be the battle's, through the rest of the
@@ -17,7 +18,7 @@ from kolrami.engine.eventlog import EventLog
 from kolrami.engine.orders import Decision
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle, resume
-from kolrami.rules.fpf.orders import OrdersDecision, SquadronOrder
+from kolrami.rules.fpf.orders import OrdersDecision, ReturnDecision, ReturnOrder, SquadronOrder
 from kolrami.scenarios.models import builtin_scenario
 
 
@@ -31,6 +32,20 @@ def _records(log: EventLog) -> list[str]:
 def test_a_clone_resumed_from_an_orders_decision_plays_the_battles_own_turn(
     scenario: str, nth: int
 ) -> None:
+    _resumed_as_played(scenario, OrdersDecision, nth)
+
+
+@pytest.mark.rule("PP-11")
+@pytest.mark.parametrize("nth", [1, 4, 6])  # 1: another ship returns after; 4, 6: repairs follow
+def test_a_clone_resumed_from_a_ships_return_plays_the_battles_own_turn(nth: int) -> None:
+    _resumed_as_played("peak-performance", ReturnDecision, nth)
+
+
+def _resumed_as_played(
+    scenario: str, kind: type[OrdersDecision] | type[ReturnDecision], nth: int
+) -> None:
+    """The battle played to its `nth` decision of `kind`, a clone resumed from there with the
+    battle's own dice state and captains, and the battle played on: the same records."""
     fleets = (load_fleet("presets:klingon-fleet"), load_fleet("presets:federation-fleet"))
     battle = new_battle(builtin_scenario(scenario), fleets, 7)
     captains = {"A": AggressiveCaptain(Dice(1)), "B": KitingCaptain(Dice(2))}
@@ -38,10 +53,11 @@ def test_a_clone_resumed_from_an_orders_decision_plays_the_battles_own_turn(
     game = play(battle)
     decision: Decision = next(game)
     seen = 0
-    while not (isinstance(decision, OrdersDecision) and (seen := seen + 1) == nth):
+    while not (isinstance(decision, kind) and (seen := seen + 1) == nth):
         decision = game.send(captains[decision.side].decide(views[decision.side], decision))
+    assert isinstance(decision, OrdersDecision | ReturnDecision)
     order = captains[decision.side].decide(views[decision.side], decision)
-    assert isinstance(order, SquadronOrder)
+    assert isinstance(order, SquadronOrder | ReturnOrder)
     dice = Dice(battle.dice.seed)
     dice.setstate(battle.dice.getstate())
     copy = battle.clone(dice)

@@ -1,8 +1,9 @@
 """`admiral`: a captain that searches (issue 21).
 
-At each activated squadron's orders it weighs a few candidate orders by playing each forward
-many times, and gives the one that did best; every other decision it answers as the aggressive
-doctrine does. A bandit over macro-actions, one activation at a time:
+At each activated squadron's orders, and in Peak Performance where a reset ship comes back
+(PP-11), it weighs a few candidate orders by playing each forward many times, and gives the one
+that did best; every other decision it answers as the aggressive doctrine does. A bandit over
+macro-actions, one decision at a time:
 
 - **Candidates** (macro-actions: a manoeuvre for every mover and a fire plan): the engaging
   doctrine's orders of its best few manoeuvres (`ScoredCaptain.options`; the engaging doctrine
@@ -53,7 +54,7 @@ from kolrami.rules import resume
 from kolrami.rules.events import RollOff, VolleyFired
 from kolrami.rules.exact import shot_damage_die
 from kolrami.rules.fpf.damage import penetrates, penetration_probability
-from kolrami.rules.fpf.orders import OrdersDecision, SquadronOrder
+from kolrami.rules.fpf.orders import OrdersDecision, ReturnDecision, ReturnOrder, SquadronOrder
 
 #: The default rollouts per decision, turns searched beyond this one, and candidates.
 BUDGET = 64
@@ -64,6 +65,8 @@ WIDTH = 6
 CAUTION = 10
 #: The fewest rollouts each candidate gets in the first round (the budget sets how many).
 PER_CANDIDATE = 8
+#: Spots along the front edge of a reset ship's zone weighed for its return (PP-11).
+RETURN_SPREAD = 4
 #: The doctrine the admiral draws its candidates from and plays its own side's rollouts by:
 #: the aggressive doctrine without the withdrawal of damaged ships. Measured: withdrawing
 #: scores below not withdrawing at every weight tried (docs/captains.md), and an admiral whose
@@ -136,8 +139,11 @@ class AdmiralCaptain:
         self.rollouts = 0
 
     def decide(self, view: BattleView, decision: Decision) -> Order:
-        if isinstance(decision, OrdersDecision) and self.budget > 0:
-            return self._search(view, decision)
+        if self.budget > 0:
+            if isinstance(decision, OrdersDecision):
+                return self._search(view, decision, [*self.candidates(view, decision)])
+            if isinstance(decision, ReturnDecision):
+                return self._search(view, decision, self.return_candidates(view, decision))
         return self.doctrine.decide(view, decision)
 
     # --- the search ---------------------------------------------------------------------------
@@ -157,8 +163,42 @@ class AdmiralCaptain:
                 options.append(order)
         return options
 
-    def _search(self, view: BattleView, decision: OrdersDecision) -> SquadronOrder:
-        options = self.candidates(view, decision)
+    def return_candidates(
+        self, view: BattleView, decision: ReturnDecision
+    ) -> list[SquadronOrder | ReturnOrder]:
+        """Where a reset ship may come back (Peak Performance, PP-11): the doctrine's spot
+        first (`base.default_return`: across from the enemy, on the zone's front edge), then
+        RETURN_SPREAD spots spread along that front edge, left to right, and the middle of
+        the zone's back edge (the farthest from the fight); each facing the enemy's edge."""
+        own = self.doctrine.decide(view, decision)
+        assert isinstance(own, ReturnOrder)
+        spots = decision.spots
+        forward = max if view.side == "A" else min
+        front = forward(y for _, y in spots)
+        back = (min if view.side == "A" else max)(y for _, y in spots)
+        row = sorted(x for x, y in spots if y == front)
+        picks = [
+            (row[round(i * (len(row) - 1) / (RETURN_SPREAD - 1))], front)
+            for i in range(RETURN_SPREAD)
+        ]
+        rear = sorted(x for x, y in spots if y == back)
+        picks.append((rear[len(rear) // 2], back))
+        seen = {(own.x, own.y)}
+        options: list[SquadronOrder | ReturnOrder] = [own]
+        for x, y in picks:
+            if (x, y) not in seen:
+                seen.add((x, y))
+                options.append(ReturnOrder(decision.ship, x, y, own.heading))
+        return options[: self.width]
+
+    def _search(
+        self,
+        view: BattleView,
+        decision: OrdersDecision | ReturnDecision,
+        options: list[SquadronOrder | ReturnOrder],
+    ) -> SquadronOrder | ReturnOrder:
+        """The best of `options` by rollouts (the first, the doctrine's own, unless another
+        convincingly beats it)."""
         # at least PER_CANDIDATE rollouts each in the first round: fewer candidates when the
         # budget is small (a choice made on a rollout or two is noise, worse than the doctrine)
         options = options[: max(2, self.budget // PER_CANDIDATE)]
@@ -212,8 +252,8 @@ class AdmiralCaptain:
     def rollout(
         self,
         view: BattleView,
-        decision: OrdersDecision,
-        order: SquadronOrder,
+        decision: OrdersDecision | ReturnDecision,
+        order: SquadronOrder | ReturnOrder,
         seed: int,
         index: int = 0,
     ) -> float:

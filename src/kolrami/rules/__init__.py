@@ -23,8 +23,9 @@ from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet, parse_fleet
 from kolrami.rules import registry
 from kolrami.rules.fpf.initiative import resume_initiative
-from kolrami.rules.fpf.orders import OrdersDecision, SquadronOrder
-from kolrami.rules.module import Capability, Phase, Ruleset, rules_of
+from kolrami.rules.fpf.orders import OrdersDecision, ReturnDecision, ReturnOrder, SquadronOrder
+from kolrami.rules.module import Capability, Phase, RuleModule, Ruleset, rules_of
+from kolrami.rules.peak import BattleSimulation, return_ship, returns
 from kolrami.scenarios.models import Scenario
 
 #: Bump whenever a change can alter a battle's outcome for the same inputs (GUIDE 3.10).
@@ -88,17 +89,35 @@ def fork(battle: Battle, dice: Dice) -> tuple[Battle, Game, Decision | None]:
 
 
 def resume(
-    battle: Battle, decision: OrdersDecision, order: SquadronOrder, turns: int = 1
+    battle: Battle,
+    decision: OrdersDecision | ReturnDecision,
+    order: SquadronOrder | ReturnOrder,
+    turns: int = 1,
 ) -> Generator[Decision, Order, Result | None]:
-    """Play a copy of an FPF battle on from an activated squadron's orders, for a search's
-    rollouts: `battle` is a clone taken at `decision` (`Battle.clone`, `BattleView.sample`),
-    `order` answers it. The game yields the decisions that follow and receives their orders
-    (as `engine.driver.play` does) through the rest of this turn and `turns` turns more (FPF's
-    turn, FPF-TURN-02); it returns the battle's result if it ended by then, else None (a
-    horizon reached, the battle still on). FPF's turn only: the advanced game's decisions are
-    not orders decisions."""
+    """Play a copy of an FPF battle on from an activated squadron's orders or a reset ship's
+    return (Peak Performance, PP-11), for a search's rollouts: `battle` is a clone taken at
+    `decision` (`Battle.clone`, `BattleView.sample`), `order` answers it. The game yields the
+    decisions that follow and receives their orders (as `engine.driver.play` does) through the
+    rest of this turn and `turns` turns more (FPF's turn, FPF-TURN-02); it returns the battle's
+    result if it ended by then, else None (a horizon reached, the battle still on). FPF's turn
+    only: the advanced game's decisions are neither of these."""
     rules = rules_of(battle)
-    over = yield from resume_initiative(battle, decision, order)
+    if isinstance(decision, ReturnDecision):
+        # the rest of the start of the turn: the other ships' returns, then the start-of-turn
+        # steps of the modules bound after Peak Performance's; the turn's repairs and initiative
+        return_ship(battle, decision, order)
+        yield from returns(battle, after=decision.ship)
+        steps = rules.hooks(RuleModule.start_of_turn)
+        owners = [getattr(step, "__self__", None) for step in steps]
+        later = [i for i, owner in enumerate(owners) if isinstance(owner, BattleSimulation)]
+        for step in steps[later[0] + 1 if later else len(steps) :]:
+            yield from step(battle)
+        yield from rules.run(Phase.REPAIRS, battle)
+        yield from rules.run(Phase.INITIATIVE, battle)
+        over = battle.over()
+    else:
+        assert isinstance(order, SquadronOrder)
+        over = yield from resume_initiative(battle, decision, order)
     more = turns
     while True:
         yield from rules.run(Phase.END_OF_TURN, battle)

@@ -118,6 +118,43 @@ def award(battle: Battle, side: str, points: int, reason: str, ship: str) -> Non
     battle.log.record(ev.FleetPointsAwarded, side, points, reason, ship, battle.fleet_points[side])
 
 
+def returns(battle: Battle, after: str | None = None) -> Iterator[Decision]:
+    """Every reset ship comes back, each where its owner chooses (PP-11), in the ships' order;
+    a ship with no legal spot waits a turn more. `after`: only the ships after that one (a
+    search resumed at that ship's return, `rules.resume`)."""
+    ships = list(battle.ships.values())
+    if after is not None:
+        ships = ships[[s.id for s in ships].index(after) + 1 :]
+    for ship in ships:
+        if not ship.out_of_play:
+            continue
+        spots = return_spots(battle, ship)
+        if not spots:
+            battle.log.record(ev.ReturnPostponed, ship.id)
+            continue
+        decision = ReturnDecision(ship.side, ship.id, tuple(spots))
+        order = yield decision
+        return_ship(battle, decision, order)
+
+
+def return_ship(battle: Battle, decision: ReturnDecision, order: object) -> None:
+    """The ship of `decision` back in play where `order` puts it, with its shields as they
+    are (PP-11, PP-12) and the scenario's starting speed."""
+    verify_return(battle, decision, order)
+    assert isinstance(order, ReturnOrder)
+    ship = battle.ships[decision.ship]
+    battle.record(
+        ev.ShipReturned(
+            ship.id,
+            round(order.x, 3),
+            round(order.y, 3),
+            order.heading,
+            ship.shields,
+            0 if ship.cls.stationary else battle.scenario.start_speed_cm,
+        )
+    )
+
+
 class BattleSimulation(RuleModule):
     """Peak Performance: ships are reset instead of destroyed, and Fleet Points are scored."""
 
@@ -147,27 +184,7 @@ class BattleSimulation(RuleModule):
         battle.leave_formation(ship)
 
     def start_of_turn(self, battle: Battle) -> Iterator[Decision]:
-        for ship in list(battle.ships.values()):
-            if not ship.out_of_play:
-                continue
-            spots = return_spots(battle, ship)
-            if not spots:
-                battle.log.record(ev.ReturnPostponed, ship.id)
-                continue
-            decision = ReturnDecision(ship.side, ship.id, tuple(spots))
-            order = yield decision
-            verify_return(battle, decision, order)
-            assert isinstance(order, ReturnOrder)
-            battle.record(
-                ev.ShipReturned(
-                    ship.id,
-                    round(order.x, 3),
-                    round(order.y, 3),
-                    order.heading,
-                    ship.shields,
-                    0 if ship.cls.stationary else battle.scenario.start_speed_cm,
-                )
-            )
+        yield from returns(battle)
 
     def end_of_battle(self, battle: Battle) -> None:
         for side in ("A", "B"):  # PP-21
