@@ -9,6 +9,9 @@ macro-actions, one decision at a time:
   doctrine's orders of its best few manoeuvres (`ScoredCaptain.options`; the engaging doctrine
   is the aggressive one without its withdrawal, ENGAGING), the kiting doctrine's choice, and
   the engaging doctrine's own choice holding its fire (keeping the volley for reaction fire).
+- **Returns** (Peak Performance, PP-11): the doctrine's spot for a reset ship, RETURN_SPREAD
+  spots along the front edge of its zone and the middle of the back edge
+  (`return_candidates`), searched the same way from the start of the turn.
 - **Rollouts**: a copy of the battle as its side may know it (`BattleView.sample`: the battle's
   clone with dice of the captain's own, never the battle's future rolls; enemy ships it cannot
   see are put where they might be), the candidate given, then played on
