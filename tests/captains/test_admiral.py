@@ -13,12 +13,13 @@ from kolrami.captains.admiral import AdmiralCaptain, luck, value
 from kolrami.captains.registry import captain_version, make_captain
 from kolrami.catalog.models import WeaponKind
 from kolrami.cli import app
-from kolrami.engine.battle import Result
+from kolrami.engine.battle import Battle, Result
+from kolrami.engine.binder import Game
 from kolrami.engine.chance import Dice
 from kolrami.engine.driver import captain_dice, play
 from kolrami.engine.orders import Decision
 from kolrami.errors import InvalidInputError
-from kolrami.fleet import fpf_preset_names, load_fleet
+from kolrami.fleet import Fleet, fpf_preset_names, load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.events import BattleEnded, RollOff, VolleyFired
 from kolrami.rules.exact import shot_damage_die
@@ -81,27 +82,30 @@ def test_the_admiral_plays_the_same_battle_for_the_same_seed() -> None:
     assert len(logs) == 1
 
 
-def _orders_decision(seed: int) -> tuple[object, OrdersDecision]:
-    """A battle stopped at side A's first orders decision, and that decision."""
-    battle = new_battle(builtin_scenario("standard"), (CRUISERS, CRUISERS), seed)
+def _stopped_at(
+    scenario: str, fleet: Fleet, seed: int, kind: type[Decision]
+) -> tuple[Battle, Game, Decision]:
+    """A mirror battle of `fleet` played by the aggressive doctrine to side A's first decision
+    of `kind`: the battle, its game (send it the answer) and the decision."""
+    battle = new_battle(builtin_scenario(scenario), (fleet, fleet), seed)
     game = play(battle)
     doctrine = make_captain("aggressive", Dice(0))
     views = {side: battle.rules.view(battle, side) for side in "AB"}
     decision: Decision = next(game)
-    while not (isinstance(decision, OrdersDecision) and decision.side == "A"):
+    while not (isinstance(decision, kind) and decision.side == "A"):
         decision = game.send(doctrine.decide(views[decision.side], decision))
-    return battle, decision
+    return battle, game, decision
 
 
 def test_the_search_never_touches_the_battle_or_its_dice() -> None:
-    battle, decision = _orders_decision(5)
+    battle, _, decision = _stopped_at("standard", CRUISERS, 5, OrdersDecision)
     assert isinstance(decision, OrdersDecision)
-    before = (battle.dice.getstate(), battle.log.sha256(), len(battle.log))  # type: ignore[attr-defined]
+    before = (battle.dice.getstate(), battle.log.sha256(), len(battle.log))
     admiral = AdmiralCaptain(captain_dice(5, "A"), budget=12)
-    view = battle.rules.view(battle, "A")  # type: ignore[attr-defined]
+    view = battle.rules.view(battle, "A")
     admiral.decide(view, decision)
     assert admiral.rollouts >= 6
-    after = (battle.dice.getstate(), battle.log.sha256(), len(battle.log))  # type: ignore[attr-defined]
+    after = (battle.dice.getstate(), battle.log.sha256(), len(battle.log))
     assert after == before
 
 
@@ -110,14 +114,12 @@ def test_the_admiral_weighs_where_a_reset_ship_returns_by_rollouts() -> None:
     # Peak Performance: play to side A's first return decision; the admiral weighs the
     # doctrine's spot and others along its zone by rollouts, and gives a legal one, leaving
     # the battle and its dice as they were
-    fleet = load_fleet("presets:klingon-fleet")
-    battle = new_battle(builtin_scenario("peak-performance"), (fleet, fleet), 7)
-    game = play(battle)
+    battle, game, decision = _stopped_at(
+        "peak-performance", load_fleet("presets:klingon-fleet"), 7, ReturnDecision
+    )
+    assert isinstance(decision, ReturnDecision)
     doctrine = make_captain("aggressive", Dice(0))
     views = {side: battle.rules.view(battle, side) for side in "AB"}
-    decision: Decision = next(game)
-    while not (isinstance(decision, ReturnDecision) and decision.side == "A"):
-        decision = game.send(doctrine.decide(views[decision.side], decision))
     admiral = AdmiralCaptain(captain_dice(7, "A"), budget=16)
     options = admiral.return_candidates(views["A"], decision)
     assert options[0] == doctrine.decide(views["A"], decision)  # the doctrine's spot first
