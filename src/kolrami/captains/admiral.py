@@ -70,6 +70,9 @@ CAUTION = 10
 PER_CANDIDATE = 8
 #: Spots along the front edge of a reset ship's zone weighed for its return (PP-11).
 RETURN_SPREAD = 4
+#: The decisions it searches, and their answers.
+Searched = OrdersDecision | ReturnDecision
+Answer = SquadronOrder | ReturnOrder
 #: The doctrine the admiral draws its candidates from and plays its own side's rollouts by:
 #: the aggressive doctrine without the withdrawal of damaged ships. Measured: withdrawing
 #: scores below not withdrawing at every weight tried (docs/captains.md), and an admiral whose
@@ -166,9 +169,7 @@ class AdmiralCaptain:
                 options.append(order)
         return options
 
-    def return_candidates(
-        self, view: BattleView, decision: ReturnDecision
-    ) -> list[SquadronOrder | ReturnOrder]:
+    def return_candidates(self, view: BattleView, decision: ReturnDecision) -> list[Answer]:
         """Where a reset ship may come back (Peak Performance, PP-11): the doctrine's spot
         first (`base.default_return`: across from the enemy, on the zone's front edge), then
         RETURN_SPREAD spots spread along that front edge, left to right, and the middle of
@@ -187,7 +188,7 @@ class AdmiralCaptain:
         rear = sorted(x for x, y in spots if y == back)
         picks.append((rear[len(rear) // 2], back))
         seen = {(own.x, own.y)}
-        options: list[SquadronOrder | ReturnOrder] = [own]
+        options: list[Answer] = [own]
         for x, y in picks:
             if (x, y) not in seen:
                 seen.add((x, y))
@@ -197,9 +198,9 @@ class AdmiralCaptain:
     def _search(
         self,
         view: BattleView,
-        decision: OrdersDecision | ReturnDecision,
-        options: list[SquadronOrder | ReturnOrder],
-    ) -> SquadronOrder | ReturnOrder:
+        decision: Searched,
+        options: list[Answer],
+    ) -> Answer:
         """The best of `options` by rollouts (the first, the doctrine's own, unless another
         convincingly beats it)."""
         # at least PER_CANDIDATE rollouts each in the first round: fewer candidates when the
@@ -255,8 +256,8 @@ class AdmiralCaptain:
     def rollout(
         self,
         view: BattleView,
-        decision: OrdersDecision | ReturnDecision,
-        order: SquadronOrder | ReturnOrder,
+        decision: Searched,
+        order: Answer,
         seed: int,
         index: int = 0,
     ) -> float:
