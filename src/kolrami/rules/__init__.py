@@ -23,7 +23,16 @@ from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet, parse_fleet
 from kolrami.rules import registry
 from kolrami.rules.fpf.initiative import resume_initiative
-from kolrami.rules.fpf.orders import OrdersDecision, ReturnDecision, ReturnOrder, SquadronOrder
+from kolrami.rules.fpf.orders import (
+    InitiativeDecision,
+    InitiativeOrder,
+    OrdersDecision,
+    ReactionDecision,
+    ReactionOrder,
+    ReturnDecision,
+    ReturnOrder,
+    SquadronOrder,
+)
 from kolrami.rules.module import Capability, Phase, RuleModule, Ruleset, rules_of
 from kolrami.rules.peak import BattleSimulation, return_ship, returns
 from kolrami.scenarios.models import Scenario
@@ -90,17 +99,19 @@ def fork(battle: Battle, dice: Dice) -> tuple[Battle, Game, Decision | None]:
 
 def resume(
     battle: Battle,
-    decision: OrdersDecision | ReturnDecision,
-    order: SquadronOrder | ReturnOrder,
+    decision: InitiativeDecision | OrdersDecision | ReactionDecision | ReturnDecision,
+    order: InitiativeOrder | SquadronOrder | ReactionOrder | ReturnOrder,
     turns: int = 1,
 ) -> Generator[Decision, Order, Result | None]:
-    """Play a copy of an FPF battle on from an activated squadron's orders or a reset ship's
-    return (Peak Performance, PP-11), for a search's rollouts: `battle` is a clone taken at
-    `decision` (`Battle.clone`, `BattleView.sample`), `order` answers it. The game yields the
-    decisions that follow and receives their orders (as `engine.driver.play` does) through the
-    rest of this turn and `turns` turns more (FPF's turn, FPF-TURN-02); it returns the battle's
-    result if it ended by then, else None (a horizon reached, the battle still on). FPF's turn
-    only: the advanced game's decisions are neither of these."""
+    """Play a copy of an FPF battle on from a roll-off winner's choice of who moves first
+    (FPF-MOV-03), an activated squadron's orders, an enemy squadron's reaction to it
+    (FPF-FIRE-11) or a reset ship's return (Peak Performance, PP-11), for a search's
+    rollouts: `battle` is a clone taken at `decision` (`Battle.clone`, `BattleView.sample`),
+    `order` answers it. The game yields the decisions that follow and receives their orders (as
+    `engine.driver.play` does) through the rest of this turn and `turns` turns more (FPF's
+    turn, FPF-TURN-02); it returns the battle's result if it ended by then, else None (a
+    horizon reached, the battle still on). FPF's turn only: the advanced game's decisions are
+    none of these."""
     rules = rules_of(battle)
     if isinstance(decision, ReturnDecision):
         # the rest of the start of the turn: the other ships' returns, then the start-of-turn
@@ -116,7 +127,6 @@ def resume(
         yield from rules.run(Phase.INITIATIVE, battle)
         over = battle.over()
     else:
-        assert isinstance(order, SquadronOrder)
         over = yield from resume_initiative(battle, decision, order)
     more = turns
     while True:

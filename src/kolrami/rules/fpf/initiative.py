@@ -53,6 +53,9 @@ _AFT: Final = Arc.A
 #: The key under which a battle keeps, during a forced activation, the forced squadron and the
 #: one that forced it (`battle.extensions`).
 FORCED: Final = "fpf-forced"
+#: The key under which a battle keeps an equal-speed roll-off's dice while its winner chooses
+#: who moves first (`battle.extensions`).
+ROLLED: Final = "fpf-rolled"
 
 
 def forcible_prey(battle: Battle, squadron: SquadronState, pending: set[str]) -> tuple[str, ...]:
@@ -236,21 +239,29 @@ def activate(
     keep_pace(battle, squadron)
     battle.stats.activations += 1
     battle.activation_order.append(squadron.id)
+    yield from _react_and_move(battle, squadron, None)
+
+
+def _react_and_move(
+    battle: Battle, squadron: SquadronState, after: str | None
+) -> Generator[Decision, object, None]:
+    """An activation once begun: the enemy's reactions (those of its squadrons after `after`,
+    when a search resumes from one), the squadron's orders, then the orders carried out."""
     enemy = "B" if squadron.side == "A" else "A"
     # The opponent may react before the squadron moves (FPF-FIRE-11).
     targets: tuple[str, ...] | None = None  # the mover's ships, found once
+    skipping = after is not None
     for other in battle.side_squadrons(enemy):
+        if skipping:
+            skipping = other.id != after
+            continue
         if other.fired or not firers(battle, other):
             continue
         if targets is None:
             targets = _enemy_targets(battle, enemy, squadron)
         decision = reaction_decision(battle, other, squadron, targets)
         reaction = yield decision
-        verify_reaction(battle, decision, reaction)
-        assert isinstance(reaction, ReactionOrder)
-        if reaction.fire is not None:
-            declare(battle, reaction.fire, squadron.id)
-            other.fired = True
+        react(battle, decision, reaction)
     order: SquadronOrder | None = None
     if movers(battle, squadron) or (not squadron.fired and firers(battle, squadron)):
         asked = orders_decision(battle, squadron)
@@ -259,6 +270,15 @@ def activate(
         assert isinstance(got, SquadronOrder)
         order = got
     carry_out(battle, squadron, order)
+
+
+def react(battle: Battle, decision: ReactionDecision, reaction: object) -> None:
+    """A reaction given: verified, its fire declared at the mover (FPF-FIRE-11)."""
+    verify_reaction(battle, decision, reaction)
+    assert isinstance(reaction, ReactionOrder)
+    if reaction.fire is not None:
+        declare(battle, reaction.fire, decision.mover)
+        battle.squadrons[decision.squadron].fired = True
 
 
 def carry_out(battle: Battle, squadron: SquadronState, order: SquadronOrder | None) -> None:
@@ -392,31 +412,47 @@ def _alternate(
 
 
 def resume_initiative(
-    battle: Battle, decision: OrdersDecision, order: SquadronOrder
+    battle: Battle,
+    decision: InitiativeDecision | OrdersDecision | ReactionDecision,
+    order: object,
 ) -> Generator[Decision, object, bool]:
     """The rest of the initiative phase of a copy of a battle (`Battle.clone`) taken at
-    `decision`, once `order` answers it: the squadron's activation carried out, then the other
-    squadrons that have not activated, the sides taking turns from the other one, then the
-    slower speeds (FPF-MOV-01, FPF-MOV-02); a squadron that forced this one to move first
-    activates next (FPF-MOV-10). Returns whether the battle ended."""
-    verify_orders(battle, decision, order)
-    squadron = battle.squadrons[decision.squadron]
+    `decision`, once `order` answers it. From a roll-off winner's choice (FPF-MOV-03): that
+    speed's squadrons, the sides taking turns from the one chosen. From an enemy squadron's
+    reaction to an activation (FPF-FIRE-11): the later squadrons' reactions, then the
+    activated squadron's orders, carried out; from its orders: those carried out; then the
+    other squadrons of its speed that have not activated, the sides taking turns from the
+    other one (a squadron that forced this one to move first activates next, FPF-MOV-10).
+    Then the slower speeds (FPF-MOV-01, FPF-MOV-02). Returns whether the battle ended."""
     # (the speeds as the turn began: a leader lost on the way does not move a squadron's)
     speeds = {q: squadron_speed(battle, battle.squadrons[q]) for q in battle.squadrons}
-    speed = speeds[squadron.id]
-    carry_out(battle, squadron, order)
-    if battle_over(battle):
-        return True
-    pending = {q for q, sq in battle.squadrons.items() if not sq.activated and _in_play(battle, q)}
-    other = "B" if decision.side == "A" else "A"
-    forced = battle.extensions.pop(FORCED, None)
-    if forced is not None and forced[0] == squadron.id:  # its forcer moves next (FPF-MOV-10)
-        pending.discard(forced[1])
-        if _in_play(battle, forced[1]):
-            yield from activate(battle, battle.squadrons[forced[1]], None)
-        other = decision.side
-        speed = speeds[forced[1]]  # the tier is the forcer's (the forced may be slower)
-    over = yield from _alternate(battle, pending, speeds, speed, other)
+    if isinstance(decision, InitiativeDecision):
+        turn = _chosen(battle, decision, order, battle.extensions.pop(ROLLED))
+        speed = decision.speed
+        pending = _unactivated(battle)
+    else:
+        if isinstance(decision, ReactionDecision):
+            react(battle, decision, order)
+            squadron = battle.squadrons[decision.mover]
+            yield from _react_and_move(battle, squadron, decision.squadron)
+        else:
+            verify_orders(battle, decision, order)
+            assert isinstance(order, SquadronOrder)
+            squadron = battle.squadrons[decision.squadron]
+            carry_out(battle, squadron, order)
+        if battle_over(battle):
+            return True
+        speed = speeds[squadron.id]
+        turn = "B" if squadron.side == "A" else "A"
+        pending = _unactivated(battle)
+        forced = battle.extensions.pop(FORCED, None)
+        if forced is not None and forced[0] == squadron.id:  # its forcer next (FPF-MOV-10)
+            pending.discard(forced[1])
+            if _in_play(battle, forced[1]):
+                yield from activate(battle, battle.squadrons[forced[1]], None)
+            turn = squadron.side
+            speed = speeds[forced[1]]  # the tier is the forcer's (the forced may be slower)
+    over = yield from _alternate(battle, pending, speeds, speed, turn)
     if over:
         return True
     for slower in sorted({v for v in speeds.values() if v < speed}, reverse=True):
@@ -432,6 +468,11 @@ def resume_initiative(
     return False
 
 
+def _unactivated(battle: Battle) -> set[str]:
+    """The squadrons in play that have not activated this turn."""
+    return {q for q, sq in battle.squadrons.items() if not sq.activated and _in_play(battle, q)}
+
+
 def _roll_off(battle: Battle, speed: int) -> Generator[Decision, object, str]:
     """Both sides have squadrons at `speed`: d10s until they differ, the winner chooses who
     moves first (FPF-MOV-03); returns the side that does."""
@@ -444,11 +485,23 @@ def _roll_off(battle: Battle, speed: int) -> Generator[Decision, object, str]:
         if a + bonus_a != b + bonus_b:
             break
     winner = "A" if a + bonus_a > b + bonus_b else "B"
-    choice = yield InitiativeDecision(winner, speed)
+    battle.extensions[ROLLED] = rolls  # (kept for `resume_initiative` while the winner chooses)
+    decision = InitiativeDecision(winner, speed)
+    choice = yield decision
+    del battle.extensions[ROLLED]
+    return _chosen(battle, decision, choice, rolls)
+
+
+def _chosen(
+    battle: Battle, decision: InitiativeDecision, choice: object, rolls: list[list[int]]
+) -> str:
+    """The roll-off winner's choice verified and logged with the `rolls` (FPF-MOV-03); the side
+    that moves first."""
     verify_initiative(choice)
     assert isinstance(choice, InitiativeOrder)
+    winner = decision.side
     first = winner if choice.first else ("B" if winner == "A" else "A")
-    battle.log.record(ev.InitiativeRolled, speed, rolls, winner, first)
+    battle.log.record(ev.InitiativeRolled, decision.speed, rolls, winner, first)
     return first
 
 
