@@ -6,10 +6,20 @@ The strength itself is measured in `make bench` (key `captains`), never asserted
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from typer.testing import CliRunner
 
-from kolrami.captains.admiral import AdmiralCaptain, luck, value
+from kolrami.captains.admiral import (
+    PER_CANDIDATE,
+    AdmiralCaptain,
+    EngagingCaptain,
+    behind,
+    luck,
+    value,
+)
+from kolrami.captains.base import BattleView
 from kolrami.captains.registry import captain_version, make_captain
 from kolrami.catalog.models import WeaponKind
 from kolrami.cli import app
@@ -23,7 +33,13 @@ from kolrami.fleet import Fleet, fpf_preset_names, load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.events import BattleEnded, RollOff, VolleyFired
 from kolrami.rules.exact import shot_damage_die
-from kolrami.rules.fpf.orders import OrdersDecision, ReturnDecision, ReturnOrder
+from kolrami.rules.fpf.initiative import verify_reaction
+from kolrami.rules.fpf.orders import (
+    OrdersDecision,
+    ReactionDecision,
+    ReturnDecision,
+    ReturnOrder,
+)
 from kolrami.rules.peak import verify_return
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import builtin_scenario
@@ -44,7 +60,8 @@ def test_parameters_are_given_after_a_colon() -> None:
     [
         (
             "admiral:budgte=3",
-            "no parameter 'budgte'; admiral takes budget, caution, exact, horizon, width",
+            "no parameter 'budgte'; admiral takes budget, caution, exact, horizon, reactions, "
+            "width",
         ),
         ("admiral:cautoin=3", "no parameter 'cautoin'; admiral takes budget, caution"),
         ("admiral:cautoin=3", "(e.g. admiral:caution=1)"),  # the nearest name as the fix
@@ -83,16 +100,20 @@ def test_the_admiral_plays_the_same_battle_for_the_same_seed() -> None:
 
 
 def _stopped_at(
-    scenario: str, fleet: Fleet, seed: int, kind: type[Decision]
+    scenario: str,
+    fleet: Fleet,
+    seed: int,
+    kind: type[Decision],
+    where: Callable[[BattleView, Decision], bool] = lambda view, decision: True,
 ) -> tuple[Battle, Game, Decision]:
     """A mirror battle of `fleet` played by the aggressive doctrine to side A's first decision
-    of `kind`: the battle, its game (send it the answer) and the decision."""
+    of `kind` (`where` it holds): the battle, its game (send it the answer) and the decision."""
     battle = new_battle(builtin_scenario(scenario), (fleet, fleet), seed)
     game = play(battle)
     doctrine = make_captain("aggressive", Dice(0))
     views = {side: battle.rules.view(battle, side) for side in "AB"}
     decision: Decision = next(game)
-    while not (isinstance(decision, kind) and decision.side == "A"):
+    while not (isinstance(decision, kind) and decision.side == "A" and where(views["A"], decision)):
         decision = game.send(doctrine.decide(views[decision.side], decision))
     return battle, game, decision
 
@@ -107,6 +128,38 @@ def test_the_search_never_touches_the_battle_or_its_dice() -> None:
     assert admiral.rollouts >= 6
     after = (battle.dice.getstate(), battle.log.sha256(), len(battle.log))
     assert after == before
+
+
+def _two_courses(view: BattleView, decision: Decision) -> bool:
+    assert isinstance(decision, ReactionDecision)
+    return len(EngagingCaptain(Dice(0)).reaction_options(view, decision)) == 2
+
+
+@pytest.mark.rule("FPF-FIRE-11")
+def test_the_admiral_weighs_a_reaction_against_the_other_course_by_rollouts() -> None:
+    # the first reaction of side A with a choice: the doctrine's answer first, then the other
+    # course (hold if it fires, fire if it holds); searched when asked (admiral:reactions=1),
+    # leaving the battle as it was
+    battle, game, decision = _stopped_at(
+        "standard", CRUISERS, 5, ReactionDecision, where=_two_courses
+    )
+    assert isinstance(decision, ReactionDecision)
+    view = battle.rules.view(battle, "A")
+    own, other = EngagingCaptain(Dice(0)).reaction_options(view, decision)
+    assert own == make_captain("aggressive", Dice(0)).decide(view, decision)
+    assert (own.fire is None) != (other.fire is None)
+    for option in (own, other):
+        verify_reaction(battle, decision, option)
+    before = (battle.dice.getstate(), battle.log.sha256(), len(battle.log))
+    plain = AdmiralCaptain(captain_dice(5, "A"), budget=16)  # reactions=0, the default
+    assert plain.decide(view, decision) == own
+    assert plain.rollouts == 0
+    admiral = AdmiralCaptain(captain_dice(5, "A"), budget=16, reactions=1)
+    order = admiral.decide(view, decision)
+    assert admiral.rollouts == 16
+    assert (battle.dice.getstate(), battle.log.sha256(), len(battle.log)) == before
+    assert order in (own, other)
+    game.send(order)  # and the battle takes it
 
 
 @pytest.mark.rule("PP-11")
@@ -200,6 +253,15 @@ def test_a_candidate_must_beat_the_doctrine_s_order_by_more_than_its_noise() -> 
     assert not admiral.convinced([5.0], [0.0])  # one rollout tells nothing of its spread
     careless = make_captain("admiral:caution=0", Dice(1))
     assert careless.convinced([30.0, -28.0, 31.0, -29.0], own)  # type: ignore[attr-defined]
+
+
+def test_a_candidate_behind_the_doctrine_s_order_on_the_same_dice_drops_out() -> None:
+    own = [1.0] * 12
+    assert behind([0.0] * PER_CANDIDATE, own)  # behind after PER_CANDIDATE rollouts
+    assert not behind([0.0] * (PER_CANDIDATE - 1), own)  # too few to tell
+    assert not behind([1.0] * PER_CANDIDATE, own)  # level is not behind
+    # compared with the doctrine's first rollouts only, those played on the same dice
+    assert not behind([2.0] * PER_CANDIDATE, [0.0] * PER_CANDIDATE + [100.0] * 4)
 
 
 def test_the_exact_odds_can_be_switched_off() -> None:

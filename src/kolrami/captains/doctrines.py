@@ -265,6 +265,23 @@ class ScoredCaptain:
     def _reaction(self, view: BattleView, decision: ReactionDecision) -> ReactionOrder:
         if not self.weights.react:
             return _hold(decision.squadron)
+        return self._react(view, decision, False)
+
+    def reaction_options(self, view: BattleView, decision: ReactionDecision) -> list[ReactionOrder]:
+        """This doctrine's reaction, then the other course if there is one (a search's
+        candidates, captains/admiral.py): holding, when it fires; when it holds, the fire of
+        every forward arc that has a mover within reach, even if a firer has none (it keeps
+        the squadron's volley for its own activation otherwise)."""
+        own = self._reaction(view, decision)
+        other = (
+            _hold(decision.squadron) if own.fire is not None else self._react(view, decision, True)
+        )
+        return [own] if other.fire == own.fire else [own, other]
+
+    def _react(self, view: BattleView, decision: ReactionDecision, eager: bool) -> ReactionOrder:
+        """Lock each firer's forward arc on the nearest mover within its reach (and 20 cm: the
+        mover comes on); hold if none bears, or (unless `eager`) if some firer has nothing and
+        the squadron has its own activation still to come."""
         firers = view.firers(decision.squadron)
         movers: list[ShipView] | None = None  # (read when a firer's forward arc is armed)
         need = []  # the firers whose forward arc is armed
@@ -297,7 +314,7 @@ class ScoredCaptain:
                 fire.append(_lock(ship.id, _FORE, best[1]))
         if not fire:
             return _hold(decision.squadron)
-        if len(fire) < len(firers) and not view.squadron(decision.squadron).activated:
+        if not eager and len(fire) < len(firers) and not view.squadron(decision.squadron).activated:
             return _hold(decision.squadron)
         if view.fires_as_unit() and len(fire) < len(need):
             targets = {f.ship for f in fire}
