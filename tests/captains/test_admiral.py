@@ -138,8 +138,8 @@ def _two_courses(view: BattleView, decision: Decision) -> bool:
 @pytest.mark.rule("FPF-FIRE-11")
 def test_the_admiral_weighs_a_reaction_against_the_other_course_by_rollouts() -> None:
     # the first reaction of side A with a choice: the doctrine's answer first, then the other
-    # course (hold if it fires, fire if it holds); searched when asked (admiral:reactions=1),
-    # leaving the battle as it was
+    # course (hold if it fires, fire if it holds); in a standard battle searched only when
+    # asked (admiral:reactions=2), leaving the battle as it was
     battle, game, decision = _stopped_at(
         "standard", CRUISERS, 5, ReactionDecision, where=_two_courses
     )
@@ -151,15 +151,49 @@ def test_the_admiral_weighs_a_reaction_against_the_other_course_by_rollouts() ->
     for option in (own, other):
         verify_reaction(battle, decision, option)
     before = (battle.dice.getstate(), battle.log.sha256(), len(battle.log))
-    plain = AdmiralCaptain(captain_dice(5, "A"), budget=16)  # reactions=0, the default
+    plain = AdmiralCaptain(captain_dice(5, "A"), budget=16)  # reactions=1: where ships return
+    assert not view.resets_destroyed()
     assert plain.decide(view, decision) == own
     assert plain.rollouts == 0
-    admiral = AdmiralCaptain(captain_dice(5, "A"), budget=16, reactions=1)
+    admiral = AdmiralCaptain(captain_dice(5, "A"), budget=16, reactions=2)
     order = admiral.decide(view, decision)
     assert admiral.rollouts == 16
     assert (battle.dice.getstate(), battle.log.sha256(), len(battle.log)) == before
     assert order in (own, other)
     game.send(order)  # and the battle takes it
+
+
+@pytest.mark.rule("FPF-FIRE-11")
+@pytest.mark.rule("PP-04")
+def test_where_destroyed_ships_come_back_the_admiral_searches_reactions_by_default() -> None:
+    # Peak Performance: the default admiral weighs a reaction with a choice by rollouts, as
+    # reactions=2 does everywhere; reactions=0 gives the doctrine's answer without a search
+    battle, game, decision = _stopped_at(
+        "peak-performance", CRUISERS, 5, ReactionDecision, where=_two_courses
+    )
+    assert isinstance(decision, ReactionDecision)
+    view = battle.rules.view(battle, "A")
+    assert view.resets_destroyed()
+    own = EngagingCaptain(Dice(0)).reaction_options(view, decision)[0]
+    never = AdmiralCaptain(captain_dice(5, "A"), budget=16, reactions=0)
+    assert never.decide(view, decision) == own
+    assert never.rollouts == 0
+    orders = set()
+    for reactions in (1, 2):
+        admiral = AdmiralCaptain(captain_dice(5, "A"), budget=16, reactions=reactions)
+        orders.add(admiral.decide(view, decision))
+        assert admiral.rollouts >= 2 * PER_CANDIDATE
+    assert len(orders) == 1  # the same search: the same answer
+    game.send(orders.pop())
+
+
+def test_reactions_beyond_always_is_one_line_naming_the_values() -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        make_captain("admiral:reactions=3", Dice(1))
+    text = str(caught.value)
+    assert "reactions must be 0 (never searched), 1 (where destroyed ships come back" in text
+    assert "not 3 (e.g. admiral:reactions=2)" in text
+    assert "\n" not in text
 
 
 @pytest.mark.rule("PP-11")

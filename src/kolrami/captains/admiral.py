@@ -1,10 +1,10 @@
 """`admiral`: a captain that searches (issue 21).
 
-At each activated squadron's orders, in Peak Performance where a reset ship comes back (PP-11),
-and when asked (`reactions=1`) at each reaction to an enemy's activation (FPF-FIRE-11), it weighs
-a few candidate answers by playing each forward many times, and gives the one that did best;
-every other decision it answers as the aggressive doctrine does. A bandit over macro-actions,
-one decision at a time:
+At each activated squadron's orders, and in Peak Performance where a reset ship comes back
+(PP-11) and each reaction to an enemy's activation (FPF-FIRE-11; in every battle with
+`reactions=2`, never with `reactions=0`), it weighs a few candidate answers by playing each
+forward many times, and gives the one that did best; every other decision it answers as the
+aggressive doctrine does. A bandit over macro-actions, one decision at a time:
 
 - **Candidates** (macro-actions: a manoeuvre for every mover and a fire plan): the engaging
   doctrine's orders of its best few manoeuvres (`ScoredCaptain.options`; the engaging doctrine
@@ -13,9 +13,12 @@ one decision at a time:
 - **Returns** (Peak Performance, PP-11): the doctrine's spot for a reset ship, RETURN_SPREAD
   spots along the front edge of its zone and the middle of the back edge
   (`return_candidates`), searched the same way from the start of the turn.
-- **Reactions** (FPF-FIRE-11, with `reactions=1`): the engaging doctrine's reaction and the
-  other course (`ScoredCaptain.reaction_options`: holding if it fires; if it holds, firing every
-  forward arc that has the mover in reach), played on from the reaction.
+- **Reactions** (FPF-FIRE-11; `reactions`: 0 never, 1 in battles whose destroyed ships come
+  back, Peak Performance's (the default), 2 in every battle): the engaging doctrine's reaction
+  and the other course (`ScoredCaptain.reaction_options`: holding if it fires; if it holds,
+  firing every forward arc that has the mover in reach), played on from the reaction. Measured,
+  the search of reactions wins battles where ships come back and none in standard battles,
+  where it costs two thirds more time (docs/captains.md, ninth pass).
 - **Rollouts**: a copy of the battle as its side may know it (`BattleView.sample`: the battle's
   clone with dice of the captain's own, never the battle's future rolls; enemy ships it cannot
   see are put where they might be), the candidate given, then played on
@@ -41,7 +44,7 @@ one decision at a time:
 
 Deterministic for a seed: every rollout's dice derive from the captain's own dice's seed, the
 number of the decision and the rollout's index. Parameters:
-`admiral:budget=200,horizon=1,width=6,caution=10,exact=1,reactions=0`
+`admiral:budget=200,horizon=1,width=6,caution=10,exact=1,reactions=1`
 (docs/captains.md).
 """
 
@@ -83,6 +86,9 @@ CAUTION = 10
 PER_CANDIDATE = 8
 #: Spots along the front edge of a reset ship's zone weighed for its return (PP-11).
 RETURN_SPREAD = 4
+#: Where it searches the reactions to an enemy's activation (`reactions`): never, in battles
+#: whose destroyed ships are reset and come back (Peak Performance), in every battle.
+REACT_NEVER, REACT_WHERE_RESET, REACT_ALWAYS = 0, 1, 2
 #: The decisions it searches, and their answers.
 Searched = OrdersDecision | ReactionDecision | ReturnDecision
 Answer = SquadronOrder | ReactionOrder | ReturnOrder
@@ -105,9 +111,9 @@ class EngagingCaptain(AggressiveCaptain):
 
 
 class AdmiralCaptain:
-    """Searches each activation's orders, a reset ship's return and, with reactions=1, each
-    reaction by rollouts of the doctrines (a bandit over manoeuvre-and-fire plans with common
-    random numbers); answers the rest as `aggressive`."""
+    """Searches each activation's orders, a reset ship's return and (where ships come back,
+    or as `reactions` says) each reaction by rollouts of the doctrines (a bandit over
+    manoeuvre-and-fire plans with common random numbers); answers the rest as `aggressive`."""
 
     name = "admiral"
     #: it plays battles forward at its decisions: a sweep saves and shows progress battle
@@ -131,7 +137,7 @@ class AdmiralCaptain:
         width: int = WIDTH,
         exact: int = 1,
         caution: int = CAUTION,
-        reactions: int = 0,
+        reactions: int = REACT_WHERE_RESET,
     ) -> None:
         for key, value in (
             ("budget", budget),
@@ -147,13 +153,20 @@ class AdmiralCaptain:
                     f"captain admiral: {key} must be a whole number of at least {least}, not "
                     f"{value!r} (e.g. admiral:{key}={max(least, 1)})"
                 )
+        if reactions > REACT_ALWAYS:
+            raise InvalidInputError(
+                f"captain admiral: reactions must be 0 (never searched), 1 (where destroyed "
+                f"ships come back, the default) or 2 (always), not {reactions!r} "
+                f"(e.g. admiral:reactions=2)"
+            )
         self.seed = dice.seed
         self.budget, self.horizon, self.width = budget, horizon, width
         self.caution = caution
         #: value fire by its exact odds (`luck`): 0 plays the rollouts' rolls as they fell
         self.exact = exact > 0
-        #: search the reactions to enemy activations too (FPF-FIRE-11; docs/captains.md)
-        self.reactions = reactions > 0
+        #: where it searches the reactions to enemy activations (FPF-FIRE-11): REACT_NEVER,
+        #: REACT_WHERE_RESET or REACT_ALWAYS (docs/captains.md)
+        self.reactions = reactions
         self.doctrine = AggressiveCaptain(dice)  # the decisions it does not search
         self.engaging = EngagingCaptain(dice)  # the candidates
         self.kiting = KitingCaptain(dice)
@@ -167,13 +180,20 @@ class AdmiralCaptain:
         if self.budget > 0:
             if isinstance(decision, OrdersDecision):
                 return self._search(view, decision, [*self.candidates(view, decision)])
-            if isinstance(decision, ReactionDecision) and self.reactions:
+            if isinstance(decision, ReactionDecision) and self.searches_reactions(view):
                 return self._search(
                     view, decision, [*self.engaging.reaction_options(view, decision)]
                 )
             if isinstance(decision, ReturnDecision):
                 return self._search(view, decision, self.return_candidates(view, decision))
         return self.doctrine.decide(view, decision)
+
+    def searches_reactions(self, view: BattleView) -> bool:
+        """Whether it searches this battle's reactions (`reactions`): always, never, or where
+        destroyed ships are reset and come back (Peak Performance)."""
+        if self.reactions == REACT_ALWAYS:
+            return True
+        return self.reactions == REACT_WHERE_RESET and view.resets_destroyed()
 
     # --- the search ---------------------------------------------------------------------------
 

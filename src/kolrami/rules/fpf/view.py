@@ -14,7 +14,7 @@ from kolrami.engine.view import ShipView, Snapshots, SquadronView
 from kolrami.rules.advanced.terrain import seen_scenario
 from kolrami.rules.advanced.view import AdvancedView
 from kolrami.rules.fpf import fire, movement
-from kolrami.rules.module import rules_of
+from kolrami.rules.module import Capability, rules_of
 from kolrami.rules.peak import return_spots
 
 if TYPE_CHECKING:
@@ -107,6 +107,11 @@ class BattleView:
         if mover is None:
             return movement.formation_limits(b, b.squadrons[squadron_id], pivot)
         return movement.speed_limits(b, self._visible(mover), pivot)
+
+    def resets_destroyed(self) -> bool:
+        """Whether a destroyed ship is reset and comes back instead (Peak Performance, PP-04:
+        the battle's rules have Capability.RESETS_DESTROYED)."""
+        return Capability.RESETS_DESTROYED in self._battle.rules.capabilities
 
     def fires_as_unit(self) -> bool:
         """Whether a firing squadron must fire with every ship (FPF-FIRE-13)."""
