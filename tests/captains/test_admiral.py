@@ -67,6 +67,9 @@ def test_parameters_are_given_after_a_colon() -> None:
         ("admiral:cautoin=3", "(e.g. admiral:caution=1)"),  # the nearest name as the fix
         ("admiral:budget=lots", "budget must be a whole number >= 0, not 'lots'"),
         ("admiral:width=0", "width must be a whole number >= 1, not '0'"),
+        ("admiral:reactions=3", "reactions must be a whole number from 0 to 2, not '3'"),
+        ("admiral:reactions=3", "(e.g. admiral:reactions=1)"),
+        ("admiral:reactions=x", "reactions must be a whole number from 0 to 2, not 'x'"),
         ("admiral:budget=1,budget=2", "budget given twice"),
         ("aggressive:budget=3", "aggressive takes no parameters"),
     ],
@@ -80,6 +83,13 @@ def test_a_bad_parameter_is_one_line_naming_the_captain_and_the_fix(
     assert message in text
     assert name in text
     assert "\n" not in text
+
+
+def test_a_bad_parameter_given_in_python_is_one_line_too() -> None:
+    with pytest.raises(InvalidInputError, match="reactions must be a whole number from 0 to 2"):
+        AdmiralCaptain(Dice(1), reactions=3)
+    with pytest.raises(InvalidInputError, match="budget must be a whole number of at least 0"):
+        AdmiralCaptain(Dice(1), budget=-1)
 
 
 def test_a_bad_parameter_on_the_command_line_exits_2() -> None:
@@ -185,15 +195,6 @@ def test_where_destroyed_ships_come_back_the_admiral_searches_reactions_by_defau
         assert admiral.rollouts >= 2 * PER_CANDIDATE
     assert len(orders) == 1  # the same search: the same answer
     game.send(orders.pop())
-
-
-def test_reactions_beyond_always_is_one_line_naming_the_values() -> None:
-    with pytest.raises(InvalidInputError) as caught:
-        make_captain("admiral:reactions=3", Dice(1))
-    text = str(caught.value)
-    assert "reactions must be 0 (never searched), 1 (where destroyed ships come back" in text
-    assert "not 3 (e.g. admiral:reactions=2)" in text
-    assert "\n" not in text
 
 
 @pytest.mark.rule("PP-11")

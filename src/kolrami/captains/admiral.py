@@ -120,13 +120,14 @@ class AdmiralCaptain:
     #: by battle (`registry.searches`)
     searches: ClassVar[bool] = True
     #: the parameters it takes (`admiral:budget=200`), each a whole number, and their least
-    parameters: ClassVar[dict[str, int]] = {
+    #: value (or least and greatest)
+    parameters: ClassVar[dict[str, int | tuple[int, int]]] = {
         "budget": 0,
         "horizon": 0,
         "width": 1,
         "exact": 0,
         "caution": 0,
-        "reactions": 0,
+        "reactions": (REACT_NEVER, REACT_ALWAYS),
     }
 
     def __init__(
@@ -147,18 +148,14 @@ class AdmiralCaptain:
             ("caution", caution),
             ("reactions", reactions),
         ):
-            least = self.parameters[key]
-            if not isinstance(value, int) or value < least:
+            bounds = self.parameters[key]
+            least, most = bounds if isinstance(bounds, tuple) else (bounds, None)
+            if not isinstance(value, int) or value < least or (most is not None and value > most):
+                span = f"of at least {least}" if most is None else f"from {least} to {most}"
                 raise InvalidInputError(
-                    f"captain admiral: {key} must be a whole number of at least {least}, not "
-                    f"{value!r} (e.g. admiral:{key}={max(least, 1)})"
+                    f"captain admiral: {key} must be a whole number {span}, not {value!r} "
+                    f"(e.g. admiral:{key}={max(least, 1)})"
                 )
-        if reactions > REACT_ALWAYS:
-            raise InvalidInputError(
-                f"captain admiral: reactions must be 0 (never searched), 1 (where destroyed "
-                f"ships come back, the default) or 2 (always), not {reactions!r} "
-                f"(e.g. admiral:reactions=2)"
-            )
         self.seed = dice.seed
         self.budget, self.horizon, self.width = budget, horizon, width
         self.caution = caution

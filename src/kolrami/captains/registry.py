@@ -104,7 +104,7 @@ def split_captains(text: str) -> list[str]:
 def _with_parameters(name: str, base: str, text: str) -> CaptainFactory:
     """The factory of `base` with the parameters `text` (key=value, comma-separated, whole
     numbers), checked against what the factory declares it takes (its `parameters`: each
-    name and its least value)."""
+    name and its least value, or its least and greatest as a pair)."""
     factory = captain_factory(base)
     takes = getattr(factory, "parameters", None)
     if not isinstance(takes, dict) or not takes:
@@ -123,15 +123,22 @@ def _with_parameters(name: str, base: str, text: str) -> CaptainFactory:
                 f"captain '{name}': no parameter '{key}'; {base} takes {known} "
                 f"(e.g. {base}:{example}=1)"
             )
+        bounds = takes[key]
+        least, most = bounds if isinstance(bounds, tuple) else (bounds, None)
         try:
             value = int(raw.strip())
         except ValueError:
-            value = -1
-        if value < takes[key] or key in given:
-            why = "given twice" if key in given else f"must be a whole number >= {takes[key]}"
+            value = least - 1
+        if value < least or (most is not None and value > most) or key in given:
+            if key in given:
+                why = "given twice"
+            elif most is None:
+                why = f"must be a whole number >= {least}"
+            else:
+                why = f"must be a whole number from {least} to {most}"
+            example = max(1, least) if most is None else min(max(1, least), most)
             raise InvalidInputError(
-                f"captain '{name}': {key} {why}, not '{raw.strip()}' (e.g. {base}:{key}="
-                f"{max(1, takes[key])})"
+                f"captain '{name}': {key} {why}, not '{raw.strip()}' (e.g. {base}:{key}={example})"
             )
         given[key] = value
     chosen: Callable[..., Captain] = factory
