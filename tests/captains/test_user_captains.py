@@ -170,3 +170,27 @@ def test_replay_says_how_to_supply_a_missing_captain(
     assert again.exit_code == 2
     assert "--orders" in again.output
     assert runner.invoke(app, ["replay", str(log), "--orders"]).exit_code == 0
+
+
+def test_a_user_captain_declares_its_parameters_least_and_greatest(tmp_path: Path) -> None:
+    # `parameters`: each name and its least value, or a (least, greatest) pair; the factory
+    # is called with the values given, and a value out of range is one line naming the fix
+    source = tmp_path / "ranged.py"
+    source.write_text(
+        "from kolrami.captains.doctrines import AggressiveCaptain\n"
+        "class Ranged(AggressiveCaptain):\n"
+        "    name = 'ranged'\n"
+        "    parameters = {'nerve': (1, 3), 'patience': 0}\n"
+        "    def __init__(self, dice, nerve=2, patience=0):\n"
+        "        super().__init__(dice)\n"
+        "        self.nerve, self.patience = nerve, patience\n",
+        encoding="utf-8",
+    )
+    made = make_captain(f"{source}:Ranged:nerve=3,patience=7", Dice(1))
+    assert (made.nerve, made.patience) == (3, 7)  # type: ignore[attr-defined]
+    for bad, why in (("nerve=4", "from 1 to 3, not '4'"), ("nerve=0", "from 1 to 3, not '0'")):
+        with pytest.raises(InvalidInputError) as caught:
+            make_captain(f"{source}:Ranged:{bad}", Dice(1))
+        assert f"nerve must be a whole number {why} (e.g. " in str(caught.value)
+    with pytest.raises(InvalidInputError, match="patience must be a whole number >= 0"):
+        make_captain(f"{source}:Ranged:patience=-1", Dice(1))
