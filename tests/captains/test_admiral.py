@@ -37,6 +37,7 @@ from kolrami.rules.fpf.initiative import verify_reaction
 from kolrami.rules.fpf.orders import (
     OrdersDecision,
     ReactionDecision,
+    ReactionOrder,
     ReturnDecision,
     ReturnOrder,
 )
@@ -145,17 +146,26 @@ def _two_courses(view: BattleView, decision: Decision) -> bool:
     return len(EngagingCaptain(Dice(0)).reaction_options(view, decision)) == 2
 
 
+def _reaction_with_a_choice(
+    scenario: str,
+) -> tuple[Battle, Game, ReactionDecision, BattleView, ReactionOrder, ReactionOrder]:
+    """The cruisers' mirror battle of seed 5 at side A's first reaction with a choice: the
+    battle, its game, the decision, A's view, the doctrine's answer and the other course."""
+    battle, game, decision = _stopped_at(
+        scenario, CRUISERS, 5, ReactionDecision, where=_two_courses
+    )
+    assert isinstance(decision, ReactionDecision)
+    view = battle.rules.view(battle, "A")
+    own, other = EngagingCaptain(Dice(0)).reaction_options(view, decision)
+    return battle, game, decision, view, own, other
+
+
 @pytest.mark.rule("FPF-FIRE-11")
 def test_the_admiral_weighs_a_reaction_against_the_other_course_by_rollouts() -> None:
     # the first reaction of side A with a choice: the doctrine's answer first, then the other
     # course (hold if it fires, fire if it holds); in a standard battle searched only when
     # asked (admiral:reactions=2), leaving the battle as it was
-    battle, game, decision = _stopped_at(
-        "standard", CRUISERS, 5, ReactionDecision, where=_two_courses
-    )
-    assert isinstance(decision, ReactionDecision)
-    view = battle.rules.view(battle, "A")
-    own, other = EngagingCaptain(Dice(0)).reaction_options(view, decision)
+    battle, game, decision, view, own, other = _reaction_with_a_choice("standard")
     assert own == make_captain("aggressive", Dice(0)).decide(view, decision)
     assert (own.fire is None) != (other.fire is None)
     for option in (own, other):
@@ -178,13 +188,8 @@ def test_the_admiral_weighs_a_reaction_against_the_other_course_by_rollouts() ->
 def test_where_destroyed_ships_come_back_the_admiral_searches_reactions_by_default() -> None:
     # Peak Performance: the default admiral weighs a reaction with a choice by rollouts, as
     # reactions=2 does everywhere; reactions=0 gives the doctrine's answer without a search
-    battle, game, decision = _stopped_at(
-        "peak-performance", CRUISERS, 5, ReactionDecision, where=_two_courses
-    )
-    assert isinstance(decision, ReactionDecision)
-    view = battle.rules.view(battle, "A")
+    _, game, decision, view, own, _ = _reaction_with_a_choice("peak-performance")
     assert view.resets_destroyed()
-    own = EngagingCaptain(Dice(0)).reaction_options(view, decision)[0]
     never = AdmiralCaptain(captain_dice(5, "A"), budget=16, reactions=0)
     assert never.decide(view, decision) == own
     assert never.rollouts == 0
