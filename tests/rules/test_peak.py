@@ -6,18 +6,27 @@ from typing import Any
 
 import pytest
 
+from kolrami.captains.registry import make_captain
 from kolrami.captains.scripted import ScriptedCaptain
 from kolrami.catalog import Arc
-from kolrami.engine.battle import Battle
+from kolrami.engine.battle import Battle, ShipState
+from kolrami.engine.binder import Game
+from kolrami.engine.chance import Dice
 from kolrami.engine.driver import play, run
-from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import Decision, IllegalOrderError, Order
 from kolrami.fleet import load_fleet
 from kolrami.rules import events as ev
 from kolrami.rules import new_battle
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.fpf.orders import ReturnDecision, ReturnOrder
 from kolrami.rules.module import Phase, rules_of
-from kolrami.rules.peak import can_return, return_problem, return_spots
+from kolrami.rules.peak import (
+    SPOT_STEP_CM,
+    can_return,
+    return_problem,
+    return_spots,
+    return_zone,
+)
 from kolrami.rules.sandbox import fleet_of, place, sandbox
 from kolrami.scenarios.models import Planet, builtin_scenario
 from kolrami.sim.play import simulate
@@ -186,6 +195,70 @@ def test_return_spot_must_be_in_zone_and_beyond_range_1() -> None:
     spots = return_spots(battle, a1)
     assert spots
     assert all((x - 50) ** 2 + (y - 10) ** 2 > 100 for x, y in spots)
+
+
+def next_decision(game: Game, order: Order) -> Decision | None:
+    """The decision after `order`, None once the battle is over."""
+    try:
+        return game.send(order)
+    except StopIteration:
+        return None
+
+
+def every_spot_passed(battle: Battle, ship: ShipState) -> list[tuple[float, float]]:
+    """The definition of the return spots: each point of the zone's 2 cm grid, a base radius
+    in from its edges, that `return_problem` passes for `ship`, in rows from the zone's foot."""
+    x0, y0, x1, y1 = return_zone(battle, ship.side)
+    r = battle.scenario.base_radius_cm
+    spots = []
+    y = y0 + r
+    while y <= y1 - r + 1e-9:
+        x = x0 + r
+        while x <= x1 - r + 1e-9:
+            if return_problem(battle, ship, x, y) is None:
+                spots.append((x, y))
+            x += SPOT_STEP_CM
+        y += SPOT_STEP_CM
+    return spots
+
+
+@pytest.mark.rule("PP-11")
+def test_the_return_spots_are_the_grid_spots_return_problem_passes() -> None:
+    # ships in both zones, on a row's line, at Range 1 exactly from a grid spot, just beyond
+    # the zone's edge, and a planet reaching into a zone: the same spots, the same floats
+    planet = Planet(kind="planet", x=150, y=8, radius_cm=5)
+    battle = peak_sandbox(
+        [["reliant", "reliant", "reliant"]],
+        [["ktroika", "ktroika", "ktroika"]],
+        terrain=(planet,),
+    )
+    for ship_id, x, y in (
+        ("A2", 40.0, 12.5),  # on a grid row of A's zone
+        ("A3", 100.0, 30.0),  # beyond A's zone, Range 1 reaching into it
+        ("B1", 20.5, 2.5),  # in A's zone: a grid spot exactly 10 cm away (30.5, 2.5)
+        ("B2", 60.0, 110.0),
+        ("B3", 171.0, 95.0),
+    ):
+        place(battle, ship_id, x, y, 0)
+    for ship_id in ("A1", "B1"):  # each side's spots for a ship in play: itself left out
+        ship = battle.ships[ship_id]
+        expected = every_spot_passed(battle, ship)
+        assert return_spots(battle, ship) == expected
+        assert 0 < len(expected) < 700
+    # and through a whole battle: every return's spots as the definition has them
+    battle = new_battle(PEAK, (load_fleet("presets:klingon-wolfpack"),) * 2, 4)
+    checked = 0
+    game = play(battle)
+    captain = make_captain("aggressive", Dice(0))
+    views = {side: battle.rules.view(battle, side) for side in "AB"}
+    decision: Decision | None = next(game)
+    while decision is not None:
+        if isinstance(decision, ReturnDecision):
+            ship = battle.ships[decision.ship]
+            assert list(decision.spots) == every_spot_passed(battle, ship)
+            checked += 1
+        decision = next_decision(game, captain.decide(views[decision.side], decision))
+    assert checked >= 3
 
 
 @pytest.mark.rule("PP-11")

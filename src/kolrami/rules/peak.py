@@ -84,19 +84,59 @@ def can_return(battle: Battle, decision: ReturnDecision, order: object) -> bool:
 
 
 def return_spots(battle: Battle, ship: ShipState) -> list[tuple[float, float]]:
-    """Legal return spots on a 2 cm grid over the zone (empty: the return waits a turn)."""
-    x0, y0, x1, y1 = return_zone(battle, ship.side)
+    """Legal return spots on a 2 cm grid over the zone (empty: the return waits a turn): the
+    spots `return_problem` passes, found row by row. A search asks this at every start of a
+    turn its rollouts play, so a row checks only the ships and planets near enough to it, with
+    `return_problem`'s own sums: the same spots, as the same floats."""
+    xs, ys = _grid(battle, ship.side)
+    reach = battle.scenario.return_range_cm
+    limit = reach * reach
     r = battle.scenario.base_radius_cm
-    spots = []
-    y = y0 + r
-    while y <= y1 - r + 1e-9:
+    others = [(o.x, o.y) for o in battle.ships.values() if o is not ship and o.on_table]
+    rocks = [(k.x, k.y, (k.radius_cm + r) ** 2) for k in battle.blockers]
+    spots: list[tuple[float, float]] = []
+    for y in ys:
+        # a ship or planet this far from the row's line is out of reach of all its spots: the
+        # sum of two squares is never below either of them
+        near = [(ox, oy) for ox, oy in others if (oy - y) ** 2 <= limit]
+        on = [(kx, ky, k) for kx, ky, k in rocks if (ky - y) ** 2 < k]
+        if not near and not on:  # (most rows: nothing in reach)
+            spots += [(x, y) for x in xs]
+            continue
+        for x in xs:
+            if any((ox - x) ** 2 + (oy - y) ** 2 <= limit for ox, oy in near):
+                continue
+            if any((kx - x) ** 2 + (ky - y) ** 2 < k for kx, ky, k in on):
+                continue
+            spots.append((x, y))
+    return spots
+
+
+#: each zone's grid of return spots, (xs, ys), by the zone and the base radius
+_GRIDS: dict[tuple[float, float, float, float, float], tuple[list[float], list[float]]] = {}
+
+
+def _grid(battle: Battle, side: str) -> tuple[list[float], list[float]]:
+    """The x and y of a side's grid of return spots: every SPOT_STEP_CM from a base radius
+    inside its zone's edges (each the sum of the steps before it, as a spot was always made)."""
+    x0, y0, x1, y1 = return_zone(battle, side)
+    r = battle.scenario.base_radius_cm
+    key = (x0, y0, x1, y1, r)
+    found = _GRIDS.get(key)
+    if found is None:
+        if len(_GRIDS) >= 64:  # (a bound for long sessions of scenarios made on the fly)
+            _GRIDS.clear()
+        xs, ys = [], []
         x = x0 + r
         while x <= x1 - r + 1e-9:
-            if return_problem(battle, ship, x, y) is None:
-                spots.append((x, y))
+            xs.append(x)
             x += SPOT_STEP_CM
-        y += SPOT_STEP_CM
-    return spots
+        y = y0 + r
+        while y <= y1 - r + 1e-9:
+            ys.append(y)
+            y += SPOT_STEP_CM
+        found = _GRIDS[key] = (xs, ys)
+    return found
 
 
 def reset_ship(battle: Battle, ship: ShipState, by: ShipState | None) -> None:
