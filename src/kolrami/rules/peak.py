@@ -22,6 +22,8 @@ scenario's turn limit; a ship's total points are its class value plus its cards.
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -86,29 +88,35 @@ def can_return(battle: Battle, decision: ReturnDecision, order: object) -> bool:
 def return_spots(battle: Battle, ship: ShipState) -> list[tuple[float, float]]:
     """Legal return spots on a 2 cm grid over the zone (empty: the return waits a turn): the
     spots `return_problem` passes, found row by row. A search asks this at every start of a
-    turn its rollouts play, so a row checks only the ships and planets near enough to it, with
-    `return_problem`'s own sums: the same spots, as the same floats."""
+    turn its rollouts play, so a row checks only the ships and planets near enough to it, and
+    of its spots only those near enough to them, with `return_problem`'s own sums: the same
+    spots, as the same floats."""
     xs, ys = _grid(battle, ship.side)
     reach = battle.scenario.return_range_cm
     limit = reach * reach
     r = battle.scenario.base_radius_cm
-    others = [(o.x, o.y) for o in battle.ships.values() if o is not ship and o.on_table]
-    rocks = [(k.x, k.y, (k.radius_cm + r) ** 2) for k in battle.blockers]
+    # (x, y, the squared distance a spot must keep, whether exactly that distance is allowed)
+    keep = [(o.x, o.y, limit, False) for o in battle.ships.values() if o is not ship and o.on_table]
+    keep += [(k.x, k.y, (k.radius_cm + r) ** 2, True) for k in battle.blockers]
     spots: list[tuple[float, float]] = []
     for y in ys:
-        # a ship or planet this far from the row's line is out of reach of all its spots: the
-        # sum of two squares is never below either of them
-        near = [(ox, oy) for ox, oy in others if (oy - y) ** 2 <= limit]
-        on = [(kx, ky, k) for kx, ky, k in rocks if (ky - y) ** 2 < k]
-        if not near and not on:  # (most rows: nothing in reach)
+        blocked: set[int] = set()
+        for ox, oy, far, edge in keep:
+            dy = (oy - y) ** 2
+            # the sum of two squares is never below either of them: a ship or planet at least
+            # `far` from the row's line, or a spot more than its reach (and a cm) along the
+            # row, is out of reach
+            if dy > far or (edge and dy == far):
+                continue
+            span = math.sqrt(far) + 1.0
+            for i in range(bisect_left(xs, ox - span), bisect_right(xs, ox + span)):
+                d = (ox - xs[i]) ** 2 + dy
+                if d < far or (d == far and not edge):
+                    blocked.add(i)
+        if blocked:
+            spots += [(x, y) for i, x in enumerate(xs) if i not in blocked]
+        else:
             spots += [(x, y) for x in xs]
-            continue
-        for x in xs:
-            if any((ox - x) ** 2 + (oy - y) ** 2 <= limit for ox, oy in near):
-                continue
-            if any((kx - x) ** 2 + (ky - y) ** 2 < k for kx, ky, k in on):
-                continue
-            spots.append((x, y))
     return spots
 
 
