@@ -8,9 +8,11 @@ pairings, 30 seeds each by default). Run it before and after a change: the two l
     python scripts/log_fingerprint.py              # prints e.g. "180 battles 368257a1..."
     python scripts/log_fingerprint.py --seeds 100
     python scripts/log_fingerprint.py --admiral 12   # and 12 admiral:budget=64 battles (search)
+    python scripts/log_fingerprint.py --peak-admiral 6   # and 6 in Peak Performance
 
 The admiral's battles check what the doctrines' do not: the battle clone and `rules.resume`,
-played thousands of times a battle by the search.
+played thousands of times a battle by the search (standard battles; in Peak Performance it also
+searches where reset ships return and the reactions to the enemy's moves).
 """
 
 from __future__ import annotations
@@ -40,10 +42,10 @@ def fingerprint(seeds: int) -> tuple[int, str]:
     return played, digest.hexdigest()
 
 
-def admiral_fingerprint(battles: int) -> tuple[int, str]:
-    """The same over `battles` standard battles of admiral:budget=64 against aggressive."""
+def admiral_fingerprint(battles: int, scenario_name: str = "standard") -> tuple[int, str]:
+    """The same over `battles` battles of admiral:budget=64 against aggressive."""
     fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
-    scenario = builtin_scenario("standard")
+    scenario = builtin_scenario(scenario_name)
     digest = hashlib.sha256()
     for seed in range(battles):
         captains = ("admiral:budget=64", "aggressive")
@@ -57,12 +59,21 @@ def main() -> None:
     parser.add_argument(
         "--admiral", type=int, default=0, help="also this many admiral:budget=64 battles"
     )
+    parser.add_argument(
+        "--peak-admiral",
+        type=int,
+        default=0,
+        help="also this many admiral:budget=64 battles in Peak Performance",
+    )
     args = parser.parse_args()
     played, digest = fingerprint(args.seeds)
     print(f"{played} battles {digest}")
     if args.admiral:
         played, digest = admiral_fingerprint(args.admiral)
         print(f"{played} admiral battles {digest}")
+    if args.peak_admiral:
+        played, digest = admiral_fingerprint(args.peak_admiral, "peak-performance")
+        print(f"{played} Peak Performance admiral battles {digest}")
 
 
 if __name__ == "__main__":
