@@ -55,7 +55,7 @@ import math
 from functools import cache
 from typing import ClassVar
 
-from kolrami.captains.base import BattleView
+from kolrami.captains.base import BattleView, Bounds, bounds_of
 from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain, ScoredCaptain
 from kolrami.catalog.models import WeaponKind
 from kolrami.engine.battle import Battle, Result
@@ -121,7 +121,7 @@ class AdmiralCaptain:
     searches: ClassVar[bool] = True
     #: the parameters it takes (`admiral:budget=200`), each a whole number, and their least
     #: value (or least and greatest)
-    parameters: ClassVar[dict[str, int | tuple[int, int]]] = {
+    parameters: ClassVar[dict[str, Bounds]] = {
         "budget": 0,
         "horizon": 0,
         "width": 1,
@@ -148,8 +148,7 @@ class AdmiralCaptain:
             ("caution", caution),
             ("reactions", reactions),
         ):
-            bounds = self.parameters[key]
-            least, most = bounds if isinstance(bounds, tuple) else (bounds, None)
+            least, most = bounds_of(self.parameters[key])
             if not isinstance(value, int) or value < least or (most is not None and value > most):
                 span = f"of at least {least}" if most is None else f"from {least} to {most}"
                 raise InvalidInputError(

@@ -19,7 +19,15 @@ from kolrami.rules.fpf.damage import penetrating_faces
 from kolrami.rules.fpf.orders import RepairDecision, RepairOrder, ReturnDecision, ReturnOrder
 from kolrami.rules.fpf.view import BattleView
 
-__all__ = ["BattleView", "Captain", "CaptainFactory", "default_repairs", "default_return"]
+__all__ = [
+    "BattleView",
+    "Bounds",
+    "Captain",
+    "CaptainFactory",
+    "bounds_of",
+    "default_repairs",
+    "default_return",
+]
 
 if TYPE_CHECKING:
     from kolrami.engine.view import ShipView
@@ -110,3 +118,13 @@ def _mount_value(ship: ShipView, item: str) -> int:
 
 #: Builds a captain from its own dice.
 CaptainFactory = Callable[[Dice], Captain]
+#: What a captain's factory declares of a parameter it takes (its `parameters`): the least
+#: whole number it takes, or the least and the greatest.
+Bounds = int | tuple[int, int]
+
+
+def bounds_of(declared: Bounds) -> tuple[int, int | None]:
+    """A declared parameter's least and greatest value (None: no greatest)."""
+    if isinstance(declared, tuple):
+        return declared
+    return declared, None

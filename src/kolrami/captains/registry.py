@@ -33,7 +33,7 @@ from pathlib import Path
 
 from kolrami import COMPILED, source_of
 from kolrami.captains.admiral import AdmiralCaptain
-from kolrami.captains.base import Captain, CaptainFactory
+from kolrami.captains.base import Captain, CaptainFactory, bounds_of
 from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain, RandomCaptain
 from kolrami.engine.chance import Dice
 from kolrami.errors import InvalidInputError, UnknownNameError
@@ -123,8 +123,7 @@ def _with_parameters(name: str, base: str, text: str) -> CaptainFactory:
                 f"captain '{name}': no parameter '{key}'; {base} takes {known} "
                 f"(e.g. {base}:{example}=1)"
             )
-        bounds = takes[key]
-        least, most = bounds if isinstance(bounds, tuple) else (bounds, None)
+        least, most = bounds_of(takes[key])
         try:
             value = int(raw.strip())
         except ValueError:
