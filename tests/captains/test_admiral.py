@@ -19,7 +19,7 @@ from kolrami.captains.admiral import (
     luck,
     value,
 )
-from kolrami.captains.base import BattleView
+from kolrami.captains.base import REPAIR_KINDS, BattleView, default_repairs
 from kolrami.captains.registry import captain_version, make_captain
 from kolrami.catalog.models import WeaponKind
 from kolrami.cli import app
@@ -38,9 +38,12 @@ from kolrami.rules.fpf.orders import (
     OrdersDecision,
     ReactionDecision,
     ReactionOrder,
+    RepairDecision,
+    RepairOrder,
     ReturnDecision,
     ReturnOrder,
 )
+from kolrami.rules.fpf.repairs import verify_repair_order
 from kolrami.rules.peak import verify_return
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import builtin_scenario
@@ -62,7 +65,7 @@ def test_parameters_are_given_after_a_colon() -> None:
         (
             "admiral:budgte=3",
             "no parameter 'budgte'; admiral takes budget, caution, exact, horizon, reactions, "
-            "width",
+            "repairs, width",
         ),
         ("admiral:cautoin=3", "no parameter 'cautoin'; admiral takes budget, caution"),
         ("admiral:cautoin=3", "(e.g. admiral:caution=1)"),  # the nearest name as the fix
@@ -225,6 +228,60 @@ def test_the_admiral_weighs_where_a_reset_ship_returns_by_rollouts() -> None:
     assert (battle.dice.getstate(), battle.log.sha256(), len(battle.log)) == before
     verify_return(battle, decision, order)
     game.send(order)  # and the battle takes it
+
+
+@pytest.mark.rule("FPF-REP-02")
+def test_asked_to_the_admiral_weighs_its_repairs_by_rollouts() -> None:
+    # side A's first repairs where a ship has more damaged items than Damage Control points:
+    # the doctrine's order first, then each kind of item put first, each a legal order; by
+    # default (repairs=0) the doctrine's order without a search; with repairs=1 a search that
+    # leaves the battle and its dice as they were
+    def short(view: BattleView, decision: Decision) -> bool:
+        assert isinstance(decision, RepairDecision)
+        return any(len(i) > p for i, p in zip(decision.items, decision.points, strict=True))
+
+    battle, game, decision = _stopped_at(
+        "standard", load_fleet("presets:federation-fleet"), 3, RepairDecision, short
+    )
+    assert isinstance(decision, RepairDecision)
+    view = battle.rules.view(battle, "A")
+    own = default_repairs(view, decision)
+    assert own == make_captain("aggressive", Dice(0)).decide(view, decision)
+    plain = AdmiralCaptain(captain_dice(3, "A"), budget=16)
+    assert plain.decide(view, decision) == own
+    assert plain.rollouts == 0
+    admiral = AdmiralCaptain(captain_dice(3, "A"), budget=16, repairs=1)
+    options = admiral.repair_candidates(view, decision)
+    assert options[0] == own
+    assert len({str(o) for o in options}) == len(options) > 1
+    kinds = {default_repairs(view, decision, first) for first in REPAIR_KINDS}
+    assert set(options[1:]) <= kinds
+    for option in options:
+        verify_repair_order(battle, decision, option)
+    before = (battle.dice.getstate(), battle.log.sha256(), len(battle.log))
+    order = admiral.decide(view, decision)
+    assert admiral.rollouts >= 2 * PER_CANDIDATE
+    assert (battle.dice.getstate(), battle.log.sha256(), len(battle.log)) == before
+    assert isinstance(order, RepairOrder)
+    assert order in options
+    game.send(order)  # and the battle takes it
+
+
+@pytest.mark.rule("FPF-REP-01")
+def test_a_repair_order_may_put_a_kind_of_item_first() -> None:
+    # a Defender (one Damage Control point) with its photon knocked out, its shields and its
+    # engines down:
+    # the doctrine mends the weapon; put first, the shields or the engines get the point
+    battle = sandbox([["defender"]], [["defender"]])
+    ship = battle.ships["A1"]
+    battle.set_mounts(ship, WeaponKind.PHOTON, (0,))
+    place(battle, "A1", 50, 50, 0, shields=ship.shields - 4, engine_power=ship.engine_power - 3)
+    decision = RepairDecision("A", ("A1",), (("engine_power", "shields", "photons.0"),), (1,))
+    view = battle.rules.view(battle, "A")
+    assert default_repairs(view, decision).repairs == (("A1", "photons.0"),)
+    assert default_repairs(view, decision, "weapons").repairs == (("A1", "photons.0"),)
+    assert default_repairs(view, decision, "shields").repairs == (("A1", "shields"),)
+    assert default_repairs(view, decision, "engine_power").repairs == (("A1", "engine_power"),)
 
 
 def test_a_sampled_copy_hides_what_the_side_cannot_see() -> None:

@@ -1,5 +1,5 @@
-"""`rules.resume`: a clone played on from an orders decision, a reaction to an activation or a
-reset ship's return (Peak Performance), is the battle's own turn.
+"""`rules.resume`: a clone played on from an orders decision, a reaction to an activation, a
+side's repairs or a reset ship's return (Peak Performance), is the battle's own turn.
 
 With the battle's own dice state (a test may copy it; a search never does) and the same
 captains, the clone's events after the decision must be the battle's, through the rest of the
@@ -24,6 +24,8 @@ from kolrami.rules.fpf.orders import (
     OrdersDecision,
     ReactionDecision,
     ReactionOrder,
+    RepairDecision,
+    RepairOrder,
     ReturnDecision,
     ReturnOrder,
     SquadronOrder,
@@ -68,8 +70,23 @@ def test_a_clone_resumed_from_a_roll_off_winners_choice_plays_the_battles_own_tu
     _resumed_as_played(scenario, InitiativeDecision, nth)
 
 
+@pytest.mark.rule("FPF-REP-02", "FPF-DMG-13")
+@pytest.mark.parametrize("scenario", ["standard", "peak-performance"])
+@pytest.mark.parametrize("nth", [1, 2, 3])
+def test_a_clone_resumed_from_a_sides_repairs_plays_the_battles_own_turn(
+    scenario: str, nth: int
+) -> None:
+    # 1: side B's, in the turn the Klingon fleet's reserve team works (a card's repairs, after
+    # the sides' own); in both scenarios one of 2, 3 is side A's, side B's repairs after it
+    _resumed_as_played(scenario, RepairDecision, nth)
+
+
 Resumable = (
-    type[InitiativeDecision] | type[OrdersDecision] | type[ReactionDecision] | type[ReturnDecision]
+    type[InitiativeDecision]
+    | type[OrdersDecision]
+    | type[ReactionDecision]
+    | type[RepairDecision]
+    | type[ReturnDecision]
 )
 
 
@@ -87,10 +104,13 @@ def _resumed_as_played(scenario: str, kind: Resumable, nth: int) -> None:
     while not (isinstance(decision, kind) and (seen := seen + 1) == nth):
         decision = game.send(captains[decision.side].decide(views[decision.side], decision))
     assert isinstance(
-        decision, InitiativeDecision | OrdersDecision | ReactionDecision | ReturnDecision
+        decision,
+        InitiativeDecision | OrdersDecision | ReactionDecision | RepairDecision | ReturnDecision,
     )
     order = captains[decision.side].decide(views[decision.side], decision)
-    assert isinstance(order, InitiativeOrder | SquadronOrder | ReactionOrder | ReturnOrder)
+    assert isinstance(
+        order, InitiativeOrder | SquadronOrder | ReactionOrder | RepairOrder | ReturnOrder
+    )
     dice = Dice(battle.dice.seed)
     dice.setstate(battle.dice.getstate())
     copy = battle.clone(dice)

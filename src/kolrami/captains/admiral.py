@@ -19,6 +19,9 @@ aggressive doctrine does. A bandit over macro-actions, one decision at a time:
   firing every forward arc that has the mover in reach), played on from the reaction. Measured,
   the search of reactions wins battles where ships come back and none in standard battles,
   where it costs two thirds more time (docs/captains.md, ninth pass).
+- **Repairs** (FPF-REP-02; only with `repairs=1`): the doctrine's repairs and each kind of
+  item put first (`base.REPAIR_KINDS`), played on from the repairs. Measured, searching them
+  won nothing (docs/captains.md, eleventh pass): by default the doctrine's.
 - **Rollouts**: a copy of the battle as its side may know it (`BattleView.sample`: the battle's
   clone with dice of the captain's own, never the battle's future rolls; enemy ships it cannot
   see are put where they might be), the candidate given, then played on
@@ -44,7 +47,7 @@ aggressive doctrine does. A bandit over macro-actions, one decision at a time:
 
 Deterministic for a seed: every rollout's dice derive from the captain's own dice's seed, the
 number of the decision and the rollout's index. Parameters:
-`admiral:budget=200,horizon=1,width=6,caution=10,exact=1,reactions=1`
+`admiral:budget=200,horizon=1,width=6,caution=10,exact=1,reactions=1,repairs=0`
 (docs/captains.md).
 """
 
@@ -55,7 +58,7 @@ import math
 from functools import cache
 from typing import ClassVar
 
-from kolrami.captains.base import BattleView, Bounds, bounds_of
+from kolrami.captains.base import REPAIR_KINDS, BattleView, Bounds, bounds_of, default_repairs
 from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain, ScoredCaptain
 from kolrami.catalog.models import WeaponKind
 from kolrami.engine.battle import Battle, Result
@@ -70,6 +73,8 @@ from kolrami.rules.fpf.orders import (
     OrdersDecision,
     ReactionDecision,
     ReactionOrder,
+    RepairDecision,
+    RepairOrder,
     ReturnDecision,
     ReturnOrder,
     SquadronOrder,
@@ -90,8 +95,8 @@ RETURN_SPREAD = 4
 #: whose destroyed ships are reset and come back (Peak Performance), in every battle.
 REACT_NEVER, REACT_WHERE_RESET, REACT_ALWAYS = 0, 1, 2
 #: The decisions it searches, and their answers.
-Searched = OrdersDecision | ReactionDecision | ReturnDecision
-Answer = SquadronOrder | ReactionOrder | ReturnOrder
+Searched = OrdersDecision | ReactionDecision | RepairDecision | ReturnDecision
+Answer = SquadronOrder | ReactionOrder | RepairOrder | ReturnOrder
 #: The doctrine the admiral draws its candidates from and plays its own side's rollouts by:
 #: the aggressive doctrine without the withdrawal of damaged ships. Measured: withdrawing
 #: scores below not withdrawing at every weight tried (docs/captains.md), and an admiral whose
@@ -128,6 +133,7 @@ class AdmiralCaptain:
         "exact": 0,
         "caution": 0,
         "reactions": (REACT_NEVER, REACT_ALWAYS),
+        "repairs": (0, 1),
     }
 
     def __init__(
@@ -139,6 +145,7 @@ class AdmiralCaptain:
         exact: int = 1,
         caution: int = CAUTION,
         reactions: int = REACT_WHERE_RESET,
+        repairs: int = 0,
     ) -> None:
         for key, value in (
             ("budget", budget),
@@ -147,6 +154,7 @@ class AdmiralCaptain:
             ("exact", exact),
             ("caution", caution),
             ("reactions", reactions),
+            ("repairs", repairs),
         ):
             least, most = bounds_of(self.parameters[key])
             if not isinstance(value, int) or value < least or (most is not None and value > most):
@@ -163,6 +171,10 @@ class AdmiralCaptain:
         #: where it searches the reactions to enemy activations (FPF-FIRE-11): REACT_NEVER,
         #: REACT_WHERE_RESET or REACT_ALWAYS (docs/captains.md)
         self.reactions = reactions
+        #: whether it searches its repairs (FPF-REP-02) where a ship has more damage than
+        #: points: 1 yes; 0, the default, gives the doctrine's order (measured: searching
+        #: them won nothing, docs/captains.md, eleventh pass)
+        self.repairs = repairs > 0
         self.doctrine = AggressiveCaptain(dice)  # the decisions it does not search
         self.engaging = EngagingCaptain(dice)  # the candidates
         self.kiting = KitingCaptain(dice)
@@ -182,6 +194,8 @@ class AdmiralCaptain:
                 )
             if isinstance(decision, ReturnDecision):
                 return self._search(view, decision, self.return_candidates(view, decision))
+            if isinstance(decision, RepairDecision) and self.repairs:
+                return self._search(view, decision, self.repair_candidates(view, decision))
         return self.doctrine.decide(view, decision)
 
     def searches_reactions(self, view: BattleView) -> bool:
@@ -207,6 +221,21 @@ class AdmiralCaptain:
                 seen.add(str(order))
                 options.append(order)
         return options
+
+    def repair_candidates(self, view: BattleView, decision: RepairDecision) -> list[Answer]:
+        """How its ships may spend their Damage Control (FPF-REP-02): the doctrine's order
+        first (control regained, then weapons knocked out, shields, engines, weapons
+        weakened, Systems: `base.default_repairs`), then each kind of item (REPAIR_KINDS)
+        put before the rest; each distinct order once. A side whose ships can repair all
+        their damage has one."""
+        options: list[Answer] = []
+        seen: set[str] = set()
+        for first in ("", *REPAIR_KINDS):
+            order = default_repairs(view, decision, first)
+            if str(order) not in seen:
+                seen.add(str(order))
+                options.append(order)
+        return options[: self.width]
 
     def return_candidates(self, view: BattleView, decision: ReturnDecision) -> list[Answer]:
         """Where a reset ship may come back (Peak Performance, PP-11): the doctrine's spot

@@ -20,6 +20,7 @@ from kolrami.rules.fpf.orders import RepairDecision, RepairOrder, ReturnDecision
 from kolrami.rules.fpf.view import BattleView
 
 __all__ = [
+    "REPAIR_KINDS",
     "BattleView",
     "Bounds",
     "Captain",
@@ -59,8 +60,14 @@ def mean_volley(shots: int, strength: int, shields: int, kind: WeaponKind) -> fl
     return shots * p * (3.5 if kind is WeaponKind.PHOTON else 1.0)
 
 
-def default_repairs(view: BattleView, decision: RepairDecision) -> RepairOrder:
-    """A sound default allocation: regain control first, then weapons, shields, engines."""
+#: the kinds of item a Damage Control point may go to (`default_repairs`' `first`)
+REPAIR_KINDS = ("weapons", "shields", "engine_power", "computer")
+
+
+def default_repairs(view: BattleView, decision: RepairDecision, first: str = "") -> RepairOrder:
+    """A sound default allocation: regain control first, then weapons, shields, engines.
+    `first`, one of REPAIR_KINDS, goes before the rest once control is regained (the
+    alternatives a search weighs)."""
     repairs: list[tuple[str, str]] = []
     for sid, damaged, points in zip(decision.ships, decision.items, decision.points, strict=True):
         ship = view.ship(sid)
@@ -76,9 +83,19 @@ def default_repairs(view: BattleView, decision: RepairDecision) -> RepairOrder:
             plan.append("engine_power")
             points -= 1
         knocked_out = [i for i in items if "." in i and _mount_value(ship, i) == 0]
-        rest = [i for i in ("shields", "engine_power") if i in items and i not in plan]
+        rest: list[str] = [i for i in ("shields", "engine_power") if i in items and i not in plan]
         partial = [i for i in items if "." in i and i not in knocked_out]
-        for item in knocked_out + rest + partial:
+        queue = knocked_out + rest + partial
+        if first == "weapons":
+            queue = knocked_out + partial + rest
+        elif first in rest:
+            queue = [first] + [i for i in queue if i != first]
+        elif first == "computer":
+            while points and systems < ship.max_systems:
+                plan.append("computer")
+                systems += 1
+                points -= 1
+        for item in queue:
             if not points:
                 break
             plan.append(item)

@@ -29,10 +29,13 @@ from kolrami.rules.fpf.orders import (
     OrdersDecision,
     ReactionDecision,
     ReactionOrder,
+    RepairDecision,
+    RepairOrder,
     ReturnDecision,
     ReturnOrder,
     SquadronOrder,
 )
+from kolrami.rules.fpf.repairs import SIDES, FpfRepairs, repairs_from
 from kolrami.rules.module import Capability, Phase, RuleModule, Ruleset, rules_of
 from kolrami.rules.peak import BattleSimulation, return_ship, returns
 from kolrami.scenarios.models import Scenario
@@ -99,13 +102,18 @@ def fork(battle: Battle, dice: Dice) -> tuple[Battle, Game, Decision | None]:
 
 def resume(
     battle: Battle,
-    decision: InitiativeDecision | OrdersDecision | ReactionDecision | ReturnDecision,
-    order: InitiativeOrder | SquadronOrder | ReactionOrder | ReturnOrder,
+    decision: InitiativeDecision
+    | OrdersDecision
+    | ReactionDecision
+    | RepairDecision
+    | ReturnDecision,
+    order: InitiativeOrder | SquadronOrder | ReactionOrder | RepairOrder | ReturnOrder,
     turns: int = 1,
 ) -> Generator[Decision, Order, Result | None]:
-    """Play a copy of an FPF battle on from a roll-off winner's choice of who moves first
-    (FPF-MOV-03), an activated squadron's orders, an enemy squadron's reaction to it
-    (FPF-FIRE-11) or a reset ship's return (Peak Performance, PP-11), for a search's
+    """Play a copy of an FPF battle on from a side's repairs (FPF-REP-02), a roll-off
+    winner's choice of who moves first (FPF-MOV-03), an activated squadron's orders, an enemy
+    squadron's reaction to it (FPF-FIRE-11) or a reset ship's return (Peak Performance,
+    PP-11), for a search's
     rollouts: `battle` is a clone taken at `decision` (`Battle.clone`, `BattleView.sample`),
     `order` answers it. The game yields the decisions that follow and receives their orders (as
     `engine.driver.play` does) through the rest of this turn and `turns` turns more (FPF's
@@ -124,6 +132,17 @@ def resume(
         for step in steps[later[0] + 1 if later else len(steps) :]:
             yield from step(battle)
         yield from rules.run(Phase.REPAIRS, battle)
+        yield from rules.run(Phase.INITIATIVE, battle)
+        over = battle.over()
+    elif isinstance(decision, RepairDecision):
+        # the rest of the repairs: this side's, the sides after it, control regained; then
+        # the repairs of the modules bound after FPF's (a card's reserve team), the initiative
+        yield from repairs_from(battle, SIDES[SIDES.index(decision.side) + 1 :], (decision, order))
+        steps = rules.hooks(RuleModule.repairs)
+        owners = [getattr(step, "__self__", None) for step in steps]
+        later = [i for i, owner in enumerate(owners) if isinstance(owner, FpfRepairs)]
+        for step in steps[later[0] + 1 if later else len(steps) :]:
+            yield from step(battle)
         yield from rules.run(Phase.INITIATIVE, battle)
         over = battle.over()
     else:

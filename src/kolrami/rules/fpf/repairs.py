@@ -167,6 +167,41 @@ def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
     battle.change(_REPAIRED, ship.id, item, value)
 
 
+#: the sides in the order they spend their Damage Control (FPF-REP-02)
+SIDES: Final = ("A", "B")
+
+
+def repairs_from(
+    battle: Battle, sides: tuple[str, ...], given: tuple[RepairDecision, object] | None = None
+) -> Generator[Decision, object, None]:
+    """The repairs phase from a point in it (FPF-REP-02): `given`, a side's decision already
+    answered with its order, is carried out first (a search's rollout resumes there,
+    `kolrami.rules.resume`); then each of `sides` spends its points in turn; then every ship
+    that may regains control (FPF-DMG-13)."""
+    if given is not None:
+        _carry_out(battle, *given)
+    for side in sides:
+        decision = repair_decision(battle, side)
+        if decision is not None:
+            _carry_out(battle, decision, (yield decision))
+    for ship in battle.all_ships:
+        if (
+            ship.alive
+            and not ship.in_control
+            and (ship.engine_power > 0 or ship.class_facts().stationary)
+            and ship.systems > 0
+        ):
+            battle.set_control(ship, True)
+
+
+def _carry_out(battle: Battle, decision: RepairDecision, order: object) -> None:
+    """A side's repairs, checked (IllegalOrderError says why) and then made."""
+    verify_repair_order(battle, decision, order)
+    assert isinstance(order, RepairOrder)
+    for ship_id, item in order.repairs:
+        apply_repair(battle, battle.ships[ship_id], item)
+
+
 class FpfRepairs(RuleModule):
     """Damage control at the start of the turn (FPF-REP-01, FPF-REP-02, FPF-REP-03, FPF-REP-04,
     FPF-REP-05, FPF-REP-06, FPF-REP-07)."""
@@ -186,23 +221,7 @@ class FpfRepairs(RuleModule):
     summary = "Each Damage Control point restores one item (Systems: one step) at turn start."
 
     def repairs(self, battle: Battle) -> Generator[Decision, object, None]:
-        for side in ("A", "B"):
-            decision = repair_decision(battle, side)
-            if decision is None:
-                continue
-            order = yield decision
-            verify_repair_order(battle, decision, order)
-            assert isinstance(order, RepairOrder)
-            for ship_id, item in order.repairs:
-                apply_repair(battle, battle.ships[ship_id], item)
-        for ship in battle.all_ships:
-            if (
-                ship.alive
-                and not ship.in_control
-                and (ship.engine_power > 0 or ship.class_facts().stationary)
-                and ship.systems > 0
-            ):
-                battle.set_control(ship, True)
+        yield from repairs_from(battle, SIDES)
 
     def shield_ceiling(self, battle: Battle, ship: ShipState) -> int:
         # FPF-REP-01: an item is repaired back to the ship's own value (cards included); (read
