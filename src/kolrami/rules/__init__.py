@@ -7,7 +7,7 @@ explicit list of modules is rules/registry.py.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -126,10 +126,7 @@ def resume(
         # steps of the modules bound after Peak Performance's; the turn's repairs and initiative
         return_ship(battle, decision, order)
         yield from returns(battle, after=decision.ship)
-        steps = rules.hooks(RuleModule.start_of_turn)
-        owners = [getattr(step, "__self__", None) for step in steps]
-        later = [i for i, owner in enumerate(owners) if isinstance(owner, BattleSimulation)]
-        for step in steps[later[0] + 1 if later else len(steps) :]:
+        for step in _after(rules.hooks(RuleModule.start_of_turn), BattleSimulation):
             yield from step(battle)
         yield from rules.run(Phase.REPAIRS, battle)
         yield from rules.run(Phase.INITIATIVE, battle)
@@ -138,10 +135,7 @@ def resume(
         # the rest of the repairs: this side's, the sides after it, control regained; then
         # the repairs of the modules bound after FPF's (a card's reserve team), the initiative
         yield from repairs_from(battle, SIDES[SIDES.index(decision.side) + 1 :], (decision, order))
-        steps = rules.hooks(RuleModule.repairs)
-        owners = [getattr(step, "__self__", None) for step in steps]
-        later = [i for i, owner in enumerate(owners) if isinstance(owner, FpfRepairs)]
-        for step in steps[later[0] + 1 if later else len(steps) :]:
+        for step in _after(rules.hooks(RuleModule.repairs), FpfRepairs):
             yield from step(battle)
         yield from rules.run(Phase.INITIATIVE, battle)
         over = battle.over()
@@ -163,6 +157,16 @@ def resume(
         yield from rules.run(Phase.REPAIRS, battle)
         yield from rules.run(Phase.INITIATIVE, battle)
         over = battle.over()
+
+
+def _after(
+    steps: list[Callable[[Battle], Iterator[Decision]]], module: type[RuleModule]
+) -> list[Callable[[Battle], Iterator[Decision]]]:
+    """A phase's `steps` bound after the step of `module` (the one a rollout resumed in):
+    the rest of the phase; none when no such module is bound."""
+    owners = [getattr(step, "__self__", None) for step in steps]
+    later = [i for i, owner in enumerate(owners) if isinstance(owner, module)]
+    return list(steps[later[0] + 1 if later else len(steps) :])
 
 
 def scenario_capabilities(
