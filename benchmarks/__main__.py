@@ -26,10 +26,13 @@ from kolrami import __version__, engine_build
 from kolrami.captains.registry import make_captain
 from kolrami.catalog import Arc, WeaponKind, builtin_pack
 from kolrami.catalog.loader import builtin_pack as cached_pack
+from kolrami.engine import driver
+from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice
-from kolrami.engine.driver import captain_dice, play
+from kolrami.engine.driver import apply, captain_dice
+from kolrami.engine.orders import Order
 from kolrami.fleet import load_fleet
-from kolrami.rules import exact, fork, new_battle
+from kolrami.rules import exact, new_battle
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim import odds
 from kolrami.sim.duel import Duel, exact_duel
@@ -215,23 +218,25 @@ def pack_figures() -> dict[str, Any]:
 
 
 def search_figures() -> dict[str, Any]:
-    """What a search captain pays to try a line of play: a clone of a battle mid-game (state
-    only) and a fork (the battle again at its current decision, to play forward)."""
+    """What a search captain pays to try a line of play: a clone of a battle mid-game (its
+    state and its agenda), a clone with one order applied (`apply`, to the next decision), and
+    a rollout (a clone played by the doctrine to the end of the next turn, its horizon)."""
     scenario = builtin_scenario("standard")
     fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
     for seed in range(7, 100):  # the first seed whose battle is still on after 60 decisions
         battle = new_battle(scenario, fleets, seed, ("aggressive", "aggressive"))
         players = {s: make_captain("aggressive", captain_dice(seed, s)) for s in ("A", "B")}
         views = {s: battle.rules.view(battle, s) for s in ("A", "B")}
-        game = play(battle)
-        decision = next(game)
-        try:
-            for _ in range(60):  # well into the battle: turn 4 or so
-                side = decision.side
-                decision = game.send(players[side].decide(views[side], decision))
-        except StopIteration:
-            continue
-        break
+        decision = driver.start(battle)
+        for _ in range(60):  # well into the battle: turn 4 or so
+            if decision is None:
+                break
+            side = decision.side
+            decision = apply(battle, players[side].decide(views[side], decision))
+        if decision is not None:
+            break
+    assert decision is not None
+    order = players[decision.side].decide(views[decision.side], decision)
     dice = Dice(1)
     clones = 2000
     start = time.perf_counter()
@@ -242,8 +247,28 @@ def search_figures() -> dict[str, Any]:
         "turn": battle.turn,
         "events_so_far": len(battle.log),
         "clone_us": round(clone_us, 1),
-        "fork_ms": median_ms(lambda: fork(battle, dice), cold=False),
+        "clone_apply_us": round(
+            median_ms(lambda: apply(battle.clone(dice), order), cold=False) * 1000, 1
+        ),
+        "rollout_ms": median_ms(lambda: _rollout(battle, order, dice), cold=False),
     }
+
+
+def _step(battle: Battle, order: Order, dice: Dice) -> None:
+    """A clone of `battle` given `order`, run to its next decision."""
+    apply(battle.clone(dice), order)
+
+
+def _rollout(battle: Battle, order: Order, dice: Dice) -> None:
+    """A clone of `battle` given `order`, then played by the aggressive doctrine on both sides
+    through the rest of the turn and the next (a search's rollout)."""
+    copy = battle.clone(dice)
+    copy.horizon = copy.turn + 1
+    players = {s: make_captain("aggressive", captain_dice(7, s)) for s in ("A", "B")}
+    views = {s: copy.rules.view(copy, s) for s in ("A", "B")}
+    asked = apply(copy, order)
+    while asked is not None:
+        asked = apply(copy, players[asked.side].decide(views[asked.side], asked))
 
 
 def main() -> None:

@@ -24,9 +24,8 @@ from kolrami.captains.registry import captain_version, make_captain
 from kolrami.catalog.models import WeaponKind
 from kolrami.cli import app
 from kolrami.engine.battle import Battle, Result
-from kolrami.engine.binder import Game
 from kolrami.engine.chance import Dice
-from kolrami.engine.driver import captain_dice, play
+from kolrami.engine.driver import Game, captain_dice, play
 from kolrami.engine.orders import Decision
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import Fleet, fpf_preset_names, load_fleet

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import pairwise
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -27,8 +27,8 @@ from kolrami.captains import make_captain
 from kolrami.catalog import Arc, ShipClass, WeaponKind, builtin_pack
 from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice, derive_seed
-from kolrami.engine.driver import run
-from kolrami.engine.orders import Decision, Order, OrderSyntaxError
+from kolrami.engine.driver import advance, apply, run
+from kolrami.engine.orders import OrderSyntaxError
 from kolrami.fleet import Fleet, FleetShip, fpf_preset_names, load_fleet
 from kolrami.rules import events as ev
 from kolrami.rules import new_battle
@@ -1246,14 +1246,13 @@ def test_a_ship_losing_control_mid_move_moves_once() -> None:
     battle.dice = MaxDice(1)
     sq = battle.squadrons["AS1"]
     before = len(battle.log)
-    # activate() is a generator: it yields decisions and takes orders back
-    game = cast(Generator[Decision, Order, None], fpf_initiative.activate(battle, sq, None))
-    assert isinstance(next(game), ReactionDecision)
+    # activate() puts the activation's steps on the battle's agenda: the reactions, the orders
+    fpf_initiative.activate(battle, sq, None)
+    assert isinstance(advance(battle), ReactionDecision)
     assert isinstance(
-        game.send(ReactionOrder("BS1", (FireTarget("B1", Arc.F, "A2"),))), OrdersDecision
+        apply(battle, ReactionOrder("BS1", (FireTarget("B1", Arc.F, "A2"),))), OrdersDecision
     )
-    with pytest.raises(StopIteration):
-        game.send(SquadronOrder("AS1", ((None, Maneuver(30)),), None))
+    assert apply(battle, SquadronOrder("AS1", ((None, Maneuver(30)),), None)) is None
     assert not battle.ships["A2"].in_control
     a2 = [m for m in _moves(battle, before) if m.ship == "A2"]
     assert len(a2) == 1, f"A2 moves {[m.distance for m in a2]} cm"
@@ -1288,8 +1287,7 @@ def test_a_formation_always_has_a_legal_speed() -> None:
     place(battle, "B1", 91.0, 62.0, heading=3)
     squadron = battle.squadrons["AS1"]
     move_formation(battle, squadron, Maneuver(30))
-    for _ in rules_of(battle).run(Phase.END_OF_TURN, battle):
-        pass
+    rules_of(battle).run(Phase.END_OF_TURN, battle)
     for sid in squadron.formation:
         battle.ships[sid].engine_power = 4  # damaged engines, still in control
     speeds = {sid: battle.ships[sid].last_speed for sid in squadron.formation}

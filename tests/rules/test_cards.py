@@ -45,7 +45,7 @@ def started(card: Card) -> Battle:
     battle = new_battle(
         STANDARD, (carrier_fleet(card), read_fleet({"ships": [{"id": "venture"}]}, "foe")), 3
     )
-    list(rules_of(battle).run(Phase.START_OF_BATTLE, battle))
+    rules_of(battle).run(Phase.START_OF_BATTLE, battle)
     return battle
 
 
@@ -228,7 +228,7 @@ def test_battles_of_the_same_fleets_share_their_start_but_not_its_results() -> N
     third.ships["A1"].engine_power -= 1
     third.ships["A1"].max_engine -= 1
     third.ships["A1"].damage_control -= 1
-    list(rules_of(third).run(Phase.START_OF_BATTLE, third))
+    rules_of(third).run(Phase.START_OF_BATTLE, third)
     again = [e for e in third.events() if isinstance(e, ev.CardUsed) and e.on == "A1"]
     before = [e for e in used[0] if e.on == "A1"]
     assert [e.detail for e in again] != [e.detail for e in before]

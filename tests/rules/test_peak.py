@@ -6,13 +6,13 @@ from typing import Any
 
 import pytest
 
+from kolrami import rules
 from kolrami.captains.registry import make_captain
 from kolrami.captains.scripted import ScriptedCaptain
 from kolrami.catalog import Arc
 from kolrami.engine.battle import Battle, ShipState
-from kolrami.engine.binder import Game
 from kolrami.engine.chance import Dice
-from kolrami.engine.driver import play, run
+from kolrami.engine.driver import Game, play, run
 from kolrami.engine.orders import Decision, IllegalOrderError, Order
 from kolrami.fleet import load_fleet
 from kolrami.rules import events as ev
@@ -22,7 +22,6 @@ from kolrami.rules.fpf.orders import ReturnDecision, ReturnOrder
 from kolrami.rules.module import Phase, rules_of
 from kolrami.rules.peak import (
     SPOT_STEP_CM,
-    can_return,
     return_problem,
     return_spots,
     return_zone,
@@ -46,7 +45,7 @@ def destroy(battle: Battle, ship_id: str, by: str) -> None:
 
 def end_battle(battle: Battle) -> None:
     """Run the end-of-battle phase (the end bonus)."""
-    list(rules_of(battle).run(Phase.END_OF_BATTLE, battle))
+    rules_of(battle).run(Phase.END_OF_BATTLE, battle)
 
 
 def awarded(battle: Battle) -> list[tuple[str, int, str]]:
@@ -153,17 +152,16 @@ def test_returns_next_turn_in_its_zone_with_weaker_shields() -> None:
     try:
         while True:
             seen.append(decision)
+            if isinstance(decision, ReturnDecision):
+                # the decision lists legal spots (a 2 cm grid); any legal point may be chosen
+                assert decision.spots
+                assert all(rules.can(battle, ReturnOrder("A1", x, y, 0)) for x, y in decision.spots)
             who = captain if decision.side == "A" else passive
             decision = game.send(who.decide(BattleView(battle, decision.side), decision))
     except StopIteration:
         pass
     returns = [d for d in seen if isinstance(d, ReturnDecision)]
     assert [(d.side, d.ship) for d in returns] == [("A", "A1")]
-    # the decision lists legal spots (a 2 cm grid); any legal point may be chosen
-    assert returns[0].spots
-    assert all(
-        can_return(battle, returns[0], ReturnOrder("A1", x, y, 0)) for x, y in returns[0].spots
-    )
     back = [e for e in battle.events() if isinstance(e, ev.ShipReturned)]
     assert len(back) == 1
     assert (back[0].x, back[0].y, back[0].heading) == (40.0, 12.0, 0)

@@ -25,7 +25,8 @@ aggressive doctrine does. A bandit over macro-actions, one decision at a time:
 - **Rollouts**: a copy of the battle as its side may know it (`BattleView.sample`: the battle's
   clone with dice of the captain's own, never the battle's future rolls; enemy ships it cannot
   see are put where they might be), the candidate given, then played on
-  (`kolrami.rules.resume`) through the rest of the turn and `horizon` turns more: its own side
+  (`kolrami.engine.driver.apply`, halting at `Battle.horizon`) through the rest of the turn
+  and `horizon` turns more: its own side
   by the engaging doctrine (as the admiral itself goes on to play), the enemy by each of
   ENEMY_MODELS in turn (the j-th rollout by the j-th modulo their number): the admiral does not
   know how the enemy thinks, and a search against one model of it overfits that model. A
@@ -63,9 +64,9 @@ from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain, ScoredC
 from kolrami.catalog.models import WeaponKind
 from kolrami.engine.battle import Battle, Result
 from kolrami.engine.chance import Dice, derive_seed
+from kolrami.engine.driver import apply
 from kolrami.engine.orders import Decision, Order
 from kolrami.errors import InvalidInputError
-from kolrami.rules import resume
 from kolrami.rules.events import RollOff, VolleyFired
 from kolrami.rules.exact import shot_damage_die
 from kolrami.rules.fpf.damage import penetrates, penetration_probability
@@ -347,19 +348,16 @@ class AdmiralCaptain:
         self.rollouts += 1
         copy = view.sample(Dice(seed))
         start = len(copy.log)
-        game = resume(copy, decision, order, self.horizon)
+        copy.horizon = copy.turn + self.horizon
         views = {side: copy.rules.view(copy, side) for side in ("A", "B")}
         own = self.own_playout
         other = self.enemy_models[index % len(self.enemy_models)]
         side = view.side
-        result: Result | None
-        try:
-            asked = next(game)
-            while True:
-                captain = own if asked.side == side else other
-                asked = game.send(captain.decide(views[asked.side], asked))
-        except StopIteration as stop:
-            result = stop.value
+        asked = apply(copy, order)
+        while asked is not None:
+            captain = own if asked.side == side else other
+            asked = apply(copy, captain.decide(views[asked.side], asked))
+        result: Result | None = copy.result
         worth = value(copy, view.side, result)
         if self.exact:
             worth += luck(copy, view.side, start)

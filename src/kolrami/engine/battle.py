@@ -19,11 +19,13 @@ from kolrami.catalog.models import Location
 from kolrami.engine import events as ev
 from kolrami.engine.binder import Rules
 from kolrami.engine.chance import Dice
+from kolrami.engine.driver import Step
 from kolrami.engine.eventlog import EventLog
 from kolrami.engine.geometry import (
     Trail,
     advance,
 )
+from kolrami.engine.orders import Decision
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import PLAY_BLOCKING, validate
 from kolrami.fleet.model import Fleet, member_cards
@@ -519,6 +521,14 @@ class Battle:
         self.activation_order: list[str] = []
         #: state that rule packages keep of their own, each under its own key
         self.extensions: dict[str, Any] = {}
+        #: the turn as a state machine (kolrami.engine.driver): the steps left to do, the next
+        #: one last; the decision the battle waits on and the step that asked it
+        self.agenda: list[Step] = []
+        self.pending: Decision | None = None
+        self.asking: Step | None = None
+        #: a rollout's horizon: the battle halts, asking nothing, before it would begin the turn
+        #: after this one (None: it plays to its end)
+        self.horizon: int | None = None
         self.header: dict[str, Any] = {
             "kolrami": __version__,
             "rules_version": rules_version,
@@ -774,8 +784,8 @@ class Battle:
         """A copy of the battle to try things on, with `dice` as its chance: a search's own
         generator, never the battle's future rolls (GUIDE 3.6). Ships, squadrons, the log and
         every rule package's state are the copy's own; the frozen definitions (scenario, fleets,
-        ship classes, pack) and the bound rules are shared. A copy has no turn driver running:
-        to play one forward through its decisions, see kolrami.rules.fork."""
+        ship classes, pack) and the bound rules are shared. The copy waits on the same decision
+        (`pending`) with the same steps ahead: `kolrami.engine.driver.apply` plays it on."""
         other = Battle(
             self.scenario, self.fleets, self.seed, self.rules, self.rules_version, copy_of=self
         )
@@ -804,7 +814,17 @@ class Battle:
             memo[id(obj)] = obj
         other.extensions = copy.deepcopy(self.extensions, memo)
         other.sight = copy.deepcopy(self.sight, memo)
+        # the continuation: steps are values, shared; the list is the copy's own
+        other.agenda = list(self.agenda)
         return other
+
+    def then(self, *steps: Step) -> None:
+        """Put `steps` on the agenda to run next, in the order given (kolrami.engine.driver)."""
+        agenda = self.agenda
+        i = len(steps) - 1
+        while i >= 0:
+            agenda.append(steps[i])
+            i -= 1
 
     def _copy(self, source: Battle) -> None:
         """Every attribute as `source` has it, shared (`clone` replaces the ones a copy must
@@ -839,6 +859,10 @@ class Battle:
         self.lost_cards = source.lost_cards
         self.activation_order = source.activation_order
         self.extensions = source.extensions
+        self.agenda = source.agenda
+        self.pending = source.pending
+        self.asking = source.asking
+        self.horizon = source.horizon
         self.header = source.header
 
     def events(self) -> Iterator[ev.Event]:

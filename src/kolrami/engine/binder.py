@@ -16,7 +16,7 @@ when the battle is over and who won. Every game's hooks and policies live with i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from types import FunctionType
 from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, TypeVar
@@ -24,17 +24,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, TypeVar
 from kolrami.errors import KolramiError
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle, Result
-    from kolrami.engine.orders import Decision, Order
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.driver import Step
 
 P = ParamSpec("P")
 R = TypeVar("R")
 F = TypeVar("F", bound=Callable[..., Any])
 N = TypeVar("N")
 
-#: A turn driver: plays a battle's turns, yielding decisions and receiving orders; returns the
-#: result.
-Game = Generator["Decision", "Order", "Result"]
 
 _HOOKS: set[Callable[..., Any]] = set()
 _POLICIES: set[Callable[..., Any]] = set()
@@ -70,8 +67,9 @@ class Module:
     capabilities: ClassVar[frozenset[str]] = frozenset()
 
     @policy
-    def turns(self, battle: Battle) -> Game:
-        """Play the battle's turns (the game's turn driver) and return its result."""
+    def opening(self, battle: Battle) -> Sequence[Step]:
+        """The steps that play the battle from its start to its end (the game's turn, as a
+        state machine: kolrami.engine.driver)."""
         raise NotImplementedError
 
     @policy
@@ -152,7 +150,7 @@ class Rules:
         }
         self.battle_over = self.policy(Module.battle_over)
         self.result = self.policy(Module.result)
-        self.turns = self.policy(Module.turns)
+        self.opening = self.policy(Module.opening)
         self.view = self.policy(Module.view)
 
     def policy(self, fn: Callable[Concatenate[N, P], R]) -> Callable[P, R]:

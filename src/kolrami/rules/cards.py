@@ -9,12 +9,12 @@ returns to (PP-12). The others act during play through the module's policies and
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.cards import Card, Scope, get_card
 from kolrami.catalog.cards import cards as catalog
-from kolrami.engine.orders import Decision
+from kolrami.engine.driver import Step
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.fpf.repairs import apply_repair, damaged_items
@@ -84,20 +84,20 @@ class CardEffects(RuleModule):
         for card_id, ship_id, on, detail, values in changes:
             battle.change(_CARD_USED, card_id, ship_id, on, detail, values.copy())
 
-    def start_of_turn(self, battle: Battle) -> Iterator[Decision]:
+    def start_of_turn(self, battle: Battle) -> Sequence[Step]:
         battle.rerolls_left = {}
         for ship, card, hook in carried(battle):
             if hook == "reroll" and ship.alive:
                 per_turn = card.effect.per_turn
                 battle.rerolls_left[ship.id] = battle.rerolls_left.get(ship.id, 0) + per_turn
-        yield from ()
+        return ()
 
-    def repairs(self, battle: Battle) -> Iterator[Decision]:
+    def repairs(self, battle: Battle) -> Sequence[Step]:
         # the reserve team works in the repairs, after the sides' own damage control
         for ship, card, hook in carried(battle):
             if hook == "repair-team":
                 _repair_team(battle, ship, card)
-        yield from ()
+        return ()
 
     def after_roll(
         self,

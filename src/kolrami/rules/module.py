@@ -5,14 +5,15 @@ initiative, end of turn, end of battle) and the policies its rules ask (penetrat
 destruction ...). The engine's one binder (kolrami.engine.binder) binds them; `Ruleset` is the
 typed face the rules read: `rules_of(battle).penetrates(...)`.
 
-Phase hooks run in module order; hooks of phases that need a captain's decision are generators
-that yield Decisions and receive Orders. A policy is one function: the last module that defines
+Phase hooks run in module order; a hook of a phase that may need a captain's decision returns
+the steps it needs (kolrami.rules.steps: questions put to sides or ships), run before the next
+module's hook is called. A policy is one function: the last module that defines
 it wins, so an optional module replaces a core policy by defining it again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
@@ -21,7 +22,7 @@ from kolrami.engine.binder import Module, Rules, hook, policy
 if TYPE_CHECKING:
     from kolrami.catalog.models import WeaponKind
     from kolrami.engine.battle import Battle, ShipState
-    from kolrami.engine.orders import Decision
+    from kolrami.engine.driver import Step
     from kolrami.rules.fpf.orders import Maneuver
 
 
@@ -59,19 +60,19 @@ class RuleModule(Module):
         """Once, after deployment."""
 
     @hook
-    def start_of_turn(self, battle: Battle) -> Iterator[Decision]:
+    def start_of_turn(self, battle: Battle) -> Sequence[Step]:
         """At the start of each turn, before repairs (may ask captains, e.g. where to return)."""
-        yield from ()
+        return ()
 
     @hook
-    def repairs(self, battle: Battle) -> Iterator[Decision]:
+    def repairs(self, battle: Battle) -> Sequence[Step]:
         """The repairs phase (FPF-TURN-02 step 1)."""
-        yield from ()
+        return ()
 
     @hook
-    def initiative(self, battle: Battle) -> Iterator[Decision]:
+    def initiative(self, battle: Battle) -> Sequence[Step]:
         """The initiative phase: squadrons activate, move and fire (FPF-TURN-02 step 2)."""
-        yield from ()
+        return ()
 
     @hook
     def end_of_turn(self, battle: Battle) -> None:
@@ -167,7 +168,7 @@ class RuleModule(Module):
 
 
 #: The hooks of the phases that may ask captains, and of the phases that do not.
-DECISION_HOOKS: dict[Phase, Callable[[RuleModule, Battle], Iterator[Decision]]] = {
+DECISION_HOOKS: dict[Phase, Callable[[RuleModule, Battle], Sequence[Step]]] = {
     Phase.START_OF_TURN: RuleModule.start_of_turn,
     Phase.REPAIRS: RuleModule.repairs,
     Phase.INITIATIVE: RuleModule.initiative,
@@ -198,13 +199,9 @@ class Ruleset(Rules):
         self.before_jump = self.policy(RuleModule.before_jump)
         self.shield_ceiling = self.policy(RuleModule.shield_ceiling)
 
-    def run(self, phase: Phase, battle: Battle) -> Iterator[Decision]:
-        """Run every hook of `phase`; decision phases yield their decisions."""
-        steps = DECISION_HOOKS.get(phase)
-        if steps is not None:
-            for step in self.hooks(steps):
-                yield from step(battle)
-            return
+    def run(self, phase: Phase, battle: Battle) -> None:
+        """Run every hook of a phase that asks no captain (start and end of battle, end of
+        turn), in module order; a decision phase's hooks return steps (`rules.steps.Hooks`)."""
         for fn in self.hooks(PLAIN_HOOKS[phase]):
             fn(battle)
 

@@ -24,15 +24,17 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.cards import card_cost
-from kolrami.engine.orders import Decision, IllegalOrderError, allowed
+from kolrami.engine.driver import Step
+from kolrami.engine.orders import Decision, IllegalOrderError, Order
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.orders import ReturnDecision, ReturnOrder
 from kolrami.rules.module import Capability, RuleModule
 from kolrami.rules.rolloff import attack_dice, count_roll_off
+from kolrami.rules.steps import Each, Question
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
@@ -78,11 +80,6 @@ def verify_return(battle: Battle, decision: ReturnDecision, order: object) -> No
         raise IllegalOrderError(f"{ship.id} cannot return there: {problem} (PP-11)")
     if not 0 <= order.heading < 6:
         raise IllegalOrderError(f"{ship.id}: heading {order.heading} is not 0-5")
-
-
-def can_return(battle: Battle, decision: ReturnDecision, order: object) -> bool:
-    """Whether `order` is a legal answer to `decision`."""
-    return allowed(verify_return, battle, decision, order)
 
 
 def return_spots(battle: Battle, ship: ShipState) -> list[tuple[float, float]]:
@@ -166,29 +163,37 @@ def award(battle: Battle, side: str, points: int, reason: str, ship: str) -> Non
     battle.log.record(ev.FleetPointsAwarded, side, points, reason, ship, battle.fleet_points[side])
 
 
-def returns(battle: Battle, after: str | None = None) -> Iterator[Decision]:
+class _Returns(Question):
     """Every reset ship comes back, each where its owner chooses (PP-11), in the ships' order;
-    a ship with no legal spot waits a turn more. `after`: only the ships after that one (a
-    search resumed at that ship's return, `rules.resume`)."""
-    ships = list(battle.ships.values())
-    if after is not None:
-        ships = ships[[s.id for s in ships].index(after) + 1 :]
-    for ship in ships:
+    a ship with no legal spot waits a turn more."""
+
+    __slots__ = ()
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        ship = battle.ships[item]
         if not ship.out_of_play:
-            continue
+            return None
         spots = return_spots(battle, ship)
         if not spots:
             battle.log.record(ev.ReturnPostponed, ship.id)
-            continue
-        decision = ReturnDecision(ship.side, ship.id, tuple(spots))
-        order = yield decision
+            return None
+        return ReturnDecision(ship.side, ship.id, tuple(spots))
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, ReturnDecision)
+        verify_return(battle, decision, order)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, ReturnDecision)
         return_ship(battle, decision, order)
 
 
+RETURNS: Final = _Returns()
+
+
 def return_ship(battle: Battle, decision: ReturnDecision, order: object) -> None:
-    """The ship of `decision` back in play where `order` puts it, with its shields as they
-    are (PP-11, PP-12) and the scenario's starting speed."""
-    verify_return(battle, decision, order)
+    """The ship of `decision` back in play where `order` (verified) puts it, with its shields
+    as they are (PP-11, PP-12) and the scenario's starting speed."""
     assert isinstance(order, ReturnOrder)
     ship = battle.ships[decision.ship]
     battle.record(
@@ -231,8 +236,8 @@ class BattleSimulation(RuleModule):
         # off the table, out of its formation: logged after the reset and what it scored
         battle.leave_formation(ship)
 
-    def start_of_turn(self, battle: Battle) -> Iterator[Decision]:
-        yield from returns(battle)
+    def start_of_turn(self, battle: Battle) -> Sequence[Step]:
+        return (Each(RETURNS, tuple(battle.ships)),)
 
     def end_of_battle(self, battle: Battle) -> None:
         for side in ("A", "B"):  # PP-21

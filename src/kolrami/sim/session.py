@@ -15,7 +15,6 @@ since taking it back reveals nothing a player could not have worked out before g
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,13 +22,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from kolrami import rules
 from kolrami.captains.base import default_repairs, default_return
 from kolrami.captains.registry import make_captain
 from kolrami.catalog.models import Arc, WeaponKind
 from kolrami.engine.battle import Battle
-from kolrami.engine.binder import Game
-from kolrami.engine.chance import Dice, derive_seed
-from kolrami.engine.driver import captain_dice, play
+from kolrami.engine.driver import Game, captain_dice, play
 from kolrami.engine.events import BattleStarted, Event, OrderGiven
 from kolrami.engine.geometry import arc_to
 from kolrami.engine.geometry import distance as cm_between
@@ -37,8 +35,7 @@ from kolrami.engine.orders import Decision, IllegalOrderError, Order, OrderSynta
 from kolrami.engine.view import ShipView
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet
-from kolrami.rules import fork, new_battle, rebuild
-from kolrami.rules.fpf import initiative, repairs
+from kolrami.rules import new_battle, rebuild
 from kolrami.rules.fpf.movement import plan_path
 from kolrami.rules.fpf.orders import (
     ActivationDecision,
@@ -50,7 +47,6 @@ from kolrami.rules.fpf.orders import (
     ReturnDecision,
 )
 from kolrami.rules.fpf.view import BattleView
-from kolrami.rules.peak import verify_return
 from kolrami.rules.registry import parse_order, read_log
 from kolrami.scenarios.models import Scenario
 from kolrami.sim.odds import VolleyOdds, WeaponGroup, volley_odds
@@ -112,26 +108,12 @@ class InReach:
 
 
 def verify(battle: Battle, decision: Decision, order: Order) -> None:
-    """The rules' own check of `order` as the answer to `decision` (IllegalOrderError says
-    why, with the clause id). FPF's and Peak Performance's decisions go to their verify
-    functions; any other game's decision is tried on a fork of the battle, whose rules run the
-    same checks, so the battle itself is never touched."""
-    if isinstance(decision, InitiativeDecision):
-        initiative.verify_initiative(order)
-    elif isinstance(decision, ActivationDecision):
-        initiative.verify_activation(decision, order)
-    elif isinstance(decision, OrdersDecision):
-        initiative.verify_orders(battle, decision, order)
-    elif isinstance(decision, ReactionDecision):
-        initiative.verify_reaction(battle, decision, order)
-    elif isinstance(decision, RepairDecision):
-        repairs.verify_repair_order(battle, decision, order)
-    elif isinstance(decision, ReturnDecision):
-        verify_return(battle, decision, order)
-    else:
-        _, game, _ = fork(battle, Dice(derive_seed(battle.seed, "trial")))
-        with contextlib.suppress(StopIteration):  # the order ended the battle: it was legal
-            game.send(order)
+    """The rules' own check of `order` as the answer to `decision`, the battle's pending one
+    (IllegalOrderError says why, with the clause id): the asking step's check, for every game;
+    the battle is never touched."""
+    if battle.pending != decision:
+        raise IllegalOrderError(f"the battle does not wait on {decision} now")
+    rules.verify(battle, order)
 
 
 class PlaySession:

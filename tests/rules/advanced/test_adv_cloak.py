@@ -11,6 +11,7 @@ from kolrami.captains.base import BattleView
 from kolrami.catalog.advanced import AdvancedPack, AdvWeaponKind, advanced_pack, parse_advanced
 from kolrami.catalog.loader import fpf_pack
 from kolrami.engine.battle import Battle
+from kolrami.engine.driver import advance, apply
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.errors import DataPackError
 from kolrami.rules.advanced import cloak
@@ -156,12 +157,11 @@ def test_a_ship_decloaks_to_fire_and_cloaks_again_after_the_phase() -> None:
     a1.lock_failed = True
     officers_at(a1, 60)
     b.extensions[KEY] = state
-    steps = state.rules.moved(b, state, 1, ("A", "B"))
-    decision = next(steps)
+    b.then(*state.rules.moved(b, state, 1, ("A", "B")))
+    decision = advance(b)
     assert decision == DecloakDecision("B", 1, ("B1",))
     b.dice = Loaded([30])  # A1's fresh lock try (ADV-CLOAK-02): 30 <= 60
-    with pytest.raises(StopIteration):
-        steps.send(DecloakOrder(("B1",)))
+    assert apply(b, DecloakOrder(("B1",))) is None
     assert not b1.hidden
     assert a1.lock == "B1"
     assert BattleView(b, "A").advanced().contacts()[0].id == "B1"
@@ -283,7 +283,8 @@ def test_a_lock_pings_a_cloaked_ship_that_moved() -> None:
     _cloak(b, state)
     a1.lock = "B1"
     b.dice = Loaded([3])
-    list(state.rules.moved(b, state, 1, ("A", "B")))  # B1 has nothing armed
+    b.then(*state.rules.moved(b, state, 1, ("A", "B")))
+    assert advance(b) is None  # B1 has nothing armed
     assert b1.pinged_by == {"A1"}
     view = BattleView(b, "A").advanced()
     assert [c.id for c in view.contacts()] == ["B1"]
@@ -293,11 +294,13 @@ def test_a_lock_pings_a_cloaked_ship_that_moved() -> None:
     assert view.unseen() == ["B1"]
     b1.moved_last = False
     b.dice = Loaded([1])
-    list(state.rules.moved(b, state, 2, ("A", "B")))
+    b.then(*state.rules.moved(b, state, 2, ("A", "B")))
+    assert advance(b) is None
     assert not b1.pinged_by  # it did not move
     b1.moved_last = True
     b.dice = Loaded([4])
-    list(state.rules.moved(b, state, 3, ("A", "B")))
+    b.then(*state.rules.moved(b, state, 3, ("A", "B")))
+    assert advance(b) is None
     assert not b1.pinged_by
     assert [p.pinged for p in events_of(b, ae.CloakPinged)] == [True, False, False]
 

@@ -3,16 +3,14 @@ a layer may not do."""
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import cast
-
 import pytest
 from adv_kit import arm, events_of, put
 
 from kolrami.captains.base import BattleView
 from kolrami.catalog.advanced import advanced_pack
 from kolrami.engine.battle import Battle
-from kolrami.engine.orders import Decision, IllegalOrderError, Order
+from kolrami.engine.driver import advance, apply
+from kolrami.engine.orders import IllegalOrderError
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.advanced import events as ae
@@ -47,18 +45,13 @@ def laying_table() -> tuple[Battle, AdvancedState]:
 
 def asked(b: Battle, state: AdvancedState, answer: LayOrder, phase: int = 1) -> list[LayDecision]:
     """Run the module's after-move step, answering every lay decision with `answer`."""
-    steps = cast(
-        Generator[Decision, Order, None], MODULE.adv_after_move(b, state, phase, ("A", "B"))
-    )
+    b.then(*MODULE.adv_after_move(b, state, phase, ("A", "B")))
     decisions: list[LayDecision] = []
-    try:
-        decision = next(steps)
-        while True:
-            assert isinstance(decision, LayDecision)
-            decisions.append(decision)
-            decision = steps.send(answer)
-    except StopIteration:
-        pass
+    decision = advance(b)
+    while decision is not None:
+        assert isinstance(decision, LayDecision)
+        decisions.append(decision)
+        decision = apply(b, answer)
     return decisions
 
 

@@ -135,7 +135,7 @@ def test_redistribution_is_offered_after_every_firing_phase() -> None:
 
 def driver_module(b: Battle) -> str:
     """The module that plays the battle's turns (its turn driver)."""
-    owner = b.rules.provider(Module.turns)
+    owner = b.rules.provider(Module.opening)
     assert owner is not None
     return owner.name
 

@@ -1,18 +1,20 @@
-"""verify / can / apply (GUIDE 3.3): every FPF decision lists what may answer it, every order kind
-has a verify_x that says why not and a can_x for AIs and UIs, and the captains' answers pass."""
+"""Legality on the decision: every FPF decision lists what may answer it, the battle's pending
+decision checks an order with the rules' own check (`rules.verify`, `rules.can`), a refusal
+says why with its clause and changes nothing, and the captains' answers pass."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 
+from kolrami import rules
 from kolrami.captains.registry import make_captain
-from kolrami.engine.driver import captain_dice, play
+from kolrami.engine.battle import Battle
+from kolrami.engine.driver import captain_dice
 from kolrami.engine.orders import Decision, IllegalOrderError, Order
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
-from kolrami.rules.fpf import initiative, repairs
 from kolrami.rules.fpf.orders import (
     ActivateOrder,
     ActivationDecision,
@@ -27,61 +29,43 @@ from kolrami.rules.fpf.orders import (
     ReturnOrder,
     SquadronOrder,
 )
-from kolrami.rules.peak import can_return, verify_return
 from kolrami.scenarios.models import builtin_scenario
 
+Check = Callable[[Battle, Decision, Order], None]
 
-def played(scenario: str, seed: int) -> list[tuple[Any, Decision, Order]]:
-    """(battle, decision, the captain's order) for every decision of one battle."""
+
+def played(scenario: str, seed: int, check: Check | None = None) -> list[tuple[Decision, Order]]:
+    """(decision, the captain's order) for every decision of one battle; `check` is called at
+    each decision, before its order is applied, with the battle waiting on it."""
     fleets = (load_fleet("presets:federation-fleet"), load_fleet("presets:klingon-fleet"))
     battle = new_battle(builtin_scenario(scenario), fleets, seed, ("aggressive", "kiting"))
     captains = {
         s: make_captain(n, captain_dice(seed, s)) for s, n in (("A", "aggressive"), ("B", "kiting"))
     }
     views = {s: battle.rules.view(battle, s) for s in "AB"}
-    game = play(battle)
     out = []
-    try:
-        decision = next(game)
-        while True:
-            order = captains[decision.side].decide(views[decision.side], decision)
-            ok = answer_ok(battle, decision, order)
-            out.append((battle, decision, order))
-            assert ok, f"{decision} answered with {order}"
-            decision = game.send(order)
-    except StopIteration:
-        pass
+    decision = rules.start(battle)
+    while decision is not None:
+        order = captains[decision.side].decide(views[decision.side], decision)
+        assert rules.can(battle, order), f"{decision} answered with {order}"
+        if check is not None:
+            check(battle, decision, order)
+        out.append((decision, order))
+        decision = rules.apply(battle, order)
     return out
-
-
-def answer_ok(battle: Any, decision: Decision, order: Order) -> bool:
-    match decision:
-        case InitiativeDecision():
-            return initiative.can_choose(order)
-        case ActivationDecision():
-            return initiative.can_activate(decision, order)
-        case ReactionDecision():
-            return initiative.can_react(battle, decision, order)
-        case OrdersDecision():
-            return initiative.can_order(battle, decision, order)
-        case RepairDecision():
-            return repairs.can_repair(battle, decision, order)
-        case ReturnDecision():
-            return can_return(battle, decision, order)
-    raise AssertionError(f"an FPF battle asked {decision}")
 
 
 @pytest.mark.parametrize(("scenario", "seed"), [("standard", 3), ("peak-performance", 4)])
 def test_every_answer_the_captains_give_passes_its_can(scenario: str, seed: int) -> None:
-    kinds = {type(d) for _, d, _ in played(scenario, seed)}
+    kinds = {type(d) for d, _ in played(scenario, seed)}
     assert {ActivationDecision, OrdersDecision, ReactionDecision} <= kinds
 
 
 @pytest.mark.rule("FPF-REP-02", "FPF-REP-07")
 def test_a_repair_decision_lists_each_ship_s_items_and_points() -> None:
-    seen = [(b, d, o) for b, d, o in played("standard", 3) if isinstance(d, RepairDecision)]
+    seen = [(d, o) for d, o in played("standard", 3) if isinstance(d, RepairDecision)]
     assert seen
-    for _battle, decision, order in seen:
+    for decision, order in seen:
         assert len(decision.ships) == len(decision.items) == len(decision.points)
         assert all(decision.items)
         assert all(p > 0 for p in decision.points)
@@ -90,30 +74,51 @@ def test_a_repair_decision_lists_each_ship_s_items_and_points() -> None:
         assert all(item in listed[ship] for ship, item in order.repairs)
 
 
+def _wrong_answers(battle: Battle, decision: Decision, order: Order) -> None:
+    """Wrong answers to the pending decision fail `can`, `verify` says why with the clause,
+    and neither touches the battle (its log keeps its length)."""
+    before = len(battle.log)
+    match decision:
+        case ActivationDecision():
+            bad: Order = ActivateOrder("XS9")
+            assert not rules.can(battle, bad)
+            with pytest.raises(IllegalOrderError, match="FPF-MOV-02"):
+                rules.verify(battle, bad)
+            with pytest.raises(IllegalOrderError, match="FPF-MOV-02"):
+                rules.apply(battle, bad)
+        case ReactionDecision():
+            assert not rules.can(battle, RepairOrder())
+            assert rules.can(battle, ReactionOrder(decision.squadron))
+        case OrdersDecision():
+            assert not rules.can(battle, SquadronOrder("XS9", ()))
+        case InitiativeDecision():
+            assert not rules.can(battle, ActivateOrder("AS1"))
+            assert rules.can(battle, InitiativeOrder(first=True))
+    assert len(battle.log) == before
+    assert battle.pending is decision
+
+
 @pytest.mark.rule("FPF-MOV-02", "FPF-FIRE-11")
 def test_wrong_answers_fail_can_and_verify_says_why() -> None:
-    for battle, decision, _ in played("standard", 3):
-        match decision:
-            case ActivationDecision():
-                bad: Order = ActivateOrder("XS9")
-                assert not initiative.can_activate(decision, bad)
-                with pytest.raises(IllegalOrderError, match="FPF-MOV-02"):
-                    initiative.verify_activation(decision, bad)
-            case ReactionDecision():
-                assert not initiative.can_react(battle, decision, RepairOrder())
-                assert initiative.can_react(battle, decision, ReactionOrder(decision.squadron))
-            case OrdersDecision():
-                assert not initiative.can_order(battle, decision, SquadronOrder("XS9", ()))
-            case InitiativeDecision():
-                assert not initiative.can_choose(ActivateOrder("AS1"))
-                assert initiative.can_choose(InitiativeOrder(first=True))
+    kinds = {type(d) for d, _ in played("standard", 3, _wrong_answers)}
+    assert {ActivationDecision, OrdersDecision, ReactionDecision} <= kinds
+
+
+def _bad_return(battle: Battle, decision: Decision, order: Order) -> None:
+    if isinstance(decision, ReturnDecision):
+        assert decision.spots
+        with pytest.raises(IllegalOrderError, match="PP-11"):
+            rules.verify(battle, ReturnOrder(decision.ship, -50.0, -50.0, 0))
 
 
 @pytest.mark.rule("PP-11")
 def test_a_return_decision_lists_legal_spots() -> None:
-    seen = [(b, d) for b, d, _ in played("peak-performance", 4) if isinstance(d, ReturnDecision)]
-    assert seen
-    battle, decision = seen[0]
-    assert decision.spots
-    with pytest.raises(IllegalOrderError, match="PP-11"):
-        verify_return(battle, decision, ReturnOrder(decision.ship, -50.0, -50.0, 0))
+    seen = [d for d, _ in played("peak-performance", 4, _bad_return)]
+    assert any(isinstance(d, ReturnDecision) for d in seen)
+
+
+def test_an_order_when_nothing_is_asked_is_refused() -> None:
+    fleets = (load_fleet("presets:federation-fleet"), load_fleet("presets:klingon-fleet"))
+    battle = new_battle(builtin_scenario("standard"), fleets, 1)
+    with pytest.raises(IllegalOrderError, match="asks nothing"):
+        rules.apply(battle, InitiativeOrder(first=True))

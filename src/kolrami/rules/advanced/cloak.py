@@ -16,7 +16,7 @@ Its engineer may roll Cloak Tech to shake off the enemy's locks.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kolrami.engine.battle import other
@@ -28,11 +28,14 @@ from kolrami.rules.advanced.geometry import facing_toward
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
 from kolrami.rules.advanced.orders import DecloakDecision, DecloakOrder
+from kolrami.rules.advanced.state import state_of
 from kolrami.rules.advanced.terrain_events import TerrainCheck
+from kolrami.rules.steps import Call, Each, Question
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
-    from kolrami.engine.orders import Decision
+    from kolrami.engine.driver import Step
+    from kolrami.engine.orders import Decision, Order
     from kolrami.rules.advanced.state import AdvancedState, AdvShip
 
 CLOAK_CLAUSES = (
@@ -386,40 +389,8 @@ class CloakingDevice(AdvancedModule):
 
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Iterator[Decision]:
-        for side in sides:  # drop the cloak to fire (ADV-CLOAK-01)
-            ships = tuple(a.id for a in state.side(side) if a.hidden and combat.can_fire(a, True))
-            if not ships:
-                continue
-            decision = DecloakDecision(side, phase, ships)
-            order = yield decision
-            if not isinstance(order, DecloakOrder):
-                raise IllegalOrderError(f"expected DECLOAK ... or DECLOAK NONE, got '{order}'")
-            for ship_id in order.ships:
-                if ship_id not in ships or order.ships.count(ship_id) > 1:
-                    raise IllegalOrderError(
-                        f"{ship_id} cannot decloak now: ships that can (cloaked, with a weapon "
-                        f"ready): {', '.join(ships)} (ADV-CLOAK-01)"
-                    )
-            for ship_id in order.ships:
-                a = state.of(ship_id)
-                a.decloaked = True
-                battle.log.record(ae.CloakChanged, a.id, False, "drops the cloak to fire")
-                fresh_locks(battle, state, a)
-        for a in state.ships.values():  # pings (ADV-CLOAK-03)
-            if not a.alive or not a.sensors_ok or a.lock is None:
-                continue
-            target = state.of(a.lock)
-            if not target.alive or not target.hidden:
-                continue
-            needed = d10_needed(PING_D10, target)
-            d10 = battle.dice.d10()
-            pinged = target.moved_last and d10 <= needed
-            if pinged:
-                target.pinged_by.add(a.id)
-            battle.log.record(
-                ae.CloakPinged, a.id, target.id, d10, needed, target.moved_last, pinged
-            )
+    ) -> Sequence[Step]:
+        return (Each(_Decloak(phase), sides), Call(_pings))
 
     def adv_phase_end(self, battle: Battle, state: AdvancedState, phase: int) -> None:
         for a in state.ships.values():
@@ -456,3 +427,55 @@ class CloakingDevice(AdvancedModule):
             lose_lock(battle, e, "shaken off by Cloak Tech")
         what = "enemy searches fail" if outcome is Outcome.EXCEPTIONAL else "+1 on enemy searches"
         return f"{what} this turn" + (f", {len(shaken)} lock(s) shaken off" if shaken else "")
+
+
+class _Decloak(Question):
+    """A side's cloaked ships may drop the cloak to fire (ADV-CLOAK-01)."""
+
+    __slots__ = ("phase",)
+
+    def __init__(self, phase: int) -> None:
+        self.phase = phase
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        state = state_of(battle)
+        ships = tuple(a.id for a in state.side(item) if a.hidden and combat.can_fire(a, True))
+        return DecloakDecision(item, self.phase, ships) if ships else None
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, DecloakDecision)
+        if not isinstance(order, DecloakOrder):
+            raise IllegalOrderError(f"expected DECLOAK ... or DECLOAK NONE, got '{order}'")
+        ships = decision.ships
+        for ship_id in order.ships:
+            if ship_id not in ships or order.ships.count(ship_id) > 1:
+                raise IllegalOrderError(
+                    f"{ship_id} cannot decloak now: ships that can (cloaked, with a weapon "
+                    f"ready): {', '.join(ships)} (ADV-CLOAK-01)"
+                )
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(order, DecloakOrder)
+        state = state_of(battle)
+        for ship_id in order.ships:
+            a = state.of(ship_id)
+            a.decloaked = True
+            battle.log.record(ae.CloakChanged, a.id, False, "drops the cloak to fire")
+            fresh_locks(battle, state, a)
+
+
+def _pings(battle: Battle) -> None:
+    """Ships locked on a cloaked enemy may ping it when it moved (ADV-CLOAK-03)."""
+    state = state_of(battle)
+    for a in state.ships.values():  # pings (ADV-CLOAK-03)
+        if not a.alive or not a.sensors_ok or a.lock is None:
+            continue
+        target = state.of(a.lock)
+        if not target.alive or not target.hidden:
+            continue
+        needed = d10_needed(PING_D10, target)
+        d10 = battle.dice.d10()
+        pinged = target.moved_last and d10 <= needed
+        if pinged:
+            target.pinged_by.add(a.id)
+        battle.log.record(ae.CloakPinged, a.id, target.id, d10, needed, target.moved_last, pinged)

@@ -16,7 +16,7 @@ no action.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kolrami.engine.battle import other
@@ -27,10 +27,13 @@ from kolrami.rules.advanced.field_events import ChannelOpen, JamTried, comms_of,
 from kolrami.rules.advanced.field_orders import JamDecision, JamOrder
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import SHARED_CODES
+from kolrami.rules.advanced.state import state_of
+from kolrami.rules.steps import Each, Question
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
-    from kolrami.engine.orders import Decision
+    from kolrami.engine.driver import Step
+    from kolrami.engine.orders import Decision, Order
     from kolrami.rules.advanced.state import AdvancedState
 
 COMM_CLAUSES = ("ADV-COMM-03", "ADV-COMM-04", "ADV-COMM-05")
@@ -119,7 +122,7 @@ class Communications(AdvancedModule):
 
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Iterator[Decision]:
+    ) -> Sequence[Step]:
         jams = comms_of(state).jams
         live = {p.id for p in probes_of(state).probes.values() if p.alive}
         for jammer, target in list(jams.items()):  # the jammer or its target gone
@@ -128,14 +131,28 @@ class Communications(AdvancedModule):
             ):
                 battle.record(JamTried(jammer, "-", 0, 0, True))
         if phase != 1:
-            return
-        for side in sides:
-            options = tuple(jam_options(state, side))
-            if not options:
-                continue
-            decision = JamDecision(side, battle.turn, options)
-            order = yield decision
-            if not isinstance(order, JamOrder):
-                raise IllegalOrderError(f"expected JAM ... or JAM NONE, got '{order}'")
-            verify_jams(decision, order)
-            carry_out(battle, state, order)
+            return ()
+        return (Each(_JAMS, sides),)
+
+
+class _Jams(Question):
+    """In a turn's first phase a side's ships may start or stop jamming (ADV-COMM-04)."""
+
+    __slots__ = ()
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        options = tuple(jam_options(state_of(battle), item))
+        return JamDecision(item, battle.turn, options) if options else None
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, JamDecision)
+        if not isinstance(order, JamOrder):
+            raise IllegalOrderError(f"expected JAM ... or JAM NONE, got '{order}'")
+        verify_jams(decision, order)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(order, JamOrder)
+        carry_out(battle, state_of(battle), order)
+
+
+_JAMS = _Jams()

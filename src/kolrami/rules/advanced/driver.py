@@ -14,13 +14,13 @@ and this one know nothing of each other (kolrami.engine.driver.register_driver).
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import TypeVar
+from collections.abc import Sequence
+from typing import Final, TypeVar
 
 from kolrami.catalog.advanced import AdvWeapon, advanced_pack
 from kolrami.engine import events as ev
-from kolrami.engine.battle import Battle, Result, other
-from kolrami.engine.binder import Game
+from kolrami.engine.battle import Battle, other
+from kolrami.engine.driver import HALT, Step
 from kolrami.engine.orders import Decision, IllegalOrderError, Order
 from kolrami.errors import InvalidInputError
 from kolrami.rules.advanced import combat, officers, power
@@ -31,6 +31,7 @@ from kolrami.rules.advanced.modules import (
     TO_HIT_BANDS,
     AdvancedModule,
     AdvancedRules,
+    AfterMove,
 )
 from kolrami.rules.advanced.orders import (
     AttackDecision,
@@ -48,16 +49,15 @@ from kolrami.rules.advanced.orders import (
     ShieldDecision,
     ShieldOrder,
 )
-from kolrami.rules.advanced.state import KEY, PHASES, AdvancedState, AdvShip, setup
+from kolrami.rules.advanced.state import KEY, PHASES, AdvancedState, AdvShip, setup, state_of
 from kolrami.rules.fpf.movement import move_single
 from kolrami.rules.fpf.orders import Maneuver
+from kolrami.rules.steps import Call, Each, Question
 
 #: Bump whenever a change can alter an advanced battle's outcome for the same inputs (GUIDE 3.10).
 ADVANCED_RULES_VERSION = "adv-3"
 
 T = TypeVar("T")
-#: One step of the turn: yields decisions, receives orders, returns nothing.
-Steps = Generator[Decision, Order, None]
 
 
 def _expect(order: Order, kind: type[T], what: str) -> T:
@@ -121,8 +121,9 @@ def check_modules(battle: Battle) -> None:
         )
 
 
-def advanced_turns(battle: Battle) -> Game:
-    """Set up the advanced game, then game turns until the turn limit or a fleet is gone."""
+def _begin(battle: Battle) -> None:
+    """Set up the advanced game: its rules checked, its version logged, every ship's advanced
+    state built and the officers rolled."""
     check_modules(battle)
     rules = AdvancedRules.of(battle)
     pack = advanced_pack()
@@ -133,15 +134,33 @@ def advanced_turns(battle: Battle) -> Game:
         battle.scenario.hex_cm,
         PHASES,
     )
-    state = setup(battle, pack, rules)
-    battle.extensions[KEY] = state
-    while battle.turn < battle.scenario.turn_limit and not battle.over():
-        battle.turn += 1
-        battle.log.record(ev.TurnStarted, battle.turn)
-        yield from _turn(battle, state)
-        battle.log.record(ev.TurnEnded, battle.turn)
-    result: Result = battle.finish()
-    return result
+    battle.extensions[KEY] = setup(battle, pack, rules)
+
+
+def opening(battle: Battle) -> Sequence[Step]:
+    """Set up the advanced game, then game turns until the turn limit or a fleet is gone."""
+    return (Call(_begin), _NEXT_TURN)
+
+
+class _NextTurn(Step):
+    """The next game turn, or the battle's end (a rollout halts here at its horizon)."""
+
+    __slots__ = ()
+
+    def run(self, battle: Battle) -> Decision | None:
+        if battle.turn < battle.scenario.turn_limit and not battle.over():
+            if battle.horizon is not None and battle.turn >= battle.horizon:
+                return HALT
+            battle.turn += 1
+            battle.log.record(ev.TurnStarted, battle.turn)
+            battle.then(Call(_turn_start), Call(_turn_ended), self)
+            return None
+        battle.finish()
+        return None
+
+
+def _turn_ended(battle: Battle) -> None:
+    battle.log.record(ev.TurnEnded, battle.turn)
 
 
 def _upkeep(battle: Battle, state: AdvancedState) -> None:
@@ -170,144 +189,306 @@ def _upkeep(battle: Battle, state: AdvancedState) -> None:
             officers.lose_lock(battle, a, "target gone")
 
 
-def _turn(battle: Battle, state: AdvancedState) -> Steps:
+def _turn_start(battle: Battle) -> None:
+    """A game turn's start: upkeep, Tactical Advantage (ADV-SEQ-04); then bonus rolls, casualty
+    recovery, sensor locks, power, and the five phases, the side without Tactical Advantage
+    answering first in each."""
+    state = state_of(battle)
     state.rules.start_turn(battle, state)
     _upkeep(battle, state)
     state.fresh_tries.clear()
     officers.roll_tactical_advantage(battle, state)
     sides = (other(state.tac), state.tac)  # Tactical Advantage answers last
+    battle.then(
+        Each(_BONUS, sides),  # 1. bonus rolls (ADV-OFF-03)
+        Call(_recover),
+        Each(_LOCKS, sides),  # then sensor locks (ADV-SENS-01)
+        # power allocation (ADV-POW-01, ADV-SHLD-01, ADV-SHLD-02, ADV-SHLD-03, ADV-SHLD-04,
+        # ADV-SHLD-05, ADV-SHLD-06)
+        Each(_POWER, sides),
+        Call(_power_set),
+        _Phase(1, sides),
+    )
 
-    for side in sides:  # 1. bonus rolls (ADV-OFF-03)
-        ships = tuple(a.id for a in state.side(side) if officers.bonus_options(state, a))
-        if not ships:
-            continue
-        decision = BonusDecision(side, ships)
-        order = _expect((yield decision), BonusOrder, "BONUS ... or BONUS NONE")
-        officers.verify_bonus(state, decision, order)
+
+class _Bonus(Question):
+    """Every officer but the Captain may take one bonus roll (ADV-OFF-03)."""
+
+    __slots__ = ()
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        state = state_of(battle)
+        ships = tuple(a.id for a in state.side(item) if officers.bonus_options(state, a))
+        return BonusDecision(item, ships) if ships else None
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, BonusDecision)
+        got = _expect(order, BonusOrder, "BONUS ... or BONUS NONE")
+        officers.verify_bonus(state_of(battle), decision, got)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(order, BonusOrder)
+        state = state_of(battle)
         for ship_id, role, choice in order.choices:
             officers.take_bonus(battle, state, state.of(ship_id), role, choice)
-    for a in state.ships.values():
+
+
+def _recover(battle: Battle) -> None:
+    for a in state_of(battle).ships.values():
         if a.alive:
             officers.recover(battle, a)
 
-    for side in sides:  # then sensor locks (ADV-SENS-01)
-        ships = tuple(a.id for a in officers.lock_candidates(state, side))
-        if not ships or not state.side(other(side)):
-            continue
-        locks = LockDecision(side, ships)
-        got = _expect((yield locks), LockOrder, "LOCK ... or LOCK NONE")
-        officers.verify_locks(state, locks, got)
-        for ship_id, target in got.locks:
+
+class _Locks(Question):
+    """Ships try sensor locks on enemies (ADV-SENS-01)."""
+
+    __slots__ = ()
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        state = state_of(battle)
+        ships = tuple(a.id for a in officers.lock_candidates(state, item))
+        if not ships or not state.side(other(item)):
+            return None
+        return LockDecision(item, ships)
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, LockDecision)
+        got = _expect(order, LockOrder, "LOCK ... or LOCK NONE")
+        officers.verify_locks(state_of(battle), decision, got)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(order, LockOrder)
+        state = state_of(battle)
+        for ship_id, target in order.locks:
             officers.try_lock(battle, state, state.of(ship_id), target)
 
-    # power allocation (ADV-POW-01, ADV-SHLD-01, ADV-SHLD-02, ADV-SHLD-03, ADV-SHLD-04, ADV-SHLD-05,
-    # ADV-SHLD-06)
-    for side in sides:
-        ships = tuple(a.id for a in state.side(side))
-        if not ships:
-            continue
-        allocation = PowerDecision(side, ships)
-        plans = _expect((yield allocation), PowerOrder, "POWER ... or POWER NONE")
-        power.verify_power(state, allocation, plans)
-        for ship_id in ships:
+
+class _Power(Question):
+    """Each side allocates its ships' power (ADV-POW-01)."""
+
+    __slots__ = ()
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        ships = tuple(a.id for a in state_of(battle).side(item))
+        return PowerDecision(item, ships) if ships else None
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, PowerDecision)
+        got = _expect(order, PowerOrder, "POWER ... or POWER NONE")
+        power.verify_power(state_of(battle), decision, got)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, PowerDecision)
+        assert isinstance(order, PowerOrder)
+        state = state_of(battle)
+        for ship_id in decision.ships:
             adv = state.of(ship_id)
-            power.apply_plan(battle, state, adv, plans.plan_of(ship_id) or power.idle_plan(adv))
+            power.apply_plan(battle, state, adv, order.plan_of(ship_id) or power.idle_plan(adv))
+
+
+def _power_set(battle: Battle) -> None:
+    state = state_of(battle)
     state.rules.power_set(battle, state)
 
-    for phase in range(1, PHASES + 1):  # five phases (ADV-SEQ-02)
-        if battle.over():
-            break
+
+class _Phase(Step):
+    """One of the five phases (ADV-SEQ-02): movement, the modules' steps after it, fire,
+    redistribution; after the fifth, or once the battle is over, the turn's end."""
+
+    __slots__ = ("phase", "sides")
+
+    def __init__(self, phase: int, sides: tuple[str, str]) -> None:
+        self.phase = phase
+        self.sides = sides
+
+    def run(self, battle: Battle) -> Decision | None:
+        state = state_of(battle)
+        phase = self.phase
+        if phase > PHASES or battle.over():
+            state.rules.end_turn(battle, state)
+            return None
         state.phase = phase
         battle.log.record(ae.PhaseStarted, battle.turn, phase)
-        yield from _movement(battle, state, phase)
-        if battle.over():
-            break
-        yield from state.rules.moved(battle, state, phase, sides)
-        yield from _fire(battle, state, phase, sides)
-        yield from _redistribution(battle, state, phase, sides)
-        state.rules.end_phase(battle, state, phase)
+        # fewest movement points first; on equal points the side with Tactical Advantage moves
+        # later (ADV-SEQ-03)
         for a in state.ships.values():
-            a.evasion = None
-    state.rules.end_turn(battle, state)
+            a.moved_last = False  # "changed position last phase" (ADV-SENS-02, ADV-CLOAK-03)
+        movers = [a for a in state.ships.values() if a.alive and allowance(a, phase) > 0]
+        movers.sort(key=lambda a: (a.moves, a.side == state.tac, a.ship.index))
+        battle.then(Each(_Move(phase), tuple(a.id for a in movers)), _Moved(phase, self.sides))
+        return None
 
 
-def _movement(battle: Battle, state: AdvancedState, phase: int) -> Steps:
-    """Fewest movement points first; on equal points the side with Tactical Advantage moves
-    later (ADV-SEQ-03)."""
-    for a in state.ships.values():
-        a.moved_last = False  # "changed position last phase" (ADV-SENS-02, ADV-CLOAK-03)
-    movers = [a for a in state.ships.values() if a.alive and allowance(a, phase) > 0]
-    movers.sort(key=lambda a: (a.moves, a.side == state.tac, a.ship.index))
-    for adv in movers:
+class _Move(Question):
+    """A ship moves up to its allowance for the phase (ADV-SEQ-03)."""
+
+    __slots__ = ("phase",)
+
+    def __init__(self, phase: int) -> None:
+        self.phase = phase
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        state = state_of(battle)
+        adv = state.of(item)
         if not adv.alive:
-            continue
+            return None
         straight = state.rules.straight_only(state, adv)
-        decision = MoveDecision(adv.side, adv.id, allowance(adv, phase), phase, straight)
-        order = _expect((yield decision), MoveOrder, f"MOVE {adv.id} n T0 T0")
-        verify_move(adv, decision, order)
-        if straight and (order.turn1 or order.turn2):
+        return MoveDecision(adv.side, adv.id, allowance(adv, self.phase), self.phase, straight)
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, MoveDecision)
+        got = _expect(order, MoveOrder, f"MOVE {decision.ship} n T0 T0")
+        verify_move(state_of(battle).of(decision.ship), decision, got)
+        if decision.straight and (got.turn1 or got.turn2):
             raise IllegalOrderError(
-                f"{adv.id}: no impulse: it warps straight ahead, no turns (ADV-IMP-02)"
+                f"{decision.ship}: no impulse: it warps straight ahead, no turns (ADV-IMP-02)"
             )
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(order, MoveOrder)
         if order.hexes:
+            state = state_of(battle)
+            adv = state.of(order.ship)
             m = Maneuver(order.hexes * state.hex_cm, order.turn1, order.turn2)
             move_single(battle, adv.ship, m)
             adv.moved += order.hexes
             adv.moved_last = True
-    return None
 
 
-def _fire(battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]) -> Steps:
-    """Declarations (no Tactical Advantage first), evasions, then every attack resolves."""
-    for side in sides:
+class _Moved(Step):
+    """After a phase's movement: the modules' steps (decloaking, probes, tactics ...), fire
+    declared (no Tactical Advantage first), evasions, every attack resolved, shields
+    redistributed, the phase's end; then the next phase. An ended battle ends the turn."""
+
+    __slots__ = ("phase", "sides")
+
+    def __init__(self, phase: int, sides: tuple[str, str]) -> None:
+        self.phase = phase
+        self.sides = sides
+
+    def run(self, battle: Battle) -> Decision | None:
+        if battle.over():
+            state = state_of(battle)
+            state.rules.end_turn(battle, state)
+            return None
+        phase, sides = self.phase, self.sides
+        battle.then(
+            AfterMove(phase, sides, 0),
+            Each(_Attack(phase), sides),
+            Each(_Evade(phase), sides),  # evasion is declared before the enemy fires (ADV-EVA-03)
+            Call(_resolve),
+            Each(_Redistribute(phase), sides),
+            Call(_end_phase, phase),
+            _Phase(phase + 1, sides),
+        )
+        return None
+
+
+class _Attack(Question):
+    """A side declares its attacks (ADV-SEQ-02)."""
+
+    __slots__ = ("phase",)
+
+    def __init__(self, phase: int) -> None:
+        self.phase = phase
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        state = state_of(battle)
         ships = tuple(
             a.id
-            for a in state.side(side)
+            for a in state.side(item)
             if combat.can_fire(a) and not state.rules.fire_barred(state, a)
         )
-        if not ships or not state.side(other(side)):
-            continue
-        decision = AttackDecision(side, phase, ships)
-        order = _expect((yield decision), AttackOrder, "ATTACK ... or ATTACK NONE")
-        combat.verify_attacks(state, decision, order)
-        for ship_id in ships:
+        if not ships or not state.side(other(item)):
+            return None
+        return AttackDecision(item, self.phase, ships)
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, AttackDecision)
+        got = _expect(order, AttackOrder, "ATTACK ... or ATTACK NONE")
+        combat.verify_attacks(state_of(battle), decision, got)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, AttackDecision)
+        assert isinstance(order, AttackOrder)
+        state = state_of(battle)
+        for ship_id in decision.ships:
             combat.declare(state, state.of(ship_id), order.attacks)
-    for side in sides:  # evasion is declared before the enemy fires (ADV-EVA-03)
-        threatened = tuple(combat.evasion_candidates(state, side))
-        if not threatened:
-            continue
-        dodge = EvadeDecision(side, phase, threatened)
-        got = _expect((yield dodge), EvadeOrder, "EVADE ... or EVADE NONE")
-        combat.verify_evasions(state, dodge, got)
-        for ship_id, turn in got.evasions:
+
+
+class _Evade(Question):
+    """A side's threatened ships may evade (ADV-EVA-03)."""
+
+    __slots__ = ("phase",)
+
+    def __init__(self, phase: int) -> None:
+        self.phase = phase
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        threatened = tuple(combat.evasion_candidates(state_of(battle), item))
+        return EvadeDecision(item, self.phase, threatened) if threatened else None
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, EvadeDecision)
+        got = _expect(order, EvadeOrder, "EVADE ... or EVADE NONE")
+        combat.verify_evasions(state_of(battle), decision, got)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(order, EvadeOrder)
+        state = state_of(battle)
+        for ship_id, turn in order.evasions:
             combat.evade(battle, state, state.of(ship_id), turn)
-    combat.resolve(battle, state)
-    return None
 
 
-def _redistribution(
-    battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-) -> Steps:
+def _resolve(battle: Battle) -> None:
+    combat.resolve(battle, state_of(battle))
+
+
+class _Redistribute(Question):
     """Leftover shield points may be moved between facings with a Shield Tech check
     (ADV-SEQ-05)."""
-    for side in sides:
-        ships = tuple(a.id for a in state.side(side) if a.shielded)
-        if not ships:
-            continue
-        decision = ShieldDecision(side, phase, ships)
-        order = _expect((yield decision), ShieldOrder, "SHIELDS ... or SHIELDS NONE")
+
+    __slots__ = ("phase",)
+
+    def __init__(self, phase: int) -> None:
+        self.phase = phase
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        ships = tuple(a.id for a in state_of(battle).side(item) if a.shielded)
+        return ShieldDecision(item, self.phase, ships) if ships else None
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, ShieldDecision)
+        got = _expect(order, ShieldOrder, "SHIELDS ... or SHIELDS NONE")
+        state = state_of(battle)
         seen: set[str] = set()
-        for ship_id, new in order.plans:
-            if ship_id not in ships or ship_id in seen:
+        for ship_id, new in got.plans:
+            if ship_id not in decision.ships or ship_id in seen:
                 raise IllegalOrderError(
                     f"{ship_id} cannot redistribute now (once a phase, shields up); ships that "
-                    f"can: {', '.join(ships)} (ADV-SEQ-05)"
+                    f"can: {', '.join(decision.ships)} (ADV-SEQ-05)"
                 )
             seen.add(ship_id)
             power.verify_redistribution(state.of(ship_id), new)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(order, ShieldOrder)
+        state = state_of(battle)
         for ship_id, new in order.plans:
             power.redistribute(battle, state.of(ship_id), new)
-    return None
+
+
+def _end_phase(battle: Battle, phase: int) -> None:
+    state = state_of(battle)
+    state.rules.end_phase(battle, state, phase)
+    for a in state.ships.values():
+        a.evasion = None
+
+
+_NEXT_TURN: Final = _NextTurn()
+_BONUS: Final = _Bonus()
+_LOCKS: Final = _Locks()
+_POWER: Final = _Power()
 
 
 class AdvancedCore(AdvancedModule):
@@ -388,5 +569,5 @@ class AdvancedCore(AdvancedModule):
             if plans:
                 battle.log.record(ae.TrafficDecoded, side, plans)
 
-    def turns(self, battle: Battle) -> Game:
-        return advanced_turns(battle)
+    def opening(self, battle: Battle) -> Sequence[Step]:
+        return opening(battle)

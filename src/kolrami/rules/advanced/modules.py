@@ -10,22 +10,22 @@ core policy by defining it again and the core never asks "is option X on?".
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from kolrami.catalog.advanced import AdvWeapon
 from kolrami.engine.binder import Rules, hook, policy
+from kolrami.engine.driver import Step
+from kolrami.rules.advanced.state import state_of
 from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
-    from kolrami.engine.orders import Decision, Order
+    from kolrami.engine.orders import Decision
     from kolrami.rules.advanced.checks import Check
     from kolrami.rules.advanced.orders import Attack
     from kolrami.rules.advanced.state import AdvancedState, AdvShip
 
-#: A step of the turn that may ask captains: yields decisions, receives orders.
-Steps = Generator["Decision", "Order", None]
 
 #: The catalogue clauses the core advanced module implements (part 1 of the advanced game).
 PART_ONE = (
@@ -108,9 +108,10 @@ class AdvancedModule(RuleModule):
     @hook
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Iterator[Decision]:
-        """After a phase's movement, before fire is declared (may ask captains: decloaking)."""
-        yield from ()
+    ) -> Sequence[Step]:
+        """After a phase's movement, before fire is declared: the steps it needs (may ask
+        captains: decloaking, probes, tactics ...)."""
+        return ()
 
     @hook
     def bonus_choices(self, state: AdvancedState, ship: AdvShip) -> dict[str, dict[str, str]]:
@@ -427,10 +428,9 @@ class AdvancedRules:
 
     def moved(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Steps:
-        """Every module's after-movement hook, passing captains' orders back to it."""
-        for fn in self.after_move:
-            yield from fn(battle, state, phase, sides)
+    ) -> Sequence[Step]:
+        """Every module's after-movement hook, as the step that calls them in turn."""
+        return (AfterMove(phase, sides, 0),)
 
     def end_phase(self, battle: Battle, state: AdvancedState, phase: int) -> None:
         """Every module's end-of-phase hook."""
@@ -512,3 +512,27 @@ class ShieldReinforcement(AdvancedModule):
         # up to 100% more than the facing's value, and never past 200% with its base points
         full = ship.sheet.shield_points
         return max(0, min(full, 2 * full - base))
+
+
+class AfterMove(Step):
+    """The modules' after-movement hooks in module order, from the `index`-th, each called
+    once the steps of the one before are done."""
+
+    __slots__ = ("index", "phase", "sides")
+
+    def __init__(self, phase: int, sides: tuple[str, str], index: int) -> None:
+        self.phase = phase
+        self.sides = sides
+        self.index = index
+
+    def run(self, battle: Battle) -> Decision | None:
+        state = state_of(battle)
+        hooks = state.rules.after_move
+        i = self.index
+        if i < len(hooks):
+            if i + 1 < len(hooks):
+                battle.agenda.append(AfterMove(self.phase, self.sides, i + 1))
+            steps = hooks[i](battle, state, self.phase, self.sides)
+            if steps:
+                battle.then(*steps)
+        return None

@@ -17,7 +17,7 @@ Sensors to link it. Every effect is a Change of kolrami.rules.advanced.field_eve
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.advanced import AdvWeaponKind
@@ -38,10 +38,13 @@ from kolrami.rules.advanced.field_events import (
 )
 from kolrami.rules.advanced.field_orders import ProbeDecision, ProbeOrder
 from kolrami.rules.advanced.modules import AdvancedModule
+from kolrami.rules.advanced.state import state_of
+from kolrami.rules.steps import Call, Each, Question
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
-    from kolrami.engine.orders import Decision
+    from kolrami.engine.driver import Step
+    from kolrami.engine.orders import Decision, Order
     from kolrami.rules.advanced.state import AdvancedState, AdvShip
 
 PROBE_CLAUSES = (
@@ -289,19 +292,39 @@ class SensorProbes(AdvancedModule):
 
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Iterator[Decision]:
-        for side in sides:
-            launch = tuple(launch_options(state, side, battle.turn))
-            shots = tuple(shot_options(state, side))
-            if not launch and not shots:
-                continue
-            decision = ProbeDecision(side, phase, launch, shots)
-            order = yield decision
-            if not isinstance(order, ProbeOrder):
-                raise IllegalOrderError(f"expected PROBE ... or PROBE NONE, got '{order}'")
-            verify_probes(state, decision, order, battle.turn)
-            carry_out(battle, state, order)
-        sweep(battle, state)
+    ) -> Sequence[Step]:
+        return (Each(_Probes(phase), sides), Call(_sweep))
 
     def reveals(self, state: AdvancedState, side: str, ship: AdvShip) -> bool:
         return probe_sees(state, side, ship)
+
+
+class _Probes(Question):
+    """A side launches probes and shoots enemy probes down (ADV-PROBE-01)."""
+
+    __slots__ = ("phase",)
+
+    def __init__(self, phase: int) -> None:
+        self.phase = phase
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        state = state_of(battle)
+        launch = tuple(launch_options(state, item, battle.turn))
+        shots = tuple(shot_options(state, item))
+        if not launch and not shots:
+            return None
+        return ProbeDecision(item, self.phase, launch, shots)
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, ProbeDecision)
+        if not isinstance(order, ProbeOrder):
+            raise IllegalOrderError(f"expected PROBE ... or PROBE NONE, got '{order}'")
+        verify_probes(state_of(battle), decision, order, battle.turn)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(order, ProbeOrder)
+        carry_out(battle, state_of(battle), order)
+
+
+def _sweep(battle: Battle) -> None:
+    sweep(battle, state_of(battle))

@@ -36,7 +36,7 @@ Every change goes through `battle.record` (kolrami.rules.advanced.tactics_events
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kolrami.engine.battle import other
@@ -52,11 +52,14 @@ from kolrami.rules.advanced.orders import (
     action_ship,
     action_verb,
 )
+from kolrami.rules.advanced.state import state_of
 from kolrami.rules.module import rules_of
+from kolrami.rules.steps import Each, Question
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
-    from kolrami.engine.orders import Decision
+    from kolrami.engine.driver import Step
+    from kolrami.engine.orders import Decision, Order
     from kolrami.rules.advanced.state import AdvancedState, AdvShip
 
 TACTICS_CLAUSES = (
@@ -603,35 +606,12 @@ class Tactics(AdvancedModule):
 
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Iterator[Decision]:
+    ) -> Sequence[Step]:
         t = te.tactics_of(battle)
         t.barred.clear()
         t.approach.clear()
         tow(battle, state, t)
-        for side in sides:
-            if battle.over():
-                return
-            listed: list[str] = []
-            ships: list[str] = []
-            for a in state.side(side):
-                mine = options(state, t, a)
-                if mine:
-                    ships.append(a.id)
-                    listed += mine
-            if not listed:
-                continue
-            decision = TacticsDecision(side, phase, tuple(ships), tuple(listed))
-            order = yield decision
-            if not isinstance(order, TacticsOrder):
-                raise IllegalOrderError(f"expected TACTICS ... or TACTICS NONE, got '{order}'")
-            verify_tactics(decision, order)
-            for action in order.actions:
-                a = state.of(action_ship(action))
-                if not a.alive:
-                    continue
-                if action not in options(state, t, a):  # an earlier action changed things
-                    continue
-                act(battle, state, t, action)
+        return (Each(_Tactics(phase), sides),)
 
     def adv_phase_end(self, battle: Battle, state: AdvancedState, phase: int) -> None:
         t = te.tactics_of(battle)
@@ -706,3 +686,47 @@ def _tactics(state: AdvancedState) -> te.TacticsState | None:
     """The tactics state for a policy that sees only the advanced state."""
     found = state.tactics
     return found if isinstance(found, te.TacticsState) else None
+
+
+class _Tactics(Question):
+    """A side's ships take their tactical actions: tractors, boarding, docking, self-destruct
+    and the rest (each ship's legal options listed)."""
+
+    __slots__ = ("phase",)
+
+    def __init__(self, phase: int) -> None:
+        self.phase = phase
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        if battle.over():
+            return None
+        state = state_of(battle)
+        t = te.tactics_of(battle)
+        listed: list[str] = []
+        ships: list[str] = []
+        for a in state.side(item):
+            mine = options(state, t, a)
+            if mine:
+                ships.append(a.id)
+                listed += mine
+        if not listed:
+            return None
+        return TacticsDecision(item, self.phase, tuple(ships), tuple(listed))
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, TacticsDecision)
+        if not isinstance(order, TacticsOrder):
+            raise IllegalOrderError(f"expected TACTICS ... or TACTICS NONE, got '{order}'")
+        verify_tactics(decision, order)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(order, TacticsOrder)
+        state = state_of(battle)
+        t = te.tactics_of(battle)
+        for action in order.actions:
+            a = state.of(action_ship(action))
+            if not a.alive:
+                continue
+            if action not in options(state, t, a):  # an earlier action changed things
+                continue
+            act(battle, state, t, action)

@@ -13,7 +13,7 @@ effect is a Change of kolrami.rules.advanced.field_events; readings in docs/rule
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kolrami.engine import events as ev
@@ -38,11 +38,14 @@ from kolrami.rules.advanced.field_events import (
 from kolrami.rules.advanced.field_orders import WebDecision, WebOrder
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
+from kolrami.rules.advanced.state import state_of
 from kolrami.rules.module import rules_of
+from kolrami.rules.steps import Each, Question
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
-    from kolrami.engine.orders import Decision
+    from kolrami.engine.driver import Step
+    from kolrami.engine.orders import Decision, Order
     from kolrami.rules.advanced.state import AdvancedState, AdvShip
 
 WEB_CLAUSES = (
@@ -311,18 +314,9 @@ class TholianWebs(AdvancedModule):
 
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Iterator[Decision]:
+    ) -> Sequence[Step]:
         self._follow(battle, state)
-        for side in sides:
-            options = tuple(web_options(state, side))
-            if not options:
-                continue
-            decision = WebDecision(side, phase, options)
-            order = yield decision
-            if not isinstance(order, WebOrder):
-                raise IllegalOrderError(f"expected WEB ... or WEB NONE, got '{order}'")
-            verify_web(decision, order)
-            carry_out(battle, state, order)
+        return (Each(_Webs(phase), sides),)
 
     def _follow(self, battle: Battle, state: AdvancedState) -> None:
         """Webs follow their captives: a dead captive is let go; a towed one is dragged a hex
@@ -397,3 +391,26 @@ class TholianWebs(AdvancedModule):
                     continue
             if (turns, cap, left) != (web.tow_turns, _cap(state, web), web.constrict):
                 battle.record(WebChanged(web.id, web.phases, web.tower, turns, cap, left))
+
+
+class _Webs(Question):
+    """A side's Tholians weave, constrict and tow; counter tractors free captives (ADV-WEB-01)."""
+
+    __slots__ = ("phase",)
+
+    def __init__(self, phase: int) -> None:
+        self.phase = phase
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        options = tuple(web_options(state_of(battle), item))
+        return WebDecision(item, self.phase, options) if options else None
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, WebDecision)
+        if not isinstance(order, WebOrder):
+            raise IllegalOrderError(f"expected WEB ... or WEB NONE, got '{order}'")
+        verify_web(decision, order)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(order, WebOrder)
+        carry_out(battle, state_of(battle), order)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc
+from kolrami.engine.driver import Step
 from kolrami.engine.geometry import arc_to
-from kolrami.engine.orders import Decision, IllegalOrderError, allowed
+from kolrami.engine.orders import Decision, IllegalOrderError, Order
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import battle_over, rules_in
 from kolrami.rules.fpf.fire import declare, firers, verify_targets
@@ -49,13 +50,6 @@ _SQUADRON_ACTIVATED: Final = ev.SquadronActivated
 # (arcs as constants: compiled, `Arc.F` is a look-up in the enum's class each time)
 _FORE: Final = Arc.F
 _AFT: Final = Arc.A
-
-#: The key under which a battle keeps, during a forced activation, the forced squadron and the
-#: one that forced it (`battle.extensions`).
-FORCED: Final = "fpf-forced"
-#: The key under which a battle keeps an equal-speed roll-off's dice while its winner chooses
-#: who moves first (`battle.extensions`).
-ROLLED: Final = "fpf-rolled"
 
 
 def forcible_prey(battle: Battle, squadron: SquadronState, pending: set[str]) -> tuple[str, ...]:
@@ -126,11 +120,6 @@ def verify_initiative(order: object) -> None:
         raise IllegalOrderError(f"expected FIRST or SECOND, got '{order}'")
 
 
-def can_choose(order: object) -> bool:
-    """Whether `order` answers an InitiativeDecision."""
-    return allowed(verify_initiative, order)
-
-
 def verify_activation(decision: ActivationDecision, order: object) -> None:
     """One of the decision's squadrons, forcing only prey it may force (FPF-MOV-02,
     FPF-MOV-10)."""
@@ -146,11 +135,6 @@ def verify_activation(decision: ActivationDecision, order: object) -> None:
             f"{order.squadron} cannot force {order.force} to move first: no pursuer "
             "in its rear arc with it ahead (FPF-MOV-10)"
         )
-
-
-def can_activate(decision: ActivationDecision, order: object) -> bool:
-    """Whether `order` is a legal answer to `decision`."""
-    return allowed(verify_activation, decision, order)
 
 
 def _enemy_targets(battle: Battle, side: str, squadron: SquadronState | None) -> tuple[str, ...]:
@@ -191,11 +175,6 @@ def verify_reaction(battle: Battle, decision: ReactionDecision, order: object) -
         verify_targets(battle, battle.squadrons[decision.squadron], order.fire, decision.mover)
 
 
-def can_react(battle: Battle, decision: ReactionDecision, order: object) -> bool:
-    """Whether `order` is a legal answer to `decision`."""
-    return allowed(verify_reaction, battle, decision, order)
-
-
 def orders_decision(battle: Battle, squadron: SquadronState) -> OrdersDecision:
     """The activated `squadron`'s orders to give: who needs a manoeuvre (FPF-MOV-07), who may
     fire (FPF-FIRE-04) and at whom."""
@@ -225,60 +204,15 @@ def verify_orders(battle: Battle, decision: OrdersDecision, order: object) -> No
     verify_squadron_order(battle, battle.squadrons[decision.squadron], order)
 
 
-def can_order(battle: Battle, decision: OrdersDecision, order: object) -> bool:
-    """Whether `order` is a legal answer to `decision`."""
-    return allowed(verify_orders, battle, decision, order)
-
-
-def activate(
-    battle: Battle, squadron: SquadronState, forced_by: str | None
-) -> Generator[Decision, object, None]:
-    """One activation: reactions, orders, fire declaration, movement with locked fire."""
+def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> None:
+    """An activation begins (FPF-MOV-02): logged, the squadron keeps its pace; the enemy's
+    reactions and its own orders follow (`_Reactions`, `_Orders`)."""
     squadron.activated = True
     battle.log.record(_SQUADRON_ACTIVATED, squadron.id, forced_by)
     keep_pace(battle, squadron)
     battle.stats.activations += 1
     battle.activation_order.append(squadron.id)
-    yield from _react_and_move(battle, squadron, None)
-
-
-def _react_and_move(
-    battle: Battle, squadron: SquadronState, after: str | None
-) -> Generator[Decision, object, None]:
-    """An activation once begun: the enemy's reactions (those of its squadrons after `after`,
-    when a search resumes from one), the squadron's orders, then the orders carried out."""
-    enemy = "B" if squadron.side == "A" else "A"
-    # The opponent may react before the squadron moves (FPF-FIRE-11).
-    targets: tuple[str, ...] | None = None  # the mover's ships, found once
-    skipping = after is not None
-    for other in battle.side_squadrons(enemy):
-        if skipping:
-            skipping = other.id != after
-            continue
-        if other.fired or not firers(battle, other):
-            continue
-        if targets is None:
-            targets = _enemy_targets(battle, enemy, squadron)
-        decision = reaction_decision(battle, other, squadron, targets)
-        reaction = yield decision
-        react(battle, decision, reaction)
-    order: SquadronOrder | None = None
-    if movers(battle, squadron) or (not squadron.fired and firers(battle, squadron)):
-        asked = orders_decision(battle, squadron)
-        got = yield asked
-        verify_orders(battle, asked, got)
-        assert isinstance(got, SquadronOrder)
-        order = got
-    carry_out(battle, squadron, order)
-
-
-def react(battle: Battle, decision: ReactionDecision, reaction: object) -> None:
-    """A reaction given: verified, its fire declared at the mover (FPF-FIRE-11)."""
-    verify_reaction(battle, decision, reaction)
-    assert isinstance(reaction, ReactionOrder)
-    if reaction.fire is not None:
-        declare(battle, reaction.fire, decision.mover)
-        battle.squadrons[decision.squadron].fired = True
+    battle.then(_Reactions(squadron.id, None), _Orders(squadron.id))
 
 
 def carry_out(battle: Battle, squadron: SquadronState, order: SquadronOrder | None) -> None:
@@ -352,120 +286,199 @@ class FpfInitiative(RuleModule):
     )
     summary = "Initiative by last turn's speed, d10 roll-offs, alternation, forced activation."
 
-    def initiative(self, battle: Battle) -> Iterator[Decision]:
-        pending = {q for q in battle.squadrons if _in_play(battle, q)}
-        speeds = {q: squadron_speed(battle, battle.squadrons[q]) for q in pending}
-        for speed in sorted(set(speeds.values()), reverse=True):
-            tier = {s: _waiting(pending, speeds, speed, s) for s in ("A", "B")}
-            if not tier["A"] and not tier["B"]:
+    def initiative(self, battle: Battle) -> Sequence[Step]:
+        speeds = {
+            q: squadron_speed(battle, battle.squadrons[q])
+            for q in battle.squadrons
+            if _in_play(battle, q)
+        }
+        return (_Tiers(speeds, tuple(sorted(set(speeds.values()), reverse=True)), True),)
+
+
+class _Tiers(Step):
+    """The initiative speeds from the fastest (FPF-MOV-01): each speed's squadrons activate in
+    turn (`_Alternate`), after a roll-off when both sides have one there (FPF-MOV-03). `speeds`
+    are the squadrons' as the turn began (a leader lost on the way moves no squadron's); after
+    the first speed, an ended battle ends the phase."""
+
+    __slots__ = ("first", "speeds", "tiers")
+
+    def __init__(self, speeds: dict[str, int], tiers: tuple[int, ...], first: bool) -> None:
+        self.speeds = speeds
+        self.tiers = tiers
+        self.first = first
+
+    def run(self, battle: Battle) -> Decision | None:
+        if not self.first and battle_over(battle):
+            return None
+        speeds = self.speeds
+        tiers = self.tiers
+        pending = _unactivated(battle)
+        for i, speed in enumerate(tiers):
+            a = _waiting(pending, speeds, speed, "A")
+            b = _waiting(pending, speeds, speed, "B")
+            if not a and not b:
                 continue
-            if tier["A"] and tier["B"]:
-                first = yield from _roll_off(battle, speed)
-            else:
-                first = "A" if tier["A"] else "B"
-            over = yield from _alternate(battle, pending, speeds, speed, first)
-            if over:
-                return
+            rest = _Tiers(speeds, tiers[i + 1 :], False)
+            if a and b:
+                return _roll_off(battle, speed, _Choice(speeds, speed, rest))
+            battle.then(_Alternate(speeds, speed, "A" if a else "B"), rest)
+            return None
+        return None
 
 
-def _alternate(
-    battle: Battle, pending: set[str], speeds: dict[str, int], speed: int, turn: str
-) -> Generator[Decision, object, bool]:
+class _Choice(Step):
+    """The roll-off winner chooses who moves first at its speed (FPF-MOV-03); the roll-off's
+    dice, `rolls`, are logged with the choice."""
+
+    __slots__ = ("rest", "rolls", "speed", "speeds")
+
+    def __init__(self, speeds: dict[str, int], speed: int, rest: _Tiers) -> None:
+        self.speeds = speeds
+        self.speed = speed
+        self.rest = rest
+        self.rolls: list[list[int]] = []
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        verify_initiative(order)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, InitiativeDecision)
+        assert isinstance(order, InitiativeOrder)
+        first = _chosen(battle, decision, order, self.rolls)
+        battle.then(_Alternate(self.speeds, self.speed, first), self.rest)
+
+
+class _Alternate(Step):
     """The squadrons of one initiative speed activate, the sides taking turns from `turn`
-    (FPF-MOV-02, FPF-MOV-10); returns whether the battle ended."""
-    while True:
-        if battle_over(battle):
-            return True
-        # a squadron wiped out earlier in the turn has nothing left to activate
-        for q in list(pending):
-            if not _in_play(battle, q):
-                pending.discard(q)
-        mine = _waiting(pending, speeds, speed, turn)
-        theirs_side = "B" if turn == "A" else "A"
-        if not mine:
-            if not _waiting(pending, speeds, speed, theirs_side):
-                return False
-            turn = theirs_side
-            continue
-        forcible = []
-        for q in mine:
-            prey = forcible_prey(battle, battle.squadrons[q], pending)
-            if prey:
-                forcible.append((q, prey))
-        decision = _activation_decision(turn, tuple(mine), tuple(forcible))
-        act = yield decision
-        verify_activation(decision, act)
-        assert isinstance(act, ActivateOrder)
-        if act.force is not None:
-            pending.discard(act.force)
-            # (kept for `resume_initiative`: the forcer activates next, FPF-MOV-10)
-            battle.extensions[FORCED] = (act.force, act.squadron)
-            yield from activate(battle, battle.squadrons[act.force], act.squadron)
-            del battle.extensions[FORCED]
+    (FPF-MOV-02); a squadron may force prey to move before it (FPF-MOV-10)."""
+
+    __slots__ = ("speed", "speeds", "turn")
+
+    def __init__(self, speeds: dict[str, int], speed: int, turn: str) -> None:
+        self.speeds = speeds
+        self.speed = speed
+        self.turn = turn
+
+    def run(self, battle: Battle) -> Decision | None:
+        speeds = self.speeds
+        speed = self.speed
+        turn = self.turn
+        while True:
             if battle_over(battle):
-                return True
-        pending.discard(act.squadron)
+                return None
+            # (a squadron wiped out earlier in the turn has nothing left to activate)
+            pending = _unactivated(battle)
+            mine = _waiting(pending, speeds, speed, turn)
+            if not mine:
+                theirs = "B" if turn == "A" else "A"
+                if not _waiting(pending, speeds, speed, theirs):
+                    return None
+                turn = theirs
+                continue
+            forcible = []
+            for q in mine:
+                prey = forcible_prey(battle, battle.squadrons[q], pending)
+                if prey:
+                    forcible.append((q, prey))
+            return _activation_decision(turn, tuple(mine), tuple(forcible))
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, ActivationDecision)
+        verify_activation(decision, order)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(order, ActivateOrder)
+        theirs = "B" if decision.side == "A" else "A"
+        battle.agenda.append(_Alternate(self.speeds, self.speed, theirs))
+        if order.force is not None:
+            # the prey first, then its forcer, unless the prey's move ended the battle
+            battle.then(_Activation(order.force, order.squadron), _Activation(order.squadron, None))
+            return
         # (the squadron it forced may have wiped it out on the way: FPF-MOV-01)
-        if _in_play(battle, act.squadron):
-            yield from activate(battle, battle.squadrons[act.squadron], None)
-        turn = theirs_side
+        if _in_play(battle, order.squadron):
+            activate(battle, battle.squadrons[order.squadron], None)
 
 
-def resume_initiative(
-    battle: Battle,
-    decision: InitiativeDecision | OrdersDecision | ReactionDecision,
-    order: object,
-) -> Generator[Decision, object, bool]:
-    """The rest of the initiative phase of a copy of a battle (`Battle.clone`) taken at
-    `decision`, once `order` answers it. From a roll-off winner's choice (FPF-MOV-03): that
-    speed's squadrons, the sides taking turns from the one chosen. From an enemy squadron's
-    reaction to an activation (FPF-FIRE-11): the later squadrons' reactions, then the
-    activated squadron's orders, carried out; from its orders: those carried out; then the
-    other squadrons of its speed that have not activated, the sides taking turns from the
-    other one (a squadron that forced this one to move first activates next, FPF-MOV-10).
-    Then the slower speeds (FPF-MOV-01, FPF-MOV-02). Returns whether the battle ended."""
-    # (the speeds as the turn began: a leader lost on the way does not move a squadron's)
-    speeds = {q: squadron_speed(battle, battle.squadrons[q]) for q in battle.squadrons}
-    if isinstance(decision, InitiativeDecision):
-        turn = _chosen(battle, decision, order, battle.extensions.pop(ROLLED))
-        speed = decision.speed
-        pending = _unactivated(battle)
-    else:
-        if isinstance(decision, ReactionDecision):
-            react(battle, decision, order)
-            squadron = battle.squadrons[decision.mover]
-            yield from _react_and_move(battle, squadron, decision.squadron)
-        else:
-            verify_orders(battle, decision, order)
-            assert isinstance(order, SquadronOrder)
-            squadron = battle.squadrons[decision.squadron]
-            carry_out(battle, squadron, order)
-        if battle_over(battle):
-            return True
-        speed = speeds[squadron.id]
-        turn = "B" if squadron.side == "A" else "A"
-        pending = _unactivated(battle)
-        forced = battle.extensions.pop(FORCED, None)
-        if forced is not None and forced[0] == squadron.id:  # its forcer next (FPF-MOV-10)
-            pending.discard(forced[1])
-            if _in_play(battle, forced[1]):
-                yield from activate(battle, battle.squadrons[forced[1]], None)
-            turn = squadron.side
-            speed = speeds[forced[1]]  # the tier is the forcer's (the forced may be slower)
-    over = yield from _alternate(battle, pending, speeds, speed, turn)
-    if over:
-        return True
-    for slower in sorted({v for v in speeds.values() if v < speed}, reverse=True):
-        tier = {s: _waiting(pending, speeds, slower, s) for s in ("A", "B")}
-        if not tier["A"] and not tier["B"]:
-            continue
-        first = "A" if tier["A"] else "B"
-        if tier["A"] and tier["B"]:
-            first = yield from _roll_off(battle, slower)
-        over = yield from _alternate(battle, pending, speeds, slower, first)
-        if over:
-            return True
-    return False
+class _Activation(Step):
+    """A squadron's activation, decided earlier: a prey forced to move first (`forced_by` its
+    forcer), or that forcer after it: the forcer activates if still in play and the battle
+    still on (FPF-MOV-10)."""
+
+    __slots__ = ("forced_by", "squadron")
+
+    def __init__(self, squadron: str, forced_by: str | None) -> None:
+        self.squadron = squadron
+        self.forced_by = forced_by
+
+    def run(self, battle: Battle) -> Decision | None:
+        if self.forced_by is None and (battle_over(battle) or not _in_play(battle, self.squadron)):
+            return None
+        activate(battle, battle.squadrons[self.squadron], self.forced_by)
+        return None
+
+
+class _Reactions(Step):
+    """The enemy's squadrons may react before `mover` moves (FPF-FIRE-11), each in turn (those
+    after `after`)."""
+
+    __slots__ = ("after", "mover")
+
+    def __init__(self, mover: str, after: str | None) -> None:
+        self.mover = mover
+        self.after = after
+
+    def run(self, battle: Battle) -> Decision | None:
+        squadron = battle.squadrons[self.mover]
+        enemy = "B" if squadron.side == "A" else "A"
+        after = self.after
+        skipping = after is not None
+        for other in battle.side_squadrons(enemy):
+            if skipping:
+                skipping = other.id != after
+                continue
+            if other.fired or not firers(battle, other):
+                continue
+            targets = _enemy_targets(battle, enemy, squadron)
+            return reaction_decision(battle, other, squadron, targets)
+        return None
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, ReactionDecision)
+        verify_reaction(battle, decision, order)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, ReactionDecision)
+        assert isinstance(order, ReactionOrder)
+        if order.fire is not None:
+            declare(battle, order.fire, decision.mover)
+            battle.squadrons[decision.squadron].fired = True
+        battle.agenda.append(_Reactions(self.mover, decision.squadron))
+
+
+class _Orders(Step):
+    """The activated squadron's orders (FPF-MOV-07, FPF-FIRE-04), then carried out: fire
+    declared, the move with locked fire (`carry_out`)."""
+
+    __slots__ = ("squadron",)
+
+    def __init__(self, squadron: str) -> None:
+        self.squadron = squadron
+
+    def run(self, battle: Battle) -> Decision | None:
+        squadron = battle.squadrons[self.squadron]
+        if movers(battle, squadron) or (not squadron.fired and firers(battle, squadron)):
+            return orders_decision(battle, squadron)
+        carry_out(battle, squadron, None)
+        return None
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, OrdersDecision)
+        verify_orders(battle, decision, order)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(order, SquadronOrder)
+        carry_out(battle, battle.squadrons[self.squadron], order)
 
 
 def _unactivated(battle: Battle) -> set[str]:
@@ -473,10 +486,10 @@ def _unactivated(battle: Battle) -> set[str]:
     return {q for q, sq in battle.squadrons.items() if not sq.activated and _in_play(battle, q)}
 
 
-def _roll_off(battle: Battle, speed: int) -> Generator[Decision, object, str]:
-    """Both sides have squadrons at `speed`: d10s until they differ, the winner chooses who
-    moves first (FPF-MOV-03); returns the side that does."""
-    rolls: list[list[int]] = []
+def _roll_off(battle: Battle, speed: int, choice: _Choice) -> InitiativeDecision:
+    """Both sides have squadrons at `speed`: d10s until they differ (FPF-MOV-03); the winner's
+    choice of who moves first is asked, `choice` answering it with the dice kept."""
+    rolls = choice.rolls
     bonus_a = rules_in(battle).initiative_bonus(battle, "A")
     bonus_b = rules_in(battle).initiative_bonus(battle, "B")
     while True:
@@ -485,20 +498,15 @@ def _roll_off(battle: Battle, speed: int) -> Generator[Decision, object, str]:
         if a + bonus_a != b + bonus_b:
             break
     winner = "A" if a + bonus_a > b + bonus_b else "B"
-    battle.extensions[ROLLED] = rolls  # (kept for `resume_initiative` while the winner chooses)
-    decision = InitiativeDecision(winner, speed)
-    choice = yield decision
-    del battle.extensions[ROLLED]
-    return _chosen(battle, decision, choice, rolls)
+    battle.asking = choice
+    return InitiativeDecision(winner, speed)
 
 
 def _chosen(
-    battle: Battle, decision: InitiativeDecision, choice: object, rolls: list[list[int]]
+    battle: Battle, decision: InitiativeDecision, choice: InitiativeOrder, rolls: list[list[int]]
 ) -> str:
-    """The roll-off winner's choice verified and logged with the `rolls` (FPF-MOV-03); the side
-    that moves first."""
-    verify_initiative(choice)
-    assert isinstance(choice, InitiativeOrder)
+    """The roll-off winner's choice logged with the `rolls` (FPF-MOV-03); the side that moves
+    first."""
     winner = decision.side
     first = winner if choice.first else ("B" if winner == "A" else "A")
     battle.log.record(ev.InitiativeRolled, decision.speed, rolls, winner, first)

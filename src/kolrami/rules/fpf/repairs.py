@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import WeaponKind
-from kolrami.engine.orders import Decision, IllegalOrderError, allowed
+from kolrami.engine.driver import Step
+from kolrami.engine.orders import Decision, IllegalOrderError, Order
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import rules_in
 from kolrami.rules.fpf.orders import RepairDecision, RepairOrder
 from kolrami.rules.module import RuleModule, Ruleset
+from kolrami.rules.steps import Call, Each, Question
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
@@ -107,11 +109,6 @@ def verify_repair_order(battle: Battle, decision: RepairDecision, order: object)
     verify_repairs(battle, decision, order)
 
 
-def can_repair(battle: Battle, decision: RepairDecision, order: object) -> bool:
-    """Whether `order` is a legal answer to `decision`."""
-    return allowed(verify_repair_order, battle, decision, order)
-
-
 def verify_repairs(battle: Battle, decision: RepairDecision, order: RepairOrder) -> None:
     """Each ship spends at most its Damage Control rating, on items it has damaged."""
     spent: dict[str, int] = {}
@@ -171,19 +168,26 @@ def apply_repair(battle: Battle, ship: ShipState, item: str) -> None:
 SIDES: Final = ("A", "B")
 
 
-def repairs_from(
-    battle: Battle, sides: tuple[str, ...], given: tuple[RepairDecision, object] | None = None
-) -> Generator[Decision, object, None]:
-    """The repairs phase from a point in it (FPF-REP-02): `given`, a side's decision already
-    answered with its order, is carried out first (a search's rollout resumes there,
-    `kolrami.rules.resume`); then each of `sides` spends its points in turn; then every ship
-    that may regains control (FPF-DMG-13)."""
-    if given is not None:
-        _carry_out(battle, *given)
-    for side in sides:
-        decision = repair_decision(battle, side)
-        if decision is not None:
-            _carry_out(battle, decision, (yield decision))
+class _Repairs(Question):
+    """Each side in turn spends its Damage Control points (FPF-REP-02)."""
+
+    __slots__ = ()
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        return repair_decision(battle, item)
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, RepairDecision)
+        verify_repair_order(battle, decision, order)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(order, RepairOrder)
+        for ship_id, item in order.repairs:
+            apply_repair(battle, battle.ships[ship_id], item)
+
+
+def regain_control(battle: Battle) -> None:
+    """After the repairs, every ship that may regains control (FPF-DMG-13)."""
     for ship in battle.all_ships:
         if (
             ship.alive
@@ -194,12 +198,7 @@ def repairs_from(
             battle.set_control(ship, True)
 
 
-def _carry_out(battle: Battle, decision: RepairDecision, order: object) -> None:
-    """A side's repairs, checked (IllegalOrderError says why) and then made."""
-    verify_repair_order(battle, decision, order)
-    assert isinstance(order, RepairOrder)
-    for ship_id, item in order.repairs:
-        apply_repair(battle, battle.ships[ship_id], item)
+REPAIRS: Final = _Repairs()
 
 
 class FpfRepairs(RuleModule):
@@ -220,8 +219,8 @@ class FpfRepairs(RuleModule):
     )
     summary = "Each Damage Control point restores one item (Systems: one step) at turn start."
 
-    def repairs(self, battle: Battle) -> Generator[Decision, object, None]:
-        yield from repairs_from(battle, SIDES)
+    def repairs(self, battle: Battle) -> Sequence[Step]:
+        return (Each(REPAIRS, SIDES), Call(regain_control))
 
     def shield_ceiling(self, battle: Battle, ship: ShipState) -> int:
         # FPF-REP-01: an item is repaired back to the ship's own value (cards included); (read

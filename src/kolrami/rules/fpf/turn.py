@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from kolrami.engine import events as ev
-from kolrami.engine.binder import Game
+from kolrami.engine.driver import HALT, Step
+from kolrami.engine.orders import Decision
 from kolrami.rules.fpf.view import BattleView
-from kolrami.rules.module import DECISION_HOOKS, PLAIN_HOOKS, Phase, RuleModule, rules_of
+from kolrami.rules.module import DECISION_HOOKS, Phase, RuleModule, rules_of
+from kolrami.rules.steps import Call, Hooks
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
 
 
 #: The phase hooks, in the order a battle meets them (`module.DECISION_HOOKS` and `PLAIN_HOOKS`)
-_START_OF_BATTLE: Final = PLAIN_HOOKS[Phase.START_OF_BATTLE]
 _START_OF_TURN: Final = DECISION_HOOKS[Phase.START_OF_TURN]
 _REPAIRS: Final = DECISION_HOOKS[Phase.REPAIRS]
 _INITIATIVE: Final = DECISION_HOOKS[Phase.INITIATIVE]
-_END_OF_TURN: Final = PLAIN_HOOKS[Phase.END_OF_TURN]
-_END_OF_BATTLE: Final = PLAIN_HOOKS[Phase.END_OF_BATTLE]
 
 
 class FpfTurn(RuleModule):
@@ -41,35 +41,57 @@ class FpfTurn(RuleModule):
             squadron.fired = False
         battle.locked.clear()
 
-    def turns(self, battle: Battle) -> Game:
-        """Start, then turns of repairs and initiative until the end (FPF-TURN-02)."""
-        rules = rules_of(battle)
-        # `rules.run(phase, battle)` for each phase, written out: every decision of the battle
-        # passes through these generators on its way to the captain and back, and a generator
-        # of plain Python (Ruleset.run) between two compiled ones costs a frame each way
-        for fn in rules.hooks(_START_OF_BATTLE):
-            fn(battle)
-        # each phase's hooks found once: a battle's rules are bound for good, and finding them
-        # is a Python call
-        start_of_turn = rules.hooks(_START_OF_TURN)
-        repairs = rules.hooks(_REPAIRS)
-        initiative = rules.hooks(_INITIATIVE)
-        end_of_turn = rules.hooks(_END_OF_TURN)
-        while battle.turn < battle.scenario.turn_limit and not battle.over():
-            battle.turn += 1
-            battle.log.record(ev.TurnStarted, battle.turn)
-            for step in start_of_turn:
-                yield from step(battle)
-            for step in repairs:
-                yield from step(battle)
-            for step in initiative:
-                yield from step(battle)
-            for fn in end_of_turn:
-                fn(battle)
-            battle.log.record(ev.TurnEnded, battle.turn)
-        for fn in rules.hooks(_END_OF_BATTLE):
-            fn(battle)
-        return battle.finish()
+    def opening(self, battle: Battle) -> Sequence[Step]:
+        """The start of the battle, then turns of repairs and initiative until the end
+        (FPF-TURN-02)."""
+        return (Call(_start_of_battle), NEXT_TURN)
 
     def view(self, battle: Battle, side: str) -> BattleView:
         return BattleView(battle, side)
+
+
+def _start_of_battle(battle: Battle) -> None:
+    rules_of(battle).run(Phase.START_OF_BATTLE, battle)
+
+
+class _NextTurn(Step):
+    """Begin the next turn (its start, repairs and initiative, then its end and this step
+    again), or, at the turn limit or once the battle is over, end the battle (FPF-TURN-02). A
+    rollout halts here at its horizon."""
+
+    __slots__ = ()
+
+    def run(self, battle: Battle) -> Decision | None:
+        rules = rules_of(battle)
+        if battle.turn < battle.scenario.turn_limit and not battle.over():
+            horizon = battle.horizon
+            if horizon is not None and battle.turn >= horizon:
+                return HALT
+            battle.turn += 1
+            battle.log.record(ev.TurnStarted, battle.turn)
+            battle.then(
+                Hooks(rules.hooks(_START_OF_TURN)),
+                Hooks(rules.hooks(_REPAIRS)),
+                Hooks(rules.hooks(_INITIATIVE)),
+                END_OF_TURN,
+                self,
+            )
+            return None
+        rules.run(Phase.END_OF_BATTLE, battle)
+        battle.finish()
+        return None
+
+
+class _EndOfTurn(Step):
+    """Every module's end of turn, then the turn's end logged."""
+
+    __slots__ = ()
+
+    def run(self, battle: Battle) -> Decision | None:
+        rules_of(battle).run(Phase.END_OF_TURN, battle)
+        battle.log.record(ev.TurnEnded, battle.turn)
+        return None
+
+
+NEXT_TURN: Final = _NextTurn()
+END_OF_TURN: Final = _EndOfTurn()

@@ -147,7 +147,7 @@ class BattleView:
 
     def sample(self, dice: Dice) -> Battle:
         """A copy of the battle as this side may know it, for a search to play forward
-        (`kolrami.rules.resume`): the battle cloned with `dice` as its chance (never the
+        (`kolrami.engine.driver.apply`): the battle cloned with `dice` as its chance (never the
         battle's own future rolls, GUIDE 3.6), every enemy ship this side cannot see put where
         it might be, a spot on the table and a heading drawn from `dice` (the side knows
         nothing of it). The copy is the searcher's own: nothing done to it reaches the battle."""

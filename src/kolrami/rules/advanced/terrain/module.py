@@ -9,7 +9,7 @@ torpedoes where the terrain forbids them.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.advanced import AdvWeapon
@@ -18,7 +18,7 @@ from kolrami.rules.advanced import cloak
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
 from kolrami.rules.advanced.orders import Attack, LayDecision, LayOrder, mine_target
-from kolrami.rules.advanced.state import PHASES, AdvancedState, AdvShip, Surroundings
+from kolrami.rules.advanced.state import PHASES, AdvancedState, AdvShip, Surroundings, state_of
 from kolrami.rules.advanced.terrain import (
     black_hole,
     gas_giant,
@@ -31,6 +31,7 @@ from kolrami.rules.advanced.terrain import (
 )
 from kolrami.rules.advanced.terrain.common import TerrainState, strike, terrain_for, terrain_of
 from kolrami.rules.advanced.terrain_events import SurroundingsChanged
+from kolrami.rules.steps import Each, Question
 from kolrami.scenarios.models import (
     BlackHole,
     GasGiant,
@@ -46,7 +47,8 @@ from kolrami.scenarios.models import (
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
-    from kolrami.engine.orders import Decision
+    from kolrami.engine.driver import Step
+    from kolrami.engine.orders import Decision, Order
 
 
 def surroundings(
@@ -145,7 +147,7 @@ class Terrain(AdvancedModule):
 
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Iterator[Decision]:
+    ) -> Sequence[Step]:
         t = terrain_of(battle)
         assert t is not None
         scenario = battle.scenario
@@ -164,17 +166,8 @@ class Terrain(AdvancedModule):
         nebula.sense(battle, state, t)
         t.laying.clear()
         if any(isinstance(f, Minefield) and f.lay_area for f in scenario.terrain):
-            for side in sides:  # ADV-MINE-02: only where the scenario lets mines be laid
-                ships = mines.may_lay(scenario, state, t, side)
-                if not ships:
-                    continue
-                decision = LayDecision(side, phase, ships)
-                order = yield decision
-                if not isinstance(order, LayOrder):
-                    raise IllegalOrderError(f"expected LAY ... or LAY NONE, got '{order}'")
-                mines.verify_lay(decision, order)
-                for sid in order.ships:
-                    mines.lay(battle, state, t, state.of(sid))
+            return (Each(_Lay(phase), sides),)  # ADV-MINE-02: only where the scenario allows
+        return ()
 
     def _escapes(self, battle: Battle, state: AdvancedState, adv: AdvShip, doom: str) -> bool:
         """With the option adv-bh-escapes, a ship at an event horizon tries its one clever
@@ -317,3 +310,32 @@ class BlackHoleEscapes(AdvancedModule):
         "clever escape a battle (a Helm Ops check) and skips off it at warp on a pass (with "
         "adv-terrain)."
     )
+
+
+class _Lay(Question):
+    """A side's minelayers may lay mines where the scenario lets them (ADV-MINE-02)."""
+
+    __slots__ = ("phase",)
+
+    def __init__(self, phase: int) -> None:
+        self.phase = phase
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        t = terrain_of(battle)
+        assert t is not None
+        ships = mines.may_lay(battle.scenario, state_of(battle), t, item)
+        return LayDecision(item, self.phase, ships) if ships else None
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, LayDecision)
+        if not isinstance(order, LayOrder):
+            raise IllegalOrderError(f"expected LAY ... or LAY NONE, got '{order}'")
+        mines.verify_lay(decision, order)
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(order, LayOrder)
+        state = state_of(battle)
+        t = terrain_of(battle)
+        assert t is not None
+        for sid in order.ships:
+            mines.lay(battle, state, t, state.of(sid))

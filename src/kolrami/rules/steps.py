@@ -1,0 +1,113 @@
+"""The steps every game's turn is made of (kolrami.engine.driver's state machine): a plain
+function, a phase's hooks one after another, and one question put to each side or ship in turn.
+
+A game's turn is these and its own steps, pushed onto the battle's agenda as the turn goes; a
+module's decision hook returns the steps it needs (often an `Each` of its `Question`), so that
+a battle copied mid-phase (`Battle.clone`) carries on exactly where it stood.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from mypy_extensions import mypyc_attr
+
+from kolrami.engine.driver import Step
+
+if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.orders import Decision, Order
+
+__all__ = ["Call", "Each", "Hooks", "Question"]
+
+#: What a decision hook returns: the steps its phase needs, run in order.
+Steps = Sequence[Step]
+
+
+class Call(Step):
+    """Call `fn(battle, *args)`: a plain step that asks nothing."""
+
+    __slots__ = ("args", "fn")
+
+    def __init__(self, fn: Callable[..., object], *args: Any) -> None:
+        self.fn = fn
+        self.args = args
+
+    def run(self, battle: Battle) -> Decision | None:
+        self.fn(battle, *self.args)
+        return None
+
+
+class Hooks(Step):
+    """A phase's hooks in module order, each called once the steps of the one before it are
+    done (`hook(battle, *args)` returns the steps it needs, or none)."""
+
+    __slots__ = ("args", "hooks", "index")
+
+    def __init__(
+        self, hooks: Sequence[Callable[..., Steps]], args: tuple[Any, ...] = (), index: int = 0
+    ) -> None:
+        self.hooks = hooks
+        self.args = args
+        self.index = index
+
+    def run(self, battle: Battle) -> Decision | None:
+        hooks = self.hooks
+        i = self.index
+        if i < len(hooks):
+            if i + 1 < len(hooks):
+                battle.agenda.append(Hooks(hooks, self.args, i + 1))
+            steps = hooks[i](battle, *self.args)
+            if steps:
+                battle.then(*steps)
+        return None
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Question(Step):
+    """One kind of decision put to each of several sides or ships in turn (`Each`): `ask`
+    says what that one may decide now (None: nothing, pass it by); `verify` and `answer`
+    check and carry out its order."""
+
+    __slots__ = ()
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        """The decision for `item` (a side or a ship) now, or None."""
+        raise NotImplementedError
+
+    def run(self, battle: Battle) -> Decision | None:  # pragma: no cover - asked through Each
+        raise NotImplementedError
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        raise NotImplementedError
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        raise NotImplementedError
+
+
+class Each(Step):
+    """`question` put to each of `items` in turn, from the `index`-th; each answer is carried
+    out before the next is asked."""
+
+    __slots__ = ("index", "items", "question")
+
+    def __init__(self, question: Question, items: Sequence[str], index: int = 0) -> None:
+        self.question = question
+        self.items = items
+        self.index = index
+
+    def run(self, battle: Battle) -> Decision | None:
+        items = self.items
+        question = self.question
+        i = self.index
+        n = len(items)
+        while i < n:
+            decision = question.ask(battle, items[i])
+            i += 1
+            if decision is not None:
+                if i < n:
+                    battle.agenda.append(Each(question, items, i))
+                battle.asking = question
+                return decision
+        return None
