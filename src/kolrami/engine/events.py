@@ -32,6 +32,10 @@ class Event:
 
     __slots__ = ()
     kind: ClassVar[str] = "event"
+    #: the field naming the ship whose superstructure after the event its `superstructure`
+    #: field gives (None: the event carries no hull): readers of the log (the replay) take
+    #: every ship's hull from these, whatever the event's kind
+    hull_of: ClassVar[str | None] = None
     #: every kind has them, as a dataclass (declared for the type checker)
     __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 

@@ -482,6 +482,19 @@ class _StepBuilder:
     def line(self, t: float, text: str, style: str = "") -> None:
         self.log.append([round(t, 3), text, style])
 
+    def hull(self, e: ev.Event, t: float) -> None:
+        """Every event that gives a ship's superstructure after it (`Event.hull_of`) sets the
+        hull the replay shows: one reading for all, whatever the event's kind."""
+        field = type(e).hull_of
+        if field is None:
+            return
+        ship_id = getattr(e, field)
+        ship = self.w.ships.get(ship_id)
+        hull = getattr(e, "superstructure", None)
+        if ship is not None and isinstance(hull, int) and ship.state[SS] != hull:
+            ship.state[SS] = hull
+            self.changed(t, ship_id)
+
     def changed(self, t: float, ship_id: str) -> None:
         ship = self.w.ships[ship_id]
         self.changes.append([round(t, 3), ship.index, _rounded(ship.state)])
@@ -562,6 +575,7 @@ class _StepBuilder:
                 told = story(w.name, False) if story is not None else None
                 if told:
                     self.line(t, re.sub(r"\[/?[a-z ]+\]", "", told).strip(), "tactics")
+                self.hull(e, t)
                 self.tactics_change(e, t)
                 continue
             self.event(e, t)
@@ -599,11 +613,6 @@ class _StepBuilder:
     def tactics_change(self, e: ev.Event, t: float) -> None:
         """What a tactics change does to the ship's numbers the replay shows."""
         w = self.w
-        if isinstance(e, te.SelfDestructed | te.BlastDamage | te.DockRepaired):
-            ship = w.ships.get(e.ship)
-            if ship is not None:
-                ship.state[SS] = e.superstructure
-                self.changed(t, e.ship)
         if isinstance(e, te.SelfDestructed | te.ShipCaptured | te.Beamed | te.Docked):
             ship = w.ships.get(e.ship)
             if ship is not None:
@@ -644,6 +653,7 @@ class _StepBuilder:
 
     def event(self, e: ev.Event, t: float) -> None:
         w = self.w
+        self.hull(e, t)
         if isinstance(e, ev.ShipPlaced):
             w.place(e)
             self.line(t, f"{w.name(e.ship)} ({e.squadron}) deploys", "move")
@@ -793,8 +803,6 @@ class _StepBuilder:
         """Damage past an advanced shield facing: the superstructure left, a hit dot."""
         w = self.w
         ship = w.ships[e.target]
-        ship.state[SS] = e.superstructure
-        self.changed(t, e.target)
         where = "superstructure" if e.location in ("hull", "") else e.location
         v = self.volley
         if v is not None and v["b"] == ship.index and e.through > 0:

@@ -269,6 +269,7 @@ class HitScored(Change):
     sheet's order; None when no weapon was struck, and in logs of format 1)."""
 
     kind: ClassVar[str] = "hit_scored"
+    hull_of: ClassVar[str | None] = "target"
     ship: str
     target: str
     weapon: str

@@ -122,3 +122,20 @@ def test_an_order_when_nothing_is_asked_is_refused() -> None:
     battle = new_battle(builtin_scenario("standard"), fleets, 1)
     with pytest.raises(IllegalOrderError, match="asks nothing"):
         rules.apply(battle, InitiativeOrder(first=True))
+
+
+def test_a_captain_asks_its_view_whether_an_order_is_legal() -> None:
+    fleets = (load_fleet("presets:federation-fleet"), load_fleet("presets:klingon-fleet"))
+    battle = new_battle(builtin_scenario("standard"), fleets, 3)
+    decision = rules.start(battle)
+    while not isinstance(decision, ActivationDecision):
+        assert decision is not None
+        decision = rules.apply(battle, InitiativeOrder(first=True))
+    mine = battle.rules.view(battle, decision.side)
+    theirs = battle.rules.view(battle, "B" if decision.side == "A" else "A")
+    good = ActivateOrder(decision.squadrons[0])
+    assert mine.can(good)
+    assert not mine.can(ActivateOrder("XS9"))
+    assert not theirs.can(good)  # not the side asked
+    with pytest.raises(IllegalOrderError, match="FPF-MOV-02"):
+        mine.verify(ActivateOrder("XS9"))

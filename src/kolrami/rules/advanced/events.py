@@ -82,6 +82,7 @@ class BonusRolled(Event):
     ADV-OFF-08, ADV-OFF-09, ADV-OFF-10, ADV-OFF-11): the check and what it did."""
 
     kind: ClassVar[str] = "bonus_rolled"
+    hull_of: ClassVar[str | None] = "ship"
     ship: str
     officer: str
     choice: str
@@ -259,6 +260,7 @@ class DamageDealt(Event):
     through, the location it struck and its effect (superstructure after)."""
 
     kind: ClassVar[str] = "damage_dealt"
+    hull_of: ClassVar[str | None] = "target"
     ship: str
     target: str
     facing: int
@@ -296,6 +298,7 @@ class Evaded(Event):
     """A ship turned one hexside to evade torpedoes (ADV-EVA-01, ADV-EVA-02, ADV-EVA-03)."""
 
     kind: ClassVar[str] = "evaded"
+    hull_of: ClassVar[str | None] = "ship"
     ship: str
     turn: int
     heading: int

@@ -284,6 +284,7 @@ class WebSqueezed(Change):
     """A constricting web tightens on its captive (ADV-WEB-05): shields and superstructure after."""
 
     kind: ClassVar[str] = "web_squeezed"
+    hull_of: ClassVar[str | None] = "ship"
     ship: str
     base: list[int]
     reinforcement: list[int]

@@ -302,6 +302,7 @@ class SelfDestructed(Change):
     ship next to it."""
 
     kind: ClassVar[str] = "self_destructed"
+    hull_of: ClassVar[str | None] = "ship"
     ship: str
     how: str
     blast: int
@@ -319,6 +320,7 @@ class BlastDamage(Change):
     """An explosion (a breach, an overload) strikes `ship` straight on the superstructure."""
 
     kind: ClassVar[str] = "blast_damage"
+    hull_of: ClassVar[str | None] = "ship"
     source: str
     ship: str
     damage: int
@@ -399,6 +401,7 @@ class DockRepaired(Change):
     """A phase docked (ADV-BASE-02, ADV-BASE-06): superstructure and casualties after."""
 
     kind: ClassVar[str] = "dock_repaired"
+    hull_of: ClassVar[str | None] = "ship"
     ship: str
     base: str
     points: int

@@ -61,6 +61,7 @@ class TerrainDamage(Change):
     what the facing absorbed, and the facing's points and the superstructure after."""
 
     kind: ClassVar[str] = "terrain_damage"
+    hull_of: ClassVar[str | None] = "ship"
     ship: str
     source: str
     facing: int

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kolrami.engine import driver
 from kolrami.engine.chance import Dice
+from kolrami.engine.orders import IllegalOrderError, Order
 from kolrami.engine.view import ShipView, Snapshots, SquadronView
 from kolrami.rules.advanced.terrain import seen_scenario
 from kolrami.rules.advanced.view import AdvancedView
@@ -38,6 +40,23 @@ class BattleView:
     def turn(self) -> int:
         """The current turn number."""
         return self._battle.turn
+
+    def verify(self, order: Order) -> None:
+        """Raise IllegalOrderError (naming the rule and the fix) unless `order` is a legal
+        answer to the decision this side is asked now: the rules' own check, the battle
+        untouched."""
+        pending = self._battle.pending
+        if pending is None or pending.side != self.side:
+            raise IllegalOrderError(f"side {self.side} is asked nothing now")
+        driver.verify(self._battle, order)
+
+    def can(self, order: Order) -> bool:
+        """Whether `order` is a legal answer to the decision this side is asked now."""
+        try:
+            self.verify(order)
+        except IllegalOrderError:
+            return False
+        return True
 
     @property
     def scenario(self) -> Scenario:
