@@ -17,7 +17,6 @@ from urllib.parse import urlsplit
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
@@ -37,9 +36,11 @@ from kolrami.tournament.store import (
     store_problem,
 )
 from kolrami.web import live
+from kolrami.web.assets import Assets
 from kolrami.web.deps import (
     LoginRequiredError,
     Web,
+    bounded_numbers,
     csrf_guard,
     csrf_token,
     login_url,
@@ -132,6 +133,8 @@ def create_app(
     )
     templates = Jinja2Templates(env=env)
     templates.env.globals["version"] = __version__
+    assets = Assets(HERE / "static")
+    templates.env.globals["static"] = assets.url
     templates.env.globals["kept"] = _keeper(env)
     templates.env.globals["once_each"] = _once_each(env)
     live.install(env, the_store, public_url, listen_host)
@@ -139,7 +142,11 @@ def create_app(
         title="Kolrami",
         version=__version__,
         # the request's unit of work first: every store call after it joins it
-        dependencies=[Depends(request_unit, scope="function"), Depends(csrf_guard)],
+        dependencies=[
+            Depends(bounded_numbers),
+            Depends(request_unit, scope="function"),
+            Depends(csrf_guard),
+        ],
         docs_url=None,
         redoc_url=None,
         openapi_url=None,
@@ -161,7 +168,7 @@ def create_app(
         https_only=https_only,
     )
     app.add_middleware(SecurityHeaders)
-    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.mount("/static", assets, name="static")
     app.state.play = play.PlayGames(play_dir or _play_dir(the_store))
     for module in (
         public,
