@@ -114,6 +114,7 @@ def create_app(
     play_dir: Path | None = None,
     public_url: str | None = None,
     listen_host: str | None = None,
+    play_limits: play.PlayLimits | None = None,
 ) -> FastAPI:
     """The web app on a store (a Store, a database URL or path, or the default ./kolrami.db).
 
@@ -123,7 +124,8 @@ def create_app(
     the database file, `<db>.play/`, or in the system's temporary folder). `public_url`: the
     address players' phones open (the join address and its QR code); by default the machine's
     address on its network (network.py). `listen_host`: the address the server listens on, so
-    that a join address phones cannot reach says so."""
+    that a join address phones cannot reach says so. `play_limits`: who may use /play and what
+    it may keep (play.PlayLimits; kolrami serve's --play options)."""
     the_store = store if isinstance(store, Store) else Store(store)
     # autoescape everything: the templates end in .j2, which select_autoescape would not escape
     # auto_reload off: the templates are part of the installed package and do not change under
@@ -169,7 +171,9 @@ def create_app(
     )
     app.add_middleware(SecurityHeaders)
     app.mount("/static", assets, name="static")
-    app.state.play = play.PlayGames(play_dir or _play_dir(the_store))
+    app.state.play = play.PlayGames(
+        play_dir or _play_dir(the_store), play_limits or play.PlayLimits()
+    )
     for module in (
         public,
         report,
