@@ -44,23 +44,60 @@ def serve_cmd(
             "network.",
         ),
     ] = None,
+    play: Annotated[
+        str,
+        typer.Option(
+            "--play",
+            help="Who may play battles in the browser (/play): open (anyone on the network), "
+            "login (organizers only) or off.",
+        ),
+    ] = "open",
+    play_folder_mb: Annotated[
+        int,
+        typer.Option(
+            "--play-folder-mb",
+            help="The most the games of /play keep on disk, in MiB (oldest finished first out).",
+        ),
+    ] = 200,
+    play_hours: Annotated[
+        float,
+        typer.Option("--play-hours", help="A /play game nobody moves in for this long is removed."),
+    ] = 24.0,
 ) -> None:
     """Run the web app: organizers run events, players report from their phones."""
     # FastAPI and the store, about 480 ms: only for serve
     from kolrami.tournament.store import database_url
     from kolrami.web import create_app
-    from kolrami.web.network import check_public_url, lan_address
+    from kolrami.web.network import check_public_url, phone_address
+    from kolrami.web.routers.play import MIB, PlayLimits, PlayMode
 
     if not 0 < port < 65536:
         raise InvalidInputError(f"--port {quoted(port, 20)}: use a port from 1 to 65535")
     tls = check_tls(certfile, keyfile)
     public = check_public_url(public_url) if public_url is not None else None
+    modes = [m.value for m in PlayMode]
+    if play not in modes:
+        raise InvalidInputError(f"--play {quoted(play, 20)}: choose one of {', '.join(modes)}")
+    if not 1 <= play_folder_mb <= 1_000_000:
+        raise InvalidInputError(
+            f"--play-folder-mb {play_folder_mb}: give 1 to 1000000 MiB for /play's games"
+        )
+    if not 0.01 <= play_hours <= 24 * 365:
+        raise InvalidInputError(
+            f"--play-hours {play_hours:g}: give 0.01 to 8760 hours before an idle game goes"
+        )
+    limits = PlayLimits(
+        mode=PlayMode(play),
+        folder_bytes=play_folder_mb * MIB,
+        expire_seconds=play_hours * 3600,
+    )
     app = create_app(
         store_url(database_url(db), create=True),
         own_hosts=(host,),
         https_only=tls is not None,
         public_url=public,
         listen_host=host,
+        play_limits=limits,
     )
     store = app.state.web.store
     store.check_health()  # a damaged file is one line now, not a 503 on some later page
@@ -72,16 +109,20 @@ def serve_cmd(
         out.print(
             f"First time: open {scheme}://{shown}:{port}/setup to make the organizer account."
         )
-    lan = lan_address()
-    if public:
-        out.print(f"Players' phones open {public}/ (--public-url)")
-    elif host in ("0.0.0.0", "::") and lan:
-        out.print(f"Players' phones open {scheme}://{lan}:{port}/ (this machine on its network)")
-    elif lan and host in ("127.0.0.1", "localhost", "::1"):
-        out.print(
-            f"Phones cannot reach a server on {host}: start with --host 0.0.0.0 and they open "
-            f"{scheme}://{lan}:{port}/"
+    bound = None if host in ("0.0.0.0", "::", "localhost") else host
+    phones = phone_address(scheme, port, public, host, bound)
+    how = " (--public-url)" if public else ""
+    out.print(f"Players' phones get {phones.url('/')}{how}: the join address and its QR code")
+    if phones.warning:
+        out.print(f"Phones cannot reach it yet: {phones.warning}")
+    out.print(
+        f"/play: {limits.mode.value}"
+        + (
+            f", games kept up to {play_folder_mb} MiB and {play_hours:g} hours idle"
+            if limits.mode != PlayMode.OFF
+            else ""
         )
+    )
     if host in ("0.0.0.0", "::"):
         out.print("Listening on every network interface: players' phones can reach it.")
         if tls is None:

@@ -17,7 +17,6 @@ from urllib.parse import urlsplit
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
@@ -37,9 +36,11 @@ from kolrami.tournament.store import (
     store_problem,
 )
 from kolrami.web import live
+from kolrami.web.assets import Assets
 from kolrami.web.deps import (
     LoginRequiredError,
     Web,
+    bounded_numbers,
     csrf_guard,
     csrf_token,
     login_url,
@@ -113,6 +114,7 @@ def create_app(
     play_dir: Path | None = None,
     public_url: str | None = None,
     listen_host: str | None = None,
+    play_limits: play.PlayLimits | None = None,
 ) -> FastAPI:
     """The web app on a store (a Store, a database URL or path, or the default ./kolrami.db).
 
@@ -122,7 +124,8 @@ def create_app(
     the database file, `<db>.play/`, or in the system's temporary folder). `public_url`: the
     address players' phones open (the join address and its QR code); by default the machine's
     address on its network (network.py). `listen_host`: the address the server listens on, so
-    that a join address phones cannot reach says so."""
+    that a join address phones cannot reach says so. `play_limits`: who may use /play and what
+    it may keep (play.PlayLimits; kolrami serve's --play options)."""
     the_store = store if isinstance(store, Store) else Store(store)
     # autoescape everything: the templates end in .j2, which select_autoescape would not escape
     # auto_reload off: the templates are part of the installed package and do not change under
@@ -132,6 +135,8 @@ def create_app(
     )
     templates = Jinja2Templates(env=env)
     templates.env.globals["version"] = __version__
+    assets = Assets(HERE / "static")
+    templates.env.globals["static"] = assets.url
     templates.env.globals["kept"] = _keeper(env)
     templates.env.globals["once_each"] = _once_each(env)
     live.install(env, the_store, public_url, listen_host)
@@ -139,7 +144,11 @@ def create_app(
         title="Kolrami",
         version=__version__,
         # the request's unit of work first: every store call after it joins it
-        dependencies=[Depends(request_unit, scope="function"), Depends(csrf_guard)],
+        dependencies=[
+            Depends(bounded_numbers),
+            Depends(request_unit, scope="function"),
+            Depends(csrf_guard),
+        ],
         docs_url=None,
         redoc_url=None,
         openapi_url=None,
@@ -161,8 +170,10 @@ def create_app(
         https_only=https_only,
     )
     app.add_middleware(SecurityHeaders)
-    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
-    app.state.play = play.PlayGames(play_dir or _play_dir(the_store))
+    app.mount("/static", assets, name="static")
+    app.state.play = play.PlayGames(
+        play_dir or _play_dir(the_store), play_limits or play.PlayLimits()
+    )
     for module in (
         public,
         report,

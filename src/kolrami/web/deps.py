@@ -15,6 +15,7 @@ functions, in the pool.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import AsyncIterator, Collection, Mapping
 from dataclasses import dataclass, field
@@ -176,6 +177,22 @@ OrganizerDep = Annotated[Organizer, Depends(require_organizer)]
 #: The largest id a row can have (SQLite's integers are 64-bit): a larger number in a URL is
 #: no event, not a number for the database to overflow on.
 MAX_ID = 2**63 - 1
+
+
+_NUMBER = re.compile(r"-?[0-9]+")
+#: What each number in a path names, for the 404's line.
+_NUMBERED = {"eid": "event", "pid": "player", "rid": "request", "number": "round"}
+
+
+async def bounded_numbers(request: Request) -> None:
+    """A number in a URL's path (an event, a round, a table, a player, a request) past what
+    the database's integers hold names nothing here: 'not found' (404), before a route or the
+    database sees it (a 30-digit table number would overflow them). Smaller ones that name
+    nothing are the routes' own 404s, which say what is there."""
+    for name, value in request.path_params.items():
+        if isinstance(value, str) and _NUMBER.fullmatch(value) and abs(int(value)) > MAX_ID:
+            what = _NUMBERED.get(name, name)
+            raise HTTPException(404, f"there is no {what} {value[:24]} here: not found")
 
 
 async def owned_event(eid: int, org: OrganizerDep, request: Request) -> EventRef:

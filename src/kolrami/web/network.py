@@ -94,19 +94,35 @@ def join_address(
     request: Request, public_url: str | None = None, listen_host: str | None = None
 ) -> JoinAddress:
     """The address the players' phones open for this server: the organizer's own setting;
-    else the one this page was opened with, unless that is this machine's loopback; else the
-    machine's address on its network, with the port this page came in on."""
+    else the address of the socket the request came in on (the server's own, as the operating
+    system gives it, never the request's Host header, which any sender writes as he likes),
+    unless that is loopback or every interface; then the machine's address on its network,
+    with the port the server listens on."""
+    server = request.scope.get("server") or ("127.0.0.1", 80)
+    scheme = "https" if request.scope.get("scheme") in ("https", "wss") else "http"
+    return phone_address(scheme, int(server[1] or 80), public_url, listen_host, str(server[0]))
+
+
+def phone_address(
+    scheme: str,
+    port: int,
+    public_url: str | None = None,
+    listen_host: str | None = None,
+    bound: str | None = None,
+) -> JoinAddress:
+    """The address phones get for a server on `port` (kolrami serve says it at start; the
+    pages print it): `public_url` when given; else `bound`, the server's own address a request
+    came in on, when it is one phones can reach; else the machine's address on its network."""
     if public_url:
         return JoinAddress(public_url.rstrip("/"))
-    url = request.url
-    host = url.hostname or "localhost"
-    if not _loopback(host):
-        return JoinAddress(str(request.base_url).rstrip("/"))
-    port = f":{url.port}" if url.port else ""
+    shown_port = "" if (scheme, port) in (("http", 80), ("https", 443)) else f":{port}"
+    if bound and not _loopback(bound) and _is_address(bound):
+        host = f"[{bound}]" if ":" in bound else bound
+        return JoinAddress(f"{scheme}://{host}{shown_port}")
     lan = lan_address()
     if lan is None:
         return JoinAddress(
-            f"{url.scheme}://127.0.0.1{port}",
+            f"{scheme}://127.0.0.1{shown_port}",
             "this machine is on no network, so only it can open this address: join the "
             "store's Wi-Fi, or start with kolrami serve --public-url",
         )
@@ -116,7 +132,16 @@ def join_address(
             "the server listens only on this machine: start it with kolrami serve --host "
             "0.0.0.0 so that phones can open this address"
         )
-    return JoinAddress(f"{url.scheme}://{lan}{port}", warning)
+    return JoinAddress(f"{scheme}://{lan}{shown_port}", warning)
+
+
+def _is_address(host: str) -> bool:
+    """An IP address (what a socket is bound to), not a name."""
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 def qr_svg(text: str, scale: int = 4) -> Markup:

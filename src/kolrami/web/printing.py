@@ -46,6 +46,7 @@ def round_sheet(
     chosen = current_round(store, name, number)
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
     live.install(env, store, base or None, None)  # the timer's end time, the join QR code
+    env.globals["static"] = lambda name: f"{base.rstrip('/')}/static/{name}"  # a file, no server
     if not base:  # no page was opened: the address phones reach this machine on (kolrami serve)
         lan = lan_address()
         found = JoinAddress(

@@ -163,3 +163,46 @@ def wait_text(seconds: int) -> str:
     if seconds < 90:
         return f"{seconds} second{'s' if seconds != 1 else ''}"
     return f"{(seconds + 59) // 60} minutes"
+
+
+@dataclass(slots=True)
+class _Bucket:
+    tokens: float
+    at: float
+
+
+@dataclass(slots=True)
+class RateLimit:
+    """At most `burst` requests at once and `per_minute` a minute on average, per key (a
+    client's address, a device): a token bucket. `take` answers 0 (go on) or the whole seconds
+    to wait. Keys live in memory, at most THROTTLE_KEYS of them (the fullest are forgotten
+    first: a full bucket is what a new key would get anyway)."""
+
+    per_minute: float
+    burst: int
+    clock: Callable[[], float] = time.monotonic
+    _buckets: dict[str, _Bucket] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def take(self, key: str) -> int:
+        """Count one request of `key`; 0 when it may go on, else the seconds until it may."""
+        now = self.clock()
+        rate = self.per_minute / 60.0
+        with self._lock:
+            b = self._buckets.get(key)
+            if b is None:
+                if len(self._buckets) >= THROTTLE_KEYS:
+                    full = [
+                        k for k, x in self._buckets.items() if self._level(x, now) >= self.burst
+                    ]
+                    for k in full or list(self._buckets)[: THROTTLE_KEYS // 10]:
+                        del self._buckets[k]
+                b = self._buckets[key] = _Bucket(float(self.burst), now)
+            b.tokens, b.at = self._level(b, now), now
+            if b.tokens >= 1.0:
+                b.tokens -= 1.0
+                return 0
+            return max(1, math.ceil((1.0 - b.tokens) / rate)) if rate > 0 else 3600
+
+    def _level(self, b: _Bucket, now: float) -> float:
+        return min(float(self.burst), b.tokens + (now - b.at) * self.per_minute / 60.0)

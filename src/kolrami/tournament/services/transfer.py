@@ -82,28 +82,35 @@ def standings_csv(s: Session, event_name: str | None = None) -> str:
             "fp_by_round",
             "byes",
             "dropped",
+            "shared_rank",
         ]
     )
     shared = {x.rank for x in state.standings() if x.tied}
     for x in state.standings():
         writer.writerow(
             [
-                f"={x.rank}" if x.rank in shared else x.rank,
-                x.title,
+                x.rank,  # a number; a shared rank is said in its own column, never as "=3"
+                _cell(x.title),
                 _cell(x.player),
                 x.battle_points,
                 x.fleet_points,
                 " / ".join(str(fp) for fp in x.fp_by_round),
                 x.byes,
                 "yes" if x.dropped else "",
+                "yes" if x.rank in shared else "",
             ]
         )
     return out.getvalue()
 
 
+#: What a spreadsheet reads as the start of a formula (OWASP's list for CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
 def _cell(text: str) -> str:
-    """A name as a spreadsheet cell: one starting with = + - @ would be read as a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    """A text as a spreadsheet cell: one that a spreadsheet would read as a formula (starting
+    with = + - @, a tab or a carriage return) is prefixed with a quote, so it stays text."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def import_event(s: Session, doc: dict[str, Any]) -> str:

@@ -16,11 +16,15 @@ import os
 import re
 import secrets
 import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse
 from rich.console import Console
 
@@ -37,9 +41,9 @@ from kolrami.rules.fpf.orders import OrdersDecision, ReactionDecision
 from kolrami.scenarios.models import BUILTIN as SCENARIOS
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.session import HUMAN, SIDES, PlaySession, choices, percent, rule_reading
-from kolrami.web.deps import render
+from kolrami.web.deps import LoginRequiredError, client_key, current_organizer, render
+from kolrami.web.security import RateLimit, wait_text
 
-router = APIRouter(tags=["play"])
 _GAME_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 #: The replay page is one self-contained file with its script and style inline.
 REPLAY_CSP = (
@@ -49,44 +53,286 @@ REPLAY_CSP = (
 ARCS = {"F": 0.0, "P": 90.0, "A": 180.0, "S": 270.0}  # each arc's centre, degrees to port
 
 
+#: How much memory a session in the cache takes, for each byte of its log (measured: a 200-turn
+#: AI battle of a 42 kB log holds about 190 kB; rounded up).
+MEMORY_PER_LOG_BYTE = 6
+MIB = 1024 * 1024
+
+
+class PlayMode(StrEnum):
+    """Who may use /play: anyone, logged-in organizers only, or nobody (kolrami serve --play)."""
+
+    OPEN = "open"
+    LOGIN = "login"
+    OFF = "off"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayLimits:
+    """What one client and the whole server may keep of /play (kolrami serve's options).
+
+    A client is an address. New games and orders are rate-limited per client; each client may
+    keep `client_games` games and `client_bytes` of logs, the folder `folder_games` and
+    `folder_bytes` in all: past a cap the oldest finished games go first (the client's own for
+    its caps), then games nobody has touched for `expire_seconds`; a game in progress is never
+    removed before it expires, so when only those are left the new game is refused (429). The
+    sessions kept in memory are at most `cache_games`, and about `cache_bytes` of memory."""
+
+    mode: PlayMode = PlayMode.OPEN
+    games_per_minute: float = 6.0
+    games_burst: int = 10
+    orders_per_minute: float = 600.0
+    orders_burst: int = 60
+    client_games: int = 20
+    client_bytes: int = 20 * MIB
+    folder_games: int = 2_000
+    folder_bytes: int = 200 * MIB
+    expire_seconds: float = 24 * 3600.0
+    cache_games: int = 64
+    cache_bytes: int = 64 * MIB
+
+
+@dataclass(slots=True)
+class _Game:
+    """What the folder's index knows of one game: whose it is, its log's size, finished or
+    not, and when it was last used (wall clock: the file's time after a restart)."""
+
+    client: str
+    size: int
+    finished: bool
+    used: float
+    shown: str | None = None  # the side last shown (hot-seat's 'pass the device')
+
+
+class PlayFullError(HTTPException):
+    """A new game refused: the client's or the folder's caps are reached by games in progress."""
+
+
 @dataclass(slots=True)
 class PlayGames:
-    """The games in progress: their logs in `folder`, their sessions cached in memory."""
+    """The games in progress: their logs in `folder`, an index of them, and a bounded cache of
+    their sessions in memory (a session dropped from it is rebuilt from its log)."""
 
     folder: Path
-    cache: dict[str, PlaySession] = field(default_factory=dict)
-    shown: dict[str, str] = field(default_factory=dict)  # game: the side last shown
+    limits: PlayLimits = field(default_factory=PlayLimits)
+    clock: Callable[[], float] = time.time
+    cache: OrderedDict[str, PlaySession] = field(default_factory=OrderedDict)
+    index: dict[str, _Game] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    new_games: RateLimit = field(init=False)
+    orders: RateLimit = field(init=False)
+    _sizes: dict[str, int] = field(default_factory=dict)  # cached game: its memory, reckoned
+
+    def __post_init__(self) -> None:
+        self.new_games = RateLimit(self.limits.games_per_minute, self.limits.games_burst)
+        self.orders = RateLimit(self.limits.orders_per_minute, self.limits.orders_burst)
+        if self.folder.is_dir():  # a restarted server: the games it had, nobody's in particular
+            for path in self.folder.glob("*.tmp"):
+                path.unlink(missing_ok=True)
+            for path in self.folder.glob("*.jsonl"):
+                if _GAME_ID.match(path.stem):
+                    st = path.stat()
+                    self.index[path.stem] = _Game("", st.st_size, True, st.st_mtime)
 
     def path(self, gid: str) -> Path:
         if not _GAME_ID.match(gid):
             raise HTTPException(404, "there is no such game here")
         return self.folder / f"{gid}.jsonl"
 
-    def new(self, session: PlaySession) -> str:
-        gid = secrets.token_urlsafe(18)
-        self.folder.mkdir(parents=True, exist_ok=True)
+    # --- the caps ---------------------------------------------------------------------------
+
+    def folder_bytes(self) -> int:
+        """The bytes of every game's log in the folder, as the index counts them."""
+        return sum(g.size for g in self.index.values())
+
+    def cached_bytes(self) -> int:
+        """The memory the cached sessions are reckoned to take."""
+        return sum(self._sizes.values())
+
+    def _expired(self, g: _Game, now: float) -> bool:
+        return now - g.used > self.limits.expire_seconds
+
+    def sweep(self) -> None:
+        """Remove every game nobody has used for `expire_seconds`."""
+        now = self.clock()
+        for gid in [k for k, g in self.index.items() if self._expired(g, now)]:
+            self.remove(gid)
+
+    def remove(self, gid: str) -> None:
+        """Forget a game and delete its log."""
+        self.index.pop(gid, None)
+        self._uncache(gid)
+        self.path(gid).unlink(missing_ok=True)
+
+    def _room(self, over: Callable[[], bool], mine: Callable[[_Game], bool], keep: str) -> bool:
+        """Remove games of `mine` (oldest finished first, then expired ones) until `over` is
+        false; False when it still is."""
+        now = self.clock()
+        for wanted in (lambda g: g.finished, lambda g: self._expired(g, now)):
+            if not over():
+                return True
+            found = sorted(
+                (g.used, gid)
+                for gid, g in self.index.items()
+                if gid != keep and mine(g) and wanted(g)
+            )
+            for _, gid in found:
+                if not over():
+                    break
+                self.remove(gid)
+        return not over()
+
+    def make_room(self, client: str, size: int, keep: str = "") -> None:
+        """Make room for `size` more bytes of `client` (a new game when `keep` is empty):
+        refused (429) when only games in progress are left to remove."""
+        lim, new = self.limits, 0 if keep else 1
+        of = [lambda g: g.client == client, lambda g: True]
+
+        def client_over() -> bool:
+            games = [g for g in self.index.values() if g.client == client]
+            return (
+                len(games) + new > lim.client_games
+                or sum(g.size for g in games) + size > lim.client_bytes
+            )
+
+        def folder_over() -> bool:
+            return (
+                len(self.index) + new > lim.folder_games
+                or self.folder_bytes() + size > lim.folder_bytes
+            )
+
+        if not self._room(client_over, of[0], keep):
+            raise PlayFullError(
+                429,
+                f"you have {sum(g.client == client for g in self.index.values())} games in "
+                f"progress here, the most one device may keep ({lim.client_games} games, "
+                f"{lim.client_bytes // MIB} MiB): finish one, or come back when one has "
+                f"expired ({_hours(lim.expire_seconds)} without a move)",
+            )
+        if not self._room(folder_over, of[1], keep):
+            raise PlayFullError(
+                429,
+                f"this server keeps {lim.folder_games} games, {lim.folder_bytes // MIB} MiB, "
+                "and every one is in progress: try again when one has finished or expired",
+            )
+
+    # --- the cache --------------------------------------------------------------------------
+
+    def _cache(self, gid: str, session: PlaySession, size: int) -> None:
+        self._uncache(gid)
         self.cache[gid] = session
-        self.save(gid)
+        self._sizes[gid] = size * MEMORY_PER_LOG_BYTE
+        while len(self.cache) > 1 and (
+            len(self.cache) > self.limits.cache_games
+            or self.cached_bytes() > self.limits.cache_bytes
+        ):
+            self._uncache(next(iter(self.cache)))  # the least recently used
+
+    def _uncache(self, gid: str) -> None:
+        self.cache.pop(gid, None)
+        self._sizes.pop(gid, None)
+
+    # --- games ------------------------------------------------------------------------------
+
+    def new(self, session: PlaySession, client: str = "") -> str:
+        """Keep a new game of `client` (room made first, or refused with 429)."""
+        gid = secrets.token_urlsafe(18)
+        text = session.log_text()
+        size = len(text.encode())
+        self.sweep()
+        self.make_room(client, size)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.index[gid] = _Game(client, 0, session.over, self.clock())
+        self._write(gid, text)
+        self._cache(gid, session, size)
         return gid
 
     def get(self, gid: str) -> PlaySession:
+        path = self.path(gid)
+        g = self.index.get(gid)
+        if g is not None and self._expired(g, self.clock()):
+            self.remove(gid)
+            raise HTTPException(
+                404,
+                f"this game expired: nobody played it for {_hours(self.limits.expire_seconds)}",
+            )
         session = self.cache.get(gid)
-        if session is None:
-            path = self.path(gid)
-            try:
-                text = path.read_text(encoding="utf-8")
-            except OSError:
-                raise HTTPException(404, "there is no such game here") from None
-            session = self.cache[gid] = PlaySession.resume(text)
+        if session is not None:
+            self.cache.move_to_end(gid)
+            return session
+        if g is None:
+            raise HTTPException(404, "there is no such game here")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            self.index.pop(gid, None)
+            raise HTTPException(404, "there is no such game here") from None
+        session = PlaySession.resume(text)
+        g.finished = session.over
+        self._cache(gid, session, g.size)
         return session
 
     def save(self, gid: str) -> None:
-        """Write the game's log, whole or not at all (a new file renamed over the old)."""
+        """Write the game's log, whole or not at all (a new file renamed over the old); the
+        game grew: room is made for it (other games' finished logs go first)."""
+        session = self.cache[gid]
+        g = self.index[gid]
+        text = session.log_text()
+        size = len(text.encode())
+        if size > g.size:
+            try:
+                self.make_room(g.client, size - g.size, keep=gid)
+            except PlayFullError:
+                self._uncache(gid)  # the order is not kept: the game is as its log left it
+                raise
+        g.finished, g.used = session.over, self.clock()
+        self._write(gid, text)
+        self._cache(gid, session, size)
+
+    def _write(self, gid: str, text: str) -> None:
         path = self.path(gid)
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(self.cache[gid].log_text(), encoding="utf-8")
+        tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
+        self.index[gid].size = len(text.encode())
+
+    def shown(self, gid: str, side: str) -> str | None:
+        """The side shown last time (None: none yet), and `side` kept as shown now."""
+        g = self.index.get(gid)
+        if g is None:
+            return None
+        last, g.shown = g.shown, side
+        return last
+
+
+def _hours(seconds: float) -> str:
+    hours = seconds / 3600
+    return f"{hours:g} hour{'s' if hours != 1 else ''}"
+
+
+def play_door(request: Request) -> None:
+    """/play as the organizer set it (kolrami serve --play): open, for logged-in organizers
+    only, or off; and each client's orders within their rate."""
+    play: PlayGames = request.app.state.play
+    if play.limits.mode == PlayMode.OFF:
+        raise HTTPException(
+            403, "playing in the browser is switched off on this server (kolrami serve --play)"
+        )
+    if play.limits.mode == PlayMode.LOGIN and current_organizer(request) is None:
+        raise LoginRequiredError(request.url.path)
+
+
+def _rate(limit: RateLimit, request: Request, what: str) -> None:
+    wait = limit.take(client_key(request))
+    if wait:
+        raise HTTPException(
+            429,
+            f"too many {what} from this device: wait {wait_text(wait)} and send it again",
+            headers={"Retry-After": str(wait)},
+        )
+
+
+router = APIRouter(tags=["play"], dependencies=[Depends(play_door)])
 
 
 def games(request: Request) -> PlayGames:
@@ -237,9 +483,8 @@ def state(gid: str, request: Request) -> dict[str, Any]:
     d = session.decision
     side = d.side if d is not None else "A"
     hot_seat = all(seat == HUMAN for seat in session.seats)
-    last = play.shown.get(gid)
+    last = play.shown(gid, side)
     pass_to = side if hot_seat and session.hides_anything() and last not in (None, side) else None
-    play.shown[gid] = side
     sc = session.scenario
     return {
         "game": gid,
@@ -314,8 +559,10 @@ def new_game(
     fleets = (load_fleet(f"presets:{fleet_a}", pack), load_fleet(f"presets:{fleet_b}", pack))
     sc = builtin_scenario(scenario).model_copy(update={"turn_limit": turns})
     play = games(request)
+    _rate(play.new_games, request, "new games")
+    session = PlaySession(sc, fleets, number, (seat_a, seat_b))  # AI sides play here, unlocked
     with play.lock:
-        gid = play.new(PlaySession(sc, fleets, number, (seat_a, seat_b)))
+        gid = play.new(session, client_key(request))
     return RedirectResponse(f"/play/{gid}", status_code=303)
 
 
@@ -361,6 +608,7 @@ async def give_order(gid: str, request: Request) -> JSONResponse:
     if not isinstance(text, str) or not text.strip() or len(text) > 2000:
         raise HTTPException(422, 'send {"order": "<an order in the log\'s text form>"}')
     play = games(request)
+    _rate(play.orders, request, "orders")
     with play.lock:
         session = play.get(gid)
         refusal = session.submit(text)
@@ -375,6 +623,7 @@ async def give_order(gid: str, request: Request) -> JSONResponse:
 def undo(gid: str, request: Request) -> JSONResponse:
     """Take back the last order while it is not committed."""
     play = games(request)
+    _rate(play.orders, request, "orders")
     with play.lock:
         session = play.get(gid)
         try:
