@@ -101,6 +101,8 @@ class Names(Generic[T]):
         by_tail = [e for e in self._entries if key in e.tails]
         if by_tail:
             return by_tail[0].value if len(by_tail) == 1 else None
+        if len(key) < 3 or key.isdigit():  # 'a', '2' of 'D-2-a': too little to name a thing
+            return None
         by_run = [e for e in self._entries if key in e.runs]
         return by_run[0].value if len(by_run) == 1 else None
 
