@@ -40,6 +40,7 @@ def test_validate_legal_fleet_exits_0_with_the_documented_json(tmp_path: Path) -
         "resource",
         "errors",
         "note",
+        "faction_notes",
     ]
     assert data["valid"] is True
     assert data["ships"][0]["cards"][0] == {
@@ -332,7 +333,7 @@ def test_validate_says_the_faction_surcharge_is_off_for_a_mixed_fleet(tmp_path: 
     assert code == 0, text
     assert "ships of 2 factions (FED, KLI)" in text
     assert "Captain Ilsa Venn (FED) on Sting (KLI)" in text
-    assert "the faction surcharge is off unless the event sets one" in text
+    assert "the faction surcharge is off unless the event sets one" in " ".join(text.split())
     code, text = invoke("fleet", "validate", str(fleet), "--surcharge", "3", "--json")
     assert code == 0
     notes = json.loads(text)["faction_notes"]

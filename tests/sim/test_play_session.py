@@ -1,6 +1,7 @@
 """The PlaySession behind `kolrami play` and /play: orders checked by the rules before they go in,
-undo of the last decision (noted in the log once its dice were seen), a log that resumes and re-runs identically, odds that are
-`kolrami odds`'s, and AI seats that see their own side's view only."""
+undo of the last decision (noted in the log once its dice were seen), a log that resumes and
+re-runs identically, odds that are `kolrami odds`'s, and AI seats that see their own side's
+view only."""
 
 from __future__ import annotations
 
@@ -123,7 +124,9 @@ def test_undo_against_the_ai_takes_its_answers_back_too() -> None:
         order = order or str(RandomCaptain(Dice(2)).decide(session.view(d.side), d))
         assert session.submit(order) is None
     k, side, text, answers = session.last_undoable() or (0, "", "", [])
-    assert side == "A" and answers and all(who == "B" for who, _ in answers)
+    assert side == "A"
+    assert answers
+    assert all(who == "B" for who, _ in answers)
     before = session.orders()[:k]
     assert session.undo() == text
     assert session.orders() == before
@@ -157,7 +160,7 @@ def test_a_tournament_game_forbids_an_undo_whose_dice_were_seen() -> None:
     session = PlaySession(sc, fleets, 7, (HUMAN, "aggressive"), undo="unseen")
     k = _until_dice_follow(session)
     log = session.log_text()
-    with pytest.raises(Exception, match="stands: .* rolled since it was given"):
+    with pytest.raises(Exception, match=r"stands: .* rolled since it was given"):
         session.undo()
     assert session.log_text() == log
     assert read_log(log)[0].header["undo"] == "unseen"  # type: ignore[attr-defined]
