@@ -137,3 +137,14 @@ def test_players_are_found_by_one_of_their_words(
     assert main(["tournament", "player", "rename", "ana", "Ana Lima-Sousa", *d]) == 0
     assert "Renamed Ana Lima" in capsys.readouterr().out
     assert main(["tournament", "player", "remove", "lima sousa", *d]) == 0
+
+
+def test_standings_during_round_1_do_not_read_after_0_rounds(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["tournament", "pair", "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert main(["tournament", "standings", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "after 0 rounds" not in out
+    assert "round 1 in progress, no round complete yet" in out

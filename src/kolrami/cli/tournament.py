@@ -743,6 +743,8 @@ def standings_cmd(
     played, paired = state.rounds_complete, len(state.rounds)
     if not paired:
         title = "Standings: no round played yet"
+    elif not played:  # not "after 0 rounds" while round 1 is reported (issue 47, item 16)
+        title = f"Standings: round {paired} in progress, no round complete yet"
     else:
         title = f"Standings after {played} round{'' if played == 1 else 's'}" + (
             f" (round {paired} in progress)" if paired > played else ""
