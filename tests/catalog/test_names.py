@@ -91,3 +91,26 @@ def test_a_fleet_reference_that_names_nothing_says_what_it_may_be(ref: str, mess
         load_any(ref)
     assert message in str(info.value)
     assert "Is a directory" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("query", "card_id"),
+    [
+        ("tavish", "orrin"),
+        ("Forward Repair", "repair-tender"),
+        ("\uff34\uff2f\uff32\uff27\uff21", "torga"),
+    ],
+)
+def test_one_entrys_whole_words_or_full_width_letters_name_it(query: str, card_id: str) -> None:
+    assert get_card(query).id == card_id  # issue 47, item 12
+
+
+def test_a_run_of_words_must_be_one_entrys_and_part_of_a_word_is_no_match() -> None:
+    names = Names.of("player", [(1, "Ana Lima", ()), (2, "Ana Sousa", ()), (3, "José Lima", ())])
+    assert names.get("lima") is None  # two end so
+    assert names.get("ana") is None  # two start so
+    assert names.get("Jose") == 3  # accents do not count
+    assert names.get("\uff2a\uff2f\uff33\uff25")  # full-width JOSE == 3
+    assert names.get("Jos") is None  # part of a word: a suggestion, not a match
+    assert names.suggest("Jos") == ["José Lima"]
+    assert Names.of("player", [(1, "Ana Lima", ())]).get("Ana") == 1

@@ -96,7 +96,7 @@ def test_pairings_slips_swap_and_cancel(
     first, second = tables[0]["a"], tables[1]["a"]
     assert main(["tournament", "swap", first, second, *d]) == 0
     assert main(["tournament", "cancel-round", "--repair", *d]) == 0
-    assert main(["tournament", "result", "1", tables[0]["a"], "--fp", "10", *d]) == 0
+    assert main(["tournament", "result", "1", tables[0]["a"], "--fp", "10", "--anyway", *d]) == 0
     refused(db, ["tournament", "cancel-round"], "cancelled only before any result", capsys)
 
 

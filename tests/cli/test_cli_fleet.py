@@ -40,6 +40,7 @@ def test_validate_legal_fleet_exits_0_with_the_documented_json(tmp_path: Path) -
         "resource",
         "errors",
         "note",
+        "faction_notes",
     ]
     assert data["valid"] is True
     assert data["ships"][0]["cards"][0] == {
@@ -172,21 +173,12 @@ def test_new_builds_a_fleet_at_the_prompt(tmp_path: Path) -> None:
                 "1",
                 "venn",
                 "",  # squadron, captain, no admiral
-                "damage-control-team",
-                "",  # crew slots (two)
-                "",
-                "",  # talent, tech
-                "phaser-focus",
-                "",  # weapon, squadron
+                "damage-control-team, phaser-focus",  # every upgrade on one line
                 "charger",
                 "1",
                 "",
                 "",
-                "",
-                "",
-                "",
-                "",
-                "",  # no cards
+                "",  # no cards: the same five answers whatever the class
                 "",  # no more ships
                 "sensor-picket",
             ]
@@ -253,3 +245,96 @@ def test_wrong_names_get_one_line_that_helps(
     assert message in err
     assert "Venture" not in err
     assert "Is a directory" not in err
+
+
+def _built(tmp_path: Path, lines: list[str], *options: str) -> tuple[int, str, Path]:
+    out = tmp_path / "built.json"
+    code, text = invoke("fleet", "new", "--out", str(out), *options, stdin="\n".join(lines) + "\n")
+    return code, text, out
+
+
+@pytest.mark.rule("FBS-05", "OP-13")
+def test_fleet_new_checks_each_choice_as_it_is_made(tmp_path: Path) -> None:
+    """Issue 47, item 10: the faction restriction, the slot and the budget at the prompt."""
+    code, text, out = _built(
+        tmp_path,
+        [
+            "Checked",
+            "reliant",
+            "1",
+            "Kor'vekh",  # a Klingon-only captain on a Federation ship: refused at once
+            "?",  # what fits: Federation and independent captains only
+            "",
+            "",
+            "sensor picket",  # a resource where the upgrades go: said so
+            "",
+            "enterprise",  # 90 + 180 > 200: refused at once with the amount
+            "list",
+            "remove 1",
+            "star hawk",
+            "1",
+            "",
+            "",
+            "",
+            "",
+            "?",  # the resources that fit the SP left
+            "",
+        ],
+        "--limit",
+        "200",
+    )
+    assert code == 0, text
+    assert "may only serve on KLI ships, not on a FED Reliant (FBS-05)" in text
+    fits = next(line for line in text.splitlines() if "Fits:" in line)
+    assert "Captain Ilsa Venn" in fits
+    assert "Kor'vekh" not in fits
+    assert "General Azra'tol" not in fits
+    assert "Sensor Picket is a resource, not an upgrade" in text
+    assert "Enterprise (180 SP): Total Build 270 SP exceeds the 200 SP limit by 70" in text
+    assert "1. Reliant, squadron 1" in text
+    assert "Removed ship 1 (reliant)" in text
+    resources = [line for line in text.splitlines() if "Fits:" in line][-1]
+    assert "Sensor Picket" in resources
+    assert "Captain" not in resources  # the resource prompt offers resources only
+    saved = json.loads(out.read_text())
+    assert [s["id"] for s in saved["ships"]] == ["star-hawk"]
+
+
+def test_fleet_new_asks_five_questions_a_ship_whatever_its_class(tmp_path: Path) -> None:
+    # the same script builds a Bird of Prey and a Starbase: no drift between classes
+    for cls in ("bird of prey", "starbase"):
+        code, text, out = _built(tmp_path, ["F", cls, "1", "", "", "", "", ""], "--force")
+        assert code == 0, text
+        assert json.loads(out.read_text())["ships"][0]["id"] == builtin_pack().get(cls).id
+
+
+def test_a_cross_faction_card_is_noted_with_the_surcharge_rule(tmp_path: Path) -> None:
+    code, text, _ = _built(tmp_path, ["F", "sting", "1", "venn", "", "", "", ""])
+    assert code == 0, text
+    assert "a FED card on a KLI ship is legal here" in text
+    assert "--surcharge" in text
+
+
+def test_validate_says_the_faction_surcharge_is_off_for_a_mixed_fleet(tmp_path: Path) -> None:
+    """Issue 47, item 16: a Klingon ship in a Federation fleet passes, with the rule said."""
+    fleet = tmp_path / "mixed.json"
+    fleet.write_text(
+        json.dumps(
+            {
+                "name": "Mixed",
+                "ships": [
+                    {"id": "reliant", "squadron": 1},
+                    {"id": "sting", "squadron": 2, "captain": "venn"},
+                ],
+            }
+        )
+    )
+    code, text = invoke("fleet", "validate", str(fleet))
+    assert code == 0, text
+    assert "ships of 2 factions (FED, KLI)" in text
+    assert "Captain Ilsa Venn (FED) on Sting (KLI)" in text
+    assert "the faction surcharge is off unless the event sets one" in " ".join(text.split())
+    code, text = invoke("fleet", "validate", str(fleet), "--surcharge", "3", "--json")
+    assert code == 0
+    notes = json.loads(text)["faction_notes"]
+    assert any("each costs 3 SP more" in n for n in notes)

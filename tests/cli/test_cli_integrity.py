@@ -43,12 +43,12 @@ def test_the_last_report_does_not_rewrite_a_table(
     assert "Admiral" not in standings  # no titles before any round
     assert "Level" not in standings
     ok("tournament", "pair", "--db", db)
-    ok("tournament", "result", "1", "Ann", "--win", "--fp", "85", "--db", db)
+    ok("tournament", "result", "1", "Ann", "--win", "--fp", "85", "--anyway", "--db", db)
     before = ok("tournament", "export", "--db", db)
     assert "disagrees" in refused(
         capsys, "tournament", "result", "1", "Bob", "--win", "--fp", "84", "--db", db
     )
-    ok("tournament", "result", "1", "Bob", "--loss", "--fp", "84", "--db", db)
+    ok("tournament", "result", "1", "Bob", "--loss", "--fp", "0", "--db", db)
     after_bob = ok("tournament", "export", "--db", db)
     assert "--correct" in refused(
         capsys, "tournament", "result", "1", "Ann", "--loss", "--fp", "200", "--db", db
@@ -91,7 +91,7 @@ def test_roll_offs_show_dice_and_refuse_impossible_entries(
     )
     pairing = json.loads(ok("tournament", "pair", "--json", "--db", path))
     for t in pairing["tables"]:
-        ok("tournament", "result", "1", t["a"], "--win", "--fp", "10", "--db", path)
+        ok("tournament", "result", "1", t["a"], "--win", "--fp", "10", "--anyway", "--db", path)
         ok("tournament", "result", "1", t["b"], "--loss", "--fp", "0", "--db", path)
     winners = sorted(t["a"] for t in pairing["tables"])
     standings = ok("tournament", "standings", "--db", path)

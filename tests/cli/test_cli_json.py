@@ -67,7 +67,9 @@ RUNS: dict[str, list[str]] = {
         "{tmp}/t.db",
     ],
     "tournament pair": ["tournament", "pair", "--db", "{tmp}/t.db"],
-    "tournament result": ["tournament", "result", "1", "mara", "--fp", "40", "--db", "{tmp}/t.db"],
+    "tournament result": [
+        "tournament", "result", "1", "mara", "--fp", "40", "--anyway", "--db", "{tmp}/t.db"
+    ],
     "tournament verify": [
         "tournament",
         "verify",

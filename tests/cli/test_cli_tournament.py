@@ -108,9 +108,14 @@ def test_an_event_at_the_counter(tmp_path: Path, capsys: pytest.CaptureFixture[s
     tables = _store_games(db, 1)
     game = next(g for g in tables if g["b"])
     ok("tournament", "verify", "1", game["a"], "--initials", "XY", "--db", db)
-    ok("tournament", "result", "1", game["a"], "--win", "--fp", "250", "--db", db)
-    out = ok("tournament", "result", "1", game["b"], "--loss", "--fp", "212", "--db", db)
-    assert "Check:" in out  # 212 is impossible against the winner's fleet
+    ok("tournament", "result", "1", game["a"], "--win", "--fp", "250", "--anyway", "--db", db)
+    # 212 is impossible against the winner's fleet: refused, then recorded as the table agreed
+    assert main(["tournament", "result", game["b"], "--loss", "--fp", "212", "--db", db]) == 2
+    assert "--anyway" in capsys.readouterr().err
+    out = ok(
+        "tournament", "result", "1", game["b"], "--loss", "--fp", "212", "--anyway", "--db", db
+    )
+    assert "Recorded anyway:" in out
     data = json.loads(ok("tournament", "standings", "--json", "--db", db))
     assert data["standings"][0]["battle_points"] == 2
     sheet = tmp_path / "sheets.html"

@@ -1,6 +1,7 @@
 """The PlaySession behind `kolrami play` and /play: orders checked by the rules before they go in,
-undo only while nothing is committed, a log that resumes and re-runs identically, odds that are
-`kolrami odds`'s, and AI seats that see their own side's view only."""
+undo of the last decision (noted in the log once its dice were seen), a log that resumes and
+re-runs identically, odds that are `kolrami odds`'s, and AI seats that see their own side's
+view only."""
 
 from __future__ import annotations
 
@@ -76,31 +77,96 @@ def test_an_illegal_order_is_refused_with_its_clause_and_changes_nothing() -> No
     assert session.log_text() == before
 
 
-def test_undo_goes_back_only_to_the_last_die_or_the_other_side() -> None:
+def _until_dice_follow(session: PlaySession) -> int:
+    """Random legal orders for the human seat until one is followed by dice; its index."""
+    captain = RandomCaptain(Dice(5))
+    while True:
+        d = session.decision
+        assert d is not None
+        assert session.submit(str(captain.decide(session.view(d.side), d))) is None
+        last = session.last_undoable()
+        assert last is not None
+        if session.dice_seen(last[0]):
+            return last[0]
+
+
+def test_undo_takes_back_the_last_decision_however_it_was_followed() -> None:
+    # issue 47, item 2: hot-seat, the roll-off, an activation, the other side's reaction
     session = _session((HUMAN, HUMAN))
     assert isinstance(session.decision, InitiativeDecision)  # the roll-off's dice are rolled
     assert session.undoable() == 0
+    with pytest.raises(Exception, match="nothing to undo"):
+        session.undo()
     side = session.decision.side
     assert session.submit("FIRST") is None
-    assert session.decision is not None
-    assert session.decision.side == side
-    assert session.undoable() == 1  # no die since: the choice is not committed yet
     log = session.log_text()
     assert session.undo() == "FIRST"
     assert isinstance(session.decision, InitiativeDecision)
-    assert len(session.log_text()) < len(log)
     assert session.submit("FIRST") is None
     assert session.log_text() == log  # the same dice again: nothing was learnt by undoing
     activation = session.decision
     assert activation is not None
     squadron = activation.squadrons[0]  # type: ignore[attr-defined]
     assert session.submit(f"ACT {squadron}") is None
-    # the other side (its reaction chance) decides now: the activation is committed
     assert session.decision is not None
-    assert session.decision.side != side
-    assert session.undoable() == 0
-    with pytest.raises(Exception, match="nothing to undo"):
+    assert session.decision.side != side  # the other side is asked: still undoable
+    assert session.undo() == f"ACT {squadron}"
+    assert session.log_text() == log
+    assert session.undone == []  # no die had rolled: nothing to note
+
+
+def test_undo_against_the_ai_takes_its_answers_back_too() -> None:
+    session = _session((HUMAN, "aggressive"))
+    while not session.orders() or session.orders()[-1][0] != "B":
+        d = session.decision
+        assert d is not None
+        order = "SECOND" if isinstance(d, InitiativeDecision) else None
+        order = order or str(RandomCaptain(Dice(2)).decide(session.view(d.side), d))
+        assert session.submit(order) is None
+    k, side, text, answers = session.last_undoable() or (0, "", "", [])
+    assert side == "A"
+    assert answers
+    assert all(who == "B" for who, _ in answers)
+    before = session.orders()[:k]
+    assert session.undo() == text
+    assert session.orders() == before
+
+
+def test_an_undo_after_dice_were_seen_is_in_the_log_and_survives_resume_and_replay() -> None:
+    session = _session((HUMAN, "aggressive"))
+    k = _until_dice_follow(session)
+    seen = session.dice_seen(k)
+    text = session.orders()[k][1]
+    assert session.undo() == text
+    assert session.undone == [{"side": "A", "order": text, "after": k, "dice_seen": seen}]
+    log = session.log_text()
+    header = read_log(log)[0].header  # type: ignore[attr-defined]
+    assert header["undone"] == session.undone
+    again = PlaySession.resume(log)
+    assert again.log_text() == log
+    assert again.undone == session.undone
+    _play_out(again)
+    final = again.log_text()
+    assert read_log(final)[0].header["undone"] == session.undone  # type: ignore[attr-defined]
+
+
+def test_a_tournament_game_forbids_an_undo_whose_dice_were_seen() -> None:
+    pack = builtin_pack()
+    sc = load_scenario("standard").model_copy(update={"turn_limit": 2})
+    fleets = (
+        load_fleet("presets:federation-cruisers", pack),
+        load_fleet("presets:klingon-wolfpack", pack),
+    )
+    session = PlaySession(sc, fleets, 7, (HUMAN, "aggressive"), undo="unseen")
+    k = _until_dice_follow(session)
+    log = session.log_text()
+    with pytest.raises(Exception, match=r"stands: .* rolled since it was given"):
         session.undo()
+    assert session.log_text() == log
+    assert read_log(log)[0].header["undo"] == "unseen"  # type: ignore[attr-defined]
+    assert PlaySession.resume(log).undo_policy == "unseen"
+    assert session.undoable() < len([o for o in session.orders() if o[0] == "A"])
+    assert k >= 0
 
 
 @pytest.mark.rule("FPF-FIRE-08")

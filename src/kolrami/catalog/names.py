@@ -1,17 +1,21 @@
 """One loose lookup for every named thing a user types: ship classes, cards, preset fleets,
 scenarios, captains, rule modules, players.
 
-A name matches loosely: case, spaces and punctuation do not count ("ktroika", "K'T'Roika" and
-"k t roika" are one name). An entry answers to each of its aliases (id, name, designation ...)
-and to the last words of its name ("Torga" for "Admiral Torga") when only one entry does. A name
-that matches nothing gets suggestions: entries whose name starts with what was typed first ("Ent"
-suggests "Enterprise"), then names spelled alike.
+A name matches loosely: case, spaces, punctuation, accents and full-width forms do not count
+("ktroika", "K'T'Roika", "k t roika" and the same in full-width letters are one name). An
+entry answers to each of its aliases (id, name, designation ...), to the last words of its
+name ("Torga" for "Admiral Torga") when only one entry does, and then to any run of its whole
+words ("Tavish" for "Commander Tavish Orrin", "Forward Repair" for "Forward Repair Tender",
+"Ana" for "Ana Lima") when only one entry has it. A name that matches nothing gets
+suggestions: entries whose name starts with what was typed first ("Ent" suggests
+"Enterprise": part of a word is not a match), then names spelled alike.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -24,9 +28,13 @@ T = TypeVar("T")
 
 @lru_cache(maxsize=4096)
 def name_key(text: str) -> str:
-    """Loose form of a name for lookups: lower case, letters and digits only (memoised: every
-    battle looks its ships up by name)."""
-    return re.sub(r"[^a-z0-9]", "", text.lower())
+    """Loose form of a name for lookups: letters and digits only, case folded, compatibility
+    forms folded (a full-width R is 'r') and accents dropped ('é' is 'e'); memoised: every
+    battle looks its ships up by name."""
+    if text.isascii():  # the common case, fast
+        return re.sub(r"[^a-z0-9]", "", text.lower())
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in folded if c.isalnum())
 
 
 def _words(text: str) -> list[str]:
@@ -40,6 +48,7 @@ class _Entry(Generic[T]):
     label: str  # what a suggestion shows
     keys: tuple[str, ...]  # loose keys of every alias
     tails: tuple[str, ...]  # loose keys of the name's last words, longest first
+    runs: tuple[str, ...]  # loose keys of every run of the name's whole words
 
 
 @dataclass(slots=True)
@@ -55,10 +64,17 @@ class Names(Generic[T]):
         names = [a for a in (label, *aliases) if a]
         keys = tuple(dict.fromkeys(k for k in (name_key(a) for a in names) if k))
         tails: list[str] = []
+        runs: list[str] = []
         for name in names:
             words = _words(name)
             tails += ["".join(words[i:]) for i in range(1, len(words))]
-        entry = _Entry(value, label, keys, tuple(dict.fromkeys(tails)))
+            runs += [
+                "".join(words[i:j])
+                for i in range(len(words))
+                for j in range(i + 1, len(words) + 1)
+                if (i, j) != (0, len(words))
+            ]
+        entry = _Entry(value, label, keys, tuple(dict.fromkeys(tails)), tuple(dict.fromkeys(runs)))
         self._entries.append(entry)
         for key in keys:
             self._exact.setdefault(key, value)
@@ -83,7 +99,12 @@ class Names(Generic[T]):
         if found is not None or not key:
             return found
         by_tail = [e for e in self._entries if key in e.tails]
-        return by_tail[0].value if len(by_tail) == 1 else None
+        if by_tail:
+            return by_tail[0].value if len(by_tail) == 1 else None
+        if len(key) < 3 or key.isdigit():  # 'a', '2' of 'D-2-a': too little to name a thing
+            return None
+        by_run = [e for e in self._entries if key in e.runs]
+        return by_run[0].value if len(by_run) == 1 else None
 
     def find(self, text: str) -> T:
         """The entry `text` names; UnknownNameError with suggestions when there is none."""

@@ -26,8 +26,8 @@ from kolrami.cli.support import (
     rule_modules,
 )
 from kolrami.engine.battle import Battle
-from kolrami.engine.driver import captain_dice, run
-from kolrami.engine.events import BattleStarted
+from kolrami.engine.driver import captain_dice, play, run
+from kolrami.engine.events import BattleEnded, BattleStarted, OrderGiven, TurnStarted
 from kolrami.errors import InvalidInputError, KolramiError, quoted, read_text
 from kolrami.fleet.model import load_fleet
 from kolrami.report.narrate import Narrator, ship_state, status_table
@@ -315,7 +315,15 @@ def replay_cmd(
                 "replay the logged orders instead: kolrami replay LOG --orders"
             ) from None
     battle = new_battle(scenario, fleets, seed, names, extra_rules=extra)
-    run(battle, captains)
+    # what a game played by hand noted of its undos (kolrami.sim.session): part of its header
+    for key in ("undo", "undone"):
+        if key in header:
+            battle.header[key] = header[key]
+    finished = any(isinstance(e, BattleEnded) for e in events)
+    if finished:
+        run(battle, captains)
+    else:  # a game saved part-way (kolrami play --save): re-run as far as it went
+        _run_orders(battle, captains, sum(isinstance(e, OrderGiven) for e in events))
     new = battle.log.jsonl()
     identical = new == text
     first_diff = None
@@ -335,6 +343,7 @@ def replay_cmd(
                 "rules_version": RULES_VERSION,
                 "log_rules_version": header.get("rules_version"),
                 "log_sha256": battle.log.sha256(),
+                "finished": finished,
             }
         )
     else:
@@ -343,7 +352,14 @@ def replay_cmd(
             Narrator(out, builtin_pack()).tell(battle.events())
         for line in pictures:
             out.print(line)
-        if identical:
+        if identical and not finished:
+            turn = max((e.turn for e in events if isinstance(e, TurnStarted)), default=0)
+            out.print(
+                f"[green]identical so far[/green]: an unfinished game ({len(events)} events, "
+                f"stopped in turn {turn}), sha256 {battle.log.sha256()[:16]}...; go on with "
+                f"kolrami play --resume {log}"
+            )
+        elif identical:
             out.print(
                 f"[green]identical[/green]: {len(events)} events, sha256 "
                 f"{battle.log.sha256()[:16]}..."
@@ -410,6 +426,19 @@ def rules_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print JSON."
     for name, clause, idea in unwritten_options():
         ideas.add_row(name, clause, idea)
     console().print(ideas)
+
+
+def _run_orders(battle: Battle, captains: dict[str, Any], orders: int) -> None:
+    """Play `battle` with `captains` for `orders` decisions (or to its end, if sooner)."""
+    views = {side: battle.rules.view(battle, side) for side in ("A", "B")}
+    game = play(battle)
+    try:
+        decision = next(game)
+        for _ in range(orders):
+            side = decision.side
+            decision = game.send(captains[side].decide(views[side], decision))
+    except StopIteration:
+        pass
 
 
 def register(app: typer.Typer) -> None:

@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.table import Table
 
 from kolrami.catalog import builtin_pack
-from kolrami.catalog.cards import CardKind, card_names, get_card
-from kolrami.catalog.models import UpgradeType
+from kolrami.catalog.cards import Card, CardKind, card_names, cards, get_card
+from kolrami.catalog.models import FactionCode, ShipClass, UpgradeType
 from kolrami.catalog.names import Names
 from kolrami.cli.support import command, console, print_json
 from kolrami.errors import InvalidInputError, KolramiError, path_is, quoted
@@ -59,7 +59,37 @@ Source = Annotated[
 
 def _report_json(report: FleetReport) -> dict[str, object]:
     """The report as JSON, with the note about other data where there is one."""
-    return {**report.to_json(), "note": data_version_note(report.fleet)}
+    return {
+        **report.to_json(),
+        "note": data_version_note(report.fleet),
+        "faction_notes": faction_notes(report),
+    }
+
+
+def faction_notes(report: FleetReport) -> list[str]:
+    """What mixes factions in the fleet, and what that costs under the --surcharge given: the
+    faction surcharge is an event setting, off (0) unless the event sets one."""
+    mixed = sorted({s.lines[0].faction for s in report.ships if s.lines})
+    cards = [
+        f"{line.title} ({line.faction}) on {ship.name} ({ship.lines[0].faction})"
+        for ship in report.ships
+        for line in ship.lines[1:]
+        if line.known and line.faction not in (ship.lines[0].faction, FactionCode.IND.value)
+    ]
+    extra = report.settings.faction_surcharge
+    notes = []
+    if len(mixed) > 1:
+        notes.append(f"ships of {len(mixed)} factions ({', '.join(mixed)}): allowed in one fleet")
+    if cards:
+        cost = (
+            f"each costs {extra} SP more (--surcharge {extra})"
+            if extra
+            else "no extra SP here: the faction surcharge is off unless the event sets one "
+            "(check with --surcharge N)"
+        )
+        shown = "; ".join(cards[:3]) + (f"; and {len(cards) - 3} more" if len(cards) > 3 else "")
+        notes.append(f"cards of another faction: {shown}; {cost}")
+    return notes
 
 
 def _check_limit(limit: int) -> int:
@@ -114,6 +144,8 @@ def _print_report(report: FleetReport) -> None:
     note = data_version_note(fleet)
     if note:
         out.print(f"[yellow]Note:[/yellow] {note}")
+    for line in faction_notes(report):
+        out.print(f"[yellow]Note:[/yellow] {line}", highlight=False)
     if report.valid:
         out.print("[green]Legal[/green]: every squad-building rule is met.")
     else:
@@ -275,6 +307,7 @@ def new_cmd(
         "fleet.json"
     ),
     limit: Limit = DEFAULT_SP_LIMIT,
+    surcharge: Surcharge = 0,
     force: Annotated[
         bool, typer.Option("--force", help="Replace the --out file if it is there already.")
     ] = False,
@@ -288,11 +321,17 @@ def new_cmd(
     """Build a fleet at the prompt: ship classes and cards by id or name, loosely, with Tab
     completion and a running SP total.
 
-    Everything is checked before the first question: the --limit, and that --out can be written
-    (an existing file is replaced only with --force).
+    Each choice is checked as it is made (the slot, the card's faction, the SP left) and ? at
+    any prompt lists only what fits there. Every ship takes the same five answers: class,
+    squadron, captain, admiral, and its upgrades on one line. At the ship class prompt, list
+    shows the fleet so far and remove N takes ship N out. Everything is checked before the
+    first question: the --limit, and that --out can be written (an existing file is replaced
+    only with --force). An illegal fleet is saved with exit code 1.
     """
     pack = builtin_pack()
     _check_limit(limit)
+    if surcharge < 0:
+        raise InvalidInputError(f"--surcharge {surcharge}: use 0 (off) or more")
     if path_is(out, "dir"):
         raise InvalidInputError(f"--out '{quoted(out)}' is a folder; name a file in it (mine.json)")
     if path_is(out, "file") and not force:
@@ -317,88 +356,305 @@ def new_cmd(
         if 0 < len(name) <= MAX_NAME_CHARS:
             break
         con.print(f"[red]A fleet's name is 1 to {MAX_NAME_CHARS} characters.[/red]")
-    ships: list[FleetShip] = []
-    con.print(f"Ship classes: {', '.join(pack.names.labels)}")
-    while len(ships) < MAX_SHIPS:
-        typed = ask("Ship class (blank to finish)", default="", show_default=False).strip()
+    build = _Build(name, limit, EventSettings(limit, surcharge))
+    con.print(
+        f"Ship classes: {', '.join(pack.names.labels)} (? lists those that fit; list, remove N)"
+    )
+    while True:
+        if len(build.ships) == MAX_SHIPS:
+            con.print(f"That is {MAX_SHIPS} ships, the most a fleet holds.")
+            break
+        typed = ask(
+            f"Ship class ({build.left()} SP left; blank to finish)", default="", show_default=False
+        ).strip()
         if not typed:
-            if ships:
+            if build.ships:
                 break
             con.print("A fleet needs at least one ship.")
+            continue
+        word, _, rest = typed.partition(" ")
+        if typed == "?":
+            fitting = [c for c in pack.ships if not build.problem([*build.ships, _ship(c)])]
+            con.print(
+                "Fits: " + ", ".join(f"{c.name} ({c.value} SP)" for c in fitting)
+                if fitting
+                else f"[yellow]No ship class fits the {build.left()} SP left.[/yellow]"
+            )
+            continue
+        if word.lower() == "list":
+            build.show(con)
+            continue
+        if word.lower() == "remove":
+            build.remove(con, rest.strip())
             continue
         try:
             cls = pack.get(typed)
         except KolramiError as exc:
             con.print(f"[red]{exc}[/red]")
             continue
+        problem = build.problem([*build.ships, _ship(cls)])
+        if problem:
+            con.print(f"[red]{cls.name} ({cls.value} SP): {problem}[/red]")
+            continue
         con.print(f"  {cls.name}: {cls.value} SP")
-        squadron = _ask_squadron(con, ask)
-        captain = _ask_card(con, err, "  Captain (blank: none)", CardKind.CAPTAIN, None)
-        admiral = _ask_card(con, err, "  Admiral (blank: none)", CardKind.ADMIRAL, None)
-        upgrades: dict[str, list[str]] = {}
-        for kind in UpgradeType:
-            for slot in range(cls.slots.of(kind)):
-                got = _ask_card(
-                    con,
-                    err,
-                    f"  {kind.value} upgrade {slot + 1} of {cls.slots.of(kind)} (blank: none)",
-                    CardKind.UPGRADE,
-                    kind,
-                )
-                if not got:
-                    break
-                upgrades.setdefault(kind.value, []).append(got)
-        ships.append(
-            FleetShip(
-                id=cls.id, squadron=squadron, captain=captain, admiral=admiral, upgrades=upgrades
-            )
-        )
-        report = validate(Fleet(name=name, ships=tuple(ships)), limit)
-        con.print(f"  [bold]Total Build {report.total_build} / {limit} SP[/bold]")
-    resource = _ask_card(con, err, "Resource (blank: none)", CardKind.RESOURCE, None)
-    if len(ships) == MAX_SHIPS:
-        con.print(f"That is {MAX_SHIPS} ships, the most a fleet holds.")
-    fleet = Fleet(name=name, ships=tuple(ships), resource=resource, points_limit=limit)
-    report = validate(fleet, limit)
+        squadron = _ask_squadron(con, ask, build, cls)
+        ship = _ship(cls, squadron)
+        for kind in (CardKind.CAPTAIN, CardKind.ADMIRAL):
+            card = _ask_card(con, err, build, ship, kind)
+            if card is not None:
+                ship = ship.model_copy(update={kind.value: card})
+        ship = _ask_upgrades(con, err, build, ship, cls)
+        build.ships.append(ship)
+        con.print(f"  [bold]Total Build {build.total()} / {limit} SP[/bold]")
+    resource = _ask_card(con, err, build, None, CardKind.RESOURCE)
+    fleet = Fleet(name=name, ships=tuple(build.ships), resource=resource, points_limit=limit)
+    report = validate(fleet, limit, build.settings)
     _save(out, dumps(fleet))
     if as_json:
         print_json({**_report_json(report), "wrote": str(out)})
-        return
-    _print_report(report)
-    con.print(f"Saved {out}")
+    else:
+        _print_report(report)
+        con.print(f"Saved {out}" + ("" if report.valid else " (not legal: see above)"))
+    if not report.valid:
+        raise typer.Exit(1)
 
 
-def _ask_squadron(con: Console, ask: Callable[..., str]) -> int:
-    """Ask for a squadron number until it is a whole number from 1 to MAX_SQUADRON_NUMBER."""
+def _ship(cls: ShipClass, squadron: int = 1) -> FleetShip:
+    return FleetShip(id=cls.id, squadron=squadron)
+
+
+class _Build:
+    """A fleet being built at the prompt: its ships so far, and each choice checked against
+    the squad-building rules as it is made."""
+
+    def __init__(self, name: str, limit: int, settings: EventSettings) -> None:
+        self.name = name
+        self.limit = limit
+        self.settings = settings
+        self.ships: list[FleetShip] = []
+
+    def report(self, ships: list[FleetShip], resource: str | None = None) -> FleetReport:
+        fleet = Fleet(name=self.name, ships=tuple(ships), resource=resource)
+        return validate(fleet, self.limit, self.settings)
+
+    def total(self) -> int:
+        return self.report(self.ships).total_build if self.ships else 0
+
+    def left(self) -> int:
+        return self.limit - self.total()
+
+    def problem(self, ships: list[FleetShip], resource: str | None = None) -> str:
+        """What the choice that makes `ships` (and `resource`) breaks, in one line, or ''."""
+        before = {(e.code, e.path) for e in self.report(self.ships).errors} if self.ships else set()
+        for e in self.report(ships, resource).errors:
+            if (e.code, e.path) not in before:
+                rule = "" if e.rule in e.message or e.message.endswith(")") else f" ({e.rule})"
+                return e.message + rule
+        return ""
+
+    def show(self, con: Console) -> None:
+        if not self.ships:
+            con.print("No ship yet.")
+            return
+        report = self.report(self.ships)
+        for ship in report.ships:
+            cards = ", ".join(line.title for line in ship.lines[1:]) or "no cards"
+            con.print(
+                f"  {ship.index + 1}. {ship.name}, squadron {ship.squadron}: {cards} "
+                f"({ship.total_sp} SP)"
+            )
+        con.print(f"  Total Build {report.total_build} / {self.limit} SP")
+
+    def remove(self, con: Console, which: str) -> None:
+        n = len(self.ships)
+        if not (which.isascii() and which.isdigit() and 1 <= int(which) <= n):
+            con.print(
+                f"[red]remove N: N is a ship's number, 1 to {n} (list shows them)[/red]"
+                if n
+                else "[red]No ship to remove yet.[/red]"
+            )
+            return
+        gone = self.ships.pop(int(which) - 1)
+        con.print(f"Removed ship {which} ({gone.id}); Total Build {self.total()} / {self.limit} SP")
+
+
+def _ask_squadron(con: Console, ask: Callable[..., str], build: _Build, cls: ShipClass) -> int:
+    """Ask for a squadron number until it is a whole number from 1 to MAX_SQUADRON_NUMBER
+    that the ship may join (a squadron's size, a base alone)."""
     while True:
         typed = ask("  Squadron number", default="1").strip()
-        if typed.isascii() and typed.isdigit() and 1 <= int(typed) <= MAX_SQUADRON_NUMBER:
-            return int(typed)
-        con.print(
-            f"[red]'{quoted(typed, 20)}': a squadron is a whole number from 1 to "
-            f"{MAX_SQUADRON_NUMBER}[/red]"
-        )
+        if not (typed.isascii() and typed.isdigit() and 1 <= int(typed) <= MAX_SQUADRON_NUMBER):
+            con.print(
+                f"[red]'{quoted(typed, 20)}': a squadron is a whole number from 1 to "
+                f"{MAX_SQUADRON_NUMBER}[/red]"
+            )
+            continue
+        problem = build.problem([*build.ships, _ship(cls, int(typed))])
+        if problem:
+            con.print(f"[red]{problem}[/red]")
+            continue
+        return int(typed)
+
+
+def _fitting(
+    build: _Build, ship: FleetShip | None, kind: CardKind, upgrade: UpgradeType | None = None
+) -> list[Card]:
+    """The cards of `kind` (of `upgrade`'s type) that may go on `ship` now (or be the
+    resource): the slot, the card's own restrictions, uniqueness and the SP left."""
+    out = []
+    for card in cards().values():
+        if card.kind is not kind or (upgrade is not None and card.type is not upgrade):
+            continue
+        if not _with(build, ship, card)[1]:
+            out.append(card)
+    return out
+
+
+def _with(build: _Build, ship: FleetShip | None, card: Card) -> tuple[FleetShip | None, str]:
+    """`ship` with `card` added (None for a resource), and what that breaks ('' if nothing)."""
+    if ship is None:
+        return None, build.problem(build.ships, card.id)
+    if card.kind in (CardKind.CAPTAIN, CardKind.ADMIRAL):
+        field = card.kind.value
+        update: dict[str, object] = {field: [*getattr(ship, f"{field}s")(), card.id]}
+    else:
+        assert card.type is not None  # an upgrade
+        slots = dict(ship.upgrades)
+        slots[card.type.value] = [*slots.get(card.type.value, []), card.id]
+        update = {"upgrades": slots}
+    grown = ship.model_copy(update=update)
+    flat = grown.model_copy(
+        update={k: (v[0] if isinstance(v, list) and len(v) == 1 else v) for k, v in update.items()}
+    )
+    return flat, build.problem([*build.ships, flat])
+
+
+def _faction_note(con: Console, build: _Build, ship: FleetShip | None, card: Card) -> None:
+    """Say so when a card serves a ship of another faction: legal, at the event's surcharge."""
+    if ship is None or card.faction is FactionCode.IND:
+        return
+    cls = builtin_pack().get(ship.id)
+    if card.faction is cls.faction.code:
+        return
+    extra = build.settings.faction_surcharge
+    con.print(
+        f"  [yellow]note:[/yellow] a {card.faction.value} card on a {cls.faction.code.value} "
+        + (
+            f"ship: +{extra} SP (the --surcharge)"
+            if extra
+            else "ship is legal here; an event with a faction surcharge charges extra SP for it "
+            "(kolrami fleet validate --surcharge N)"
+        ),
+        highlight=False,
+    )
 
 
 def _ask_card(
-    con: Console, err: bool, prompt: str, kind: CardKind, upgrade: UpgradeType | None
+    con: Console, err: bool, build: _Build, ship: FleetShip | None, kind: CardKind
 ) -> str | None:
-    """Ask for a card of one kind (id or name, loosely) until the answer is blank or fits."""
+    """Ask for a card of one kind (id or name, loosely) until the answer is blank or fits
+    (`ship` None: the fleet's resource); ? lists the cards that fit."""
+    label = {CardKind.RESOURCE: "Resource"}.get(kind, f"  {kind.value.title()}")
     while True:
-        answer = str(typer.prompt(prompt, default="", show_default=False, err=err)).strip()
+        answer = str(
+            typer.prompt(
+                f"{label} ({build.left()} SP left; ? lists what fits; blank: none)",
+                default="",
+                show_default=False,
+                err=err,
+            )
+        ).strip()
         if not answer:
             return None
-        try:
-            card = get_card(answer)
-        except KolramiError as exc:
-            con.print(f"[red]{exc}[/red]")
+        if answer == "?":
+            _list_fitting(con, _fitting(build, ship, kind), f"{kind.value} card", build)
             continue
-        if card.kind is not kind or (upgrade is not None and card.type is not upgrade):
-            want = upgrade.value + " upgrade" if upgrade else kind.value
-            con.print(f"[red]{card.name} is not a {want}[/red]")
+        card = _card_of(con, answer, kind, None)
+        if card is None:
             continue
+        _, problem = _with(build, ship, card)
+        if problem:
+            con.print(f"[red]{card.name} ({card.cost} SP): {problem}[/red]")
+            continue
+        _faction_note(con, build, ship, card)
         con.print(f"  {card.name}: {card.cost} SP")
         return card.id
+
+
+def _list_fitting(con: Console, found: list[Card], what: str, build: _Build) -> None:
+    if found:
+        con.print("  Fits: " + ", ".join(f"{c.name} ({c.cost} SP)" for c in found))
+    else:
+        con.print(f"  [yellow]No {what} fits here with {build.left()} SP left.[/yellow]")
+
+
+def _card_of(con: Console, answer: str, kind: CardKind, upgrade: UpgradeType | None) -> Card | None:
+    """The card `answer` names among the cards of `kind` (suggestions only of that kind)."""
+    want = [c for c in cards().values() if c.kind is kind]
+    names = Names.of(f"{kind.value} card", ((c, c.name, (c.id,)) for c in want))
+    try:
+        return names.find(answer)
+    except KolramiError as exc:
+        unknown = exc
+    try:  # a card of another kind: say what it is, not "no such card"
+        other = get_card(answer)
+    except KolramiError:
+        con.print(f"[red]{unknown}[/red]")  # suggestions of this kind only
+        return None
+    what = f"{other.type.value} upgrade" if other.type else other.kind.value
+    article = "an" if kind.value[0] in "aeiou" else "a"
+    con.print(f"[red]{other.name} is a {what}, not {article} {kind.value}[/red]")
+    return None
+
+
+def _ask_upgrades(
+    con: Console, err: bool, build: _Build, ship: FleetShip, cls: ShipClass
+) -> FleetShip:
+    """The ship's upgrades on one line, comma separated, each checked as if added in turn."""
+    slots = [f"{k.value} {cls.slots.of(k)}" for k in UpgradeType if cls.slots.of(k)]
+    if not slots:
+        con.print(f"  {cls.name} has no upgrade slots.")
+        return ship
+    while True:
+        answer = str(
+            typer.prompt(
+                f"  Upgrades, comma separated (slots: {', '.join(slots)}; {build.left()} SP "
+                "left; ? lists what fits; blank: none)",
+                default="",
+                show_default=False,
+                err=err,
+            )
+        ).strip()
+        if not answer:
+            return ship
+        if answer == "?":
+            for kind in UpgradeType:
+                if cls.slots.of(kind):
+                    found = _fitting(build, ship, CardKind.UPGRADE, kind)
+                    con.print(
+                        f"  {kind.value}: "
+                        + (", ".join(f"{c.name} ({c.cost} SP)" for c in found) or "nothing fits")
+                    )
+            continue
+        grown: FleetShip | None = ship
+        for part in (p.strip() for p in answer.split(",")):
+            if not part:
+                continue
+            card = _card_of(con, part, CardKind.UPGRADE, None)
+            if card is None:
+                grown = None
+                break
+            assert grown is not None
+            step, problem = _with(build, grown, card)
+            if problem:
+                con.print(f"[red]{card.name} ({card.cost} SP): {problem}[/red]")
+                grown = None
+                break
+            _faction_note(con, build, grown, card)
+            grown = step
+        if grown is not None:
+            return grown
+        con.print("  (none of that line was kept: type the upgrades again)")
 
 
 def _completion(words: list[str]) -> None:

@@ -3,8 +3,9 @@
 Each decision shows what that side may see (a table map, the ships' sheets, what is in arc and
 range), lists the legal choices and takes an order in the log's text form, with completion of
 its words; an illegal order is refused with the rules' one-line reason and clause id, and the
-battle goes on untouched. The events are told as `kolrami battle` tells them. `save` writes the
-log so far, `--resume LOG` goes on from one, `undo` takes back an order not yet committed.
+battle goes on untouched. The events are told as `kolrami battle` tells them, with what each AI
+seat answered. `save` writes the log so far, `--resume LOG` goes on from one, `undo` takes back
+the last order given here (kolrami.sim.session says when that is noted in the log).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from kolrami.cli.support import (
     console,
     rule_modules,
 )
+from kolrami.engine.events import Event, OrderGiven
 from kolrami.engine.orders import Decision
 from kolrami.engine.view import ShipView
 from kolrami.errors import InvalidInputError, read_text
@@ -48,7 +50,17 @@ from kolrami.rules.fpf.orders import (
     ReturnDecision,
 )
 from kolrami.scenarios.models import load_scenario
-from kolrami.sim.session import HUMAN, PlaySession, choices, percent, rule_reading
+from kolrami.sim.session import (
+    HUMAN,
+    SIDES,
+    UNDO_POLICIES,
+    UNDO_RECORD,
+    UNDO_UNSEEN,
+    PlaySession,
+    choices,
+    percent,
+    rule_reading,
+)
 
 try:  # readline is a platform module, absent on Windows: completion is a nicety there
     import readline
@@ -65,7 +77,8 @@ RULES_DOC = "docs/rules.md"
 HELP = """[bold]Commands[/bold] (anything else is read as an order in the log's text form):
   ?            the legal choices again          map / ships / reach   the board, sheets, targets
   odds A1 F B2 exact odds of A1's volley through its F arc at B2 (no arguments: every target)
-  undo         take back your last order while it is not committed (no die rolled since)
+  undo         take back the last order given here (and the AI's answers after it); if its
+               dice were rolled already, the log notes the undo (--undo unseen forbids it)
   save [LOG]   write the event log so far      rule FPF-MOV-07   where a clause is explained
   quit         stop (save first to resume with --resume LOG)
 Tab completes the words of an order."""
@@ -123,7 +136,18 @@ def sheets(session: PlaySession, side: str) -> Table:
     """The ship sheets `side` may see: its own ships, then the enemies in sight."""
     view = session.view(side)
     table = Table(title=f"Ships as side {side} sees them", title_justify="left", box=box.SIMPLE)
-    for col in ("Ship", "Class", "Sq", "At (x, y)", "Hd", "Spd", "SS", "Shd", "Eng", "Sys"):
+    for col in (
+        "Ship",
+        "Class",
+        "Sq",
+        "At (x, y)",
+        "Hd",
+        "Last spd",
+        "SS",
+        "Shd",
+        "Eng",
+        "Sys",
+    ):
         table.add_column(col, justify="left" if col in ("Ship", "Class", "At (x, y)") else "right")
     table.add_column("Weapons (working/sheet shots, strength, range, arcs)")
     for s in [*view.own_ships(), *view.enemies()]:
@@ -138,7 +162,8 @@ def sheets(session: PlaySession, side: str) -> Table:
             f"{max(0, s.superstructure)}/{s.cls.superstructure}",
             f"{s.shields}/{s.max_shields}",
             f"{s.engine_power}/{s.max_engine}",
-            f"{max(0, s.systems)}/{s.max_systems}" + ("" if s.in_control else " [yellow]out[/]"),
+            # systems as the damage lines say them: below 0 too, to -10 (FPF-DMG-14)
+            f"{s.systems}/{s.max_systems}" + ("" if s.in_control else " [yellow]out[/]"),
             _weapons(s),
         )
     return table
@@ -223,10 +248,22 @@ class Terminal:
         self.shown = -1  # the battle's change count when the board was last shown
 
     def tell(self) -> None:
-        """Narrate what happened since the last time."""
+        """Narrate what happened since the last time, with each order an AI seat gave."""
         events = self.session.events_since(self.told)
         self.told += len(events)
-        self.narrator.tell(events)
+        seats = dict(zip(SIDES, self.session.seats, strict=True))
+        run: list[Event] = []
+        for e in events:
+            if isinstance(e, OrderGiven) and seats[e.side] != HUMAN:
+                self.narrator.tell(run)
+                run = []
+                self.out.print(
+                    f"[{SIDE_STYLE[e.side]}]{e.side} ({seats[e.side]}) answered:[/] {e.order}",
+                    highlight=False,
+                )
+            else:
+                run.append(e)
+        self.narrator.tell(run)
 
     def show(self, side: str) -> None:
         """Board, sheets and targets for `side`."""
@@ -369,12 +406,30 @@ class Terminal:
                     self.out.print("Stopped.")
                     return
                 elif cmd == "undo":
+                    last = s.last_undoable()
+                    noted = len(s.undone)
                     try:
                         taken = s.undo()
                     except InvalidInputError as exc:
-                        self.out.print(f"[yellow]{exc}[/]")
+                        self.out.print(f"[yellow]{exc}[/]", highlight=False)
                         continue
-                    self.out.print(f"Took back: {taken}")
+                    assert last is not None
+                    answers = "; ".join(f"{who}: {t}" for who, t in last[3])
+                    self.out.print(
+                        f"Took back: {taken} (side {last[1]})"
+                        + (f", and the answers after it ({answers})" if answers else ""),
+                        highlight=False,
+                    )
+                    if len(s.undone) > noted:
+                        seen = s.undone[-1]["dice_seen"]
+                        self.out.print(
+                            f"[yellow]Noted in the log:[/] {seen} "
+                            f"{'die' if seen == 1 else 'dice'} had rolled since that order; "
+                            "the same dice come again",
+                            highlight=False,
+                        )
+                    if self.save_to is not None:
+                        self.save(None, quiet=True)
                     # the log up to here is what was told already: nothing to tell again
                     self.told = len(s.battle.log)
                     self.last_side, self.shown = None, -1
@@ -412,6 +467,14 @@ def play_cmd(
         Path | None, typer.Option(help="Go on with a battle from its saved log.")
     ] = None,
     width: Annotated[int | None, typer.Option(help="Terminal width (default: detected).")] = None,
+    undo: Annotated[
+        str | None,
+        typer.Option(
+            help="What undo may take back: record (any order given here; one whose dice were "
+            "rolled already is noted in the log) or unseen (only an order no die has followed: "
+            "a tournament or ladder game). Default record, or with --resume the log's own.",
+        ),
+    ] = None,
 ) -> None:
     """Play a battle yourself: side A, B or both against a built-in captain (or hot-seat)."""
     pick = (side or "A").upper()
@@ -422,10 +485,21 @@ def play_cmd(
         HUMAN if pick in ("A", "BOTH") else other,
         HUMAN if pick in ("B", "BOTH") else other,
     )
+    policy = (undo or UNDO_RECORD).strip().lower()
+    if policy not in UNDO_POLICIES:
+        raise InvalidInputError(f"--undo {undo}: choose record or unseen")
     if resume is not None:
         text = read_text(resume, "log", MAX_LOG_BYTES)
         # the log's own seats unless --side says who plays from now on
         session = PlaySession.resume(text, seats if side is not None else None)
+        if policy == UNDO_UNSEEN:  # a game may be made stricter on resuming, never looser
+            session.undo_policy = UNDO_UNSEEN
+            session.battle.header["undo"] = UNDO_UNSEEN
+        elif undo is not None and session.undo_policy != policy:
+            raise InvalidInputError(
+                f"--undo {policy}: {resume} is a game whose undo is '{session.undo_policy}'; a "
+                "game's undo is made stricter on resuming, never looser"
+            )
         save = save or resume
     else:
         pack = builtin_pack()
@@ -438,7 +512,7 @@ def play_cmd(
             seed = secrets.randbelow(10**6)
         check_seed(seed)
         fleets = (load_fleet(fleet_a, pack), load_fleet(fleet_b, pack))
-        session = PlaySession(sc, fleets, seed, seats, rule_modules(rules))
+        session = PlaySession(sc, fleets, seed, seats, rule_modules(rules), undo=policy)
     out = console() if width is None else Console(width=width)
     _readline(session)
     out.print(
@@ -446,7 +520,25 @@ def play_cmd(
         f"[bold]{session.fleets[1].name}[/bold] (B: {session.seats[1]}), scenario "
         f"{session.scenario.name}, seed {session.seed}. Type help for commands."
     )
-    Terminal(session, out, save).loop()
+    terminal = Terminal(session, out, save)
+    try:
+        terminal.loop()
+    except KeyboardInterrupt:
+        out.print()
+        if save is not None:
+            terminal.save(None, quiet=True)
+            out.print(
+                f"Stopped (Ctrl-C). The game is saved in {save}: go on with kolrami play "
+                f"--resume {save}",
+                highlight=False,
+            )
+        else:
+            out.print(
+                "Stopped (Ctrl-C); the game was not saved (start with --save LOG to keep it, or "
+                "type save LOG before quitting)",
+                highlight=False,
+            )
+        raise typer.Exit(130) from None
 
 
 def _readline(session: PlaySession) -> None:

@@ -9,16 +9,12 @@ from typing import Annotated, Any
 import typer
 
 from kolrami.cli.support import command, console, print_json
-from kolrami.cli.tournament import AsJson, Db, EventName, _store, tournament_app
+from kolrami.cli.tournament import AsJson, Db, EventName, RoundOpt, _store, tournament_app
 from kolrami.errors import InvalidInputError
 
 timer_app = typer.Typer(
     help="The round's timer: start, pause, resume, add minutes, show.", no_args_is_help=True
 )
-
-RoundNumber = Annotated[
-    int | None, typer.Option("--round", help="Round number (default: the latest paired).")
-]
 
 
 def _shown(t: Any, as_json: bool) -> None:
@@ -40,7 +36,7 @@ def _shown(t: Any, as_json: bool) -> None:
 
 @command(timer_app, "start")
 def start_cmd(
-    number: RoundNumber = None, event: EventName = None, db: Db = None, as_json: AsJson = False
+    number: RoundOpt = None, event: EventName = None, db: Db = None, as_json: AsJson = False
 ) -> None:
     """Start the round's clock: the event's minutes per round from now."""
     _shown(_store(db).start_timer(event, number, "organizer (CLI)"), as_json)
@@ -48,7 +44,7 @@ def start_cmd(
 
 @command(timer_app, "pause")
 def pause_cmd(
-    number: RoundNumber = None, event: EventName = None, db: Db = None, as_json: AsJson = False
+    number: RoundOpt = None, event: EventName = None, db: Db = None, as_json: AsJson = False
 ) -> None:
     """Stop the clock where it is."""
     _shown(_store(db).pause_timer(event, number, "organizer (CLI)"), as_json)
@@ -56,7 +52,7 @@ def pause_cmd(
 
 @command(timer_app, "resume")
 def resume_cmd(
-    number: RoundNumber = None, event: EventName = None, db: Db = None, as_json: AsJson = False
+    number: RoundOpt = None, event: EventName = None, db: Db = None, as_json: AsJson = False
 ) -> None:
     """Let a paused clock run on."""
     _shown(_store(db).resume_timer(event, number, "organizer (CLI)"), as_json)
@@ -66,7 +62,7 @@ def resume_cmd(
 @command(timer_app, "add", context_settings={"ignore_unknown_options": True})
 def add_cmd(
     minutes: Annotated[str, typer.Argument(help="Minutes to add, 1 to 120.")],
-    number: RoundNumber = None,
+    number: RoundOpt = None,
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
@@ -83,7 +79,7 @@ def add_cmd(
 
 @command(timer_app, "show")
 def show_cmd(
-    number: RoundNumber = None, event: EventName = None, db: Db = None, as_json: AsJson = False
+    number: RoundOpt = None, event: EventName = None, db: Db = None, as_json: AsJson = False
 ) -> None:
     """What is left of the round."""
     _shown(_store(db).timer(event, number), as_json)

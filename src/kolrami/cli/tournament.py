@@ -34,9 +34,22 @@ tournament_app = typer.Typer(
 player_app = typer.Typer(help="Register and drop players.", no_args_is_help=True)
 tournament_app.add_typer(player_app, name="player")
 
+# The arguments every tournament command shares, declared once so that each command takes the
+# event, the round and the player the same way: the event is --event NAME (default: the latest),
+# the round --round N (default: the latest paired), the player the first argument.
 Db = Annotated[str | None, typer.Option("--db", help="Database URL or SQLite file (./kolrami.db).")]
 EventName = Annotated[str | None, typer.Option("--event", help="Event name (default: the latest).")]
+RoundOpt = Annotated[
+    int | None, typer.Option("--round", help="Round number (default: the latest paired).")
+]
+PlayerArg = Annotated[str, typer.Argument(metavar="PLAYER", help="The player's name.")]
+FleetOpt = Annotated[str, typer.Option(help="FleetX file, share string or presets:NAME.")]
+WhoOpt = Annotated[str, typer.Option("--who", help="Who makes the change (logged).")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+# The forms of earlier versions, still taken (hidden from --help): `result 1 Mara` and
+# `verify 1 Mara` with the round first; `pairings NAME` and `slips NAME` with the event first.
+LegacyPlayer = Annotated[str | None, typer.Argument(hidden=True, metavar="PLAYER")]
+LegacyEvent = Annotated[str | None, typer.Argument(hidden=True, metavar="EVENT")]
 
 
 def _store(db: str | None, create: bool = False) -> Any:
@@ -63,6 +76,97 @@ def _player_name(store: Any, event: str | None, typed: str) -> str:
     """The registered name of the player `typed` found (lookups are loose: 'dev' is Dev)."""
     names = [p["name"] for p in store.players(event)]
     return Names.of("player", ((n, n, ()) for n in names)).get(typed) or typed
+
+
+def _round_of(store: Any, event: str | None, number: int | None) -> int:
+    """`number`, or the event's latest paired round when it is None."""
+    if number is not None:
+        return number
+    state = store.state(event)
+    if not state.rounds:
+        raise InvalidInputError(
+            f"{state.name} has no round paired yet: pair one (kolrami tournament pair)"
+        )
+    return len(state.rounds)
+
+
+def _round_and_player(
+    command: str, first: str, second: str | None, number: int | None
+) -> tuple[int | None, str]:
+    """The round and player of `result` and `verify`: PLAYER [--round N], or the earlier form
+    ROUND PLAYER (still taken)."""
+    if second is None:
+        return number, first
+    if not _ascii_digits(first.strip()):
+        raise InvalidInputError(
+            f"tournament {command} {quoted(first, 30)} {quoted(second, 30)}: name one player; "
+            f"the round is --round N (tournament {command} PLAYER --round N)"
+        )
+    legacy = int(first.strip())
+    if number is not None and number != legacy:
+        raise InvalidInputError(
+            f"tournament {command}: round {legacy} and --round {number} disagree; give the round "
+            "once, as --round N"
+        )
+    return legacy, second
+
+
+def _event_of(store: Any, command: str, legacy: str | None, event: str | None) -> str | None:
+    """The event of `pairings` and `slips`: --event NAME, or the earlier form with the name as
+    the first argument (still taken). A number there is read as what it most likely meant."""
+    if legacy is None:
+        return event
+    if event is not None and legacy != event:
+        raise InvalidInputError(
+            f"tournament {command}: event {quoted(legacy, 40)} and --event {quoted(event, 40)}: "
+            "name the event once, as --event NAME"
+        )
+    try:
+        store.state(legacy)
+    except InvalidInputError as exc:
+        if _ascii_digits(legacy.strip()):
+            raise InvalidInputError(
+                f"tournament {command} {legacy.strip()}: no event named '{legacy.strip()}'; a "
+                f"round is --round {legacy.strip()} (the event is --event NAME)"
+            ) from None
+        raise exc from None
+    return legacy
+
+
+BaseOpt = Annotated[
+    str,
+    typer.Option(
+        "--base",
+        envvar="KOLRAMI_PUBLIC_URL",
+        help="The web app's address on the store's network (default: this machine's, port 8000).",
+    ),
+]
+
+
+def _links(store: Any, event: str | None, base: str) -> dict[str, str]:
+    """The public standings page and the standings CSV of `event` at the web app's address."""
+    # the web app's address helpers (segno, FastAPI's Request type): only once a write is done
+    from kolrami.web.network import check_public_url, lan_address
+    from kolrami.web.printing import SERVE_PORT
+
+    site = check_public_url(base, "--base") if base else ""
+    if not site:
+        site = f"http://{lan_address() or '127.0.0.1'}:{SERVE_PORT}"
+    eid = store.event_id(store.state(event).name)
+    return {
+        "standings_url": f"{site}/events/{eid}/standings",
+        "standings_csv_url": f"{site}/events/{eid}/export/standings.csv",
+    }
+
+
+def _print_links(links: dict[str, str]) -> None:
+    out = console()
+    out.print(f"Standings for everyone: {links['standings_url']}", soft_wrap=True)
+    out.print(
+        f"Standings as CSV: {links['standings_csv_url']} (organizer login; while kolrami serve "
+        "runs)",
+        soft_wrap=True,
+    )
 
 
 @command(tournament_app, "new")
@@ -117,8 +221,8 @@ def new_cmd(
 
 @command(player_app, "add")
 def player_add_cmd(
-    name: Annotated[str, typer.Argument(help="The player's name.")],
-    fleet: Annotated[str, typer.Option(help="FleetX file, share string or presets:NAME.")],
+    name: PlayerArg,
+    fleet: FleetOpt,
     email: Annotated[str, typer.Option(help="Email (FBS-01).")] = "",
     event: EventName = None,
     db: Db = None,
@@ -136,15 +240,15 @@ def player_add_cmd(
 
 @command(player_app, "drop")
 def player_drop_cmd(
-    name: Annotated[str, typer.Argument(help="The player's name.")],
+    name: PlayerArg,
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
     """Drop a player: not paired from the next round; his results stay."""
     store = _store(db)
-    store.drop_player(event, name)
     name = _player_name(store, event, name)
+    store.drop_player(event, name)
     if as_json:
         print_json({"player": name, "dropped": True})
         return
@@ -154,15 +258,23 @@ def player_drop_cmd(
 @command(tournament_app, "pair")
 def pair_cmd(
     event: EventName = None,
+    base: BaseOpt = "",
     db: Db = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Pair the next round (round 1 at random; then Swiss by Battle and Fleet Points)."""
-    pairing = _store(db).pair_next_round(event)
+    if base:  # before anything is written
+        from kolrami.web.network import check_public_url
+
+        check_public_url(base, "--base")
+    store = _store(db)
+    pairing = store.pair_next_round(event)
+    links = _links(store, event, base)
     if as_json:
-        print_json(_pairing_json(pairing))
+        print_json({**_pairing_json(pairing), **links})
         return
     _print_pairing(pairing)
+    _print_links(links)
 
 
 def _pairing_json(pairing: core.Pairing) -> dict[str, Any]:
@@ -187,17 +299,10 @@ def _print_pairing(pairing: core.Pairing) -> None:
         out.print(f"[yellow]Rematch unavoidable:[/yellow] {pairs}")
 
 
-Event = Annotated[
-    str | None, typer.Argument(metavar="EVENT", help="Event name (default: the latest).")
-]
-RoundOpt = Annotated[
-    int | None, typer.Option("--round", help="Round number (default: the latest paired).")
-]
-
-
 @command(tournament_app, "pairings")
 def pairings_cmd(
-    event: Event = None,
+    legacy_event: LegacyEvent = None,
+    event: EventName = None,
     round_number: RoundOpt = None,
     by_name: Annotated[
         bool, typer.Option("--by-name", help="One row a player, by name (players find theirs).")
@@ -210,6 +315,7 @@ def pairings_cmd(
     from kolrami.web.printing import current_round
 
     store = _store(db)
+    event = _event_of(store, "pairings", legacy_event, event)
     r = current_round(store, event, round_number)
     if as_json:
         print_json(
@@ -257,8 +363,11 @@ def pairings_cmd(
 
 @command(tournament_app, "slips")
 def slips_cmd(
-    out: Annotated[Path, typer.Option("--out", help="Write the slips here (an .html file).")],
-    event: Event = None,
+    legacy_event: LegacyEvent = None,
+    out: Annotated[
+        Path, typer.Option("--out", help="Write the slips here (an .html file).")
+    ] = Path("slips.html"),
+    event: EventName = None,
     round_number: RoundOpt = None,
     base: Annotated[
         str,
@@ -278,7 +387,9 @@ def slips_cmd(
         )
     if out.suffix.lower() not in (".html", ".htm"):
         raise InvalidInputError(f"--out '{quoted(out)}': the slips are HTML; name an .html file")
-    text = round_sheet(_store(db), event, "print_slips.html.j2", round_number, base)
+    store = _store(db)
+    event = _event_of(store, "slips", legacy_event, event)
+    text = round_sheet(store, event, "print_slips.html.j2", round_number, base)
     write(out, text)
     if as_json:
         print_json({"wrote": str(out)})
@@ -288,9 +399,9 @@ def slips_cmd(
 
 @command(player_app, "rename")
 def player_rename_cmd(
-    name: Annotated[str, typer.Argument(help="The player's name.")],
+    name: PlayerArg,
     new_name: Annotated[str, typer.Argument(help="The new name.")],
-    who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
+    who: WhoOpt = "organizer",
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
@@ -298,7 +409,7 @@ def player_rename_cmd(
     """Rename a player, before round 1 (OP-12)."""
     store = _store(db)
     old = _player_name(store, event, name)
-    kept = store.rename_player(event, name, new_name, who)
+    kept = store.rename_player(event, old, new_name, who)
     if as_json:
         print_json({"player": old, "renamed": kept})
         return
@@ -307,8 +418,8 @@ def player_rename_cmd(
 
 @command(player_app, "remove")
 def player_remove_cmd(
-    name: Annotated[str, typer.Argument(help="The player's name.")],
-    who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
+    name: PlayerArg,
+    who: WhoOpt = "organizer",
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
@@ -325,9 +436,9 @@ def player_remove_cmd(
 
 @command(player_app, "fleet")
 def player_fleet_cmd(
-    name: Annotated[str, typer.Argument(help="The player's name.")],
-    fleet: Annotated[str, typer.Option(help="FleetX file, share string or presets:NAME.")],
-    who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
+    name: PlayerArg,
+    fleet: FleetOpt,
+    who: WhoOpt = "organizer",
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
@@ -335,8 +446,8 @@ def player_fleet_cmd(
     """Change a player's fleet, before round 1 (OP-12)."""
     store = _store(db)
     chosen = load_any(fleet)
-    total = store.change_fleet(event, name, chosen, who)
     name = _player_name(store, event, name)
+    total = store.change_fleet(event, name, chosen, who)
     if as_json:
         print_json({"player": name, "fleet": chosen.name, "total_build": total})
         return
@@ -345,16 +456,16 @@ def player_fleet_cmd(
 
 @command(player_app, "undrop")
 def player_undrop_cmd(
-    name: Annotated[str, typer.Argument(help="The player's name.")],
-    who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
+    name: PlayerArg,
+    who: WhoOpt = "organizer",
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
     """Undo a drop made by mistake (before the next round is paired)."""
     store = _store(db)
-    store.undo_drop(event, name, who)
     name = _player_name(store, event, name)
+    store.undo_drop(event, name, who)
     if as_json:
         print_json({"player": name, "dropped": False})
         return
@@ -366,7 +477,7 @@ def cancel_round_cmd(
     repair: Annotated[
         bool, typer.Option("--repair", help="Pair the round again at once, as players are now.")
     ] = False,
-    who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
+    who: WhoOpt = "organizer",
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
@@ -391,7 +502,7 @@ def cancel_round_cmd(
 def swap_cmd(
     first: Annotated[str, typer.Argument(help="A player of the latest round.")],
     second: Annotated[str, typer.Argument(help="The player to swap him with.")],
-    who: Annotated[str, typer.Option("--who", help="Who makes the change (logged).")] = "organizer",
+    who: WhoOpt = "organizer",
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
@@ -399,8 +510,8 @@ def swap_cmd(
     """Swap two players' pairings in the latest round (a rematch or a bye against the bye
     rules is warned about, not refused)."""
     store = _store(db)
-    warnings = store.swap_players(event, first, second, who)
     pair = [_player_name(store, event, first), _player_name(store, event, second)]
+    warnings = store.swap_players(event, pair[0], pair[1], who)
     if as_json:
         print_json({"swapped": pair, "warnings": warnings})
         return
@@ -412,10 +523,22 @@ def swap_cmd(
 
 @command(tournament_app, "result")
 def result_cmd(
-    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="Round number.")],
-    player: Annotated[str, typer.Argument(help="The player reporting.")],
-    fp: Annotated[int, typer.Option("--fp", help="The player's Fleet Points this round.")],
+    player: Annotated[str, typer.Argument(metavar="PLAYER", help="The player reporting.")],
+    legacy_player: LegacyPlayer = None,
+    fp: Annotated[
+        int | None, typer.Option("--fp", help="The player's Fleet Points this round.")
+    ] = None,
     win: Annotated[bool, typer.Option("--win/--loss", help="Won or lost.")] = True,
+    round_number: RoundOpt = None,
+    anyway: Annotated[
+        bool,
+        typer.Option(
+            "--anyway",
+            help="Record Fleet Points the score check finds impossible or implausible against "
+            "the opponent's fleet (checked at the table).",
+        ),
+    ] = False,
+    base: BaseOpt = "",
     correct: Annotated[
         bool,
         typer.Option(
@@ -423,7 +546,7 @@ def result_cmd(
         ),
     ] = False,
     why: Annotated[str, typer.Option("--why", help="Why the correction (logged).")] = "",
-    who: Annotated[str, typer.Option("--who", help="Who enters it (logged).")] = "organizer",
+    who: WhoOpt = "organizer",
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
@@ -431,55 +554,82 @@ def result_cmd(
     """Record a player's result and Fleet Points (the opponent's result follows).
 
     A result that disagrees with the one recorded, or one the opponent initialled, is refused
-    unless it is a correction: --correct --why 'what was wrong'.
+    unless it is a correction: --correct --why 'what was wrong'. Fleet Points the opponent's
+    fleet cannot give (the Peak Performance score check) are refused unless --anyway.
     """
+    number, player = _round_and_player("result", player, legacy_player, round_number)
+    if fp is None:
+        raise InvalidInputError(
+            f"tournament result {quoted(player, 40)}: give the player's Fleet Points, --fp N"
+        )
+    if base:  # before anything is written
+        from kolrami.web.network import check_public_url
+
+        check_public_url(base, "--base")
     store = _store(db)
-    warning = store.record_result(
-        event, round_number, player, win, fp, who=who, correct=correct, why=why
-    )
+    number = _round_of(store, event, number)
     player = _player_name(store, event, player)
+    warning = store.record_result(event, number, player, win, fp, who=who, correct=correct, why=why)
+    if warning and not anyway:
+        # the command's one transaction is rolled back with this refusal: nothing is recorded
+        raise InvalidInputError(
+            f"round {number}, {player}: {warning}; nothing recorded: check the score sheet, or "
+            "record it as the table agreed with --anyway"
+        )
+    links = _links(store, event, base)
     if as_json:
         print_json(
             {
-                "round": round_number,
+                "round": number,
                 "player": player,
                 "won": win,
                 "fleet_points": fp,
                 "corrected": correct,
                 "warning": warning or None,
+                **links,
             }
         )
         return
     out = console()
     verb = "corrected:" if correct else ""
     out.print(
-        f"Round {round_number}: {verb + ' ' if verb else ''}{player} "
+        f"Round {number}: {verb + ' ' if verb else ''}{player} "
         f"{'won' if win else 'lost'} with {fp} Fleet Points."
     )
     if warning:
-        out.print(f"[yellow]Check:[/yellow] {warning}")
+        out.print(f"[yellow]Recorded anyway:[/yellow] {warning}")
+    _print_links(links)
 
 
 @command(tournament_app, "verify")
 def verify_cmd(
-    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="Round number.")],
-    player: Annotated[str, typer.Argument(help="Whose sheet the opponent initials.")],
-    initials: Annotated[str, typer.Option(help="The opponent's initials.")],
+    player: Annotated[
+        str, typer.Argument(metavar="PLAYER", help="Whose sheet the opponent initials.")
+    ],
+    legacy_player: LegacyPlayer = None,
+    initials: Annotated[str, typer.Option(help="The opponent's initials.")] = "",
     stage: Annotated[
         str, typer.Option(help="build (before the round) or result (after).")
     ] = "build",
+    round_number: RoundOpt = None,
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
     """The opponent initials a player's build or result (OP-14, FBS-09, FBS-10)."""
+    number, player = _round_and_player("verify", player, legacy_player, round_number)
+    if not initials.strip():
+        raise InvalidInputError(
+            f"tournament verify {quoted(player, 40)}: give the opponent's initials, --initials XY"
+        )
     store = _store(db)
-    store.verify(event, round_number, player, initials, stage)
+    number = _round_of(store, event, number)
     player = _player_name(store, event, player)
+    store.verify(event, number, player, initials, stage)
     if as_json:
-        print_json({"round": round_number, "player": player, "stage": stage, "initials": initials})
+        print_json({"round": number, "player": player, "stage": stage, "initials": initials})
         return
-    console().print(f"Round {round_number}: {player}'s {stage} initialled {initials}.")
+    console().print(f"Round {number}: {player}'s {stage} initialled {initials}.")
 
 
 @command(tournament_app, "rolloff")
@@ -557,7 +707,7 @@ def standings_cmd(
     from_file: Annotated[
         Path | None, typer.Option("--from", help="Compute from a results file instead.")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
     event: EventName = None,
     db: Db = None,
 ) -> None:
@@ -593,6 +743,8 @@ def standings_cmd(
     played, paired = state.rounds_complete, len(state.rounds)
     if not paired:
         title = "Standings: no round played yet"
+    elif not played:  # not "after 0 rounds" while round 1 is reported (issue 47, item 16)
+        title = f"Standings: round {paired} in progress, no round complete yet"
     else:
         title = f"Standings after {played} round{'' if played == 1 else 's'}" + (
             f" (round {paired} in progress)" if paired > played else ""

@@ -126,7 +126,8 @@ class Narrator:
             )
         elif isinstance(e, ev.HitScored):
             face = 0 if e.location_roll == 10 else e.location_roll
-            where = e.applied_to.replace("_", " ")
+            # what was struck, named as the ship sheets name it (the computer is "systems")
+            where = ITEM_NAMES.get(e.applied_to, e.applied_to.replace("_", " "))
             struck = (
                 f"superstructure {e.superstructure}"  # the hull alone: say it once
                 if e.applied_to == "superstructure"
@@ -320,7 +321,7 @@ def status_table(battle: Battle) -> Table:
             f"{max(0, s.superstructure)}/{s.cls.superstructure}",
             f"{s.shields}/{s.max_shields}",
             f"{s.engine_power}/{s.max_engine}",
-            f"{max(0, s.systems)}/{s.max_systems}",
+            f"{s.systems}/{s.max_systems}",  # below 0 too, as the damage lines say it
             weapons,
             state,
         )

@@ -8,9 +8,13 @@ and the battle is untouched. Everything that happened is the battle's event log:
 saved as that log and resumed by replaying its orders, and the finished log re-runs identically
 with `kolrami replay LOG --orders`.
 
-Undo takes back a human side's last order while nothing has been decided by chance or by the
-other side since (the battle's dice rolled nothing new): such an order is not yet committed,
-since taking it back reveals nothing a player could not have worked out before giving it.
+Undo takes back the last order a human gave, with whatever the AI seats answered after it, by
+playing the battle again from its log without that order. The seed is the battle's, so the
+dice that followed the order come again: where some had rolled (and been seen) since it was
+given, the undo is written in the log's header (`undone`: whose order, which, after how many
+orders, how many dice had been seen), so a replay shows it. A game that forbids that (a
+tournament's or a ladder's: `undo="unseen"`, kept in the header too) takes back only an order no
+die has followed.
 """
 
 from __future__ import annotations
@@ -54,6 +58,12 @@ from kolrami.sim.odds import VolleyOdds, WeaponGroup, volley_odds
 #: The seat name of a human player (what the log's header names as that side's captain).
 HUMAN = "human"
 SIDES = ("A", "B")
+#: What undo may take back: any human order, noting in the log one whose dice were seen
+#: ("record", the default), or only an order no die has followed ("unseen": tournament and
+#: ladder games). The log's header keeps a policy other than the default ("undo").
+UNDO_RECORD = "record"
+UNDO_UNSEEN = "unseen"
+UNDO_POLICIES = (UNDO_RECORD, UNDO_UNSEEN)
 
 _RULE_ID = re.compile(r"\b((?:FPF|PP|ADV|OP|FBS|CARD)(?:-[A-Z]+)*-\d+)\b")
 
@@ -127,12 +137,19 @@ class PlaySession:
         seats: tuple[str, str],
         extra_rules: tuple[str, ...] = (),
         orders: Sequence[str] = (),
+        undo: str = UNDO_RECORD,
+        undone: Sequence[dict[str, Any]] = (),
     ) -> None:
+        if undo not in UNDO_POLICIES:
+            raise InvalidInputError(f"undo '{undo}': choose {' or '.join(UNDO_POLICIES)}")
         self.scenario = scenario
         self.fleets = fleets
         self.seed = seed
         self.seats = seats
         self.extra_rules = extra_rules
+        self.undo_policy = undo
+        #: the undos taken after their dice were seen, as the log's header lists them
+        self.undone: list[dict[str, Any]] = [dict(u) for u in undone]
         self._start(orders)
 
     # --- building and replaying --------------------------------------------------------------
@@ -142,6 +159,12 @@ class PlaySession:
             self.scenario, self.fleets, self.seed, self.seats, None, self.extra_rules
         )
         self.battle = battle
+        # what undo may do, and the undos that saw dice: in the log's header (line 1), which
+        # the battle writes out when the log is read
+        if self.undo_policy != UNDO_RECORD:
+            battle.header["undo"] = self.undo_policy
+        if self.undone:
+            battle.header["undone"] = [dict(u) for u in self.undone]
         self.views: dict[str, BattleView] = {s: battle.rules.view(battle, s) for s in SIDES}
         self.captains = {
             side: make_captain(name, captain_dice(self.seed, side))
@@ -182,9 +205,14 @@ class PlaySession:
             raise InvalidInputError(f"not a Kolrami event log: {exc}") from None
         if not events or not isinstance(events[0], BattleStarted):
             raise InvalidInputError("the log does not start with a battle_started header")
-        scenario, fleets, captains, seed, extra = rebuild(events[0].header)
+        header = events[0].header
+        scenario, fleets, captains, seed, extra = rebuild(header)
         orders = [e.order for e in events if isinstance(e, OrderGiven)]
-        return cls(scenario, fleets, seed, seats or captains, extra, orders)
+        undone = header.get("undone", [])
+        policy = header.get("undo", UNDO_RECORD)
+        if not isinstance(undone, list) or not all(isinstance(u, dict) for u in undone):
+            raise InvalidInputError("the log's header lists its undos in a form not read here")
+        return cls(scenario, fleets, seed, seats or captains, extra, orders, policy, undone)
 
     def _send(self, order: Order) -> None:
         assert self.decision is not None
@@ -239,30 +267,59 @@ class PlaySession:
         """(side, order text) of every order given so far."""
         return [(e.side, e.order) for e in self.battle.log if isinstance(e, OrderGiven)]
 
+    def _human_orders(self) -> list[int]:
+        """The indexes (in the orders given) of the orders human seats gave."""
+        return [i for i, side in enumerate(self._sides) if self.seats[SIDES.index(side)] == HUMAN]
+
+    def dice_seen(self, index: int) -> int:
+        """How many of the battle's dice have rolled since order `index` was given."""
+        return self.battle.dice.rolls - self._rolls[index]
+
     def undoable(self) -> int:
-        """How many of the last orders can be taken back: a human side's own, back to the
-        last die rolled or the last order of another seat."""
+        """How many human orders undo can take back, one after another (under "unseen", back
+        to the last one a die has followed)."""
         if self.decision is None:
             return 0
-        side = self.decision.side
-        rolls = self.battle.dice.rolls
-        n = 0
-        for before, who in zip(reversed(self._rolls), reversed(self._sides), strict=True):
-            if who != side or before != rolls or self.seats[SIDES.index(who)] != HUMAN:
-                break
-            n += 1
-        return n
+        human = self._human_orders()
+        if self.undo_policy == UNDO_RECORD:
+            return len(human)
+        return sum(1 for i in human if self.dice_seen(i) == 0)
+
+    def last_undoable(self) -> tuple[int, str, str, list[tuple[str, str]]] | None:
+        """What undo would take back now: (index, side, order text, the AI seats' answers
+        after it as (side, text)), or None when no human has given an order."""
+        human = self._human_orders()
+        if self.decision is None or not human:
+            return None
+        k = human[-1]
+        given = self.orders()
+        return k, given[k][0], given[k][1], given[k + 1 :]
 
     def undo(self) -> str:
-        """Take back the last order not yet committed; returns its text."""
-        if self.undoable() == 0:
+        """Take back the last order a human gave (and what the AI seats answered after it),
+        by playing the battle again from its log without it; returns its text. Where dice had
+        rolled since it was given, the undo is noted in the log's header; under "unseen" such
+        an order stands."""
+        last = self.last_undoable()
+        if last is None:
             raise InvalidInputError(
-                "nothing to undo: the last order is committed (dice were rolled or the other "
-                "side has played since)"
+                "nothing to undo: no order has been given at this terminal yet"
+                if self.decision is not None
+                else "nothing to undo: the battle is over"
+            )
+        k, side, text, _ = last
+        seen = self.dice_seen(k)
+        if seen and self.undo_policy == UNDO_UNSEEN:
+            raise InvalidInputError(
+                f"'{text}' stands: {seen} {'die has' if seen == 1 else 'dice have'} rolled "
+                "since it was given, and this game takes back only an order no die has "
+                "followed (a tournament or ladder game)"
             )
         texts = [t for _, t in self.orders()]
-        self._start(texts[:-1])
-        return texts[-1]
+        if seen:
+            self.undone.append({"side": side, "order": text, "after": k, "dice_seen": seen})
+        self._start(texts[:k])
+        return text
 
     def log_text(self) -> str:
         """The event log so far, as JSON lines: save it to resume the battle."""
@@ -421,12 +478,7 @@ def choices(session: PlaySession, decision: Decision) -> list[str]:
         lines.append(f"  e.g. {' '.join(example)} HOLD")
         return lines
     if isinstance(d, ReactionDecision):
-        fire = " ".join(f"{s}:F@{d.targets[0]}" for s in d.firers) if d.targets else ""
-        return [
-            f"{d.mover} is about to move: {d.squadron} may react through its forward arc "
-            f"(FPF-FIRE-11) at {', '.join(d.targets)}",
-            f"  REACT {d.squadron} HOLD" + (f"  |  REACT {d.squadron} {fire}" if fire else ""),
-        ]
+        return _reaction_choices(view, d)
     if isinstance(d, RepairDecision):
         lines = ["Damage control (FPF-REP-02): spend each ship's points on damaged items"]
         for sid, items, points in zip(d.ships, d.items, d.points, strict=True):
@@ -440,3 +492,39 @@ def choices(session: PlaySession, decision: Decision) -> list[str]:
             f"  e.g. {default_return(view, d)}",
         ]
     return [f"{type(d).__name__}: {d}", "  give its order in the log's text form"]
+
+
+def forward_targets(view: BattleView, firer: str, targets: Sequence[str]) -> list[str]:
+    """Those of `targets` inside `firer`'s forward arc now, nearest first: a reaction lock
+    fires only at a target moving inside that arc (FPF-FIRE-11, FPF-ARC-02)."""
+    s = view.ship(firer)
+    found = []
+    for tid in targets:
+        t = view.ship(tid)
+        if t.on_table and arc_to(s.x, s.y, s.heading, t.x, t.y) is Arc.F:
+            found.append((cm_between(s.x, s.y, t.x, t.y), tid))
+    return [tid for _, tid in sorted(found)]
+
+
+def _reaction_choices(view: BattleView, d: ReactionDecision) -> list[str]:
+    """A reaction's choices: the example fire aims each firer at a target in its forward arc
+    now; where a firer has none, holding is the example, and the lines say why."""
+    ahead = {sid: forward_targets(view, sid, d.targets) for sid in d.firers}
+    lines = [
+        f"{d.mover} is about to move: {d.squadron} may react through its forward arc "
+        f"(FPF-FIRE-11) at {', '.join(d.targets)}; a lock fires only while its target moves "
+        "inside that arc, and declaring it uses the squadron's volley for the turn"
+    ]
+    for sid in d.firers:
+        now = ahead[sid]
+        lines.append(
+            f"  {sid}: in its forward arc now: {', '.join(now)}"
+            if now
+            else f"  {sid}: none of {d.mover} is in its forward arc now"
+        )
+    if d.firers and all(ahead.values()):
+        fire = " ".join(f"{sid}:F@{ahead[sid][0]}" for sid in d.firers)
+        lines.append(f"  REACT {d.squadron} HOLD  |  REACT {d.squadron} {fire}")
+    else:  # a lock on a ship outside the arc would most likely waste the volley
+        lines.append(f"  REACT {d.squadron} HOLD")
+    return lines
