@@ -155,7 +155,7 @@ def test_standings_say_how_many_rounds_are_played(db: str) -> None:
     ok("tournament", "pair", "--db", db)
     data = json.loads(ok("tournament", "standings", "--json", "--db", db))
     assert (data["rounds_paired"], data["rounds_played"], data["ties"]) == (1, 0, [])
-    assert "Standings after 0 rounds (round 1 in progress)" in ok(
+    assert "Standings: round 1 in progress, no round complete yet" in ok(
         "tournament", "standings", "--db", db
     )
     ok("tournament", "player", "drop", "Bob", "--db", db)

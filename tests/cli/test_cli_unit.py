@@ -31,12 +31,13 @@ def test_a_command_is_one_transaction(tmp_path: Path, monkeypatch: pytest.Monkey
 
     event.listen(Engine, "begin", count)
     try:
-        # the migration check, then the command: dropping Ann and naming her (several calls)
+        # the migration check, the loose name's look-up (a read), then the command: dropping
+        # Ann and naming her (several calls)
         dropped = runner.invoke(app, ["tournament", "player", "drop", "ann", "--db", db])
     finally:
         event.remove(Engine, "begin", count)
     assert dropped.exit_code == 0, dropped.output
-    assert len(begun) == 2, "the store's migration check, then one transaction for the command"
+    assert len(begun) == 3, "migration check, name look-up, then one transaction for the command"
     assert [p["dropped_after"] for p in store.players("Nov")] == [0, None]
     again = runner.invoke(app, ["tournament", "player", "drop", "Ann", "--db", db])
     assert again.exit_code == 2
