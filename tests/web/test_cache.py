@@ -64,8 +64,9 @@ def test_a_result_entered_with_the_cli_shows_on_the_next_page(app: FastAPI, db: 
     )
     assert version is not None
     cli = [sys.executable, "-c", "from kolrami.cli import run; run()"]
+    args = ["tournament", "result", "1", g["b"], "--fp", "77", "--anyway", "--event", name]
     done = subprocess.run(
-        [*cli, "tournament", "result", "1", g["b"], "--fp", "77", "--anyway", "--event", name, "--db", db],
+        [*cli, *args, "--db", db],
         capture_output=True,
         text=True,
         check=False,

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from kolrami.tournament.store import Store
@@ -126,7 +127,9 @@ def test_the_organizer_can_switch_play_off_or_put_it_behind_the_login(tmp_path: 
     (tmp_path / "b").mkdir()
     login = _client(tmp_path / "b", PlayLimits(mode=PlayMode.LOGIN))
     assert login.get("/play", follow_redirects=False).status_code == 303
-    desk = organizer(login.app)
+    app = login.app
+    assert isinstance(app, FastAPI)
+    desk = organizer(app)
     assert desk.client.get("/play").status_code == 200
 
 

@@ -264,7 +264,8 @@ def pair_cmd(
 ) -> None:
     """Pair the next round (round 1 at random; then Swiss by Battle and Fleet Points)."""
     if base:  # before anything is written
-        from kolrami.web.network import check_public_url  # the web app (FastAPI), about 300 ms: only when needed
+        # the web app's package (FastAPI), about 300 ms: only with --base
+        from kolrami.web.network import check_public_url
 
         check_public_url(base, "--base")
     store = _store(db)
@@ -563,7 +564,8 @@ def result_cmd(
             f"tournament result {quoted(player, 40)}: give the player's Fleet Points, --fp N"
         )
     if base:  # before anything is written
-        from kolrami.web.network import check_public_url  # the web app (FastAPI), about 300 ms: only when needed
+        # the web app's package (FastAPI), about 300 ms: only with --base
+        from kolrami.web.network import check_public_url
 
         check_public_url(base, "--base")
     store = _store(db)

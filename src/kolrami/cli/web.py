@@ -69,7 +69,7 @@ def serve_cmd(
     from kolrami.tournament.store import database_url
     from kolrami.web import create_app
     from kolrami.web.network import check_public_url, phone_address
-    from kolrami.web.routers.play import MIB, PlayLimits, PlayMode  # the web app (FastAPI), about 300 ms: only when needed
+    from kolrami.web.routers.play import MIB, PlayLimits, PlayMode  # (FastAPI: only for serve)
 
     if not 0 < port < 65536:
         raise InvalidInputError(f"--port {quoted(port, 20)}: use a port from 1 to 65535")
