@@ -427,6 +427,9 @@ def _pct(x: float) -> str:
 
 def print_tables(out: Console, a: Assessment) -> None:
     """Matchups, ratings and fair values as Rich tables."""
+    from kolrami.sim.fairvalue import MARKS, settle_text  # numpy, scipy: not at start-up
+    from kolrami.sim.fairvalue import flags as fair_flags
+
     names = [c.label for c in a.plan.combatants]
     title = "Matchups (score: wins + half the draws, 95% Wilson interval)"
     if a.plan.simulating:
@@ -487,19 +490,21 @@ def print_tables(out: Console, a: Assessment) -> None:
         return
     f = Table(title="Fair values (cost that puts each on the others' price line)")
     cols = ["Combatant", "Cost", "Fair cost", "95% interval", "If linear", "P(under)", "Verdict"]
+    cols.append("More battles")
     if len(a.plan.captains) > 1:
         cols.append("By captain")
     for col in cols:
         f.add_column(
-            col, justify="left" if col in ("Combatant", "Verdict", "By captain") else "right"
+            col,
+            justify="left"
+            if col in ("Combatant", "Verdict", "By captain", "More battles")
+            else "right",
         )
     for i in sorted(range(len(names)), key=lambda j: a.plan.combatants[j].cost):
         fv = a.fair.values[i]
         verdict = fv.verdict()
         style = {"underpriced": "green", "overpriced": "red"}.get(verdict, "")
-        flags = [w for w, on in (("extrapolated", fv.extrapolated),) if on]
-        if a.captains_disagree(i):
-            flags.append("captains disagree")
+        flags = fair_flags(fv, a.captains_disagree(i))
         cells: list[str | Text] = [
             names[i],
             str(fv.cost),
@@ -508,12 +513,14 @@ def print_tables(out: Console, a: Assessment) -> None:
             "-" if fv.fair_cost_linear is None else f"{fv.fair_cost_linear:.0f}",
             "-" if fv.p_underpriced is None else f"{fv.p_underpriced:.2f}",
             Text(verdict + (f" ({', '.join(flags)})" if flags else ""), style=style),
+            settle_text(fv) or "-",
         ]
         if len(a.plan.captains) > 1:
             cells.append(a.by_captain_text(i))
         f.add_row(*cells)
     out.print(f)
     out.print(f"[dim]Verdicts rest on {a.fair.basis}.[/dim]")
+    out.print(f"[dim]{MARKS}[/dim]")
 
 
 def fleet_args(fleets: Sequence[str] | None, more: Sequence[str] | None) -> tuple[str, ...]:

@@ -41,7 +41,8 @@ from kolrami.rules import RULES_VERSION, scenario_capabilities
 from kolrami.rules import events as ev
 from kolrami.rules.module import Capability
 from kolrami.scenarios.models import Scenario
-from kolrami.sim.fairvalue import FairValues, fair_values
+from kolrami.sim.fairvalue import FairValues, disagree, fair_values, settle_text
+from kolrami.sim.fairvalue import flags as fair_flags
 from kolrami.sim.play import simulate
 from kolrami.sim.stats import Ratings, bradley_terry, mean_and_se, wilson
 
@@ -542,9 +543,9 @@ class Assessment:
         return "; ".join(parts)
 
     def captains_disagree(self, i: int) -> bool:
-        """Whether captains playing alone reach different firm verdicts on combatant i."""
-        firm = {"underpriced", "overpriced", "about right"}
-        return len(set(self.verdicts_by_captain(i).values()) & firm) > 1
+        """Whether captains playing alone reach different firm verdicts on combatant i, or
+        fair costs a factor 1.5 or more apart (fairvalue.DISAGREE_RATIO)."""
+        return disagree([fv.values[i] for fv in self.by_captain.values()])
 
     def score_table(self) -> np.ndarray[Any, np.dtype[np.float64]]:
         """Score of row against column (NaN on the diagonal)."""
@@ -648,6 +649,10 @@ class Assessment:
                         "fair_cost_by_captain": self.fair_costs_by_captain(i),
                         "by_captain": self.by_captain_text(i),
                         "captains_disagree": self.captains_disagree(i),
+                        "marks": fair_flags(fv, self.captains_disagree(i)),
+                        "cost_outside_field": fv.cost_outside,
+                        "battles_needed": fv.battles_needed,
+                        "more_battles": settle_text(fv),
                         "fair_ship_cost": None
                         if fv.fair_cost is None or plan.combatants[i].ship_class is None
                         else fv.fair_cost / plan.combatants[i].ships,
@@ -739,7 +744,8 @@ def summarise(plan: Plan, records: Mapping[tuple[str, int], Record]) -> Assessme
             mirror[c][1][m.y, m.x] += len(got)
     costs = [c.cost for c in plan.combatants]
     ratings = bradley_terry(scores, games)
-    fair = fair_values(costs, ratings, seed=plan.seed)
+    per = total // len(plan.matchups) if plan.matchups else 0
+    fair = fair_values(costs, ratings, seed=plan.seed, battles=per)
     by_captain = {
         c: fair_values(costs, bradley_terry(sc, gm), seed=plan.seed)
         for c, (sc, gm) in mirror.items()

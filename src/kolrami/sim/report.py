@@ -23,6 +23,7 @@ from matplotlib.ticker import FuncFormatter
 
 from kolrami.errors import InvalidInputError, quoted
 from kolrami.sim.assess import Assessment
+from kolrami.sim.fairvalue import MARKS
 from kolrami.sim.stats import ELO_ORIGIN, ELO_PER_LOGIT
 
 DPI = 110
@@ -257,16 +258,15 @@ def render_html(a: Assessment, extra: dict[str, Any] | None = None) -> str:
             _img(fair_cost_png(a), "fair cost with intervals"),
             "<table><tr><th class='l'>Combatant</th><th>Cost</th><th>Fair cost</th>"
             "<th>95% interval</th><th>If linear</th><th>P(underpriced)</th>"
-            "<th class='l'>Verdict</th><th class='l'>By captain</th></tr>",
+            "<th class='l'>Verdict</th><th class='l'>More battles</th>"
+            "<th class='l'>By captain</th></tr>",
         ]
         for row in fv["combatants"]:
             verdict = row["verdict"]
             cls = "under" if verdict == "underpriced" else "over" if verdict == "overpriced" else ""
             interval = row["fair_cost_95"]
             span = "-" if interval is None else f"{interval[0]:.0f} to {interval[1]:.0f}"
-            flags = ["extrapolated"] if row.get("extrapolated") else []
-            if row.get("captains_disagree"):
-                flags.append("captains disagree")
+            flags = row.get("marks") or []
             shown = verdict + (f" ({', '.join(flags)})" if flags else "")
             by = row.get("by_captain") or ""
             parts.append(
@@ -274,17 +274,22 @@ def render_html(a: Assessment, extra: dict[str, Any] | None = None) -> str:
                 f"<td>{_num(row['fair_cost'])}</td>"
                 f"<td>{span}</td><td>{_num(row.get('fair_cost_if_linear'))}</td>"
                 f"<td>{_num(row['p_underpriced'], 2)}</td>"
-                f"<td class='l {cls}'>{esc(shown)}</td><td class='l'>{esc(by or '-')}</td></tr>"
+                f"<td class='l {cls}'>{esc(shown)}</td>"
+                f"<td class='l'>{esc(row.get('more_battles') or '-')}</td>"
+                f"<td class='l'>{esc(by or '-')}</td></tr>"
             )
         parts.append(
             "</table><p class='note'>Fair cost: the SP cost at which the price line fitted on the "
-            "other combatants (rating = a + b ln cost) reaches this one's rating. The interval "
-            "and P(underpriced) come from redrawing the ratings from their fitted uncertainty "
-            "(widened by the fit's dispersion) and adding the line's own scatter. A verdict needs "
+            "other combatants (rating = a + b ln cost) reaches this one's rating. The interval: "
+            "the costs at which its rating lies inside the line's 95% prediction interval (the "
+            "line's estimation error, the others' scatter about it with a Student t quantile, "
+            "and its own rating's uncertainty, widened by the fit's dispersion); P(underpriced): "
+            "the predictive chance that a fairly priced class of its cost rates lower. "
+            "A verdict needs "
             "the interval: wholly above or below the cost, or within 80% to 125% of it for "
             "'about right'; otherwise 'can't tell'. 'If linear': the fair cost under a line "
-            f"linear in cost. Verdicts rest on {esc(fv.get('rests_on') or '')}. See "
-            "docs/assessment.md.</p>"
+            f"linear in cost. Verdicts rest on {esc(fv.get('rests_on') or '')}. "
+            f"{esc(MARKS)} See docs/assessment.md.</p>"
         )
     parts += [
         "<h2>Matchups</h2>",
