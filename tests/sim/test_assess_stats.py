@@ -111,7 +111,8 @@ def test_fair_values_find_the_bargain() -> None:
     assert bargain.fair_cost == pytest.approx(90, rel=1e-9)
     assert bargain.change == pytest.approx(30, rel=1e-6)
     assert bargain.verdict() == "underpriced"
-    assert bargain.p_underpriced is not None and bargain.p_underpriced > 0.99
+    assert bargain.p_underpriced is not None
+    assert bargain.p_underpriced > 0.99
     assert bargain.fair_low is not None
     assert bargain.fair_high is not None
     assert bargain.fair_low < 90 < bargain.fair_high

@@ -57,7 +57,8 @@ def test_an_extrapolated_class_gets_no_firm_verdict() -> None:
     # the 400 SP class plays like a 2,000 SP one: far above the line, but beyond its data
     theta = [2 * math.log(c) for c in costs[:4]] + [2 * math.log(2000)]
     v = fair_values(costs, _ratings(theta, 0.05)).values[4]
-    assert v.cost_outside and v.extrapolated
+    assert v.cost_outside
+    assert v.extrapolated
     assert v.verdict() == "can't tell"
     assert flags(v) == ["extrapolated"]
     assert "outside the others' costs" in settle_text(v)
@@ -93,7 +94,8 @@ def test_a_can_t_tell_says_how_many_battles_might_settle_it() -> None:
     theta[4] = 2 * math.log(80)  # a modest bargain, drowned by rating noise at 40 battles
     v = fair_values(costs, _ratings(theta, 0.35), battles=40).values[4]
     assert v.verdict() == "can't tell"
-    assert v.battles_needed is not None and v.battles_needed > 40
+    assert v.battles_needed is not None
+    assert v.battles_needed > 40
     assert f"--battles {v.battles_needed}" in settle_text(v)
     # with that many battles the rating noise shrinks by 40 / needed, and the verdict is firm
     se = 0.35 * math.sqrt(40 / v.battles_needed)

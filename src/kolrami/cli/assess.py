@@ -67,7 +67,8 @@ def assess_cmd(
     classes: Annotated[
         str | None,
         typer.Option(
-            help="Ship classes as combatants: 'all' or names, comma separated. The default when "
+            help="Ship classes as combatants: 'all' (every class `kolrami ships` lists, house "
+            "packs included) or names, comma separated. The default (the ten FPF classes) when "
             "no fleet is given."
         ),
     ] = None,
@@ -91,8 +92,9 @@ def assess_cmd(
     precision: Annotated[
         float | None,
         typer.Option(
-            help="Stop a matchup once its score's 95% interval is this narrow either side "
-            "(0.05: within 5 points), checked every 20 battles; --battles is then the most."
+            help="Stop a matchup once its score's 95% interval is at most twice this wide "
+            "(0.05: an interval 10 points wide, not always centred: Wilson's is lopsided near "
+            "0 and 1), checked every 20 battles; --battles is then the most."
         ),
     ] = None,
     against_field: Annotated[
@@ -202,7 +204,12 @@ def combatants_from(opts: AssessOptions) -> list[Combatant]:
     wants_classes = opts.classes is not None or opts.points is not None or not opts.fleets
     if wants_classes:
         names = None
-        if opts.classes is not None and opts.classes.strip().lower() != "all":
+        if opts.classes is not None and opts.classes.strip().lower() == "all":
+            # every class `kolrami ships` lists: the FPF ten and the house packs' (issue 47)
+            from kolrami.catalog import builtin_pack
+
+            names = [cls.id for cls in builtin_pack().ships]
+        elif opts.classes is not None:
             names = _split(opts.classes)
             if not names:
                 raise InvalidInputError("--classes needs 'all' or ship classes, comma separated")
@@ -332,12 +339,19 @@ def run_assess(opts: AssessOptions) -> None:
         f"captains {', '.join(plan.captains)}, seed {plan.seed}, {workers} worker"
         f"{'s' * (workers != 1)} ({opts.backend})"
         + (
-            f"; each matchup stops once its score is known within +-{plan.precision:g}"
+            f"; each matchup stops once its score's 95% interval is at most "
+            f"{2 * plan.precision:g} wide"
             if plan.precision is not None
             else ""
         ),
         soft_wrap=True,
     )
+    if opts.classes is None and opts.points is None and not opts.fleets:
+        err.print(
+            "The ten FPF classes, one against one; --classes all adds the house packs' classes "
+            "(every class `kolrami ships` lists).",
+            soft_wrap=True,
+        )
     if known:
         err.print(
             f"Resuming: {len(known)} of {plan.total} battles are already in {opts.out}.",
@@ -394,6 +408,15 @@ def run_assess(opts: AssessOptions) -> None:
     )
     err.print(summary)
     assessment = summarise(plan, records)
+    short = assessment.precision_short()
+    if short:
+        need = max(n for _, n in short)
+        err.print(
+            f"[yellow]--precision {plan.precision:g}: {len(short)} of {len(plan.matchups)} "
+            f"matchups reached --battles {plan.battles} with their interval still wider than "
+            f"{2 * (plan.precision or 0):g}; about --battles {need} would reach it.[/yellow]",
+            soft_wrap=True,
+        )
     data = json_safe(assessment.to_json())
     data["run"] = {
         "played": played,

@@ -44,7 +44,7 @@ from kolrami.scenarios.models import Scenario
 from kolrami.sim.fairvalue import FairValues, disagree, fair_values, settle_text
 from kolrami.sim.fairvalue import flags as fair_flags
 from kolrami.sim.play import simulate
-from kolrami.sim.stats import Ratings, bradley_terry, mean_and_se, wilson
+from kolrami.sim.stats import Ratings, bradley_terry, mean_and_se, wilson, z_value
 
 #: Captains a default assessment uses: the two AI doctrines (random is the fuzzer).
 DEFAULT_CAPTAINS = ("aggressive", "kiting")
@@ -547,6 +547,22 @@ class Assessment:
         fair costs a factor 1.5 or more apart (fairvalue.DISAGREE_RATIO)."""
         return disagree([fv.values[i] for fv in self.by_captain.values()])
 
+    def precision_short(self) -> list[tuple[MatchupSummary, int]]:
+        """With --precision: the matchups that played every battle allowed and still have an
+        interval wider than asked, each with about the battles that would narrow it enough."""
+        p = self.plan.precision
+        if p is None:
+            return []
+        z = z_value()
+        out = []
+        for s in self.matchups:
+            if s.battles >= self.plan.battles and (s.high - s.low) / 2 > p:
+                var = max(s.score * (1.0 - s.score), 0.01)
+                out.append(
+                    (s, max(self.plan.battles + 20, math.ceil(var * (z / p) ** 2 / 20) * 20))
+                )
+        return out
+
     def score_table(self) -> np.ndarray[Any, np.dtype[np.float64]]:
         """Score of row against column (NaN on the diagonal)."""
         k = len(self.plan.combatants)
@@ -572,6 +588,10 @@ class Assessment:
                 "captains": list(plan.captains),
                 "battles_per_matchup": plan.battles,
                 "precision": plan.precision,
+                "precision_not_reached": [
+                    {"x": names[s.matchup.x], "y": names[s.matchup.y], "battles_needed": n}
+                    for s, n in self.precision_short()
+                ],
                 "against_field": None if plan.focus is None else plan.combatants[plan.focus].label,
                 "seed": plan.seed,
                 "extra_rules": list(plan.extra_rules),
