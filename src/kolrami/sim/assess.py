@@ -230,6 +230,7 @@ class Job:
     pairs: tuple[tuple[str, str], ...]  # ordered (captain of x, captain of y)
     extra_rules: tuple[str, ...]
     matchups: tuple[Matchup, ...]
+    pack: ShipPack | None = None  # the built-in ships when None; else with variant classes
 
 
 #: A unit of work: a matchup's number in the job and the battle indices to play.
@@ -253,6 +254,11 @@ class Plan:
     precision: float | None = None
     #: play only this combatant against each of the others (one fleet against the field)
     focus: int | None = None
+    #: the first `challengers` combatants each play every other combatant, not each other (a
+    #: class's variants against a field, kolrami.sim.design); 0: everyone plays everyone
+    challengers: int = 0
+    #: the ships the fleets are drawn from (None: the built-in pack), e.g. with variant classes
+    pack: ShipPack | None = None
     matchups: tuple[Matchup, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -283,7 +289,9 @@ class Plan:
         matchups = []
         for i in range(len(self.combatants)):
             for j in range(i + 1, len(self.combatants)):
-                if self.focus is None or self.focus in (i, j):
+                if i < self.challengers <= j or (
+                    not self.challengers and (self.focus is None or self.focus in (i, j))
+                ):
                     matchups.append(Matchup(self._matchup_id(i, j), i, j))
         object.__setattr__(self, "matchups", tuple(matchups))
 
@@ -318,6 +326,11 @@ class Plan:
             "x": self.combatants[i].fleet.model_dump(mode="json"),
             "y": self.combatants[j].fleet.model_dump(mode="json"),
         }
+        if self.pack is not None:  # variant classes: their numbers decide the battles too
+            used = {s.id for c in (i, j) for s in self.combatants[c].fleet.ships}
+            spec["classes"] = [
+                s.model_dump(mode="json") for s in self.pack.ships if s.id in used
+            ]
         return hashlib.blake2b(_canonical(spec), digest_size=8).hexdigest()
 
     @property
@@ -334,6 +347,7 @@ class Plan:
             pairs=self.pairs,
             extra_rules=self.extra_rules,
             matchups=self.matchups,
+            pack=self.pack,
         )
 
     def chunks(
@@ -385,7 +399,7 @@ def play_battle(job: Job, number: int, k: int) -> Record:
     cap_x, cap_y = job.pairs[(k // 2) % len(job.pairs)]
     fx, fy = job.fleets[m.x], job.fleets[m.y]
     fleets, captains = ((fy, fx), (cap_y, cap_x)) if swap else ((fx, fy), (cap_x, cap_y))
-    battle = simulate(job.scenario, fleets, captains, seed, job.extra_rules)
+    battle = simulate(job.scenario, fleets, captains, seed, job.extra_rules, job.pack)
     result = battle.finish()
     xs, ys = ("B", "A") if swap else ("A", "B")
     winner = None if result.winner is None else ("x" if result.winner == xs else "y")

@@ -132,9 +132,15 @@ def fair_value_png(a: Assessment) -> bytes | None:
 def fair_cost_png(a: Assessment) -> bytes | None:
     """Fair cost with its 95% interval beside the actual cost, per combatant."""
     rows = [
-        (c.label, fv.cost, fv.fair_cost, fv.fair_low, fv.fair_high)
+        (
+            c.label,
+            fv.cost,
+            fv.fair_cost,
+            math.nan if fv.fair_low is None else fv.fair_low,
+            math.nan if fv.fair_high is None else fv.fair_high,
+        )
         for c, fv in zip(a.plan.combatants, a.fair.values, strict=True)
-        if fv.fair_cost is not None and fv.fair_low is not None and fv.fair_high is not None
+        if fv.fair_cost is not None
     ]
     if not rows:
         return None
@@ -142,18 +148,36 @@ def fair_cost_png(a: Assessment) -> bytes | None:
     k = len(rows)
     fig, ax = plt.subplots(figsize=(8, max(3.0, 0.42 * k + 1.2)), dpi=DPI)
     ys = np.arange(k)
-    fair = np.array([r[2] for r in rows], dtype=float)
-    err = np.array([[r[2] - r[3] for r in rows], [r[4] - r[2] for r in rows]], dtype=float)
-    ax.errorbar(
-        fair,
-        ys,
-        xerr=err,
-        fmt="o",
-        color="#2e7d32",
-        ecolor="#66bb6a",
-        capsize=4,
-        label="fair cost, 95% interval",
-    )
+    bounded = [n for n, r in enumerate(rows) if not math.isnan(r[3])]
+    open_ = [n for n in range(k) if n not in bounded]
+    if bounded:
+        fair = np.array([rows[n][2] for n in bounded], dtype=float)
+        err = np.array(
+            [
+                [rows[n][2] - rows[n][3] for n in bounded],
+                [rows[n][4] - rows[n][2] for n in bounded],
+            ],
+            dtype=float,
+        )
+        ax.errorbar(
+            fair,
+            ys[bounded],
+            xerr=err,
+            fmt="o",
+            color="#2e7d32",
+            ecolor="#66bb6a",
+            capsize=4,
+            label="fair cost, 95% interval",
+        )
+    if open_:
+        ax.scatter(
+            [rows[n][2] for n in open_],
+            ys[open_],
+            marker="o",
+            facecolors="none",
+            edgecolors="#2e7d32",
+            label="fair cost, no bounded interval",
+        )
     ax.scatter([r[1] for r in rows], ys, marker="x", s=60, color="#b22222", label="actual cost")
     ax.set_yticks(ys, labels=[r[0] for r in rows])
     _plain_log_axis(ax)
