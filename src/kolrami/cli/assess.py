@@ -133,6 +133,23 @@ def assess_cmd(
         Path | None, typer.Option(help="Write an HTML report with the pictures here.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print everything as JSON.")] = False,
+    vary: Annotated[
+        str | None,
+        typer.Option(
+            metavar="STAT=LO..HI",
+            help="For one class (--classes NAME): its win rate against the field at each value "
+            "of STAT (shields, weapon-strength, speed, damage-control, hull), e.g. "
+            "shields=10..16.",
+        ),
+    ] = None,
+    even: Annotated[
+        str | None,
+        typer.Option(
+            metavar="CLASS",
+            help="The SP cost at which CLASS wins half its games against the field at equal "
+            "points (a bracketing search over costs), with its interval.",
+        ),
+    ] = None,
 ) -> None:
     """Play every pair of combatants many times; win rates, ratings and fair values.
 
@@ -141,29 +158,39 @@ def assess_cmd(
     kolrami assess --points 180 --scenario peak-performance --report classes.html
 
     kolrami assess --fleets mine.json 'presets:*' --battles 500 --out runs/friday
+
+    kolrami assess --vary shields=10..16 --classes reliant --report reliant.html
+
+    kolrami assess --even reliant --report even.html
     """
     check_seed(seed)
-    run_assess(
-        AssessOptions(
-            fleets=fleet_args(fleets, more),
-            classes=classes,
-            points=points,
-            scenario=scenario,
-            captains=captains,
-            battles=battles,
-            precision=precision,
-            against_field=against_field,
-            seed=seed,
-            turns=turns,
-            rules=rules,
-            workers=workers,
-            backend=backend.value,
-            address=address,
-            out=out,
-            report=report,
-            as_json=as_json,
-        )
+    opts = AssessOptions(
+        fleets=fleet_args(fleets, more),
+        classes=classes,
+        points=points,
+        scenario=scenario,
+        captains=captains,
+        battles=battles,
+        precision=precision,
+        against_field=against_field,
+        seed=seed,
+        turns=turns,
+        rules=rules,
+        workers=workers,
+        backend=backend.value,
+        address=address,
+        out=out,
+        report=report,
+        as_json=as_json,
     )
+    if vary is not None and even is not None:
+        raise InvalidInputError("--vary and --even are two questions: ask one at a time")
+    if vary is not None:
+        run_vary(opts, vary)
+    elif even is not None:
+        run_even(opts, even)
+    else:
+        run_assess(opts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -651,3 +678,271 @@ def ladder_cmd(
     out.print(p)
     if report is not None:
         out.print(f"Wrote the report to {report}")
+
+
+# --- the designer's questions: --vary and --even (kolrami.sim.design) ------------------------
+
+
+def _check_run_options(opts: AssessOptions) -> int:
+    """Workers, backend and --report checked as `run_assess` checks them; the workers."""
+    from kolrami.sim.backends import default_workers, ray_module
+
+    workers = default_workers() if opts.workers is None else opts.workers
+    if not 1 <= workers <= MAX_WORKERS:
+        raise InvalidInputError(
+            f"--workers {quoted(workers, 20)}: use 1 to {MAX_WORKERS} workers (this machine has "
+            f"{default_workers()} cores)"
+        )
+    if opts.backend not in ("local", "ray"):
+        raise InvalidInputError(f"--backend {opts.backend}: use local or ray")
+    if opts.address is not None and opts.backend != "ray":
+        raise InvalidInputError("--address belongs to --backend ray")
+    if opts.report is not None:
+        if opts.report.suffix.lower() not in (".html", ".htm"):
+            raise InvalidInputError(f"--report '{quoted(opts.report)}' must end in .html")
+        if not opts.report.parent.exists():
+            raise InvalidInputError(
+                f"cannot write --report '{quoted(opts.report)}': folder "
+                f"'{quoted(opts.report.parent)}' does not exist"
+            )
+    if opts.backend == "ray":
+        ray_module()
+    return workers
+
+
+def _design_base(opts: AssessOptions) -> dict[str, Any]:
+    """The plan settings --vary and --even share with a sweep (scenario, captains, battles)."""
+    if opts.fleets:
+        raise InvalidInputError("--vary and --even play ship classes: leave out --fleets")
+    probe = build_plan(
+        AssessOptions(
+            fleets=(),
+            classes="reliant,enterprise",
+            points=None,
+            scenario=opts.scenario,
+            captains=opts.captains,
+            battles=opts.battles,
+            seed=opts.seed,
+            turns=opts.turns,
+            rules=opts.rules,
+            workers=opts.workers,
+            backend=opts.backend,
+            address=opts.address,
+            out=None,
+            report=None,
+            as_json=False,
+            precision=opts.precision,
+        )
+    )
+    return {
+        "scenario": probe.scenario,
+        "captains": probe.captains,
+        "battles": probe.battles,
+        "seed": probe.seed,
+        "extra_rules": probe.extra_rules,
+        "precision": probe.precision,
+    }
+
+
+def _runner(opts: AssessOptions, workers: int, err: Console) -> Any:
+    """A function that plays a plan with a progress bar (plain lines without a terminal),
+    saving to --out when given; Ctrl-C exits 130 with what is saved."""
+    from kolrami.sim.assess import RecordStore
+    from kolrami.sim.backends import Interrupted, run_plan
+
+    store = RecordStore(opts.out) if opts.out is not None else None
+    totals = [0]
+
+    def run(plan: Plan) -> dict[tuple[str, int], Record]:
+        known = store.load(plan) if store is not None else {}
+        if store is not None:
+            store.open()
+        todo = plan.total - len(known)
+        start = time.perf_counter()
+        progress = _progress(err)
+        task = progress.add_task("battles", total=todo)
+        told = [0, 0]
+
+        def advance(n: int) -> None:
+            progress.advance(task, n)
+            if err.is_terminal or todo <= 0:
+                return
+            told[0] += n
+            tenth = told[0] * 10 // todo
+            if tenth > told[1]:
+                told[1] = tenth
+                took = time.perf_counter() - start
+                err.print(
+                    f"played {told[0]} of at most {todo} battles in {took:.0f} s",
+                    soft_wrap=True,
+                )
+
+        try:
+            with progress:
+                records, _ = run_plan(
+                    plan, store, opts.backend, workers, opts.address, advance, records=known
+                )
+        except Interrupted:
+            where = f"saved in {opts.out}" if store is not None else "not saved (no --out)"
+            typer.echo(f"kolrami: interrupted: battles {where}", err=True)
+            raise typer.Exit(130) from None
+        totals[0] += len(records)
+        return records
+
+    run.totals = totals  # type: ignore[attr-defined]
+    return run
+
+
+def _one_class(opts: AssessOptions) -> str:
+    names = _split(opts.classes or "")
+    if len(names) != 1 or names[0].lower() == "all":
+        raise InvalidInputError(
+            "--vary takes one class: name it with --classes NAME (e.g. --vary shields=10..16 "
+            "--classes reliant)"
+        )
+    return names[0]
+
+
+def run_vary(opts: AssessOptions, text: str) -> None:
+    """`kolrami assess --vary STAT=LO..HI --classes NAME`: the class's score against the field
+    at each value, with intervals, printed and (with --report) plotted."""
+    from kolrami.catalog import builtin_pack
+    from kolrami.sim.design import check_vary, field_of, parse_vary, vary_plan, vary_points
+
+    vary = parse_vary(text)
+    cls = builtin_pack().get(_one_class(opts))
+    check_vary(cls, vary)
+    workers = _check_run_options(opts)
+    base = _design_base(opts)
+    field = field_of(cls)
+    plan = vary_plan(cls, vary, field, **base)
+    err = Console(stderr=True, highlight=False)
+    out = Console(highlight=False)
+    err.print(
+        f"Varying {cls.name}'s {vary.stat} over {', '.join(map(str, vary.values))}: each value "
+        f"against {len(field)} classes ({', '.join(f.name for f in field)}), {plan.battles} "
+        f"battles each, {plan.total} battles, {workers} worker{'s' * (workers != 1)}",
+        soft_wrap=True,
+    )
+    start = time.perf_counter()
+    records = _runner(opts, workers, err)(plan)
+    seconds = time.perf_counter() - start
+    points = vary_points(cls, vary, plan, records)
+    data = {
+        "class": cls.name,
+        "stat": vary.stat,
+        "field": [f.name for f in field],
+        "battles_per_matchup": plan.battles,
+        "seconds": round(seconds, 3),
+        "points": [
+            {
+                "value": p.value,
+                "printed": p.printed,
+                "battles": p.battles,
+                "score": p.score,
+                "score_95": [p.low, p.high],
+            }
+            for p in points
+        ],
+    }
+    if opts.report is not None:
+        from kolrami.sim.report import write_vary_report  # matplotlib: only for --report
+
+        write_vary_report(data, opts.report)
+    if opts.as_json:
+        print_json(json_safe(data))
+    else:
+        t = Table(
+            title=f"{cls.name} against the field by {vary.stat} (score: wins + half the draws, "
+            "95% Wilson interval, pooled over the field)"
+        )
+        for col in (vary.stat, "Battles", "Score", "95% interval"):
+            t.add_column(col, justify="right")
+        for p in points:
+            t.add_row(
+                f"{p.value}" + (" (printed)" if p.printed else ""),
+                str(p.battles),
+                _pct(p.score),
+                f"{_pct(p.low)} - {_pct(p.high)}",
+            )
+        out.print(t)
+        lo, hi = points[0], points[-1]
+        out.print(
+            f"From {vary.stat} {lo.value} to {hi.value} the score moves "
+            f"{(hi.score - lo.score) * 100:+.1f} points ({_pct(lo.score)} to {_pct(hi.score)})."
+        )
+    err.print(f"Played {plan.total} battles in {seconds:.1f} s.")
+    if opts.report is not None:
+        err.print(f"Wrote the report to {opts.report}")
+
+
+def run_even(opts: AssessOptions, name: str) -> None:
+    """`kolrami assess --even CLASS`: the cost at which the class wins half against the field
+    at equal points, by a bracketing search, with its interval."""
+    from kolrami.catalog import builtin_pack
+    from kolrami.sim.design import even_search, field_of
+
+    cls = builtin_pack().get(name)
+    workers = _check_run_options(opts)
+    base = _design_base(opts)
+    others = _split(opts.classes) if opts.classes and opts.classes.lower() != "all" else None
+    field = field_of(cls, others)
+    if not field:
+        raise InvalidInputError(f"--even {cls.name}: the field is empty; name --classes to meet")
+    points = opts.points or max(f.value for f in field)
+    err = Console(stderr=True, highlight=False)
+    out = Console(highlight=False)
+    err.print(
+        f"Searching the cost at which {cls.name} (printed {cls.value} SP) wins half against "
+        f"{len(field)} classes, each fielded at about {points} SP and met with as many "
+        f"{cls.name}s as those points buy at the cost tried; {base['battles']} battles a "
+        "matchup",
+        soft_wrap=True,
+    )
+    start = time.perf_counter()
+    result = even_search(cls, field, points, _runner(opts, workers, err), **base)
+    seconds = time.perf_counter() - start
+    data = {
+        "class": cls.name,
+        "printed_cost": cls.value,
+        "points": points,
+        "field": [f.name for f in field],
+        "even_cost": result.cost,
+        "even_cost_95": None if result.low is None else [result.low, result.high],
+        "note": result.note,
+        "seconds": round(seconds, 3),
+        "steps": [
+            {"cost": s.cost, "battles": s.battles, "score": s.score, "score_95": [s.low, s.high]}
+            for s in result.steps
+        ],
+    }
+    if opts.report is not None:
+        from kolrami.sim.report import write_even_report  # matplotlib: only for --report
+
+        write_even_report(data, opts.report)
+    if opts.as_json:
+        print_json(json_safe(data))
+    else:
+        t = Table(title=f"{cls.name} against the field at equal points, by the cost tried")
+        for col in ("Cost (SP)", "Battles", "Score", "95% interval"):
+            t.add_column(col, justify="right")
+        for s in result.steps:
+            t.add_row(
+                f"{s.cost:.0f}", str(s.battles), _pct(s.score), f"{_pct(s.low)} - {_pct(s.high)}"
+            )
+        out.print(t)
+        if result.cost is None:
+            out.print(f"No even cost found: {result.note}.")
+        else:
+            span = (
+                "-"
+                if result.low is None or result.high is None
+                else f"{result.low:.0f} to {result.high:.0f}"
+            )
+            out.print(
+                f"{cls.name} would be even at about {result.cost:.0f} SP (printed {cls.value}); "
+                f"95% interval {span}" + (f" ({result.note})" if result.note else "") + "."
+            )
+    err.print(f"Took {seconds:.1f} s.")
+    if opts.report is not None:
+        err.print(f"Wrote the report to {opts.report}")

@@ -328,9 +328,7 @@ class Plan:
         }
         if self.pack is not None:  # variant classes: their numbers decide the battles too
             used = {s.id for c in (i, j) for s in self.combatants[c].fleet.ships}
-            spec["classes"] = [
-                s.model_dump(mode="json") for s in self.pack.ships if s.id in used
-            ]
+            spec["classes"] = [s.model_dump(mode="json") for s in self.pack.ships if s.id in used]
         return hashlib.blake2b(_canonical(spec), digest_size=8).hexdigest()
 
     @property

@@ -395,7 +395,7 @@ def even_search(
             lo_c = mid
         else:
             hi_c = mid
-        if hi_c / lo_c < 1.02:
+        if hi_c / lo_c < 1.04:
             break
     return _even_result(cls, points, math.sqrt(lo_c * hi_c), tried, note)
 
@@ -406,12 +406,20 @@ def _even_result(
     steps = tuple(sorted(tried, key=lambda s: s.cost))
     if cost is None:
         return EvenResult(cls.name, cls.value, points, None, None, None, steps, note)
-    # the interval: from the dearest cost tried whose score is surely above 1/2 to the
-    # cheapest surely below, narrowed to the costs whose interval contains 1/2
-    above = [s.cost for s in steps if s.low > 0.5]
-    below = [s.cost for s in steps if s.high < 0.5]
-    low = max(above) if above else None
-    high = min(below) if below else None
+    # the interval: the costs whose score's 95% interval contains 1/2, its ends read off
+    # where the lower and upper bounds cross 1/2 (linear in log cost between the costs tried)
+    low = _crossing(steps, [s.low for s in steps])
+    high = _crossing(steps, [s.high for s in steps])
     if low is None or high is None:
         note = "the interval reaches beyond the costs tried: play more --battles"
     return EvenResult(cls.name, cls.value, points, cost, low, high, steps, note)
+
+
+def _crossing(steps: Sequence[EvenStep], ys: Sequence[float]) -> float | None:
+    """The cost at which `ys` (falling with cost) first crosses 1/2, interpolated in log cost;
+    None when it does not cross within the costs tried."""
+    for a, b, ya, yb in zip(steps, steps[1:], ys, ys[1:], strict=False):
+        if ya >= 0.5 > yb:
+            t = (ya - 0.5) / (ya - yb)
+            return math.exp(math.log(a.cost) + t * (math.log(b.cost) - math.log(a.cost)))
+    return None

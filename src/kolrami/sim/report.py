@@ -363,3 +363,171 @@ def write_report(a: Assessment, out: Path, extra: dict[str, Any] | None = None) 
         out.write_text(render_html(a, extra), encoding="utf-8")
     except OSError as exc:
         raise InvalidInputError(f"cannot write --report '{quoted(out)}': {exc.strerror}") from None
+
+
+# --- the designer's questions: --vary and --even (kolrami.sim.design) ------------------------
+
+
+def vary_png(data: dict[str, Any]) -> bytes:
+    """Score against the field at each value of the stat, with 95% intervals; the printed
+    value marked, one half drawn as the even line."""
+    pts = data["points"]
+    xs = np.array([p["value"] for p in pts], dtype=float)
+    ys = np.array([p["score"] for p in pts], dtype=float) * 100
+    lo = np.array([p["score_95"][0] for p in pts], dtype=float) * 100
+    hi = np.array([p["score_95"][1] for p in pts], dtype=float) * 100
+    fig, ax = plt.subplots(figsize=(8, 5), dpi=DPI)
+    ax.fill_between(xs, lo, hi, color="#3b7dd8", alpha=0.18, label="95% interval")
+    ax.errorbar(
+        xs, ys, yerr=[ys - lo, hi - ys], fmt="o-", color="#1d3f6e", ecolor="#3b7dd8", capsize=3
+    )
+    for p, y in zip(pts, ys, strict=True):
+        if p["printed"]:
+            ax.scatter([p["value"]], [y], s=160, facecolors="none", edgecolors="#d8793b", lw=2)
+            ax.annotate(
+                f"printed ({p['value']})",
+                (p["value"], y),
+                textcoords="offset points",
+                xytext=(8, -14),
+                fontsize=9,
+                color="#a0521d",
+            )
+    ax.axhline(50, color="#888888", linestyle="--", lw=1, label="even (50%)")
+    ax.set_xticks(xs)
+    ax.set_ylim(max(0.0, float(lo.min()) - 8), min(100.0, float(hi.max()) + 8))
+    ax.set_xlabel(data["stat"])
+    ax.set_ylabel("score against the field (%)")
+    ax.set_title(f"{data['class']}: score against the field by {data['stat']}")
+    ax.legend(loc="best")
+    ax.grid(alpha=0.3)
+    return _png(fig)
+
+
+def even_png(data: dict[str, Any]) -> bytes:
+    """Score against the field at equal points by the cost tried; the even cost and its
+    interval, and the printed cost."""
+    steps = data["steps"]
+    xs = np.array([s["cost"] for s in steps], dtype=float)
+    ys = np.array([s["score"] for s in steps], dtype=float) * 100
+    lo = np.array([s["score_95"][0] for s in steps], dtype=float) * 100
+    hi = np.array([s["score_95"][1] for s in steps], dtype=float) * 100
+    fig, ax = plt.subplots(figsize=(8, 5), dpi=DPI)
+    ax.errorbar(
+        xs,
+        ys,
+        yerr=[ys - lo, hi - ys],
+        fmt="o-",
+        color="#1d3f6e",
+        ecolor="#3b7dd8",
+        capsize=3,
+        label="score at the cost tried, 95% interval",
+    )
+    ax.axhline(50, color="#888888", linestyle="--", lw=1)
+    if data["even_cost_95"] is not None:
+        a, b = data["even_cost_95"]
+        ax.axvspan(a, b, color="#66bb6a", alpha=0.2, label="even cost, 95% interval")
+    if data["even_cost"] is not None:
+        ax.axvline(
+            data["even_cost"], color="#2e7d32", lw=2, label=f"even: {data['even_cost']:.0f} SP"
+        )
+    ax.axvline(
+        data["printed_cost"],
+        color="#b22222",
+        linestyle=":",
+        lw=2,
+        label=f"printed: {data['printed_cost']} SP",
+    )
+    _plain_log_axis(ax)
+    ax.set_ylim(-3, 103)
+    ax.set_xlabel("cost of the class tried (SP, log scale)")
+    ax.set_ylabel("score against the field at equal points (%)")
+    ax.set_title(f"{data['class']}: the cost at which it wins half")
+    ax.legend(loc="best", fontsize=8)
+    ax.grid(alpha=0.3)
+    return _png(fig)
+
+
+def _page(title: str, body: list[str]) -> str:
+    esc = html.escape
+    return "".join(
+        [
+            "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+            f"<title>{esc(title)}</title><style>{_STYLE}</style></head><body>",
+            f"<h1>{esc(title)}</h1>",
+            *body,
+            f"<p class='note'>Made {datetime.now(UTC):%Y-%m-%d %H:%M} UTC. See "
+            'docs/assessment.md, "The designer\'s questions".</p></body></html>',
+        ]
+    )
+
+
+def render_vary_html(data: dict[str, Any]) -> str:
+    """The --vary report: the picture, then the table."""
+    esc = html.escape
+    rows = "".join(
+        f"<tr><td>{p['value']}{' (printed)' if p['printed'] else ''}</td><td>{p['battles']}</td>"
+        f"<td>{_pct(p['score'])}</td><td>{_pct(p['score_95'][0])} to {_pct(p['score_95'][1])}"
+        "</td></tr>"
+        for p in data["points"]
+    )
+    body = [
+        _img(vary_png(data), f"score against the field by {data['stat']}"),
+        f"<table><tr><th>{esc(data['stat'])}</th><th>Battles</th><th>Score</th>"
+        f"<th>95% interval</th></tr>{rows}</table>",
+        "<p class='note'>Each value is the class with that one number changed, played "
+        f"{data['battles_per_matchup']} battles against each of {esc(', '.join(data['field']))}. "
+        "Score: wins plus half the draws over all those battles; 95% Wilson interval.</p>",
+    ]
+    return _page(f"{data['class']}: what {data['stat']} does to its balance", body)
+
+
+def render_even_html(data: dict[str, Any]) -> str:
+    """The --even report: the picture, the answer, the costs tried."""
+    esc = html.escape
+    span = data["even_cost_95"]
+    if data["even_cost"] is None:
+        answer = f"No even cost found: {esc(data['note'])}."
+    else:
+        answer = (
+            f"{esc(data['class'])} would be even with the field at about "
+            f"{data['even_cost']:.0f} SP (printed {data['printed_cost']} SP); 95% interval "
+            + ("-" if span is None else f"{span[0]:.0f} to {span[1]:.0f} SP")
+            + (f" ({esc(data['note'])})" if data["note"] else "")
+            + "."
+        )
+    rows = "".join(
+        f"<tr><td>{s['cost']:.0f}</td><td>{s['battles']}</td><td>{_pct(s['score'])}</td>"
+        f"<td>{_pct(s['score_95'][0])} to {_pct(s['score_95'][1])}</td></tr>"
+        for s in data["steps"]
+    )
+    body = [
+        f"<p><b>{answer}</b></p>",
+        _img(even_png(data), "score at equal points by cost, with the even cost"),
+        f"<table><tr><th>Cost SP</th><th>Battles</th><th>Score</th><th>95% interval</th></tr>"
+        f"{rows}</table>",
+        "<p class='note'>Each opponent class is fielded at about "
+        f"{data['points']} SP ({esc(', '.join(data['field']))}) and meets as many copies of the "
+        "class as its points buy at the cost tried, the count interpolated between the two "
+        "whole numbers around it. The search brackets the cost at which the score crosses one "
+        "half, then halves the bracket in log cost. Interval: from the dearest cost tried "
+        "surely above one half to the cheapest surely below.</p>",
+    ]
+    return _page(f"{data['class']}: the cost at which it is even", body)
+
+
+def _write(text: str, out: Path) -> None:
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"cannot write --report '{quoted(out)}': {exc.strerror}") from None
+
+
+def write_vary_report(data: dict[str, Any], out: Path) -> None:
+    """Write the --vary report to `out`."""
+    _write(render_vary_html(data), out)
+
+
+def write_even_report(data: dict[str, Any], out: Path) -> None:
+    """Write the --even report to `out`."""
+    _write(render_even_html(data), out)
