@@ -142,7 +142,9 @@ def check_vary(cls: ShipClass, vary: Vary) -> None:
     if stat_of(cls, vary.stat) is None:
         has = ", ".join(s for s in STATS if stat_of(cls, s) is not None)
         raise InvalidInputError(
-            f"--vary {vary.stat}: {cls.name} has no {STATS[vary.stat]} to vary; it has {has}"
+            f"--vary {vary.stat}: {cls.name} has no {vary.stat} to vary"
+            + (" (a fixed base: it never moves)" if vary.stat == "speed" else "")
+            + f"; it has {has}"
         )
 
 

@@ -437,9 +437,13 @@ def even_png(data: dict[str, Any]) -> bytes:
         lw=2,
         label=f"printed: {data['printed_cost']} SP",
     )
-    _plain_log_axis(ax)
-    ax.set_ylim(-3, 103)
-    ax.set_xlabel("cost of the class tried (SP, log scale)")
+    # a linear axis: the costs tried span a factor of a few, and its ticks read plainly
+    left = min(float(xs.min()), float(data["printed_cost"]))
+    right = max(float(xs.max()), float(data["printed_cost"]))
+    pad = 0.06 * (right - left or 1.0)
+    ax.set_xlim(left - pad, right + pad)
+    ax.set_ylim(max(0.0, float(lo.min()) - 10), min(100.0, float(hi.max()) + 10))
+    ax.set_xlabel("cost of the class tried (SP)")
     ax.set_ylabel("score against the field at equal points (%)")
     ax.set_title(f"{data['class']}: the cost at which it wins half")
     ax.legend(loc="best", fontsize=8)
