@@ -50,7 +50,8 @@ def test_a_class_lacking_the_stat_is_refused_naming_the_stats_it_has() -> None:
     result = runner.invoke(app, ["assess", "--vary", "speed=5..10", "--classes", "starbase"])
     assert result.exit_code == 2
     assert "has no the top speed, cm" not in result.stderr  # reads as a sentence
-    assert "Starbase has no" in result.stderr and "it has shields" in result.stderr
+    assert "Starbase has no" in result.stderr
+    assert "it has shields" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
 
@@ -63,12 +64,14 @@ def test_vary_needs_exactly_one_class() -> None:
 def test_a_variant_changes_only_its_stat() -> None:
     reliant = builtin_pack().get("reliant")
     v = variant(reliant, "weapon-strength", 5)
-    assert v.phasers is not None and reliant.phasers is not None
+    assert v.phasers is not None
+    assert reliant.phasers is not None
     assert v.phasers.strength == 5
     step = 5 - reliant.phasers.strength
     if reliant.photons is not None and v.photons is not None:
         assert v.photons.strength == max(0, reliant.photons.strength + step)
-    assert v.shields == reliant.shields and v.superstructure == reliant.superstructure
+    assert v.shields == reliant.shields
+    assert v.superstructure == reliant.superstructure
     assert v.id != reliant.id
 
 
@@ -92,8 +95,10 @@ def test_equal_points_counts_interpolate_between_whole_ships() -> None:
     field = [builtin_pack().get("enterprise"), builtin_pack().get("bird-of-prey")]
     rows = even_counts(120.0, field, 180)
     (_, lo, hi, w), (_, lo2, hi2, w2) = rows
-    assert (lo, hi) == (1, 2) and w == pytest.approx(0.5)  # 180 SP buy 1.5 at 120
-    assert (lo2, hi2) == (1, 2) and w2 == pytest.approx(0.5)  # twelve birds: 180 SP too
+    assert (lo, hi) == (1, 2)
+    assert w == pytest.approx(0.5)
+    assert (lo2, hi2) == (1, 2)
+    assert w2 == pytest.approx(0.5)
 
 
 def test_the_crossing_of_one_half_is_read_off_in_log_cost() -> None:
