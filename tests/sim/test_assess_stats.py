@@ -111,7 +111,8 @@ def test_fair_values_find_the_bargain() -> None:
     assert bargain.fair_cost == pytest.approx(90, rel=1e-9)
     assert bargain.change == pytest.approx(30, rel=1e-6)
     assert bargain.verdict() == "underpriced"
-    assert bargain.p_underpriced == pytest.approx(1.0)
+    assert bargain.p_underpriced is not None
+    assert bargain.p_underpriced > 0.99
     assert bargain.fair_low is not None
     assert bargain.fair_high is not None
     assert bargain.fair_low < 90 < bargain.fair_high
@@ -171,9 +172,11 @@ def test_the_line_s_own_scatter_widens_fair_values() -> None:
     loose = fair_values(costs, _ratings(scattered, 0.05), seed=3).values[4]
     assert tight.fair_low is not None
     assert tight.fair_high is not None
-    assert loose.fair_low is not None
-    assert loose.fair_high is not None
-    assert loose.fair_high / loose.fair_low > 2 * (tight.fair_high / tight.fair_low)
+    # on two degrees of freedom (t = 4.3) that scatter leaves the interval unbounded
+    assert loose.fair_low is None or (
+        loose.fair_high is not None
+        and loose.fair_high / loose.fair_low > 2 * (tight.fair_high / tight.fair_low)
+    )
     # the 60 SP class sits on the line, and the scatter leaves it no firm verdict either way
     assert tight.verdict() == "about right"
     assert loose.verdict() == "can't tell"

@@ -67,7 +67,8 @@ def assess_cmd(
     classes: Annotated[
         str | None,
         typer.Option(
-            help="Ship classes as combatants: 'all' or names, comma separated. The default when "
+            help="Ship classes as combatants: 'all' (every class `kolrami ships` lists, house "
+            "packs included) or names, comma separated. The default (the ten FPF classes) when "
             "no fleet is given."
         ),
     ] = None,
@@ -91,8 +92,9 @@ def assess_cmd(
     precision: Annotated[
         float | None,
         typer.Option(
-            help="Stop a matchup once its score's 95% interval is this narrow either side "
-            "(0.05: within 5 points), checked every 20 battles; --battles is then the most."
+            help="Stop a matchup once its score's 95% interval is at most twice this wide "
+            "(0.05: an interval 10 points wide, not always centred: Wilson's is lopsided near "
+            "0 and 1), checked every 20 battles; --battles is then the most."
         ),
     ] = None,
     against_field: Annotated[
@@ -131,6 +133,23 @@ def assess_cmd(
         Path | None, typer.Option(help="Write an HTML report with the pictures here.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print everything as JSON.")] = False,
+    vary: Annotated[
+        str | None,
+        typer.Option(
+            metavar="STAT=LO..HI",
+            help="For one class (--classes NAME): its win rate against the field at each value "
+            "of STAT (shields, weapon-strength, speed, damage-control, hull), e.g. "
+            "shields=10..16.",
+        ),
+    ] = None,
+    even: Annotated[
+        str | None,
+        typer.Option(
+            metavar="CLASS",
+            help="The SP cost at which CLASS wins half its games against the field at equal "
+            "points (a bracketing search over costs), with its interval.",
+        ),
+    ] = None,
 ) -> None:
     """Play every pair of combatants many times; win rates, ratings and fair values.
 
@@ -139,29 +158,39 @@ def assess_cmd(
     kolrami assess --points 180 --scenario peak-performance --report classes.html
 
     kolrami assess --fleets mine.json 'presets:*' --battles 500 --out runs/friday
+
+    kolrami assess --vary shields=10..16 --classes reliant --report reliant.html
+
+    kolrami assess --even reliant --report even.html
     """
     check_seed(seed)
-    run_assess(
-        AssessOptions(
-            fleets=fleet_args(fleets, more),
-            classes=classes,
-            points=points,
-            scenario=scenario,
-            captains=captains,
-            battles=battles,
-            precision=precision,
-            against_field=against_field,
-            seed=seed,
-            turns=turns,
-            rules=rules,
-            workers=workers,
-            backend=backend.value,
-            address=address,
-            out=out,
-            report=report,
-            as_json=as_json,
-        )
+    opts = AssessOptions(
+        fleets=fleet_args(fleets, more),
+        classes=classes,
+        points=points,
+        scenario=scenario,
+        captains=captains,
+        battles=battles,
+        precision=precision,
+        against_field=against_field,
+        seed=seed,
+        turns=turns,
+        rules=rules,
+        workers=workers,
+        backend=backend.value,
+        address=address,
+        out=out,
+        report=report,
+        as_json=as_json,
     )
+    if vary is not None and even is not None:
+        raise InvalidInputError("--vary and --even are two questions: ask one at a time")
+    if vary is not None:
+        run_vary(opts, vary)
+    elif even is not None:
+        run_even(opts, even)
+    else:
+        run_assess(opts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +231,12 @@ def combatants_from(opts: AssessOptions) -> list[Combatant]:
     wants_classes = opts.classes is not None or opts.points is not None or not opts.fleets
     if wants_classes:
         names = None
-        if opts.classes is not None and opts.classes.strip().lower() != "all":
+        if opts.classes is not None and opts.classes.strip().lower() == "all":
+            # every class `kolrami ships` lists: the FPF ten and the house packs' (issue 47)
+            from kolrami.catalog import builtin_pack
+
+            names = [cls.id for cls in builtin_pack().ships]
+        elif opts.classes is not None:
             names = _split(opts.classes)
             if not names:
                 raise InvalidInputError("--classes needs 'all' or ship classes, comma separated")
@@ -332,12 +366,19 @@ def run_assess(opts: AssessOptions) -> None:
         f"captains {', '.join(plan.captains)}, seed {plan.seed}, {workers} worker"
         f"{'s' * (workers != 1)} ({opts.backend})"
         + (
-            f"; each matchup stops once its score is known within +-{plan.precision:g}"
+            f"; each matchup stops once its score's 95% interval is at most "
+            f"{2 * plan.precision:g} wide"
             if plan.precision is not None
             else ""
         ),
         soft_wrap=True,
     )
+    if opts.classes is None and opts.points is None and not opts.fleets:
+        err.print(
+            "The ten FPF classes, one against one; --classes all adds the house packs' classes "
+            "(every class `kolrami ships` lists).",
+            soft_wrap=True,
+        )
     if known:
         err.print(
             f"Resuming: {len(known)} of {plan.total} battles are already in {opts.out}.",
@@ -394,6 +435,15 @@ def run_assess(opts: AssessOptions) -> None:
     )
     err.print(summary)
     assessment = summarise(plan, records)
+    short = assessment.precision_short()
+    if short:
+        need = max(n for _, n in short)
+        err.print(
+            f"[yellow]--precision {plan.precision:g}: {len(short)} of {len(plan.matchups)} "
+            f"matchups reached --battles {plan.battles} with their interval still wider than "
+            f"{2 * (plan.precision or 0):g}; about --battles {need} would reach it.[/yellow]",
+            soft_wrap=True,
+        )
     data = json_safe(assessment.to_json())
     data["run"] = {
         "played": played,
@@ -427,6 +477,9 @@ def _pct(x: float) -> str:
 
 def print_tables(out: Console, a: Assessment) -> None:
     """Matchups, ratings and fair values as Rich tables."""
+    from kolrami.sim.fairvalue import MARKS, settle_text  # numpy, scipy: not at start-up
+    from kolrami.sim.fairvalue import flags as fair_flags
+
     names = [c.label for c in a.plan.combatants]
     title = "Matchups (score: wins + half the draws, 95% Wilson interval)"
     if a.plan.simulating:
@@ -487,19 +540,21 @@ def print_tables(out: Console, a: Assessment) -> None:
         return
     f = Table(title="Fair values (cost that puts each on the others' price line)")
     cols = ["Combatant", "Cost", "Fair cost", "95% interval", "If linear", "P(under)", "Verdict"]
+    cols.append("More battles")
     if len(a.plan.captains) > 1:
         cols.append("By captain")
     for col in cols:
         f.add_column(
-            col, justify="left" if col in ("Combatant", "Verdict", "By captain") else "right"
+            col,
+            justify="left"
+            if col in ("Combatant", "Verdict", "By captain", "More battles")
+            else "right",
         )
     for i in sorted(range(len(names)), key=lambda j: a.plan.combatants[j].cost):
         fv = a.fair.values[i]
         verdict = fv.verdict()
         style = {"underpriced": "green", "overpriced": "red"}.get(verdict, "")
-        flags = [w for w, on in (("extrapolated", fv.extrapolated),) if on]
-        if a.captains_disagree(i):
-            flags.append("captains disagree")
+        flags = fair_flags(fv, a.captains_disagree(i))
         cells: list[str | Text] = [
             names[i],
             str(fv.cost),
@@ -508,12 +563,14 @@ def print_tables(out: Console, a: Assessment) -> None:
             "-" if fv.fair_cost_linear is None else f"{fv.fair_cost_linear:.0f}",
             "-" if fv.p_underpriced is None else f"{fv.p_underpriced:.2f}",
             Text(verdict + (f" ({', '.join(flags)})" if flags else ""), style=style),
+            settle_text(fv) or "-",
         ]
         if len(a.plan.captains) > 1:
             cells.append(a.by_captain_text(i))
         f.add_row(*cells)
     out.print(f)
     out.print(f"[dim]Verdicts rest on {a.fair.basis}.[/dim]")
+    out.print(f"[dim]{MARKS}[/dim]")
 
 
 def fleet_args(fleets: Sequence[str] | None, more: Sequence[str] | None) -> tuple[str, ...]:
@@ -621,3 +678,271 @@ def ladder_cmd(
     out.print(p)
     if report is not None:
         out.print(f"Wrote the report to {report}")
+
+
+# --- the designer's questions: --vary and --even (kolrami.sim.design) ------------------------
+
+
+def _check_run_options(opts: AssessOptions) -> int:
+    """Workers, backend and --report checked as `run_assess` checks them; the workers."""
+    from kolrami.sim.backends import default_workers, ray_module
+
+    workers = default_workers() if opts.workers is None else opts.workers
+    if not 1 <= workers <= MAX_WORKERS:
+        raise InvalidInputError(
+            f"--workers {quoted(workers, 20)}: use 1 to {MAX_WORKERS} workers (this machine has "
+            f"{default_workers()} cores)"
+        )
+    if opts.backend not in ("local", "ray"):
+        raise InvalidInputError(f"--backend {opts.backend}: use local or ray")
+    if opts.address is not None and opts.backend != "ray":
+        raise InvalidInputError("--address belongs to --backend ray")
+    if opts.report is not None:
+        if opts.report.suffix.lower() not in (".html", ".htm"):
+            raise InvalidInputError(f"--report '{quoted(opts.report)}' must end in .html")
+        if not opts.report.parent.exists():
+            raise InvalidInputError(
+                f"cannot write --report '{quoted(opts.report)}': folder "
+                f"'{quoted(opts.report.parent)}' does not exist"
+            )
+    if opts.backend == "ray":
+        ray_module()
+    return workers
+
+
+def _design_base(opts: AssessOptions) -> dict[str, Any]:
+    """The plan settings --vary and --even share with a sweep (scenario, captains, battles)."""
+    if opts.fleets:
+        raise InvalidInputError("--vary and --even play ship classes: leave out --fleets")
+    probe = build_plan(
+        AssessOptions(
+            fleets=(),
+            classes="reliant,enterprise",
+            points=None,
+            scenario=opts.scenario,
+            captains=opts.captains,
+            battles=opts.battles,
+            seed=opts.seed,
+            turns=opts.turns,
+            rules=opts.rules,
+            workers=opts.workers,
+            backend=opts.backend,
+            address=opts.address,
+            out=None,
+            report=None,
+            as_json=False,
+            precision=opts.precision,
+        )
+    )
+    return {
+        "scenario": probe.scenario,
+        "captains": probe.captains,
+        "battles": probe.battles,
+        "seed": probe.seed,
+        "extra_rules": probe.extra_rules,
+        "precision": probe.precision,
+    }
+
+
+def _runner(opts: AssessOptions, workers: int, err: Console) -> Any:
+    """A function that plays a plan with a progress bar (plain lines without a terminal),
+    saving to --out when given; Ctrl-C exits 130 with what is saved."""
+    from kolrami.sim.assess import RecordStore
+    from kolrami.sim.backends import Interrupted, run_plan
+
+    store = RecordStore(opts.out) if opts.out is not None else None
+    totals = [0]
+
+    def run(plan: Plan) -> dict[tuple[str, int], Record]:
+        known = store.load(plan) if store is not None else {}
+        if store is not None:
+            store.open()
+        todo = plan.total - len(known)
+        start = time.perf_counter()
+        progress = _progress(err)
+        task = progress.add_task("battles", total=todo)
+        told = [0, 0]
+
+        def advance(n: int) -> None:
+            progress.advance(task, n)
+            if err.is_terminal or todo <= 0:
+                return
+            told[0] += n
+            tenth = told[0] * 10 // todo
+            if tenth > told[1]:
+                told[1] = tenth
+                took = time.perf_counter() - start
+                err.print(
+                    f"played {told[0]} of at most {todo} battles in {took:.0f} s",
+                    soft_wrap=True,
+                )
+
+        try:
+            with progress:
+                records, _ = run_plan(
+                    plan, store, opts.backend, workers, opts.address, advance, records=known
+                )
+        except Interrupted:
+            where = f"saved in {opts.out}" if store is not None else "not saved (no --out)"
+            typer.echo(f"kolrami: interrupted: battles {where}", err=True)
+            raise typer.Exit(130) from None
+        totals[0] += len(records)
+        return records
+
+    run.totals = totals  # type: ignore[attr-defined]
+    return run
+
+
+def _one_class(opts: AssessOptions) -> str:
+    names = _split(opts.classes or "")
+    if len(names) != 1 or names[0].lower() == "all":
+        raise InvalidInputError(
+            "--vary takes one class: name it with --classes NAME (e.g. --vary shields=10..16 "
+            "--classes reliant)"
+        )
+    return names[0]
+
+
+def run_vary(opts: AssessOptions, text: str) -> None:
+    """`kolrami assess --vary STAT=LO..HI --classes NAME`: the class's score against the field
+    at each value, with intervals, printed and (with --report) plotted."""
+    from kolrami.catalog import builtin_pack
+    from kolrami.sim.design import check_vary, field_of, parse_vary, vary_plan, vary_points
+
+    vary = parse_vary(text)
+    cls = builtin_pack().get(_one_class(opts))
+    check_vary(cls, vary)
+    workers = _check_run_options(opts)
+    base = _design_base(opts)
+    field = field_of(cls)
+    plan = vary_plan(cls, vary, field, **base)
+    err = Console(stderr=True, highlight=False)
+    out = Console(highlight=False)
+    err.print(
+        f"Varying {cls.name}'s {vary.stat} over {', '.join(map(str, vary.values))}: each value "
+        f"against {len(field)} classes ({', '.join(f.name for f in field)}), {plan.battles} "
+        f"battles each, {plan.total} battles, {workers} worker{'s' * (workers != 1)}",
+        soft_wrap=True,
+    )
+    start = time.perf_counter()
+    records = _runner(opts, workers, err)(plan)
+    seconds = time.perf_counter() - start
+    points = vary_points(cls, vary, plan, records)
+    data = {
+        "class": cls.name,
+        "stat": vary.stat,
+        "field": [f.name for f in field],
+        "battles_per_matchup": plan.battles,
+        "seconds": round(seconds, 3),
+        "points": [
+            {
+                "value": p.value,
+                "printed": p.printed,
+                "battles": p.battles,
+                "score": p.score,
+                "score_95": [p.low, p.high],
+            }
+            for p in points
+        ],
+    }
+    if opts.report is not None:
+        from kolrami.sim.report import write_vary_report  # matplotlib: only for --report
+
+        write_vary_report(data, opts.report)
+    if opts.as_json:
+        print_json(json_safe(data))
+    else:
+        t = Table(
+            title=f"{cls.name} against the field by {vary.stat} (score: wins + half the draws, "
+            "95% Wilson interval, pooled over the field)"
+        )
+        for col in (vary.stat, "Battles", "Score", "95% interval"):
+            t.add_column(col, justify="right")
+        for p in points:
+            t.add_row(
+                f"{p.value}" + (" (printed)" if p.printed else ""),
+                str(p.battles),
+                _pct(p.score),
+                f"{_pct(p.low)} - {_pct(p.high)}",
+            )
+        out.print(t)
+        lo, hi = points[0], points[-1]
+        out.print(
+            f"From {vary.stat} {lo.value} to {hi.value} the score moves "
+            f"{(hi.score - lo.score) * 100:+.1f} points ({_pct(lo.score)} to {_pct(hi.score)})."
+        )
+    err.print(f"Played {plan.total} battles in {seconds:.1f} s.")
+    if opts.report is not None:
+        err.print(f"Wrote the report to {opts.report}")
+
+
+def run_even(opts: AssessOptions, name: str) -> None:
+    """`kolrami assess --even CLASS`: the cost at which the class wins half against the field
+    at equal points, by a bracketing search, with its interval."""
+    from kolrami.catalog import builtin_pack
+    from kolrami.sim.design import even_search, field_of
+
+    cls = builtin_pack().get(name)
+    workers = _check_run_options(opts)
+    base = _design_base(opts)
+    others = _split(opts.classes) if opts.classes and opts.classes.lower() != "all" else None
+    field = field_of(cls, others)
+    if not field:
+        raise InvalidInputError(f"--even {cls.name}: the field is empty; name --classes to meet")
+    points = opts.points or max(f.value for f in field)
+    err = Console(stderr=True, highlight=False)
+    out = Console(highlight=False)
+    err.print(
+        f"Searching the cost at which {cls.name} (printed {cls.value} SP) wins half against "
+        f"{len(field)} classes, each fielded at about {points} SP and met with as many "
+        f"{cls.name}s as those points buy at the cost tried; {base['battles']} battles a "
+        "matchup",
+        soft_wrap=True,
+    )
+    start = time.perf_counter()
+    result = even_search(cls, field, points, _runner(opts, workers, err), **base)
+    seconds = time.perf_counter() - start
+    data = {
+        "class": cls.name,
+        "printed_cost": cls.value,
+        "points": points,
+        "field": [f.name for f in field],
+        "even_cost": result.cost,
+        "even_cost_95": None if result.low is None else [result.low, result.high],
+        "note": result.note,
+        "seconds": round(seconds, 3),
+        "steps": [
+            {"cost": s.cost, "battles": s.battles, "score": s.score, "score_95": [s.low, s.high]}
+            for s in result.steps
+        ],
+    }
+    if opts.report is not None:
+        from kolrami.sim.report import write_even_report  # matplotlib: only for --report
+
+        write_even_report(data, opts.report)
+    if opts.as_json:
+        print_json(json_safe(data))
+    else:
+        t = Table(title=f"{cls.name} against the field at equal points, by the cost tried")
+        for col in ("Cost (SP)", "Battles", "Score", "95% interval"):
+            t.add_column(col, justify="right")
+        for s in result.steps:
+            t.add_row(
+                f"{s.cost:.0f}", str(s.battles), _pct(s.score), f"{_pct(s.low)} - {_pct(s.high)}"
+            )
+        out.print(t)
+        if result.cost is None:
+            out.print(f"No even cost found: {result.note}.")
+        else:
+            span = (
+                "-"
+                if result.low is None or result.high is None
+                else f"{result.low:.0f} to {result.high:.0f}"
+            )
+            out.print(
+                f"{cls.name} would be even at about {result.cost:.0f} SP (printed {cls.value}); "
+                f"95% interval {span}" + (f" ({result.note})" if result.note else "") + "."
+            )
+    err.print(f"Took {seconds:.1f} s.")
+    if opts.report is not None:
+        err.print(f"Wrote the report to {opts.report}")

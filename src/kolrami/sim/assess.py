@@ -41,9 +41,10 @@ from kolrami.rules import RULES_VERSION, scenario_capabilities
 from kolrami.rules import events as ev
 from kolrami.rules.module import Capability
 from kolrami.scenarios.models import Scenario
-from kolrami.sim.fairvalue import FairValues, fair_values
+from kolrami.sim.fairvalue import FairValues, disagree, fair_values, settle_text
+from kolrami.sim.fairvalue import flags as fair_flags
 from kolrami.sim.play import simulate
-from kolrami.sim.stats import Ratings, bradley_terry, mean_and_se, wilson
+from kolrami.sim.stats import Ratings, bradley_terry, mean_and_se, wilson, z_value
 
 #: Captains a default assessment uses: the two AI doctrines (random is the fuzzer).
 DEFAULT_CAPTAINS = ("aggressive", "kiting")
@@ -229,6 +230,7 @@ class Job:
     pairs: tuple[tuple[str, str], ...]  # ordered (captain of x, captain of y)
     extra_rules: tuple[str, ...]
     matchups: tuple[Matchup, ...]
+    pack: ShipPack | None = None  # the built-in ships when None; else with variant classes
 
 
 #: A unit of work: a matchup's number in the job and the battle indices to play.
@@ -252,6 +254,11 @@ class Plan:
     precision: float | None = None
     #: play only this combatant against each of the others (one fleet against the field)
     focus: int | None = None
+    #: the first `challengers` combatants each play every other combatant, not each other (a
+    #: class's variants against a field, kolrami.sim.design); 0: everyone plays everyone
+    challengers: int = 0
+    #: the ships the fleets are drawn from (None: the built-in pack), e.g. with variant classes
+    pack: ShipPack | None = None
     matchups: tuple[Matchup, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -282,7 +289,9 @@ class Plan:
         matchups = []
         for i in range(len(self.combatants)):
             for j in range(i + 1, len(self.combatants)):
-                if self.focus is None or self.focus in (i, j):
+                if i < self.challengers <= j or (
+                    not self.challengers and (self.focus is None or self.focus in (i, j))
+                ):
                     matchups.append(Matchup(self._matchup_id(i, j), i, j))
         object.__setattr__(self, "matchups", tuple(matchups))
 
@@ -317,6 +326,9 @@ class Plan:
             "x": self.combatants[i].fleet.model_dump(mode="json"),
             "y": self.combatants[j].fleet.model_dump(mode="json"),
         }
+        if self.pack is not None:  # variant classes: their numbers decide the battles too
+            used = {s.id for c in (i, j) for s in self.combatants[c].fleet.ships}
+            spec["classes"] = [s.model_dump(mode="json") for s in self.pack.ships if s.id in used]
         return hashlib.blake2b(_canonical(spec), digest_size=8).hexdigest()
 
     @property
@@ -333,6 +345,7 @@ class Plan:
             pairs=self.pairs,
             extra_rules=self.extra_rules,
             matchups=self.matchups,
+            pack=self.pack,
         )
 
     def chunks(
@@ -384,7 +397,7 @@ def play_battle(job: Job, number: int, k: int) -> Record:
     cap_x, cap_y = job.pairs[(k // 2) % len(job.pairs)]
     fx, fy = job.fleets[m.x], job.fleets[m.y]
     fleets, captains = ((fy, fx), (cap_y, cap_x)) if swap else ((fx, fy), (cap_x, cap_y))
-    battle = simulate(job.scenario, fleets, captains, seed, job.extra_rules)
+    battle = simulate(job.scenario, fleets, captains, seed, job.extra_rules, job.pack)
     result = battle.finish()
     xs, ys = ("B", "A") if swap else ("A", "B")
     winner = None if result.winner is None else ("x" if result.winner == xs else "y")
@@ -542,9 +555,25 @@ class Assessment:
         return "; ".join(parts)
 
     def captains_disagree(self, i: int) -> bool:
-        """Whether captains playing alone reach different firm verdicts on combatant i."""
-        firm = {"underpriced", "overpriced", "about right"}
-        return len(set(self.verdicts_by_captain(i).values()) & firm) > 1
+        """Whether captains playing alone reach different firm verdicts on combatant i, or
+        fair costs a factor 1.5 or more apart (fairvalue.DISAGREE_RATIO)."""
+        return disagree([fv.values[i] for fv in self.by_captain.values()])
+
+    def precision_short(self) -> list[tuple[MatchupSummary, int]]:
+        """With --precision: the matchups that played every battle allowed and still have an
+        interval wider than asked, each with about the battles that would narrow it enough."""
+        p = self.plan.precision
+        if p is None:
+            return []
+        z = z_value()
+        out = []
+        for s in self.matchups:
+            if s.battles >= self.plan.battles and (s.high - s.low) / 2 > p:
+                var = max(s.score * (1.0 - s.score), 0.01)
+                out.append(
+                    (s, max(self.plan.battles + 20, math.ceil(var * (z / p) ** 2 / 20) * 20))
+                )
+        return out
 
     def score_table(self) -> np.ndarray[Any, np.dtype[np.float64]]:
         """Score of row against column (NaN on the diagonal)."""
@@ -571,6 +600,10 @@ class Assessment:
                 "captains": list(plan.captains),
                 "battles_per_matchup": plan.battles,
                 "precision": plan.precision,
+                "precision_not_reached": [
+                    {"x": names[s.matchup.x], "y": names[s.matchup.y], "battles_needed": n}
+                    for s, n in self.precision_short()
+                ],
                 "against_field": None if plan.focus is None else plan.combatants[plan.focus].label,
                 "seed": plan.seed,
                 "extra_rules": list(plan.extra_rules),
@@ -648,6 +681,10 @@ class Assessment:
                         "fair_cost_by_captain": self.fair_costs_by_captain(i),
                         "by_captain": self.by_captain_text(i),
                         "captains_disagree": self.captains_disagree(i),
+                        "marks": fair_flags(fv, self.captains_disagree(i)),
+                        "cost_outside_field": fv.cost_outside,
+                        "battles_needed": fv.battles_needed,
+                        "more_battles": settle_text(fv),
                         "fair_ship_cost": None
                         if fv.fair_cost is None or plan.combatants[i].ship_class is None
                         else fv.fair_cost / plan.combatants[i].ships,
@@ -739,7 +776,8 @@ def summarise(plan: Plan, records: Mapping[tuple[str, int], Record]) -> Assessme
             mirror[c][1][m.y, m.x] += len(got)
     costs = [c.cost for c in plan.combatants]
     ratings = bradley_terry(scores, games)
-    fair = fair_values(costs, ratings, seed=plan.seed)
+    per = total // len(plan.matchups) if plan.matchups else 0
+    fair = fair_values(costs, ratings, seed=plan.seed, battles=per)
     by_captain = {
         c: fair_values(costs, bradley_terry(sc, gm), seed=plan.seed)
         for c, (sc, gm) in mirror.items()

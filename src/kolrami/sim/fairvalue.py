@@ -4,26 +4,31 @@ The price line says how rating grows with cost across the field: rating = a + b 
 fitted by least squares. A combatant above the line is stronger than its cost says; its fair
 value is the cost at which the line reaches its rating. Each combatant is judged against the
 line fitted on the *others* (leave one out), so a mispriced class does not drag the line toward
-itself. Uncertainty: ratings are drawn from their fitted distribution (the Bradley-Terry
-posterior, widened by its dispersion), the line refitted for each draw, and each draw also takes
-the line's own scatter (how far fairly priced classes sit from it), since no class sits exactly
-on it. A fair cost beyond the costs the line was fitted on is flagged as extrapolated, and the
-fair cost under a line of another form (rating linear in cost) is given beside it. A verdict is
-only given when the interval says it: "can't tell" otherwise. See docs/assessment.md.
+itself. The judgement is a textbook prediction interval: where would a fairly priced class of
+this cost sit, given the others' line, the line's own estimation error, the others' scatter
+about it (estimated on few degrees of freedom, hence a Student t quantile) and the combatant's
+own rating uncertainty. Its fair cost interval is the set of costs at which its rating lies
+inside that interval (an inverse prediction). A combatant whose cost lies outside the others'
+costs is judged on a line carried beyond its data: it gets no firm verdict. See
+docs/assessment.md.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.stats import t as student_t
 
 from kolrami.sim.stats import ELO_PER_LOGIT, Ratings
 
-#: Draws from the ratings' distribution used for the intervals.
-DRAWS = 4000
+#: Fair costs per captain this factor apart (or different firm verdicts): "captains disagree".
+DISAGREE_RATIO = 1.5
+#: Beyond this many battles a matchup, "more battles" is no advice.
+MAX_NEEDED = 100_000
 #: Fewer distinct costs than this, or costs spanning less than this ratio, and no line is fitted.
 MIN_COSTS = 3
 MIN_COST_RATIO = 1.25
@@ -31,7 +36,7 @@ MIN_COST_RATIO = 1.25
 TIGHT = 1.25
 #: An interval whose ends are further apart than this factor says nothing: "can't tell".
 VAGUE = 16.0
-#: Share of draws in which the line must rise with cost for any verdict.
+#: Confidence (from the slope's t statistic) that the line rises with cost, for any verdict.
 LINE_SURE = 0.95
 
 
@@ -44,10 +49,12 @@ class FairValue:
     fair_cost: float | None
     fair_low: float | None
     fair_high: float | None
-    p_underpriced: float | None  # share of draws in which the fair cost exceeds the cost
-    line_ok: float  # share of draws in which the line rose with cost (b > 0)
+    p_underpriced: float | None  # predictive chance that a fair class of this cost rates lower
+    line_ok: float  # confidence that the others' line rises with cost (b > 0)
     extrapolated: bool = False  # cost or fair cost outside the costs the line was fitted on
     fair_cost_linear: float | None = None  # the fair cost if rating grew linearly with cost
+    cost_outside: bool = False  # the cost itself lies outside the others' costs: no verdict
+    battles_needed: int | None = None  # battles a matchup that might settle a "can't tell"
 
     @property
     def change(self) -> float | None:
@@ -60,9 +67,12 @@ class FairValue:
         Under- or overpriced when the 95% interval lies wholly above or below the cost; about
         right only when the whole interval lies within TIGHT of the cost; can't tell otherwise
         (a wide interval containing the cost is no evidence of a fair price), and also when the
-        line itself is unsure or the interval spans more than a factor VAGUE."""
-        if self.fair_cost is None or self.fair_low is None or self.fair_high is None:
+        line itself is unsure or the interval spans more than a factor VAGUE, and always when the
+        cost lies outside the costs of the others (a line carried beyond its data)."""
+        if self.fair_cost is None:
             return "no price line"
+        if self.fair_low is None or self.fair_high is None or self.cost_outside:
+            return "can't tell"
         if self.line_ok < LINE_SURE or self.fair_high > VAGUE * self.fair_low:
             return "can't tell"
         if self.fair_low > self.cost:
@@ -107,11 +117,25 @@ def _unknown(cost: int) -> FairValue:
     return FairValue(cost, None, None, None, None, None, 0.0)
 
 
-def fair_values(costs: Sequence[int], ratings: Ratings, seed: int = 0) -> FairValues:
-    """Fair values for combatants with `costs` (SP) and fitted `ratings`."""
+def disagree(values: Sequence[FairValue]) -> bool:
+    """Whether fair values of one combatant (e.g. one per captain) disagree: different firm
+    verdicts, or fair costs a factor DISAGREE_RATIO or more apart."""
+    firm = {v.verdict() for v in values} & {"underpriced", "overpriced", "about right"}
+    if len(firm) > 1:
+        return True
+    costs = [v.fair_cost for v in values if v.fair_cost is not None and v.fair_cost > 0]
+    return len(costs) > 1 and max(costs) >= DISAGREE_RATIO * min(costs)
+
+
+def fair_values(
+    costs: Sequence[int], ratings: Ratings, seed: int = 0, battles: int | None = None
+) -> FairValues:
+    """Fair values for combatants with `costs` (SP) and fitted `ratings`; `battles` (a
+    matchup's battles) lets each "can't tell" say how many battles might settle it. `seed` is
+    kept for callers: the intervals are now closed-form and draw nothing."""
+    del seed
     k = len(costs)
     log_cost = np.log(np.asarray(costs, dtype=float))
-    cost_arr = np.asarray(costs, dtype=float)
     reason = ""
     if len(set(costs)) < MIN_COSTS or max(costs) < MIN_COST_RATIO * min(costs):
         reason = (
@@ -131,54 +155,17 @@ def fair_values(costs: Sequence[int], ratings: Ratings, seed: int = 0) -> FairVa
         # no line over the field: no combatant gets a fair value from a line of the others
         return FairValues(tuple(_unknown(c) for c in costs), None, reason)
     line = PriceLine(float(a_all[0]), float(b_all[0]))
-    rng = np.random.Generator(np.random.PCG64(seed))
-    draws = rng.multivariate_normal(ratings.theta, ratings.cov, size=DRAWS, method="eigh")
-    noise = rng.standard_normal(DRAWS)
-    values = []
-    for i in range(k):
-        others = np.arange(k) != i
-        m = int(others.sum())
-        if len(set(np.asarray(costs)[others].tolist())) < 2:
-            values.append(_unknown(costs[i]))
-            continue
-        a0, b0 = _fit(log_cost[others], point[:, others])
-        a, b = _fit(log_cost[others], draws[:, others])
-        # the line's scatter in each draw: how far the others sit from their own line
-        resid = draws[:, others] - (a[:, None] + b[:, None] * log_cost[None, others])
-        spread = np.sqrt(np.sum(resid * resid, axis=1) / max(1, m - 2)) if m > 2 else 0.0 * a
-        ok = b > 0
-        residual = float(point[0, i] - (a0[0] + b0[0] * log_cost[i]))
-        fair_point = _fair(point[:, i], a0, b0)
-        fair = _fair(draws[ok, i] - noise[ok] * spread[ok], a[ok], b[ok])
-        lo_c, hi_c = float(cost_arr[others].min()), float(cost_arr[others].max())
-        al, bl = _fit(cost_arr[others], point[:, others])
-        linear = float((point[0, i] - al[0]) / bl[0]) if bl[0] > 0 else None
-        if b0[0] <= 0 or fair.size < DRAWS // 2:
-            values.append(
-                FairValue(costs[i], residual * ELO_PER_LOGIT, None, None, None, None, ok.mean())
-            )
-            continue
-        fair_cost = float(fair_point[0])
-        values.append(
-            FairValue(
-                cost=costs[i],
-                residual_elo=residual * ELO_PER_LOGIT,
-                fair_cost=fair_cost,
-                fair_low=float(np.percentile(fair, 2.5)),
-                fair_high=float(np.percentile(fair, 97.5)),
-                p_underpriced=float(np.mean(fair > costs[i])),
-                line_ok=float(ok.mean()),
-                extrapolated=not (lo_c <= costs[i] <= hi_c and lo_c <= fair_cost <= hi_c),
-                fair_cost_linear=None if linear is None or linear <= 0 else linear,
-            )
-        )
+    own_var = np.clip(np.diag(ratings.centred_cov), 0.0, None)
+    values = [_judge(i, costs, log_cost, ratings.theta, own_var, battles) for i in range(k)]
     fitted = a_all[0] + b_all[0] * log_cost
     scatter = float(np.sqrt(np.sum((ratings.theta - fitted) ** 2) / max(1, k - 2)))
     fit = ratings.fit
     basis = (
         f"a price line rating = a + b ln(cost) over {k} combatants costing {min(costs)}-"
-        f"{max(costs)} SP, each judged on the line of the others; fairly priced classes scatter "
-        f"about {scatter:.2f} logits from it, which the intervals include"
+        f"{max(costs)} SP, each judged on the line of the others by a 95% prediction interval "
+        f"(the line's estimation error, the others' scatter about it with a t quantile, and "
+        f"its own rating's uncertainty); the whole field scatters {scatter:.2f} logits about "
+        "its line"
     )
     if fit is not None and fit.df > 0:
         basis += (
@@ -188,8 +175,154 @@ def fair_values(costs: Sequence[int], ratings: Ratings, seed: int = 0) -> FairVa
     return FairValues(tuple(values), line, "", scatter, basis)
 
 
+def _judge(
+    i: int,
+    costs: Sequence[int],
+    log_cost: NDArray[np.float64],
+    theta: NDArray[np.float64],
+    own_var: NDArray[np.float64],
+    battles: int | None,
+) -> FairValue:
+    """Combatant i against the line of the others: a leave-one-out prediction interval."""
+    k = len(costs)
+    others = np.arange(k) != i
+    x, y = log_cost[others], theta[others]
+    m = int(others.sum())
+    if len(set(np.asarray(costs)[others].tolist())) < 2 or m < 3:
+        return _unknown(costs[i])
+    xbar, ybar = float(x.mean()), float(y.mean())
+    sxx = float(np.sum((x - xbar) ** 2))
+    b = float(np.sum((x - xbar) * (y - ybar)) / sxx)
+    a = ybar - b * xbar
+    df = m - 2
+    s2 = float(np.sum((y - a - b * x) ** 2) / df)
+    t = float(student_t.ppf(0.975, df))
+    xi, yi, vi = float(log_cost[i]), float(theta[i]), float(own_var[i])
+    residual = yi - (a + b * xi)
+    # the chance that the line rises with cost, from its slope's t statistic
+    slope_se = math.sqrt(s2 / sxx) if s2 > 0 else 0.0
+    line_ok = 1.0 if slope_se == 0 else float(student_t.cdf(b / slope_se, df))
+    lo_c, hi_c = float(min(x)), float(max(x))
+    outside = not lo_c - 1e-12 <= xi <= hi_c + 1e-12
+    al, bl = _fit(np.exp(x), y[None, :])
+    linear = float((yi - al[0]) / bl[0]) if bl[0] > 0 else None
+    if b <= 0:
+        return FairValue(
+            costs[i], residual * ELO_PER_LOGIT, None, None, None, None, line_ok, outside
+        )
+    fair_cost = float(math.exp(min(xbar + (yi - ybar) / b, 30.0)))
+    # the prediction's variance at this cost: scatter (with the line's error) and own rating
+    lever = 1.0 + 1.0 / m + (xi - xbar) ** 2 / sxx
+    pred_sd = math.sqrt(s2 * lever + vi)
+    p_under = float(student_t.cdf(residual / pred_sd, df)) if pred_sd > 0 else float(residual > 0)
+    # inverse prediction: every ln(cost) u + xbar with (d - b u)^2 <= t^2 (s2 (1 + 1/m +
+    # u^2 / sxx) + vi), d = yi - ybar; bounded only when the slope stands out of its noise
+    d = yi - ybar
+    qa = b * b - t * t * s2 / sxx
+    qc = d * d - t * t * (s2 * (1.0 + 1.0 / m) + vi)
+    low = high = None
+    if qa > 0:
+        disc = 4 * b * b * d * d - 4 * qa * qc
+        if disc >= 0:
+            root = math.sqrt(disc)
+            u1, u2 = (2 * b * d - root) / (2 * qa), (2 * b * d + root) / (2 * qa)
+            low = math.exp(min(xbar + u1, 30.0))
+            high = math.exp(min(xbar + u2, 30.0))
+    extrapolated = outside or not lo_c <= math.log(fair_cost) <= hi_c
+    needed = _battles_needed(residual, t, s2, lever, vi, own_var[others], b, battles)
+    return FairValue(
+        cost=costs[i],
+        residual_elo=residual * ELO_PER_LOGIT,
+        fair_cost=fair_cost,
+        fair_low=low,
+        fair_high=high,
+        p_underpriced=p_under,
+        line_ok=line_ok,
+        extrapolated=extrapolated,
+        fair_cost_linear=None if linear is None or linear <= 0 else linear,
+        cost_outside=outside,
+        battles_needed=needed,
+    )
+
+
+def _battles_needed(
+    residual: float,
+    t: float,
+    s2: float,
+    lever: float,
+    vi: float,
+    others_var: NDArray[np.float64],
+    slope: float,
+    battles: int | None,
+) -> int | None:
+    """Battles a matchup after which the interval might exclude the cost (or fit within
+    TIGHT of it), if the ratings kept their places; None: no number would, or unknown.
+
+    More battles shrink the ratings' own variance as 1/n, never the classes' true scatter:
+    the scatter's part that is measurement noise (the others' mean rating variance) shrinks,
+    the rest stays."""
+    if battles is None or battles <= 0:
+        return None
+    noise = min(s2, float(np.mean(others_var)) if others_var.size else 0.0)
+    fixed = t * t * (s2 - noise) * lever  # what no number of battles removes
+    shrinking = t * t * (noise * lever + vi)  # what shrinks as 1/battles
+    # a firm direction needs residual^2 > fixed + shrinking / f; "about right" needs the
+    # half-width (in logits) below slope ln(TIGHT) - |residual|
+    targets = [residual * residual, (slope * math.log(TIGHT) - abs(residual)) ** 2]
+    if abs(residual) >= slope * math.log(TIGHT):
+        targets.pop()
+    best = None
+    for goal in targets:
+        if goal > fixed:
+            f = shrinking / (goal - fixed)
+            best = f if best is None else min(best, f)
+    if best is None or best * battles > MAX_NEEDED:
+        return None
+    return max(battles + 1, math.ceil(best * battles / 20.0) * 20)
+
+
 def _fair(
     theta: NDArray[np.float64], a: NDArray[np.float64], b: NDArray[np.float64]
 ) -> NDArray[np.float64]:
     """Cost at which the line (a, b) reaches `theta`; capped at e^30 to stay finite."""
     return np.exp(np.minimum((theta - a) / b, 30.0))
+
+
+def flags(value: FairValue, captains_disagree: bool = False) -> list[str]:
+    """The marks a table prints beside a verdict; each is explained by MARKS."""
+    out = []
+    if value.cost_outside:
+        out.append("extrapolated")
+    elif value.extrapolated:
+        out.append("fair cost beyond the field")
+    if captains_disagree:
+        out.append("captains disagree")
+    return out
+
+
+def settle_text(value: FairValue) -> str:
+    """For a "can't tell": what more battles could do (empty for any other verdict)."""
+    if value.verdict() != "can't tell":
+        return ""
+    if value.cost_outside:
+        return "no number of battles: its cost lies outside the others' costs"
+    if value.battles_needed is None:
+        return (
+            "no number of battles: fairly priced classes scatter about the line more than "
+            "this one sits from it"
+        )
+    n = value.battles_needed
+    return f"about {n:,} battles a matchup might settle it (--battles {n} --precision 0.05)"
+
+
+#: What every mark in the fair-value tables means, printed under them.
+MARKS = (
+    "'(extrapolated)': its cost lies outside the costs of the other combatants, so the line it "
+    "is judged on is carried beyond its data: no firm verdict. "
+    "'(fair cost beyond the field)': the verdict stands, but the fair cost lies outside the "
+    "others' costs and its amount rests on the line's form. "
+    "'(captains disagree)': judged on each captain's battles alone, the verdicts differ or the "
+    f"fair costs lie a factor {DISAGREE_RATIO:g} or more apart. "
+    "'-': no value, e.g. no interval because the others' line does not rise clearly enough to "
+    "bound one, or no fair cost because the line does not rise at all."
+)

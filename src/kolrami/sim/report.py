@@ -23,6 +23,7 @@ from matplotlib.ticker import FuncFormatter
 
 from kolrami.errors import InvalidInputError, quoted
 from kolrami.sim.assess import Assessment
+from kolrami.sim.fairvalue import MARKS
 from kolrami.sim.stats import ELO_ORIGIN, ELO_PER_LOGIT
 
 DPI = 110
@@ -131,9 +132,15 @@ def fair_value_png(a: Assessment) -> bytes | None:
 def fair_cost_png(a: Assessment) -> bytes | None:
     """Fair cost with its 95% interval beside the actual cost, per combatant."""
     rows = [
-        (c.label, fv.cost, fv.fair_cost, fv.fair_low, fv.fair_high)
+        (
+            c.label,
+            fv.cost,
+            fv.fair_cost,
+            math.nan if fv.fair_low is None else fv.fair_low,
+            math.nan if fv.fair_high is None else fv.fair_high,
+        )
         for c, fv in zip(a.plan.combatants, a.fair.values, strict=True)
-        if fv.fair_cost is not None and fv.fair_low is not None and fv.fair_high is not None
+        if fv.fair_cost is not None
     ]
     if not rows:
         return None
@@ -141,18 +148,36 @@ def fair_cost_png(a: Assessment) -> bytes | None:
     k = len(rows)
     fig, ax = plt.subplots(figsize=(8, max(3.0, 0.42 * k + 1.2)), dpi=DPI)
     ys = np.arange(k)
-    fair = np.array([r[2] for r in rows], dtype=float)
-    err = np.array([[r[2] - r[3] for r in rows], [r[4] - r[2] for r in rows]], dtype=float)
-    ax.errorbar(
-        fair,
-        ys,
-        xerr=err,
-        fmt="o",
-        color="#2e7d32",
-        ecolor="#66bb6a",
-        capsize=4,
-        label="fair cost, 95% interval",
-    )
+    bounded = [n for n, r in enumerate(rows) if not math.isnan(r[3])]
+    open_ = [n for n in range(k) if n not in bounded]
+    if bounded:
+        fair = np.array([rows[n][2] for n in bounded], dtype=float)
+        err = np.array(
+            [
+                [rows[n][2] - rows[n][3] for n in bounded],
+                [rows[n][4] - rows[n][2] for n in bounded],
+            ],
+            dtype=float,
+        )
+        ax.errorbar(
+            fair,
+            ys[bounded],
+            xerr=err,
+            fmt="o",
+            color="#2e7d32",
+            ecolor="#66bb6a",
+            capsize=4,
+            label="fair cost, 95% interval",
+        )
+    if open_:
+        ax.scatter(
+            [rows[n][2] for n in open_],
+            ys[open_],
+            marker="o",
+            facecolors="none",
+            edgecolors="#2e7d32",
+            label="fair cost, no bounded interval",
+        )
     ax.scatter([r[1] for r in rows], ys, marker="x", s=60, color="#b22222", label="actual cost")
     ax.set_yticks(ys, labels=[r[0] for r in rows])
     _plain_log_axis(ax)
@@ -257,16 +282,15 @@ def render_html(a: Assessment, extra: dict[str, Any] | None = None) -> str:
             _img(fair_cost_png(a), "fair cost with intervals"),
             "<table><tr><th class='l'>Combatant</th><th>Cost</th><th>Fair cost</th>"
             "<th>95% interval</th><th>If linear</th><th>P(underpriced)</th>"
-            "<th class='l'>Verdict</th><th class='l'>By captain</th></tr>",
+            "<th class='l'>Verdict</th><th class='l'>More battles</th>"
+            "<th class='l'>By captain</th></tr>",
         ]
         for row in fv["combatants"]:
             verdict = row["verdict"]
             cls = "under" if verdict == "underpriced" else "over" if verdict == "overpriced" else ""
             interval = row["fair_cost_95"]
             span = "-" if interval is None else f"{interval[0]:.0f} to {interval[1]:.0f}"
-            flags = ["extrapolated"] if row.get("extrapolated") else []
-            if row.get("captains_disagree"):
-                flags.append("captains disagree")
+            flags = row.get("marks") or []
             shown = verdict + (f" ({', '.join(flags)})" if flags else "")
             by = row.get("by_captain") or ""
             parts.append(
@@ -274,17 +298,22 @@ def render_html(a: Assessment, extra: dict[str, Any] | None = None) -> str:
                 f"<td>{_num(row['fair_cost'])}</td>"
                 f"<td>{span}</td><td>{_num(row.get('fair_cost_if_linear'))}</td>"
                 f"<td>{_num(row['p_underpriced'], 2)}</td>"
-                f"<td class='l {cls}'>{esc(shown)}</td><td class='l'>{esc(by or '-')}</td></tr>"
+                f"<td class='l {cls}'>{esc(shown)}</td>"
+                f"<td class='l'>{esc(row.get('more_battles') or '-')}</td>"
+                f"<td class='l'>{esc(by or '-')}</td></tr>"
             )
         parts.append(
             "</table><p class='note'>Fair cost: the SP cost at which the price line fitted on the "
-            "other combatants (rating = a + b ln cost) reaches this one's rating. The interval "
-            "and P(underpriced) come from redrawing the ratings from their fitted uncertainty "
-            "(widened by the fit's dispersion) and adding the line's own scatter. A verdict needs "
+            "other combatants (rating = a + b ln cost) reaches this one's rating. The interval: "
+            "the costs at which its rating lies inside the line's 95% prediction interval (the "
+            "line's estimation error, the others' scatter about it with a Student t quantile, "
+            "and its own rating's uncertainty, widened by the fit's dispersion); P(underpriced): "
+            "the predictive chance that a fairly priced class of its cost rates lower. "
+            "A verdict needs "
             "the interval: wholly above or below the cost, or within 80% to 125% of it for "
             "'about right'; otherwise 'can't tell'. 'If linear': the fair cost under a line "
-            f"linear in cost. Verdicts rest on {esc(fv.get('rests_on') or '')}. See "
-            "docs/assessment.md.</p>"
+            f"linear in cost. Verdicts rest on {esc(fv.get('rests_on') or '')}. "
+            f"{esc(MARKS)} See docs/assessment.md.</p>"
         )
     parts += [
         "<h2>Matchups</h2>",
@@ -334,3 +363,175 @@ def write_report(a: Assessment, out: Path, extra: dict[str, Any] | None = None) 
         out.write_text(render_html(a, extra), encoding="utf-8")
     except OSError as exc:
         raise InvalidInputError(f"cannot write --report '{quoted(out)}': {exc.strerror}") from None
+
+
+# --- the designer's questions: --vary and --even (kolrami.sim.design) ------------------------
+
+
+def vary_png(data: dict[str, Any]) -> bytes:
+    """Score against the field at each value of the stat, with 95% intervals; the printed
+    value marked, one half drawn as the even line."""
+    pts = data["points"]
+    xs = np.array([p["value"] for p in pts], dtype=float)
+    ys = np.array([p["score"] for p in pts], dtype=float) * 100
+    lo = np.array([p["score_95"][0] for p in pts], dtype=float) * 100
+    hi = np.array([p["score_95"][1] for p in pts], dtype=float) * 100
+    fig, ax = plt.subplots(figsize=(8, 5), dpi=DPI)
+    ax.fill_between(xs, lo, hi, color="#3b7dd8", alpha=0.18, label="95% interval")
+    ax.errorbar(
+        xs, ys, yerr=[ys - lo, hi - ys], fmt="o-", color="#1d3f6e", ecolor="#3b7dd8", capsize=3
+    )
+    for p, y in zip(pts, ys, strict=True):
+        if p["printed"]:
+            ax.scatter([p["value"]], [y], s=160, facecolors="none", edgecolors="#d8793b", lw=2)
+            ax.annotate(
+                f"printed ({p['value']})",
+                (p["value"], y),
+                textcoords="offset points",
+                xytext=(8, -14),
+                fontsize=9,
+                color="#a0521d",
+            )
+    ax.axhline(50, color="#888888", linestyle="--", lw=1, label="even (50%)")
+    ax.set_xticks(xs)
+    ax.set_ylim(max(0.0, float(lo.min()) - 8), min(100.0, float(hi.max()) + 8))
+    ax.set_xlabel(data["stat"])
+    ax.set_ylabel("score against the field (%)")
+    ax.set_title(f"{data['class']}: score against the field by {data['stat']}")
+    ax.legend(loc="best")
+    ax.grid(alpha=0.3)
+    return _png(fig)
+
+
+def even_png(data: dict[str, Any]) -> bytes:
+    """Score against the field at equal points by the cost tried; the even cost and its
+    interval, and the printed cost."""
+    steps = data["steps"]
+    xs = np.array([s["cost"] for s in steps], dtype=float)
+    ys = np.array([s["score"] for s in steps], dtype=float) * 100
+    lo = np.array([s["score_95"][0] for s in steps], dtype=float) * 100
+    hi = np.array([s["score_95"][1] for s in steps], dtype=float) * 100
+    fig, ax = plt.subplots(figsize=(8, 5), dpi=DPI)
+    ax.errorbar(
+        xs,
+        ys,
+        yerr=[ys - lo, hi - ys],
+        fmt="o-",
+        color="#1d3f6e",
+        ecolor="#3b7dd8",
+        capsize=3,
+        label="score at the cost tried, 95% interval",
+    )
+    ax.axhline(50, color="#888888", linestyle="--", lw=1)
+    if data["even_cost_95"] is not None:
+        a, b = data["even_cost_95"]
+        ax.axvspan(a, b, color="#66bb6a", alpha=0.2, label="even cost, 95% interval")
+    if data["even_cost"] is not None:
+        ax.axvline(
+            data["even_cost"], color="#2e7d32", lw=2, label=f"even: {data['even_cost']:.0f} SP"
+        )
+    ax.axvline(
+        data["printed_cost"],
+        color="#b22222",
+        linestyle=":",
+        lw=2,
+        label=f"printed: {data['printed_cost']} SP",
+    )
+    # a linear axis: the costs tried span a factor of a few, and its ticks read plainly
+    left = min(float(xs.min()), float(data["printed_cost"]))
+    right = max(float(xs.max()), float(data["printed_cost"]))
+    pad = 0.06 * (right - left or 1.0)
+    ax.set_xlim(left - pad, right + pad)
+    ax.set_ylim(max(0.0, float(lo.min()) - 10), min(100.0, float(hi.max()) + 10))
+    ax.set_xlabel("cost of the class tried (SP)")
+    ax.set_ylabel("score against the field at equal points (%)")
+    ax.set_title(f"{data['class']}: the cost at which it wins half")
+    ax.legend(loc="best", fontsize=8)
+    ax.grid(alpha=0.3)
+    return _png(fig)
+
+
+def _page(title: str, body: list[str]) -> str:
+    esc = html.escape
+    return "".join(
+        [
+            "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+            f"<title>{esc(title)}</title><style>{_STYLE}</style></head><body>",
+            f"<h1>{esc(title)}</h1>",
+            *body,
+            f"<p class='note'>Made {datetime.now(UTC):%Y-%m-%d %H:%M} UTC. See "
+            'docs/assessment.md, "The designer\'s questions".</p></body></html>',
+        ]
+    )
+
+
+def render_vary_html(data: dict[str, Any]) -> str:
+    """The --vary report: the picture, then the table."""
+    esc = html.escape
+    rows = "".join(
+        f"<tr><td>{p['value']}{' (printed)' if p['printed'] else ''}</td><td>{p['battles']}</td>"
+        f"<td>{_pct(p['score'])}</td><td>{_pct(p['score_95'][0])} to {_pct(p['score_95'][1])}"
+        "</td></tr>"
+        for p in data["points"]
+    )
+    body = [
+        _img(vary_png(data), f"score against the field by {data['stat']}"),
+        f"<table><tr><th>{esc(data['stat'])}</th><th>Battles</th><th>Score</th>"
+        f"<th>95% interval</th></tr>{rows}</table>",
+        "<p class='note'>Each value is the class with that one number changed, played "
+        f"{data['battles_per_matchup']} battles against each of {esc(', '.join(data['field']))}. "
+        "Score: wins plus half the draws over all those battles; 95% Wilson interval.</p>",
+    ]
+    return _page(f"{data['class']}: what {data['stat']} does to its balance", body)
+
+
+def render_even_html(data: dict[str, Any]) -> str:
+    """The --even report: the picture, the answer, the costs tried."""
+    esc = html.escape
+    span = data["even_cost_95"]
+    if data["even_cost"] is None:
+        answer = f"No even cost found: {esc(data['note'])}."
+    else:
+        answer = (
+            f"{esc(data['class'])} would be even with the field at about "
+            f"{data['even_cost']:.0f} SP (printed {data['printed_cost']} SP); 95% interval "
+            + ("-" if span is None else f"{span[0]:.0f} to {span[1]:.0f} SP")
+            + (f" ({esc(data['note'])})" if data["note"] else "")
+            + "."
+        )
+    rows = "".join(
+        f"<tr><td>{s['cost']:.0f}</td><td>{s['battles']}</td><td>{_pct(s['score'])}</td>"
+        f"<td>{_pct(s['score_95'][0])} to {_pct(s['score_95'][1])}</td></tr>"
+        for s in data["steps"]
+    )
+    body = [
+        f"<p><b>{answer}</b></p>",
+        _img(even_png(data), "score at equal points by cost, with the even cost"),
+        f"<table><tr><th>Cost SP</th><th>Battles</th><th>Score</th><th>95% interval</th></tr>"
+        f"{rows}</table>",
+        "<p class='note'>Each opponent class is fielded at about "
+        f"{data['points']} SP ({esc(', '.join(data['field']))}) and meets as many copies of the "
+        "class as its points buy at the cost tried, the count interpolated between the two "
+        "whole numbers around it. The search brackets the cost at which the score crosses one "
+        "half, then halves the bracket in log cost. Interval: from the dearest cost tried "
+        "surely above one half to the cheapest surely below.</p>",
+    ]
+    return _page(f"{data['class']}: the cost at which it is even", body)
+
+
+def _write(text: str, out: Path) -> None:
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInputError(f"cannot write --report '{quoted(out)}': {exc.strerror}") from None
+
+
+def write_vary_report(data: dict[str, Any], out: Path) -> None:
+    """Write the --vary report to `out`."""
+    _write(render_vary_html(data), out)
+
+
+def write_even_report(data: dict[str, Any], out: Path) -> None:
+    """Write the --even report to `out`."""
+    _write(render_even_html(data), out)
