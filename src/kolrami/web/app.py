@@ -48,6 +48,7 @@ from kolrami.web.deps import (
 )
 from kolrami.web.routers import (
     auth,
+    builder,
     edits,
     joining,
     organizer,
@@ -167,6 +168,7 @@ def create_app(
         public,
         report,
         play,
+        builder,
         auth,
         organizer,
         players,
