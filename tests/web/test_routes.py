@@ -10,6 +10,8 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from kolrami.fleet import load_fleet
+from kolrami.fleet.fleetx import share_string
 from kolrami.tournament.store import Store
 from web_helpers import Desk, new_event, organizer, text, token
 
@@ -42,6 +44,12 @@ PUBLIC = {
     ("POST", "/play/{gid}/undo"),
     ("GET", "/play/{gid}/log.jsonl"),
     ("GET", "/play/{gid}/replay"),
+    # the players' fleet builder (issue 43): no login, nothing stored
+    ("GET", "/fleets/build"),
+    ("POST", "/fleets/build"),
+    ("GET", "/fleets/build/fleet.json"),
+    ("GET", "/fleets/build/share.txt"),
+    ("GET", "/fleets/build/sheet.pdf"),
     # the event's day on phones and the wall (issue 17): the clock, joining, the overview
     ("GET", "/events/{eid}/clock"),
     ("GET", "/events/{eid}/clock.json"),
@@ -71,7 +79,10 @@ def concrete(path: str, eid: int, rid: int = 1) -> str:
     """The path with its parameters filled in for the test event."""
     values = {"eid": eid, "number": 1, "table": 1, "pid": 1, "rid": rid, "token": "gone"}
     values |= {"gid": GAME.get("gid", "g" * 24), "rule_id": "FPF-MOV-07"}
-    return re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]), path)
+    url = re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]), path)
+    if path.startswith("/fleets/build/"):  # a download of the builder's fleet, in its address
+        url += "?fleet=" + share_string(load_fleet("presets:klingon-strike"))
+    return url
 
 
 @pytest.fixture

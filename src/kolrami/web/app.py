@@ -49,6 +49,7 @@ from kolrami.web.deps import (
 )
 from kolrami.web.routers import (
     auth,
+    builder,
     edits,
     joining,
     organizer,
@@ -178,6 +179,7 @@ def create_app(
         public,
         report,
         play,
+        builder,
         auth,
         organizer,
         players,

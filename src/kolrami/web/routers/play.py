@@ -22,17 +22,23 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse
+from fastapi import APIRouter, Depends, File, Form, HTTPException, Request, UploadFile
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 from rich.console import Console
 
 from kolrami.captains.registry import captain_names
 from kolrami.catalog import Arc, builtin_pack
 from kolrami.engine.events import Event
 from kolrami.errors import InvalidInputError, KolramiError
-from kolrami.fleet.model import load_fleet, preset_names
+from kolrami.fleet.model import preset_names
 from kolrami.report.narrate import Narrator
 from kolrami.report.replay import render_replay
 from kolrami.rules import events as rev
@@ -41,7 +47,9 @@ from kolrami.rules.fpf.orders import OrdersDecision, ReactionDecision
 from kolrami.scenarios.models import BUILTIN as SCENARIOS
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.session import HUMAN, SIDES, PlaySession, choices, percent, rule_reading
+from kolrami.web import play_fleets
 from kolrami.web.deps import LoginRequiredError, client_key, current_organizer, render
+from kolrami.web.forms import MAX_UPLOAD
 from kolrami.web.security import RateLimit, wait_text
 
 _GAME_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -511,32 +519,48 @@ def state(gid: str, request: Request) -> dict[str, Any]:
     }
 
 
+def _new_game_ctx(values: dict[str, str], errors: dict[str, str]) -> dict[str, Any]:
+    return {
+        "presets": preset_names(),
+        "scenarios": list(SCENARIOS),
+        "captains": captain_names(),
+        "values": values,
+        "errors": errors,
+    }
+
+
 @router.get("/play", response_class=HTMLResponse)
-def new_game_page(request: Request) -> HTMLResponse:
-    """Choose the fleets, the scenario, the turns and who plays each side."""
-    return render(
-        request,
-        "play_new.html.j2",
-        {
-            "presets": preset_names(),
-            "scenarios": list(SCENARIOS),
-            "captains": captain_names(),
-        },
-    )
+def new_game_page(request: Request, fleet_a: str = "", fleet_b: str = "") -> HTMLResponse:
+    """Choose the fleets, the scenario, the turns and who plays each side; `?fleet_a=KF1-...`
+    (the fleet builder's Play link) fills in a side's share string."""
+    values = {"fleet_a_text": fleet_a[:40_000], "fleet_b_text": fleet_b[:40_000]}
+    return render(request, "play_new.html.j2", _new_game_ctx(values, {}))
 
 
-@router.post("/play")
-def new_game(
+async def _upload(file: UploadFile | None) -> tuple[bytes, str] | None:
+    """An uploaded file's bytes (at most one more than a fleet's bound) and name, or None."""
+    if file is None or not file.filename:
+        return None
+    return await file.read(MAX_UPLOAD + 1), file.filename
+
+
+@router.post("/play", response_model=None)
+async def new_game(
     request: Request,
     fleet_a: str = Form("federation-cruisers"),
     fleet_b: str = Form("klingon-wolfpack"),
+    fleet_a_text: Annotated[str, Form(max_length=100_000)] = "",
+    fleet_b_text: Annotated[str, Form(max_length=100_000)] = "",
+    fleet_a_file: Annotated[UploadFile | None, File()] = None,
+    fleet_b_file: Annotated[UploadFile | None, File()] = None,
     seat_a: str = Form(HUMAN),
     seat_b: str = Form("aggressive"),
     scenario: str = Form("standard"),
     turns: int = Form(3),
     seed: str = Form(""),
-) -> RedirectResponse:
-    """Start a game and go to its board."""
+) -> Response:
+    """Start a game and go to its board; a fleet that cannot be played is one line under its
+    field (400), and no game is made."""
     known = set(captain_names())
     for name, seat in (("side A", seat_a), ("side B", seat_b)):
         if seat != HUMAN and seat not in known:
@@ -555,8 +579,25 @@ def new_game(
         raise InvalidInputError(f"seed '{seed}': a whole number, or leave it empty") from None
     if not 0 <= number < 2**63:
         raise InvalidInputError(f"seed {number}: 0 to 2**63 - 1")
-    pack = builtin_pack()
-    fleets = (load_fleet(f"presets:{fleet_a}", pack), load_fleet(f"presets:{fleet_b}", pack))
+    picked = (
+        play_fleets.choose("a", fleet_a, fleet_a_text, await _upload(fleet_a_file)),
+        play_fleets.choose("b", fleet_b, fleet_b_text, await _upload(fleet_b_file)),
+    )
+    if picked[0].fleet is None or picked[1].fleet is None:
+        values = {
+            "fleet_a": fleet_a,
+            "fleet_b": fleet_b,
+            "fleet_a_text": fleet_a_text,
+            "fleet_b_text": fleet_b_text,
+            "seat_a": seat_a,
+            "seat_b": seat_b,
+            "scenario": scenario,
+            "turns": str(turns),
+            "seed": seed,
+        }
+        errors = {c.field: c.problem for c in picked if c.fleet is None}
+        return render(request, "play_new.html.j2", _new_game_ctx(values, errors), 400)
+    fleets = (picked[0].fleet, picked[1].fleet)
     sc = builtin_scenario(scenario).model_copy(update={"turn_limit": turns})
     play = games(request)
     _rate(play.new_games, request, "new games")

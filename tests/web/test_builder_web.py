@@ -1,0 +1,133 @@
+"""The fleet builder (/fleets/build) through the test client: choices applied one at a time,
+an illegal one refused with its rule and the fleet unchanged, every problem of an opened fleet
+listed with its rule, the catalogue's filters, and the downloads (FleetX, share string, PDF)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kolrami.fleet import load_fleet
+from kolrami.fleet.fleetx import from_share_string, share_string
+from kolrami.tournament.store import Store
+from kolrami.web import create_app
+from web_helpers import token
+
+
+@pytest.fixture
+def c(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(Store(str(tmp_path / "s.db")), play_dir=tmp_path / "games"))
+
+
+def _share(html: str) -> str:
+    found = re.search(r'name="fleet" value="([^"]*)"', html)
+    assert found, "no fleet field"
+    return found.group(1)
+
+
+def _send(c: TestClient, share: str, act: str, **more: str) -> tuple[int, str]:
+    csrf = token(c.get("/fleets/build").text)
+    answer = c.post("/fleets/build", data={"csrf_token": csrf, "fleet": share, "act": act, **more})
+    return answer.status_code, answer.text
+
+
+def test_ships_and_cards_add_up_live(c: TestClient) -> None:
+    status, page = _send(c, "", "ship:reliant")
+    assert status == 200
+    assert 'id="total">90<' in page
+    assert ">legal<" in page
+    status, page = _send(c, _share(page), "card:venn", target="0")
+    assert status == 200
+    assert 'id="total">95<' in page
+    fleet = from_share_string(_share(page))
+    assert fleet.ships[0].captain == "venn"
+    status, page = _send(c, _share(page), "uncard:0:captain:venn")
+    assert from_share_string(_share(page)).ships[0].captain is None
+
+
+@pytest.mark.rule("FBS-05")
+def test_a_card_the_ship_may_not_carry_is_refused_with_its_rule(c: TestClient) -> None:
+    _, page = _send(c, "", "ship:reliant")
+    share = _share(page)
+    status, page = _send(c, share, "card:korvekh", target="0")
+    assert status == 422
+    assert "Refused: ship 1 (Reliant), captain:" in page
+    assert "/play/rules/FBS-05" in page
+    assert _share(page) == share, "the refused card changed the fleet"
+
+
+@pytest.mark.rule("FPF-MASK-02")
+def test_a_fourth_ship_in_a_squadron_is_refused(c: TestClient) -> None:
+    share = ""
+    for _ in range(3):
+        _, page = _send(c, share, "ship:bird-of-prey")
+        share = _share(page)
+    status, page = _send(c, share, "ship:bird-of-prey")
+    assert status == 422
+    assert "FPF-MASK-02" in page
+    assert len(from_share_string(_share(page)).ships) == 3
+    status, page = _send(c, share, "ship:bird-of-prey", squadron="2")
+    assert status == 200
+    assert len(from_share_string(_share(page)).ships) == 4
+
+
+@pytest.mark.rule("OP-13")
+def test_over_the_budget_is_allowed_and_shown_with_rule_and_fix(c: TestClient) -> None:
+    share = ""
+    for ship in ("enterprise", "venture"):
+        _, page = _send(c, share, "ship:" + ship)
+        share = _share(page)
+    assert "Total Build 290 SP" not in page
+    status, page = _send(c, share, "ship:charger", squadron="2")
+    assert status == 200
+    assert "360" in page
+    assert "exceeds the 300 SP limit by 60" in page
+    assert "OP-13" in page
+
+
+def test_an_opened_fleet_lists_every_problem(c: TestClient) -> None:
+    bad = json.dumps(
+        {"name": "Odd", "ships": [{"id": "reliant", "captain": "korvekh"}, {"id": "nope"}]}
+    )
+    status, page = _send(c, "", "open", open_text=bad)
+    assert status == 200
+    assert "FBS-05" in page
+    assert "FBS-12" in page
+    assert "2 problems" in page
+
+
+def test_an_unreadable_fleet_to_open_is_one_line(c: TestClient) -> None:
+    status, page = _send(c, "", "open", open_text="hello")
+    assert status == 422
+    assert "not a share string" in page
+
+
+def test_the_catalogue_filters_by_faction_kind_and_cost(c: TestClient) -> None:
+    page = c.get("/fleets/build", params={"faction": "KLI", "kind": "ship", "cost_max": "75"}).text
+    shown = set(re.findall(r'id="entry-([a-z0-9-]+)"', page))
+    assert shown == {"bird-of-prey", "star-hawk", "sting", "outpost"}
+    cards = c.get("/fleets/build", params={"kind": "captain", "cost_max": "3"}).text
+    assert set(re.findall(r'id="entry-([a-z0-9-]+)"', cards)) == {"ode", "dharkesh", "morrow"}
+
+
+def test_downloads_fleetx_share_string_and_pdf(c: TestClient) -> None:
+    fleet = load_fleet("presets:klingon-raiders")
+    share = share_string(fleet)
+    got = c.get("/fleets/build/fleet.json", params={"fleet": share})
+    assert got.status_code == 200
+    assert "attachment" in got.headers["content-disposition"]
+    assert (
+        json.loads(got.text)["ships"] == fleet.model_dump(mode="json", exclude_none=True)["ships"]
+    )
+    text = c.get("/fleets/build/share.txt", params={"fleet": share}).text.strip()
+    assert from_share_string(text) == from_share_string(share)
+    pdf = c.get("/fleets/build/sheet.pdf", params={"fleet": share, "player": "Dev"})
+    assert pdf.headers["content-type"] == "application/pdf"
+    assert pdf.content[:4] == b"%PDF"
+    bad = c.get("/fleets/build/sheet.pdf", params={"fleet": "KF1-broken"})
+    assert bad.status_code == 400
+    assert "share string" in bad.text
