@@ -477,7 +477,8 @@ def _pct(x: float) -> str:
 
 def print_tables(out: Console, a: Assessment) -> None:
     """Matchups, ratings and fair values as Rich tables."""
-    from kolrami.sim.fairvalue import MARKS, settle_text  # numpy, scipy: not at start-up
+    # numpy, scipy: not at start-up
+    from kolrami.sim.fairvalue import MARKS, settle_text
     from kolrami.sim.fairvalue import flags as fair_flags
 
     names = [c.label for c in a.plan.combatants]
@@ -685,6 +686,7 @@ def ladder_cmd(
 
 def _check_run_options(opts: AssessOptions) -> int:
     """Workers, backend and --report checked as `run_assess` checks them; the workers."""
+    # (numpy and the simulation: loaded only for this command, not at start-up)
     from kolrami.sim.backends import default_workers, ray_module
 
     workers = default_workers() if opts.workers is None else opts.workers
@@ -747,6 +749,7 @@ def _design_base(opts: AssessOptions) -> dict[str, Any]:
 def _runner(opts: AssessOptions, workers: int, err: Console) -> Any:
     """A function that plays a plan with a progress bar (plain lines without a terminal),
     saving to --out when given; Ctrl-C exits 130 with what is saved."""
+    # (numpy and the simulation: loaded only for this command, not at start-up)
     from kolrami.sim.assess import RecordStore
     from kolrami.sim.backends import Interrupted, run_plan
 
@@ -806,6 +809,7 @@ def _one_class(opts: AssessOptions) -> str:
 def run_vary(opts: AssessOptions, text: str) -> None:
     """`kolrami assess --vary STAT=LO..HI --classes NAME`: the class's score against the field
     at each value, with intervals, printed and (with --report) plotted."""
+    # (numpy and the simulation: loaded only for this command, not at start-up)
     from kolrami.catalog import builtin_pack
     from kolrami.sim.design import check_vary, field_of, parse_vary, vary_plan, vary_points
 
@@ -879,6 +883,7 @@ def run_vary(opts: AssessOptions, text: str) -> None:
 def run_even(opts: AssessOptions, name: str) -> None:
     """`kolrami assess --even CLASS`: the cost at which the class wins half against the field
     at equal points, by a bracketing search, with its interval."""
+    # (numpy and the simulation: loaded only for this command, not at start-up)
     from kolrami.catalog import builtin_pack
     from kolrami.sim.design import even_search, field_of
 

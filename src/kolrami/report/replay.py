@@ -30,6 +30,7 @@ from jinja2 import Environment, StrictUndefined, Template
 from markupsafe import Markup
 
 from kolrami.catalog import ShipClass, ShipPack, WeaponKind, builtin_pack
+from kolrami.catalog.advanced import AdvancedPack, AdvancedSheet, advanced_pack
 from kolrami.catalog.cards import CardKind, cards
 from kolrami.errors import InvalidInputError, quoted
 from kolrami.report.narrate import ITEM_NAMES, mount_names
@@ -127,6 +128,13 @@ class _Walker:
     webs: dict[str, list[int]] = field(default_factory=dict)
     weaving: dict[str, int] = field(default_factory=dict)
     cloaked: set[int] = field(default_factory=set)
+    #: the advanced game (its log has advanced_started): ships carry their advanced sheets,
+    #: and the cards show those numbers (shields a facing, power, beams and launchers)
+    advanced: AdvancedPack | None = None
+    sheets: dict[str, AdvancedSheet] = field(default_factory=dict)
+    #: advanced ships' six facings' shield points and their warp and impulse power now
+    facings: dict[str, list[int]] = field(default_factory=dict)
+    engines: dict[str, dict[str, int]] = field(default_factory=dict)
 
     # -- ships --
 
@@ -144,12 +152,72 @@ class _Walker:
         ship.maxima = {"sh": cls.shields, "ep": cls.engine_power, "sys": cls.computer}
         ship.weapon_stats = {k.value: (w.strength, w.range_cm) for k, w in cls.weapons()}
         ship.weapons()
+        if self.advanced is not None:
+            self._advanced_sheet(ship)
         self.ships[e.ship] = ship
         # the column as deployed, tail first, is the leader's trail: wingmen follow it
         self.trails[e.ship] = [(e.x, e.y)]
         leader = next(s for s in self.ships.values() if s.squadron == e.squadron)
         if leader is not ship:
             self.trails[leader.id].insert(0, (e.x, e.y))
+
+    def _advanced_sheet(self, ship: _Ship) -> None:
+        """The advanced sheet's numbers on the ship's card in place of the FPF ones: shield
+        points a facing (the weakest facing is shown), total power, beams and launchers."""
+        assert self.advanced is not None
+        sheet = self.advanced.sheet(ship.cls)
+        self.sheets[ship.id] = sheet
+        st = ship.state
+        st[SHIELDS], st[ENGINE], st[SYSTEMS] = sheet.shield_points, sheet.total_power, 0
+        st[PHASERS] = sum(1 for w in sheet.weapons if w.beam)
+        st[PHOTONS] = sum(1 for w in sheet.weapons if not w.beam)
+        ship.maxima = {"sh": sheet.shield_points, "ep": sheet.total_power, "sys": 0}
+        self.facings[ship.id] = [sheet.shield_points] * 6
+        self.engines[ship.id] = {
+            "warp_port": sheet.warp_port,
+            "warp_starboard": sheet.warp_starboard,
+            "impulse": sheet.impulse,
+        }
+
+    def adv_power(self, e: ae.PowerAllocated) -> None:
+        """A turn's power plan: the power there is, and the shields it raised."""
+        ship = self.ships.get(e.ship)
+        if ship is None or e.ship not in self.facings:
+            return
+        ship.state[ENGINE] = e.available
+        self.facings[e.ship] = list(e.base) if e.shields_up else [0] * 6
+        ship.state[SHIELDS] = min(self.facings[e.ship])
+
+    def adv_shields(self, e: ae.ShieldsRedistributed) -> None:
+        ship = self.ships.get(e.ship)
+        if ship is None or e.ship not in self.facings or not e.passed:
+            return
+        self.facings[e.ship] = list(e.base)
+        ship.state[SHIELDS] = min(self.facings[e.ship])
+
+    def adv_hit(self, e: ae.DamageDealt) -> None:
+        """What a hit past the shields did to the numbers the card shows."""
+        ship = self.ships[e.target]
+        st = ship.state
+        st[SS] = e.superstructure
+        facings = self.facings.get(e.target)
+        if facings is None:
+            return
+        if 1 <= e.facing <= 6:
+            facings[e.facing - 1] = e.base
+        st[SHIELDS] = min(facings)
+        sheet = self.sheets[e.target]
+        knocked = re.fullmatch(r"w(\d+) damaged", e.effect)
+        if knocked and int(knocked.group(1)) < len(sheet.weapons):
+            beam = sheet.weapons[int(knocked.group(1))].beam
+            index = PHASERS if beam else PHOTONS
+            st[index] = max(0, st[index] - 1)
+        engines = self.engines[e.target]
+        if e.location in engines:
+            value = e.effect.rpartition(" ")[2]
+            if value.isdigit():
+                engines[e.location] = int(value)
+                st[ENGINE] = min(st[ENGINE], sum(engines.values()))
 
     def snapshot(self) -> list[list[float]]:
         return [_rounded(s.state) for s in self.ships.values()]
@@ -721,6 +789,12 @@ class _StepBuilder:
             self.adv_shot(e, t)
         elif isinstance(e, ae.DamageDealt):
             self.adv_damage(e, t)
+        elif isinstance(e, ae.PowerAllocated):
+            w.adv_power(e)
+            self.changed(t, e.ship)
+        elif isinstance(e, ae.ShieldsRedistributed):
+            w.adv_shields(e)
+            self.changed(t, e.ship)
         elif isinstance(e, (ae.CloakChanged, *fe.FIELD_EVENTS)):
             self.field(e, t)
         elif isinstance(e, ev.BattleEnded):
@@ -803,6 +877,8 @@ class _StepBuilder:
         """Damage past an advanced shield facing: the superstructure left, a hit dot."""
         w = self.w
         ship = w.ships[e.target]
+        w.adv_hit(e)
+        self.changed(t, e.target)
         where = "superstructure" if e.location in ("hull", "") else e.location
         v = self.volley
         if v is not None and v["b"] == ship.index and e.through > 0:
@@ -875,6 +951,9 @@ def replay_data(events: Iterable[ev.Event], pack: ShipPack | None = None) -> dic
     known = [r for r in rules if r in REGISTRY]  # a log may name a module since renamed
     walker.fleet_points = Capability.SCORES_FLEET_POINTS in capabilities_of(known)
     walker.start_speed = int(scenario.get("start_speed_cm", 20))
+    started = next((e for e in events if isinstance(e, ae.AdvancedStarted)), None)
+    if started is not None:
+        walker.advanced = advanced_pack()
     steps = [_StepBuilder(walker, s).build() for s in _split(events[1:])]
     detonated = _detonations(events)
     end = next((e for e in reversed(events) if isinstance(e, ev.BattleEnded)), None)
@@ -889,8 +968,11 @@ def replay_data(events: Iterable[ev.Event], pack: ShipPack | None = None) -> dic
             # text: JavaScript's numbers hold integers exactly only up to 2**53
             "seed": None if header.get("seed") is None else str(header["seed"]),
             "kolrami": header.get("kolrami"),
-            "rules_version": header.get("rules_version"),
-            "data_version": header.get("data_version"),
+            # an advanced battle is played by the advanced rules, on the advanced data
+            "rules_version": started.rules_version if started else header.get("rules_version"),
+            "data_version": started.data_version if started else header.get("data_version"),
+            "advanced": started is not None,
+            "fpf_rules_version": header.get("rules_version"),
             "rules": rules,
             "captains": list(captains),
             "fleets": [
@@ -921,7 +1003,9 @@ def replay_data(events: Iterable[ev.Event], pack: ShipPack | None = None) -> dic
                 "sq": s.squadron,
                 "colour": squadron_colour(s.side, s.squadron),
                 "max": {"ss": s.cls.superstructure, **s.maxima},
-                "weapons": [
+                "weapons": _adv_weapons(walker.sheets[s.id])
+                if s.id in walker.sheets
+                else [
                     {
                         "kind": kind.value,
                         "arcs": [a.value for a in w.arcs],
@@ -1034,6 +1118,22 @@ def _detonations(events: Sequence[ev.Event]) -> dict[str, int]:
         elif isinstance(e, MineRolled) and e.exploded:
             out.setdefault(e.mine, turn)
     return out
+
+
+def _adv_weapons(sheet: AdvancedSheet) -> list[dict[str, Any]]:
+    """An advanced sheet's weapons as the replay draws arcs: beams as phasers, launchers as
+    photons (its colours), each with its own range and its damage (a beam's most power)."""
+    return [
+        {
+            "kind": "phaser" if w.beam else "photon",
+            "arcs": [a.value for a in w.arcs],
+            "range": w.range_cm,
+            "str": w.power if w.beam else w.damage,
+            "shots": 1,
+            "label": w.label,
+        }
+        for w in sheet.weapons
+    ]
 
 
 def _class_json(cls: ShipClass) -> dict[str, Any]:

@@ -160,6 +160,7 @@ def field_of(cls: ShipClass, names: Sequence[str] | None = None) -> list[ShipCla
     if names:
         field = [pack.get(n) for n in names]
     else:
+        # (numpy and the simulation: loaded only for this command, not at start-up)
         from kolrami.catalog.loader import fpf_pack
 
         field = list(fpf_pack().ships)

@@ -227,7 +227,8 @@
   $("meta").textContent =
     `${SC.title} · ${SC.turns} turns · seed ${D.meta.seed} · captains ` +
     `${D.meta.captains.join(" vs ")}` + (rulesNote.length ? ` · rules: ${rulesNote.join(", ")}` : "") +
-    ` · Kolrami ${D.meta.kolrami} (${D.meta.rules_version}, data ${D.meta.data_version})`;
+    ` · Kolrami ${D.meta.kolrami} (` + (D.meta.advanced ? "advanced rules " : "") +
+    `${D.meta.rules_version}, data ${D.meta.data_version})`;
   const scoreBoxes = ["A", "B"].map((side, k) => {
     const box = html("div", "score-box", $("score"));
     box.style.setProperty("--side", SIDE_COLOUR[side]);
@@ -267,15 +268,17 @@
     html("div", "name", card, `${s.id} ${cls.name}`);
     const rows = {};
     const shots = (kind) => s.weapons.filter((w) => w.kind === kind).reduce((n, w) => n + w.shots, 0);
+    // the advanced game's sheet: the weakest shield facing, power, beam banks and launchers
+    const ADV = D.meta.advanced;
     for (const [key, label, max] of [
       ["ss", "SS", s.max.ss],
       ["sh", "Shld", s.max.sh],
-      ["ep", "Eng", s.max.ep],
+      ["ep", ADV ? "Pwr" : "Eng", s.max.ep],
       ["sys", "Sys", s.max.sys],
-      ["ph", "Phas", shots("phaser")],
-      ["pt", "Phot", shots("photon")],
+      ["ph", ADV ? "Beam" : "Phas", shots("phaser")],
+      ["pt", ADV ? "Torp" : "Phot", shots("photon")],
     ]) {
-      if (max === 0 && (key === "ph" || key === "pt")) continue;
+      if (max === 0 && (key === "ph" || key === "pt" || (ADV && key === "sys"))) continue;
       const row = html("div", "row", card);
       html("span", "", row, label);
       const bar = html("div", "bar", row);
@@ -304,7 +307,7 @@
       setRow(c.rows.ss, Math.max(0, s[SS]), Math.max(0, s0[SS]));
       setRow(c.rows.sh, s[SH], s0[SH]);
       setRow(c.rows.ep, s[EP], s0[EP]);
-      setRow(c.rows.sys, s[SYS], s0[SYS]);
+      if (c.rows.sys) setRow(c.rows.sys, s[SYS], s0[SYS]);
       if (c.rows.ph) setRow(c.rows.ph, s[PH], s0[PH]);
       if (c.rows.pt) setRow(c.rows.pt, s[PT], s0[PT]);
       c.misc.textContent = `${SHIPS[i].sq} · ${s[SPD]} cm` + (FP ? ` · ${s[TOK]} token${s[TOK] === 1 ? "" : "s"}` : "");
