@@ -349,6 +349,8 @@ def test_a_typed_fleet_shows_each_problem_beside_its_field(app: FastAPI) -> None
         ("rounds", "three", "Rounds: a whole number above 0"),
         ("scenario", "chess", "choose one of the scenarios"),
         ("date", "next Friday", "a date like 2026-11-30"),
+        ("seed", "-5", "Seed: a whole number from 0 to 2**63 - 1"),
+        ("seed", str(2**63), "Seed: a whole number from 0 to 2**63 - 1"),
     ],
 )
 def test_bad_event_settings_are_shown_beside_the_field(
@@ -402,6 +404,19 @@ def test_the_stores_refusal_of_a_setting_is_shown_beside_its_field(
     assert message in shown.group(1)
     assert 'id="err-name"' not in page
     assert app.state.web.store.event_list() == []
+
+
+def test_an_event_made_with_a_seed_keeps_it(app: FastAPI) -> None:
+    """The optional seed derives the round-1 pairings, byes and roll-offs again (OP-13)."""
+    desk = organizer(app)
+    form = {"name": "Seeded", "sp_limit": "300", "rounds": "3", "minutes": "60"}
+    made = desk.post("/org/events", {**form, "seed": "2026"})
+    assert made.status_code == 303
+    drawn = desk.post("/org/events", {**form, "name": "Drawn", "seed": ""})
+    assert drawn.status_code == 303
+    store = app.state.web.store
+    assert store.settings("Seeded")["seed"] == 2026
+    assert 0 <= store.settings("Drawn")["seed"] < 2**63
 
 
 def test_an_event_name_is_taken_once(app: FastAPI) -> None:

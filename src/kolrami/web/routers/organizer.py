@@ -81,6 +81,7 @@ def create_event(
     rounds: Annotated[str, Form(max_length=10)] = "3",
     minutes: Annotated[str, Form(max_length=10)] = "60",
     titles: Annotated[str, Form(max_length=500)] = "Admiral, Vice Admiral",
+    seed: Annotated[str, Form(max_length=30)] = "",
 ) -> Response:
     """Create an event run by you (OP-01, OP-02, OP-13, OP-22)."""
     values = {
@@ -91,6 +92,7 @@ def create_event(
         "rounds": rounds,
         "minutes": minutes,
         "titles": titles,
+        "seed": seed,
     }
     errors: dict[str, str] = {}
     if not name.strip():
@@ -105,12 +107,23 @@ def create_event(
     if date and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
         errors["date"] = "a date like 2026-11-30"
     title_list = tuple(t.strip() for t in titles.split(",") if t.strip())
+    drawn = whole_number(seed, 2**63 - 1) if seed.strip() else None
+    if seed.strip() and drawn is None:
+        errors["seed"] = "Seed: a whole number from 0 to 2**63 - 1, or empty to draw one"
     if errors:
         return _dashboard(request, org, errors, values, status_code=400)
     store = web(request).store
     try:
         store.create_event(
-            name.strip(), date, limit, scenario, count, length, titles=title_list, owner=org.id
+            name.strip(),
+            date,
+            limit,
+            scenario,
+            count,
+            length,
+            seed=drawn,
+            titles=title_list,
+            owner=org.id,
         )
     except InvalidInputError as exc:  # under the field it is about, as the store names it
         errors = field_error(exc, values, renamed={"round_minutes": "minutes"})
