@@ -111,6 +111,7 @@ def new_event(desk: Desk, name: str = "November", players: int = 5, rounds: int 
             "rounds": str(rounds),
             "minutes": "60",
             "titles": "Admiral, Vice Admiral",
+            "seed": "2026",  # one seed, one evening: the same pairings on every run
             "csrf_token": desk.csrf,
         },
         follow_redirects=False,
