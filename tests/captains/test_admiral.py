@@ -315,8 +315,8 @@ def test_a_rollout_decided_by_the_roll_off_is_worth_a_level_battle() -> None:
     fleets = sum(s.points for s in battle.ships.values())
     won = Result("A", "Fleet Points A 50 : B 0", 12, {"A": 0, "B": 0})
     assert value(battle, "A", won) == fleets
-    battle.log.record(RollOff, [{"A": ["hit"], "B": []}], "A")
-    battle.log.record(BattleEnded, "A", "Fleet Points level at 0; A wins", 12, {"A": 0, "B": 0})
+    battle.note(RollOff, [{"A": ["hit"], "B": []}], "A")
+    battle.note(BattleEnded, "A", "Fleet Points level at 0; A wins", 12, {"A": 0, "B": 0})
     rolled = Result("A", "Fleet Points level at 0; A wins the roll-off 1:0", 12, {"A": 0, "B": 0})
     assert value(battle, "A", rolled) == value(battle, "B", rolled) == 0
 
@@ -331,11 +331,11 @@ def test_a_rollout_s_fire_is_valued_at_its_exact_odds_not_its_rolls() -> None:
     expected = float(shot_damage_die(WeaponKind.PHOTON, 4, 5).mean())
     start = len(battle.log)
     shot = ("A1", "B1", "photon", 4, 5, 4, 10.0)
-    battle.log.record(VolleyFired, *shot, [10, 10, 10, 10])
+    battle.note(VolleyFired, *shot, [10, 10, 10, 10])
     assert luck(battle, "A", start) == pytest.approx(price * 4 * (expected - 3.5))
     assert luck(battle, "B", start) == pytest.approx(-price * 4 * (expected - 3.5))
     start = len(battle.log)
-    battle.log.record(VolleyFired, *shot, [1, 1, 1, 1])
+    battle.note(VolleyFired, *shot, [1, 1, 1, 1])
     assert luck(battle, "A", start) == pytest.approx(price * 4 * expected)
     assert luck(battle, "A", 0) == pytest.approx(price * 4 * (2 * expected - 3.5))
 

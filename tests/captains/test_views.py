@@ -79,6 +79,6 @@ def test_a_snapshot_is_taken_at_the_decision_and_kept_apart_from_the_battle() ->
     with pytest.raises(AttributeError):
         seen.shields = 0
     battle.ships["B1"].shields -= 3  # the battle goes on: a change, with its event
-    battle.log.record(ev.ControlChanged, "B1", True)
+    battle.record(ev.ControlChanged("B1", True))
     assert seen.shields == battle.ships["B1"].cls.shields  # the old snapshot stands
     assert view.ship("B1").shields == battle.ships["B1"].cls.shields - 3  # a new one is taken

@@ -147,7 +147,7 @@ def apply(battle: Battle, order: Order) -> Decision | None:
         verify(battle, order)  # (raises, saying why)
         return None
     step.verify(battle, decision, order)
-    battle.log.record(_ORDER_GIVEN, decision.side, order)  # text made on demand
+    battle.note(_ORDER_GIVEN, decision.side, order)  # text made on demand
     battle.pending = None
     step.answer(battle, decision, order)
     return advance(battle)

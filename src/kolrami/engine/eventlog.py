@@ -13,11 +13,10 @@ import json
 import operator
 from collections.abc import Callable, Iterator
 from dataclasses import fields
-from typing import Any, Final, ParamSpec, TypeVar
+from typing import Any, Final, TypeVar
 
 from kolrami.engine.events import Event, OrderGiven
 
-P = ParamSpec("P")
 E = TypeVar("E", bound=Event)
 
 #: (the class as a module constant: compiled code reads it as a C static)
@@ -64,17 +63,10 @@ class EventLog:
         #: so views keep their snapshots while this stands still
         self.changes = 0
 
-    def record(self, cls: Callable[P, Event], *values: P.args, **named: P.kwargs) -> None:
-        """Append one event: its class and its field values in field order, type-checked
-        against the event's fields at every call site. Kept compact, built when read."""
-        if named:
-            raise TypeError("events are recorded with their field values in order")
-        self._records.append((cls, values))
-        if cls is not _ORDER_GIVEN:
-            self.changes += 1
-
     def append(self, cls: Callable[..., Event], values: tuple[Any, ...]) -> None:
-        """`record(cls, *values)` for values already in one tuple (every field, in order)."""
+        """Append one event as its class and its field values, every field in order, kept
+        compact and built when read. Only the battle appends (`Battle.note` a fact,
+        `Battle.change` and `Battle.record` a change they have applied)."""
         self._records.append((cls, values))
         if cls is not _ORDER_GIVEN:
             self.changes += 1

@@ -122,9 +122,10 @@ class OrderGiven(Event):
         object.__setattr__(self, "order", order if isinstance(order, str) else str(order))
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class ShipMoved(Event):
-    """A ship moved along a path of waypoints; `speed` is what it records for next turn."""
+@dataclass(slots=True, init=False)
+class ShipMoved(Change):
+    """A ship moved along a path of waypoints to its last one, facing `heading`; `speed` is
+    what it records for next turn. A Change: it sets the ship's place, heading and speed."""
 
     kind: ClassVar[str] = "ship_moved"
     ship: str
@@ -143,39 +144,84 @@ class ShipMoved(Event):
     ) -> None:
         # The engine records the exact path as (x, y) points and the exact distance; the event
         # shows them to the millimetre's tenth, rounded only when it is built.
-        object.__setattr__(self, "ship", ship)
-        object.__setattr__(self, "path", [[round(x, 3), round(y, 3)] for x, y in path])
-        object.__setattr__(self, "heading", heading)
-        object.__setattr__(self, "speed", speed)
-        object.__setattr__(self, "distance", round(distance, 3))
+        self.ship = ship
+        self.path = [[round(x, 3), round(y, 3)] for x, y in path]
+        self.heading = heading
+        self.speed = speed
+        self.distance = round(distance, 3)
+
+    def apply(self, battle: Battle) -> None:
+        _place(battle, self.ship, self.path[-1], self.heading, self.speed)
+
+    @classmethod
+    def apply_values(cls, battle: Battle, values: tuple[Any, ...]) -> None:
+        # the battle takes the exact end point; the log's event is rounded when it is built
+        _place(battle, values[0], values[1][-1], values[2], values[3])
 
 
-@dataclass(frozen=True, slots=True)
-class ControlChanged(Event):
-    """A ship lost or regained control of itself."""
+def _place(battle: Battle, ship_id: str, point: Sequence[float], heading: int, speed: int) -> None:
+    ship = battle.ships[ship_id]
+    ship.x = point[0]
+    ship.y = point[1]
+    ship.heading = heading
+    ship.speed = speed
+
+
+@dataclass(slots=True)
+class ControlChanged(Change):
+    """A ship lost or regained control of itself; a ship out of control holds no lock
+    (it leaves its formation: FormationLeft follows)."""
 
     kind: ClassVar[str] = "control_changed"
     ship: str
     in_control: bool
 
+    def apply(self, battle: Battle) -> None:
+        ship = battle.ships[self.ship]
+        ship.in_control = self.in_control
+        if not self.in_control:
+            ship.lock = None
 
-@dataclass(frozen=True, slots=True)
-class FormationLeft(Event):
-    """A ship left its squadron's formation: it flies on its own from now on."""
+
+@dataclass(slots=True)
+class FormationLeft(Change):
+    """A ship left its squadron's formation: it flies on its own from now on; when it led,
+    the next ship leads and the trail starts where that one flies."""
 
     kind: ClassVar[str] = "formation_left"
     ship: str
     squadron: str
 
+    def apply(self, battle: Battle) -> None:
+        squadron = battle.squadrons[self.squadron]
+        if self.ship not in squadron.formation:
+            return
+        battle.ships[self.ship].detached = True
+        was_leader = squadron.formation[0] == self.ship
+        squadron.formation.remove(self.ship)
+        squadron.offsets.pop(self.ship, None)
+        if was_leader and squadron.formation:
+            shift = squadron.offsets[squadron.formation[0]]
+            squadron.trail.drop_front(shift)
+            for sid in squadron.formation:
+                squadron.offsets[sid] -= shift
 
-@dataclass(frozen=True, slots=True)
-class ShipDestroyed(Event):
-    """A ship was destroyed, or left on the table as a derelict."""
+
+@dataclass(slots=True)
+class ShipDestroyed(Change):
+    """A ship was destroyed (out of play), or left on the table as a derelict; either way it
+    holds no lock (it leaves its formation: FormationLeft follows)."""
 
     kind: ClassVar[str] = "ship_destroyed"
     ship: str
     by: str
     derelict: bool
+
+    def apply(self, battle: Battle) -> None:
+        ship = battle.ships[self.ship]
+        ship.destroyed = not self.derelict
+        ship.derelict = self.derelict
+        ship.lock = None
 
 
 @dataclass(frozen=True, slots=True)

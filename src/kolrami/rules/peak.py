@@ -160,7 +160,7 @@ def reset_ship(battle: Battle, ship: ShipState, by: ShipState | None) -> None:
 def award(battle: Battle, side: str, points: int, reason: str, ship: str) -> None:
     """Add Fleet Points to a side's running tally (PP-15)."""
     battle.fleet_points[side] += points
-    battle.log.record(ev.FleetPointsAwarded, side, points, reason, ship, battle.fleet_points[side])
+    battle.note(ev.FleetPointsAwarded, side, points, reason, ship, battle.fleet_points[side])
 
 
 class _Returns(Question):
@@ -175,7 +175,7 @@ class _Returns(Question):
             return None
         spots = return_spots(battle, ship)
         if not spots:
-            battle.log.record(ev.ReturnPostponed, ship.id)
+            battle.note(ev.ReturnPostponed, ship.id)
             return None
         return ReturnDecision(ship.side, ship.id, tuple(spots))
 
@@ -260,5 +260,5 @@ class BattleSimulation(RuleModule):
             ra, rb = count_roll_off(faces["A"]), count_roll_off(faces["B"])
             if ra != rb:
                 winner = "A" if ra > rb else "B"
-                battle.log.record(ev.RollOff, rolls, winner)
+                battle.note(ev.RollOff, rolls, winner)
                 return winner, f"Fleet Points level at {a}; {winner} wins the roll-off {ra}:{rb}"

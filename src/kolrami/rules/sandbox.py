@@ -69,7 +69,7 @@ def place(
             w.x, w.y, w.heading = wx, wy, wh
             if speed is not None:
                 w.speed = w.last_speed = speed
-    battle.log.record(
+    battle.note(
         ShipPlaced,
         ship_id,
         ship.cls.id,

@@ -122,7 +122,7 @@ def fresh_locks(battle: Battle, state: AdvancedState, ship: AdvShip) -> None:
         if result.outcome.passed:
             e.lock = ship.id
             e.lock_failed = False
-        battle.log.record(
+        battle.note(
             ae.SensorLock,
             e.id,
             ship.id,
@@ -137,7 +137,7 @@ def engage(battle: Battle, state: AdvancedState, ship: AdvShip, why: str) -> Non
     """The cloak goes on: every enemy lock on the ship ends (ADV-SENS-04)."""
     ship.cloaked = True
     ship.decloaked = False
-    battle.log.record(ae.CloakChanged, ship.id, True, why)
+    battle.note(ae.CloakChanged, ship.id, True, why)
     for e in state.side(other(ship.side)):
         if e.lock == ship.id:
             lose_lock(battle, e, "target cloaked")
@@ -149,7 +149,7 @@ def interference(battle: Battle, state: AdvancedState, ship: AdvShip) -> None:
     turn (ADV-CLOAK-09)."""
     result = check(battle.dice, cloak_tech(ship), ship.penalty)
     passed = result.outcome.passed
-    battle.log.record(
+    battle.note(
         TerrainCheck,
         ship.id,
         "black hole interference Cloak Tech",
@@ -164,7 +164,7 @@ def interference(battle: Battle, state: AdvancedState, ship: AdvShip) -> None:
 def disengage(battle: Battle, state: AdvancedState, ship: AdvShip, why: str) -> None:
     """The cloak comes off for the turn."""
     ship.cloaked = ship.decloaked = False
-    battle.log.record(ae.CloakChanged, ship.id, False, why)
+    battle.note(ae.CloakChanged, ship.id, False, why)
     fresh_locks(battle, state, ship)
 
 
@@ -232,7 +232,7 @@ class CloakingDevice(AdvancedModule):
             locked = target is not None and moved and not auto_fail and d10 + mod <= needed
         if locked and target is not None:
             ship.lock = target.id
-        battle.log.record(
+        battle.note(
             ae.CloakSearch,
             ship.id,
             facing,
@@ -282,7 +282,7 @@ class CloakingDevice(AdvancedModule):
         checks = (("weapons", ("helm", "weapons")), ("sensors", ("science", "sensors")))
         for purpose, skill in checks:
             result = check(battle.dice, hunter_rating(ship, skill, target), ship.penalty)
-            battle.log.record(
+            battle.note(
                 ae.FireCheck,
                 ship.id,
                 target.id,
@@ -303,7 +303,7 @@ class CloakingDevice(AdvancedModule):
             return True
         result = check(battle.dice, cloak_tech(target), target.penalty)
         held = result.outcome.passed
-        battle.log.record(
+        battle.note(
             ae.CloakSave,
             target.id,
             ship.id,
@@ -348,7 +348,7 @@ class CloakingDevice(AdvancedModule):
                 if share == 10:
                     reroll = battle.dice.d10()
                 damage, revealed = dispersal_damage(w.damage, share, reroll)
-            battle.log.record(
+            battle.note(
                 ae.DispersalRolled,
                 ship.id,
                 index,
@@ -399,7 +399,7 @@ class CloakingDevice(AdvancedModule):
             if a.decloaked:
                 a.decloaked = False
                 if a.alive and a.cloaked:
-                    battle.log.record(ae.CloakChanged, a.id, True, "cloaks again after firing")
+                    battle.note(ae.CloakChanged, a.id, True, "cloaks again after firing")
                     for e in state.side(other(a.side)):
                         if e.lock == a.id:
                             lose_lock(battle, e, "target cloaked")
@@ -460,7 +460,7 @@ class _Decloak(Question):
         for ship_id in order.ships:
             a = state.of(ship_id)
             a.decloaked = True
-            battle.log.record(ae.CloakChanged, a.id, False, "drops the cloak to fire")
+            battle.note(ae.CloakChanged, a.id, False, "drops the cloak to fire")
             fresh_locks(battle, state, a)
 
 
@@ -478,4 +478,4 @@ def _pings(battle: Battle) -> None:
         pinged = target.moved_last and d10 <= needed
         if pinged:
             target.pinged_by.add(a.id)
-        battle.log.record(ae.CloakPinged, a.id, target.id, d10, needed, target.moved_last, pinged)
+        battle.note(ae.CloakPinged, a.id, target.id, d10, needed, target.moved_last, pinged)

@@ -370,14 +370,12 @@ def evade(battle: Battle, state: AdvancedState, adv: AdvShip, turn: int) -> None
     given up (ADV-EVA-01, ADV-EVA-02, ADV-EVA-03)."""
     ship = adv.ship
     adv.evaded_from = ship.heading
-    ship.heading = (ship.heading + turn) % 6
-    point = [round(ship.x, 3), round(ship.y, 3)]
-    battle.log.record(ev.ShipMoved, ship.id, [point, point], ship.heading, ship.speed, 0.0)
-    ship.superstructure -= EVASION_STRESS
+    point = [ship.x, ship.y]
+    battle.change(ev.ShipMoved, ship.id, [point, point], (ship.heading + turn) % 6, ship.speed, 0.0)
     result = check(battle.dice, adv.rating("helm", "helm_ops"), adv.penalty)
     adv.evasion = result.outcome
     state.attacks = [a for a in state.attacks if a.ship != adv.id]
-    battle.log.record(
+    battle.change(  # the turn's stress: 1 superstructure (ADV-EVA-02)
         ae.Evaded,
         adv.id,
         turn,
@@ -386,7 +384,7 @@ def evade(battle: Battle, state: AdvancedState, adv: AdvShip, turn: int) -> None
         result.modifier,
         result.rating,
         result.outcome.value,
-        ship.superstructure,
+        ship.superstructure - EVASION_STRESS,
     )
     if ship.superstructure <= 0 and ship.alive:
         rules_of(battle).destroyed(battle, ship, None)
@@ -428,7 +426,7 @@ def fire(battle: Battle, state: AdvancedState, attack: Attack) -> None:
     # Without a sensor lock on the target the gunner fires by hand (ADV-FIRE-03).
     if not (adv.sensors_ok and adv.lock == target.id):
         result = check(battle.dice, adv.rating("helm", "weapons"), adv.penalty)
-        battle.log.record(
+        battle.note(
             ae.FireCheck,
             adv.id,
             target.id,
@@ -447,7 +445,7 @@ def fire(battle: Battle, state: AdvancedState, attack: Attack) -> None:
     if attack.aim is not None and beam:  # an aimed lock needs a Weapons check (ADV-LOCK-01)
         result = check(battle.dice, adv.rating("helm", "weapons"), adv.penalty)
         aimed = result.outcome.passed
-        battle.log.record(
+        battle.note(
             ae.FireCheck,
             adv.id,
             target.id,
@@ -468,7 +466,7 @@ def fire(battle: Battle, state: AdvancedState, attack: Attack) -> None:
         roll = battle.dice.d10()
         modifier = adv.penalty + terrain - (HELM_BONUS if attack.bonus and k == 0 else 0)
         hit = needed > 0 and roll + modifier <= needed
-        battle.log.record(
+        battle.note(
             ae.AttackRolled,
             adv.id,
             target.id,
@@ -542,6 +540,7 @@ def deal(
     location = ""
     effect = ""
     followups: list[tuple[str, object]] = []
+    hull = ts.superstructure  # after the hit: DamageDealt's own change
     if through > 0:
         chart = target.sheet.damage_chart
         found = aim_location(target, aim) if aim else None
@@ -559,9 +558,9 @@ def deal(
             ):
                 weapon_index = None
         location = loc.value
-        ts.superstructure -= through + (1 if aimed else 0)  # aimed hits: +1 (ADV-LOCK-02)
+        hull -= through + (1 if aimed else 0)  # aimed hits: +1 (ADV-LOCK-02)
         effect, followups = _location_effect(battle, target, loc, through, facing, weapon_index)
-    battle.log.record(
+    battle.change(
         ae.DamageDealt,
         firer.id,
         target.id,
@@ -576,7 +575,7 @@ def deal(
         effect,
         target.reinforcement[facing - 1],
         target.base[facing - 1],
-        ts.superstructure,
+        hull,
     )
     for what, arg in followups:
         if what == "shake":

@@ -118,7 +118,7 @@ class Communications(AdvancedModule):
                 if a.plan is not None
             }
             if plans:
-                battle.log.record(ae.TrafficDecoded, listener, plans)
+                battle.note(ae.TrafficDecoded, listener, plans)
 
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]

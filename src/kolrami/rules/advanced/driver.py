@@ -127,7 +127,7 @@ def _begin(battle: Battle) -> None:
     check_modules(battle)
     rules = AdvancedRules.of(battle)
     pack = advanced_pack()
-    battle.log.record(
+    battle.note(
         ae.AdvancedStarted,
         ADVANCED_RULES_VERSION,
         pack.data_version,
@@ -152,7 +152,7 @@ class _NextTurn(Step):
             if battle.horizon is not None and battle.turn >= battle.horizon:
                 return HALT
             battle.turn += 1
-            battle.log.record(ev.TurnStarted, battle.turn)
+            battle.note(ev.TurnStarted, battle.turn)
             battle.then(Call(_turn_start), Call(_turn_ended), self)
             return None
         battle.finish()
@@ -160,7 +160,7 @@ class _NextTurn(Step):
 
 
 def _turn_ended(battle: Battle) -> None:
-    battle.log.record(ev.TurnEnded, battle.turn)
+    battle.note(ev.TurnEnded, battle.turn)
 
 
 def _upkeep(battle: Battle, state: AdvancedState) -> None:
@@ -308,7 +308,7 @@ class _Phase(Step):
             state.rules.end_turn(battle, state)
             return None
         state.phase = phase
-        battle.log.record(ae.PhaseStarted, battle.turn, phase)
+        battle.note(ae.PhaseStarted, battle.turn, phase)
         # fewest movement points first; on equal points the side with Tactical Advantage moves
         # later (ADV-SEQ-03)
         for a in state.ships.values():
@@ -567,7 +567,7 @@ class AdvancedCore(AdvancedModule):
                 if a.side != side and a.alive and a.plan is not None
             }
             if plans:
-                battle.log.record(ae.TrafficDecoded, side, plans)
+                battle.note(ae.TrafficDecoded, side, plans)
 
     def opening(self, battle: Battle) -> Sequence[Step]:
         return opening(battle)

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from kolrami.engine.events import Event
+from kolrami.engine.events import Change, Event
+
+if TYPE_CHECKING:
+    from kolrami.engine.battle import Battle
 
 Name = Callable[[str], str]
 
@@ -76,10 +79,12 @@ class TacticalAdvantage(Event):
         )
 
 
-@dataclass(frozen=True, slots=True)
-class BonusRolled(Event):
+@dataclass(slots=True)
+class BonusRolled(Change):
     """One officer's bonus roll (ADV-OFF-03, ADV-OFF-04, ADV-OFF-05, ADV-OFF-06, ADV-OFF-07,
-    ADV-OFF-08, ADV-OFF-09, ADV-OFF-10, ADV-OFF-11): the check and what it did."""
+    ADV-OFF-08, ADV-OFF-09, ADV-OFF-10, ADV-OFF-11): the check and what it did; a Change of
+    the ship's superstructure (the hull bonus; the other benefits are the officers' own
+    state, kept by the module)."""
 
     kind: ClassVar[str] = "bonus_rolled"
     hull_of: ClassVar[str | None] = "ship"
@@ -92,6 +97,9 @@ class BonusRolled(Event):
     outcome: str
     effect: str
     superstructure: int
+
+    def apply(self, battle: Battle) -> None:
+        battle.ships[self.ship].superstructure = self.superstructure
 
     def story(self, name: Name, verbose: bool) -> str | None:
         if not verbose and self.outcome != "exceptional":
@@ -254,10 +262,11 @@ class AttackRolled(Event):
         )
 
 
-@dataclass(frozen=True, slots=True)
-class DamageDealt(Event):
+@dataclass(slots=True)
+class DamageDealt(Change):
     """A hit on a facing: what the shield absorbed (reinforcement first, ADV-SHLD-07), what got
-    through, the location it struck and its effect (superstructure after)."""
+    through, the location it struck and its effect (superstructure after); a Change of the
+    target's superstructure (the shields and systems are the module's own state)."""
 
     kind: ClassVar[str] = "damage_dealt"
     hull_of: ClassVar[str | None] = "target"
@@ -276,6 +285,9 @@ class DamageDealt(Event):
     base: int
     superstructure: int
 
+    def apply(self, battle: Battle) -> None:
+        battle.ships[self.target].superstructure = self.superstructure
+
     def story(self, name: Name, verbose: bool) -> str | None:
         face = FACINGS.get(self.facing, str(self.facing))
         line = (
@@ -293,9 +305,10 @@ class DamageDealt(Event):
         return line
 
 
-@dataclass(frozen=True, slots=True)
-class Evaded(Event):
-    """A ship turned one hexside to evade torpedoes (ADV-EVA-01, ADV-EVA-02, ADV-EVA-03)."""
+@dataclass(slots=True)
+class Evaded(Change):
+    """A ship turned one hexside to evade torpedoes (ADV-EVA-01, ADV-EVA-02, ADV-EVA-03): a
+    Change of its superstructure (the stress; the turn itself is the ShipMoved before it)."""
 
     kind: ClassVar[str] = "evaded"
     hull_of: ClassVar[str | None] = "ship"
@@ -307,6 +320,9 @@ class Evaded(Event):
     rating: int
     outcome: str
     superstructure: int
+
+    def apply(self, battle: Battle) -> None:
+        battle.ships[self.ship].superstructure = self.superstructure
 
     def story(self, name: Name, verbose: bool) -> str | None:
         return (

@@ -168,10 +168,14 @@ def take_bonus(battle: Battle, state: AdvancedState, adv: AdvShip, role: str, ch
     result = check(battle.dice, adv.rating(role, skill), adv.penalty)
     n = result.outcome.amount
     effect = ""
+    gain = 0  # the hull bonus: BonusRolled's own change of the superstructure
     if n:
         done = state.rules.apply_bonus(battle, state, adv, choice, result)
         effect = done if done is not None else _apply_bonus(adv, role, choice, result.outcome)
-    battle.log.record(
+        if done is None and choice == "hull":
+            gain = min(n, adv.ship.cls.superstructure - adv.ship.superstructure)
+    hull = adv.ship.superstructure + gain
+    battle.change(
         ae.BonusRolled,
         adv.id,
         role,
@@ -181,7 +185,7 @@ def take_bonus(battle: Battle, state: AdvancedState, adv: AdvShip, role: str, ch
         result.rating,
         result.outcome.value,
         effect,
-        adv.ship.superstructure,
+        hull,
     )
 
 
@@ -193,9 +197,8 @@ def _apply_bonus(adv: AdvShip, role: str, choice: str, outcome: Outcome) -> str:
         points = n * s.shield_ratio  # a bonus power point at the shield ratio (ADV-SHLD-03)
         adv.shield_bonus += points
         return f"+{points} shield points (may pass the maximum)"
-    if choice == "hull":
+    if choice == "hull":  # (take_bonus's BonusRolled sets the superstructure)
         gain = min(n, ship.cls.superstructure - ship.superstructure)
-        ship.superstructure += gain
         return f"superstructure +{gain}"
     if choice == "sensors":
         fixed = min(n, adv.sensor_damage)
@@ -276,7 +279,7 @@ def recover(battle: Battle, adv: AdvShip) -> None:
     amount = max(1, adv.sheet.crew * adv.recovery // 100)
     back = min(amount, adv.casualties - floor)
     adv.casualties -= back
-    battle.log.record(ae.CasualtiesRecovered, adv.id, back, adv.casualties)
+    battle.note(ae.CasualtiesRecovered, adv.id, back, adv.casualties)
 
 
 def casualties_from(adv: AdvShip, through: int, crew_hit: bool) -> int:
@@ -294,7 +297,7 @@ def take_casualties(battle: Battle, adv: AdvShip, amount: int) -> None:
         return
     adv.casualties += amount
     adv.taken += amount
-    battle.log.record(ae.CasualtiesTaken, adv.id, amount, adv.casualties, adv.fatalities)
+    battle.note(ae.CasualtiesTaken, adv.id, amount, adv.casualties, adv.fatalities)
 
 
 def shake(battle: Battle, adv: AdvShip, role: str) -> str:
@@ -312,9 +315,7 @@ def shake(battle: Battle, adv: AdvShip, role: str) -> str:
     else:
         officer.out = SHAKEN_TURNS
         effect = f"{role} shaken"
-    battle.log.record(
-        ae.OfficerShaken, adv.id, role, officer.shaken, adv.officers[role].out, replacement
-    )
+    battle.note(ae.OfficerShaken, adv.id, role, officer.shaken, adv.officers[role].out, replacement)
     return effect
 
 
@@ -340,7 +341,7 @@ def roll_tactical_advantage(battle: Battle, state: AdvancedState) -> None:
         if margin["A"] != margin["B"]:
             break
     state.tac = "A" if margin["A"] > margin["B"] else "B"
-    battle.log.record(ae.TacticalAdvantage, ratings, rolls, state.tac)
+    battle.note(ae.TacticalAdvantage, ratings, rolls, state.tac)
 
 
 # --- sensor locks ---------------------------------------------------------------------------
@@ -382,7 +383,7 @@ def verify_locks(state: AdvancedState, decision: LockDecision, order: LockOrder)
 def lose_lock(battle: Battle, adv: AdvShip, reason: str) -> None:
     """The lock ends (ADV-SENS-04)."""
     if adv.lock is not None:
-        battle.log.record(ae.LockLost, adv.id, adv.lock, reason)
+        battle.note(ae.LockLost, adv.id, adv.lock, reason)
         adv.lock = None
 
 
@@ -397,14 +398,14 @@ def try_lock(battle: Battle, state: AdvancedState, adv: AdvShip, target: str) ->
         adv.lock_failed = adv.lock is None
         return
     if adv.lock == target:
-        battle.log.record(ae.SensorLock, adv.id, target, 0, 0, 0, True)
+        battle.note(ae.SensorLock, adv.id, target, 0, 0, 0, True)
         return
     lose_lock(battle, adv, "another target chosen")
     result = check(battle.dice, adv.rating("science", "sensors"), adv.penalty)
     if result.outcome.passed:
         adv.lock = target
     adv.lock_failed = not result.outcome.passed
-    battle.log.record(
+    battle.note(
         ae.SensorLock,
         adv.id,
         target,

@@ -217,7 +217,7 @@ def apply_plan(battle: Battle, state: AdvancedState, adv: AdvShip, plan: PowerPl
     adv.power = list(plan.weapons)
     adv.fired = [False] * len(plan.weapons)
     adv.shields_up = plan.shields
-    battle.log.record(
+    battle.note(
         ae.PowerAllocated,
         adv.id,
         adv.available,
@@ -276,8 +276,8 @@ def cut_power(battle: Battle, adv: AdvShip) -> None:
         adv.cloaked = adv.decloaked = False
         adv.cost -= adv.sheet.cloak_power
         cut.append("cloak off")
-        battle.log.record(ae.CloakChanged, adv.id, False, "no power for the cloak")
-    battle.log.record(ae.PowerCut, adv.id, adv.available, adv.cost, cut)
+        battle.note(ae.CloakChanged, adv.id, False, "no power for the cloak")
+    battle.note(ae.PowerCut, adv.id, adv.available, adv.cost, cut)
 
 
 # --- shields in combat --------------------------------------------------------------------------
@@ -312,7 +312,7 @@ def redistribute(battle: Battle, adv: AdvShip, new: tuple[int, ...]) -> bool:
     result = check(battle.dice, adv.rating("science", "shield_tech"), adv.penalty)
     if result.outcome.passed:
         adv.base = list(new)
-    battle.log.record(
+    battle.note(
         ae.ShieldsRedistributed,
         adv.id,
         result.roll,

@@ -320,7 +320,7 @@ def setup(battle: Battle, pack: AdvancedPack, rules: AdvancedRules) -> AdvancedS
     # who sees what: the modules decide (cloaks hide ships, GUIDE 3.8)
     battle.sight = state.sees
     for adv in state.ships.values():
-        battle.log.record(
+        battle.note(
             ae.OfficersAssigned,
             adv.id,
             {role: dict(o.ratings) for role, o in adv.officers.items()},

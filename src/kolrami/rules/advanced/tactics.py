@@ -599,7 +599,7 @@ class Tactics(AdvancedModule):
             for level in range(1, levels + 1):
                 roll = battle.dice.d100()
                 held = engines.containment_held(roll, rating, damage)
-                battle.log.record(te.WarpStrained, a.id, level, roll, damage, rating, held)
+                battle.note(te.WarpStrained, a.id, level, roll, damage, rating, held)
                 if not held:
                     breach(battle, state, a, "antimatter containment lost at warp")
                     break

@@ -271,7 +271,7 @@ def carry_out(battle: Battle, state: AdvancedState, order: WebOrder) -> None:
             assert web is not None
             result = check(battle.dice, adv.rating("science", "sensors"), adv.penalty)
             passed = result.outcome.passed
-            battle.log.record(CounterTractor, ship, web.id, result.roll, result.rating, passed)
+            battle.note(CounterTractor, ship, web.id, result.roll, result.rating, passed)
             lose_lock(battle, adv, "its sensors matched a web's frequency (ADV-WEB-06)")
             battle.record(WebBusy([ship], True))
             if passed:
@@ -339,9 +339,7 @@ class TholianWebs(AdvancedModule):
                     start = [captive.ship.x, captive.ship.y]
                     battle.record(WebTowed(captive.id, x, y))
                     s = captive.ship
-                    battle.log.record(
-                        ev.ShipMoved, s.id, [start, [s.x, s.y]], s.heading, s.speed, 0.0
-                    )
+                    battle.change(ev.ShipMoved, s.id, [start, [x, y]], s.heading, s.speed, 0.0)
         for target, weave in list(w.weaving.items()):
             e = state.of(target)
             gone = (

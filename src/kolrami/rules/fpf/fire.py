@@ -144,7 +144,7 @@ def declare(
         ship.lock = Lock(tid, arc, kinds, reaction_to)
         battle.locked.append(ship)
         ship.fired = True
-        battle.log.record(_FIRE_DECLARED, sid, tid, str(arc), reaction_to is not None)
+        battle.note(_FIRE_DECLARED, sid, tid, str(arc), reaction_to is not None)
 
 
 #: `resolve_locks`'s answer when nothing fired, shared (most of its calls fire nothing)
@@ -320,7 +320,7 @@ def _roll_group(
                 hits.append((loc_roll, dmg))
     battle.stats.volleys += 1
     battle.stats.shots += shots
-    battle.log.record(
+    battle.note(
         _VOLLEY_FIRED,
         ship.id,
         target.id,

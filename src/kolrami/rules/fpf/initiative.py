@@ -208,7 +208,7 @@ def activate(battle: Battle, squadron: SquadronState, forced_by: str | None) -> 
     """An activation begins (FPF-MOV-02): logged, the squadron keeps its pace; the enemy's
     reactions and its own orders follow (`_Reactions`, `_Orders`)."""
     squadron.activated = True
-    battle.log.record(_SQUADRON_ACTIVATED, squadron.id, forced_by)
+    battle.note(_SQUADRON_ACTIVATED, squadron.id, forced_by)
     keep_pace(battle, squadron)
     battle.stats.activations += 1
     battle.activation_order.append(squadron.id)
@@ -509,7 +509,7 @@ def _chosen(
     first."""
     winner = decision.side
     first = winner if choice.first else ("B" if winner == "A" else "A")
-    battle.log.record(ev.InitiativeRolled, decision.speed, rolls, winner, first)
+    battle.note(ev.InitiativeRolled, decision.speed, rolls, winner, first)
     return first
 
 

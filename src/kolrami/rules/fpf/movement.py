@@ -317,13 +317,13 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
     if placed is None:  # the leader did not move at all: nobody does
         placed = {sid: (squadron.offsets[sid], 0.0) for sid in squadron.formation[1:]}
     if blocker and m.speed > 0:
-        battle.log.record(ev.StoppedShort, leader.id, blocker, round(m.speed - dist, 3))
+        battle.note(ev.StoppedShort, leader.id, blocker, round(m.speed - dist, 3))
     squadron.trail = trail
     moves = [_Move(leader, path, dist, legs)]
     for sid in squadron.formation[1:]:
         off, moved = placed[sid]
         if moved < dist:
-            battle.log.record(ev.StoppedShort, sid, "formation", round(dist - moved, 3))
+            battle.note(ev.StoppedShort, sid, "formation", round(dist - moved, 3))
         squadron.offsets[sid] = off
         ship = battle.ships[sid]
         # (a wingman that does not move stays exactly where it is)
@@ -440,7 +440,7 @@ def move_single(battle: Battle, ship: ShipState, m: Maneuver | None) -> None:
         m = Maneuver(ship.last_speed, 0, 0)
     path, dist, blocker, legs = _plan(battle, ship.x, ship.y, ship.heading, m, {ship.id})
     if blocker and m.speed > 0:
-        battle.log.record(ev.StoppedShort, ship.id, blocker, round(m.speed - dist, 3))
+        battle.note(ev.StoppedShort, ship.id, blocker, round(m.speed - dist, 3))
     _execute(battle, [_Move(ship, path, dist, legs)])
 
 
@@ -558,12 +558,12 @@ class _Move:
         ahead = [(ship.x, ship.y, ship.heading), (ax, ay, ship.heading)]
         ahead, length, blocker, _ = _stop_short(battle, ahead, rest, movers, ends)
         if blocker:
-            battle.log.record(ev.StoppedShort, ship.id, blocker, round(rest - length, 3))
+            battle.note(ev.StoppedShort, ship.id, blocker, round(rest - length, 3))
         flown = _cut(self.route, self.at) if self.at > 0.0 else self.route[:1]
         if len(flown) > 1 and flown[-1][2] == ship.heading:
             flown = flown[:-1]  # straight on: one leg, not two
         self._follow(flown + ahead[1:], self.at + length)
-        ship.speed = flown_speed(self.dist)  # its speed is what it flies (FPF-MASK-03)
+        _flying_at(ship, flown_speed(self.dist))  # its speed is what it flies (FPF-MASK-03)
 
 
 def _execute(battle: Battle, moves: list[_Move]) -> None:
@@ -579,7 +579,7 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
     """
     longest = 0.0
     for mv in moves:  # this turn's speed holds from the start of the move (FPF-MASK-03)
-        mv.ship.speed = flown_speed(mv.dist)
+        _flying_at(mv.ship, flown_speed(mv.dist))
         if mv.planned > longest:
             longest = mv.planned
     steps = max(1, math.ceil(longest / STEP_CM)) if battle.locked and longest > 0.0 else 0
@@ -612,7 +612,7 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
                 if s - mv.at > STILL_CM:
                     moving.append(ship.id)
                 mv.at = s
-                ship.x, ship.y, ship.heading = mv.point(s)
+                _fly(ship, mv.point(s))
         fired = resolve_locks(battle, moving)
         if fired:
             for mv in moves:
@@ -629,17 +629,27 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
         # never a hair off the table through rounding
         x1 = 0.0 if x1 < 0.0 else width if x1 > width else x1
         y1 = 0.0 if y1 < 0.0 else height if y1 > height else y1
-        ship.x, ship.y, ship.heading = x1, y1, h1
-        # the speed it records is the distance it actually flew (FPF-MOV-02, FPF-MASK-03); a
-        # jump records flat out
-        ship.speed = flown_speed(mv.dist)
         ship.moved = True
         points = [(route[0][0], route[0][1])]
         for px, py, _ in route[1:-1]:
             points.append((px, py))
         points.append((x1, y1))
-        # exact values: the event rounds them when it is built (ShipMoved)
-        battle.log.record(_SHIP_MOVED, ship.id, points, h1, ship.speed, mv.dist)
+        # where it ends, facing h1; the speed it records is the distance it actually flew
+        # (FPF-MOV-02, FPF-MASK-03; a jump records flat out). Exact values: the event rounds
+        # them when it is built (ShipMoved)
+        battle.change(_SHIP_MOVED, ship.id, points, h1, flown_speed(mv.dist), mv.dist)
+
+
+def _fly(ship: ShipState, point: tuple[float, float, int]) -> None:
+    """Where a ship is during its move, step by step, for the locked weapons that fire on the
+    way: the in-flight place, which the ShipMoved change settles when the move ends (the
+    only writes of a place outside a Change: tests/conformance/test_one_door.py)."""
+    ship.x, ship.y, ship.heading = point
+
+
+def _flying_at(ship: ShipState, speed: int) -> None:
+    """The speed a ship flies at during its move (FPF-MASK-03), settled by ShipMoved too."""
+    ship.speed = speed
 
 
 def _settle_ends(battle: Battle, moves: list[_Move]) -> None:
@@ -670,7 +680,7 @@ def _settle_ends(battle: Battle, moves: list[_Move]) -> None:
         _, length, blocker, _ = _stop_short(battle, path, mv.dist, movers, others, legs)
         length = mv.seen if mv.seen > length else length
         if blocker is not None and length < mv.dist - 1e-9:
-            battle.log.record(ev.StoppedShort, ship.id, blocker, round(mv.dist - length, 3))
+            battle.note(ev.StoppedShort, ship.id, blocker, round(mv.dist - length, 3))
             _fall_back(battle, ship, mv.dist - length)
             mv.stop_at(length)
             ends[i] = _end(mv)
@@ -690,10 +700,10 @@ def _end(mv: _Move) -> tuple[str, float, float]:
 
 def _hold_back(battle: Battle, mv: _Move, lost: float) -> None:
     """A wingman ends `lost` cm shorter, to stay no farther than its leader (FPF-MOV-09)."""
-    battle.log.record(ev.StoppedShort, mv.ship.id, "formation", round(lost, 3))
+    battle.note(ev.StoppedShort, mv.ship.id, "formation", round(lost, 3))
     _fall_back(battle, mv.ship, lost)  # (it may lead the formation now: its old leader left)
     mv.stop_at(mv.dist - lost)
-    mv.ship.speed = flown_speed(mv.dist)
+    _flying_at(mv.ship, flown_speed(mv.dist))
 
 
 def _fall_back(battle: Battle, ship: ShipState, lost: float) -> None:

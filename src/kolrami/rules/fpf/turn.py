@@ -68,7 +68,7 @@ class _NextTurn(Step):
             if horizon is not None and battle.turn >= horizon:
                 return HALT
             battle.turn += 1
-            battle.log.record(ev.TurnStarted, battle.turn)
+            battle.note(ev.TurnStarted, battle.turn)
             battle.then(
                 Hooks(rules.hooks(_START_OF_TURN)),
                 Hooks(rules.hooks(_REPAIRS)),
@@ -89,7 +89,7 @@ class _EndOfTurn(Step):
 
     def run(self, battle: Battle) -> Decision | None:
         rules_of(battle).run(Phase.END_OF_TURN, battle)
-        battle.log.record(ev.TurnEnded, battle.turn)
+        battle.note(ev.TurnEnded, battle.turn)
         return None
 
 

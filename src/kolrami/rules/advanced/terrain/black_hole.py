@@ -151,7 +151,7 @@ def try_escape(battle: Battle, state: AdvancedState, adv: AdvShip, hole: BlackHo
     pass it skips off the horizon at warp to one hex outside it (ADV-BH-10). Blowing up its own
     warp core would not push it a single hex, so that is never an escape."""
     result = check(battle.dice, adv.rating("helm", "helm_ops"), adv.penalty)
-    battle.log.record(
+    battle.note(
         TerrainCheck,
         adv.id,
         "clever escape Helm Ops",
@@ -174,7 +174,7 @@ def disk_effects(battle: Battle, state: AdvancedState, adv: AdvShip, hole: Black
     if not adv.alive:
         return
     result = check(battle.dice, adv.rating("helm", "helm_ops"), adv.penalty)
-    battle.log.record(
+    battle.note(
         TerrainCheck,
         adv.id,
         "disk debris Helm Ops",

@@ -101,9 +101,7 @@ def shift(battle: Battle, adv: AdvShip, cause: str, x: float, y: float) -> None:
     ship = adv.ship
     start = [ship.x, ship.y]
     battle.record(TerrainMoved(adv.id, cause, round(x, 3), round(y, 3)))
-    battle.log.record(
-        ev.ShipMoved, ship.id, [start, [ship.x, ship.y]], ship.heading, ship.speed, 0.0
-    )
+    battle.change(ev.ShipMoved, ship.id, [start, [ship.x, ship.y]], ship.heading, ship.speed, 0.0)
 
 
 def toward(adv: AdvShip, cx: float, cy: float, cm: float) -> tuple[float, float]:

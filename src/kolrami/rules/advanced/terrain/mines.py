@@ -128,7 +128,7 @@ def check_mines(battle: Battle, state: AdvancedState, t: TerrainState, adv: AdvS
             dodge_rating = adv.rating("helm", "helm_ops") // 2  # ADV-MINE-05, rounded down
             dodge_roll = battle.dice.d100()
             dodged = dodge_roll <= dodge_rating
-        battle.log.record(
+        battle.note(
             MineRolled,
             adv.id,
             mine.key,
@@ -254,7 +254,7 @@ def firing_mines_fire(battle: Battle, state: AdvancedState, t: TerrainState) -> 
         t.found[enemy].add(mine.key)
         roll = battle.dice.d10()
         hit = roll <= FIRING_NUMBER
-        battle.log.record(
+        battle.note(
             MineFired, mine.key, target.id, roll, FIRING_NUMBER, hit, FIRING_DAMAGE if hit else 0
         )
         if hit:
@@ -306,7 +306,7 @@ def shoot_mine(
     dist = math.hypot(mine.x - s.x, mine.y - s.y)
     weapons = [adv.sheet.weapons[i] for i in attack.weapons]
     result = check(battle.dice, adv.rating("helm", "weapons"), adv.penalty)
-    battle.log.record(
+    battle.note(
         ae.FireCheck,
         adv.id,
         f"M{mine.key}",
@@ -322,7 +322,7 @@ def shoot_mine(
     modifier = adv.penalty + state.rules.to_hit_penalty(state, adv, weapons[0])
     roll = battle.dice.d10()
     hit = needed > 0 and roll + modifier <= needed
-    battle.log.record(MineShot, adv.id, mine.key, list(attack.weapons), needed, roll, modifier, hit)
+    battle.note(MineShot, adv.id, mine.key, list(attack.weapons), needed, roll, modifier, hit)
     if hit:
         t.cleared.add(mine.key)
         for side in ("A", "B"):

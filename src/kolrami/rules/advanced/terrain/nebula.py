@@ -54,7 +54,7 @@ def sense(battle: Battle, state: AdvancedState, t: TerrainState) -> None:
             needed = sensing_number(0)
             roll = battle.dice.d10()
             ok = roll < needed
-            battle.log.record(TerrainCheck, a.id, "nebula sensing d10", roll, needed, ok)
+            battle.note(TerrainCheck, a.id, "nebula sensing d10", roll, needed, ok)
             sees = sees or ok
         if not sees:
             t.blind.add(side)
