@@ -10,6 +10,7 @@ tests/engine/test_ship_fields.py runs the check.
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import shutil
 import subprocess
@@ -144,7 +145,56 @@ def view_fields(indent: str) -> list[str]:
     return out
 
 
+def battle_attributes() -> list[str]:
+    """Every attribute Battle's `__init__` gives itself, in order: the one list of them."""
+    tree = ast.parse((ENGINE / "battle.py").read_text(encoding="utf-8"))
+    battle = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Battle")
+    init = next(n for n in battle.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    names: list[str] = []
+    for node in ast.walk(init):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        for t in targets:
+            if (
+                isinstance(t, ast.Attribute)
+                and isinstance(t.value, ast.Name)
+                and t.value.id == "self"
+                and t.attr not in names
+            ):
+                names.append(t.attr)
+    return sorted(names, key=lambda n: _first_line(init, n))
+
+
+def _first_line(init: ast.FunctionDef, name: str) -> int:
+    return min(
+        node.lineno
+        for node in ast.walk(init)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and node.attr == name
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    )
+
+
+def battle_copy(indent: str) -> list[str]:
+    inner = indent + "    "
+    out = [
+        f"{indent}def _copy(self, source: Battle) -> None:",
+        f'{inner}"""Every attribute as `source` has it, shared (`clone` replaces the ones a',
+        f"{inner}copy must have of its own). Written out: a compiled Battle has no instance",
+        f"{inner}dict to copy; the list is the attributes `__init__` gives (written out by",
+        f'{inner}scripts/gen_ship_fields.py)."""',
+    ]
+    out += [f"{inner}self.{name} = source.{name}" for name in battle_attributes()]
+    return out
+
+
 REGIONS = {
+    "battle-copy": battle_copy,
     "ship-state-fields": state_fields,
     "ship-state-init": state_init,
     "ship-state-copy": state_copy,

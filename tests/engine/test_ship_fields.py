@@ -21,7 +21,8 @@ def generator() -> ModuleType:
     spec = importlib.util.spec_from_file_location(
         "gen_ship_fields", ROOT / "scripts" / "gen_ship_fields.py"
     )
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["gen_ship_fields"] = module
     spec.loader.exec_module(module)
@@ -51,7 +52,8 @@ def test_the_snapshot_has_every_viewed_field() -> None:
     viewed = {f.view_name or f.name for f in FIELDS if f.view is not None}
     slots = set(getattr(ShipView.__mro__[1], "__slots__", ()))
     assert slots == viewed
-    assert "lock" not in slots and "index" not in slots  # a view holds no lock or battle order
+    assert "lock" not in slots
+    assert "index" not in slots
 
 
 def test_a_changed_table_changes_the_code() -> None:
@@ -62,5 +64,6 @@ def test_a_changed_table_changes_the_code() -> None:
     path = gen.FILES[0]
     text = path.read_text(encoding="utf-8")
     new = gen.generated(text)
-    assert "shadow: int = 0" in new and "self.shadow = shadow" in new
+    assert "shadow: int = 0" in new
+    assert "self.shadow = shadow" in new
     assert "other.shadow = self.shadow" in new
