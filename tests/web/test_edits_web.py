@@ -184,8 +184,9 @@ def test_import_and_standings_csv(app: FastAPI, tmp_path: Path) -> None:
     assert rows[0][2] == "player"
     assert len(rows) == 5
     for bad, message in (
-        (b"{not json", "not an event export (not JSON"),
-        (b'{"kolrami": "event/1", "event": {}}', "not a Kolrami event export: missing or bad"),
+        (b"{not json", "event.json: not valid JSON"),
+        (b'{"kolrami": "event/1", "event": {}}', "event.json: event.name: field required"),
+        (b"[" * 200_000 + b"]" * 200_000, "nested too deeply"),
         (json.dumps(export).encode(), "exists already"),
         (b"[]", "not a Kolrami event export"),
     ):

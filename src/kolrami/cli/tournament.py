@@ -847,7 +847,7 @@ def import_cmd(
     doc = _json_file(source, "event export")
     if not isinstance(doc, dict):
         raise InvalidInputError(f"{source}: not an event export (kolrami tournament export)")
-    name = _store(db, create=True).import_event(doc)
+    name = _store(db, create=True).import_event(doc, source=str(source))
     if as_json:
         print_json({"imported": name})
         return

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament import core
+from kolrami.tournament.export_file import checked
 from kolrami.tournament.models import (
     CorrectionRow,
     EventRow,
@@ -113,8 +114,11 @@ def _cell(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def import_event(s: Session, doc: dict[str, Any]) -> str:
-    """Recreate an exported event, in one transaction; returns its name."""
+def import_event(s: Session, doc: dict[str, Any], source: str = "the event export") -> str:
+    """Recreate an exported event, in one transaction; returns its name. The file is read
+    through the same rules as the forms (kolrami.tournament.export_file) first: a file that
+    breaks one is refused in one line, and nothing is stored."""
+    doc = checked(doc, source)
     try:
         ev = doc["event"]
         name = ev["name"]

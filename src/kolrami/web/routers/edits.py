@@ -7,14 +7,13 @@ nothing."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from kolrami.errors import InvalidInputError
+from kolrami.errors import InvalidInputError, loads_json
 from kolrami.fleet.legality import EventSettings
 from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, field_error, render, web
 from kolrami.web.forms import check, from_text, from_upload
@@ -258,18 +257,14 @@ async def import_event(
                 f"{upload.filename}: larger than {MAX_IMPORT // 2**20} MiB; is it an event export?"
             )
         try:
-            doc = json.loads(data.decode("utf-8-sig"))
-        except (UnicodeDecodeError, ValueError) as exc:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
             raise InvalidInputError(
-                f"{upload.filename}: not an event export (not JSON: {str(exc)[:80]}); export the "
-                "event again (kolrami tournament export)"
+                f"{upload.filename}: not an event export (not UTF-8 text); export the event "
+                "again (kolrami tournament export)"
             ) from None
-        if not isinstance(doc, dict) or doc.get("kolrami") != "event/1":
-            raise InvalidInputError(
-                f'{upload.filename}: not a Kolrami event export (it has no "kolrami": '
-                '"event/1"); export the event again (kolrami tournament export)'
-            )
-        name = store.import_event(doc)
+        doc = loads_json(text, upload.filename)  # nesting and huge numbers refused in one line
+        name = store.import_event(doc, source=upload.filename)
         store.adopt_event(name, org.id, org.who)
     except InvalidInputError as exc:
         return _dashboard(request, org, errors={"import": str(exc)}, status_code=400)
