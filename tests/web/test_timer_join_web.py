@@ -5,17 +5,21 @@ timer input and approving an illegal fleet refused in one line (4xx) with nothin
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import func, select
 from starlette.requests import Request
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
+from kolrami.tournament.models import JoinRequestRow, now
+from kolrami.tournament.services.joining import JOIN_HOURS
 from kolrami.web import network
 from kolrami.web.network import check_public_url, join_address
-from web_helpers import new_event, organizer, text
+from web_helpers import Desk, new_event, organizer, text
 
 TOO_BIG = json.dumps({"name": "Two Enterprises", "ships": [{"id": "enterprise"}] * 2})
 
@@ -141,3 +145,58 @@ def test_self_registration_is_closed_until_opened_and_approval_checks_the_fleet(
     again = desk.post(f"/org/events/{eid}/join-requests/{waiting['Ann']}/approve")
     assert again.status_code == 400
     assert "was approved already" in text(again)
+
+
+def _open_for_phones(app: FastAPI) -> tuple[Desk, int]:
+    desk = organizer(app)
+    eid = new_event(desk, players=2)
+    desk.post(f"/org/events/{eid}/join-settings", {"self_registration": "on"})
+    return desk, eid
+
+
+def test_one_device_cannot_flood_the_join_queue(app: FastAPI) -> None:
+    """A few requests at once, then a few a minute from one device: the rest are told to
+    wait (429) and nothing of them is kept, so the queue stays open for the others."""
+    _, eid = _open_for_phones(app)
+    phone = organizer(app, "phone-owner")
+    share = share_string(load_fleet("presets:klingon-strike"))
+    answers = [
+        phone.post(f"/events/{eid}/join", {"name": f"Flood {i}", "fleet": share}).status_code
+        for i in range(12)
+    ]
+    assert answers[:6] == [303] * 6
+    assert set(answers[6:]) == {429}
+    refused = phone.post(f"/events/{eid}/join", {"name": "Late", "fleet": share})
+    assert "too many requests from this device: wait" in text(refused)
+    assert len(app.state.web.store.join_requests(None)) == 6
+
+
+def test_a_request_sent_again_leaves_one_row_and_all_can_be_refused_at_once(
+    app: FastAPI,
+) -> None:
+    desk, eid = _open_for_phones(app)
+    store = app.state.web.store
+    for _ in range(5):
+        store.request_join(None, "Ann", load_fleet("presets:klingon-strike"))
+    store.request_join(None, "Ben", load_fleet("presets:klingon-strike"))
+    assert [r["name"] for r in store.join_requests(None)] == ["Ann", "Ben"]
+    with store.transaction(False) as s:  # the rows themselves: re-sends left none behind
+        assert s.scalars(select(func.count(JoinRequestRow.id))).one() == 2
+    page = desk.client.get(f"/org/events/{eid}")
+    assert 'id="refuse-all"' in page.text
+    done = desk.post(f"/org/events/{eid}/join-requests/refuse-all", {})
+    assert done.status_code == 303
+    assert store.join_requests(None) == []
+    assert any("all 2 waiting requests to join refused" in c["what"] for c in store.corrections())
+
+
+def test_a_request_lapses_after_the_evening(app: FastAPI) -> None:
+    _open_for_phones(app)
+    store = app.state.web.store
+    store.request_join(None, "Ann", load_fleet("presets:klingon-strike"))
+    with store.transaction(True) as s:
+        for row in s.query(JoinRequestRow):
+            row.created_at = now() - timedelta(hours=JOIN_HOURS + 1)
+    assert store.join_requests(None) == []
+    store.request_join(None, "Ben", load_fleet("presets:klingon-strike"))
+    assert [r["name"] for r in store.join_requests(None)] == ["Ben"]

@@ -435,6 +435,7 @@ class Store:
     join_requests = _use_case(joining.join_requests, write=False)
     approve_join = _use_case(joining.approve_join)
     refuse_join = _use_case(joining.refuse_join)
+    refuse_all_joins = _use_case(joining.refuse_all_joins)
     archive = _use_case(joining.archive, write=False)
     create_organizer = _use_case(accounts.create_organizer)
     create_first_organizer = _use_case(accounts.create_first_organizer)

@@ -172,6 +172,7 @@ def create_app(
     )
     app.add_middleware(SecurityHeaders)
     app.mount("/static", assets, name="static")
+    app.state.join_limit = joining.join_limit()
     app.state.play = play.PlayGames(
         play_dir or _play_dir(the_store), play_limits or play.PlayLimits()
     )

@@ -11,6 +11,7 @@ from fastapi import Request
 from jinja2 import Environment
 
 from kolrami.errors import InvalidInputError
+from kolrami.tournament.services.joining import JOIN_HOURS
 from kolrami.tournament.services.timer import Timer
 from kolrami.tournament.store import Store
 from kolrami.web.network import JoinAddress, join_address, qr_svg
@@ -50,6 +51,7 @@ def install(
         "qr_svg": qr_svg,
         "public_settings": store.public_settings,
         "join_requests": store.join_requests,
+        "join_hours": JOIN_HOURS,
     }
     env.globals.update(globals_)
     env.filters["local_time"] = local_time

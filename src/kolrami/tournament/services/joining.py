@@ -7,15 +7,16 @@ event's venue and the archive of past events by venue."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import EventSettings, validate
 from kolrami.fleet.model import Fleet, read_fleet
-from kolrami.tournament.models import EventRow, JoinRequestRow
+from kolrami.tournament.models import EventRow, JoinRequestRow, now
 from kolrami.tournament.names import clean_name, name_key
 from kolrami.tournament.repositories import Audit, Events, Players
 from kolrami.tournament.services.registration import add_player
@@ -24,6 +25,8 @@ from kolrami.tournament.services.registration import add_player
 #: to fill the store.
 MAX_PENDING = 200
 VENUE_LENGTH = 200
+#: Hours a request waits before it lapses: an evening's requests do not pile up for the next.
+JOIN_HOURS = 12
 
 
 def public_settings(s: Session, event_name: str | None) -> dict[str, Any]:
@@ -85,12 +88,14 @@ def request_join(
             + ": add an initial or a surname, or ask the organizer",
             field="name",
         )
+    _lapse(s, e)
     waiting = select(JoinRequestRow).where(
         JoinRequestRow.event_id == e.id, JoinRequestRow.status == "pending"
     )
     for row in s.scalars(waiting):
-        if name_key(row.name) == key:  # sent again (a corrected fleet): the new one counts
-            row.status = "superseded"
+        if name_key(row.name) == key:  # sent again (a corrected fleet): the new one counts,
+            s.delete(row)  # and the old one is gone: re-sends leave one row, not hundreds
+    s.flush()
     count = s.scalars(
         select(func.count(JoinRequestRow.id)).where(
             JoinRequestRow.event_id == e.id, JoinRequestRow.status == "pending"
@@ -106,13 +111,29 @@ def request_join(
     return int(row.id)
 
 
+def _lapse(s: Session, e: EventRow) -> None:
+    """Requests waiting longer than JOIN_HOURS lapse: they are removed."""
+    s.execute(
+        delete(JoinRequestRow).where(
+            JoinRequestRow.event_id == e.id,
+            JoinRequestRow.status == "pending",
+            JoinRequestRow.created_at < now() - timedelta(hours=JOIN_HOURS),
+        )
+    )
+
+
 def join_requests(s: Session, event_name: str | None) -> list[dict[str, Any]]:
     """The event's requests waiting for the organizer, oldest first: id, name, email, fleet,
-    its Total Build and its problems for the event (FBS-12)."""
+    its Total Build and its problems for the event (FBS-12). Those waiting longer than
+    JOIN_HOURS have lapsed and are not shown."""
     e = Events(s).named(event_name)
     rows = s.scalars(
         select(JoinRequestRow)
-        .where(JoinRequestRow.event_id == e.id, JoinRequestRow.status == "pending")
+        .where(
+            JoinRequestRow.event_id == e.id,
+            JoinRequestRow.status == "pending",
+            JoinRequestRow.created_at >= now() - timedelta(hours=JOIN_HOURS),
+        )
         .order_by(JoinRequestRow.id)
     )
     limits = EventSettings(e.sp_limit, e.faction_surcharge)
@@ -164,6 +185,24 @@ def refuse_join(s: Session, event_name: str | None, request_id: int, who: str) -
     row.status = "refused"
     Audit(s).log(e, who, f"{row.name}'s request to join refused")
     return row.name
+
+
+def refuse_all_joins(s: Session, event_name: str | None, who: str) -> int:
+    """Refuse every request waiting (a flood of them, or the doors closing); returns how
+    many. Logged as one line."""
+    e = Events(s).named(event_name)
+    rows = list(
+        s.scalars(
+            select(JoinRequestRow).where(
+                JoinRequestRow.event_id == e.id, JoinRequestRow.status == "pending"
+            )
+        )
+    )
+    for row in rows:
+        row.status = "refused"
+    if rows:
+        Audit(s).log(e, who, f"all {len(rows)} waiting requests to join refused")
+    return len(rows)
 
 
 def archive(s: Session) -> list[dict[str, Any]]:

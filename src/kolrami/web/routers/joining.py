@@ -14,13 +14,32 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import EventSettings
-from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, PublicEvent, ShownPin, render, web
+from kolrami.web.deps import (
+    EventRef,
+    OrganizerDep,
+    OwnedEvent,
+    PublicEvent,
+    ShownPin,
+    client_key,
+    render,
+    web,
+)
 from kolrami.web.forms import FleetForm, check, from_text, from_upload
 from kolrami.web.routers.organizer import event_page_ctx
-from kolrami.web.security import hash_pin, new_pin
+from kolrami.web.security import RateLimit, hash_pin, new_pin, wait_text
 from kolrami.web.views import event_view
 
 router = APIRouter(tags=["joining"])
+
+
+#: requests to join a device may send: 6 at once, then 3 a minute (a typo fixed, a fleet
+#: corrected), so one phone cannot fill an event's queue (MAX_PENDING) for the others
+JOIN_PER_MINUTE, JOIN_BURST = 3, 6
+
+
+def join_limit() -> RateLimit:
+    """The limit on requests to join, per device (the app keeps one: app.state.join_limit)."""
+    return RateLimit(JOIN_PER_MINUTE, JOIN_BURST)
 
 
 def _join_page(
@@ -73,6 +92,15 @@ async def ask_to_join(
         form = from_upload(await upload.read(), upload.filename)
     else:
         form = from_text(fleet)
+    wait = request.app.state.join_limit.take(client_key(request))
+    if wait:  # one phone cannot fill the queue: a few requests a minute a device
+        return _join_page(
+            request,
+            ev,
+            {"form": f"too many requests from this device: wait {wait_text(wait)} and send again"},
+            values,
+            status_code=429,
+        )
     store = web(request).store
     s = store.settings(ev.name)
     check(form, EventSettings(s["sp_limit"], s["faction_surcharge"]), None)
@@ -136,4 +164,11 @@ def refuse(ev: OwnedEvent, org: OrganizerDep, rid: int, request: Request) -> Res
     except InvalidInputError as exc:
         ctx = event_page_ctx(request, ev, errors={"joining": str(exc)})
         return render(request, "org_event.html.j2", ctx, status_code=400)
+    return RedirectResponse(f"/org/events/{ev.id}#joining", status_code=303)
+
+
+@router.post("/org/events/{eid}/join-requests/refuse-all", response_model=None)
+def refuse_all(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Response:
+    """Turn every waiting request down at once (a flood of them, or the doors closing)."""
+    web(request).store.refuse_all_joins(ev.name, org.who)
     return RedirectResponse(f"/org/events/{ev.id}#joining", status_code=303)
