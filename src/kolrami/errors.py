@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -120,9 +121,43 @@ def read_text(
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        kind = file_kind(data)
+        if kind is not None:  # a PDF, a picture, an archive: saving it as UTF-8 is no fix
+            article = "an" if what[:1] in "aeiou" else "a"
+            raise error(f"{where} is {kind}, not {article} {what}; is it the right file?") from None
         raise error(
             f"{where}: the {what} is not UTF-8 text (byte {exc.start + 1} is not); save it as UTF-8"
         ) from None
+
+
+#: the first bytes of files a user may give by mistake, and what each is
+_MAGIC = (
+    (b"%PDF-", "a PDF document (a printed sheet, not its data)"),
+    (b"PK\x03\x04", "a ZIP archive (a spreadsheet or an office document?)"),
+    (b"\x89PNG", "a PNG picture"),
+    (b"\xff\xd8\xff", "a JPEG picture"),
+    (b"GIF8", "a GIF picture"),
+    (b"SQLite format 3", "a SQLite database (a tournament store?)"),
+)
+
+
+def file_kind(data: bytes | str) -> str | None:
+    """What a file that is not the one asked for is, from its first bytes or its first JSON
+    line: a PDF, a picture, an archive, a Kolrami battle log or event export, a web page; None
+    when it is none of those."""
+    head = data[:4096].encode("utf-8", "replace") if isinstance(data, str) else data[:4096]
+    for magic, kind in _MAGIC:
+        if head.startswith(magic):
+            return kind
+    text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+    if text[:15].lower().startswith(("<!doctype html", "<html")):
+        return "a web page (HTML)"
+    first = text.split("\n", 1)[0]
+    if '"e": "battle_started"' in first or '"e":"battle_started"' in first:
+        return "a Kolrami battle log (kolrami replay reads it)"
+    if re.search(r'"kolrami"\s*:\s*"event/', text[:400]):
+        return "a Kolrami event export (kolrami tournament import reads it)"
+    return None
 
 
 def loads_json(text: str, source: str) -> Any:

@@ -20,7 +20,7 @@ from kolrami.cli.support import (
     print_json,
     store_url,
 )
-from kolrami.errors import InvalidInputError, loads_json, quoted, read_text
+from kolrami.errors import InvalidInputError, file_kind, loads_json, quoted, read_text
 from kolrami.fleet.fleetx import load_any
 from kolrami.fleet.model import preset_names
 from kolrami.scenarios.models import load_scenario
@@ -68,8 +68,13 @@ MAX_EVENT_BYTES = 512 * 1024 * 1024
 
 
 def _json_file(path: Path, what: str) -> Any:
-    """The JSON of a file the organizer named; every reason it cannot be read is one line."""
-    return loads_json(read_text(path, what, MAX_EVENT_BYTES), quoted(path))
+    """The JSON of a file the organizer named; every reason it cannot be read is one line,
+    a file of another kind (a battle log for an export, a PDF) named as what it is."""
+    text = read_text(path, what, MAX_EVENT_BYTES)
+    kind = file_kind(text)
+    if kind is not None and what not in kind:
+        raise InvalidInputError(f"{quoted(path)} is {kind}, not an {what}; is it the right file?")
+    return loads_json(text, quoted(path))
 
 
 def _player_name(store: Any, event: str | None, typed: str) -> str:

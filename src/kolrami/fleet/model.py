@@ -18,6 +18,7 @@ from kolrami.catalog.names import Names
 from kolrami.errors import (
     InvalidInputError,
     UnknownNameError,
+    file_kind,
     loads_json,
     path_is,
     quoted,
@@ -155,6 +156,12 @@ def _exists(path: Path) -> bool:
 def fleet_json(ref: str) -> tuple[Any, str]:
     """(JSON data, source) of the fleet `ref` names (see fleet_text)."""
     text, source = fleet_text(ref)
+    kind = file_kind(text)
+    if kind is not None:  # a log or an export is JSON too: say what it is, not what it lacks
+        raise InvalidInputError(
+            f"{source} is {kind}, not a fleet; give a FleetX file (.json), a share string "
+            "(KF1-...) or presets:NAME"
+        )
     return loads_json(text, source), source
 
 

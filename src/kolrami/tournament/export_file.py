@@ -111,6 +111,11 @@ class _Export(BaseModel):
 def checked(doc: Any, source: str = "the event export") -> dict[str, Any]:
     """The export `doc`, checked and with its names as registration keeps them; refused in
     one line naming the field and the fix (InvalidInputError)."""
+    if isinstance(doc, dict) and doc.get("spec") == "fleetx":
+        raise InvalidInputError(
+            f"{source} is a fleet (FleetX), not an event export; register it as a player's "
+            "fleet, or choose the event's export"
+        )
     if not isinstance(doc, dict) or doc.get("kolrami") != FORMAT:
         raise InvalidInputError(
             f'{source}: not a Kolrami event export (it has no "kolrami": "{FORMAT}"); export '

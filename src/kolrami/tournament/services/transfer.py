@@ -119,11 +119,14 @@ def import_event(s: Session, doc: dict[str, Any], source: str = "the event expor
     through the same rules as the forms (kolrami.tournament.export_file) first: a file that
     breaks one is refused in one line, and nothing is stored."""
     doc = checked(doc, source)
+    name = doc["event"]["name"]
+    if Events(s).exists(name):
+        raise InvalidInputError(
+            f"an event '{name}' exists already in this store: import it into another store, or "
+            "rename it in the file"
+        )
     try:
         ev = doc["event"]
-        name = ev["name"]
-        if Events(s).exists(name):
-            raise InvalidInputError(f"an event '{name}' exists already in this store")
         e = EventRow(
             name=name,
             date=ev.get("date", ""),

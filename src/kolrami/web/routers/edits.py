@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from kolrami.errors import InvalidInputError, loads_json
+from kolrami.errors import InvalidInputError, file_kind, loads_json
 from kolrami.fleet.legality import EventSettings
 from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, field_error, render, web
 from kolrami.web.forms import check, from_text, from_upload
@@ -263,6 +263,12 @@ async def import_event(
                 f"{upload.filename}: not an event export (not UTF-8 text); export the event "
                 "again (kolrami tournament export)"
             ) from None
+        kind = file_kind(text)
+        if kind is not None and "event export" not in kind:
+            raise InvalidInputError(
+                f"{upload.filename} is {kind}, not an event export; choose the event's export "
+                "(Export (JSON) on its page)"
+            )
         doc = loads_json(text, upload.filename)  # nesting and huge numbers refused in one line
         name = store.import_event(doc, source=upload.filename)
         store.adopt_event(name, org.id, org.who)
