@@ -64,3 +64,22 @@ def test_an_ordinary_file_is_no_known_kind() -> None:
     assert file_kind('{"spec": "fleetx", "ships": []}') is None
     assert file_kind(b"hello") is None
     assert file_kind(b"<!DOCTYPE html><html>") == "a web page (HTML)"
+
+
+def test_the_roster_names_each_class_faction_in_words_and_counts_the_packs() -> None:
+    result = runner.invoke(app, ["ships"], env={"COLUMNS": "140", "NO_COLOR": "1"})
+    assert result.exit_code == 0
+    assert "Klingon" in result.output
+    assert "Federation" in result.output
+    assert "22 classes: 10 FPF, 12 house pack" in result.output
+
+
+def test_the_preset_fleets_are_listed() -> None:
+    result = runner.invoke(app, ["fleet", "presets", "--json"])
+    assert result.exit_code == 0
+    listed = json.loads(result.output)
+    assert {"presets:klingon-strike", "presets:federation-cruisers"} <= {
+        p["preset"] for p in listed
+    }
+    for p in listed:
+        assert load_fleet(p["preset"]).name == p["name"]

@@ -38,7 +38,7 @@ from kolrami.fleet.legality import (
     place,
     validate,
 )
-from kolrami.fleet.model import Fleet, FleetShip
+from kolrami.fleet.model import Fleet, FleetShip, load_fleet, preset_names
 
 fleet_app = typer.Typer(help="Build, check, print and share fleets.", no_args_is_help=True)
 
@@ -153,6 +153,43 @@ def _print_report(report: FleetReport) -> None:
         for e in report.errors:
             rule = "" if f"({e.rule}" in e.message else f", {e.rule}"
             out.print(f"  {place(e.path, report)}: {e.message} [dim]({e.code}{rule})[/dim]")
+
+
+@command(fleet_app, "presets")
+def presets_cmd(as_json: AsJson = False) -> None:
+    """List the built-in preset fleets: what to give --fleet-a, --fleet-b and the rest."""
+    rows = []
+    for name in preset_names():
+        fleet = load_fleet(f"presets:{name}")
+        report = validate(fleet, limit=None)
+        squadrons = len({s.squadron for s in fleet.ships})
+        rows.append((name, fleet, report.total_build, squadrons))
+    if as_json:
+        print_json(
+            [
+                {
+                    "preset": f"presets:{name}",
+                    "name": fleet.name,
+                    "faction": fleet.faction,
+                    "ships": [s.id for s in fleet.ships],
+                    "squadrons": squadrons,
+                    "total_build": total,
+                }
+                for name, fleet, total, squadrons in rows
+            ]
+        )
+        return
+    table = Table(title=f"Preset fleets ({len(rows)})", box=None, padding=(0, 2))
+    for column in ("Preset", "Faction", "SP", "Sq", "Ships"):
+        table.add_column(column, justify="right" if column in ("SP", "Sq") else "left")
+    for name, fleet, total, squadrons in rows:
+        ships = ", ".join(s.id for s in fleet.ships)
+        table.add_row(
+            f"presets:{name}", str(fleet.faction or "-"), str(total), str(squadrons), ships
+        )
+    out = console()
+    out.print(table)
+    out.print("SP: the Total Build; Sq: squadrons. Any command that takes a fleet takes these.")
 
 
 @command(fleet_app, "validate")

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from kolrami.catalog import Faction, builtin_pack
 from kolrami.catalog.cards import Card
+from kolrami.catalog.loader import fpf_pack
 from kolrami.catalog.models import ShipClass as ShipModel
 from kolrami.catalog.models import ShipPack as PackModel
 from kolrami.cli.support import command, console, print_json
@@ -39,7 +40,11 @@ def ships_cmd(
         )
         return
     out = console()
-    out.print(roster_table(pack, ships, out.width))
+    core = frozenset(s.id for s in fpf_pack().ships)
+    table = roster_table(pack, ships, out.width, core)
+    legend, table.caption = table.caption, None  # the legend wrapped to the terminal, not
+    out.print(table)  # clipped to the table's columns
+    out.print(legend, style="dim")
 
 
 def ship_cmd(

@@ -27,12 +27,16 @@ def weapon_summary(weapon: Weapon | None) -> str:
     return f"{weapon.shots}x s{weapon.strength}/{weapon.range_cm}cm {weapon.arcs_label}"
 
 
-def roster_table(pack: ShipPack, ships: list[ShipClass], width: int = 120) -> Table:
-    """The roster as one table, one row per class, coloured by faction.
+def roster_table(
+    pack: ShipPack, ships: list[ShipClass], width: int = 120, core: frozenset[str] = frozenset()
+) -> Table:
+    """The roster as one table, one row per class: its faction in words (the colour is only a
+    help: it is lost when piped, and to colour-blind readers), and, with `core` (the ids of the
+    FPF pack's classes), which pack each class comes from.
 
-    Below about 105 columns the class designation and type are left out so the numbers fit.
+    Below about 135 columns the class designation and type are left out so the numbers fit.
     """
-    wide = width >= 105
+    wide = width >= 135
     table = Table(
         title=f"Ship classes (data {pack.pack.id} {pack.data_version}"
         + "".join(f", {p.id} {p.data_version}" for p in pack.extra_packs)
@@ -40,7 +44,13 @@ def roster_table(pack: ShipPack, ships: list[ShipClass], width: int = 120) -> Ta
         box=box.SIMPLE_HEAD,
         padding=(0, 1),
     )
+    roomy = width >= 110  # the faction in full and the pack; else its first three letters
+    fpf = sum(1 for s in ships if s.id in core)
+    core = core if roomy else frozenset()
     table.add_column("Ship", no_wrap=True)
+    table.add_column("Faction" if roomy else "Fac", no_wrap=True)
+    if core:
+        table.add_column("Pack", no_wrap=True)
     if wide:
         table.add_column("Class", no_wrap=True)
         table.add_column("Type", no_wrap=True)
@@ -54,6 +64,8 @@ def roster_table(pack: ShipPack, ships: list[ShipClass], width: int = 120) -> Ta
         numbers = [str(n) for n in (s.value, s.superstructure, s.shields, s.engine_power)]
         table.add_row(
             Text(s.name, style=FACTION_STYLE.get(s.faction.value, "")),
+            s.faction.value if roomy else s.faction.value[:3],
+            *(["FPF" if s.id in core else "house"] if core else []),
             *([s.class_designation or "-", s.type] if wide else []),
             *numbers,
             weapon_summary(s.phasers),
@@ -61,11 +73,12 @@ def roster_table(pack: ShipPack, ships: list[ShipClass], width: int = 120) -> Ta
             str(s.computer),
             str(s.damage_control),
         )
-    shown = dict.fromkeys(s.faction.value for s in ships)
-    colours = ", ".join(f"{f} {FACTION_STYLE.get(f, 'plain').replace('_', ' ')}" for f in shown)
+    counted = ""
+    if fpf:
+        counted = f"{len(ships)} classes: {fpf} FPF, {len(ships) - fpf} house pack. "
     bases = " Speed 0: a fixed base." if any(s.stationary for s in ships) else ""
     table.caption = (
-        f"{colours}.{bases} Pts value, SS superstructure, Sh shields, EP engine power, "
+        f"{counted}{bases.strip()} Pts value, SS superstructure, Sh shields, EP engine power, "
         "Cmp computer, DC damage control. Weapons: shots x strength / range, arcs."
     )
     return table
