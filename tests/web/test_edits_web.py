@@ -209,3 +209,18 @@ def test_import_and_standings_csv(app: FastAPI, tmp_path: Path) -> None:
     )
     assert good.status_code == 303
     assert "December" in text(desk.client.get(good.headers["location"]))
+
+
+def test_events_typed_by_hand_is_the_list_and_standings_before_a_complete_round_say_so(
+    app: FastAPI,
+) -> None:
+    desk = organizer(app)
+    eid = new_event(desk, players=4)
+    moved = desk.client.get("/events", follow_redirects=False)
+    assert moved.status_code == 307
+    assert moved.headers["location"] == "/"
+    assert "November" in desk.client.get("/events").text
+    desk.post(f"/org/events/{eid}/pair", {})
+    page = desk.client.get(f"/events/{eid}/standings").text
+    assert "after 0 rounds" not in page
+    assert "round 1 in progress, no round complete yet" in page

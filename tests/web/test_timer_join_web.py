@@ -18,6 +18,7 @@ from kolrami.fleet.fleetx import share_string
 from kolrami.tournament.models import JoinRequestRow, now
 from kolrami.tournament.services.joining import JOIN_HOURS
 from kolrami.web import network
+from kolrami.web.live import local_time
 from kolrami.web.network import check_public_url, join_address
 from web_helpers import Desk, new_event, organizer, text
 
@@ -200,3 +201,10 @@ def test_a_request_lapses_after_the_evening(app: FastAPI) -> None:
     assert store.join_requests(None) == []
     store.request_join(None, "Ben", load_fleet("presets:klingon-strike"))
     assert [r["name"] for r in store.join_requests(None)] == ["Ben"]
+
+
+def test_printed_times_carry_their_time_zone() -> None:
+    at = now()
+    plain, zoned = local_time(at), local_time(at, zone=True)
+    assert zoned.startswith(plain)
+    assert len(zoned) > len(plain)  # "21:40 UTC", "21:40 CET": paper says which clock

@@ -17,12 +17,14 @@ from kolrami.tournament.store import Store
 from kolrami.web.network import JoinAddress, join_address, qr_svg
 
 
-def local_time(at: datetime | None, with_seconds: bool = False) -> str:
-    """A UTC time (as the store keeps it, without a zone) on this machine's clock: 21:40."""
+def local_time(at: datetime | None, with_seconds: bool = False, zone: bool = False) -> str:
+    """A UTC time (as the store keeps it, without a zone) on this machine's clock: 21:40;
+    with `zone`, its time zone too (21:40 CET), for paper that leaves the room."""
     if at is None:
         return ""
     shown = at.replace(tzinfo=UTC).astimezone()
-    return shown.strftime("%H:%M:%S" if with_seconds else "%H:%M")
+    text = shown.strftime("%H:%M:%S" if with_seconds else "%H:%M")
+    return f"{text} {shown.strftime('%Z')}".rstrip() if zone else text
 
 
 def clock_text(seconds: float) -> str:

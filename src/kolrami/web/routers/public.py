@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 
 from kolrami.fleet.legality import EventSettings, validate
 from kolrami.report.replay import render_replay
@@ -29,6 +29,12 @@ def home(request: Request) -> HTMLResponse:
     """Every event in this store."""
     events = web(request).store.event_list()
     return render(request, "home.html.j2", {"events": list(reversed(events))})
+
+
+@router.get("/events", include_in_schema=False)
+def events_list() -> RedirectResponse:
+    """`/events` typed by hand: the list of events is the home page."""
+    return RedirectResponse("/", status_code=307)
 
 
 @router.get("/favicon.ico", include_in_schema=False)
