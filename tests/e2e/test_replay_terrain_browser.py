@@ -3,12 +3,12 @@ Debian's chromium with one drawn group per feature and the ion storm's area movi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import matplotlib.pyplot as plt
 import pytest
+from kit import open_replay, tab
 
 from kolrami.fleet import load_fleet
 from kolrami.report.replay import replay_data, write_replay
@@ -16,7 +16,6 @@ from kolrami.report.tracks import tracks_figure, write_tracks
 from kolrami.scenarios.models import FEATURE_KINDS, builtin_scenario, parse_scenario
 from kolrami.sim.play import simulate
 
-CHROMIUM = Path("/usr/bin/chromium")
 EVERYTHING = """
 [scenario]
 name = "everything"
@@ -107,29 +106,12 @@ def test_a_detonated_mine_carries_its_turn() -> None:
     pytest.fail("no mine went off in 40 random battles")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright")
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--no-sandbox", "--headless", "--disable-gpu"]
-        )
-        yield launched
-        launched.close()
-
-
 def test_the_page_draws_every_feature_and_moves_the_storm(
     everything: list[Any], browser: Any, tmp_path: Path
 ) -> None:
     out = tmp_path / "everything.html"
     write_replay(everything, out)
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(out.as_uri())
-    page.wait_for_function("window.kolramiReplay && window.kolramiReplay.ready")
+    page = open_replay(tab(browser), out)
     kinds = page.evaluate("[...document.querySelectorAll('g.terrain')].map(g => g.classList[1])")
     assert kinds == list(FEATURE_KINDS)
     assert page.evaluate("document.querySelectorAll('g.terrain.minefield g.mine').length") == 2
@@ -138,7 +120,7 @@ def test_the_page_draws_every_feature_and_moves_the_storm(
     page.keyboard.press("End")
     page.wait_for_timeout(300)
     assert page.evaluate(storm) != first
-    assert errors == []
+    assert page.errors == []
     page.close()
 
 
