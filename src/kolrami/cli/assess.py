@@ -328,28 +328,9 @@ def run_assess(opts: AssessOptions) -> None:
     # the sweep brings numpy and the worker pool (about 180 ms): loaded when a sweep runs, so
     # that `kolrami --help` and the other commands start fast
     from kolrami.sim.assess import RecordStore, summarise
-    from kolrami.sim.backends import Interrupted, default_workers, ray_module, run_plan
+    from kolrami.sim.backends import Interrupted, run_plan
 
-    workers = default_workers() if opts.workers is None else opts.workers
-    if not 1 <= workers <= MAX_WORKERS:
-        raise InvalidInputError(
-            f"--workers {quoted(workers, 20)}: use 1 to {MAX_WORKERS} workers (this machine has "
-            f"{default_workers()} cores)"
-        )
-    if opts.backend not in ("local", "ray"):
-        raise InvalidInputError(f"--backend {opts.backend}: use local or ray")
-    if opts.address is not None and opts.backend != "ray":
-        raise InvalidInputError("--address belongs to --backend ray")
-    if opts.report is not None:
-        if opts.report.suffix.lower() not in (".html", ".htm"):
-            raise InvalidInputError(f"--report '{quoted(opts.report)}' must end in .html")
-        if not opts.report.parent.exists():
-            raise InvalidInputError(
-                f"cannot write --report '{quoted(opts.report)}': folder "
-                f"'{quoted(opts.report.parent)}' does not exist"
-            )
-    if opts.backend == "ray":
-        ray_module()
+    workers = _check_run_options(opts)
     plan = build_plan(opts)
     store = RecordStore(opts.out) if opts.out is not None else None
     known: dict[tuple[str, int], Record] = {}
@@ -685,7 +666,7 @@ def ladder_cmd(
 
 
 def _check_run_options(opts: AssessOptions) -> int:
-    """Workers, backend and --report checked as `run_assess` checks them; the workers."""
+    """Workers, backend and --report checked before anything is planned or played; the workers."""
     # (numpy and the simulation: loaded only for this command, not at start-up)
     from kolrami.sim.backends import default_workers, ray_module
 

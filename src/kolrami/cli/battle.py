@@ -14,6 +14,7 @@ from rich.table import Table
 from kolrami.captains.registry import captain_names, make_captain
 from kolrami.catalog import builtin_pack
 from kolrami.cli.support import (
+    AsJson,
     RulesOption,
     ScenarioOption,
     SeedOption,
@@ -388,7 +389,7 @@ def captain_rows() -> list[tuple[str, str]]:
 
 
 def captains_cmd(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """List the captains a battle can be played by (--captain-a, --captain-b)."""
     rows = captain_rows()
@@ -403,7 +404,7 @@ def captains_cmd(
     console().print(table)
 
 
-def rules_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+def rules_cmd(as_json: AsJson = False) -> None:
     """List the rule modules: the FPF core and the optional ones a scenario can switch on."""
     rows = describe()
     if as_json:

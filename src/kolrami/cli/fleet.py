@@ -15,7 +15,7 @@ from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import Card, CardKind, card_names, cards, get_card
 from kolrami.catalog.models import FactionCode, ShipClass, UpgradeType
 from kolrami.catalog.names import Names
-from kolrami.cli.support import command, console, print_json
+from kolrami.cli.support import AsJson, command, console, print_json
 from kolrami.errors import InvalidInputError, KolramiError, path_is, quoted
 from kolrami.fleet.document import (
     MAX_NAME_CHARS,
@@ -48,7 +48,6 @@ Surcharge = Annotated[
 ]
 
 
-AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 Source = Annotated[
     str,
     typer.Argument(

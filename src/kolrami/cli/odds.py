@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from kolrami.catalog import Arc, ShipClass, ShipPack, WeaponKind, builtin_pack
-from kolrami.cli.support import command, console, print_json
+from kolrami.cli.support import AsJson, command, console, print_json
 from kolrami.errors import InvalidInputError
 from kolrami.rules.fpf.damage import penetration_target
 from kolrami.sim.odds import GroupOdds, Model, VolleyOdds, WeaponGroup, ship_volley, volley_odds
@@ -189,7 +189,7 @@ def odds_cmd(
     model: Annotated[
         Model, typer.Option(case_sensitive=False, help="How photons see shields after phasers.")
     ] = Model.SEQUENTIAL,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
     plot: Annotated[
         Path | None, typer.Option(help="Write a bar chart of the damage to this PNG.")
     ] = None,
