@@ -1,4 +1,4 @@
-"""One door for every change (GUIDE 3.4): the rules change a ship's numbers only by recording a
+"""One door for every change: the rules change a ship's numbers only by recording a
 Change event through `Battle.record`, whose `apply` is the only code that sets them. Then the
 log holds exactly what the battle became, and its readers apply the same facts.
 

@@ -290,8 +290,8 @@ def replay_cmd(
         # What it recorded still draws (--html, --tracks read the log's own events).
         why = (
             f"{log} was played under rules {made_under} and this Kolrami plays {plays}: "
-            "it cannot re-run that battle to check it (GUIDE 3.10); its --html replay and "
-            "--tracks still draw from the log itself"
+            "it cannot re-run that battle to check it (the same orders resolve otherwise under "
+            "other rules); its --html replay and --tracks still draw from the log itself"
         )
         if not pictures:
             raise InvalidInputError(why)

@@ -6,7 +6,7 @@ squadron at a points budget, or a fleet (preset or FleetX file). Every pair of c
 matchup; battle `k` of a matchup has the seed `derive_seed(master seed, matchup id, k)`, plays
 the first combatant on side A when `k` is even and on side B when odd, and cycles through the
 ordered pairs of captains. Nothing about a battle depends on who plays it, where, or when, so
-results are the same on any backend with any number of workers (GUIDE 6).
+results are the same on any backend with any number of workers.
 """
 
 from __future__ import annotations
