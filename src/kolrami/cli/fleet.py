@@ -300,6 +300,33 @@ def import_cmd(
         console().print(f"Saved {out}")
 
 
+def _check_new_file(out: Path, force: bool) -> None:
+    """Refuse an --out that cannot be written: a folder, a file there already (unless
+    --force), a file in a folder that does not exist."""
+    if path_is(out, "dir"):
+        raise InvalidInputError(f"--out '{quoted(out)}' is a folder; name a file in it (mine.json)")
+    if path_is(out, "file") and not force:
+        raise InvalidInputError(
+            f"--out '{quoted(out)}' is there already: name another file, or add --force to "
+            "replace it"
+        )
+    folder = out.parent if str(out.parent) else Path(".")
+    if not path_is(folder, "dir"):
+        raise InvalidInputError(
+            f"--out '{quoted(out)}': folder '{quoted(folder)}' does not exist; make it first"
+        )
+
+
+# the options of new_cmd, named
+ForceOption = Annotated[
+    bool, typer.Option("--force", help="Replace the --out file if it is there already.")
+]
+SheetJsonOption = Annotated[
+    bool,
+    typer.Option("--json", help="Print the saved fleet's sheet as JSON (prompts go to stderr)."),
+]
+
+
 @command(fleet_app, "new")
 def new_cmd(
     out: Annotated[Path, typer.Option("--out", help="Where to save the fleet.")] = Path(
@@ -307,15 +334,8 @@ def new_cmd(
     ),
     limit: Limit = DEFAULT_SP_LIMIT,
     surcharge: Surcharge = 0,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace the --out file if it is there already.")
-    ] = False,
-    as_json: Annotated[
-        bool,
-        typer.Option(
-            "--json", help="Print the saved fleet's sheet as JSON (prompts go to stderr)."
-        ),
-    ] = False,
+    force: ForceOption = False,
+    as_json: SheetJsonOption = False,
 ) -> None:
     """Build a fleet at the prompt: ship classes and cards by id or name, loosely, with Tab
     completion and a running SP total.
@@ -331,18 +351,7 @@ def new_cmd(
     _check_limit(limit)
     if surcharge < 0:
         raise InvalidInputError(f"--surcharge {surcharge}: use 0 (off) or more")
-    if path_is(out, "dir"):
-        raise InvalidInputError(f"--out '{quoted(out)}' is a folder; name a file in it (mine.json)")
-    if path_is(out, "file") and not force:
-        raise InvalidInputError(
-            f"--out '{quoted(out)}' is there already: name another file, or add --force to "
-            "replace it"
-        )
-    folder = out.parent if str(out.parent) else Path(".")
-    if not path_is(folder, "dir"):
-        raise InvalidInputError(
-            f"--out '{quoted(out)}': folder '{quoted(folder)}' does not exist; make it first"
-        )
+    _check_new_file(out, force)
     _completion(pack.names.labels + card_names().labels)
     con = Console(stderr=True) if as_json else console()
     err = as_json  # with --json, stdout is kept for the JSON
