@@ -833,11 +833,6 @@ class Store:
                 continue
         raise KolramiError(f"cannot keep the secret '{name}' in {self.url}")
 
-    def organizer_name(self, organizer_id: int) -> str | None:
-        """An organizer's user name, or None when the account does not exist."""
-        row = self._one("SELECT username FROM organizers WHERE id = :id", id=organizer_id)
-        return None if row is None else str(row[0])
-
     def web_session(self, token: str) -> tuple[int, str] | None:
         """(organizer id, user name) of a live session, or None: ended, unknown, or older than
         SESSION_LIFETIME from its login (the lifetime is absolute: using it does not renew it)."""
