@@ -526,7 +526,6 @@ class Store:
     export = _use_case(transfer.export, write=False)
     standings_csv = _use_case(transfer.standings_csv, write=False)
     import_event = _use_case(transfer.import_event)
-    # accounts
     # the round's timer (OP-02)
     timer = _use_case(timer_service.timer, write=False)
     start_timer = _use_case(timer_service.start_timer)
@@ -541,6 +540,7 @@ class Store:
     approve_join = _use_case(joining.approve_join)
     refuse_join = _use_case(joining.refuse_join)
     archive = _use_case(joining.archive, write=False)
+    # accounts
     create_organizer = _use_case(accounts.create_organizer)
     create_first_organizer = _use_case(accounts.create_first_organizer)
     organizer = _use_case(accounts.organizer, write=False)
