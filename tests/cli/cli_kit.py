@@ -1,4 +1,5 @@
-"""What the tournament commands' tests share: a store made through the CLI, and its rows."""
+"""What the commands' tests share: a command run and its output, a store made through the CLI
+and its rows."""
 
 from __future__ import annotations
 
@@ -7,7 +8,18 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from kolrami.cli import main
+from typer.testing import CliRunner
+
+from kolrami.cli import app, main
+
+runner = CliRunner()
+
+
+def run_ok(*args: str) -> str:
+    """A command's output; it must succeed."""
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
 
 
 def dump(db: Path) -> list[str]:
