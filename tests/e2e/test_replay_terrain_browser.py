@@ -16,58 +16,8 @@ from kolrami.report.tracks import tracks_figure, write_tracks
 from kolrami.scenarios.models import FEATURE_KINDS, builtin_scenario, parse_scenario
 from kolrami.sim.play import simulate
 
-EVERYTHING = """
-[scenario]
-name = "everything"
-driver = "advanced"
-rules = ["advanced", "adv-terrain"]
-turn_limit = 3
-start_speed_cm = 0
-movement = "individual"
-masking = "method-2"
-[[scenario.terrain]]
-kind = "planet"
-x = 20
-y = 30
-radius_cm = 4
-[[scenario.terrain]]
-kind = "moon"
-x = 160
-y = 30
-radius_cm = 2
-[[scenario.terrain]]
-kind = "nebula"
-outline = [[30, 50], [60, 45], [55, 75]]
-[[scenario.terrain]]
-kind = "ion-storm"
-front = [[5, 0], [5, 120]]
-heading_deg = 0
-speed_hexes = 4
-[[scenario.terrain]]
-kind = "minefield"
-owner = "A"
-mines = [[100, 40], [104, 40]]
-[[scenario.terrain]]
-kind = "black-hole"
-x = 130
-y = 60
-horizon_cm = 3
-rings = 3
-[[scenario.terrain]]
-kind = "neutron-star"
-x = 170
-y = 100
-[[scenario.terrain]]
-kind = "magnetar"
-x = 175
-y = 15
-reach_hexes = 2
-[[scenario.terrain]]
-kind = "gas-giant"
-x = 80
-y = 90
-radius_hexes = 4
-"""
+#: a scenario with one feature of every kind
+EVERYTHING = (Path(__file__).parent / "everything.toml").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
