@@ -206,7 +206,7 @@ def sheet_cmd(
     """The event's Fleet Build Sheet, print-ready (FBS-01, FBS-02, FBS-03, FBS-04, FBS-05, FBS-06,
     FBS-07, FBS-08, FBS-09, FBS-10, FBS-11, FBS-12)."""
     # jinja2, about 25 ms
-    from kolrami.report.build_sheet import check_paths, render_html, render_pdf, write
+    from kolrami.report.build_sheet import check_paths, render_html, write_sheets
 
     check_paths(html, pdf)
     if page.lower() not in ("a4", "letter"):
@@ -214,13 +214,7 @@ def sheet_cmd(
     report = _report(load_any(source), limit, surcharge)
     text = render_html(report, player, email, event, date, page.lower())
     out = console()
-    wrote = []
-    if html is not None:
-        write(html, text)
-        wrote.append(str(html))
-    if pdf is not None:
-        write(pdf, render_pdf(text))
-        wrote.append(str(pdf))
+    wrote = write_sheets(text, html, pdf)
     if as_json:
         print_json({"wrote": wrote, **_report_json(report)})
         return

@@ -779,18 +779,12 @@ def sheet_cmd(
 ) -> None:
     """The organizer's score sheet and every player's Fleet Build Sheet with the round log."""
     # jinja2, about 25 ms: loaded when sheets are written
-    from kolrami.report.build_sheet import check_paths, render_pdf, write
+    from kolrami.report.build_sheet import check_paths, write_sheets
     from kolrami.report.tournament_sheets import event_sheets_html
 
     check_paths(html, pdf)
     text = event_sheets_html(_store(db), event)
-    wrote = []
-    if html is not None:
-        write(html, text)
-        wrote.append(str(html))
-    if pdf is not None:
-        write(pdf, render_pdf(text))
-        wrote.append(str(pdf))
+    wrote = write_sheets(text, html, pdf)
     if as_json:
         print_json({"wrote": wrote})
         return
