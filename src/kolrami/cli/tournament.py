@@ -243,11 +243,10 @@ def player_add_cmd(
     store = _store(db)
     chosen = load_any(fleet)
     store.add_player(event, name, chosen, email)
-    answer(
-        as_json,
-        {"event": store.state(event).name, "player": name.strip(), "fleet": chosen.name},
-        f"Registered {name.strip()} with {chosen.name}.",
-    )
+    if as_json:  # the event's name read only for the JSON
+        print_json({"event": store.state(event).name, "player": name.strip(), "fleet": chosen.name})
+        return
+    console().print(f"Registered {name.strip()} with {chosen.name}.")
 
 
 @command(player_app, "drop")
