@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate the golden battle transcripts in tests/golden/ (GUIDE 7: golden JSONL, diffed).
+"""Regenerate the golden battle transcripts in tests/golden/ (JSONL, diffed by tests/golden).
 
 Each transcript is the full JSONL event log of one seeded battle. tests/golden/test_golden.py
 plays every transcript again from its header with its own logged orders (never asking the

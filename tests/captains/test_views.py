@@ -1,4 +1,4 @@
-"""Frozen per-side views (GUIDE 3.8): a captain reads snapshots and can change nothing."""
+"""Frozen per-side views: a captain reads snapshots and can change nothing."""
 
 from __future__ import annotations
 

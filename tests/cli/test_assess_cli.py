@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_kit import run_ok
 from typer.testing import CliRunner
 
 from kolrami.cli import app
@@ -20,12 +21,6 @@ from kolrami.cli.assess import duration_text, speed_text
 
 runner = CliRunner()
 SMALL = ["--classes", "reliant,ktroika,sting", "--battles", "4", "--workers", "1"]
-
-
-def run_ok(*args: str) -> str:
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == 0, result.output
-    return result.stdout
 
 
 def without_run(data: dict[str, Any]) -> dict[str, Any]:

@@ -6,17 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cli_kit import run_ok
 
-from kolrami.cli import app, main
-
-runner = CliRunner()
-
-
-def run_ok(*args: str) -> str:
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == 0, result.output
-    return result.stdout
+from kolrami.cli import main
 
 
 def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -6,17 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_kit import run_ok
 from typer.testing import CliRunner
 
 from kolrami.cli import app, main
 
 runner = CliRunner()
-
-
-def run_ok(*args: str) -> str:
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == 0, result.output
-    return result.stdout
 
 
 def test_battle_json_has_the_documented_keys() -> None:

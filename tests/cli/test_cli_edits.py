@@ -3,39 +3,28 @@ is one line, exit code 2, and changes nothing stored."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
+from cli_kit import cup, dump
 
 from kolrami.cli import main
 
 
-def _dump(db: Path) -> list[str]:
-    with contextlib.closing(sqlite3.connect(db)) as c:
-        return list(c.iterdump())
-
-
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
-    path = tmp_path / "cli-edits.db"
-    assert main(["tournament", "new", "Cup", "--seed", "3", "--db", str(path)]) == 0
-    for name in ("Zoe", "ann", "Bea", "Cal", "Dan"):
-        args = ["tournament", "player", "add", name, "--fleet", "presets:klingon-strike"]
-        assert main([*args, "--db", str(path)]) == 0
-    return path
+    return cup(tmp_path / "cli-edits.db", ("Zoe", "ann", "Bea", "Cal", "Dan"))
 
 
 def refused(db: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    before = _dump(db)
+    before = dump(db)
     capsys.readouterr()
     assert main([*args, "--db", str(db)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     assert message in err[0]
-    assert _dump(db) == before
+    assert dump(db) == before
 
 
 @pytest.mark.rule("OP-12")

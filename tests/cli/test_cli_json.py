@@ -4,14 +4,13 @@ so a command added without `--json`, or without a line here, fails it."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
+from cli_tree import leaf_commands
 from kolrami.cli import app
 
 runner = CliRunner()
@@ -125,19 +124,6 @@ SETUP: dict[str, list[list[str]]] = {
 
 #: What the prompts of `fleet new` are answered with.
 FLEET_NEW_INPUT = "Mine\nstar hawk\n1\n\n\n\n\n\n\n\n\n\n"
-
-
-def leaf_commands() -> Iterator[tuple[str, Any]]:
-    """Every command of the CLI by its full name ('tournament player add')."""
-
-    def walk(command: Any, path: list[str]) -> Iterator[tuple[str, Any]]:
-        if hasattr(command, "commands"):
-            for name, sub in command.commands.items():
-                yield from walk(sub, [*path, name])
-        else:
-            yield " ".join(path), command
-
-    yield from walk(typer.main.get_command(app), [])
 
 
 def test_every_command_has_json_or_says_why_not() -> None:

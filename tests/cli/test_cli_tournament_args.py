@@ -5,31 +5,20 @@ event --event NAME; the earlier forms still work. An impossible score is refused
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
+from cli_kit import cup, dump
 
 from kolrami.cli import main
 
 BASE = "http://192.168.1.20:8000"
 
 
-def _dump(db: Path) -> list[str]:
-    with contextlib.closing(sqlite3.connect(db)) as c:
-        return list(c.iterdump())
-
-
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
-    path = tmp_path / "args.db"
-    assert main(["tournament", "new", "Cup", "--seed", "3", "--db", str(path)]) == 0
-    for name in ("Ana Lima", "Bea", "Cal", "Dan"):
-        args = ["tournament", "player", "add", name, "--fleet", "presets:klingon-strike"]
-        assert main([*args, "--db", str(path)]) == 0
-    return path
+    return cup(tmp_path / "args.db", ("Ana Lima", "Bea", "Cal", "Dan"))
 
 
 def _tables(db: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, str]]:
@@ -40,13 +29,13 @@ def _tables(db: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, str]
 
 
 def refused(db: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    before = _dump(db)
+    before = dump(db)
     capsys.readouterr()
     assert main([*args, "--db", str(db)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err
     assert message in err[0]
-    assert _dump(db) == before
+    assert dump(db) == before
 
 
 def test_result_and_verify_take_the_player_then_round_as_an_option(

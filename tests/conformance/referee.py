@@ -70,7 +70,7 @@ class Violation:
 
 
 # ---------------------------------------------------------------------------------------------
-# Geometry, our own (GUIDE 4: cm on a plane, headings in 60-degree steps, +1 a turn to port)
+# Geometry, our own (cm on a plane, headings in 60-degree steps, +1 a turn to port)
 
 HEX = 6
 EPS_CM = 0.02  # the log rounds positions to 0.001 cm; lengths add a few roundings

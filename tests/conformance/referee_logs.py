@@ -11,7 +11,16 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from referee import referee
+
 Event = dict[str, Any]
+Log = list[Event]
+
+
+def clauses(log: Log) -> set[str]:
+    """The clauses the referee finds broken in a log."""
+    return {v.clause for v in referee(log)}
+
 
 SCENARIO: dict[str, Any] = {
     "name": "standard",

@@ -318,7 +318,7 @@ def test_seeded_advanced_battles_keep_the_invariants(sample: int) -> None:
 
 class Watcher:
     """A captain that plays like `inner` and, at every decision, checks what its view shows of
-    cloaked enemies against the referee's state (GUIDE 3.8)."""
+    cloaked enemies against the referee's state (a captain sees only what its side may know)."""
 
     def __init__(self, inner: Any, battle: Battle, problems: list[str]) -> None:
         self.inner = inner

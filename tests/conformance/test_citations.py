@@ -1,4 +1,4 @@
-"""Clause citations: a rule is found by its catalogue id with one grep (GUIDE 2).
+"""Clause citations: a rule is found by its catalogue id with one grep.
 
 Every id cited in src/ is a catalogue id, written out in full (no ranges such as FPF-DMG-01..06,
 no short forms such as "-06, -07" or MOV-10), and every clause a test checks is cited in the

@@ -1,4 +1,4 @@
-"""Imports at the top (GUIDE 2): a function-level import only loads a heavy or optional
+"""Imports at the top: a function-level import only loads a heavy or optional
 dependency lazily, and a comment beside it says why."""
 
 from __future__ import annotations

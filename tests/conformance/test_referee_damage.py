@@ -6,25 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+import referee_logs as logs
 from referee import referee
-from referee_logs import (
-    Event,
-    at,
-    base_log,
-    drift_log,
-    dropped,
-    edited,
-    hit,
-    inserted,
-    kill_log,
-    points,
-)
-
-Log = list[Event]
-
-
-def clauses(log: Log) -> set[str]:
-    return {v.clause for v in referee(log)}
+from referee_logs import Event, Log, at, base_log, clauses, drift_log, edited, inserted, kill_log
 
 
 def _a1_volley(log: Log) -> int:
@@ -47,7 +31,7 @@ def wrong_strength(log: Log) -> Log:
 
 
 def a_hit_missing(log: Log) -> Log:
-    return dropped(log, _first_hit(log))
+    return logs.dropped(log, _first_hit(log))
 
 
 def natural_ten(log: Log) -> Log:
@@ -58,7 +42,7 @@ def natural_ten(log: Log) -> Log:
 def natural_ten_lands(log: Log) -> Log:
     bad = natural_ten(log)
     i = at(bad, e="volley_fired", ship="B1")
-    return inserted(bad, i + 1, hit("B1", "A1", "phaser", 4, "shields", 1, "shields", 17, 13))
+    return inserted(bad, i + 1, logs.hit("B1", "A1", "phaser", 4, "shields", 1, "shields", 17, 13))
 
 
 def stale_shields(log: Log) -> Log:
@@ -115,7 +99,7 @@ def wrong_winner(log: Log) -> Log:
 
 
 def control_kept(log: Log) -> Log:
-    return dropped(log, at(log, e="control_changed"))
+    return logs.dropped(log, at(log, e="control_changed"))
 
 
 def control_lost_for_nothing(log: Log) -> Log:
@@ -141,7 +125,7 @@ def too_many_repairs(log: Log) -> Log:
 def repair_in_the_move(log: Log) -> Log:
     i = _repair(log, "engine_power")
     shot = log[i]
-    rest = dropped(log, i)
+    rest = logs.dropped(log, i)
     return inserted(rest, at(rest, e="turn_ended", turn=2), shot)
 
 
@@ -262,11 +246,11 @@ def short_kill(log: Log) -> Log:
 
 
 def no_kill_points(log: Log) -> Log:
-    return dropped(log, at(log, e="fleet_points_awarded", reason="kill"))
+    return logs.dropped(log, at(log, e="fleet_points_awarded", reason="kill"))
 
 
 def no_resource(log: Log) -> Log:
-    return dropped(log, at(log, e="fleet_points_awarded", reason="resource"))
+    return logs.dropped(log, at(log, e="fleet_points_awarded", reason="resource"))
 
 
 def back_in_the_middle(log: Log) -> Log:
@@ -347,6 +331,6 @@ def test_the_resource_scores_once_every_ship_carries_a_token() -> None:
     extra = inserted(
         log,
         at(log, e="turn_ended", turn=1),
-        points("A", 10, "resource", "reinforcements-sideboard", 95),
+        logs.points("A", 10, "resource", "reinforcements-sideboard", 95),
     )
     assert "PP-18" in clauses(extra)

@@ -6,25 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+import referee_logs as logs
 from referee import referee
-from referee_logs import (
-    Event,
-    at,
-    base_log,
-    declared,
-    drift_log,
-    dropped,
-    edited,
-    inserted,
-    order,
-    volley,
-)
-
-Log = list[Event]
-
-
-def clauses(log: Log) -> set[str]:
-    return {v.clause for v in referee(log)}
+from referee_logs import Log, at, base_log, clauses, drift_log, edited, inserted
 
 
 def _a1_volley(log: Log) -> int:
@@ -32,12 +16,12 @@ def _a1_volley(log: Log) -> int:
 
 
 def no_lock(log: Log) -> Log:
-    return dropped(log, at(log, e="fire_declared", ship="A1"))
+    return logs.dropped(log, at(log, e="fire_declared", ship="A1"))
 
 
 def twice(log: Log) -> Log:
     i = at(log, e="volley_fired", ship="A2")
-    return inserted(log, i, volley("A1", "B1", "phaser", 4, 10, 22.0, [1, 1, 1, 1, 1, 1]))
+    return inserted(log, i, logs.volley("A1", "B1", "phaser", 4, 10, 22.0, [1, 1, 1, 1, 1, 1]))
 
 
 def other_target(log: Log) -> Log:
@@ -66,14 +50,16 @@ def reaction_log() -> Log:
         log, at(log, e="order_given", order="REACT BS1 HOLD"), order="REACT BS1 B1:F@A1 B2:F@A1"
     )
     i = at(log, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1")
-    log = inserted(log, i, declared("B1", "A1", "F", True), declared("B2", "A1", "F", True))
+    log = inserted(
+        log, i, logs.declared("B1", "A1", "F", True), logs.declared("B2", "A1", "F", True)
+    )
     j = at(log, e="ship_moved", ship="A1")
-    log = inserted(log, j, volley("B1", "A1", "phaser", 2, 14, 18.0, [4]))
+    log = inserted(log, j, logs.volley("B1", "A1", "phaser", 2, 14, 18.0, [4]))
     k = at(log, e="order_given", order="BS1 SPD 20 T+1 T0 FIRE B1:F@A1 B2:F@A1")
     log = edited(log, k, order="BS1 SPD 20 T+1 T0 HOLD")
     drop = [at(log, e="fire_declared", ship=s, reaction=False) for s in ("B1", "B2")]
     drop.append(len(log) - 1 - [e.get("e") for e in reversed(log)].index("volley_fired"))
-    return dropped(log, *drop)
+    return logs.dropped(log, *drop)
 
 
 def reaction_from_the_side(log: Log) -> Log:
@@ -83,7 +69,7 @@ def reaction_from_the_side(log: Log) -> Log:
 def reaction_after_the_move(log: Log) -> Log:
     i = at(log, e="volley_fired", ship="B1")
     shot = log[i]
-    rest = dropped(log, i)
+    rest = logs.dropped(log, i)
     j = at(rest, e="ship_moved", ship="B1")
     return inserted(rest, j, {**shot, "range_cm": 18.0})
 
@@ -98,7 +84,7 @@ def reaction_at_a_still_target(log: Log) -> Log:
 
 def not_as_a_unit(log: Log) -> Log:
     i = at(log, e="volley_fired", ship="A2")
-    return dropped(log, at(log, e="fire_declared", ship="A2"), i, i + 1, i + 2)
+    return logs.dropped(log, at(log, e="fire_declared", ship="A2"), i, i + 1, i + 2)
 
 
 def beyond_range(log: Log) -> Log:
@@ -213,6 +199,6 @@ def test_masking_method_2_masks_nothing() -> None:
 def test_an_out_of_control_ship_does_not_declare_fire() -> None:
     log = drift_log()
     i = at(log, e="squadron_activated", squadron="AS1")
-    bad = inserted(log, i + 1, order("A", "AS1 FIRE A1:F@B1"), declared("A1", "B1", "F"))
+    bad = inserted(log, i + 1, logs.order("A", "AS1 FIRE A1:F@B1"), logs.declared("A1", "B1", "F"))
     assert "FPF-DMG-13" in clauses(bad)
     assert "FPF-DMG-13" not in clauses(log)

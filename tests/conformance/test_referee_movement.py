@@ -6,25 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+import referee_logs as logs
 from referee import referee
-from referee_logs import (
-    Event,
-    activated,
-    at,
-    base_log,
-    drift_log,
-    dropped,
-    edited,
-    inserted,
-    kill_log,
-    moved,
-)
-
-Log = list[Event]
-
-
-def clauses(log: Log) -> set[str]:
-    return {v.clause for v in referee(log)}
+from referee_logs import Log, at, base_log, clauses, drift_log, edited, inserted, kill_log
 
 
 def _a1_move(log: Log) -> int:
@@ -80,11 +64,11 @@ def short_with_cause(log: Log) -> Log:
 
 
 def moved_out_of_turn(log: Log) -> Log:
-    return inserted(log, _a1_move(log), moved("B1", [[90, 58], [90, 58]], 3, 0, 0.0))
+    return inserted(log, _a1_move(log), logs.moved("B1", [[90, 58], [90, 58]], 3, 0, 0.0))
 
 
 def no_roll_off(log: Log) -> Log:
-    return dropped(log, at(log, e="initiative_rolled"))
+    return logs.dropped(log, at(log, e="initiative_rolled"))
 
 
 def loser_first(log: Log) -> Log:
@@ -96,7 +80,7 @@ def forced_without_pursuit(log: Log) -> Log:
     b0 = at(log, e="order_given", order="ACT BS1")
     b1 = at(log, e="turn_ended")
     block = log[b0 + 1 : b1]
-    block[0] = activated("BS1", "AS1")
+    block[0] = logs.activated("BS1", "AS1")
     rest = [e for i, e in enumerate(log) if not b0 <= i < b1]
     return rest[: a + 1] + block + rest[a + 1 :]
 
@@ -116,8 +100,8 @@ def derelict_flies(log: Log) -> Log:
         log,
         end,
         {"e": "turn_started", "turn": 2},
-        activated("BS1"),
-        moved("B1", [[90, 32], [90, 22]], 3, 10, 10.0),
+        logs.activated("BS1"),
+        logs.moved("B1", [[90, 32], [90, 22]], 3, 10, 10.0),
         {"e": "turn_ended", "turn": 2},
     )
 
@@ -128,7 +112,7 @@ def into_the_planet(log: Log) -> Log:
 
 
 def dead_squadron_activated(log: Log) -> Log:
-    return inserted(log, at(log, e="turn_ended"), activated("BS1"))
+    return inserted(log, at(log, e="turn_ended"), logs.activated("BS1"))
 
 
 CASES = [
@@ -189,7 +173,7 @@ def test_a_derelict_needs_the_option() -> None:
 def test_a_squadron_with_no_ship_in_play_is_not_activated() -> None:
     log = kill_log()
     end = at(log, e="turn_started", turn=2)
-    assert "FPF-MOV-01" in clauses(inserted(log, end - 1, activated("BS1")))
+    assert "FPF-MOV-01" in clauses(inserted(log, end - 1, logs.activated("BS1")))
     assert "FPF-MOV-01" not in clauses(log)
 
 

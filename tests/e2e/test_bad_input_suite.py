@@ -22,21 +22,19 @@ import re
 import shutil
 import sqlite3
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
-import typer
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kolrami.cli.web as cli_web
-from kolrami.cli import app as cli_app
+from cli_tree import leaf_commands
 from kolrami.cli import main
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string, to_fleetx
@@ -149,19 +147,6 @@ class Tally:
     runs: int = 0
     refused: int = 0
     failures: list[str] = field(default_factory=list)
-
-
-def commands() -> Iterator[tuple[str, Any]]:
-    """(name, command) of every leaf command of the CLI."""
-
-    def walk(cmd: Any, path: list[str]) -> Iterator[tuple[str, Any]]:
-        if hasattr(cmd, "commands"):
-            for name, sub in cmd.commands.items():
-                yield from walk(sub, [*path, name])
-        else:
-            yield " ".join(path), cmd
-
-    yield from walk(typer.main.get_command(cli_app), [])
 
 
 def value_params(cmd: Any) -> list[Any]:
@@ -280,7 +265,7 @@ def test_every_command_keeps_the_promise_on_bad_input(
     monkeypatch.chdir(tmp_path)
     tally = Tally()
     inputs = {**TEXT}
-    for name, cmd in commands():
+    for name, cmd in leaf_commands():
         params = value_params(cmd)
         if not params:
             continue

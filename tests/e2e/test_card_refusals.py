@@ -6,15 +6,12 @@ form, sent again once the cause is gone, is saved."""
 from __future__ import annotations
 
 import sqlite3
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
-from test_web_browser import CHROMIUM, LAPTOP, Device, _free_port, browser, shots
+from kit import LAPTOP, Device, needs_browser, serve
 
 from kolrami.fleet import load_fleet
 from kolrami.tournament import store as store_module
@@ -23,12 +20,7 @@ from kolrami.web import create_app
 from kolrami.web.security import hash_secret
 from web_helpers import FLEETS, PASSWORD, possible_points
 
-__all__ = ["browser", "shots"]  # fixtures of the Mara's-evening test, used here
-
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium"),
-    pytest.mark.slow,
-]
+pytestmark = [needs_browser, pytest.mark.slow]
 
 
 @pytest.fixture
@@ -48,18 +40,7 @@ def busy_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
 
 @pytest.fixture
 def site(busy_store: Store) -> Iterator[str]:
-    app = create_app(busy_store)
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    yield from serve(create_app(busy_store))
 
 
 def _log_in(page: Any) -> None:

@@ -1,5 +1,5 @@
 """What an organizer coming from Cryodex, cobra or BCP asks for (issue 17, items 3 to 7), in the
-real browser (Playwright driving Debian's chromium, with the fixtures of test_web_browser):
+real browser (Playwright driving Debian's chromium, with the kit of tests/e2e):
 co-organizers, edits before and during the event, the build check from the phone (OP-14),
 pairings by table and by name, and an event imported and its standings exported.
 
@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 import test_web_browser as wb
+from kit import LAPTOP, PHONE, Device
 
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
@@ -29,13 +30,6 @@ from kolrami.web.security import hash_pin, hash_secret
 from web_helpers import FLEETS, PASSWORD, possible_points
 
 pytestmark = wb.pytestmark
-sync_api = wb.sync_api
-
-# the fixtures of Mara's evening: a fresh store, the app on it by uvicorn, chromium, shots
-store = wb.store
-server = wb.server
-browser = wb.browser
-shots = wb.shots
 
 PINS = {"Ann": "1111", "Ben": "2222", "Cat": "3333", "Dev": "4444", "Eli": "5555"}
 
@@ -56,8 +50,8 @@ def _setup(store: Store, players: int = 5, owner: str = "mara") -> int:
     return store.event_id("Friday")
 
 
-def _login(browser: Any, server: str, shots: Path, who: str, **kwargs: Any) -> wb.Device:
-    device = wb.Device(browser, server, shots, who, **(kwargs or wb.LAPTOP))
+def _login(browser: Any, server: str, shots: Path, who: str, **kwargs: Any) -> Device:
+    device = Device(browser, server, shots, who, **(kwargs or LAPTOP))
     page = device.go("/login")
     page.fill("#username", who)
     page.fill("#password", PASSWORD)
@@ -66,7 +60,7 @@ def _login(browser: Any, server: str, shots: Path, who: str, **kwargs: Any) -> w
     return device
 
 
-def _script_errors(device: wb.Device) -> list[str]:
+def _script_errors(device: Device) -> list[str]:
     """The page's script errors; the console's line for a refused form (a 4xx we asked for by
     sending bad input) is not one."""
     return [e for e in device.errors if "status of 4" not in e]
@@ -223,7 +217,7 @@ def test_item_5_build_check(browser: Any, server: str, store: Store, shots: Path
     assert a in page.inner_text(".build-waiting")
     assert b in page.inner_text(".build-waiting")
 
-    phone = wb.Device(browser, server, shots, "phone", **wb.PHONE)
+    phone = Device(browser, server, shots, "phone", **PHONE)
     page = phone.go(f"/events/{eid}/rounds/1/tables/{table}")
     page.check(f"#build-check input[name=player][value='{a}']")
     page.fill("#initials", "XX")

@@ -8,17 +8,13 @@ KOLRAMI_SCREENSHOTS (a folder) when it is set, else to the test's temporary fold
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
+from kit import needs_browser, serve
 
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
@@ -26,25 +22,9 @@ from kolrami.tournament.store import Store
 from kolrami.web import create_app
 from web_helpers import PASSWORD, new_event, organizer
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PHONES = {"small-phone": 360, "phone": 390}
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
-)
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="needs playwright (pip install playwright)"
-)
+pytestmark = needs_browser
 
 # every box on the screen whose right edge passes the viewport's, or that hides part of itself
 # by scrolling sideways
@@ -89,39 +69,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, i
     assert found, "the long-named player is not listed"
     player = int(found.group(1))
     assert desk.post(f"/org/events/{eid}/pair").status_code == 303  # fleets go public
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", eid, player
-    server.should_exit = True
-    thread.join(timeout=10)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("KOLRAMI_SCREENSHOTS") or tmp_path / "shots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    for base in serve(app):
+        yield base, eid, player
 
 
 def phone(browser: Any, width: int) -> Any:

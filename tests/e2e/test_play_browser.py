@@ -8,95 +8,20 @@ KOLRAMI_SCREENSHOTS (a folder) when it is set, else to the test's temporary fold
 
 from __future__ import annotations
 
-import os
-import socket
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
+from kit import TABLET, needs_browser, until
 from typer.testing import CliRunner
 
 from kolrami.cli import app as cli
-from kolrami.tournament.store import Store
-from kolrami.web import create_app
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-#: an upright 10-inch tablet
-TABLET = {"viewport": {"width": 820, "height": 1180}, "is_mobile": True, "has_touch": True}
-
-pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
-    ),
-    pytest.mark.slow,
-]
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="needs playwright (pip install playwright)"
-)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    app = create_app(Store(str(tmp_path / "store.db")), play_dir=tmp_path / "games")
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("KOLRAMI_SCREENSHOTS") or tmp_path / "shots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
-def _until(check: Any, what: str, seconds: float = 30) -> None:
-    """Poll `check` (the page's policy allows no eval, so no wait_for_function)."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
+pytestmark = [needs_browser, pytest.mark.slow]
 
 
 def _ready(page: Any) -> None:
-    _until(
+    until(
         lambda: (
             page.get_attribute("#play", "data-orders") is not None
             and page.get_attribute("#play", "data-busy") != "yes"
@@ -190,7 +115,7 @@ def test_a_whole_battle_by_clicking_on_a_tablet_replays_identically(
             assert _orders(page) == before
             reloaded = True
         _act(page, kind or "")
-        _until(
+        until(
             lambda n=before: _orders(page) != n or page.locator("#refusal").is_visible(),
             "the order to be taken",
         )

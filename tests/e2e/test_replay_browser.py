@@ -7,13 +7,13 @@ folder to keep the screenshots for a look.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from kit import needs_browser
 from matplotlib import image
 
 from kolrami.fleet import load_fleet
@@ -22,25 +22,7 @@ from kolrami.report.replay_format import SIDE_COLOURS
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
-)
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="needs playwright (pip install playwright)"
-)
+pytestmark = needs_browser
 
 
 @pytest.fixture(scope="module")
@@ -50,14 +32,6 @@ def replay_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("replay") / "battle.html"
     write_replay(battle.events(), out)
     return out
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
 
 
 class Page:
@@ -87,15 +61,6 @@ def page(browser: Any, replay_file: Path) -> Iterator[Page]:
     opened = Page(browser, replay_file.as_uri())
     yield opened
     opened.page.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    keep = os.environ.get("KOLRAMI_SCREENSHOTS")
-    if keep:
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        return Path(keep)
-    return tmp_path
 
 
 def colour_pixels(pixels: np.ndarray, hex_colour: str, tolerance: float = 0.06) -> int:

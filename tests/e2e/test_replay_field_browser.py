@@ -9,22 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from kit import needs_browser, open_replay, tab
 
 from kolrami.fleet import load_fleet
 from kolrami.report.replay import replay_data, write_replay
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"]
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
-)
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="needs playwright (pip install playwright)"
-)
+pytestmark = needs_browser
 
 
 def _replay(name: str, seed: int, tmp: Path) -> tuple[Path, dict[str, Any]]:
@@ -37,15 +29,10 @@ def _replay(name: str, seed: int, tmp: Path) -> tuple[Path, dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        tab = browser.new_page(viewport={"width": 1400, "height": 900})
-        errors: list[str] = []
-        tab.on("pageerror", lambda e: errors.append(str(e)))
-        tab.errors = errors
-        yield tab
-        browser.close()
+def page(browser: Any) -> Iterator[Any]:
+    opened = tab(browser)
+    yield opened
+    opened.close()
 
 
 def test_cloaked_ships_are_faint_for_the_referee_and_gone_for_the_hunters(
@@ -56,8 +43,7 @@ def test_cloaked_ships_are_faint_for_the_referee_and_gone_for_the_hunters(
         i for i, s in enumerate(data["steps"]) if s["field"]["cloaked"] and s["field"]["probes"]
     )
     cloaked = data["steps"][step]["field"]["cloaked"]
-    page.goto(path.as_uri())
-    page.wait_for_function("window.kolramiReplay && window.kolramiReplay.ready")
+    open_replay(page, path)
     page.evaluate(f"window.kolramiReplay.go({step}, 1)")
     faint = page.evaluate(
         "[...document.querySelectorAll('g.ship.cloaked')].filter(g => g.style.display !== 'none')"
@@ -84,8 +70,7 @@ def test_cloaked_ships_are_faint_for_the_referee_and_gone_for_the_hunters(
 def test_webs_are_drawn_around_their_captives(page: Any, tmp_path: Path) -> None:
     path, data = _replay("web-trap", 3, tmp_path)
     step = next(i for i, s in enumerate(data["steps"]) if s["field"]["webs"])
-    page.goto(path.as_uri())
-    page.wait_for_function("window.kolramiReplay && window.kolramiReplay.ready")
+    open_replay(page, path)
     page.evaluate(f"window.kolramiReplay.go({step}, 1)")
     assert page.evaluate("document.querySelectorAll('g.web').length") >= 1
     assert not page.errors

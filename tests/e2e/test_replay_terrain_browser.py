@@ -3,12 +3,12 @@ Debian's chromium with one drawn group per feature and the ion storm's area movi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import matplotlib.pyplot as plt
 import pytest
+from kit import open_replay, tab
 
 from kolrami.fleet import load_fleet
 from kolrami.report.replay import replay_data, write_replay
@@ -16,59 +16,8 @@ from kolrami.report.tracks import tracks_figure, write_tracks
 from kolrami.scenarios.models import FEATURE_KINDS, builtin_scenario, parse_scenario
 from kolrami.sim.play import simulate
 
-CHROMIUM = Path("/usr/bin/chromium")
-EVERYTHING = """
-[scenario]
-name = "everything"
-driver = "advanced"
-rules = ["advanced", "adv-terrain"]
-turn_limit = 3
-start_speed_cm = 0
-movement = "individual"
-masking = "method-2"
-[[scenario.terrain]]
-kind = "planet"
-x = 20
-y = 30
-radius_cm = 4
-[[scenario.terrain]]
-kind = "moon"
-x = 160
-y = 30
-radius_cm = 2
-[[scenario.terrain]]
-kind = "nebula"
-outline = [[30, 50], [60, 45], [55, 75]]
-[[scenario.terrain]]
-kind = "ion-storm"
-front = [[5, 0], [5, 120]]
-heading_deg = 0
-speed_hexes = 4
-[[scenario.terrain]]
-kind = "minefield"
-owner = "A"
-mines = [[100, 40], [104, 40]]
-[[scenario.terrain]]
-kind = "black-hole"
-x = 130
-y = 60
-horizon_cm = 3
-rings = 3
-[[scenario.terrain]]
-kind = "neutron-star"
-x = 170
-y = 100
-[[scenario.terrain]]
-kind = "magnetar"
-x = 175
-y = 15
-reach_hexes = 2
-[[scenario.terrain]]
-kind = "gas-giant"
-x = 80
-y = 90
-radius_hexes = 4
-"""
+#: a scenario with one feature of every kind
+EVERYTHING = (Path(__file__).parent / "everything.toml").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -107,29 +56,12 @@ def test_a_detonated_mine_carries_its_turn() -> None:
     pytest.fail("no mine went off in 40 random battles")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright")
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--no-sandbox", "--headless", "--disable-gpu"]
-        )
-        yield launched
-        launched.close()
-
-
 def test_the_page_draws_every_feature_and_moves_the_storm(
     everything: list[Any], browser: Any, tmp_path: Path
 ) -> None:
     out = tmp_path / "everything.html"
     write_replay(everything, out)
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(out.as_uri())
-    page.wait_for_function("window.kolramiReplay && window.kolramiReplay.ready")
+    page = open_replay(tab(browser), out)
     kinds = page.evaluate("[...document.querySelectorAll('g.terrain')].map(g => g.classList[1])")
     assert kinds == list(FEATURE_KINDS)
     assert page.evaluate("document.querySelectorAll('g.terrain.minefield g.mine').length") == 2
@@ -138,7 +70,7 @@ def test_the_page_draws_every_feature_and_moves_the_storm(
     page.keyboard.press("End")
     page.wait_for_timeout(300)
     assert page.evaluate(storm) != first
-    assert errors == []
+    assert page.errors == []
     page.close()
 
 

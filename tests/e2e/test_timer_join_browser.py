@@ -10,22 +10,18 @@ KOLRAMI_SCREENSHOTS (a folder) when it is set, else to the test's temporary fold
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import segno
-import uvicorn
+from kit import LAPTOP, PHONE, WALL, free_port, needs_browser, serve, until
 from test_phone_layout import OVERFLOWS
 
 from kolrami.fleet import load_fleet
@@ -35,67 +31,9 @@ from kolrami.web import create_app
 from kolrami.web.network import lan_address
 from web_helpers import PASSWORD, new_event, organizer
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-WALL = {"viewport": {"width": 1920, "height": 1080}}
-LAPTOP = {"viewport": {"width": 1280, "height": 900}}
 TOO_BIG = json.dumps({"name": "Two Enterprises", "ships": [{"id": "enterprise"}] * 2})
 
-pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
-    ),
-    pytest.mark.slow,
-]
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="needs playwright (pip install playwright)"
-)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("KOLRAMI_SCREENSHOTS") or tmp_path / "shots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def _thread_server(app: Any) -> Iterator[str]:
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+pytestmark = [needs_browser, pytest.mark.slow]
 
 
 class Serve:
@@ -144,14 +82,6 @@ def _login(page: Any, base: str) -> None:
     page.wait_for_url("**/org")
 
 
-def _until(check: Any, what: str, seconds: float = 30) -> None:
-    """Poll `check` (the pages' policy allows no eval, so no wait_for_function)."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
-
-
 def _seconds(clock: str) -> int:
     minutes, seconds = clock.strip().split(":")
     return int(minutes) * 60 + int(seconds)
@@ -163,7 +93,7 @@ def test_the_timer_survives_a_server_restart(browser: Any, tmp_path: Path, shots
     desk = organizer(create_app(Store(str(db))))
     eid = new_event(desk, players=4)
     assert desk.post(f"/org/events/{eid}/pair").status_code == 303
-    server = Serve(db, _free_port())
+    server = Serve(db, free_port())
     server.start()
     try:
         laptop = browser.new_context(**LAPTOP).new_page()
@@ -189,7 +119,7 @@ def test_the_timer_survives_a_server_restart(browser: Any, tmp_path: Path, shots
         wall.goto(f"{server.base}/events/{eid}/clock")
         first = _seconds(wall.inner_text("[data-digits]"))
         assert abs(first - (65 * 60 - (time.time() - started))) <= 3
-        _until(
+        until(
             lambda: _seconds(wall.inner_text("[data-digits]")) < first, "the clock to count", 5
         )  # it counts down by itself
         size = wall.evaluate(
@@ -221,7 +151,7 @@ def test_the_timer_survives_a_server_restart(browser: Any, tmp_path: Path, shots
         # paused at the counter: the wall clock, already open, stops within a poll
         laptop.goto(f"{server.base}/org/events/{eid}/rounds/1")
         laptop.click("#timer button:has-text('Pause')")
-        _until(
+        until(
             lambda: wall.get_attribute("#round-timer", "data-state") == "paused",
             "the wall clock to pause",
             30,
@@ -239,7 +169,7 @@ def test_players_join_from_their_phones(browser: Any, tmp_path: Path, shots: Pat
     app = create_app(store, listen_host="127.0.0.1")
     desk = organizer(app)
     eid = new_event(desk, players=3)
-    for base in _thread_server(app):
+    for base in serve(app):
         laptop = browser.new_context(**LAPTOP).new_page()
         _login(laptop, base)
         laptop.goto(f"{base}/org/events/{eid}")
@@ -316,7 +246,7 @@ def test_the_public_overview_and_archive_on_a_phone(
     desk = organizer(app)
     eid = new_event(desk, players=4, rounds=1)
     store.set_public_settings(None, "Warp Core Games", False, "organizer mara")
-    for base in _thread_server(app):
+    for base in serve(app):
         phone = browser.new_context(**PHONE).new_page()
         phone.goto(f"{base}/events/{eid}/overview")
         assert "Registration: 4 players" in phone.inner_text("#current-round")

@@ -14,119 +14,18 @@ KOLRAMI_SCREENSHOTS (a folder) when it is set, else to the test's temporary fold
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
+from kit import LAPTOP, PHONE, Device, needs_browser
 
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
 from kolrami.tournament.store import Store
-from kolrami.web import create_app
 from web_helpers import FLEETS, impossible_points, possible_points
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-LAPTOP = {"viewport": {"width": 1280, "height": 860}}
-
-pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
-    ),
-    pytest.mark.slow,
-]
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="needs playwright (pip install playwright)"
-)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store(str(tmp_path / "store.db"))
-
-
-@pytest.fixture
-def server(store: Store) -> Iterator[str]:
-    """The app on a fresh store, served by uvicorn on a loopback port."""
-    app = create_app(store)
-    port = _free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("KOLRAMI_SCREENSHOTS") or tmp_path / "shots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
-class Device:
-    """A browser context (laptop, tablet or phone) that records errors and every request."""
-
-    def __init__(self, browser: Any, base: str, shots: Path, name: str, **kwargs: Any) -> None:
-        self.context = browser.new_context(**kwargs)
-        self.page = self.context.new_page()
-        self.base = base
-        self.shots = shots
-        self.name = name
-        self.errors: list[str] = []
-        self.requests: list[str] = []
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("request", lambda r: self.requests.append(r.url))
-
-    def go(self, path: str) -> Any:
-        self.page.goto(self.base + path)
-        return self.page
-
-    def shot(self, label: str) -> Path:
-        path = self.shots / f"{self.name}-{label}.png"
-        self.page.screenshot(path=str(path), full_page=True)
-        return path
-
-    def text(self) -> str:
-        body: str = self.page.inner_text("body")
-        return body
+pytestmark = [needs_browser, pytest.mark.slow]
 
 
 def _register_share(laptop: Device, name: str, preset: str) -> str:

@@ -1,4 +1,4 @@
-"""The one rule binder (GUIDE 3.7, 3.12): hooks run in module order, the last module deciding a
+"""The one rule binder: hooks run in module order, the last module deciding a
 policy wins, and two optional modules that change one policy are refused, naming both."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Determinism: one seed gives one battle, byte for byte, in this process and any other (GUIDE 3.4).
+"""Determinism: one seed gives one battle, byte for byte, in this process and any other.
 
 A battle is re-run from (scenario, fleets, seed, rules version, captains) and must give the same
 log. The cross-process test runs the battle under other hash seeds too, so nothing in the engine

@@ -1,4 +1,4 @@
-"""FleetX, share strings and text: round trips, and no crash on any document (GUIDE 6)."""
+"""FleetX, share strings and text: round trips, and no crash on any document."""
 
 from __future__ import annotations
 

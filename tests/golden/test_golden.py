@@ -13,7 +13,7 @@ scripts/log_fingerprint.py.)
 A difference means the engine, the rules or the data now resolve the same orders differently.
 If that change is a bug, fix it. If it is on purpose, re-record the transcripts with
 `python scripts/regen_golden.py`, read `git diff tests/golden`, and commit them with the change
-(bump RULES_VERSION when outcomes change, GUIDE 3.10).
+(bump RULES_VERSION when outcomes change, and store it with every result).
 """
 
 from __future__ import annotations

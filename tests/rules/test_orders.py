@@ -1,4 +1,4 @@
-"""Order text: every order reads back from its text form, and malformed text says so (GUIDE 3.2).
+"""Order text: every order reads back from its text form, and malformed text says so.
 
 Hypothesis builds orders of every type from their parts; `parse_order(str(order)) == order` must
 hold for all of them. Runs are derandomized, so a failure shows up on every run, not now and then.

@@ -14,15 +14,10 @@ from sqlalchemy import DateTime, inspect, text
 from kolrami.errors import KolramiError
 from kolrami.fleet import load_fleet
 from kolrami.tournament.store import Store
+from web_helpers import FLEETS as ALL_FLEETS
 from web_helpers import possible_points
 
-FLEETS = [
-    "federation-cruisers",
-    "klingon-wolfpack",
-    "federation-venture",
-    "klingon-strike",
-    "federation-flagship",
-]
+FLEETS = ALL_FLEETS[:5]
 
 
 def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:

@@ -6,6 +6,7 @@ store's own readers say."""
 from __future__ import annotations
 
 import pytest
+import store_kit
 from sqlalchemy import text
 
 from kolrami.errors import InvalidInputError
@@ -18,11 +19,7 @@ FLEETS = ["federation-cruisers", "klingon-wolfpack", "federation-venture", "klin
 
 
 def event(db: str, players: int = 5, name: str = "Nov") -> Store:
-    store = Store(db)
-    store.create_event(name, "2026-11-30", seed=3)
-    for i in range(players):
-        store.add_player(name, f"P{i}", load_fleet(FLEETS[i % len(FLEETS)]))
-    return store
+    return store_kit.event(db, players, name, FLEETS)
 
 
 def revision(store: Store, name: str = "Nov") -> int:

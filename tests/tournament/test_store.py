@@ -14,29 +14,12 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, inspect, text
+from store_kit import event
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
 from kolrami.fleet.model import read_fleet
 from kolrami.tournament.store import ConflictError, Store
-
-FLEETS = [
-    "federation-cruisers",
-    "klingon-wolfpack",
-    "federation-venture",
-    "klingon-strike",
-    "federation-flagship",
-    "klingon-raiders",
-    "federation-fleet",
-]
-
-
-def event(db: str, players: int = 5, name: str = "Nov") -> Store:
-    store = Store(db)
-    store.create_event(name, "2026-11-30", seed=3)
-    for i in range(players):
-        store.add_player(name, f"P{i}", load_fleet(FLEETS[i % len(FLEETS)]))
-    return store
 
 
 def finish_round(store: Store, number: int) -> None:

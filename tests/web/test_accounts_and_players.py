@@ -341,6 +341,17 @@ def test_a_typed_fleet_shows_each_problem_beside_its_field(app: FastAPI) -> None
     assert fleet.ships[1].upgrades == {"tech": ["shield-capacitor"]}
 
 
+#: a good event form, one field of it changed by the tests below
+DECEMBER = {
+    "name": "December",
+    "date": "2026-12-28",
+    "sp_limit": "300",
+    "scenario": "peak-performance",
+    "rounds": "3",
+    "minutes": "60",
+}
+
+
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
@@ -356,17 +367,7 @@ def test_a_typed_fleet_shows_each_problem_beside_its_field(app: FastAPI) -> None
 def test_bad_event_settings_are_shown_beside_the_field(
     app: FastAPI, field: str, value: str, message: str
 ) -> None:
-    desk = organizer(app)
-    form = {
-        "name": "December",
-        "date": "2026-12-28",
-        "sp_limit": "300",
-        "scenario": "peak-performance",
-        "rounds": "3",
-        "minutes": "60",
-        field: value,
-    }
-    response = desk.post("/org/events", form)
+    response = organizer(app).post("/org/events", {**DECEMBER, field: value})
     assert response.status_code == 400
     assert f'id="err-{field}"' in text(response)
     assert message in text(response)
@@ -386,17 +387,7 @@ def test_the_stores_refusal_of_a_setting_is_shown_beside_its_field(
 ) -> None:
     """Values of the right shape that the store refuses (a 13th month, a limit past any event):
     its error names the field, and the page shows the message there, not under Name."""
-    desk = organizer(app)
-    form = {
-        "name": "December",
-        "date": "2026-12-28",
-        "sp_limit": "300",
-        "scenario": "peak-performance",
-        "rounds": "3",
-        "minutes": "60",
-        field: value,
-    }
-    response = desk.post("/org/events", form)
+    response = organizer(app).post("/org/events", {**DECEMBER, field: value})
     assert response.status_code == 400
     page = text(response)
     shown = re.search(rf'<p class="error" id="err-{field}" role="alert">([^<]*)</p>', page)

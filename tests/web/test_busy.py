@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -19,19 +20,27 @@ pytestmark = pytest.mark.sqlite_only(
 )
 
 
-def test_a_result_while_another_process_writes_gets_503_and_saves_nothing(
+def _busy_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+) -> tuple[Path, Store, Desk, int, str, dict[str, Any], dict[str, str]]:
+    """A store that gives up on a held write lock after 50 ms, round 1 paired; its file, the
+    store, the organizer's desk, the event's id and name, table 1 and a result form for it."""
     monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 50)
     path = tmp_path / "busy.db"
     store = Store(str(path))
-    app = create_app(store)
-    desk = organizer(app)
+    desk = organizer(create_app(store))
     eid = new_event(desk)
     assert desk.post(f"/org/events/{eid}/pair").status_code == 303
     name = store.event_name(eid)
     game = next(g for g in store.games(name, 1) if g["table"] == 1)
     form = {"winner": game["a"], "fp_a": "0", "fp_b": "0", "version": str(game["version"])}
+    return path, store, desk, eid, name, game, form
+
+
+def test_a_result_while_another_process_writes_gets_503_and_saves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, store, desk, eid, name, game, form = _busy_table(tmp_path, monkeypatch)
     other = sqlite3.connect(path, isolation_level=None)  # the CLI, mid-way through a write
     other.execute("BEGIN IMMEDIATE")
     try:
@@ -76,16 +85,7 @@ def test_a_refused_htmx_save_is_one_line_for_the_cards_message_area(
     """What the browser test (tests/e2e/test_card_refusals.py) sees, at the HTTP level: the
     answer to a refused htmx save is one line, sent to the card's message area (HX-Retarget),
     with the session's CSRF token; the same refusal without htmx is the whole error page."""
-    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 50)
-    path = tmp_path / "busy.db"
-    store = Store(str(path))
-    app = create_app(store)
-    desk = organizer(app)
-    eid = new_event(desk)
-    assert desk.post(f"/org/events/{eid}/pair").status_code == 303
-    name = store.event_name(eid)
-    game = next(g for g in store.games(name, 1) if g["table"] == 1)
-    form = {"winner": game["a"], "fp_a": "0", "fp_b": "0", "version": str(game["version"])}
+    path, store, desk, eid, name, _game, form = _busy_table(tmp_path, monkeypatch)
     htmx = {"HX-Request": "true", "HX-Target": "article#table-1", "X-CSRF-Token": desk.csrf}
     url = f"/org/events/{eid}/rounds/1/tables/1"
     other = sqlite3.connect(path, isolation_level=None)

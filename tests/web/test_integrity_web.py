@@ -14,16 +14,7 @@ from kolrami.tournament import core
 from kolrami.tournament.store import Store
 from kolrami.web import create_app, security
 from kolrami.web.routers import auth
-from web_helpers import PASSWORD, Desk, new_event, organizer, possible_points, text
-
-
-@pytest.fixture
-def paired(app: FastAPI) -> tuple[Desk, int, Store, str]:
-    desk = organizer(app)
-    eid = new_event(desk)
-    assert desk.post(f"/org/events/{eid}/pair").status_code == 303
-    store: Store = app.state.web.store
-    return desk, eid, store, store.event_name(eid)
+from web_helpers import PASSWORD, Desk, organizer, possible_points, text
 
 
 def first(store: Store, name: str) -> dict[str, Any]:

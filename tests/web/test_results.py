@@ -12,17 +12,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from kolrami.tournament.store import Store
-from web_helpers import Desk, impossible_points, new_event, organizer, possible_points, text
-
-
-@pytest.fixture
-def paired(app: FastAPI) -> tuple[Desk, int, Store, str]:
-    """Five players, round 1 paired: two tables and a bye."""
-    desk = organizer(app)
-    eid = new_event(desk)
-    assert desk.post(f"/org/events/{eid}/pair").status_code == 303
-    store: Store = app.state.web.store
-    return desk, eid, store, store.event_name(eid)
+from web_helpers import Desk, impossible_points, organizer, possible_points, text
 
 
 def table(store: Store, name: str, number: int = 1, at: int = 1) -> dict[str, Any]:

@@ -31,7 +31,14 @@ from rich.table import Table
 from rich.text import Text
 
 from kolrami.captains.registry import split_captains
-from kolrami.cli.support import captain, check_seed, command, print_json
+from kolrami.cli.support import (
+    RulesOption,
+    TurnsOption,
+    captain,
+    check_seed,
+    command,
+    print_json,
+)
 from kolrami.errors import InvalidInputError, UnknownNameError, quoted
 from kolrami.fleet.fleetx import load_any
 from kolrami.rules.registry import bind, describe, select
@@ -48,108 +55,123 @@ class BackendName(StrEnum):
     RAY = "ray"
 
 
+# the options of assess_cmd, named
+MoreOption = Annotated[
+    list[str] | None,
+    typer.Argument(
+        metavar="FLEET",
+        help="More fleets (same as --fleets), e.g. --fleets mine.json 'presets:*'.",
+    ),
+]
+FleetsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--fleets",
+        help="A combatant fleet: presets:NAME, a pattern like 'presets:*', or a FleetX file. "
+        "Repeat it, or list more fleets after the options.",
+    ),
+]
+ClassesOption = Annotated[
+    str | None,
+    typer.Option(
+        help="Ship classes as combatants: 'all' (every class `kolrami ships` lists, house "
+        "packs included) or names, comma separated. The default (the ten FPF classes) when "
+        "no fleet is given."
+    ),
+]
+PointsOption = Annotated[
+    int | None,
+    typer.Option(
+        help="Field each class as a squadron at this many SP (as many ships as fit) instead "
+        "of one ship against one."
+    ),
+]
+ScenarioOption = Annotated[
+    str, typer.Option(help="standard, peak-performance, or a scenario TOML file.")
+]
+CaptainsOption = Annotated[
+    str,
+    typer.Option(help="Captains, comma separated; every ordered pair plays, sides alternating."),
+]
+PrecisionOption = Annotated[
+    float | None,
+    typer.Option(
+        help="Stop a matchup once its score's 95% interval is at most twice this wide "
+        "(0.05: an interval 10 points wide, not always centred: Wilson's is lopsided near "
+        "0 and 1), checked every 20 battles; --battles is then the most."
+    ),
+]
+AgainstFieldOption = Annotated[
+    bool,
+    typer.Option(
+        "--against-field",
+        help="The first combatant (the first fleet given) plays each of the others, who do "
+        "not play each other: one fleet against the field.",
+    ),
+]
+SeedOption = Annotated[
+    int, typer.Option(help="Master seed, 0 to 2**63 - 1; each battle's seed derives from it.")
+]
+WorkersOption = Annotated[
+    int | None, typer.Option(help="Worker processes (Ray: CPUs); default all cores.")
+]
+BackendOption = Annotated[
+    BackendName, typer.Option(case_sensitive=False, help="local processes or ray.")
+]
+AddressOption = Annotated[
+    str | None,
+    typer.Option(help="Ray cluster address; without it Ray starts a local instance."),
+]
+OutOption = Annotated[
+    Path | None,
+    typer.Option(
+        help="Folder for the results (battles.jsonl, written as they arrive; "
+        "assessment.json). Running again resumes."
+    ),
+]
+ReportOption = Annotated[
+    Path | None, typer.Option(help="Write an HTML report with the pictures here.")
+]
+VaryOption = Annotated[
+    str | None,
+    typer.Option(
+        metavar="STAT=LO..HI",
+        help="For one class (--classes NAME): its win rate against the field at each value "
+        "of STAT (shields, weapon-strength, speed, damage-control, hull), e.g. "
+        "shields=10..16.",
+    ),
+]
+EvenOption = Annotated[
+    str | None,
+    typer.Option(
+        metavar="CLASS",
+        help="The SP cost at which CLASS wins half its games against the field at equal "
+        "points (a bracketing search over costs), with its interval.",
+    ),
+]
+
+
 def assess_cmd(
-    more: Annotated[
-        list[str] | None,
-        typer.Argument(
-            metavar="FLEET",
-            help="More fleets (same as --fleets), e.g. --fleets mine.json 'presets:*'.",
-        ),
-    ] = None,
-    fleets: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--fleets",
-            help="A combatant fleet: presets:NAME, a pattern like 'presets:*', or a FleetX file. "
-            "Repeat it, or list more fleets after the options.",
-        ),
-    ] = None,
-    classes: Annotated[
-        str | None,
-        typer.Option(
-            help="Ship classes as combatants: 'all' (every class `kolrami ships` lists, house "
-            "packs included) or names, comma separated. The default (the ten FPF classes) when "
-            "no fleet is given."
-        ),
-    ] = None,
-    points: Annotated[
-        int | None,
-        typer.Option(
-            help="Field each class as a squadron at this many SP (as many ships as fit) instead "
-            "of one ship against one."
-        ),
-    ] = None,
-    scenario: Annotated[
-        str, typer.Option(help="standard, peak-performance, or a scenario TOML file.")
-    ] = "standard",
-    captains: Annotated[
-        str,
-        typer.Option(
-            help="Captains, comma separated; every ordered pair plays, sides alternating."
-        ),
-    ] = "aggressive,kiting",
+    more: MoreOption = None,
+    fleets: FleetsOption = None,
+    classes: ClassesOption = None,
+    points: PointsOption = None,
+    scenario: ScenarioOption = "standard",
+    captains: CaptainsOption = "aggressive,kiting",
     battles: Annotated[int, typer.Option(help="Battles per matchup.")] = 200,
-    precision: Annotated[
-        float | None,
-        typer.Option(
-            help="Stop a matchup once its score's 95% interval is at most twice this wide "
-            "(0.05: an interval 10 points wide, not always centred: Wilson's is lopsided near "
-            "0 and 1), checked every 20 battles; --battles is then the most."
-        ),
-    ] = None,
-    against_field: Annotated[
-        bool,
-        typer.Option(
-            "--against-field",
-            help="The first combatant (the first fleet given) plays each of the others, who do "
-            "not play each other: one fleet against the field.",
-        ),
-    ] = False,
-    seed: Annotated[
-        int, typer.Option(help="Master seed, 0 to 2**63 - 1; each battle's seed derives from it.")
-    ] = 1,
-    turns: Annotated[int | None, typer.Option(help="Turn limit (overrides the scenario).")] = None,
-    rules: Annotated[
-        str | None, typer.Option(help="Extra rule modules, comma separated (see kolrami rules).")
-    ] = None,
-    workers: Annotated[
-        int | None, typer.Option(help="Worker processes (Ray: CPUs); default all cores.")
-    ] = None,
-    backend: Annotated[
-        BackendName, typer.Option(case_sensitive=False, help="local processes or ray.")
-    ] = BackendName.LOCAL,
-    address: Annotated[
-        str | None,
-        typer.Option(help="Ray cluster address; without it Ray starts a local instance."),
-    ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            help="Folder for the results (battles.jsonl, written as they arrive; "
-            "assessment.json). Running again resumes."
-        ),
-    ] = None,
-    report: Annotated[
-        Path | None, typer.Option(help="Write an HTML report with the pictures here.")
-    ] = None,
+    precision: PrecisionOption = None,
+    against_field: AgainstFieldOption = False,
+    seed: SeedOption = 1,
+    turns: TurnsOption = None,
+    rules: RulesOption = None,
+    workers: WorkersOption = None,
+    backend: BackendOption = BackendName.LOCAL,
+    address: AddressOption = None,
+    out: OutOption = None,
+    report: ReportOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print everything as JSON.")] = False,
-    vary: Annotated[
-        str | None,
-        typer.Option(
-            metavar="STAT=LO..HI",
-            help="For one class (--classes NAME): its win rate against the field at each value "
-            "of STAT (shields, weapon-strength, speed, damage-control, hull), e.g. "
-            "shields=10..16.",
-        ),
-    ] = None,
-    even: Annotated[
-        str | None,
-        typer.Option(
-            metavar="CLASS",
-            help="The SP cost at which CLASS wins half its games against the field at equal "
-            "points (a bracketing search over costs), with its interval.",
-        ),
-    ] = None,
+    vary: VaryOption = None,
+    even: EvenOption = None,
 ) -> None:
     """Play every pair of combatants many times; win rates, ratings and fair values.
 
@@ -323,43 +345,8 @@ def _progress(console: Console) -> Progress:
 MAX_WORKERS = 1024
 
 
-def run_assess(opts: AssessOptions) -> None:
-    """The whole command: plan, play (resuming), summarise, print, report."""
-    # the sweep brings numpy and the worker pool (about 180 ms): loaded when a sweep runs, so
-    # that `kolrami --help` and the other commands start fast
-    from kolrami.sim.assess import RecordStore, summarise
-    from kolrami.sim.backends import Interrupted, default_workers, ray_module, run_plan
-
-    workers = default_workers() if opts.workers is None else opts.workers
-    if not 1 <= workers <= MAX_WORKERS:
-        raise InvalidInputError(
-            f"--workers {quoted(workers, 20)}: use 1 to {MAX_WORKERS} workers (this machine has "
-            f"{default_workers()} cores)"
-        )
-    if opts.backend not in ("local", "ray"):
-        raise InvalidInputError(f"--backend {opts.backend}: use local or ray")
-    if opts.address is not None and opts.backend != "ray":
-        raise InvalidInputError("--address belongs to --backend ray")
-    if opts.report is not None:
-        if opts.report.suffix.lower() not in (".html", ".htm"):
-            raise InvalidInputError(f"--report '{quoted(opts.report)}' must end in .html")
-        if not opts.report.parent.exists():
-            raise InvalidInputError(
-                f"cannot write --report '{quoted(opts.report)}': folder "
-                f"'{quoted(opts.report.parent)}' does not exist"
-            )
-    if opts.backend == "ray":
-        ray_module()
-    plan = build_plan(opts)
-    store = RecordStore(opts.out) if opts.out is not None else None
-    known: dict[tuple[str, int], Record] = {}
-    if store is not None:
-        store.open()
-        known = store.load(plan)
-    err = Console(stderr=True, highlight=False)
-    out = Console(highlight=False)
-    if not out.is_terminal:
-        out.width = max(out.width, 120)
+def _announce(err: Console, opts: AssessOptions, plan: Plan, workers: int, known: int) -> None:
+    """What is about to be played (and what is resumed), on stderr."""
     err.print(
         f"Assessing {len(plan.combatants)} combatants: {len(plan.matchups)} matchups x "
         f"{plan.battles} battles = {plan.total} battles, scenario {plan.scenario.name}, "
@@ -381,9 +368,44 @@ def run_assess(opts: AssessOptions) -> None:
         )
     if known:
         err.print(
-            f"Resuming: {len(known)} of {plan.total} battles are already in {opts.out}.",
+            f"Resuming: {known} of {plan.total} battles are already in {opts.out}.",
             soft_wrap=True,
         )
+
+
+def _warn_short(err: Console, assessment: Assessment) -> None:
+    """Say which matchups --battles stopped before --precision was reached."""
+    plan = assessment.plan
+    short = assessment.precision_short()
+    if short:
+        need = max(n for _, n in short)
+        err.print(
+            f"[yellow]--precision {plan.precision:g}: {len(short)} of {len(plan.matchups)} "
+            f"matchups reached --battles {plan.battles} with their interval still wider than "
+            f"{2 * (plan.precision or 0):g}; about --battles {need} would reach it.[/yellow]",
+            soft_wrap=True,
+        )
+
+
+def run_assess(opts: AssessOptions) -> None:
+    """The whole command: plan, play (resuming), summarise, print, report."""
+    # the sweep brings numpy and the worker pool (about 180 ms): loaded when a sweep runs, so
+    # that `kolrami --help` and the other commands start fast
+    from kolrami.sim.assess import RecordStore, summarise
+    from kolrami.sim.backends import Interrupted, run_plan
+
+    workers = _check_run_options(opts)
+    plan = build_plan(opts)
+    store = RecordStore(opts.out) if opts.out is not None else None
+    known: dict[tuple[str, int], Record] = {}
+    if store is not None:
+        store.open()
+        known = store.load(plan)
+    err = Console(stderr=True, highlight=False)
+    out = Console(highlight=False)
+    if not out.is_terminal:
+        out.width = max(out.width, 120)
+    _announce(err, opts, plan, workers, len(known))
     start = time.perf_counter()
     progress = _progress(err)
     todo = plan.total - len(known)
@@ -435,15 +457,7 @@ def run_assess(opts: AssessOptions) -> None:
     )
     err.print(summary)
     assessment = summarise(plan, records)
-    short = assessment.precision_short()
-    if short:
-        need = max(n for _, n in short)
-        err.print(
-            f"[yellow]--precision {plan.precision:g}: {len(short)} of {len(plan.matchups)} "
-            f"matchups reached --battles {plan.battles} with their interval still wider than "
-            f"{2 * (plan.precision or 0):g}; about --battles {need} would reach it.[/yellow]",
-            soft_wrap=True,
-        )
+    _warn_short(err, assessment)
     data = json_safe(assessment.to_json())
     data["run"] = {
         "played": played,
@@ -685,7 +699,7 @@ def ladder_cmd(
 
 
 def _check_run_options(opts: AssessOptions) -> int:
-    """Workers, backend and --report checked as `run_assess` checks them; the workers."""
+    """Workers, backend and --report checked before anything is planned or played; the workers."""
     # (numpy and the simulation: loaded only for this command, not at start-up)
     from kolrami.sim.backends import default_workers, ray_module
 

@@ -14,6 +14,7 @@ from rich.table import Table
 from kolrami.captains.registry import captain_names, make_captain
 from kolrami.catalog import builtin_pack
 from kolrami.cli.support import (
+    AsJson,
     RulesOption,
     ScenarioOption,
     SeedOption,
@@ -247,19 +248,47 @@ def battle_cmd(
         out.print(line)
 
 
+def _named_captains(names: tuple[str, str], seed: int) -> dict[str, Any]:
+    """The captains the log's header names, each with its side's dice."""
+    try:
+        return {
+            side: make_captain(n, captain_dice(seed, side))
+            for side, n in zip(("A", "B"), names, strict=True)
+        }
+    except KolramiError as exc:
+        # a captain of the user's own that is not to be had here
+        raise InvalidInputError(
+            f"{exc}; supply that captain (run from its folder, or install its package), or "
+            "replay the logged orders instead: kolrami replay LOG --orders"
+        ) from None
+
+
+def _first_difference(text: str, new: str) -> int:
+    """The number of the first line where two logs differ (one a prefix of the other: the
+    line after the shorter one)."""
+    for number, (a, b) in enumerate(zip(text.splitlines(), new.splitlines(), strict=False), 1):
+        if a != b:
+            return number
+    return min(len(text.splitlines()), len(new.splitlines())) + 1
+
+
+# the options of replay_cmd, named
+OrdersOption = Annotated[
+    bool,
+    typer.Option("--orders", help="Replay the logged orders instead of re-asking captains."),
+]
+HtmlOption = Annotated[
+    Path | None, typer.Option("--html", help="Write the log as a self-contained HTML replay.")
+]
+TracksOption = Annotated[Path | None, typer.Option(help="Write a PNG of the ships' tracks here.")]
+
+
 def replay_cmd(
     log: Annotated[Path, typer.Argument(help="An event log written by kolrami battle --log.")],
-    orders: Annotated[
-        bool,
-        typer.Option("--orders", help="Replay the logged orders instead of re-asking captains."),
-    ] = False,
+    orders: OrdersOption = False,
     show: Annotated[bool, typer.Option("--show", help="Tell the battle turn by turn.")] = False,
-    html: Annotated[
-        Path | None, typer.Option("--html", help="Write the log as a self-contained HTML replay.")
-    ] = None,
-    tracks: Annotated[
-        Path | None, typer.Option(help="Write a PNG of the ships' tracks here.")
-    ] = None,
+    html: HtmlOption = None,
+    tracks: TracksOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
     """Re-run a battle from its log's header and say whether the new log is identical.
@@ -289,8 +318,8 @@ def replay_cmd(
         # What it recorded still draws (--html, --tracks read the log's own events).
         why = (
             f"{log} was played under rules {made_under} and this Kolrami plays {plays}: "
-            "it cannot re-run that battle to check it (GUIDE 3.10); its --html replay and "
-            "--tracks still draw from the log itself"
+            "it cannot re-run that battle to check it (the same orders resolve otherwise under "
+            "other rules); its --html replay and --tracks still draw from the log itself"
         )
         if not pictures:
             raise InvalidInputError(why)
@@ -300,20 +329,7 @@ def replay_cmd(
         out.print(f"[yellow]not re-run[/yellow]: {why}")
         return
     scenario, fleets, names, seed, extra = rebuild(header)
-    if orders:
-        captains: dict[str, Any] = logged_captains(events)
-    else:
-        try:
-            captains = {
-                side: make_captain(n, captain_dice(seed, side))
-                for side, n in zip(("A", "B"), names, strict=True)
-            }
-        except KolramiError as exc:
-            # a captain of the user's own that is not to be had here
-            raise InvalidInputError(
-                f"{exc}; supply that captain (run from its folder, or install its package), or "
-                "replay the logged orders instead: kolrami replay LOG --orders"
-            ) from None
+    captains = logged_captains(events) if orders else _named_captains(names, seed)
     battle = new_battle(scenario, fleets, seed, names, extra_rules=extra)
     # what a game played by hand noted of its undos (kolrami.sim.session): part of its header
     for key in ("undo", "undone"):
@@ -326,14 +342,7 @@ def replay_cmd(
         _run_orders(battle, captains, sum(isinstance(e, OrderGiven) for e in events))
     new = battle.log.jsonl()
     identical = new == text
-    first_diff = None
-    if not identical:
-        for number, (a, b) in enumerate(zip(text.splitlines(), new.splitlines(), strict=False), 1):
-            if a != b:
-                first_diff = number
-                break
-        else:
-            first_diff = min(len(text.splitlines()), len(new.splitlines())) + 1
+    first_diff = None if identical else _first_difference(text, new)
     same_rules = header.get("rules_version") == RULES_VERSION
     if as_json:
         print_json(
@@ -388,7 +397,7 @@ def captain_rows() -> list[tuple[str, str]]:
 
 
 def captains_cmd(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """List the captains a battle can be played by (--captain-a, --captain-b)."""
     rows = captain_rows()
@@ -403,7 +412,7 @@ def captains_cmd(
     console().print(table)
 
 
-def rules_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+def rules_cmd(as_json: AsJson = False) -> None:
     """List the rule modules: the FPF core and the optional ones a scenario can switch on."""
     rows = describe()
     if as_json:

@@ -10,7 +10,7 @@ from rich.table import Table
 from kolrami.catalog.cards import Card, CardKind, cards, get_card
 from kolrami.catalog.models import FactionCode, UpgradeType
 from kolrami.catalog.names import Names
-from kolrami.cli.support import command, console, print_json
+from kolrami.cli.support import AsJson, command, console, print_json
 from kolrami.errors import InvalidInputError
 
 
@@ -32,7 +32,7 @@ def cards_cmd(
         typer.Option("--type", help="captain, admiral, upgrade, resource or an upgrade type."),
     ] = None,
     faction: Annotated[str | None, typer.Option(help="Faction code, e.g. FED (FBS-05).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """List the cards: captains, admirals, upgrades and resources."""
     chosen = list(cards().values())
@@ -68,7 +68,7 @@ def card_cmd(
             metavar="CARD", help="A card: id or name, loosely ('torga', 'Admiral Torga', 'Torga')."
         ),
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """One card: what it costs, who may carry it, what it does and how the engine does it."""
     card = get_card(card_id)

@@ -15,7 +15,7 @@ from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import Card, CardKind, card_names, cards, get_card
 from kolrami.catalog.models import FactionCode, ShipClass, UpgradeType
 from kolrami.catalog.names import Names
-from kolrami.cli.support import command, console, print_json
+from kolrami.cli.support import AsJson, command, console, print_json
 from kolrami.errors import InvalidInputError, KolramiError, path_is, quoted
 from kolrami.fleet.document import (
     MAX_NAME_CHARS,
@@ -48,7 +48,6 @@ Surcharge = Annotated[
 ]
 
 
-AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 Source = Annotated[
     str,
     typer.Argument(
@@ -244,7 +243,7 @@ def sheet_cmd(
     """The event's Fleet Build Sheet, print-ready (FBS-01, FBS-02, FBS-03, FBS-04, FBS-05, FBS-06,
     FBS-07, FBS-08, FBS-09, FBS-10, FBS-11, FBS-12)."""
     # jinja2, about 25 ms
-    from kolrami.report.build_sheet import check_paths, render_html, render_pdf, write
+    from kolrami.report.build_sheet import check_paths, render_html, write_sheets
 
     check_paths(html, pdf)
     if page.lower() not in ("a4", "letter"):
@@ -252,13 +251,7 @@ def sheet_cmd(
     report = _report(load_any(source), limit, surcharge)
     text = render_html(report, player, email, event, date, page.lower())
     out = console()
-    wrote = []
-    if html is not None:
-        write(html, text)
-        wrote.append(str(html))
-    if pdf is not None:
-        write(pdf, render_pdf(text))
-        wrote.append(str(pdf))
+    wrote = write_sheets(text, html, pdf)
     if as_json:
         print_json({"wrote": wrote, **_report_json(report)})
         return
@@ -338,6 +331,33 @@ def import_cmd(
         console().print(f"Saved {out}")
 
 
+def _check_new_file(out: Path, force: bool) -> None:
+    """Refuse an --out that cannot be written: a folder, a file there already (unless
+    --force), a file in a folder that does not exist."""
+    if path_is(out, "dir"):
+        raise InvalidInputError(f"--out '{quoted(out)}' is a folder; name a file in it (mine.json)")
+    if path_is(out, "file") and not force:
+        raise InvalidInputError(
+            f"--out '{quoted(out)}' is there already: name another file, or add --force to "
+            "replace it"
+        )
+    folder = out.parent if str(out.parent) else Path(".")
+    if not path_is(folder, "dir"):
+        raise InvalidInputError(
+            f"--out '{quoted(out)}': folder '{quoted(folder)}' does not exist; make it first"
+        )
+
+
+# the options of new_cmd, named
+ForceOption = Annotated[
+    bool, typer.Option("--force", help="Replace the --out file if it is there already.")
+]
+SheetJsonOption = Annotated[
+    bool,
+    typer.Option("--json", help="Print the saved fleet's sheet as JSON (prompts go to stderr)."),
+]
+
+
 @command(fleet_app, "new")
 def new_cmd(
     out: Annotated[Path, typer.Option("--out", help="Where to save the fleet.")] = Path(
@@ -345,15 +365,8 @@ def new_cmd(
     ),
     limit: Limit = DEFAULT_SP_LIMIT,
     surcharge: Surcharge = 0,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace the --out file if it is there already.")
-    ] = False,
-    as_json: Annotated[
-        bool,
-        typer.Option(
-            "--json", help="Print the saved fleet's sheet as JSON (prompts go to stderr)."
-        ),
-    ] = False,
+    force: ForceOption = False,
+    as_json: SheetJsonOption = False,
 ) -> None:
     """Build a fleet at the prompt: ship classes and cards by id or name, loosely, with Tab
     completion and a running SP total.
@@ -369,18 +382,7 @@ def new_cmd(
     _check_limit(limit)
     if surcharge < 0:
         raise InvalidInputError(f"--surcharge {surcharge}: use 0 (off) or more")
-    if path_is(out, "dir"):
-        raise InvalidInputError(f"--out '{quoted(out)}' is a folder; name a file in it (mine.json)")
-    if path_is(out, "file") and not force:
-        raise InvalidInputError(
-            f"--out '{quoted(out)}' is there already: name another file, or add --force to "
-            "replace it"
-        )
-    folder = out.parent if str(out.parent) else Path(".")
-    if not path_is(folder, "dir"):
-        raise InvalidInputError(
-            f"--out '{quoted(out)}': folder '{quoted(folder)}' does not exist; make it first"
-        )
+    _check_new_file(out, force)
     _completion(pack.names.labels + card_names().labels)
     con = Console(stderr=True) if as_json else console()
     err = as_json  # with --json, stdout is kept for the JSON

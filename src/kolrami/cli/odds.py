@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from kolrami.catalog import Arc, ShipClass, ShipPack, WeaponKind, builtin_pack
-from kolrami.cli.support import command, console, print_json
+from kolrami.cli.support import AsJson, command, console, print_json
 from kolrami.errors import InvalidInputError
 from kolrami.rules.fpf.damage import penetration_target
 from kolrami.sim.odds import GroupOdds, Model, VolleyOdds, WeaponGroup, ship_volley, volley_odds
@@ -166,33 +166,43 @@ def _resolve_volley(
     return volley_odds(groups, faced, target.hit_locations, model), firer, target
 
 
+# the options of odds_cmd, named
+WeaponOption = Annotated[
+    WeaponKind | None, typer.Option(case_sensitive=False, help="phaser or photon.")
+]
+ShieldsOption = Annotated[
+    int | None, typer.Option(help="Target shields (with --vs: override the sheet value).")
+]
+FirerOption = Annotated[
+    str | None, typer.Option("--from", help="Firing ship class (shortcut form).")
+]
+ArcOption = Annotated[
+    Arc | None, typer.Option(case_sensitive=False, help="Firer's arc: F, P, S or A.")
+]
+RangeCmOption = Annotated[
+    float | None,
+    typer.Option("--range", help="Range in cm; weapons that do not reach stay silent."),
+]
+ModelOption = Annotated[
+    Model, typer.Option(case_sensitive=False, help="How photons see shields after phasers.")
+]
+PlotOption = Annotated[
+    Path | None, typer.Option(help="Write a bar chart of the damage to this PNG.")
+]
+
+
 def odds_cmd(
-    weapon: Annotated[
-        WeaponKind | None, typer.Option(case_sensitive=False, help="phaser or photon.")
-    ] = None,
+    weapon: WeaponOption = None,
     strength: Annotated[int | None, typer.Option(help="Weapon strength.")] = None,
     shots: Annotated[int | None, typer.Option(help="Number of shots (beams or torpedoes).")] = None,
-    shields: Annotated[
-        int | None, typer.Option(help="Target shields (with --vs: override the sheet value).")
-    ] = None,
-    firer: Annotated[
-        str | None, typer.Option("--from", help="Firing ship class (shortcut form).")
-    ] = None,
-    arc: Annotated[
-        Arc | None, typer.Option(case_sensitive=False, help="Firer's arc: F, P, S or A.")
-    ] = None,
+    shields: ShieldsOption = None,
+    firer: FirerOption = None,
+    arc: ArcOption = None,
     vs: Annotated[str | None, typer.Option("--vs", help="Target ship class.")] = None,
-    range_cm: Annotated[
-        float | None,
-        typer.Option("--range", help="Range in cm; weapons that do not reach stay silent."),
-    ] = None,
-    model: Annotated[
-        Model, typer.Option(case_sensitive=False, help="How photons see shields after phasers.")
-    ] = Model.SEQUENTIAL,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    plot: Annotated[
-        Path | None, typer.Option(help="Write a bar chart of the damage to this PNG.")
-    ] = None,
+    range_cm: RangeCmOption = None,
+    model: ModelOption = Model.SEQUENTIAL,
+    as_json: AsJson = False,
+    plot: PlotOption = None,
 ) -> None:
     """Exact outcome of one volley: one weapon group, or every weapon a ship bears on an arc.
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from kolrami.cli.support import console, fail, print_json
+from kolrami.cli.support import AsJson, console, fail, print_json
 from kolrami.errors import KolramiError
 from kolrami.fleet.model import load_fleet
 
@@ -21,7 +21,7 @@ def peak_check_cmd(
     repeat_resource: Annotated[
         bool, typer.Option(help="The event scores a resource again on later kills (PP-19).")
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Could a player have scored POINTS Fleet Points against FLEET? (PP-16, PP-17, PP-18, PP-19,
     PP-20, PP-21)

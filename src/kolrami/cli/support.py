@@ -32,6 +32,8 @@ RulesOption = Annotated[
 SeedOption = Annotated[
     int | None, typer.Option(help="Seed, 0 to 2**63 - 1; a new one is drawn if omitted.")
 ]
+#: --json, on every command that prints results
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -198,6 +200,14 @@ def console() -> Console:
     if not out.is_terminal and "COLUMNS" not in os.environ:
         out.width = 120  # piped or captured output: logs are wider than 80 columns
     return out
+
+
+def answer(as_json: bool, data: Any, line: str) -> None:
+    """A command's answer: `data` as JSON with --json, else `line` on the console."""
+    if as_json:
+        print_json(data)
+    else:
+        console().print(line)
 
 
 def print_json(data: Any) -> None:

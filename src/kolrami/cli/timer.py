@@ -8,8 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from kolrami.cli.support import command, console, print_json
-from kolrami.cli.tournament import AsJson, Db, EventName, RoundOpt, _store, tournament_app
+from kolrami.cli.support import AsJson, command, console, print_json
+from kolrami.cli.tournament import Db, EventName, RoundOpt, _store, tournament_app
 from kolrami.errors import InvalidInputError
 
 timer_app = typer.Typer(

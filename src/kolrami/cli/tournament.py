@@ -12,6 +12,8 @@ from rich.table import Table
 from kolrami.captains.registry import split_captains
 from kolrami.catalog.names import Names
 from kolrami.cli.support import (
+    AsJson,
+    answer,
     captain,
     check_seed,
     command,
@@ -44,8 +46,8 @@ RoundOpt = Annotated[
 ]
 PlayerArg = Annotated[str, typer.Argument(metavar="PLAYER", help="The player's name.")]
 FleetOpt = Annotated[str, typer.Option(help="FleetX file, share string or presets:NAME.")]
+EventScenario = Annotated[str, typer.Option(help="Scenario of every battle.")]
 WhoOpt = Annotated[str, typer.Option("--who", help="Who makes the change (logged).")]
-AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 # The forms of earlier versions, still taken (hidden from --help): `result 1 Mara` and
 # `verify 1 Mara` with the round first; `pairings NAME` and `slips NAME` with the event first.
 LegacyPlayer = Annotated[str | None, typer.Argument(hidden=True, metavar="PLAYER")]
@@ -148,6 +150,15 @@ BaseOpt = Annotated[
 ]
 
 
+def _check_base(base: str) -> None:
+    """Refuse a --base that is not a web address (an empty one is this machine's)."""
+    if base:
+        # the web app's package (FastAPI), about 300 ms: only with --base
+        from kolrami.web.network import check_public_url
+
+        check_public_url(base, "--base")
+
+
 def _links(store: Any, event: str | None, base: str) -> dict[str, str]:
     """The public standings page and the standings CSV of `event` at the web app's address."""
     # the web app's address helpers (segno, FastAPI's Request type): only once a write is done
@@ -179,7 +190,7 @@ def new_cmd(
     name: Annotated[str, typer.Argument(help="The event's name.")],
     date: Annotated[str, typer.Option(help="The event's date.")] = "",
     limit: Annotated[int, typer.Option("--limit", help="SP limit (OP-13).")] = 300,
-    scenario: Annotated[str, typer.Option(help="Scenario of every battle.")] = "peak-performance",
+    scenario: EventScenario = "peak-performance",
     rounds: Annotated[int, typer.Option(help="Battle Rounds (OP-01).")] = 3,
     minutes: Annotated[int, typer.Option(help="Minutes per round (OP-02).")] = 60,
     seed: Annotated[
@@ -237,7 +248,7 @@ def player_add_cmd(
     store = _store(db)
     chosen = load_any(fleet)
     store.add_player(event, name, chosen, email)
-    if as_json:
+    if as_json:  # the event's name read only for the JSON
         print_json({"event": store.state(event).name, "player": name.strip(), "fleet": chosen.name})
         return
     console().print(f"Registered {name.strip()} with {chosen.name}.")
@@ -254,10 +265,7 @@ def player_drop_cmd(
     store = _store(db)
     name = _player_name(store, event, name)
     store.drop_player(event, name)
-    if as_json:
-        print_json({"player": name, "dropped": True})
-        return
-    console().print(f"{name} has dropped.")
+    answer(as_json, {"player": name, "dropped": True}, f"{name} has dropped.")
 
 
 @command(tournament_app, "pair")
@@ -268,11 +276,7 @@ def pair_cmd(
     as_json: AsJson = False,
 ) -> None:
     """Pair the next round (round 1 at random; then Swiss by Battle and Fleet Points)."""
-    if base:  # before anything is written
-        # the web app's package (FastAPI), about 300 ms: only with --base
-        from kolrami.web.network import check_public_url
-
-        check_public_url(base, "--base")
+    _check_base(base)  # before anything is written
     store = _store(db)
     pairing = store.pair_next_round(event)
     links = _links(store, event, base)
@@ -397,10 +401,7 @@ def slips_cmd(
     event = _event_of(store, "slips", legacy_event, event)
     text = round_sheet(store, event, "print_slips.html.j2", round_number, base)
     write(out, text)
-    if as_json:
-        print_json({"wrote": str(out)})
-        return
-    console().print(f"Wrote {out}")
+    answer(as_json, {"wrote": str(out)}, f"Wrote {out}")
 
 
 @command(player_app, "rename")
@@ -416,10 +417,7 @@ def player_rename_cmd(
     store = _store(db)
     old = _player_name(store, event, name)
     kept = store.rename_player(event, old, new_name, who)
-    if as_json:
-        print_json({"player": old, "renamed": kept})
-        return
-    console().print(f"Renamed {old} {kept}.")
+    answer(as_json, {"player": old, "renamed": kept}, f"Renamed {old} {kept}.")
 
 
 @command(player_app, "remove")
@@ -434,10 +432,7 @@ def player_remove_cmd(
     store = _store(db)
     name = _player_name(store, event, name)
     store.remove_player(event, name, who)
-    if as_json:
-        print_json({"removed": name})
-        return
-    console().print(f"Removed {name}.")
+    answer(as_json, {"removed": name}, f"Removed {name}.")
 
 
 @command(player_app, "fleet")
@@ -454,10 +449,11 @@ def player_fleet_cmd(
     chosen = load_any(fleet)
     name = _player_name(store, event, name)
     total = store.change_fleet(event, name, chosen, who)
-    if as_json:
-        print_json({"player": name, "fleet": chosen.name, "total_build": total})
-        return
-    console().print(f"{name} now plays {chosen.name} ({total} SP).")
+    answer(
+        as_json,
+        {"player": name, "fleet": chosen.name, "total_build": total},
+        f"{name} now plays {chosen.name} ({total} SP).",
+    )
 
 
 @command(player_app, "undrop")
@@ -472,10 +468,7 @@ def player_undrop_cmd(
     store = _store(db)
     name = _player_name(store, event, name)
     store.undo_drop(event, name, who)
-    if as_json:
-        print_json({"player": name, "dropped": False})
-        return
-    console().print(f"{name} plays again.")
+    answer(as_json, {"player": name, "dropped": False}, f"{name} plays again.")
 
 
 @command(tournament_app, "cancel-round")
@@ -498,10 +491,7 @@ def cancel_round_cmd(
         _print_pairing(pairing)
         return
     number = store.cancel_round(event, who)
-    if as_json:
-        print_json({"cancelled": number})
-        return
-    console().print(f"Round {number} cancelled.")
+    answer(as_json, {"cancelled": number}, f"Round {number} cancelled.")
 
 
 @command(tournament_app, "swap")
@@ -568,11 +558,7 @@ def result_cmd(
         raise InvalidInputError(
             f"tournament result {quoted(player, 40)}: give the player's Fleet Points, --fp N"
         )
-    if base:  # before anything is written
-        # the web app's package (FastAPI), about 300 ms: only with --base
-        from kolrami.web.network import check_public_url
-
-        check_public_url(base, "--base")
+    _check_base(base)  # before anything is written
     store = _store(db)
     number = _round_of(store, event, number)
     player = _player_name(store, event, player)
@@ -633,10 +619,11 @@ def verify_cmd(
     number = _round_of(store, event, number)
     player = _player_name(store, event, player)
     store.verify(event, number, player, initials, stage)
-    if as_json:
-        print_json({"round": number, "player": player, "stage": stage, "initials": initials})
-        return
-    console().print(f"Round {number}: {player}'s {stage} initialled {initials}.")
+    answer(
+        as_json,
+        {"round": number, "player": player, "stage": stage, "initials": initials},
+        f"Round {number}: {player}'s {stage} initialled {initials}.",
+    )
 
 
 @command(tournament_app, "rolloff")
@@ -796,18 +783,12 @@ def sheet_cmd(
 ) -> None:
     """The organizer's score sheet and every player's Fleet Build Sheet with the round log."""
     # jinja2, about 25 ms: loaded when sheets are written
-    from kolrami.report.build_sheet import check_paths, render_pdf, write
+    from kolrami.report.build_sheet import check_paths, write_sheets
     from kolrami.report.tournament_sheets import event_sheets_html
 
     check_paths(html, pdf)
     text = event_sheets_html(_store(db), event)
-    wrote = []
-    if html is not None:
-        write(html, text)
-        wrote.append(str(html))
-    if pdf is not None:
-        write(pdf, render_pdf(text))
-        wrote.append(str(pdf))
+    wrote = write_sheets(text, html, pdf)
     if as_json:
         print_json({"wrote": wrote})
         return
@@ -836,10 +817,7 @@ def export_cmd(
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise InvalidInputError(f"cannot write '{quoted(out)}': {exc.strerror}") from None
-    if as_json:
-        print_json({"wrote": str(out)})
-        return
-    console().print(f"Wrote {out}")
+    answer(as_json, {"wrote": str(out)}, f"Wrote {out}")
 
 
 @command(tournament_app, "import")
@@ -853,10 +831,7 @@ def import_cmd(
     if not isinstance(doc, dict):
         raise InvalidInputError(f"{source}: not an event export (kolrami tournament export)")
     name = _store(db, create=True).import_event(doc, source=str(source))
-    if as_json:
-        print_json({"imported": name})
-        return
-    console().print(f"Imported {name}.")
+    answer(as_json, {"imported": name}, f"Imported {name}.")
 
 
 @command(tournament_app, "simulate")
@@ -866,7 +841,7 @@ def simulate_cmd(
         str, typer.Option(help="Comma-separated presets or fleet files (default: all presets).")
     ] = "presets:*",
     seed: Annotated[int, typer.Option(help="Seed of the whole event, 0 to 2**63 - 1.")] = 1,
-    scenario: Annotated[str, typer.Option(help="Scenario of every battle.")] = "peak-performance",
+    scenario: EventScenario = "peak-performance",
     rounds: Annotated[int, typer.Option(help="Battle Rounds.")] = 3,
     captains: Annotated[
         str,

@@ -14,55 +14,65 @@ import typer
 from kolrami.cli.support import command, console, store_url
 from kolrami.errors import InvalidInputError, quoted
 
+# the options of serve_cmd, named
+HostOption = Annotated[
+    str, typer.Option(help="Address to listen on; 0.0.0.0 lets tablets and phones in.")
+]
+DbOption = Annotated[
+    str | None, typer.Option("--db", help="Database URL or SQLite file (./kolrami.db).")
+]
+CertfileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--certfile",
+        help="TLS certificate (PEM) to serve https:// with; needs --keyfile. Passwords and "
+        "PINs then never cross the network in clear, and the session cookie is Secure.",
+    ),
+]
+KeyfileOption = Annotated[
+    Path | None, typer.Option("--keyfile", help="The certificate's private key (PEM).")
+]
+PublicUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--public-url",
+        envvar="KOLRAMI_PUBLIC_URL",
+        help="The address players' phones open (the join address and QR code on the "
+        "sheets), e.g. http://192.168.1.20:8000; by default this machine's address on its "
+        "network.",
+    ),
+]
+PlayOption = Annotated[
+    str,
+    typer.Option(
+        "--play",
+        help="Who may play battles in the browser (/play): open (anyone on the network), "
+        "login (organizers only) or off.",
+    ),
+]
+PlayFolderMbOption = Annotated[
+    int,
+    typer.Option(
+        "--play-folder-mb",
+        help="The most the games of /play keep on disk, in MiB (oldest finished first out).",
+    ),
+]
+PlayHoursOption = Annotated[
+    float,
+    typer.Option("--play-hours", help="A /play game nobody moves in for this long is removed."),
+]
+
 
 def serve_cmd(
-    host: Annotated[
-        str, typer.Option(help="Address to listen on; 0.0.0.0 lets tablets and phones in.")
-    ] = "127.0.0.1",
+    host: HostOption = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    db: Annotated[
-        str | None, typer.Option("--db", help="Database URL or SQLite file (./kolrami.db).")
-    ] = None,
-    certfile: Annotated[
-        Path | None,
-        typer.Option(
-            "--certfile",
-            help="TLS certificate (PEM) to serve https:// with; needs --keyfile. Passwords and "
-            "PINs then never cross the network in clear, and the session cookie is Secure.",
-        ),
-    ] = None,
-    keyfile: Annotated[
-        Path | None, typer.Option("--keyfile", help="The certificate's private key (PEM).")
-    ] = None,
-    public_url: Annotated[
-        str | None,
-        typer.Option(
-            "--public-url",
-            envvar="KOLRAMI_PUBLIC_URL",
-            help="The address players' phones open (the join address and QR code on the "
-            "sheets), e.g. http://192.168.1.20:8000; by default this machine's address on its "
-            "network.",
-        ),
-    ] = None,
-    play: Annotated[
-        str,
-        typer.Option(
-            "--play",
-            help="Who may play battles in the browser (/play): open (anyone on the network), "
-            "login (organizers only) or off.",
-        ),
-    ] = "open",
-    play_folder_mb: Annotated[
-        int,
-        typer.Option(
-            "--play-folder-mb",
-            help="The most the games of /play keep on disk, in MiB (oldest finished first out).",
-        ),
-    ] = 200,
-    play_hours: Annotated[
-        float,
-        typer.Option("--play-hours", help="A /play game nobody moves in for this long is removed."),
-    ] = 24.0,
+    db: DbOption = None,
+    certfile: CertfileOption = None,
+    keyfile: KeyfileOption = None,
+    public_url: PublicUrlOption = None,
+    play: PlayOption = "open",
+    play_folder_mb: PlayFolderMbOption = 200,
+    play_hours: PlayHoursOption = 24.0,
 ) -> None:
     """Run the web app: organizers run events, players report from their phones."""
     # FastAPI and the store, about 480 ms: only for serve

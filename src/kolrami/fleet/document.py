@@ -1,4 +1,4 @@
-"""A fleet in the FleetX JSON shape (GUIDE 6): ship classes in squadrons, with their cards.
+"""A fleet in the FleetX JSON shape: ship classes in squadrons, with their cards.
 
 This module only checks the shape of the document; whether the fleet is legal (budget, slots,
 unique cards, factions ...) is kolrami.fleet.legality's job, which reports every problem at once.

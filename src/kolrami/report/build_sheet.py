@@ -162,6 +162,19 @@ def check_paths(html: Path | None, pdf: Path | None) -> None:
             )
 
 
+def write_sheets(text: str, html: Path | None, pdf: Path | None) -> list[str]:
+    """Write a sheet's HTML to `html` and its PDF to `pdf` (either may be None, checked by
+    check_paths first); the files written."""
+    wrote = []
+    if html is not None:
+        write(html, text)
+        wrote.append(str(html))
+    if pdf is not None:
+        write(pdf, render_pdf(text))
+        wrote.append(str(pdf))
+    return wrote
+
+
 def write(path: Path, data: str | bytes) -> None:
     """Write a sheet, with a one-line error when the place is not writable."""
     try:

@@ -109,33 +109,9 @@ class Narrator:
             )
             out.print(f"  {self.ship(e.ship)} stops short of {what} ({e.lost_cm:.1f} cm short)")
         elif isinstance(e, ev.VolleyFired):
-            through = sum(penetrates(r, e.shields, e.strength) for r in e.rolls)
-            target = penetration_target(e.shields, e.strength)
-            needs = "10" if target >= 10 else "2+" if target <= 2 else f"{target}+"
-            rolls = " ".join(str(r) for r in e.rolls)
-            # evasion makes the shot as hard as a weaker weapon: the log carries the strength
-            # the dice faced; the weapon's own is that plus the target's evasion
-            dodge = self.evasion.get(e.target, 0)
-            strength = (
-                f"str {e.strength + dodge} (-{dodge} evasion)" if dodge else f"str {e.strength}"
-            )
-            out.print(
-                f"  {self.ship(e.ship)} → {self.ship(e.target)}: {e.shots} {e.weapon}"
-                f"{'s' * (e.shots != 1)} {strength} at {e.range_cm:.1f} cm vs shields "
-                f"{e.shields} (needs {needs}): {rolls} → [bold]{through} through[/bold]"
-            )
+            self._volley(e)
         elif isinstance(e, ev.HitScored):
-            face = 0 if e.location_roll == 10 else e.location_roll
-            # what was struck, named as the ship sheets name it (the computer is "systems")
-            where = ITEM_NAMES.get(e.applied_to, e.applied_to.replace("_", " "))
-            struck = (
-                f"superstructure {e.superstructure}"  # the hull alone: say it once
-                if e.applied_to == "superstructure"
-                else f"{where} {e.value}, superstructure {e.superstructure}"
-            )
-            out.print(
-                f"      hit ({face}) {e.location.replace('_', ' ')}: {e.damage} damage → {struck}"
-            )
+            self._hit(e)
         elif isinstance(e, ev.ControlChanged):
             state = "regains control" if e.in_control else "[yellow]is out of control[/] (drifts)"
             out.print(f"  {self.ship(e.ship)} {state}")
@@ -177,6 +153,39 @@ class Narrator:
             line = tell(self.ship, self.verbose) if callable(tell) else None
             if line:
                 out.print(line)
+
+    def _volley(self, e: ev.VolleyFired) -> None:
+        """A volley: its shots, their strength against the shields, the dice and what got
+        through."""
+        out = self.out
+        through = sum(penetrates(r, e.shields, e.strength) for r in e.rolls)
+        target = penetration_target(e.shields, e.strength)
+        needs = "10" if target >= 10 else "2+" if target <= 2 else f"{target}+"
+        rolls = " ".join(str(r) for r in e.rolls)
+        # evasion makes the shot as hard as a weaker weapon: the log carries the strength
+        # the dice faced; the weapon's own is that plus the target's evasion
+        dodge = self.evasion.get(e.target, 0)
+        strength = f"str {e.strength + dodge} (-{dodge} evasion)" if dodge else f"str {e.strength}"
+        out.print(
+            f"  {self.ship(e.ship)} → {self.ship(e.target)}: {e.shots} {e.weapon}"
+            f"{'s' * (e.shots != 1)} {strength} at {e.range_cm:.1f} cm vs shields "
+            f"{e.shields} (needs {needs}): {rolls} → [bold]{through} through[/bold]"
+        )
+
+    def _hit(self, e: ev.HitScored) -> None:
+        """A hit: where it landed and what it struck."""
+        out = self.out
+        face = 0 if e.location_roll == 10 else e.location_roll
+        # what was struck, named as the ship sheets name it (the computer is "systems")
+        where = ITEM_NAMES.get(e.applied_to, e.applied_to.replace("_", " "))
+        struck = (
+            f"superstructure {e.superstructure}"  # the hull alone: say it once
+            if e.applied_to == "superstructure"
+            else f"{where} {e.value}, superstructure {e.superstructure}"
+        )
+        out.print(
+            f"      hit ({face}) {e.location.replace('_', ' ')}: {e.damage} damage → {struck}"
+        )
 
     # --- cards -------------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ squadron at a points budget, or a fleet (preset or FleetX file). Every pair of c
 matchup; battle `k` of a matchup has the seed `derive_seed(master seed, matchup id, k)`, plays
 the first combatant on side A when `k` is even and on side B when odd, and cycles through the
 ordered pairs of captains. Nothing about a battle depends on who plays it, where, or when, so
-results are the same on any backend with any number of workers (GUIDE 6).
+results are the same on any backend with any number of workers.
 """
 
 from __future__ import annotations
@@ -656,42 +656,45 @@ class Assessment:
                 }
                 for rank, i in enumerate(self.order(), start=1)
             ],
-            "fair_values": {
-                "price_line": None
-                if self.fair.line is None
-                else {"intercept": self.fair.line.intercept, "slope": self.fair.line.slope},
-                "note": self.fair.reason,
-                "line_scatter_logits": self.fair.scatter,
-                "rests_on": self.fair.basis,
-                "combatants": [
-                    {
-                        "combatant": names[i],
-                        "cost": fv.cost,
-                        "residual_rating": fv.residual_elo,
-                        "fair_cost": fv.fair_cost,
-                        "fair_cost_95": None
-                        if fv.fair_low is None
-                        else [fv.fair_low, fv.fair_high],
-                        "change": fv.change,
-                        "p_underpriced": fv.p_underpriced,
-                        "verdict": fv.verdict(),
-                        "extrapolated": fv.extrapolated,
-                        "fair_cost_if_linear": fv.fair_cost_linear,
-                        "verdict_by_captain": self.verdicts_by_captain(i),
-                        "fair_cost_by_captain": self.fair_costs_by_captain(i),
-                        "by_captain": self.by_captain_text(i),
-                        "captains_disagree": self.captains_disagree(i),
-                        "marks": fair_flags(fv, self.captains_disagree(i)),
-                        "cost_outside_field": fv.cost_outside,
-                        "battles_needed": fv.battles_needed,
-                        "more_battles": settle_text(fv),
-                        "fair_ship_cost": None
-                        if fv.fair_cost is None or plan.combatants[i].ship_class is None
-                        else fv.fair_cost / plan.combatants[i].ships,
-                    }
-                    for i, fv in enumerate(self.fair.values)
-                ],
-            },
+            "fair_values": self._fair_json(names),
+        }
+
+    def _fair_json(self, names: list[str]) -> dict[str, Any]:
+        """The fair values as JSON: the price line and each combatant's fair cost."""
+        plan = self.plan
+        return {
+            "price_line": None
+            if self.fair.line is None
+            else {"intercept": self.fair.line.intercept, "slope": self.fair.line.slope},
+            "note": self.fair.reason,
+            "line_scatter_logits": self.fair.scatter,
+            "rests_on": self.fair.basis,
+            "combatants": [
+                {
+                    "combatant": names[i],
+                    "cost": fv.cost,
+                    "residual_rating": fv.residual_elo,
+                    "fair_cost": fv.fair_cost,
+                    "fair_cost_95": None if fv.fair_low is None else [fv.fair_low, fv.fair_high],
+                    "change": fv.change,
+                    "p_underpriced": fv.p_underpriced,
+                    "verdict": fv.verdict(),
+                    "extrapolated": fv.extrapolated,
+                    "fair_cost_if_linear": fv.fair_cost_linear,
+                    "verdict_by_captain": self.verdicts_by_captain(i),
+                    "fair_cost_by_captain": self.fair_costs_by_captain(i),
+                    "by_captain": self.by_captain_text(i),
+                    "captains_disagree": self.captains_disagree(i),
+                    "marks": fair_flags(fv, self.captains_disagree(i)),
+                    "cost_outside_field": fv.cost_outside,
+                    "battles_needed": fv.battles_needed,
+                    "more_battles": settle_text(fv),
+                    "fair_ship_cost": None
+                    if fv.fair_cost is None or plan.combatants[i].ship_class is None
+                    else fv.fair_cost / plan.combatants[i].ships,
+                }
+                for i, fv in enumerate(self.fair.values)
+            ],
         }
 
 

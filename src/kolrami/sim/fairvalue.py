@@ -281,13 +281,6 @@ def _battles_needed(
     return max(battles + 1, math.ceil(best * battles / 20.0) * 20)
 
 
-def _fair(
-    theta: NDArray[np.float64], a: NDArray[np.float64], b: NDArray[np.float64]
-) -> NDArray[np.float64]:
-    """Cost at which the line (a, b) reaches `theta`; capped at e^30 to stay finite."""
-    return np.exp(np.minimum((theta - a) / b, 30.0))
-
-
 def flags(value: FairValue, captains_disagree: bool = False) -> list[str]:
     """The marks a table prints beside a verdict; each is explained by MARKS."""
     out = []

@@ -229,6 +229,54 @@ figure { margin: 1rem 0; } img { max-width: 100%; height: auto; }
 """
 
 
+def _fair_value_parts(a: Assessment, fv: dict[str, Any]) -> list[str]:
+    """The report's fair values: the pictures and table, or why there are none."""
+    esc = html.escape
+    parts = ["<h2>Points efficiency and fair values</h2>"]
+    if fv["price_line"] is None:
+        parts.append(f"<p class='note'>No fair values: {esc(fv['note'])}.</p>")
+    else:
+        parts += [
+            _img(fair_value_png(a), "rating against cost with the price line"),
+            _img(fair_cost_png(a), "fair cost with intervals"),
+            "<table><tr><th class='l'>Combatant</th><th>Cost</th><th>Fair cost</th>"
+            "<th>95% interval</th><th>If linear</th><th>P(underpriced)</th>"
+            "<th class='l'>Verdict</th><th class='l'>More battles</th>"
+            "<th class='l'>By captain</th></tr>",
+        ]
+        for row in fv["combatants"]:
+            verdict = row["verdict"]
+            cls = "under" if verdict == "underpriced" else "over" if verdict == "overpriced" else ""
+            interval = row["fair_cost_95"]
+            span = "-" if interval is None else f"{interval[0]:.0f} to {interval[1]:.0f}"
+            flags = row.get("marks") or []
+            shown = verdict + (f" ({', '.join(flags)})" if flags else "")
+            by = row.get("by_captain") or ""
+            parts.append(
+                f"<tr><td class='l'>{esc(row['combatant'])}</td><td>{row['cost']}</td>"
+                f"<td>{_num(row['fair_cost'])}</td>"
+                f"<td>{span}</td><td>{_num(row.get('fair_cost_if_linear'))}</td>"
+                f"<td>{_num(row['p_underpriced'], 2)}</td>"
+                f"<td class='l {cls}'>{esc(shown)}</td>"
+                f"<td class='l'>{esc(row.get('more_battles') or '-')}</td>"
+                f"<td class='l'>{esc(by or '-')}</td></tr>"
+            )
+        parts.append(
+            "</table><p class='note'>Fair cost: the SP cost at which the price line fitted on the "
+            "other combatants (rating = a + b ln cost) reaches this one's rating. The interval: "
+            "the costs at which its rating lies inside the line's 95% prediction interval (the "
+            "line's estimation error, the others' scatter about it with a Student t quantile, "
+            "and its own rating's uncertainty, widened by the fit's dispersion); P(underpriced): "
+            "the predictive chance that a fairly priced class of its cost rates lower. "
+            "A verdict needs "
+            "the interval: wholly above or below the cost, or within 80% to 125% of it for "
+            "'about right'; otherwise 'can't tell'. 'If linear': the fair cost under a line "
+            f"linear in cost. Verdicts rest on {esc(fv.get('rests_on') or '')}. "
+            f"{esc(MARKS)} See docs/assessment.md.</p>"
+        )
+    return parts
+
+
 def render_html(a: Assessment, extra: dict[str, Any] | None = None) -> str:
     """The whole report as one HTML page with its pictures embedded."""
     data = a.to_json()
@@ -272,49 +320,7 @@ def render_html(a: Assessment, extra: dict[str, Any] | None = None) -> str:
             f"about 1 when the model holds): {esc(fit['verdict'])}. The intervals carry the "
             f"dispersion (variance x{fit['dispersion']:.2f}).</p>"
         )
-    fv = data["fair_values"]
-    parts.append("<h2>Points efficiency and fair values</h2>")
-    if fv["price_line"] is None:
-        parts.append(f"<p class='note'>No fair values: {esc(fv['note'])}.</p>")
-    else:
-        parts += [
-            _img(fair_value_png(a), "rating against cost with the price line"),
-            _img(fair_cost_png(a), "fair cost with intervals"),
-            "<table><tr><th class='l'>Combatant</th><th>Cost</th><th>Fair cost</th>"
-            "<th>95% interval</th><th>If linear</th><th>P(underpriced)</th>"
-            "<th class='l'>Verdict</th><th class='l'>More battles</th>"
-            "<th class='l'>By captain</th></tr>",
-        ]
-        for row in fv["combatants"]:
-            verdict = row["verdict"]
-            cls = "under" if verdict == "underpriced" else "over" if verdict == "overpriced" else ""
-            interval = row["fair_cost_95"]
-            span = "-" if interval is None else f"{interval[0]:.0f} to {interval[1]:.0f}"
-            flags = row.get("marks") or []
-            shown = verdict + (f" ({', '.join(flags)})" if flags else "")
-            by = row.get("by_captain") or ""
-            parts.append(
-                f"<tr><td class='l'>{esc(row['combatant'])}</td><td>{row['cost']}</td>"
-                f"<td>{_num(row['fair_cost'])}</td>"
-                f"<td>{span}</td><td>{_num(row.get('fair_cost_if_linear'))}</td>"
-                f"<td>{_num(row['p_underpriced'], 2)}</td>"
-                f"<td class='l {cls}'>{esc(shown)}</td>"
-                f"<td class='l'>{esc(row.get('more_battles') or '-')}</td>"
-                f"<td class='l'>{esc(by or '-')}</td></tr>"
-            )
-        parts.append(
-            "</table><p class='note'>Fair cost: the SP cost at which the price line fitted on the "
-            "other combatants (rating = a + b ln cost) reaches this one's rating. The interval: "
-            "the costs at which its rating lies inside the line's 95% prediction interval (the "
-            "line's estimation error, the others' scatter about it with a Student t quantile, "
-            "and its own rating's uncertainty, widened by the fit's dispersion); P(underpriced): "
-            "the predictive chance that a fairly priced class of its cost rates lower. "
-            "A verdict needs "
-            "the interval: wholly above or below the cost, or within 80% to 125% of it for "
-            "'about right'; otherwise 'can't tell'. 'If linear': the fair cost under a line "
-            f"linear in cost. Verdicts rest on {esc(fv.get('rests_on') or '')}. "
-            f"{esc(MARKS)} See docs/assessment.md.</p>"
-        )
+    parts += _fair_value_parts(a, data["fair_values"])
     parts += [
         "<h2>Matchups</h2>",
         "<table><tr><th class='l'>Combatant</th><th class='l'>Opponent</th><th>Battles</th>"

@@ -1,7 +1,7 @@
 """A battle in progress with a human at one side or both (`kolrami play`, the web's /play).
 
 A `PlaySession` drives a battle one decision at a time (kolrami.engine.driver.play): the seats
-held by AI captains answer at once, each with its own side's view only (GUIDE 3.8); a human seat
+held by AI captains answer at once, each with its own side's view only; a human seat
 waits for `submit(text)`, an order in the log's text form. An order is checked with the rules'
 own verify functions before it is sent, so a refusal is the rules' message with its clause id
 and the battle is untouched. Everything that happened is the battle's event log: a session is

@@ -186,22 +186,8 @@ def check_throws(throws: dict[str, tuple[int, ...]]) -> None:
         depth += 1
 
 
-def standings(
-    players: Iterable[str],
-    rounds: Sequence[Sequence[Game]],
-    roll_offs: Sequence[RollOff] | dict[str, int] | None = None,
-    titles: Sequence[str] = DEFAULT_TITLES,
-    dropped: Iterable[str] = (),
-) -> list[Standing]:
-    """Totals and ranks: Battle Points, then Fleet Points, then the roll-off (OP-18, OP-19, OP-20,
-    OP-21, OP-22, OP-23, OP-24).
-
-    A pure function of the results: the same games always give the same standings. Players
-    level on Battle and Fleet Points share a rank unless a roll-off for exactly that tie (the
-    same players on the same points) orders them; they are listed by name only for display.
-    A roll-off given as a plain dict (a results file) orders a tie when every player of it has
-    a value. No titles until a round is complete.
-    """
+def _tally(players: Iterable[str], rounds: Sequence[Sequence[Game]]) -> dict[str, Standing]:
+    """Each player's totals of the reported games: Battle and Fleet Points, byes, wins."""
     table = {p: Standing(p) for p in players}
     for games in rounds:
         bye_fp = bye_fleet_points(games)
@@ -228,10 +214,14 @@ def standings(
                 s.fleet_points += fp
                 s.fp_by_round.append(fp)
                 s.opponents.append(g.b if p == g.a else g.a)  # type: ignore[arg-type]
-    for p in dropped:
-        if p in table:
-            table[p].dropped = True
-    played = rounds_complete(rounds)
+    return table
+
+
+def _settle_ties(
+    table: dict[str, Standing], roll_offs: Sequence[RollOff] | dict[str, int] | None
+) -> None:
+    """Order the players level on Battle and Fleet Points by the roll-off for exactly that tie
+    (a plain dict: when every player of the tie has a value)."""
     level: dict[tuple[int, int], list[Standing]] = {}
     for s in table.values():
         level.setdefault((s.battle_points, s.fleet_points), []).append(s)
@@ -256,6 +246,30 @@ def standings(
             for s in group:
                 s.roll_off = found.value(s.player)
                 s.settled_by = f"roll-off after round {found.after_round}: {found.describe()}"
+
+
+def standings(
+    players: Iterable[str],
+    rounds: Sequence[Sequence[Game]],
+    roll_offs: Sequence[RollOff] | dict[str, int] | None = None,
+    titles: Sequence[str] = DEFAULT_TITLES,
+    dropped: Iterable[str] = (),
+) -> list[Standing]:
+    """Totals and ranks: Battle Points, then Fleet Points, then the roll-off (OP-18, OP-19, OP-20,
+    OP-21, OP-22, OP-23, OP-24).
+
+    A pure function of the results: the same games always give the same standings. Players
+    level on Battle and Fleet Points share a rank unless a roll-off for exactly that tie (the
+    same players on the same points) orders them; they are listed by name only for display.
+    A roll-off given as a plain dict (a results file) orders a tie when every player of it has
+    a value. No titles until a round is complete.
+    """
+    table = _tally(players, rounds)
+    for p in dropped:
+        if p in table:
+            table[p].dropped = True
+    played = rounds_complete(rounds)
+    _settle_ties(table, roll_offs)
     ordered = sorted(
         table.values(),
         key=lambda s: (

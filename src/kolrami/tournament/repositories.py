@@ -363,21 +363,11 @@ class Results:
             raise InvalidInputError(f"no report #{report_id} in {e.name}")
         return r, g
 
-    def of_games(self, game_ids: list[int]) -> list[ResultReportRow]:
-        """Every report of these games, oldest first."""
-        query = select(ResultReportRow).where(ResultReportRow.game_id.in_(game_ids))
-        return list(self.session.scalars(query.order_by(ResultReportRow.id)))
-
     def battle_log(self, g: GameRow) -> str | None:
         """The JSONL log of a game the AI played, or None."""
         query = select(BattleLogRow).where(BattleLogRow.game_id == g.id)
         row = self.session.scalars(query).first()
         return None if row is None else row.jsonl
-
-    def keep_battle_log(self, g: GameRow, captains: str, jsonl: str) -> None:
-        """A game's battle log, replacing an earlier one."""
-        self.session.execute(delete(BattleLogRow).where(BattleLogRow.game_id == g.id))
-        self.session.add(BattleLogRow(game_id=g.id, captains=captains, jsonl=jsonl))
 
     def logged(self, game_ids: list[int]) -> list[int]:
         """Which of these games have a battle log."""

@@ -110,6 +110,111 @@ def _use_case(
     return method
 
 
+def _snapshot_players(c: Connection, event_id: int) -> list[dict[str, Any]]:
+    """An event's players as Store.players gives them, for its snapshot."""
+    pl = PlayerRow.__table__
+    return [
+        {
+            "id": p.id,
+            "name": p.name,
+            "email": p.email,
+            "joined_round": p.joined_round,
+            "dropped_after": p.dropped_after,
+            "has_pin": p.has_pin,
+        }
+        for p in c.execute(
+            select(
+                pl.c.id,
+                pl.c.name,
+                pl.c.email,
+                pl.c.joined_round,
+                pl.c.dropped_after,
+                pl.c.pin_hash.is_not(None).label("has_pin"),
+            )
+            .where(pl.c.event_id == event_id)
+            .order_by(pl.c.id)
+        )
+    ]
+
+
+def _snapshot_reports(
+    c: Connection,
+    event_id: int,
+    names: dict[int, str],
+    game_at: dict[int, tuple[int, int, int, int | None]],
+) -> list[dict[str, Any]]:
+    """An event's open reports as Store.reports gives them, for its snapshot."""
+    rr, gm, rd = (t.__table__ for t in (ResultReportRow, GameRow, RoundRow))
+    reports = []
+    for r in c.execute(
+        select(rr)
+        .join(gm, rr.c.game_id == gm.c.id)
+        .join(rd, gm.c.round_id == rd.c.id)
+        .where(rd.c.event_id == event_id, rr.c.status.in_(OPEN_REPORTS))
+        .order_by(rr.c.id)
+    ).mappings():
+        number, table, a_id, b_id = game_at[r["game_id"]]
+        a, b = names[a_id], names[b_id] if b_id else ""
+        reports.append(
+            {
+                "id": r["id"],
+                "round": number,
+                "table": table,
+                "reporter": names[r["reporter_id"]],
+                "confirmer": b if r["reporter_id"] == a_id else a,
+                "winner": names[r["winner_id"]],
+                "fp": {a: r["fp_a"], b: r["fp_b"]},
+                "status": r["status"],
+                "note": r["note"],
+                "resolved_by": r["resolved_by"],
+            }
+        )
+    return reports
+
+
+def _snapshot_state(
+    e: Any,
+    players: list[dict[str, Any]],
+    core_rounds: tuple[tuple[core.Game, ...], ...],
+    rolls: tuple[core.RollOff, ...],
+    titles: tuple[str, ...],
+) -> EventState:
+    """The event's state (standings, pairings) from its snapshot's rows."""
+    next_round = len(core_rounds) + 1
+    return EventState(
+        e["name"],
+        e["seed"],
+        e["rounds"],
+        tuple(p["name"] for p in players),
+        tuple(
+            p["name"]
+            for p in players
+            if p["joined_round"] <= next_round
+            and (p["dropped_after"] is None or p["dropped_after"] >= next_round)
+        ),
+        core_rounds,
+        rolls,
+        titles,
+        tuple(p["name"] for p in players if p["dropped_after"] is not None),
+    )
+
+
+def _snapshot_settings(e: Any, titles: tuple[str, ...]) -> dict[str, Any]:
+    """An event's settings as Store.settings gives them, for its snapshot."""
+    return {
+        "name": e["name"],
+        "date": e["date"],
+        "sp_limit": e["sp_limit"],
+        "scenario": e["scenario"],
+        "rounds": e["rounds"],
+        "round_minutes": e["round_minutes"],
+        "seed": e["seed"],
+        "titles": list(titles),
+        "faction_surcharge": e["faction_surcharge"],
+        "max_resets": e["max_resets"],
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class EventSnapshot:
     """Everything the event's pages show, read in one transaction at one revision.
@@ -421,7 +526,6 @@ class Store:
     export = _use_case(transfer.export, write=False)
     standings_csv = _use_case(transfer.standings_csv, write=False)
     import_event = _use_case(transfer.import_event)
-    # accounts
     # the round's timer (OP-02)
     timer = _use_case(timer_service.timer, write=False)
     start_timer = _use_case(timer_service.start_timer)
@@ -437,6 +541,7 @@ class Store:
     refuse_join = _use_case(joining.refuse_join)
     refuse_all_joins = _use_case(joining.refuse_all_joins)
     archive = _use_case(joining.archive, write=False)
+    # accounts
     create_organizer = _use_case(accounts.create_organizer)
     create_first_organizer = _use_case(accounts.create_first_organizer)
     organizer = _use_case(accounts.organizer, write=False)
@@ -599,37 +704,14 @@ class Store:
     def _read_snapshot(self, event_id: int) -> EventSnapshot:
         """One snapshot, all in one read transaction: the revision is read first, so the rest
         is never older than the revision it is kept under."""
-        ev, pl, rd, gm = (t.__table__ for t in (EventRow, PlayerRow, RoundRow, GameRow))
-        ro, rr, bl, eo = (
-            t.__table__ for t in (RollOffRow, ResultReportRow, BattleLogRow, EventOrganizerRow)
-        )
+        ev, rd, gm = (t.__table__ for t in (EventRow, RoundRow, GameRow))
+        ro, bl, eo = (t.__table__ for t in (RollOffRow, BattleLogRow, EventOrganizerRow))
         with self.transaction(write=False) as s:
             c = s.connection()
             e = c.execute(select(ev).where(ev.c.id == event_id)).mappings().first()
             if e is None:
                 raise InvalidInputError(f"no event #{event_id}")
-            players = [
-                {
-                    "id": p.id,
-                    "name": p.name,
-                    "email": p.email,
-                    "joined_round": p.joined_round,
-                    "dropped_after": p.dropped_after,
-                    "has_pin": p.has_pin,
-                }
-                for p in c.execute(
-                    select(
-                        pl.c.id,
-                        pl.c.name,
-                        pl.c.email,
-                        pl.c.joined_round,
-                        pl.c.dropped_after,
-                        pl.c.pin_hash.is_not(None).label("has_pin"),
-                    )
-                    .where(pl.c.event_id == event_id)
-                    .order_by(pl.c.id)
-                )
-            ]
+            players = _snapshot_players(c, event_id)
             names = {p["id"]: p["name"] for p in players}
             of_event = select(rd.c.number).where(rd.c.event_id == event_id)
             numbers = list(c.scalars(of_event.order_by(rd.c.number)))
@@ -675,30 +757,7 @@ class Store:
                 ),
                 names,
             )
-            reports = []
-            for r in c.execute(
-                select(rr)
-                .join(gm, rr.c.game_id == gm.c.id)
-                .join(rd, gm.c.round_id == rd.c.id)
-                .where(rd.c.event_id == event_id, rr.c.status.in_(OPEN_REPORTS))
-                .order_by(rr.c.id)
-            ).mappings():
-                number, table, a_id, b_id = game_at[r["game_id"]]
-                a, b = names[a_id], names[b_id] if b_id else ""
-                reports.append(
-                    {
-                        "id": r["id"],
-                        "round": number,
-                        "table": table,
-                        "reporter": names[r["reporter_id"]],
-                        "confirmer": b if r["reporter_id"] == a_id else a,
-                        "winner": names[r["winner_id"]],
-                        "fp": {a: r["fp_a"], b: r["fp_b"]},
-                        "status": r["status"],
-                        "note": r["note"],
-                        "resolved_by": r["resolved_by"],
-                    }
-                )
+            reports = _snapshot_reports(c, event_id, names, game_at)
             logged = frozenset(
                 game_at[gid][:2]
                 for gid in c.scalars(
@@ -715,36 +774,9 @@ class Store:
         core_rounds = tuple(
             _core_round(number, tables) for number, tables in zip(numbers, rounds, strict=True)
         )
-        next_round = len(numbers) + 1
         titles = tuple(json.loads(e["titles"]))
-        state = EventState(
-            e["name"],
-            e["seed"],
-            e["rounds"],
-            tuple(p["name"] for p in players),
-            tuple(
-                p["name"]
-                for p in players
-                if p["joined_round"] <= next_round
-                and (p["dropped_after"] is None or p["dropped_after"] >= next_round)
-            ),
-            core_rounds,
-            rolls,
-            titles,
-            tuple(p["name"] for p in players if p["dropped_after"] is not None),
-        )
-        settings = {
-            "name": e["name"],
-            "date": e["date"],
-            "sp_limit": e["sp_limit"],
-            "scenario": e["scenario"],
-            "rounds": e["rounds"],
-            "round_minutes": e["round_minutes"],
-            "seed": e["seed"],
-            "titles": list(titles),
-            "faction_surcharge": e["faction_surcharge"],
-            "max_resets": e["max_resets"],
-        }
+        state = _snapshot_state(e, players, core_rounds, rolls, titles)
+        settings = _snapshot_settings(e, titles)
         return EventSnapshot(
             event_id,
             e["revision"],
@@ -801,11 +833,6 @@ class Store:
             except IntegrityError:  # another process made it first: read theirs
                 continue
         raise KolramiError(f"cannot keep the secret '{name}' in {self.url}")
-
-    def organizer_name(self, organizer_id: int) -> str | None:
-        """An organizer's user name, or None when the account does not exist."""
-        row = self._one("SELECT username FROM organizers WHERE id = :id", id=organizer_id)
-        return None if row is None else str(row[0])
 
     def web_session(self, token: str) -> tuple[int, str] | None:
         """(organizer id, user name) of a live session, or None: ended, unknown, or older than

@@ -192,6 +192,16 @@ def create_app(
     ):
         app.include_router(module.router)
 
+    _add_error_pages(app, the_store)
+
+    return app
+
+
+def _add_error_pages(app: FastAPI, the_store: Store) -> None:
+    """Every refusal as a page (or, for htmx, one line in the form's message area) with its
+    status: 401 login ended, 404, 409 conflict, 422 incomplete form, 400 bad input, 503 the
+    database busy or unusable."""
+
     @app.exception_handler(LoginRequiredError)
     async def _login(request: Request, exc: LoginRequiredError) -> Response:
         if request.headers.get("hx-request") == "true":
@@ -246,8 +256,6 @@ def create_app(
 
     app.add_exception_handler(OperationalError, _busy)
     app.add_exception_handler(sqlite3.OperationalError, _busy)
-
-    return app
 
 
 def local_names(extra: Iterable[str] = ()) -> frozenset[str]:

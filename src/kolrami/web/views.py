@@ -10,6 +10,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from fastapi import HTTPException
+
 from kolrami.tournament import core
 from kolrami.tournament.store import OPEN_REPORTS, EventSnapshot, EventState, Store
 
@@ -149,6 +151,14 @@ class EventView:
     rounds: list[Round] = field(default_factory=list)
     #: What the pages derive from this view (rendered fragments), kept as long as the view.
     memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
+
+    def paired(self, number: int, say_event: bool = False) -> Round:
+        """Round `number`, or a 404 when it is not paired yet (`say_event`: the message names
+        the event, as its public pages do)."""
+        if not 1 <= number <= len(self.rounds):
+            of = f" of {self.name}" if say_event else ""
+            raise HTTPException(404, f"round {number}{of} is not paired yet")
+        return self.rounds[number - 1]
 
     @property
     def standing_rows(self) -> list[tuple[str, str, str, int, int, str, int]]:

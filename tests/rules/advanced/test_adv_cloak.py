@@ -445,37 +445,24 @@ def test_dispersal_torpedoes_need_the_module() -> None:
 
 # --- plasma (ADV-EVA-04) ------------------------------------------------------------------------
 
-PLASMA_PACK = (
-    HEADER
-    + """
-[[species]]
-id = "klingon"
-factions = ["Klingon"]
-beam = "disruptor"
-cloak_tech_base = 40
-
-[[override]]
-id = "ktroika"
-
-[[override.weapons]]
-kind = "plasma"
-arcs = ["F"]
-mount = "F"
-range_cm = 20
-torpedoes = 1
-damage = 12
-arm_cost = 2
-
-[[override.weapons]]
-kind = "photon"
-arcs = ["F"]
-mount = "F"
-range_cm = 20
-torpedoes = 1
-damage = 12
-arm_cost = 1
-"""
+# the pieces of the test packs below (TOML)
+HUMAN = '[[species]]\nid = "human"\nfactions = ["Federation"]\n'
+KLINGON = (
+    '[[species]]\nid = "klingon"\nfactions = ["Klingon"]\nbeam = "disruptor"\n'
+    "cloak_tech_base = 40\n"
 )
+
+
+def torpedoes(ship: str, range_cm: int) -> str:
+    """An override arming `ship` with one plasma torpedo and one photon, forward, at `range_cm`."""
+    return f'[[override]]\nid = "{ship}"\n' + "".join(
+        f'[[override.weapons]]\nkind = "{kind}"\narcs = ["F"]\nmount = "F"\n'
+        f"range_cm = {range_cm}\ntorpedoes = 1\ndamage = 12\narm_cost = {cost}\n"
+        for kind, cost in (("plasma", 2), ("photon", 1))
+    )
+
+
+PLASMA_PACK = HEADER + KLINGON + torpedoes("ktroika", 20)
 
 
 def _with_pack(pack: AdvancedPack, a: list[str], bs: list[str]) -> tuple[Battle, AdvancedState]:
@@ -548,26 +535,10 @@ def test_one_civilisations_code_cannot_be_broken() -> None:
 
 MIXED_PACK = (
     HEADER
-    + """
-[[species]]
-id = "human"
-factions = ["Federation"]
-
-[[species]]
-id = "klingon"
-factions = ["Klingon"]
-beam = "disruptor"
-cloak_tech_base = 40
-
-[[species]]
-id = "romulan"
-beam = "disruptor"
-cloak_tech_base = 55
-
-[[override]]
-id = "sting"
-species = "romulan"
-"""
+    + HUMAN
+    + KLINGON
+    + '[[species]]\nid = "romulan"\nbeam = "disruptor"\ncloak_tech_base = 55\n'
+    + '[[override]]\nid = "sting"\nspecies = "romulan"\n'
 )
 
 
@@ -688,41 +659,7 @@ def test_only_the_other_bloc_breaks_a_shared_code() -> None:
         verify_bonus(state, BonusDecision("A", ("A1",)), BonusOrder((("A1", "comms", "decode"),)))
 
 
-PLASMA_HUNTER_PACK = (
-    HEADER
-    + """
-[[species]]
-id = "human"
-factions = ["Federation"]
-
-[[species]]
-id = "klingon"
-factions = ["Klingon"]
-beam = "disruptor"
-cloak_tech_base = 40
-
-[[override]]
-id = "reliant"
-
-[[override.weapons]]
-kind = "plasma"
-arcs = ["F"]
-mount = "F"
-range_cm = 40
-torpedoes = 1
-damage = 12
-arm_cost = 2
-
-[[override.weapons]]
-kind = "photon"
-arcs = ["F"]
-mount = "F"
-range_cm = 40
-torpedoes = 1
-damage = 12
-arm_cost = 1
-"""
-)
+PLASMA_HUNTER_PACK = HEADER + HUMAN + KLINGON + torpedoes("reliant", 40)
 
 
 @pytest.mark.rule("ADV-EVA-04", "ADV-CLOAK-07")

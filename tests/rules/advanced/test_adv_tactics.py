@@ -40,6 +40,17 @@ def tactical(
     return b, state, te.tactics_of(b)
 
 
+def alongside(
+    a: str = "enterprise", e: str = "bird-of-prey", weapons: int = 6
+) -> tuple[Battle, AdvancedState, te.TacticsState]:
+    """A1 (its `weapons` unpowered) at (50, 50) and B1 6 cm (1.5 hexes) ahead, both heading 0."""
+    b, state, t = tactical([a], [e])
+    arm(b, state, "A1", weapons=(0,) * weapons)
+    put(b, "A1", 50, 50, 0)
+    put(b, "B1", 56, 50, 0)
+    return b, state, t
+
+
 def verbs(state: AdvancedState, t: te.TacticsState, ship: str) -> list[str]:
     return tx.options(state, t, state.of(ship))
 
@@ -53,10 +64,7 @@ def facing_down(state: AdvancedState, ship: str) -> None:
 
 @pytest.mark.rule("ADV-TRAC-01")
 def test_a_tractor_is_offered_at_one_or_two_hexes_only() -> None:
-    b, state, t = tactical(["enterprise"], ["bird-of-prey"])
-    arm(b, state, "A1", weapons=(0,) * 6)
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 56, 50, 0)  # 1.5 hexes
+    b, state, t = alongside()  # B1 at 1.5 hexes
     assert "A1:tractor>B1=half" in verbs(state, t, "A1")
     put(b, "B1", 70, 50, 0)  # 5 hexes
     assert not [o for o in verbs(state, t, "A1") if "tractor" in o]
@@ -64,10 +72,8 @@ def test_a_tractor_is_offered_at_one_or_two_hexes_only() -> None:
 
 @pytest.mark.rule("ADV-TRAC-02")
 def test_the_beam_s_power_joins_the_turn_s_costs_at_the_level_the_mass_needs() -> None:
-    b, state, t = tactical(["enterprise"], ["ktroika"])
-    holder = arm(b, state, "A1", weapons=(0,) * 6)
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 56, 50, 0)
+    b, state, t = alongside("enterprise", "ktroika")
+    holder = state.of("A1")
     before = holder.cost
     assert "A1:tractor>B1=full" in verbs(state, t, "A1")  # 110000 t is over half of 160000
     tx.act(b, state, t, "A1:tractor>B1=full")
@@ -78,10 +84,7 @@ def test_the_beam_s_power_joins_the_turn_s_costs_at_the_level_the_mass_needs() -
 
 @pytest.mark.rule("ADV-TRAC-03")
 def test_a_held_ship_is_towed_back_to_its_place_but_keeps_its_heading() -> None:
-    b, state, t = tactical(["enterprise"], ["bird-of-prey"])
-    arm(b, state, "A1", weapons=(0,) * 6)
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 56, 50, 0)
+    b, state, t = alongside()
     tx.act(b, state, t, "A1:tractor>B1=half")
     put(b, "A1", 60, 50, 0)  # the holder moved 10 cm
     put(b, "B1", 80, 70, 3)  # the held ship tried to run and turned
@@ -93,10 +96,7 @@ def test_a_held_ship_is_towed_back_to_its_place_but_keeps_its_heading() -> None:
 
 @pytest.mark.rule("ADV-TRAC-05")
 def test_no_impulse_no_escape() -> None:
-    b, state, t = tactical(["enterprise"], ["bird-of-prey"])
-    arm(b, state, "A1", weapons=(0,) * 6)
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 56, 50, 0)
+    b, state, t = alongside()
     tx.act(b, state, t, "A1:tractor>B1=half")
     assert "B1:escape" in verbs(state, t, "B1")
     state.of("B1").impulse = 0
@@ -105,10 +105,7 @@ def test_no_impulse_no_escape() -> None:
 
 @pytest.mark.rule("ADV-TRAC-04")
 def test_a_lighter_ship_straining_burns_crystals_on_1_to_7_and_the_holder_on_a_0() -> None:
-    b, state, t = tactical(["enterprise"], ["bird-of-prey"])
-    arm(b, state, "A1", weapons=(0,) * 6)
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 56, 50, 0)
+    b, state, t = alongside()
     tx.act(b, state, t, "A1:tractor>B1=half")
     b.dice = Loaded([3, 10])
     tx.act(b, state, t, "B1:escape")
@@ -118,10 +115,7 @@ def test_a_lighter_ship_straining_burns_crystals_on_1_to_7_and_the_holder_on_a_0
 
 @pytest.mark.rule("ADV-TRAC-06")
 def test_a_heavier_held_ship_breaks_the_beam_at_once() -> None:
-    b, state, t = tactical(["bird-of-prey"], ["enterprise"])
-    arm(b, state, "A1", weapons=(0,) * 3)
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 56, 50, 0)
+    b, state, t = alongside("bird-of-prey", "enterprise", weapons=3)
     b.record(te.TractorEngaged("A1", "B1", "full", 6, 0, 0))  # a beam it could not have locked
     tx.act(b, state, t, "B1:escape")
     assert "A1" not in t.beams
@@ -130,10 +124,7 @@ def test_a_heavier_held_ship_breaks_the_beam_at_once() -> None:
 
 @pytest.mark.rule("ADV-TRAC-07")
 def test_a_holder_that_burns_its_last_crystal_breaches() -> None:
-    b, state, t = tactical(["enterprise"], ["bird-of-prey"])
-    arm(b, state, "A1", weapons=(0,) * 6)
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 56, 50, 0)
+    b, state, t = alongside()
     tx.act(b, state, t, "A1:tractor>B1=half")
     t.crystals["A1"] = 1
     b.dice = Loaded([9, 10])
@@ -147,10 +138,7 @@ def test_a_holder_that_burns_its_last_crystal_breaches() -> None:
 
 @pytest.mark.rule("ADV-TRAC-08")
 def test_keeping_a_beam_on_costs_a_crystal_on_a_0_once_a_turn() -> None:
-    b, state, t = tactical(["enterprise"], ["bird-of-prey"])
-    arm(b, state, "A1", weapons=(0,) * 6)
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 56, 50, 0)
+    b, state, t = alongside()
     tx.act(b, state, t, "A1:tractor>B1=half")
     b.dice = Loaded([10])
     tx.Tactics().adv_turn_end(b, state)
@@ -275,10 +263,7 @@ def test_tholians_neither_board_nor_are_boarded() -> None:
 
 @pytest.mark.rule("ADV-BRD-09")
 def test_a_base_is_boarded_at_its_command_centre_and_falls_at_half_its_people() -> None:
-    b, state, t = tactical(["varn"], ["outpost"])
-    arm(b, state, "A1", weapons=(0,) * 4)
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 56, 50, 0)
+    b, state, t = alongside("varn", "outpost", weapons=4)
     facing_down(state, "B1")
     tx.act(b, state, t, "A1:board>B1")
     assert t.parties["B1"].section == tx.COMMAND

@@ -132,6 +132,13 @@ class _Plain:
         return when if self._at is None else self._at(when)
 
 
+def _stale(number: int, table: int) -> ConflictError:
+    return ConflictError(
+        f"round {number}, table {table} was changed by someone else "
+        "a moment ago; reload it and enter the result again"
+    )
+
+
 def record_result(
     s: Session,
     event_name: str | None,
@@ -166,10 +173,7 @@ def record_result(
             "report; its Fleet Points are the round's average"
         )
     if expected_version is not None and g.version != expected_version:
-        raise ConflictError(
-            f"round {number}, table {g.table} was changed by someone else "
-            "a moment ago; reload it and enter the result again"
-        )
+        raise _stale(number, g.table)
     opponent_id = g.b_id if p.id == g.a_id else g.a_id
     winner = p.id if won else opponent_id
     old_fp = g.fp_a if p.id == g.a_id else g.fp_b
@@ -296,6 +300,117 @@ def verify(
     setattr(g, f"{stage}_initials_{side}", initials)
 
 
+class _Table(NamedTuple):
+    """What record_game reads of a table before it writes (the columns of _GAME_AT_SQL): the
+    event's settings, the game's recorded result and both players (a the first at the table)."""
+
+    event_id: int
+    revision: int
+    scenario: str
+    game_id: int
+    table: int
+    winner_id: int | None
+    fp_a: int | None
+    fp_b: int | None
+    flag: str
+    version: int
+    a_id: int
+    a_name: str
+    a_fleet: str
+    b_id: int
+    b_name: str
+    b_fleet: str
+    max_resets: int | None
+    minutes: int
+    initials_a: str
+    initials_b: str
+    entered_by: str
+
+
+class _Entered(NamedTuple):
+    """A table's new result, checked: the score check's flag, the new values, the log lines."""
+
+    flag: str
+    winner_id: int
+    fp_a: int
+    fp_b: int
+    lines: list[str]
+
+
+def _enter(t: _Table, entry: Entry, unless_warned: bool) -> _Entered:
+    """record_game's checks and log lines, the same for both of its paths: the winner plays
+    at the table, both Fleet Points are given, the page is not stale, the winner has at least
+    the loser's points (PP-22), and each side's points pass the score check against the
+    opponent's fleet (or refused with `unless_warned`)."""
+    number, table, winner, fleet_points, who, expected_version = entry
+    if winner not in (t.a_name, t.b_name):
+        raise InvalidInputError(
+            f"{winner} does not play at table {table} in round {number}", field="winner"
+        )
+    if set(fleet_points) != {t.a_name, t.b_name}:
+        raise InvalidInputError(f"give the Fleet Points of both {t.a_name} and {t.b_name}")
+    fp_a, fp_b = fleet_points[t.a_name], fleet_points[t.b_name]
+    if expected_version is not None and t.version != expected_version:
+        raise _stale(number, table)  # a stale page is told first: what it sends may be old
+    loser = t.b_name if winner == t.a_name else t.a_name
+    if Capability.SCORES_FLEET_POINTS in capabilities_of(t.scenario):
+        won, lost = (fp_a, fp_b) if winner == t.a_name else (fp_b, fp_a)
+        if won < lost:
+            raise InvalidInputError(winner_refusal(winner, won, loser, lost), field="winner")
+    ceiling = round_ceilings(t.max_resets, t.minutes)
+    # each side's points are checked against the opponent's fleet
+    flag = "; ".join(
+        w
+        for w in (
+            score_check(t.scenario, t.b_fleet, t.b_name, fp_a, ceiling),
+            score_check(t.scenario, t.a_fleet, t.a_name, fp_b, ceiling),
+        )
+        if w
+    )
+    if unless_warned and flag:
+        raise ScoreCheckError(flag)
+    winner_id = t.a_id if winner == t.a_name else t.b_id
+    lines = [
+        *result_corrections(
+            number, table, t.a_name, winner == t.a_name, t.winner_id, winner_id, t.fp_a, fp_a
+        ),
+        # after a's line the winner is the new one: a change is logged once
+        *result_corrections(
+            number, table, t.b_name, winner == t.b_name, winner_id, winner_id, t.fp_b, fp_b
+        ),
+    ]
+    lines.append(
+        f"round {number} table {table}: {winner} beat {loser}, Fleet Points "
+        f"{t.a_name} {fp_a}, {t.b_name} {fp_b}"
+        + (" (entered again)" if t.winner_id is not None else "")
+    )
+    if t.initials_a or t.initials_b or t.entered_by.endswith("(PIN)"):
+        # the players' confirmation was for the result they saw: it goes, and the
+        # entry is the organizer's from now on
+        lines.append(
+            f"round {number} table {table}: entered by {who}; the players' "
+            "confirmation of the earlier result no longer applies"
+        )
+    return _Entered(flag, winner_id, fp_a, fp_b, lines)
+
+
+def _change(
+    t: _Table, entry: Entry, done: _Entered, version: int, after: int, logged: bool
+) -> TableChange:
+    """The table's change as the pages' snapshot follows it."""
+    row = {
+        "winner": entry.winner,
+        "fp_a": done.fp_a,
+        "fp_b": done.fp_b,
+        "flag": done.flag,
+        "version": version,
+        "entered_by": entry.who,
+        "result_initials_a": "",
+        "result_initials_b": "",
+    }
+    return TableChange(t.event_id, t.revision, after, entry.number, entry.table, row, logged)
+
+
 def record_game_plain(
     s: Session,
     event_name: str | None,
@@ -304,7 +419,7 @@ def record_game_plain(
     unless_warned: bool,
 ) -> tuple[str, TableChange]:
     """record_game in plain SQL statements (the fast path), in the caller's transaction."""
-    number, table, winner, fleet_points, who, expected_version = entry
+    number, table, _, _, who, _ = entry
     sql = _Plain(s, _is_sqlite(s))
     if event_name is None:
         event_name = Events(s).named(None).name
@@ -317,84 +432,20 @@ def record_game_plain(
         found = sql.first(_GAME_AT_SQL, {**keys, "name": e.name})
         if found is None:
             raise InvalidInputError(f"round {number} of {e.name} has no table {table}")
-    (eid, revision, scenario, gid, _, old_winner, old_a, old_b, old_flag, version) = found[:10]
-    a_id, a_name, a_fleet, b_id, b_name, b_fleet = found[10:16]
-    max_resets, minutes, initials_a, initials_b, entered_by = found[16:]
-    ceiling = round_ceilings(max_resets, minutes)
-    if winner not in (a_name, b_name):
-        raise InvalidInputError(
-            f"{winner} does not play at table {table} in round {number}", field="winner"
-        )
-    if set(fleet_points) != {a_name, b_name}:
-        raise InvalidInputError(f"give the Fleet Points of both {a_name} and {b_name}")
-    fp_a, fp_b = fleet_points[a_name], fleet_points[b_name]
-    if expected_version is not None and version != expected_version:
-        raise ConflictError(  # a stale page is told first: what it sends may be old
-            f"round {number}, table {table} was changed by someone else "
-            "a moment ago; reload it and enter the result again"
-        )
-    if Capability.SCORES_FLEET_POINTS in capabilities_of(scenario):
-        won, lost = (fp_a, fp_b) if winner == a_name else (fp_b, fp_a)
-        if won < lost:
-            loser = b_name if winner == a_name else a_name
-            raise InvalidInputError(winner_refusal(winner, won, loser, lost), field="winner")
-    # each side's points are checked against the opponent's fleet
-    warnings = [
-        w
-        for w in (
-            score_check(scenario, b_fleet, b_name, fp_a, ceiling),
-            score_check(scenario, a_fleet, a_name, fp_b, ceiling),
-        )
-        if w
-    ]
-    flag = "; ".join(warnings)
-    if unless_warned and flag:
-        raise ScoreCheckError(flag)
-    if expected_version is not None and version != expected_version:
-        raise ConflictError(
-            f"round {number}, table {table} was changed by someone else "
-            "a moment ago; reload it and enter the result again"
-        )
-    winner_id = a_id if winner == a_name else b_id
-    lines = [
-        *result_corrections(
-            number, table, a_name, winner == a_name, old_winner, winner_id, old_a, fp_a
-        ),
-        # after a's line the winner is the new one: a change is logged once
-        *result_corrections(
-            number, table, b_name, winner == b_name, winner_id, winner_id, old_b, fp_b
-        ),
-    ]
-    loser = b_name if winner == a_name else a_name
-    lines.append(
-        f"round {number} table {table}: {winner} beat {loser}, Fleet Points "
-        f"{a_name} {fp_a}, {b_name} {fp_b}" + (" (entered again)" if old_winner is not None else "")
-    )
-    if initials_a or initials_b or entered_by.endswith("(PIN)"):
-        # the players' confirmation was for the result they saw: it goes, and the
-        # entry is the organizer's from now on
-        lines.append(
-            f"round {number} table {table}: entered by {who}; the players' "
-            "confirmation of the earlier result no longer applies"
-        )
-    if (old_winner, old_a, old_b, old_flag, entered_by, initials_a, initials_b) != (
-        winner_id,
-        fp_a,
-        fp_b,
-        flag,
-        who,
-        "",
-        "",
-    ):
+    t = _Table(*found)
+    done = _enter(t, entry, unless_warned)
+    version = t.version
+    old = (t.winner_id, t.fp_a, t.fp_b, t.flag, t.entered_by, t.initials_a, t.initials_b)
+    if old != (done.winner_id, done.fp_a, done.fp_b, done.flag, who, "", ""):
         changed = sql.run(
             _SET_RESULT_SQL,
             {
-                "w": winner_id,
-                "a": fp_a,
-                "b": fp_b,
-                "flag": flag,
-                "id": gid,
-                "v": version,
+                "w": done.winner_id,
+                "a": done.fp_a,
+                "b": done.fp_b,
+                "flag": done.flag,
+                "id": t.game_id,
+                "v": t.version,
                 "who": who,
             },
         )
@@ -404,32 +455,21 @@ def record_game_plain(
                 "enter the result again"
             )
         version += 1
-    for report_id, r_winner, r_a, r_b in sql.all(_OPEN_REPORTS_SQL, {"game": gid}):
-        same = (r_winner, r_a, r_b) == (winner_id, fp_a, fp_b)
+    for report_id, r_winner, r_a, r_b in sql.all(_OPEN_REPORTS_SQL, {"game": t.game_id}):
+        same = (r_winner, r_a, r_b) == (done.winner_id, done.fp_a, done.fp_b)
         status = "accepted" if same else "overridden"
         sql.run(_CLOSE_REPORT_SQL, {"status": status, "who": who, "id": report_id})
     if battle_log is not None:
-        sql.run("DELETE FROM battle_logs WHERE game_id = :game", {"game": gid})
+        sql.run("DELETE FROM battle_logs WHERE game_id = :game", {"game": t.game_id})
         sql.run(
             "INSERT INTO battle_logs (game_id, captains, jsonl) VALUES (:game, :captains, :jsonl)",
-            {"game": gid, "captains": battle_log[0], "jsonl": battle_log[1]},
+            {"game": t.game_id, "captains": battle_log[0], "jsonl": battle_log[1]},
         )
     at = sql.timestamp(now())
-    for what in lines:
-        sql.run(_LOG_SQL, {"event": eid, "at": at, "who": who, "what": what})
-    after = _bump(s, sql, eid, revision)
-    row = {
-        "winner": winner,
-        "fp_a": fp_a,
-        "fp_b": fp_b,
-        "flag": flag,
-        "version": version,
-        "entered_by": who,
-        "result_initials_a": "",
-        "result_initials_b": "",
-    }
-    change = TableChange(eid, revision, after, number, table, row, battle_log is not None)
-    return flag, change
+    for what in done.lines:
+        sql.run(_LOG_SQL, {"event": t.event_id, "at": at, "who": who, "what": what})
+    after = _bump(s, sql, t.event_id, t.revision)
+    return done.flag, _change(t, entry, done, version, after, battle_log is not None)
 
 
 def record_game_orm(
@@ -440,87 +480,52 @@ def record_game_orm(
     unless_warned: bool,
 ) -> tuple[str, TableChange]:
     """record_game through the ORM: the reference of the plain SQL path (the same checks
-    in the same order, the same rows; the flush hook bumps the revision and the game's
+    and log lines, _enter; the same rows; the flush hook bumps the revision and the game's
     version_id_col refuses a lost update). Slower, so the web uses the fast path; a parity
     test plays the same entries through both and compares every row."""
-    number, table, winner, fleet_points, who, expected_version = entry
+    number, table, _, _, who, _ = entry
     e = Events(s).named(event_name)
     g = Rounds(s).table(e, number, table)
     a, b = Rounds(s).players_at(g)
-    revision = e.revision
-    if winner not in (a.name, b.name):
-        raise InvalidInputError(
-            f"{winner} does not play at table {table} in round {number}", field="winner"
-        )
-    if set(fleet_points) != {a.name, b.name}:
-        raise InvalidInputError(f"give the Fleet Points of both {a.name} and {b.name}")
-    fp_a, fp_b = fleet_points[a.name], fleet_points[b.name]
-    if expected_version is not None and g.version != expected_version:
-        raise ConflictError(
-            f"round {number}, table {table} was changed by someone else "
-            "a moment ago; reload it and enter the result again"
-        )
-    if Capability.SCORES_FLEET_POINTS in capabilities_of(e.scenario):
-        won, lost = (fp_a, fp_b) if winner == a.name else (fp_b, fp_a)
-        if won < lost:
-            loser = b.name if winner == a.name else a.name
-            raise InvalidInputError(winner_refusal(winner, won, loser, lost), field="winner")
-    ceiling = round_ceilings(e.max_resets, e.round_minutes)
-    flag = "; ".join(
-        w
-        for w in (
-            score_check(e.scenario, b.fleet_json, b.name, fp_a, ceiling),
-            score_check(e.scenario, a.fleet_json, a.name, fp_b, ceiling),
-        )
-        if w
+    t = _Table(
+        e.id,
+        e.revision,
+        e.scenario,
+        g.id,
+        g.table,
+        g.winner_id,
+        g.fp_a,
+        g.fp_b,
+        g.flag,
+        g.version,
+        a.id,
+        a.name,
+        a.fleet_json,
+        b.id,
+        b.name,
+        b.fleet_json,
+        e.max_resets,
+        e.round_minutes,
+        g.result_initials_a,
+        g.result_initials_b,
+        g.entered_by,
     )
-    if unless_warned and flag:
-        raise ScoreCheckError(flag)
-    winner_id = a.id if winner == a.name else b.id
-    old_winner = g.winner_id
-    lines = [
-        *result_corrections(
-            number, table, a.name, winner == a.name, old_winner, winner_id, g.fp_a, fp_a
-        ),
-        *result_corrections(
-            number, table, b.name, winner == b.name, winner_id, winner_id, g.fp_b, fp_b
-        ),
-    ]
-    loser = b.name if winner == a.name else a.name
-    lines.append(
-        f"round {number} table {table}: {winner} beat {loser}, Fleet Points "
-        f"{a.name} {fp_a}, {b.name} {fp_b}" + (" (entered again)" if old_winner is not None else "")
-    )
-    if g.result_initials_a or g.result_initials_b or g.entered_by.endswith("(PIN)"):
-        lines.append(
-            f"round {number} table {table}: entered by {who}; the players' "
-            "confirmation of the earlier result no longer applies"
-        )
+    done = _enter(t, entry, unless_warned)
     # an unchanged value is no change: the ORM writes (and versions) only what differs
-    g.winner_id, g.fp_a, g.fp_b, g.flag = winner_id, fp_a, fp_b, flag
+    g.winner_id, g.fp_a, g.fp_b, g.flag = done.winner_id, done.fp_a, done.fp_b, done.flag
     g.entered_by, g.result_initials_a, g.result_initials_b = who, "", ""
     for r in Results(s).open_reports(g):
-        same = (r.winner_id, r.fp_a, r.fp_b) == (winner_id, fp_a, fp_b)
+        same = (r.winner_id, r.fp_a, r.fp_b) == (done.winner_id, done.fp_a, done.fp_b)
         r.status = "accepted" if same else "overridden"
         r.resolved_by = who
     if battle_log is not None:
         s.execute(delete(BattleLogRow).where(BattleLogRow.game_id == g.id))
         s.add(BattleLogRow(game_id=g.id, captains=battle_log[0], jsonl=battle_log[1]))
     at = now()
-    s.add_all(CorrectionRow(event_id=e.id, at=at, who=who, what=what) for what in lines)
+    s.add_all(CorrectionRow(event_id=e.id, at=at, who=who, what=what) for what in done.lines)
     s.flush()
-    row = {
-        "winner": winner,
-        "fp_a": fp_a,
-        "fp_b": fp_b,
-        "flag": flag,
-        "version": g.version,
-        "entered_by": who,
-        "result_initials_a": "",
-        "result_initials_b": "",
-    }
     after = Events(s).revision(e.id)
-    return flag, TableChange(e.id, revision, after, number, table, row, battle_log is not None)
+    return done.flag, _change(t, entry, done, g.version, after, battle_log is not None)
 
 
 def _bump(s: Session, sql: _Plain, event_id: int, revision: int) -> int:

@@ -9,8 +9,10 @@ columns hold them; `now` is passed in by the tests.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from sqlalchemy.orm import Session
 
@@ -136,67 +138,127 @@ def timer(
     return _timer(e, r, now or naive_utc())
 
 
-def start_timer(
+def _step(
     s: Session,
     event_name: str | None,
-    number: int | None = None,
-    who: str = "organizer",
-    now: datetime | None = None,
+    number: int | None,
+    who: str,
+    now: datetime | None,
+    refusal: Callable[[Timer], str | None],
+    change: Callable[[RoundRow, Timer], None],
+    note: Callable[[Timer], str],
 ) -> Timer:
-    """Start the round's clock: the event's length of round from now (OP-02)."""
+    """The one guarded step every timer command takes: the round's timer at `now`, refused as
+    "round N's <refusal>" when `refusal` finds a reason, else changed in the round's row and
+    logged as "round N: <note>" (read off the timer after the change)."""
     at = now or naive_utc()
     e, r = _round(s, event_name, number)
-    if r.timer_started_at is not None:
-        raise InvalidInputError(
-            f"round {r.number}'s timer was started already; pause, resume or add time instead"
-        )
-    r.timer_started_at = at
-    Audit(s).log(e, who, f"round {r.number}: timer started ({e.round_minutes} minutes)")
-    return _timer(e, r, at)
+    before = _timer(e, r, at)
+    why = refusal(before)
+    if why is not None:
+        raise InvalidInputError(f"round {r.number}'s {why}")
+    change(r, before)
+    after = _timer(e, r, at)
+    Audit(s).log(e, who, f"round {r.number}: {note(after)}")
+    return after
 
 
-def pause_timer(
-    s: Session,
-    event_name: str | None,
-    number: int | None = None,
-    who: str = "organizer",
-    now: datetime | None = None,
-) -> Timer:
-    """Stop the clock where it is (a judge's call, a fire alarm)."""
-    at = now or naive_utc()
-    e, r = _round(s, event_name, number)
-    t = _timer(e, r, at)
+class TimerCommand(Protocol):
+    """A timer command: the guarded step of one kind on the round `number` (the latest when
+    None) of an event, at `now` (the clock's when None)."""
+
+    def __call__(
+        self,
+        s: Session,
+        event_name: str | None,
+        number: int | None = None,
+        who: str = "organizer",
+        now: datetime | None = None,
+    ) -> Timer: ...
+
+
+def _command(
+    name: str,
+    doc: str,
+    refusal: Callable[[Timer], str | None],
+    change: Callable[[RoundRow, Timer], None],
+    note: Callable[[Timer], str],
+) -> TimerCommand:
+    """A timer command taking the one guarded step with these parts."""
+
+    def command(
+        s: Session,
+        event_name: str | None,
+        number: int | None = None,
+        who: str = "organizer",
+        now: datetime | None = None,
+    ) -> Timer:
+        return _step(s, event_name, number, who, now, refusal, change, note)
+
+    command.__name__ = command.__qualname__ = name
+    command.__doc__ = doc
+    return command
+
+
+def _not_started(t: Timer) -> str | None:
+    return None if t.started else "timer has not started: start it first"
+
+
+def _start_refusal(t: Timer) -> str | None:
+    return "timer was started already; pause, resume or add time instead" if t.started else None
+
+
+def _start(r: RoundRow, t: Timer) -> None:
+    r.timer_started_at = t.now
+
+
+start_timer = _command(
+    "start_timer",
+    "Start the round's clock: the event's length of round from now (OP-02).",
+    _start_refusal,
+    _start,
+    lambda t: f"timer started ({t.minutes} minutes)",
+)
+
+
+def _pause_refusal(t: Timer) -> str | None:
     if not t.started:
-        raise InvalidInputError(f"round {r.number}'s timer has not started: start it first")
+        return _not_started(t)
     if t.paused:
-        raise InvalidInputError(f"round {r.number}'s timer is paused already; resume it instead")
-    if t.over:
-        raise InvalidInputError(f"round {r.number}'s time is up: add time to go on")
-    r.timer_paused_at = at
-    Audit(s).log(e, who, f"round {r.number}: timer paused with {_mmss(t.remaining_seconds)} left")
-    return _timer(e, r, at)
+        return "timer is paused already; resume it instead"
+    return "time is up: add time to go on" if t.over else None
 
 
-def resume_timer(
-    s: Session,
-    event_name: str | None,
-    number: int | None = None,
-    who: str = "organizer",
-    now: datetime | None = None,
-) -> Timer:
-    """Let a paused clock run again from where it stopped."""
-    at = now or naive_utc()
-    e, r = _round(s, event_name, number)
-    if r.timer_paused_at is None:
-        raise InvalidInputError(
-            f"round {r.number}'s timer is not paused"
-            + ("" if r.timer_started_at else ": start it first")
-        )
-    r.timer_paused_seconds += max(0, round((at - r.timer_paused_at).total_seconds()))
+def _pause(r: RoundRow, t: Timer) -> None:
+    r.timer_paused_at = t.now
+
+
+pause_timer = _command(
+    "pause_timer",
+    "Stop the clock where it is (a judge's call, a fire alarm).",
+    _pause_refusal,
+    _pause,
+    lambda t: f"timer paused with {_mmss(t.remaining_seconds)} left",
+)
+
+
+def _resume_refusal(t: Timer) -> str | None:
+    return None if t.paused else "timer is not paused" + ("" if t.started else ": start it first")
+
+
+def _resume(r: RoundRow, t: Timer) -> None:
+    assert r.timer_paused_at is not None  # _resume_refusal refused it otherwise
+    r.timer_paused_seconds += max(0, round((t.now - r.timer_paused_at).total_seconds()))
     r.timer_paused_at = None
-    t = _timer(e, r, at)
-    Audit(s).log(e, who, f"round {r.number}: timer resumed with {_mmss(t.remaining_seconds)} left")
-    return t
+
+
+resume_timer = _command(
+    "resume_timer",
+    "Let a paused clock run again from where it stopped.",
+    _resume_refusal,
+    _resume,
+    lambda t: f"timer resumed with {_mmss(t.remaining_seconds)} left",
+)
 
 
 def add_time(
@@ -218,16 +280,22 @@ def add_time(
             "is only ever added; to end a round early, enter its results)",
             field="minutes",
         )
-    at = now or naive_utc()
-    e, r = _round(s, event_name, number)
-    if r.timer_started_at is None:
-        raise InvalidInputError(f"round {r.number}'s timer has not started: start it first")
-    t = _timer(e, r, at)
-    if t.over:  # the clock stopped at 0: the added minutes run from now, not from the end
-        r.timer_paused_seconds += max(0, round(t.elapsed_seconds - t.length_seconds))
-    r.timer_added_minutes += minutes
-    Audit(s).log(e, who, f"round {r.number}: {minutes} minutes added to the timer")
-    return _timer(e, r, at)
+
+    def add(r: RoundRow, t: Timer) -> None:
+        if t.over:  # the clock stopped at 0: the added minutes run from now, not from the end
+            r.timer_paused_seconds += max(0, round(t.elapsed_seconds - t.length_seconds))
+        r.timer_added_minutes += minutes
+
+    return _step(
+        s,
+        event_name,
+        number,
+        who,
+        now,
+        _not_started,
+        add,
+        lambda t: f"{minutes} minutes added to the timer",
+    )
 
 
 def _mmss(seconds: float) -> str:

@@ -114,6 +114,43 @@ def _cell(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
+def _import_roll_offs(s: Session, event_id: int, ids: dict[str, int], rolls: Any) -> None:
+    """An export's roll-offs (a list of ties and their throws; before roll-offs named their
+    tie, a dict of each player's result); a bad one raises as import_event reads it."""
+    if isinstance(rolls, dict):  # an export from before roll-offs named their tie
+        for pname, result in rolls.items():
+            s.add(
+                RollOffRow(
+                    event_id=event_id,
+                    player_id=ids[pname],
+                    result=int(result),
+                    source="imported",
+                )
+            )
+    else:
+        for batch, r in enumerate(rolls, start=1):
+            roll = core.RollOff(
+                int(r["battle_points"]),
+                int(r["fleet_points"]),
+                tuple((pn, tuple(int(n) for n in t)) for pn, t in r["throws"].items()),
+            )
+            core.check_throws(dict(roll.throws))
+            for pname, t in roll.throws:
+                s.add(
+                    RollOffRow(
+                        event_id=event_id,
+                        player_id=ids[pname],
+                        result=roll.value(pname),
+                        source=str(r.get("source", "imported"))[:100],
+                        batch=batch,
+                        after_round=int(r.get("after_round", 0)),
+                        battle_points=roll.battle_points,
+                        fleet_points=roll.fleet_points,
+                        throws=json.dumps(list(t)),
+                    )
+                )
+
+
 def import_event(s: Session, doc: dict[str, Any], source: str = "the event export") -> str:
     """Recreate an exported event, in one transaction; returns its name. The file is read
     through the same rules as the forms (kolrami.tournament.export_file) first: a file that
@@ -177,39 +214,7 @@ def import_event(s: Session, doc: dict[str, Any], source: str = "the event expor
                         entered_by=g.get("entered_by", ""),
                     )
                 )
-        rolls = doc.get("roll_offs", [])
-        if isinstance(rolls, dict):  # an export from before roll-offs named their tie
-            for pname, result in rolls.items():
-                s.add(
-                    RollOffRow(
-                        event_id=e.id,
-                        player_id=ids[pname],
-                        result=int(result),
-                        source="imported",
-                    )
-                )
-        else:
-            for batch, r in enumerate(rolls, start=1):
-                roll = core.RollOff(
-                    int(r["battle_points"]),
-                    int(r["fleet_points"]),
-                    tuple((pn, tuple(int(n) for n in t)) for pn, t in r["throws"].items()),
-                )
-                core.check_throws(dict(roll.throws))
-                for pname, t in roll.throws:
-                    s.add(
-                        RollOffRow(
-                            event_id=e.id,
-                            player_id=ids[pname],
-                            result=roll.value(pname),
-                            source=str(r.get("source", "imported"))[:100],
-                            batch=batch,
-                            after_round=int(r.get("after_round", 0)),
-                            battle_points=roll.battle_points,
-                            fleet_points=roll.fleet_points,
-                            throws=json.dumps(list(t)),
-                        )
-                    )
+        _import_roll_offs(s, e.id, ids, doc.get("roll_offs", []))
         for c in doc.get("corrections", []):
             at = c.get("at")
             s.add(

@@ -298,20 +298,14 @@ def print_sheets_pdf(ev: OwnedEvent, request: Request, part: int = 1) -> Respons
 def print_pairings(ev: OwnedEvent, number: int, request: Request) -> HTMLResponse:
     """A round's pairings in large print, for the wall."""
     view = event_view(web(request).store, ev.id, ev.name)
-    if not 1 <= number <= len(view.rounds):
-        raise HTTPException(404, f"round {number} is not paired yet")
-    return render(request, "print_pairings.html.j2", {"ev": view, "round": view.rounds[number - 1]})
+    return render(request, "print_pairings.html.j2", {"ev": view, "round": view.paired(number)})
 
 
 @router.get("/events/{eid}/print/rounds/{number}/slips", response_class=HTMLResponse)
 def print_slips(ev: OwnedEvent, number: int, request: Request) -> HTMLResponse:
     """One result slip per table, to cut out and hand to the players."""
     view = event_view(web(request).store, ev.id, ev.name)
-    if not 1 <= number <= len(view.rounds):
-        raise HTTPException(404, f"round {number} is not paired yet")
     base = str(request.base_url).rstrip("/")
     return render(
-        request,
-        "print_slips.html.j2",
-        {"ev": view, "round": view.rounds[number - 1], "base": base},
+        request, "print_slips.html.j2", {"ev": view, "round": view.paired(number), "base": base}
     )

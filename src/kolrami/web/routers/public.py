@@ -61,9 +61,7 @@ async def standings_page(ev: PublicEvent, request: Request) -> HTMLResponse:
 async def round_page(ev: PublicEvent, number: int, request: Request) -> HTMLResponse:
     """One round's pairings and results."""
     view = event_view(web(request).store, ev.id, ev.name)
-    if not 1 <= number <= len(view.rounds):
-        raise HTTPException(404, f"round {number} of {ev.name} is not paired yet")
-    return render(request, "event.html.j2", {"ev": view, "round": view.rounds[number - 1]})
+    return render(request, "event.html.j2", {"ev": view, "round": view.paired(number, True)})
 
 
 @router.get("/events/{eid}/players/{pid}", response_class=HTMLResponse)

@@ -22,9 +22,7 @@ router = APIRouter(tags=["players"])
 
 
 def _table(view: EventView, number: int, table: int) -> Table:
-    if not 1 <= number <= len(view.rounds):
-        raise HTTPException(404, f"round {number} is not paired yet")
-    found = next((t for t in view.rounds[number - 1].tables if t.table == table), None)
+    found = next((t for t in view.paired(number).tables if t.table == table), None)
     if found is None:
         raise HTTPException(404, f"round {number} has no table {table}")
     return found

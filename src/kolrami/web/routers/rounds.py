@@ -37,9 +37,7 @@ def pair(ev: OwnedEvent, request: Request) -> Response:
 
 
 def _round(view: EventView, number: int) -> Round:
-    if not 1 <= number <= len(view.rounds):
-        raise HTTPException(404, f"round {number} is not paired yet")
-    return view.rounds[number - 1]
+    return view.paired(number)
 
 
 def _table(view: EventView, number: int, table: int) -> Table:

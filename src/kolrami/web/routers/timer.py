@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from kolrami.errors import InvalidInputError
@@ -55,8 +55,7 @@ def timer_action(
     the timer's buttons (400) and changes nothing."""
     store = web(request).store
     view = event_view(store, ev.id, ev.name)
-    if not 1 <= number <= len(view.rounds):
-        raise HTTPException(404, f"round {number} is not paired yet")
+    paired = view.paired(number)  # a 404 before any change
     try:
         if action == "start":
             store.start_timer(ev.name, number, org.who)
@@ -75,6 +74,6 @@ def timer_action(
         else:
             raise InvalidInputError(f"timer action '{action[:10]}': one of {', '.join(ACTIONS)}")
     except InvalidInputError as exc:
-        ctx = {"ev": view, "round": view.rounds[number - 1], "cards": {}, "timer_error": str(exc)}
+        ctx = {"ev": view, "round": paired, "cards": {}, "timer_error": str(exc)}
         return render(request, "org_round.html.j2", ctx, status_code=400)
     return RedirectResponse(f"/org/events/{ev.id}/rounds/{number}#timer", status_code=303)
