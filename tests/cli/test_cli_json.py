@@ -50,6 +50,7 @@ RUNS: dict[str, list[str]] = {
     "peak check": ["peak", "check", "--fleet", "presets:klingon-strike", "--points", "0"],
     "fleet validate": ["fleet", "validate", "presets:klingon-strike"],
     "fleet show": ["fleet", "show", "presets:klingon-strike"],
+    "fleet presets": ["fleet", "presets"],
     "fleet sheet": ["fleet", "sheet", "presets:klingon-strike", "--html", "{tmp}/s.html"],
     "fleet export": ["fleet", "export", "presets:klingon-strike", "--to", "fleetx"],
     "fleet import": ["fleet", "import", "presets:klingon-raiders", "--out", "{tmp}/r.json"],

@@ -289,7 +289,7 @@ def test_item_7_import_and_standings_csv(
     page.set_input_files("#import-file", str(broken))
     page.click("button:has-text('Import the event')")
     message = page.inner_text("#err-import")
-    assert "broken.json: not an event export (not JSON" in message
+    assert "broken.json: not valid JSON" in message
     assert "\n" not in message.strip()
     assert _dump(store) == before
     mara.shot("item7-broken-import")
