@@ -15,5 +15,6 @@ except ImportError as exc:  # pragma: no cover - the extra not installed
 
 from kolrami.rl.aec import KolramiAEC, env
 from kolrami.rl.core import IllegalActionError, Match, configure
+from kolrami.rl.gym import KolramiGym
 
-__all__ = ["IllegalActionError", "KolramiAEC", "Match", "configure", "env"]
+__all__ = ["IllegalActionError", "KolramiAEC", "KolramiGym", "Match", "configure", "env"]
