@@ -107,13 +107,12 @@ def number(ident: str) -> int:
     return int(digits) if digits.isdigit() else 0
 
 
-def observe(
-    view: BattleView, decision: Decision | None, turn_limit: int
-) -> npt.NDArray[np.float32]:
+def observe(view: BattleView, decision: Decision | None) -> npt.NDArray[np.float32]:
     """The observation of `view`'s side at `decision` (None: it is asked nothing now)."""
     out = np.zeros(SIZE, dtype=np.float32)
+    scenario = view.scenario
     g = out  # the global fields first
-    g[0] = view.turn / max(1, turn_limit)
+    g[0] = view.turn / max(1, scenario.turn_limit)
     g[1] = 1.0 if view.side == "B" else 0.0
     g[2] = 1.0 if view.resets_destroyed() else 0.0
     points = view.fleet_points()
@@ -146,7 +145,6 @@ def observe(
         k = number(q) if q else 0
         if 1 <= k <= MAX_SQUADRONS:
             out[base + offset + k - 1] = 1.0
-    scenario = view.scenario
     width, height = scenario.table_width_cm, scenario.table_height_cm
     deciding = {own_squadron, enemy_squadron} - {""}
     for ships, start in ((own, _OWN), (enemies, _ENEMY)):

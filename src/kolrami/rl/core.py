@@ -160,7 +160,7 @@ class Match:
     def observation(self, side: str) -> npt.NDArray[np.float32]:
         """`side`'s observation (its view only; the decision when it is the one asked)."""
         d = self.battle.pending
-        return observe(self.views[side], d, self.config.scenario.turn_limit)
+        return observe(self.views[side], d)
 
     def mask(self, side: str) -> npt.NDArray[np.int8]:
         """1 for each macro-action `side` may take now (all 0 when it is not asked)."""
