@@ -42,6 +42,13 @@ def test_a_clone_searches_with_dice_of_its_own() -> None:
     assert copy.match.battle is not state.match.battle
     assert copy.match.battle.dice is not state.match.battle.dice
     assert copy.legal_actions() == state.legal_actions()
+    other = state.clone()  # every clone of one state plays the same sampled future
+    for _ in range(6):
+        assert other.legal_actions() == copy.legal_actions()
+        action = copy.legal_actions()[-1]
+        copy.apply_action(action)
+        other.apply_action(action)
+    assert other.match.battle.log.sha256() == copy.match.battle.log.sha256()
     rolls = state.match.battle.dice.rolls
     while not copy.is_terminal():
         copy.apply_action(copy.legal_actions()[0])

@@ -9,7 +9,8 @@ that OpenSpiel's own algorithms (MCTSBot, ...) play FPF battles.
 Players 0 and 1 are sides A and B; actions are kolrami.rl's macro-actions (the legal ones are
 the offered ones); the returns are the scenario's result (win 1, draw 0, loss -1). The dice are
 inside the battle (a sampled stochastic game): `state.clone()` copies the battle with dice of
-its own (`Battle.clone`), so a search never sees the real battle's future rolls. The observation
+its own (`Battle.clone`), the same for every clone of one state, so a search never sees the
+real battle's future rolls and its tree stays consistent (`KolramiState.clone`). The observation
 tensor is the current player's `kolrami.captains.features` vector (FPF hides nothing: perfect
 information). The n-th initial state a game makes plays the battle of seed `seed + n`.
 """
@@ -97,7 +98,6 @@ class KolramiState(pyspiel.State):  # type: ignore[misc]  # (pyspiel is untyped)
     def __init__(self, game: KolramiGame, match: Match) -> None:
         super().__init__(game)
         self.match = match
-        self._clones = itertools.count()
 
     def current_player(self) -> int:
         side = self.match.to_move()
@@ -124,11 +124,13 @@ class KolramiState(pyspiel.State):  # type: ignore[misc]  # (pyspiel is untyped)
         return [outcome["A"], outcome["B"]]
 
     def clone(self) -> KolramiState:
-        """A copy to search on: the battle cloned with dice of its own (never the real
-        battle's future rolls)."""
-        seed = derive_seed(
-            self.match.seed, "openspiel", len(self.match.battle.log), next(self._clones)
-        )
+        """A copy to search on: the battle cloned with dice of its own, never the real battle's
+        future rolls. Every clone of one state gets the same dice (derived from the battle's
+        seed and its log's length), so a search's tree sees one sampled future and stays
+        consistent: the same path, the same decisions (a determinized search; the real
+        battle's rolls differ)."""
+        battle = self.match.battle
+        seed = derive_seed(self.match.seed, "openspiel", len(battle.log), battle.dice.rolls)
         return KolramiState(self.get_game(), self.match.clone(Dice(seed)))
 
     def __str__(self) -> str:
