@@ -25,6 +25,7 @@ from pettingzoo import AECEnv
 
 from kolrami.captains.features import CLIP, SIZE
 from kolrami.captains.macro import N_ACTIONS
+from kolrami.engine.battle import Battle
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet
 from kolrami.report.replay import render_replay
@@ -92,7 +93,7 @@ class KolramiAEC(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
         return self._action_spaces[agent]
 
     @property
-    def battle(self) -> Any:
+    def battle(self) -> Battle:
         """The referee's battle (its log, its result): for reading after play, never for an
         agent's decisions."""
         return self._match().battle
