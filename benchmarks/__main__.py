@@ -21,6 +21,7 @@ from typing import Any
 
 from benchmarks.assess_speed import assess_figures
 from benchmarks.captains import captain_figures, search_battle_figures
+from benchmarks.rl_speed import rl_figures
 from benchmarks.web_load import web_figures
 from kolrami import __version__, engine_build
 from kolrami.captains.registry import make_captain
@@ -289,6 +290,7 @@ def main() -> None:
         "data": pack_figures(),
         "web": web_figures(),
         "assess": assess_figures(),
+        "rl": rl_figures(),
     }
     json.dump(figures, sys.stdout, indent=2)
     sys.stdout.write("\n")
