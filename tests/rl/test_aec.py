@@ -178,7 +178,7 @@ def test_an_agent_cannot_see_or_change_what_its_side_may_not_know() -> None:
     assert not enemy_slots(seen).any()
     for ship in battle.side_ships("B"):  # the hidden ships move: side A's agent sees nothing
         ship.x, ship.y, ship.heading = 10.0, 10.0, 2
-    battle.log.record(ControlChanged, "B1", True)  # (a change: fresh snapshots)
+    battle.record(ControlChanged("B1", True))  # (a change: fresh snapshots)
     again = e.observe("player_0")["observation"]
     assert np.array_equal(seen, again)
     assert e.observe("player_1")["observation"][FIELDS.index("own_1_x")] == pytest.approx(
