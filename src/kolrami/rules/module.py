@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
     from kolrami.engine.driver import Step
     from kolrami.rules.fpf.orders import Maneuver
+    from kolrami.scenarios.models import Scenario
 
 
 class Phase(StrEnum):
@@ -146,6 +147,25 @@ class Policies:
     def shield_ceiling(self, battle: Battle, ship: ShipState) -> int:
         """The shields a repair brings a ship back to (FPF-REP-01; PP-12 lowers it)."""
         raise NotImplementedError
+
+    @policy
+    def seen_scenario(self, battle: Battle, side: str) -> Scenario:
+        """The scenario as `side` knows it (the advanced game hides unfound mines,
+        ADV-MINE-03); by default all of it."""
+        return battle.scenario
+
+    @policy
+    def return_spots(self, battle: Battle, ship: ShipState) -> list[tuple[float, float]]:
+        """Where a reset `ship` may return (Peak Performance, PP-11); none where ships are not
+        reset."""
+        return []
+
+    @policy
+    def game_view(self, battle: Battle, side: str) -> object:
+        """The part of `side`'s view a game above FPF adds (the advanced game's
+        `AdvancedView`, read by `BattleView.advanced()`); None: the game adds none. Declared
+        here so that FPF's view, below that game, does not import it."""
+        return None
 
 
 class RuleModule(Module, Policies):

@@ -49,10 +49,21 @@ from kolrami.rules.advanced.orders import (
     ShieldDecision,
     ShieldOrder,
 )
-from kolrami.rules.advanced.state import KEY, PHASES, AdvancedState, AdvShip, setup, state_of
+from kolrami.rules.advanced.state import (
+    KEY,
+    PHASES,
+    AdvancedState,
+    AdvShip,
+    allowance,
+    setup,
+    state_of,
+)
+from kolrami.rules.advanced.terrain import seen_scenario
+from kolrami.rules.advanced.view import AdvancedView
 from kolrami.rules.fpf.movement import move_single
 from kolrami.rules.fpf.orders import Maneuver
 from kolrami.rules.steps import Call, Each, Question
+from kolrami.scenarios.models import Scenario
 
 #: Bump whenever a change can alter an advanced battle's outcome for the same inputs (GUIDE 3.10).
 ADVANCED_RULES_VERSION = "adv-3"
@@ -64,17 +75,6 @@ def _expect(order: Order, kind: type[T], what: str) -> T:
     if not isinstance(order, kind):
         raise IllegalOrderError(f"expected {what}, got '{order}'")
     return order
-
-
-def allowance(adv: AdvShip, phase: int) -> int:
-    """Hexes a ship may move in `phase`: its turn's movement spread evenly over the five phases,
-    the odd hexes in the later ones, never more than it has left."""
-    if adv.held:  # a webbed ship does not move (module adv-webs)
-        return 0
-    share = adv.moves * phase // PHASES - adv.moves * (phase - 1) // PHASES
-    if adv.tow_cap >= 0:  # towing a captive (module adv-webs)
-        share = min(share, adv.tow_cap)
-    return max(0, min(share, adv.moves - adv.moved))
 
 
 def verify_move(adv: AdvShip, decision: MoveDecision, order: MoveOrder) -> None:
@@ -555,6 +555,12 @@ class AdvancedCore(AdvancedModule):
 
     def speed_limit(self, state: AdvancedState, ship: AdvShip) -> int | None:
         return None
+
+    def seen_scenario(self, battle: Battle, side: str) -> Scenario:
+        return seen_scenario(battle, side)  # ADV-MINE-03
+
+    def game_view(self, battle: Battle, side: str) -> AdvancedView:
+        return AdvancedView(battle, side)
 
     def adv_after_power(self, battle: Battle, state: AdvancedState) -> None:
         # decoded traffic shows the enemy's power plans, now that they are made (ADV-OFF-12)

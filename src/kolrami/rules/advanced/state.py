@@ -284,6 +284,17 @@ class AdvancedState:
         return [a for a in self.ships.values() if a.side == side and a.alive]
 
 
+def allowance(adv: AdvShip, phase: int) -> int:
+    """Hexes a ship may move in `phase`: its turn's movement spread evenly over the five phases,
+    the odd hexes in the later ones, never more than it has left."""
+    if adv.held:  # a webbed ship does not move (module adv-webs)
+        return 0
+    share = adv.moves * phase // PHASES - adv.moves * (phase - 1) // PHASES
+    if adv.tow_cap >= 0:  # towing a captive (module adv-webs)
+        share = min(share, adv.tow_cap)
+    return max(0, min(share, adv.moves - adv.moved))
+
+
 def state_of(battle: Battle) -> AdvancedState:
     """The advanced state of a battle the advanced driver is playing."""
     state = battle.extensions.get(KEY)
