@@ -20,6 +20,7 @@ from kolrami.rules.advanced.checks import (
     roll_rating,
 )
 from kolrami.rules.advanced.orders import Attack, PowerPlan
+from kolrami.rules.changes import Sets
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
@@ -293,6 +294,15 @@ def allowance(adv: AdvShip, phase: int) -> int:
     if adv.tow_cap >= 0:  # towing a captive (module adv-webs)
         share = min(share, adv.tow_cap)
     return max(0, min(share, adv.moves - adv.moved))
+
+
+class AdvSets(Sets):
+    """The advanced game's `Sets` change: its `on_state` fields go on the ship's `AdvShip`."""
+
+    __slots__ = ()
+
+    def game_state(self, battle: Battle) -> AdvShip:
+        return state_of(battle).of(self.ship)
 
 
 def state_of(battle: Battle) -> AdvancedState:
