@@ -62,7 +62,7 @@ from kolrami.rules.advanced.terrain import seen_scenario
 from kolrami.rules.advanced.view import AdvancedView
 from kolrami.rules.fpf.movement import move_single
 from kolrami.rules.fpf.orders import Maneuver
-from kolrami.rules.steps import Call, Each, Question
+from kolrami.rules.steps import Call, Each, PhaseQuestion, Question
 from kolrami.scenarios.models import Scenario
 
 #: Bump whenever a change can alter an advanced battle's outcome for the same inputs (GUIDE 3.10).
@@ -319,13 +319,10 @@ class _Phase(Step):
         return None
 
 
-class _Move(Question):
+class _Move(PhaseQuestion):
     """A ship moves up to its allowance for the phase (ADV-SEQ-03)."""
 
-    __slots__ = ("phase",)
-
-    def __init__(self, phase: int) -> None:
-        self.phase = phase
+    __slots__ = ()
 
     def ask(self, battle: Battle, item: str) -> Decision | None:
         state = state_of(battle)
@@ -384,13 +381,10 @@ class _Moved(Step):
         return None
 
 
-class _Attack(Question):
+class _Attack(PhaseQuestion):
     """A side declares its attacks (ADV-SEQ-02)."""
 
-    __slots__ = ("phase",)
-
-    def __init__(self, phase: int) -> None:
-        self.phase = phase
+    __slots__ = ()
 
     def ask(self, battle: Battle, item: str) -> Decision | None:
         state = state_of(battle)
@@ -416,13 +410,10 @@ class _Attack(Question):
             combat.declare(state, state.of(ship_id), order.attacks)
 
 
-class _Evade(Question):
+class _Evade(PhaseQuestion):
     """A side's threatened ships may evade (ADV-EVA-03)."""
 
-    __slots__ = ("phase",)
-
-    def __init__(self, phase: int) -> None:
-        self.phase = phase
+    __slots__ = ()
 
     def ask(self, battle: Battle, item: str) -> Decision | None:
         threatened = tuple(combat.evasion_candidates(state_of(battle), item))
@@ -444,14 +435,11 @@ def _resolve(battle: Battle) -> None:
     combat.resolve(battle, state_of(battle))
 
 
-class _Redistribute(Question):
+class _Redistribute(PhaseQuestion):
     """Leftover shield points may be moved between facings with a Shield Tech check
     (ADV-SEQ-05)."""
 
-    __slots__ = ("phase",)
-
-    def __init__(self, phase: int) -> None:
-        self.phase = phase
+    __slots__ = ()
 
     def ask(self, battle: Battle, item: str) -> Decision | None:
         ships = tuple(a.id for a in state_of(battle).side(item) if a.shielded)
