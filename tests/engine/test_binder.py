@@ -82,3 +82,48 @@ def test_peak_performance_and_derelicts_cannot_both_decide_destruction() -> None
     scenario = builtin_scenario("peak-performance")
     with pytest.raises(RulesConflictError, match="'battle-simulation' and 'derelicts'"):
         new_battle(scenario, fleets, 1, extra_rules=("derelicts",))
+
+
+class WithDefault(Module):
+    """A game whose policy's declaration is its default."""
+
+    @policy
+    def bonus(self, hits: int) -> int:
+        """Extra points for `hits`: none unless an option says so."""
+        return 0
+
+
+class Plain(WithDefault):
+    name = "plain"
+    base = True
+
+
+class Lucky(WithDefault):
+    name = "lucky"
+
+    def bonus(self, hits: int) -> int:
+        return hits
+
+
+def test_a_declaration_is_the_default_and_every_policy_is_an_attribute() -> None:
+    plain = Rules([Plain()])
+    assert plain.policy(WithDefault.bonus)(5) == 0
+    assert plain.provider(WithDefault.bonus) is None  # no module decides: the declaration does
+    lucky = Rules([Plain(), Lucky()])
+    assert lucky.policy(WithDefault.bonus)(5) == 5
+    assert getattr(lucky, "bonus") is lucky.policy(WithDefault.bonus)  # noqa: B009
+    owner = lucky.provider(WithDefault.bonus)
+    assert owner is not None
+    assert owner.name == "lucky"
+
+
+class Clashing(Module):
+    @policy
+    def hooks(self) -> int:
+        """A policy named like one of the bound rules' own methods."""
+        return 0
+
+
+def test_a_policy_that_would_hide_the_rules_own_attribute_is_refused() -> None:
+    with pytest.raises(RulesConflictError, match="policy 'hooks' would hide"):
+        Rules([Clashing()])

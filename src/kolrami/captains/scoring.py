@@ -324,6 +324,15 @@ class Firepower:
                 total += g.damage
         return total
 
+    def fullest(self) -> float:
+        """The damage of the fullest arc: the most any point can deal (a sum of some of an
+        arc's groups, in order, is no more than all of them, in floats too)."""
+        most = 0.0
+        for arc in range(4):
+            total = self.arc_total(arc)
+            most = total if total > most else most
+        return most
+
     def damage_on(
         self, x: float, y: float, heading: int, tx: float, ty: float, distance: float
     ) -> float:
@@ -331,19 +340,11 @@ class Firepower:
         counts as `distance` away (the distance between them, or more): that of the groups
         bearing into the arc that holds the target whose range reaches that far, added up in
         order."""
-        # the arc that holds the target: `geometry.arc_index`, written out (this is the
-        # captains' most frequent call; tests/captains/test_scoring.py checks it against arc_to)
+        # (tests/captains/test_scoring.py checks the arc against arc_to; with both bounds at
+        # `distance`, `_reaching` adds a group exactly when it reaches that far)
         ux, uy = _unit(heading)
-        dx, dy = tx - x, ty - y
-        ahead = dx * ux + dy * uy
-        port = dy * ux - dx * uy
-        side = port if port >= 0.0 else -port
-        bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
-        total = 0.0
-        for g in self.groups:
-            if g.mask & bit and distance <= g.range_cm:
-                total += g.damage
-        return total
+        bit = 1 << _arc(tx - x, ty - y, ux, uy)
+        return _reaching(self.groups, bit, distance, distance, 0.0, 0.0, 0.0)
 
     def damage_between(
         self, x: float, y: float, heading: int, tx: float, ty: float, lower: float, upper: float
@@ -353,23 +354,7 @@ class Firepower:
         between them."""
         ux, uy = _unit(heading)
         dx, dy = tx - x, ty - y
-        ahead = dx * ux + dy * uy
-        port = dy * ux - dx * uy
-        side = port if port >= 0.0 else -port
-        bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
-        total = 0.0
-        distance = -1.0  # (-1.0 until worked out)
-        for g in self.groups:
-            if g.mask & bit:
-                range_cm = g.range_cm
-                if upper <= range_cm:
-                    total += g.damage
-                elif lower <= range_cm:
-                    if distance < 0.0:
-                        distance = hypot(dx, dy)
-                    if distance <= range_cm:
-                        total += g.damage
-        return total
+        return _reaching(self.groups, 1 << _arc(dx, dy, ux, uy), lower, upper, dx, dy, 0.0)
 
 
 @final
@@ -426,34 +411,15 @@ def threat_at(enemies: list[Enemy], x: float, y: float) -> float:
         # the distance is hypot(dx, dy) + ENEMY_MOVE_CM, only ever compared with ranges: it
         # lies between `far` and `near` (adding keeps the order), and is worked out (-1.0 until
         # then) only for a group whose range falls between the two
-        root = sqrt(dx * dx + dy * dy)  # (`hypot_bounds(dx, dy)`, written out: a hot call)
-        if root < _SNUG_MOST:
-            lower, upper = root * _SNUG_BELOW - _SNUG_TINY, root * _SNUG_ABOVE + _SNUG_TINY
-        else:
-            lower, upper = hypot_bounds(dx, dy)
+        lower, upper = hypot_bounds(dx, dy)
         far = lower + ENEMY_MOVE_CM
         if far > reach:
             continue  # no group reaches (where one did, the total added was 0.0: no change)
-        near = upper + ENEMY_MOVE_CM
-        distance = -1.0
-        # `firepower.damage_on(ex, ey, heading, x, y, distance)`, written out (a hot call)
         ux, uy = _unit(e.heading)
-        ahead = dx * ux + dy * uy
-        port = dy * ux - dx * uy
-        side = port if port >= 0.0 else -port
-        bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
-        total = 0.0
-        for g in firepower.groups:
-            if g.mask & bit:
-                range_cm = g.range_cm
-                if near <= range_cm:
-                    total += g.damage
-                elif far <= range_cm:
-                    if distance < 0.0:
-                        distance = hypot(dx, dy) + ENEMY_MOVE_CM
-                    if distance <= range_cm:
-                        total += g.damage
-        threat += total
+        bit = 1 << _arc(dx, dy, ux, uy)
+        threat += _reaching(
+            firepower.groups, bit, far, upper + ENEMY_MOVE_CM, dx, dy, ENEMY_MOVE_CM
+        )
     return threat
 
 
@@ -514,6 +480,45 @@ def hypot_bounds(dx: float, dy: float) -> tuple[float, float]:
         return root * _SNUG_BELOW - _SNUG_TINY, root * _SNUG_ABOVE + _SNUG_TINY
     length = hypot(dx, dy)
     return length, length
+
+
+def _arc(dx: float, dy: float, ux: float, uy: float) -> int:
+    """The arc (0 fore, 1 aft, 2 port, 3 starboard) holding a point (dx, dy) away from a ship
+    facing the unit vector (ux, uy): `geometry.arc_index`, in the numbers the scoring has at
+    hand. A group fires into the arc when its mask holds `1 << arc`."""
+    ahead = dx * ux + dy * uy
+    port = dy * ux - dx * uy
+    side = port if port >= 0.0 else -port
+    return 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+
+
+def _reaching(
+    groups: list[WeaponGroup],
+    bit: int,
+    lower: float,
+    upper: float,
+    dx: float,
+    dy: float,
+    extra: float,
+) -> float:
+    """The damage of the groups whose mask holds `bit` and whose range reaches a target
+    `hypot(dx, dy) + extra` away, added up in order, given bounds `lower` and `upper` of that
+    distance: a group reaching `upper` is in, one short of `lower` out, and the distance is
+    worked out (once) only for a group whose range falls between them. The kernel of every
+    damage and threat sum of the move scoring."""
+    total = 0.0
+    distance = -1.0  # (-1.0 until worked out)
+    for g in groups:
+        if g.mask & bit:
+            range_cm = g.range_cm
+            if upper <= range_cm:
+                total += g.damage
+            elif lower <= range_cm:
+                if distance < 0.0:
+                    distance = hypot(dx, dy) + extra
+                if distance <= range_cm:
+                    total += g.damage
+    return total
 
 
 def focus_target(
@@ -825,43 +830,17 @@ def best_move(
     closing term and then on its damage less its threat and edge terms and that least closing
     term, before any hypot call; the exact distance is worked out only for the moves left.
     """
-    focus, ours, enemies = situation.focus, situation.ours, situation.enemies
-    # (the hull as a float: compared with floats, as every number here)
-    fx, fy, hull, reach = focus.x, focus.y, float(focus.superstructure), ours.reach
-    groups = ours.groups
-    closing_weight = weights.closing if situation.closing is None else situation.closing
+    sc = _Scoring(situation, weights)
+    ours, fx, fy, hull = situation.ours, sc.fx, sc.fy, sc.hull
     x, y, heading = origin.x, origin.y, origin.heading
-    width, height = situation.table
-    low = float(EDGE_MARGIN_CM)
-    right, top = width - EDGE_MARGIN_CM, height - EDGE_MARGIN_CM
     # the best move so far, as plain locals (a tuple of them would box its floats at every
     # improvement, and most moves scored in full improve)
     best_mid_x = best_mid_y = best_end_x = best_end_y = 0.0
     best_mid_heading = best_end_heading = 0
     best_score = -inf
-    # the most an end point can deal: the whole of the fullest arc (a sum of some of an arc's
-    # groups, in order, is no more than all of them, in floats too)
-    most = 0.0
-    for arc in range(4):
-        total = ours.arc_total(arc)
-        most = total if total > most else most
-    full_path, hold_range, hold = weights.full_path, weights.hold_range, situation.hold
-    threat_weight = weights.threat if situation.threat is None else situation.threat
-    bases, touch = situation.bases, situation.touch
-    # the bases an end point could touch: an end is at most two half legs from the start along
-    # each axis (and float rounding is far below the centimetre allowed), so a base farther
-    # than that and `touch` along either axis is never within `touch` of an end
-    longest = 0.0
-    for leg in legs:
-        longest = leg.half if leg.half > longest else longest
-    near_bases: list[Spot] = []
-    if full_path:
-        room = touch + 2.0 * longest + 1.0
-        for bx, by in bases:
-            dx, dy = bx - x, by - y
-            if -room < dx < room and -room < dy < room:
-                near_bases.append(Spot(bx, by))
-    anchor = situation.anchor
+    most = ours.fullest()  # the most an end point can deal
+    full_path, touch = weights.full_path, situation.touch
+    near_bases = _near_bases(situation.bases, legs, x, y, touch) if full_path else []
     at_start = 0.0
     # (bounds of the distance from the start, the same for every leg)
     from_low, from_high = hypot_bounds(fx - x, fy - y) if full_path else (0.0, 0.0)
@@ -881,28 +860,7 @@ def best_move(
                     x, y, mid_heading, fx, fy, from_low, from_high
                 )
         mid_x, mid_y = x + ux * half, y + uy * half
-        dx, dy = fx - mid_x, fy - mid_y
-        at_mid = 0.0
-        lower, upper = hypot_bounds(dx, dy)
-        if lower <= reach:  # (else no group reaches: nothing to add up)
-            # `ours.damage_on(mid_x, mid_y, mid_heading, fx, fy, to_mid)`, written out, with
-            # to_mid = hypot(dx, dy) worked out only when the bounds lower <= to_mid <= upper
-            # cannot tell whether a group reaches (-1.0 until then)
-            to_mid = -1.0
-            ahead = dx * ux + dy * uy
-            port = dy * ux - dx * uy
-            side = port if port >= 0.0 else -port
-            bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
-            for g in groups:
-                if g.mask & bit:
-                    range_cm = g.range_cm
-                    if upper <= range_cm:
-                        at_mid += g.damage
-                    elif lower <= range_cm:
-                        if to_mid < 0.0:
-                            to_mid = hypot(dx, dy)
-                        if to_mid <= range_cm:
-                            at_mid += g.damage
+        at_mid = sc.damage(mid_x, mid_y, ux, uy)
         if at_start > at_mid:
             at_mid = at_start  # (the better of the start and the mid-move point)
         bound = at_mid if at_mid > most else most  # no move of this leg deals more
@@ -910,110 +868,14 @@ def best_move(
             bound *= KILL_BONUS
         for i in range(len(turns2)):
             end_heading = (mid_heading + turns2[i]) % HEADINGS
-            # (`_unit(end_heading)`, written out: once per candidate)
-            if end_heading == 0:
-                ux, uy = _U0X, _U0Y
-            elif end_heading == 1:
-                ux, uy = _U1X, _U1Y
-            elif end_heading == 2:
-                ux, uy = _U2X, _U2Y
-            elif end_heading == 3:
-                ux, uy = _U3X, _U3Y
-            elif end_heading == 4:
-                ux, uy = _U4X, _U4Y
-            else:
-                ux, uy = _U5X, _U5Y
+            ux, uy = _unit(end_heading)
             end_x, end_y = mid_x + ux * half, mid_y + uy * half
-            if full_path and half > 0.0:  # FPF-MOV-08: it stops short of a base at its end
-                # `stop_short`'s own first test, written out: nearly every end is clear, and
-                # then the call (its tuple, its boxed floats) is saved; when a base is on the
-                # end, stop_short works it out from the start, as it always did
-                touch2 = touch * touch
-                for spot in near_bases:
-                    dx, dy = spot.x - end_x, spot.y - end_y
-                    if -touch < dx < touch and -touch < dy < touch and dx * dx + dy * dy < touch2:
-                        end_x, end_y = _stop_short(
-                            x, y, mid_x, mid_y, end_x, end_y, near_bases, touch
-                        )
-                        break
-            dx, dy = fx - end_x, fy - end_y
-            # First the move is ruled out, where it can be, on bounds of the distances (to the
-            # focus target, and to the point held with `anchor`): `least`, no more than its
-            # closing term, and the damage it deals, worked out from the bounds (to_end, the
-            # exact distance, -1.0 until a group's range falls between them). Both tests imply
-            # the exact ones below, so the moves they rule out are moves those rule out too.
-            root = sqrt(dx * dx + dy * dy)  # (`hypot_bounds(dx, dy)`, written out: a hot call)
-            if root < _SNUG_MOST:
-                lower, upper = root * _SNUG_BELOW - _SNUG_TINY, root * _SNUG_ABOVE + _SNUG_TINY
-            else:
-                lower, upper = hypot_bounds(dx, dy)
-            if anchor is not None:
-                ax, ay = end_x - anchor[0], end_y - anchor[1]
-                a_lower, a_upper = hypot_bounds(ax, ay)
-                least = closing_weight * (a_lower if closing_weight >= 0.0 else a_upper)
-            elif not hold_range:
-                least = closing_weight * (lower if closing_weight >= 0.0 else upper)
-            elif closing_weight >= 0.0:  # the least of |distance - hold| between the bounds
-                gap = lower - hold if lower > hold else hold - upper if upper < hold else 0.0
-                least = closing_weight * gap
-            else:
-                least = -inf  # (a negative weight on |distance - hold|: not bounded here)
-            if bound - least <= best_score:
-                continue  # even the leg's bound cannot beat the best so far
-            to_end = -1.0
-            at_end = 0.0
-            if lower <= reach:  # `ours.damage_on(end_x, end_y, end_heading, ...)`, written out
-                ahead = dx * ux + dy * uy
-                port = dy * ux - dx * uy
-                side = port if port >= 0.0 else -port
-                bit = 1 if ahead >= side else 2 if -ahead >= side else 4 if port > 0.0 else 8
-                for g in groups:
-                    if g.mask & bit:
-                        range_cm = g.range_cm
-                        if upper <= range_cm:
-                            at_end += g.damage
-                        elif lower <= range_cm:
-                            if to_end < 0.0:
-                                to_end = hypot(dx, dy)
-                            if to_end <= range_cm:
-                                at_end += g.damage
-            dealt = at_end if at_end > at_mid else at_mid
-            if dealt >= hull:
-                dealt *= KILL_BONUS
-            if dealt - least <= best_score:
-                continue  # it cannot beat the best so far (and the earlier of equals wins)
-            # the threat and the edge, then the score with the least closing term: a bound,
-            # as every later term only lowers the score (the same sums, in the same order, as
-            # the score itself adds), so a move it rules out needs no exact distance
-            base = dealt - threat_weight * threat_at(enemies, end_x, end_y)
-            edge = 0.0
-            near_edge = end_x < low or end_y < low or end_x > right or end_y > top
-            if near_edge:
-                nearest = min(end_x, end_y, width - end_x, height - end_y)
-                edge = (EDGE_MARGIN_CM - nearest) * EDGE_PENALTY_PER_CM
-            if base - least - edge <= best_score:
-                continue
-            # the exact distances and closing term, and the same two tests on them
-            if to_end < 0.0:
-                to_end = hypot(dx, dy)
-            if anchor is not None:
-                closing = closing_weight * hypot(ax, ay)
-            else:
-                closing = closing_weight * (abs(to_end - hold) if hold_range else to_end)
-            if bound - closing <= best_score:
-                continue
-            if dealt - closing <= best_score:
-                continue
-            score = base - closing
-            if weights.keep_out and dealt == 0.0:
-                score -= weights.closing * abs(to_end - KITING_DISTANCE_CM)
-            if near_edge:
-                score -= edge
-            for cx, cy, radius in situation.obstacles:
-                if segment_hits_circle(x, y, mid_x, mid_y, cx, cy, radius) or (
-                    segment_hits_circle(mid_x, mid_y, end_x, end_y, cx, cy, radius)
-                ):
-                    score -= PLANET_PENALTY
+            # FPF-MOV-08: it stops short of a base at its end (nearly every end is clear)
+            if full_path and half > 0.0 and _touched(near_bases, end_x, end_y, touch) is not None:
+                end_x, end_y = _stop_short(x, y, mid_x, mid_y, end_x, end_y, near_bases, touch)
+            score = _end_score(
+                sc, x, y, mid_x, mid_y, end_x, end_y, ux, uy, at_mid, bound, best_score
+            )
             if score > best_score:
                 best_score = score
                 best_leg, best_i = leg, i
@@ -1022,6 +884,201 @@ def best_move(
     assert best_leg is not None, "no candidate manoeuvres"
     plan = Plan(best_mid_x, best_mid_y, best_mid_heading, best_end_x, best_end_y, best_end_heading)
     return Move(best_leg.maneuver(best_i), plan, best_score)
+
+
+@final
+class _Scoring:
+    """What `best_move` scores each end point against, made once a call (compiled: plain
+    fields, read about as cheaply as locals): the focus target's position and hull (a float:
+    compared with floats, as every number here), our groups and their reach, the weights as
+    the situation changes them, the table, the point held and the planets."""
+
+    __slots__ = (
+        "anchor",
+        "closing",
+        "enemies",
+        "fx",
+        "fy",
+        "groups",
+        "height",
+        "hold",
+        "hold_range",
+        "hull",
+        "keep_out",
+        "keep_out_weight",
+        "obstacles",
+        "reach",
+        "threat",
+        "width",
+    )
+
+    def __init__(self, situation: Situation, weights: Weights) -> None:
+        focus = situation.focus
+        self.fx, self.fy, self.hull = focus.x, focus.y, float(focus.superstructure)
+        self.groups, self.reach = situation.ours.groups, situation.ours.reach
+        self.closing = weights.closing if situation.closing is None else situation.closing
+        self.threat = weights.threat if situation.threat is None else situation.threat
+        self.hold_range, self.hold, self.anchor = (
+            weights.hold_range,
+            situation.hold,
+            situation.anchor,
+        )
+        self.keep_out, self.keep_out_weight = weights.keep_out, weights.closing
+        self.width, self.height = situation.table
+        self.enemies, self.obstacles = situation.enemies, situation.obstacles
+
+    def damage(self, x: float, y: float, ux: float, uy: float) -> float:
+        """What our groups can expect to deal on the focus target from (x, y), facing the
+        unit vector (ux, uy): `Firepower.damage_on` from the bounds of the distance."""
+        dx, dy = self.fx - x, self.fy - y
+        lower, upper = hypot_bounds(dx, dy)
+        if lower > self.reach:
+            return 0.0  # (no group reaches: nothing to add up)
+        return _reaching(self.groups, 1 << _arc(dx, dy, ux, uy), lower, upper, dx, dy, 0.0)
+
+
+def _end_score(
+    sc: _Scoring,
+    x: float,
+    y: float,
+    mid_x: float,
+    mid_y: float,
+    end_x: float,
+    end_y: float,
+    ux: float,
+    uy: float,
+    at_mid: float,
+    bound: float,
+    best: float,
+) -> float:
+    """The score of a move from (x, y) through the mid-move point to (end_x, end_y), facing
+    (ux, uy) at its end (`best_move`'s terms), or -inf when it cannot beat `best`: `at_mid` is
+    what its leg deals from the mid-move point (or the start), `bound` the most any move of its
+    leg can deal, kill bonus included.
+
+    First the move is ruled out, where it can be, on bounds of the distances (to the focus
+    target, and to the point held with `anchor`): `least`, no more than its closing term, and
+    the damage it deals, worked out from the bounds. Both tests imply the exact ones after, so
+    the moves they rule out are moves those rule out too."""
+    dx, dy = sc.fx - end_x, sc.fy - end_y
+    lower, upper = hypot_bounds(dx, dy)
+    closing_weight, anchor, hold_range, hold = sc.closing, sc.anchor, sc.hold_range, sc.hold
+    least = _least_closing(closing_weight, anchor, end_x, end_y, lower, upper, hold_range, hold)
+    if bound - least <= best:
+        return -inf  # even the leg's bound cannot beat the best so far
+    at_end = 0.0
+    if lower <= sc.reach:
+        at_end = _reaching(sc.groups, 1 << _arc(dx, dy, ux, uy), lower, upper, dx, dy, 0.0)
+    dealt = at_end if at_end > at_mid else at_mid
+    if dealt >= sc.hull:
+        dealt *= KILL_BONUS
+    if dealt - least <= best:
+        return -inf  # it cannot beat the best so far (and the earlier of equals wins)
+    # the threat and the edge, then the score with the least closing term: a bound, as every
+    # later term only lowers the score (the same sums, in the same order, as the score itself
+    # adds), so a move it rules out needs no exact distance
+    base = dealt - sc.threat * threat_at(sc.enemies, end_x, end_y)
+    edge = _edge_penalty(end_x, end_y, sc.width, sc.height)
+    if base - least - edge <= best:
+        return -inf
+    # the exact distances and closing term, and the same two tests on them
+    to_end = hypot(dx, dy)
+    if anchor is not None:
+        closing = closing_weight * hypot(end_x - anchor[0], end_y - anchor[1])
+    else:
+        closing = closing_weight * (abs(to_end - hold) if hold_range else to_end)
+    if bound - closing <= best or dealt - closing <= best:
+        return -inf
+    score = base - closing
+    if sc.keep_out and dealt == 0.0:
+        score -= sc.keep_out_weight * abs(to_end - KITING_DISTANCE_CM)
+    score -= edge  # (0.0 away from the edges: the same score)
+    for _ in range(_crossings(sc.obstacles, x, y, mid_x, mid_y, end_x, end_y)):
+        score -= PLANET_PENALTY
+    return score
+
+
+def _near_bases(
+    bases: list[tuple[float, float]], legs: Sequence[Leg], x: float, y: float, touch: float
+) -> list[Spot]:
+    """The bases an end point of a move from (x, y) along `legs` could touch: an end is at most
+    two half legs from the start along each axis (and float rounding is far below the
+    centimetre allowed), so a base farther than that and `touch` along either axis is never
+    within `touch` of an end."""
+    longest = 0.0
+    for leg in legs:
+        longest = leg.half if leg.half > longest else longest
+    room = touch + 2.0 * longest + 1.0
+    near: list[Spot] = []
+    for bx, by in bases:
+        dx, dy = bx - x, by - y
+        if -room < dx < room and -room < dy < room:
+            near.append(Spot(bx, by))
+    return near
+
+
+def _touched(bases: list[Spot], x: float, y: float, touch: float) -> Spot | None:
+    """The first of `bases` whose centre is nearer than `touch` to (x, y), if any."""
+    touch2 = touch * touch
+    for spot in bases:
+        dx, dy = spot.x - x, spot.y - y
+        if -touch < dx < touch and -touch < dy < touch and dx * dx + dy * dy < touch2:
+            return spot
+    return None
+
+
+def _least_closing(
+    weight: float,
+    anchor: tuple[float, float] | None,
+    end_x: float,
+    end_y: float,
+    lower: float,
+    upper: float,
+    hold_range: bool,
+    hold: float,
+) -> float:
+    """No more than a move's closing term (`weight` times the distance to the point held with
+    `anchor`, or to the focus target, or its distance from `hold` with `hold_range`), from the
+    bounds `lower` and `upper` of the distance to the focus target (and those of the anchor's)."""
+    if anchor is not None:
+        a_lower, a_upper = hypot_bounds(end_x - anchor[0], end_y - anchor[1])
+        return weight * (a_lower if weight >= 0.0 else a_upper)
+    if not hold_range:
+        return weight * (lower if weight >= 0.0 else upper)
+    if weight >= 0.0:  # the least of |distance - hold| between the bounds
+        gap = lower - hold if lower > hold else hold - upper if upper < hold else 0.0
+        return weight * gap
+    return -inf  # (a negative weight on |distance - hold|: not bounded here)
+
+
+def _edge_penalty(x: float, y: float, width: float, height: float) -> float:
+    """EDGE_PENALTY_PER_CM for each centimetre (x, y) is closer than EDGE_MARGIN_CM to a
+    table edge (0.0 farther in)."""
+    inside_x = EDGE_MARGIN_CM <= x <= width - EDGE_MARGIN_CM
+    if inside_x and EDGE_MARGIN_CM <= y <= height - EDGE_MARGIN_CM:
+        return 0.0
+    nearest = min(x, y, width - x, height - y)
+    return (EDGE_MARGIN_CM - nearest) * EDGE_PENALTY_PER_CM
+
+
+def _crossings(
+    obstacles: list[tuple[float, float, float]],
+    x: float,
+    y: float,
+    mid_x: float,
+    mid_y: float,
+    end_x: float,
+    end_y: float,
+) -> int:
+    """How many of the planets (x, y, radius) a move's path from (x, y) through the mid-move
+    point to its end crosses."""
+    count = 0
+    for cx, cy, radius in obstacles:
+        if segment_hits_circle(x, y, mid_x, mid_y, cx, cy, radius) or (
+            segment_hits_circle(mid_x, mid_y, end_x, end_y, cx, cy, radius)
+        ):
+            count += 1
+    return count
 
 
 def stop_short(
@@ -1058,16 +1115,10 @@ def _stop_short(
     from). `best_move` gives it only the bases near enough to touch a point of the path, which
     are the only ones it can find: the end only ever moves back along the path."""
     for _ in range(4):  # (backing off one base can put the end on another: a few tries)
-        hit = False
-        bx = by = 0.0
-        for spot in bases:
-            dx, dy = spot.x - end_x, spot.y - end_y
-            if -touch < dx < touch and -touch < dy < touch and dx * dx + dy * dy < touch * touch:
-                hit = True
-                bx, by = spot.x, spot.y
-                break
-        if not hit:
+        spot = _touched(bases, end_x, end_y, touch)
+        if spot is None:
             return end_x, end_y
+        bx, by = spot.x, spot.y
         # on the second leg: the point mid + t (end - mid) at `touch` from the base, t < 1;
         # when that is behind the mid-move point, the same on the first leg
         backed = False
@@ -1173,13 +1224,9 @@ def best_target(
         bonus = FOCUS_BONUS if e is focus else 1.0
         groups = _groups(arsenal, ship, e.shields)
         for x, y, heading in points:
-            # `arc_index(x, y, heading, e.x, e.y)`, written out (the captains' hot path)
             ux, uy = _unit(heading)
             dx, dy = e.x - x, e.y - y
-            ahead = dx * ux + dy * uy
-            port = dy * ux - dx * uy
-            side = port if port >= 0.0 else -port
-            arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
+            arc = _arc(dx, dy, ux, uy)
             distance = hypot(dx, dy)
             bears = False
             damage = 0.0
@@ -1214,22 +1261,7 @@ def best_lock(
     on the focus target; a lock that bears but never reaches is worth NEAR_MISS_VALUE / (1 +
     the nearest distance). (value, arc index, target), the first of equals winning; None when
     nothing bears on any enemy at any point."""
-    # the points, written out as numbers (no tuple of boxed floats): where it stands, turned to
-    # its first leg; halfway to the mid-move point; the mid-move point; halfway on; the end
-    sx, sy = ship.x, ship.y
-    if plan is None:
-        count = 1
-        h1 = h2 = ship.heading
-        qx, qy, mx, my, rx, ry, ex, ey = sx, sy, sx, sy, sx, sy, sx, sy
-    else:
-        count = 5
-        h1, h2 = plan.mid_heading, plan.end_heading
-        mx, my, ex, ey = plan.mid_x, plan.mid_y, plan.end_x, plan.end_y
-        qx, qy = (sx + mx) / 2, (sy + my) / 2
-        rx, ry = (mx + ex) / 2, (my + ey) / 2
-    # the unit vectors of the two headings (the first for the points up to the mid-move point)
-    u1x, u1y = _unit(h1)
-    u2x, u2y = _unit(h2)
+    path = _Path(ship, plan)
     found = False
     best_value = 0.0
     best_arc = 0
@@ -1244,47 +1276,7 @@ def best_lock(
             continue  # nothing bears into any arc: no lock on it from anywhere
         bonus = FOCUS_BONUS if e is focus else 1.0
         tx, ty = e.x, e.y
-        # by arc: bounds on the nearest the target comes in that arc (inf: never in it), the
-        # least of the points' lower bounds and the least of their upper bounds (the nearest
-        # is no less than the one and no more than the other); `_nearest_in_arc` works the
-        # nearest out exactly, only where the bounds cannot tell the answer
-        low0 = low1 = low2 = low3 = inf
-        up0 = up1 = up2 = up3 = inf
-        for k in range(count):
-            if k == 0:
-                x, y, ux, uy = sx, sy, u1x, u1y
-            elif k == 1:
-                x, y, ux, uy = qx, qy, u1x, u1y
-            elif k == 2:
-                x, y, ux, uy = mx, my, u1x, u1y
-            elif k == 3:
-                x, y, ux, uy = rx, ry, u2x, u2y
-            else:
-                x, y, ux, uy = ex, ey, u2x, u2y
-            dx, dy = tx - x, ty - y
-            ahead = dx * ux + dy * uy
-            port = dy * ux - dx * uy
-            side = port if port >= 0.0 else -port
-            arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
-            if not (working >> arc) & 1:
-                continue  # (an arc nothing bears into is never a lock: its distance is unused)
-            root = sqrt(dx * dx + dy * dy)  # (`hypot_bounds(dx, dy)`, written out: a hot call)
-            if root < _SNUG_MOST:
-                lower, upper = root * _SNUG_BELOW - _SNUG_TINY, root * _SNUG_ABOVE + _SNUG_TINY
-            else:
-                lower, upper = hypot_bounds(dx, dy)
-            if arc == 0:
-                low0 = lower if lower < low0 else low0
-                up0 = upper if upper < up0 else up0
-            elif arc == 1:
-                low1 = lower if lower < low1 else low1
-                up1 = upper if upper < up1 else up1
-            elif arc == 2:
-                low2 = lower if lower < low2 else low2
-                up2 = upper if upper < up2 else up2
-            else:
-                low3 = lower if lower < low3 else low3
-                up3 = upper if upper < up3 else up3
+        low0, low1, low2, low3, up0, up1, up2, up3 = _arc_bounds(path, tx, ty, working)
         for arc in range(4):
             if arc == 0:
                 lowest, highest = low0, up0
@@ -1296,44 +1288,13 @@ def best_lock(
                 lowest, highest = low3, up3
             if highest == inf:
                 continue  # (never in this arc, or nothing bears into it)
-            distance = -1.0  # the nearest, exactly (-1.0 until worked out)
-            damage = 0.0
-            for g in groups:
-                if g.shots > 0 and (g.mask >> arc) & 1:
-                    range_cm = g.range_cm
-                    if highest <= range_cm:
-                        damage += g.damage
-                    elif lowest <= range_cm:
-                        if distance < 0.0:
-                            distance = _nearest_in_arc(
-                                sx,
-                                sy,
-                                qx,
-                                qy,
-                                mx,
-                                my,
-                                rx,
-                                ry,
-                                ex,
-                                ey,
-                                h1,
-                                h2,
-                                count,
-                                tx,
-                                ty,
-                                arc,
-                                highest,
-                            )
-                        if distance <= range_cm:
-                            damage += g.damage
+            damage, distance = _lock_damage(groups, arc, lowest, highest, path, tx, ty)
             value = damage * bonus
             if value == 0.0:
                 if found and NEAR_MISS_VALUE / (1 + lowest) <= best_value:
                     continue  # (a near miss no nearer than `lowest` is worth no more than that)
                 if distance < 0.0:
-                    distance = _nearest_in_arc(
-                        sx, sy, qx, qy, mx, my, rx, ry, ex, ey, h1, h2, count, tx, ty, arc, highest
-                    )
+                    distance = _nearest_in_arc(path, tx, ty, arc, highest)
                 value = NEAR_MISS_VALUE / (1 + distance)
             if not found or value > best_value:
                 found = True
@@ -1341,49 +1302,134 @@ def best_lock(
     return (best_value, best_arc, best_target) if found else None
 
 
-def _nearest_in_arc(
-    sx: float,
-    sy: float,
-    qx: float,
-    qy: float,
-    mx: float,
-    my: float,
-    rx: float,
-    ry: float,
-    ex: float,
-    ey: float,
-    h1: int,
-    h2: int,
-    count: int,
+@final
+class _Path:
+    """`best_lock`'s points of a move, as numbers (no tuple of boxed floats): where the ship
+    stands, turned to its first leg; halfway to the mid-move point; the mid-move point; halfway
+    on; the end; with the unit vector of the heading at each (the first leg's up to the
+    mid-move point). Only the first (`count` 1) when it has no plan."""
+
+    __slots__ = (
+        "count",
+        "ex",
+        "ey",
+        "h1",
+        "h2",
+        "mx",
+        "my",
+        "qx",
+        "qy",
+        "rx",
+        "ry",
+        "sx",
+        "sy",
+        "u1x",
+        "u1y",
+        "u2x",
+        "u2y",
+    )
+
+    def __init__(self, ship: ShipView, plan: Plan | None) -> None:
+        sx, sy = ship.x, ship.y
+        self.sx, self.sy = sx, sy
+        if plan is None:
+            self.count = 1
+            self.h1 = self.h2 = ship.heading
+            self.qx, self.qy, self.mx, self.my = sx, sy, sx, sy
+            self.rx, self.ry, self.ex, self.ey = sx, sy, sx, sy
+        else:
+            self.count = 5
+            self.h1, self.h2 = plan.mid_heading, plan.end_heading
+            mx, my, ex, ey = plan.mid_x, plan.mid_y, plan.end_x, plan.end_y
+            self.mx, self.my, self.ex, self.ey = mx, my, ex, ey
+            self.qx, self.qy = (sx + mx) / 2, (sy + my) / 2
+            self.rx, self.ry = (mx + ex) / 2, (my + ey) / 2
+        self.u1x, self.u1y = _unit(self.h1)
+        self.u2x, self.u2y = _unit(self.h2)
+
+    def point(self, k: int) -> tuple[float, float, float, float]:
+        """The `k`-th point (0 to count - 1) and the unit vector of its heading."""
+        if k == 0:
+            return self.sx, self.sy, self.u1x, self.u1y
+        if k == 1:
+            return self.qx, self.qy, self.u1x, self.u1y
+        if k == 2:
+            return self.mx, self.my, self.u1x, self.u1y
+        if k == 3:
+            return self.rx, self.ry, self.u2x, self.u2y
+        return self.ex, self.ey, self.u2x, self.u2y
+
+
+def _arc_bounds(
+    path: _Path, tx: float, ty: float, working: int
+) -> tuple[float, float, float, float, float, float, float, float]:
+    """By arc (0 to 3), bounds on the nearest the target at (tx, ty) comes in that arc among
+    the path's points (inf: never in it, or nothing bears into it: `working` holds the arcs
+    some working group bears into): the least of the points' lower bounds, then the least of
+    their upper bounds (the nearest is no less than the one and no more than the other);
+    `_nearest_in_arc` works the nearest out exactly, only where the bounds cannot tell."""
+    low0 = low1 = low2 = low3 = inf
+    up0 = up1 = up2 = up3 = inf
+    for k in range(path.count):
+        x, y, ux, uy = path.point(k)
+        dx, dy = tx - x, ty - y
+        arc = _arc(dx, dy, ux, uy)
+        if not (working >> arc) & 1:
+            continue  # (an arc nothing bears into is never a lock: its distance is unused)
+        lower, upper = hypot_bounds(dx, dy)
+        if arc == 0:
+            low0 = lower if lower < low0 else low0
+            up0 = upper if upper < up0 else up0
+        elif arc == 1:
+            low1 = lower if lower < low1 else low1
+            up1 = upper if upper < up1 else up1
+        elif arc == 2:
+            low2 = lower if lower < low2 else low2
+            up2 = upper if upper < up2 else up2
+        else:
+            low3 = lower if lower < low3 else low3
+            up3 = upper if upper < up3 else up3
+    return low0, low1, low2, low3, up0, up1, up2, up3
+
+
+def _lock_damage(
+    groups: list[WeaponGroup],
+    arc: int,
+    lowest: float,
+    highest: float,
+    path: _Path,
     tx: float,
     ty: float,
-    want: int,
-    highest: float,
-) -> float:
-    """The nearest the target at (tx, ty) comes in arc `want` among `best_lock`'s points (the
-    first `count` of them, with their headings), exactly: the least hypot of those in that arc
-    (inf when none is), the arcs found as `best_lock` finds them. `highest` is no less than
-    that least (`best_lock`'s upper bound): a point whose distance's lower bound is above it is
-    not the nearest, and its hypot is not worked out."""
+) -> tuple[float, float]:
+    """The damage of the working groups bearing into `arc` that reach the target at (tx, ty)
+    at the nearest it comes in that arc along the path (between `lowest` and `highest`), added
+    up in order, and that nearest distance where it had to be worked out (-1.0 where not)."""
+    distance = -1.0  # the nearest, exactly (-1.0 until worked out)
+    damage = 0.0
+    for g in groups:
+        if g.shots > 0 and (g.mask >> arc) & 1:
+            range_cm = g.range_cm
+            if highest <= range_cm:
+                damage += g.damage
+            elif lowest <= range_cm:
+                if distance < 0.0:
+                    distance = _nearest_in_arc(path, tx, ty, arc, highest)
+                if distance <= range_cm:
+                    damage += g.damage
+    return damage, distance
+
+
+def _nearest_in_arc(path: _Path, tx: float, ty: float, want: int, highest: float) -> float:
+    """The nearest the target at (tx, ty) comes in arc `want` among the path's points,
+    exactly: the least hypot of those in that arc (inf when none is), the arcs found as
+    `best_lock` finds them. `highest` is no less than that least (`best_lock`'s upper bound): a
+    point whose distance's lower bound is above it is not the nearest, and its hypot is not
+    worked out."""
     nearest = inf
-    for k in range(count):
-        if k == 0:
-            x, y, heading = sx, sy, h1
-        elif k == 1:
-            x, y, heading = qx, qy, h1
-        elif k == 2:
-            x, y, heading = mx, my, h1
-        elif k == 3:
-            x, y, heading = rx, ry, h2
-        else:
-            x, y, heading = ex, ey, h2
-        ux, uy = _unit(heading)
+    for k in range(path.count):
+        x, y, ux, uy = path.point(k)
         dx, dy = tx - x, ty - y
-        ahead = dx * ux + dy * uy
-        port = dy * ux - dx * uy
-        side = port if port >= 0.0 else -port
-        arc = 0 if ahead >= side else 1 if -ahead >= side else 2 if port > 0.0 else 3
-        if arc == want and hypot_bounds(dx, dy)[0] <= highest:
+        if _arc(dx, dy, ux, uy) == want and hypot_bounds(dx, dy)[0] <= highest:
             distance = hypot(dx, dy)
             nearest = distance if distance < nearest else nearest
     return nearest

@@ -7,8 +7,14 @@ function decides: the last module that overrides it). `Rules` binds a list of mo
 the hot path calls one bound method and core code never asks "is option X on?".
 
 Binding refuses two optional modules that override the same policy: each would silently undo
-the other. A game's base modules (`core` or `base`) provide the defaults; one optional module
-may replace each.
+the other. A policy's declaration is its default: when no module of the battle overrides it,
+the declaration's own body decides (an option's hook, such as FPF's micro warp jump, declares
+"no jump" there); a game's base modules (`core` or `base`) override the declarations that are
+rules of the game, and one optional module may replace each.
+
+The declarations are the one source: `Rules` binds every policy they declare as an attribute
+of the same name (`rules.check_jump`), so a game's typed face (FPF's `Ruleset`) inherits the
+declaring class for the types and lists nothing again.
 
 The engine knows only the kernel's own policies (`Module`): the turn driver, the per-side view,
 when the battle is over and who won. Every game's hooks and policies live with its rules.
@@ -106,11 +112,13 @@ def _declared(classes: Sequence[type[Module]]) -> dict[str, tuple[Callable[..., 
 @cache
 def _plan(
     classes: tuple[type[Module], ...],
-) -> tuple[dict[str, list[int]], dict[str, int]]:
-    """Which modules (by position) run each hook, and which one decides each policy; worked out
-    once per list of module classes. Refuses two optional modules changing one policy."""
+) -> tuple[dict[str, list[int]], dict[str, tuple[int, bool, Callable[..., Any]]]]:
+    """Which modules (by position) run each hook, and for each policy the module it is bound
+    on, whether that module overrides it (False: the declaration's default decides) and the
+    declaration; worked out once per list of module classes. Refuses two optional modules
+    changing one policy."""
     hooks: dict[str, list[int]] = {}
-    policies: dict[str, int] = {}
+    policies: dict[str, tuple[int, bool, Callable[..., Any]]] = {}
     for name, (declaring, is_policy) in _declared(classes).items():
         chosen = [
             i for i, cls in enumerate(classes) if getattr(cls, name, declaring) is not declaring
@@ -126,7 +134,10 @@ def _plan(
                 "switched on together; leave one of them out"
             )
         if chosen:
-            policies[name] = chosen[-1]
+            policies[name] = (chosen[-1], True, declaring)
+        else:  # the declaration's default, bound on the first module that has it
+            first = next(i for i, cls in enumerate(classes) if hasattr(cls, name))
+            policies[name] = (first, False, declaring)
     return hooks, policies
 
 
@@ -146,8 +157,19 @@ class Rules:
             name: [getattr(mods[i], name) for i in chosen] for name, chosen in hooks.items()
         }
         self._policies: dict[str, Callable[..., Any]] = {
-            name: getattr(mods[i], name) for name, i in policies.items()
+            name: getattr(mods[i], name) for name, (i, _, _) in policies.items()
         }
+        self._deciders: dict[str, Module] = {
+            name: mods[i] for name, (i, overrides, _) in policies.items() if overrides
+        }
+        # every declared policy as an attribute of its name: the declarations are the one list
+        for name, (_, _, declaring) in policies.items():
+            own = getattr(type(self), name, declaring)
+            if own is not declaring or name in vars(self):
+                raise RulesConflictError(
+                    f"the policy '{name}' would hide the bound rules' own '{name}'; rename it"
+                )
+            setattr(self, name, self._policies[name])
         self.battle_over = self.policy(Module.battle_over)
         self.result = self.policy(Module.result)
         self.opening = self.policy(Module.opening)
@@ -165,10 +187,9 @@ class Rules:
         return self._hooks.get(fn.__name__, [])
 
     def provider(self, fn: Callable[..., Any]) -> Module | None:
-        """The module whose function decides policy `fn`, if any."""
-        bound = self._policies.get(fn.__name__)
-        owner = getattr(bound, "__self__", None)
-        return owner if isinstance(owner, Module) else None
+        """The module whose function decides policy `fn`, if any (None: no module overrides
+        the declaration, whose default decides)."""
+        return self._deciders.get(fn.__name__)
 
 
 def _missing(name: str, modules: list[str]) -> Callable[..., Any]:

@@ -28,6 +28,7 @@ from kolrami.engine.events import (
     TurnEnded,
     TurnStarted,
 )
+from kolrami.rules.changes import Sets
 
 __all__ = [
     "CARD_CHANGES",
@@ -347,11 +348,12 @@ class ShipReset(Change):
 
 
 @dataclass(slots=True)
-class ShipReturned(Change):
+class ShipReturned(Sets):
     """A reset ship comes back into play in its owner's zone (PP-11, PP-12, PP-13), flying on
     its own at `speed` (format 1 logs lack it: the scenario's starting speed)."""
 
     kind: ClassVar[str] = "ship_returned"
+    on_ship: ClassVar[tuple[str, ...]] = ("x", "y", "heading", "shields")
     ship: str
     x: float
     y: float
@@ -359,14 +361,12 @@ class ShipReturned(Change):
     shields: int
     speed: int | None = None
 
-    def apply(self, battle: Battle) -> None:
+    def then(self, battle: Battle) -> None:
         ship = battle.ships[self.ship]
-        ship.x, ship.y, ship.heading = self.x, self.y, self.heading
         speed = battle.scenario.start_speed_cm if self.speed is None else self.speed
         ship.speed = ship.last_speed = speed
         ship.out_of_play = False
         ship.detached = True  # it flies on its own, away from its squadron's column
-        ship.shields = self.shields
 
 
 @dataclass(frozen=True, slots=True)

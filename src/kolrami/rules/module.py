@@ -18,12 +18,14 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
 from kolrami.engine.binder import Module, Rules, hook, policy
+from kolrami.engine.orders import IllegalOrderError
 
 if TYPE_CHECKING:
     from kolrami.catalog.models import WeaponKind
     from kolrami.engine.battle import Battle, ShipState
     from kolrami.engine.driver import Step
     from kolrami.rules.fpf.orders import Maneuver
+    from kolrami.scenarios.models import Scenario
 
 
 class Phase(StrEnum):
@@ -47,42 +49,17 @@ class Capability(StrEnum):
     SCORES_FLEET_POINTS = "scores-fleet-points"
 
 
-class RuleModule(Module):
-    """Base of the FPF family's rule modules (FPF, its options, Peak Performance, cards, and the
-    advanced game, which extends it): override the hooks and policies the module needs."""
+class Policies:
+    """FPF's policies, declared once: each a function the last module defining it decides.
 
-    #: the turn driver the module needs ("" for FPF's); a scenario's `driver` names one too
-    driver: ClassVar[str] = ""
+    A declaration's body is its default, run when no module of the battle overrides it (the
+    micro warp jump's: no jump); one that raises NotImplementedError is a rule of the game that
+    one of FPF's core modules always provides (`FpfDamage.penetrates` ...). `RuleModule`
+    inherits the declarations to override them, `Ruleset` to be typed by them: the binder binds
+    every one as a `Ruleset` attribute of its name, so a new policy is declared here and
+    nowhere else (docs/architecture.md, "Adding an FPF optional rule").
+    """
 
-    # --- phase hooks --------------------------------------------------------------------------
-    @hook
-    def start_of_battle(self, battle: Battle) -> None:
-        """Once, after deployment."""
-
-    @hook
-    def start_of_turn(self, battle: Battle) -> Sequence[Step]:
-        """At the start of each turn, before repairs (may ask captains, e.g. where to return)."""
-        return ()
-
-    @hook
-    def repairs(self, battle: Battle) -> Sequence[Step]:
-        """The repairs phase (FPF-TURN-02 step 1)."""
-        return ()
-
-    @hook
-    def initiative(self, battle: Battle) -> Sequence[Step]:
-        """The initiative phase: squadrons activate, move and fire (FPF-TURN-02 step 2)."""
-        return ()
-
-    @hook
-    def end_of_turn(self, battle: Battle) -> None:
-        """After every squadron has activated."""
-
-    @hook
-    def end_of_battle(self, battle: Battle) -> None:
-        """Once, when the battle is over, before the result is recorded."""
-
-    # --- policies (the last module defining one wins) -----------------------------------------
     @policy
     def penetrates(
         self,
@@ -143,28 +120,88 @@ class RuleModule(Module):
 
     @policy
     def check_jump(self, battle: Battle, ships: list[ShipState], m: Maneuver, who: str) -> None:
-        """Verify a micro warp jump (FPF-OPT-04); raise IllegalOrderError if not allowed."""
-        raise NotImplementedError
+        """Verify a micro warp jump (FPF-OPT-04); raise IllegalOrderError if not allowed.
+        Without the option, no jump is."""
+        raise IllegalOrderError(
+            f"{who}: micro warp jumps are an optional rule; switch on the module "
+            "'micro-warp-jump' (FPF-OPT-04)"
+        )
 
     @policy
     def jump_range(self, battle: Battle) -> tuple[int, int] | None:
         """The distances a micro warp jump may cover (FPF-OPT-04); None: no jumps."""
-        raise NotImplementedError
+        return None
 
     @policy
     def jump_weapons(self, battle: Battle, kinds: list[WeaponKind]) -> list[WeaponKind]:
-        """The weapons a jumping ship may fire (FPF-OPT-05)."""
-        raise NotImplementedError
+        """The weapons a jumping ship may fire (FPF-OPT-05): without the option, all."""
+        return kinds
 
     @policy
     def before_jump(self, battle: Battle, ship: ShipState) -> None:
-        """Anything that happens to a ship as it jumps (FPF-OPT-06)."""
-        raise NotImplementedError
+        """Anything that happens to a ship as it jumps (FPF-OPT-06): without the option,
+        nothing."""
+        return None
 
     @policy
     def shield_ceiling(self, battle: Battle, ship: ShipState) -> int:
         """The shields a repair brings a ship back to (FPF-REP-01; PP-12 lowers it)."""
         raise NotImplementedError
+
+    @policy
+    def seen_scenario(self, battle: Battle, side: str) -> Scenario:
+        """The scenario as `side` knows it (the advanced game hides unfound mines,
+        ADV-MINE-03); by default all of it."""
+        return battle.scenario
+
+    @policy
+    def return_spots(self, battle: Battle, ship: ShipState) -> list[tuple[float, float]]:
+        """Where a reset `ship` may return (Peak Performance, PP-11); none where ships are not
+        reset."""
+        return []
+
+    @policy
+    def game_view(self, battle: Battle, side: str) -> object:
+        """The part of `side`'s view a game above FPF adds (the advanced game's
+        `AdvancedView`, read by `BattleView.advanced()`); None: the game adds none. Declared
+        here so that FPF's view, below that game, does not import it."""
+        return None
+
+
+class RuleModule(Module, Policies):
+    """Base of the FPF family's rule modules (FPF, its options, Peak Performance, cards, and the
+    advanced game, which extends it): override the hooks and policies the module needs."""
+
+    #: the turn driver the module needs ("" for FPF's); a scenario's `driver` names one too
+    driver: ClassVar[str] = ""
+
+    # --- phase hooks --------------------------------------------------------------------------
+    @hook
+    def start_of_battle(self, battle: Battle) -> None:
+        """Once, after deployment."""
+
+    @hook
+    def start_of_turn(self, battle: Battle) -> Sequence[Step]:
+        """At the start of each turn, before repairs (may ask captains, e.g. where to return)."""
+        return ()
+
+    @hook
+    def repairs(self, battle: Battle) -> Sequence[Step]:
+        """The repairs phase (FPF-TURN-02 step 1)."""
+        return ()
+
+    @hook
+    def initiative(self, battle: Battle) -> Sequence[Step]:
+        """The initiative phase: squadrons activate, move and fire (FPF-TURN-02 step 2)."""
+        return ()
+
+    @hook
+    def end_of_turn(self, battle: Battle) -> None:
+        """After every squadron has activated."""
+
+    @hook
+    def end_of_battle(self, battle: Battle) -> None:
+        """Once, when the battle is over, before the result is recorded."""
 
 
 #: The hooks of the phases that may ask captains, and of the phases that do not.
@@ -180,24 +217,13 @@ PLAIN_HOOKS: dict[Phase, Callable[[RuleModule, Battle], None]] = {
 }
 
 
-class Ruleset(Rules):
-    """The bound modules of one battle with FPF's policies as typed functions."""
+class Ruleset(Rules, Policies):
+    """The bound modules of one battle with FPF's policies as typed functions: each policy
+    `Policies` declares is an attribute bound by the binder to the module that decides it (or
+    to its declaration's default), typed by its declaration."""
 
     def __init__(self, modules: list[RuleModule]) -> None:
         super().__init__(modules)
-        self.penetrates = self.policy(RuleModule.penetrates)
-        self.line_of_fire_clear = self.policy(RuleModule.line_of_fire_clear)
-        self.destroyed = self.policy(RuleModule.destroyed)
-        self.engine_damage = self.policy(RuleModule.engine_damage)
-        self.squadron_fires_as_unit = self.policy(RuleModule.squadron_fires_as_unit)
-        self.after_roll = self.policy(RuleModule.after_roll)
-        self.evasion = self.policy(RuleModule.evasion)
-        self.initiative_bonus = self.policy(RuleModule.initiative_bonus)
-        self.check_jump = self.policy(RuleModule.check_jump)
-        self.jump_weapons = self.policy(RuleModule.jump_weapons)
-        self.jump_range = self.policy(RuleModule.jump_range)
-        self.before_jump = self.policy(RuleModule.before_jump)
-        self.shield_ceiling = self.policy(RuleModule.shield_ceiling)
 
     def run(self, phase: Phase, battle: Battle) -> None:
         """Run every hook of a phase that asks no captain (start and end of battle, end of

@@ -221,6 +221,9 @@ class BattleSimulation(RuleModule):
         # shields only that far
         return max(0, ship.max_shields - ship.tokens)
 
+    def return_spots(self, battle: Battle, ship: ShipState) -> list[tuple[float, float]]:
+        return return_spots(battle, ship)  # PP-11
+
     def destroyed(self, battle: Battle, ship: ShipState, by: ShipState | None) -> None:
         reset_ship(battle, ship, by)
         opponent = "B" if ship.side == "A" else "A"

@@ -86,6 +86,17 @@ class Question(Step):
         raise NotImplementedError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
+class PhaseQuestion(Question):
+    """A question of one phase of the turn (the advanced game's moves, attacks, evasions,
+    probes, webs ...): it holds the phase it is asked in."""
+
+    __slots__ = ("phase",)
+
+    def __init__(self, phase: int) -> None:
+        self.phase = phase
+
+
 class Each(Step):
     """`question` put to each of `items` in turn, from the `index`-th; each answer is carried
     out before the next is asked."""

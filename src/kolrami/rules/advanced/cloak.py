@@ -30,7 +30,7 @@ from kolrami.rules.advanced.officers import lose_lock
 from kolrami.rules.advanced.orders import DecloakDecision, DecloakOrder
 from kolrami.rules.advanced.state import state_of
 from kolrami.rules.advanced.terrain_events import TerrainCheck
-from kolrami.rules.steps import Call, Each, Question
+from kolrami.rules.steps import Call, Each, PhaseQuestion
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -429,13 +429,10 @@ class CloakingDevice(AdvancedModule):
         return f"{what} this turn" + (f", {len(shaken)} lock(s) shaken off" if shaken else "")
 
 
-class _Decloak(Question):
+class _Decloak(PhaseQuestion):
     """A side's cloaked ships may drop the cloak to fire (ADV-CLOAK-01)."""
 
-    __slots__ = ("phase",)
-
-    def __init__(self, phase: int) -> None:
-        self.phase = phase
+    __slots__ = ()
 
     def ask(self, battle: Battle, item: str) -> Decision | None:
         state = state_of(battle)

@@ -49,10 +49,21 @@ from kolrami.rules.advanced.orders import (
     ShieldDecision,
     ShieldOrder,
 )
-from kolrami.rules.advanced.state import KEY, PHASES, AdvancedState, AdvShip, setup, state_of
+from kolrami.rules.advanced.state import (
+    KEY,
+    PHASES,
+    AdvancedState,
+    AdvShip,
+    allowance,
+    setup,
+    state_of,
+)
+from kolrami.rules.advanced.terrain import seen_scenario
+from kolrami.rules.advanced.view import AdvancedView
 from kolrami.rules.fpf.movement import move_single
 from kolrami.rules.fpf.orders import Maneuver
-from kolrami.rules.steps import Call, Each, Question
+from kolrami.rules.steps import Call, Each, PhaseQuestion, Question
+from kolrami.scenarios.models import Scenario
 
 #: Bump whenever a change can alter an advanced battle's outcome for the same inputs (GUIDE 3.10).
 ADVANCED_RULES_VERSION = "adv-3"
@@ -64,17 +75,6 @@ def _expect(order: Order, kind: type[T], what: str) -> T:
     if not isinstance(order, kind):
         raise IllegalOrderError(f"expected {what}, got '{order}'")
     return order
-
-
-def allowance(adv: AdvShip, phase: int) -> int:
-    """Hexes a ship may move in `phase`: its turn's movement spread evenly over the five phases,
-    the odd hexes in the later ones, never more than it has left."""
-    if adv.held:  # a webbed ship does not move (module adv-webs)
-        return 0
-    share = adv.moves * phase // PHASES - adv.moves * (phase - 1) // PHASES
-    if adv.tow_cap >= 0:  # towing a captive (module adv-webs)
-        share = min(share, adv.tow_cap)
-    return max(0, min(share, adv.moves - adv.moved))
 
 
 def verify_move(adv: AdvShip, decision: MoveDecision, order: MoveOrder) -> None:
@@ -319,13 +319,10 @@ class _Phase(Step):
         return None
 
 
-class _Move(Question):
+class _Move(PhaseQuestion):
     """A ship moves up to its allowance for the phase (ADV-SEQ-03)."""
 
-    __slots__ = ("phase",)
-
-    def __init__(self, phase: int) -> None:
-        self.phase = phase
+    __slots__ = ()
 
     def ask(self, battle: Battle, item: str) -> Decision | None:
         state = state_of(battle)
@@ -384,13 +381,10 @@ class _Moved(Step):
         return None
 
 
-class _Attack(Question):
+class _Attack(PhaseQuestion):
     """A side declares its attacks (ADV-SEQ-02)."""
 
-    __slots__ = ("phase",)
-
-    def __init__(self, phase: int) -> None:
-        self.phase = phase
+    __slots__ = ()
 
     def ask(self, battle: Battle, item: str) -> Decision | None:
         state = state_of(battle)
@@ -416,13 +410,10 @@ class _Attack(Question):
             combat.declare(state, state.of(ship_id), order.attacks)
 
 
-class _Evade(Question):
+class _Evade(PhaseQuestion):
     """A side's threatened ships may evade (ADV-EVA-03)."""
 
-    __slots__ = ("phase",)
-
-    def __init__(self, phase: int) -> None:
-        self.phase = phase
+    __slots__ = ()
 
     def ask(self, battle: Battle, item: str) -> Decision | None:
         threatened = tuple(combat.evasion_candidates(state_of(battle), item))
@@ -444,14 +435,11 @@ def _resolve(battle: Battle) -> None:
     combat.resolve(battle, state_of(battle))
 
 
-class _Redistribute(Question):
+class _Redistribute(PhaseQuestion):
     """Leftover shield points may be moved between facings with a Shield Tech check
     (ADV-SEQ-05)."""
 
-    __slots__ = ("phase",)
-
-    def __init__(self, phase: int) -> None:
-        self.phase = phase
+    __slots__ = ()
 
     def ask(self, battle: Battle, item: str) -> Decision | None:
         ships = tuple(a.id for a in state_of(battle).side(item) if a.shielded)
@@ -555,6 +543,12 @@ class AdvancedCore(AdvancedModule):
 
     def speed_limit(self, state: AdvancedState, ship: AdvShip) -> int | None:
         return None
+
+    def seen_scenario(self, battle: Battle, side: str) -> Scenario:
+        return seen_scenario(battle, side)  # ADV-MINE-03
+
+    def game_view(self, battle: Battle, side: str) -> AdvancedView:
+        return AdvancedView(battle, side)
 
     def adv_after_power(self, battle: Battle, state: AdvancedState) -> None:
         # decoded traffic shows the enemy's power plans, now that they are made (ADV-OFF-12)

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from kolrami.engine.events import Change, Event
-from kolrami.rules.advanced.state import AdvancedState, state_of
+from kolrami.rules.advanced.state import AdvancedState, AdvSets, state_of
+from kolrami.rules.changes import Sets
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -280,21 +281,17 @@ class CounterTractor(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class WebSqueezed(Change):
+class WebSqueezed(AdvSets):
     """A constricting web tightens on its captive (ADV-WEB-05): shields and superstructure after."""
 
     kind: ClassVar[str] = "web_squeezed"
     hull_of: ClassVar[str | None] = "ship"
+    on_ship: ClassVar[tuple[str, ...]] = ("superstructure",)
+    on_state: ClassVar[tuple[str, ...]] = ("base", "reinforcement")
     ship: str
     base: list[int]
     reinforcement: list[int]
     superstructure: int
-
-    def apply(self, battle: Battle) -> None:
-        adv = state_of(battle).of(self.ship)
-        adv.base = list(self.base)
-        adv.reinforcement = list(self.reinforcement)
-        adv.ship.superstructure = self.superstructure
 
     def story(self, name: Name, verbose: bool) -> str | None:
         if self.superstructure <= 0:
@@ -306,17 +303,14 @@ class WebSqueezed(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class WebTowed(Change):
+class WebTowed(Sets):
     """A captive dragged behind its tower to (x, y) (ADV-WEB-02, ADV-WEB-07)."""
 
     kind: ClassVar[str] = "web_towed"
+    on_ship: ClassVar[tuple[str, ...]] = ("x", "y")
     ship: str
     x: float
     y: float
-
-    def apply(self, battle: Battle) -> None:
-        ship = battle.ships[self.ship]
-        ship.x, ship.y = self.x, self.y
 
     def story(self, name: Name, verbose: bool) -> str | None:
         return f"  {name(self.ship)} is towed to ({self.x:.1f}, {self.y:.1f})" if verbose else None
@@ -326,11 +320,12 @@ class WebTowed(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class ProbeLaunched(Change):
+class ProbeLaunched(AdvSets):
     """A probe launched from a photon casing to (x, y) (ADV-PROBE-01): the ship's stores after,
     and whether its link holds (a replacement's Science Officer rolls for it, ADV-PROBE-06)."""
 
     kind: ClassVar[str] = "probe_launched"
+    on_state: ClassVar[tuple[str, ...]] = ("stores",)
     probe: str
     ship: str
     x: float
@@ -340,11 +335,10 @@ class ProbeLaunched(Change):
     turn: int
     phase: int
 
-    def apply(self, battle: Battle) -> None:
+    def then(self, battle: Battle) -> None:
         state = state_of(battle)
         p = probes_of(state)
         adv = state.of(self.ship)
-        adv.stores = self.stores
         p.launched += 1
         p.probes[self.probe] = Probe(
             self.probe, self.ship, adv.side, self.x, self.y, self.linked, self.turn, self.phase

@@ -39,7 +39,7 @@ from kolrami.rules.advanced.field_events import (
 from kolrami.rules.advanced.field_orders import ProbeDecision, ProbeOrder
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.state import state_of
-from kolrami.rules.steps import Call, Each, Question
+from kolrami.rules.steps import Call, Each, PhaseQuestion
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -299,13 +299,10 @@ class SensorProbes(AdvancedModule):
         return probe_sees(state, side, ship)
 
 
-class _Probes(Question):
+class _Probes(PhaseQuestion):
     """A side launches probes and shoots enemy probes down (ADV-PROBE-01)."""
 
-    __slots__ = ("phase",)
-
-    def __init__(self, phase: int) -> None:
-        self.phase = phase
+    __slots__ = ()
 
     def ask(self, battle: Battle, item: str) -> Decision | None:
         state = state_of(battle)

@@ -20,6 +20,7 @@ from kolrami.rules.advanced.checks import (
     roll_rating,
 )
 from kolrami.rules.advanced.orders import Attack, PowerPlan
+from kolrami.rules.changes import Sets
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
@@ -282,6 +283,26 @@ class AdvancedState:
     def side(self, side: str) -> list[AdvShip]:
         """A side's ships in play, in battle order."""
         return [a for a in self.ships.values() if a.side == side and a.alive]
+
+
+def allowance(adv: AdvShip, phase: int) -> int:
+    """Hexes a ship may move in `phase`: its turn's movement spread evenly over the five phases,
+    the odd hexes in the later ones, never more than it has left."""
+    if adv.held:  # a webbed ship does not move (module adv-webs)
+        return 0
+    share = adv.moves * phase // PHASES - adv.moves * (phase - 1) // PHASES
+    if adv.tow_cap >= 0:  # towing a captive (module adv-webs)
+        share = min(share, adv.tow_cap)
+    return max(0, min(share, adv.moves - adv.moved))
+
+
+class AdvSets(Sets):
+    """The advanced game's `Sets` change: its `on_state` fields go on the ship's `AdvShip`."""
+
+    __slots__ = ()
+
+    def game_state(self, battle: Battle) -> AdvShip:
+        return state_of(battle).of(self.ship)
 
 
 def state_of(battle: Battle) -> AdvancedState:

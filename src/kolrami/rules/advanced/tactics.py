@@ -54,7 +54,7 @@ from kolrami.rules.advanced.orders import (
 )
 from kolrami.rules.advanced.state import state_of
 from kolrami.rules.module import rules_of
-from kolrami.rules.steps import Each, Question
+from kolrami.rules.steps import Each, PhaseQuestion
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -688,14 +688,11 @@ def _tactics(state: AdvancedState) -> te.TacticsState | None:
     return found if isinstance(found, te.TacticsState) else None
 
 
-class _Tactics(Question):
+class _Tactics(PhaseQuestion):
     """A side's ships take their tactical actions: tractors, boarding, docking, self-destruct
     and the rest (each ship's legal options listed)."""
 
-    __slots__ = ("phase",)
-
-    def __init__(self, phase: int) -> None:
-        self.phase = phase
+    __slots__ = ()
 
     def ask(self, battle: Battle, item: str) -> Decision | None:
         if battle.over():

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from kolrami.engine.events import Change, Event
-from kolrami.rules.advanced.state import Officer, state_of
+from kolrami.rules.advanced.state import AdvSets, Officer, state_of
+from kolrami.rules.changes import Sets
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -97,7 +98,7 @@ class CrystalsLoaded(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class TractorEngaged(Change):
+class TractorEngaged(AdvSets):
     """`ship` holds `target` in a tractor beam at `level`, the target at (dx, dy) from it; the
     beam's power is now part of the ship's turn cost (ADV-TRAC-01, ADV-TRAC-02)."""
 
@@ -105,13 +106,13 @@ class TractorEngaged(Change):
     ship: str
     target: str
     level: str
+    on_state: ClassVar[tuple[str, ...]] = ("cost",)
     dx: float
     dy: float
     cost: int
 
-    def apply(self, battle: Battle) -> None:
+    def then(self, battle: Battle) -> None:
         tactics_of(battle).beams[self.ship] = Tow(self.target, self.level, self.dx, self.dy)
-        state_of(battle).of(self.ship).cost = self.cost
 
     def story(self, name: Name, verbose: bool) -> str | None:
         return f"  {name(self.ship)} locks a tractor beam on {name(self.target)} ({self.level})"
@@ -134,29 +135,27 @@ class TractorReleased(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class Towed(Change):
+class Towed(Sets):
     """A tractor beam (or a dock) puts `ship` at (x, y)."""
 
     kind: ClassVar[str] = "towed"
+    on_ship: ClassVar[tuple[str, ...]] = ("x", "y")
     ship: str
     by: str
     x: float
     y: float
-
-    def apply(self, battle: Battle) -> None:
-        ship = battle.ships[self.ship]
-        ship.x, ship.y = self.x, self.y
 
     def story(self, name: Name, verbose: bool) -> str | None:
         return f"  {name(self.by)} tows {_at(name(self.ship), self.x, self.y)}"
 
 
 @dataclass(frozen=True, slots=True)
-class CrystalsBurned(Change):
+class CrystalsBurned(AdvSets):
     """A dilithium check went wrong (ADV-TRAC-04, ADV-TRAC-06, ADV-TRAC-08): the crystals the
     ship has left; with none left its engines give no power (ADV-TRAC-07)."""
 
     kind: ClassVar[str] = "crystals_burned"
+    on_state: ClassVar[tuple[str, ...]] = ("warp_port", "warp_starboard", "impulse")
     ship: str
     why: str
     crystals: int
@@ -164,14 +163,8 @@ class CrystalsBurned(Change):
     warp_starboard: int
     impulse: int
 
-    def apply(self, battle: Battle) -> None:
+    def then(self, battle: Battle) -> None:
         tactics_of(battle).crystals[self.ship] = self.crystals
-        adv = state_of(battle).of(self.ship)
-        adv.warp_port, adv.warp_starboard, adv.impulse = (
-            self.warp_port,
-            self.warp_starboard,
-            self.impulse,
-        )
 
     def story(self, name: Name, verbose: bool) -> str | None:
         return f"  {name(self.ship)} {self.why}: {self.crystals} crystal(s) left"
@@ -297,37 +290,33 @@ class ShipCaptured(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class SelfDestructed(Change):
+class SelfDestructed(Sets):
     """`ship` destroys itself (ADV-SD-01, ADV-SD-02, ADV-SD-03) with `blast` points against every
     ship next to it."""
 
     kind: ClassVar[str] = "self_destructed"
     hull_of: ClassVar[str | None] = "ship"
+    on_ship: ClassVar[tuple[str, ...]] = ("superstructure",)
     ship: str
     how: str
     blast: int
     superstructure: int
-
-    def apply(self, battle: Battle) -> None:
-        battle.ships[self.ship].superstructure = self.superstructure
 
     def story(self, name: Name, verbose: bool) -> str | None:
         return f"[bold]  {name(self.ship)} self-destructs ({self.how}, blast {self.blast})[/bold]"
 
 
 @dataclass(frozen=True, slots=True)
-class BlastDamage(Change):
+class BlastDamage(Sets):
     """An explosion (a breach, an overload) strikes `ship` straight on the superstructure."""
 
     kind: ClassVar[str] = "blast_damage"
     hull_of: ClassVar[str | None] = "ship"
+    on_ship: ClassVar[tuple[str, ...]] = ("superstructure",)
     source: str
     ship: str
     damage: int
     superstructure: int
-
-    def apply(self, battle: Battle) -> None:
-        battle.ships[self.ship].superstructure = self.superstructure
 
     def story(self, name: Name, verbose: bool) -> str | None:
         return (
@@ -337,23 +326,22 @@ class BlastDamage(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class Docked(Change):
+class Docked(Sets):
     """`ship` docks with its side's `base` (ADV-BASE-01): it sits in the base's hex, its own
     shields shut down and the base's protect it (ADV-BASE-05)."""
 
     kind: ClassVar[str] = "docked"
+    on_ship: ClassVar[tuple[str, ...]] = ("x", "y")
     ship: str
     base: str
     x: float
     y: float
     shields: list[int]
 
-    def apply(self, battle: Battle) -> None:
+    def then(self, battle: Battle) -> None:
         t = tactics_of(battle)
         t.docked[self.ship] = self.base
         t.barred.add(self.ship)
-        ship = battle.ships[self.ship]
-        ship.x, ship.y = self.x, self.y
         adv = state_of(battle).of(self.ship)
         adv.base = list(self.shields)
         adv.reinforcement = [0] * len(self.shields)
@@ -397,21 +385,19 @@ class ShieldsShared(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class DockRepaired(Change):
+class DockRepaired(AdvSets):
     """A phase docked (ADV-BASE-02, ADV-BASE-06): superstructure and casualties after."""
 
     kind: ClassVar[str] = "dock_repaired"
     hull_of: ClassVar[str | None] = "ship"
+    on_ship: ClassVar[tuple[str, ...]] = ("superstructure",)
+    on_state: ClassVar[tuple[str, ...]] = ("casualties",)
     ship: str
     base: str
     points: int
     back: int
     superstructure: int
     casualties: int
-
-    def apply(self, battle: Battle) -> None:
-        battle.ships[self.ship].superstructure = self.superstructure
-        state_of(battle).of(self.ship).casualties = self.casualties
 
     def story(self, name: Name, verbose: bool) -> str | None:
         return (

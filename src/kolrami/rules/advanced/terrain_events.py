@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from kolrami.engine.events import Change, Event
-from kolrami.rules.advanced.state import Surroundings, state_of
+from kolrami.rules.advanced.state import AdvSets, Surroundings, state_of
+from kolrami.rules.changes import Sets
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -87,18 +88,15 @@ class TerrainDamage(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class TerrainMoved(Change):
+class TerrainMoved(Sets):
     """Terrain moved a ship (a black hole's drag, a magnetar's pull, standard orbit)."""
 
     kind: ClassVar[str] = "terrain_moved"
+    on_ship: ClassVar[tuple[str, ...]] = ("x", "y")
     ship: str
     cause: str
     x: float
     y: float
-
-    def apply(self, battle: Battle) -> None:
-        ship = battle.ships[self.ship]
-        ship.x, ship.y = self.x, self.y
 
     def story(self, name: Name, verbose: bool) -> str | None:
         return f"  {self.cause} moves {name(self.ship)} to ({self.x:.1f}, {self.y:.1f})"
@@ -147,19 +145,17 @@ class TerrainCheck(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class MineLaid(Change):
+class MineLaid(AdvSets):
     """A ship laid mine `mine` where it stands, spending one missile casing from its torpedo
     stores, `stores` left (ADV-MINE-02). Only its own side's view shows the mine."""
 
     kind: ClassVar[str] = "mine_laid"
+    on_state: ClassVar[tuple[str, ...]] = ("stores",)
     ship: str
     mine: str
     x: float
     y: float
     stores: int
-
-    def apply(self, battle: Battle) -> None:
-        state_of(battle).of(self.ship).stores = self.stores
 
     def story(self, name: Name, verbose: bool) -> str | None:
         return f"  {name(self.ship)} lays mine {self.mine} ({self.stores} casings left)"

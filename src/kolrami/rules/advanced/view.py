@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING
 from kolrami.catalog.advanced import AdvancedSheet
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import combat, officers, power
-from kolrami.rules.advanced.driver import allowance
 from kolrami.rules.advanced.field_events import Probe, Web, comms_of, probes_of, webs_of
 from kolrami.rules.advanced.orders import Attack, PowerPlan
-from kolrami.rules.advanced.state import AdvancedState, AdvShip, state_of
+from kolrami.rules.advanced.state import AdvancedState, AdvShip, allowance, state_of
 from kolrami.rules.advanced.tactics_events import TacticsState
 
 if TYPE_CHECKING:

@@ -40,7 +40,7 @@ from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
 from kolrami.rules.advanced.state import state_of
 from kolrami.rules.module import rules_of
-from kolrami.rules.steps import Each, Question
+from kolrami.rules.steps import Each, PhaseQuestion
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -391,13 +391,10 @@ class TholianWebs(AdvancedModule):
                 battle.record(WebChanged(web.id, web.phases, web.tower, turns, cap, left))
 
 
-class _Webs(Question):
+class _Webs(PhaseQuestion):
     """A side's Tholians weave, constrict and tow; counter tractors free captives (ADV-WEB-01)."""
 
-    __slots__ = ("phase",)
-
-    def __init__(self, phase: int) -> None:
-        self.phase = phase
+    __slots__ = ()
 
     def ask(self, battle: Battle, item: str) -> Decision | None:
         options = tuple(web_options(state_of(battle), item))

@@ -8,10 +8,8 @@ from typing import TYPE_CHECKING, Final
 
 from kolrami.catalog.models import Arc, HitLocations, Location, WeaponKind
 from kolrami.engine.binder import Rules
-from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.masking import MaskingNone, MaskingStationary
-from kolrami.rules.fpf.orders import Maneuver
 from kolrami.rules.module import RuleModule, Ruleset
 
 if TYPE_CHECKING:
@@ -133,21 +131,6 @@ class FpfDamage(RuleModule):
 
     def squadron_fires_as_unit(self, battle: Battle) -> bool:
         return True
-
-    def check_jump(self, battle: Battle, ships: list[ShipState], m: Maneuver, who: str) -> None:
-        raise IllegalOrderError(
-            f"{who}: micro warp jumps are an optional rule; switch on the module "
-            "'micro-warp-jump' (FPF-OPT-04)"
-        )
-
-    def jump_range(self, battle: Battle) -> tuple[int, int] | None:
-        return None
-
-    def jump_weapons(self, battle: Battle, kinds: list[WeaponKind]) -> list[WeaponKind]:
-        return kinds
-
-    def before_jump(self, battle: Battle, ship: ShipState) -> None:
-        return None
 
     def battle_over(self, battle: Battle) -> bool:
         # over unless ships of both sides are alive (`battle_over` asks it natively)

@@ -165,3 +165,14 @@ class NebulaFire(RuleModule):
             if t.kind == "nebula" and t.contains(target.x, target.y):
                 return roll >= 9
         return penetrates(roll, shields, strength)
+
+
+#: FPF's optional rules and sheet notes, in the order `kolrami rules` lists them: a new option is
+#: a class above and an entry here (rules/registry.py lists this tuple, python-chess's way).
+OPTIONS: tuple[type[RuleModule], ...] = (
+    Derelicts,
+    IndividualHoldFire,
+    BirdOfPreyEngines,
+    MicroWarpJump,
+    NebulaFire,
+)

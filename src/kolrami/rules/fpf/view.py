@@ -7,20 +7,20 @@ has its own generator.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from kolrami.engine import driver
 from kolrami.engine.chance import Dice
 from kolrami.engine.orders import IllegalOrderError, Order
 from kolrami.engine.view import ShipView, Snapshots, SquadronView
-from kolrami.rules.advanced.terrain import seen_scenario
-from kolrami.rules.advanced.view import AdvancedView
 from kolrami.rules.fpf import fire, movement
 from kolrami.rules.module import Capability, rules_of
-from kolrami.rules.peak import return_spots
 
 if TYPE_CHECKING:
+    # (the type only: the advanced game, above FPF, makes its view through the rules'
+    # `game_view` policy; pyproject's contract lists this one type-only import)
     from kolrami.engine.battle import Battle, ShipState
+    from kolrami.rules.advanced.view import AdvancedView
     from kolrami.scenarios.models import Scenario
 
 
@@ -61,8 +61,8 @@ class BattleView:
     @property
     def scenario(self) -> Scenario:
         """The scenario as this side knows it: the enemy's mines only once found (ADV-MINE-03;
-        the log holds the whole scenario)."""
-        return seen_scenario(self._battle, self.side)
+        the log holds the whole scenario): the rules' `seen_scenario`."""
+        return rules_of(self._battle).seen_scenario(self._battle, self.side)
 
     def own_ships(self) -> list[ShipView]:
         """This side's ships in play."""
@@ -153,8 +153,9 @@ class BattleView:
         return out
 
     def return_spots(self, ship_id: str) -> list[tuple[float, float]]:
-        """Legal spots where a reset ship may return (Peak Performance, PP-11)."""
-        return return_spots(self._battle, self._visible(ship_id))
+        """Legal spots where a reset ship may return (Peak Performance, PP-11; the rules'
+        `return_spots`)."""
+        return rules_of(self._battle).return_spots(self._battle, self._visible(ship_id))
 
     def fleet_points(self) -> dict[str, int]:
         """Fleet Points so far, when the scenario scores them."""
@@ -182,5 +183,8 @@ class BattleView:
 
     def advanced(self) -> AdvancedView:
         """The advanced game's part of the view (officers, power, shields, locks); only in a
-        battle the advanced driver plays."""
-        return AdvancedView(self._battle, self.side)
+        battle the advanced driver plays (the rules' `game_view`)."""
+        part = rules_of(self._battle).game_view(self._battle, self.side)
+        if part is None:
+            raise TypeError("only a battle the advanced driver plays has an advanced view")
+        return cast("AdvancedView", part)

@@ -31,7 +31,7 @@ from kolrami.rules.advanced.terrain import (
 )
 from kolrami.rules.advanced.terrain.common import TerrainState, strike, terrain_for, terrain_of
 from kolrami.rules.advanced.terrain_events import SurroundingsChanged
-from kolrami.rules.steps import Each, Question
+from kolrami.rules.steps import Each, PhaseQuestion
 from kolrami.scenarios.models import (
     BlackHole,
     GasGiant,
@@ -312,13 +312,10 @@ class BlackHoleEscapes(AdvancedModule):
     )
 
 
-class _Lay(Question):
+class _Lay(PhaseQuestion):
     """A side's minelayers may lay mines where the scenario lets them (ADV-MINE-02)."""
 
-    __slots__ = ("phase",)
-
-    def __init__(self, phase: int) -> None:
-        self.phase = phase
+    __slots__ = ()
 
     def ask(self, battle: Battle, item: str) -> Decision | None:
         t = terrain_of(battle)
