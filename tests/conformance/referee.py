@@ -318,6 +318,8 @@ class PendingVolley:
     allowed: frozenset[int] = frozenset()
     landed: int = 0
     gone: bool = False  # the target left play: the rest of its hits never land
+    #: its own hits took the target out of play (destroyed, left derelict or reset)
+    finished: bool = False
     plain: int = -1  # penetrations counted without the natural 1 and 10
     shield_cut: int = 0  # shield points its hits took off the target
     moments: list[tuple[float, dict[str, tuple[Point, set[int]]]]] = field(default_factory=list)
@@ -887,6 +889,59 @@ class MovementChecker(Checker):
                 segment_meets_circle(a, b, c, radius + r - 0.05) for a, b in itertools.pairwise(pts)
             ) or (len(pts) == 1 and seg_len(pts[0], c) < radius + r - 0.05):
                 st.flag("PP-03", [ship.id], "its move entered the planet")
+
+
+class StopShortChecker(Checker):
+    """A stop-short needs a blocker (FPF-MOV-08): a ship stops short of another only if its
+    final position would be on top of it, so the ship it stopped for stands, at the end of the
+    move, where the mover's base would have overlapped it: on the table (not destroyed, reset
+    or never arrived) and within two base radii of a point the mover gave up, which is no
+    farther from where the mover ended than the distance it lost (docs/rules.md FPF-MOV-08)."""
+
+    def __init__(self) -> None:
+        #: the stop-shorts of each move (its block in `State.windows`): (ship, of, lost cm)
+        self.stops: dict[int, list[tuple[str, str, float]]] = {}
+
+    def before(self, st: State, e: Event) -> None:
+        if e["e"] != "stopped_short" or e["of"] not in st.ships:
+            return  # the table edge, the planet, the formation: no ship to stand there
+        block = st.block_for.get(st.index)
+        if block is not None:
+            self.stops.setdefault(block, []).append((e["ship"], e["of"], float(e["lost_cm"])))
+
+    def after(self, st: State, e: Event) -> None:
+        block = st.block_for.get(st.index)
+        if block is None or block not in self.stops:
+            return
+        nxt = st.block_for.get(st.index + 1) if st.index + 1 < len(st.events) else None
+        if nxt == block:
+            return  # the move is not over yet
+        stops = self.stops.pop(block)
+        lost: dict[str, float] = {}
+        for sid, _, cm in stops:
+            lost[sid] = lost.get(sid, 0.0) + cm
+        reach = 2 * st.sc("base_radius_cm", 2.5)
+        for sid, of, _ in stops:
+            mover, blocker = st.ships[sid], st.ships[of]
+            if not mover.on_table:
+                continue  # it left play on the way: where it would have ended is moot
+            if not blocker.on_table:
+                why = "reset" if blocker.out_of_play else "destroyed"
+                st.flag(
+                    "FPF-MOV-08",
+                    [sid, of],
+                    f"stopped short of {of}, which was {why} before the move ended: no ship "
+                    "stood where it was going",
+                )
+                continue
+            gap = seg_len(mover.pos, blocker.pos)
+            if gap > reach + lost[sid] + 0.05:
+                st.flag(
+                    "FPF-MOV-08",
+                    [sid, of],
+                    f"stopped {lost[sid]:g} cm short of {of}, which ended the move {gap:.2f} cm "
+                    "away: no ship stood where it was going",
+                )
 
 
 class InitiativeChecker(Checker):
@@ -1465,6 +1520,17 @@ class DamageChecker(Checker):
                     )
                 continue
             expected = max(0, standing - sum(p.shield_cut for p in earlier))
+            finisher = next((p for p in earlier if p.finished), None)
+            if finisher is not None:
+                # FPF-FIRE-09: damage lands at once, ship by ship, so a later group of the side
+                # has no target left to roll at
+                st.flag(
+                    "FPF-FIRE-09",
+                    [sid, tid, finisher.ship],
+                    f"rolled at {tid}, which its side's earlier group ({finisher.ship}'s "
+                    f"{finisher.weapon}s) had already taken out of play",
+                )
+                continue
             if any(p.gone for p in earlier):
                 # an earlier group whose target left play before its hits landed: the shields
                 # those hits would have knocked down are not in the log, only that they cannot
@@ -1811,6 +1877,7 @@ class PeakChecker(Checker):
 
 CHECKERS: tuple[type[Checker], ...] = (
     MovementChecker,
+    StopShortChecker,
     InitiativeChecker,
     FireChecker,
     VolleyOrderChecker,
@@ -2075,6 +2142,12 @@ class Referee:
     def _gone(self, s: Ship) -> None:
         st = self.st
         st.leave_formation(s)
+        prev = st.events[st.index - 1] if st.index else {"e": ""}
+        if prev["e"] == "hit_scored" and prev["target"] == s.id:
+            # the volley whose hit this was took its target out of play
+            for p in st.pending:
+                if p.ship == prev["ship"] and p.target == s.id and p.weapon == prev["weapon"]:
+                    p.finished = True
         for p in st.pending:
             if p.target == s.id:
                 p.gone = True
