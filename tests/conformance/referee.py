@@ -388,6 +388,11 @@ class State:
         self.ended = False
         self.volley_moments: list[tuple[float, dict[str, tuple[Point, set[int]]]]] = []
         self.initiative_bonus = False
+        #: a head-on exchange under way (volleys logged with `exchange`, each with its hits
+        #: right after it): its range, and each ship's standing as it began (in play, in
+        #: control, working shots by weapon), which its groups fire with (FPF-FIRE-14)
+        self.exchange: float | None = None
+        self.exchange_start: dict[str, tuple[bool, bool, dict[str, int]]] = {}
         #: when a ship lost control this turn: the event's index and the latest moment of the
         #: move (fraction) at which the volley that did it may have been fired
         self.lost_control_at: dict[str, tuple[int, float, float]] = {}
@@ -499,6 +504,14 @@ class State:
         return float(win.distances[sid]) + later
 
     # --- helpers ---
+
+    def firing(self, e: Event) -> tuple[bool, bool, dict[str, int]]:
+        """A volley's ship as it fired: in play, in control, its working shots by weapon; as
+        the exchange began for a volley of one (docs/rules.md FPF-FIRE-14)."""
+        ship = self.ships[e["ship"]]
+        if e.get("exchange") is not None and ship.id in self.exchange_start:
+            return self.exchange_start[ship.id]
+        return ship.alive, ship.in_control, {k: ship.shots(k) for k in ship.mounts}
 
     def flag(self, clause: str, ships: Iterable[str], detail: str) -> None:
         self.violations.append(Violation(clause, self.turn, tuple(ships), detail))
@@ -1152,7 +1165,8 @@ class FireChecker(Checker):
         ship, target = st.ships[e["ship"]], st.ships[e["target"]]
         sid, tid, kind = ship.id, target.id, e["weapon"]
         lock = ship.declared if ship.declared_turn == st.turn else None
-        if not ship.alive:
+        alive, in_control, _ = st.firing(e)
+        if not alive:
             clause = (
                 "FPF-OPT-01" if ship.derelict else "PP-05" if ship.out_of_play else ("FPF-DMG-11")
             )
@@ -1166,7 +1180,7 @@ class FireChecker(Checker):
                 else ("FPF-DMG-11")
             )
             st.flag(clause, [sid, tid], "fired at a ship out of play")
-        if not ship.in_control:
+        if not in_control:
             st.flag("FPF-DMG-13", [sid], "fired while out of control")
         if lock is None:
             st.flag("FPF-FIRE-02", [sid, tid], "fired without a lock declared this turn")
@@ -1448,12 +1462,13 @@ class DamageChecker(Checker):
     def _volley(self, st: State, e: Event) -> None:
         ship, target = st.ships[e["ship"]], st.ships[e["target"]]
         sid, tid, kind = ship.id, target.id, e["weapon"]
-        if e["shots"] != ship.shots(kind) or len(e["rolls"]) != e["shots"]:
+        working = st.firing(e)[2].get(kind, 0)
+        if e["shots"] != working or len(e["rolls"]) != e["shots"]:
             st.flag(
                 "FPF-DMG-03",
                 [sid],
                 f"{kind}s fired {e['shots']} shots, {len(e['rolls'])} dice; working shots "
-                f"{ship.shots(kind)}",
+                f"{working}",
             )
         expected_strength = ship.strength.get(kind, 0) - target.evasion
         if e["strength"] != expected_strength:
@@ -1923,6 +1938,14 @@ class Referee:
         st = self.st
         for i, e in enumerate(st.events):
             st.index = i
+            if e["e"] == "volley_fired" and e.get("exchange") != st.exchange:
+                st.exchange = e.get("exchange")
+                st.exchange_start = {
+                    s.id: (s.alive, s.in_control, {k: s.shots(k) for k in s.mounts})
+                    for s in st.ships.values()
+                }
+            elif e["e"] not in DamageChecker.AMID:
+                st.exchange = None
             if e["e"] == "volley_fired":
                 st.volley_moments = []
                 if not st.run_open:

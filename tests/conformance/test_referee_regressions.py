@@ -147,3 +147,30 @@ def test_the_referee_finds_a_stop_short_with_no_blocker_and_fire_at_the_destroye
     lines = (DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
     violations = referee([json.loads(line) for line in lines])
     assert {(v.clause, v.ships) for v in violations} == found
+
+
+#: The battles of issue 46, played again under the rules they showed broken: `kolrami battle`
+#: with these fleets, captains and seeds (the standard scenario, no optional rule)
+ISSUE_46 = [
+    pytest.param(1179, "klingon-raiders", "federation-venture", "random", "aggressive", id="1179"),
+    pytest.param(1173, "klingon-fleet", "federation-venture", "kiting", "kiting", id="1173"),
+]
+
+
+@pytest.mark.rule("FPF-MOV-08", "FPF-FIRE-09")
+@pytest.mark.parametrize(("seed", "fleet_a", "fleet_b", "captain_a", "captain_b"), ISSUE_46)
+def test_the_battles_of_issue_46_stop_short_only_of_a_ship_that_is_there(
+    seed: int, fleet_a: str, fleet_b: str, captain_a: str, captain_b: str
+) -> None:
+    """Re-run, no ship ends short of a place where no ship stands, and no group rolls at a
+    target its side destroyed: the referee finds nothing (the logs above were of fpf-3)."""
+    setup = Setup(seed, "standard", (fleet_a, fleet_b), (captain_a, captain_b), ())
+    events = play(setup)
+    assert events is not None
+    assert [str(v) for v in referee(events)] == []
+    # the move of the issue: B1 destroys A4 with its own photons on the way, and flies on
+    destroyed = next(i for i, e in enumerate(events) if e["e"] == "ship_destroyed")
+    if seed == 1179:
+        b1 = next(e for e in events[destroyed:] if e["e"] == "ship_moved" and e["ship"] == "B1")
+        assert events[destroyed]["ship"] == "A4"
+        assert b1["distance"] == 40

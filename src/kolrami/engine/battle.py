@@ -400,6 +400,8 @@ class SquadronState:
     trail: Trail
     activated: bool = False
     fired: bool = False
+    #: it made a micro warp jump this turn: photons only, its reaction fire included
+    jumped: bool = False
 
     # (its own __init__, as ShipState's)
     def __init__(
@@ -412,6 +414,7 @@ class SquadronState:
         trail: Trail,
         activated: bool = False,
         fired: bool = False,
+        jumped: bool = False,
     ) -> None:
         self.id = id
         self.side = side
@@ -421,6 +424,7 @@ class SquadronState:
         self.trail = trail
         self.activated = activated
         self.fired = fired
+        self.jumped = jumped
 
     def copy(self) -> SquadronState:
         """An independent copy, trail included."""
@@ -433,6 +437,7 @@ class SquadronState:
             self.trail.copy(),
             self.activated,
             self.fired,
+            self.jumped,
         )
 
     @property
