@@ -823,6 +823,15 @@ class Battle:
         other.agenda = list(self.agenda)
         return other
 
+    def reseed(self, seed: int) -> None:
+        """A copy's seed made `seed`: its own seed, header and log's opening say it, so nothing
+        in the copy holds the seed of the battle it was cloned from, from which that battle's
+        future rolls could be derived (a rebuild from its header replaying its orders: the view's
+        `sample`, GUIDE 3.6). Its dice are the copy's own already (`clone`)."""
+        self.seed = seed
+        self.header = {**self.header, "seed": seed}
+        self.log.reopen(ev.BattleStarted, (self.header,))
+
     def then(self, *steps: Step) -> None:
         """Put `steps` on the agenda to run next, in the order given (kolrami.engine.driver)."""
         agenda = self.agenda
