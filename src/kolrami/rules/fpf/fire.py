@@ -251,7 +251,7 @@ def _fire(battle: Battle, ready: list[Ready]) -> None:
         _exchange(battle, tier, rng)
 
 
-def _exchange(battle: Battle, tier: list[Ready], rng: float) -> None:
+def _exchange(battle: Battle, tier: list[Ready], rng: int) -> None:
     """Groups of equal range on both sides, fired together (FPF-FIRE-14): each side's in ship
     order, each rolled against its target as the side's earlier groups left it and its damage
     landing at once, so no group rolls at a target its side has already taken out of play
@@ -284,7 +284,7 @@ def _roll_group(
     dist: float,
     shields: int | None = None,
     shots: int | None = None,
-    exchange: float | None = None,
+    exchange: int | None = None,
 ) -> Rolled:
     """Roll one group's penetration, location and damage dice (FPF-DMG-01, FPF-DMG-02,
     FPF-DMG-03, FPF-DMG-04, FPF-DMG-05, FPF-DMG-06) against `shields` (the target's as they

@@ -513,7 +513,9 @@ class _Move:
         #: the distance it was set to fly: the stop-short is decided again where the move
         #: ends (FPF-MOV-08, `_stop_short_at_the_end`); None when no ship cut it
         self.cut_for: str | None = None
-        self.uncut: tuple[list[tuple[float, float, int]], float, float] | None = None
+        #: (the length a Cm: an uncut move's is the ordered speed, an int, and the compiled
+        #: build would make a `float` of it, which the log shows apart: 40.0, not 40)
+        self.uncut: tuple[list[tuple[float, float, int]], Cm, float] | None = None
         self.route: list[tuple[float, float, int]] = []
         self.cum: list[float] = []  # how far along the route each waypoint is
         self.legs: list[float] = []  # the length of each leg (`_legs`)
