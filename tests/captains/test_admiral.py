@@ -366,7 +366,9 @@ def test_the_exact_odds_can_be_switched_off() -> None:
 
 
 #: Seed pairs of the strength check (two battles each, sides swapped) and the search's budget.
-PAIRS = 3
+#: (4, not 3, since rules fpf-4: the first 6 battles gave the search 3.5 under fpf-3 and 3 under
+#: fpf-4, at the test's edge by luck; seeds 0-11, 24 battles, give it 18.5 and 18.)
+PAIRS = 4
 BUDGET = 12
 
 
@@ -375,7 +377,7 @@ def test_the_admiral_beats_the_aggressive_doctrine_more_often_than_not(sample: i
     # Mirror fleets with their cards, sides swapped: a seeded regression check that the
     # search has not collapsed (its strength is measured with intervals in `make bench`).
     # The FPF presets (a Borg cube mirror is a draw whoever plays it). A value of the wrong
-    # sign scores 1.5 of these 6 battles; the search as built, 4.5.
+    # sign scored 1.5 of the first 6 battles; the search as built scores 5 of these 8.
     scenario = builtin_scenario("standard")
     presets = fpf_preset_names()
     points = 0.0

@@ -318,6 +318,8 @@ class PendingVolley:
     allowed: frozenset[int] = frozenset()
     landed: int = 0
     gone: bool = False  # the target left play: the rest of its hits never land
+    #: its own hits took the target out of play (destroyed, left derelict or reset)
+    finished: bool = False
     plain: int = -1  # penetrations counted without the natural 1 and 10
     shield_cut: int = 0  # shield points its hits took off the target
     moments: list[tuple[float, dict[str, tuple[Point, set[int]]]]] = field(default_factory=list)
@@ -386,6 +388,11 @@ class State:
         self.ended = False
         self.volley_moments: list[tuple[float, dict[str, tuple[Point, set[int]]]]] = []
         self.initiative_bonus = False
+        #: a head-on exchange under way (volleys logged with `exchange`, each with its hits
+        #: right after it): its range, and each ship's standing as it began (in play, in
+        #: control, working shots by weapon), which its groups fire with (FPF-FIRE-14)
+        self.exchange: float | None = None
+        self.exchange_start: dict[str, tuple[bool, bool, dict[str, int]]] = {}
         #: when a ship lost control this turn: the event's index and the latest moment of the
         #: move (fraction) at which the volley that did it may have been fired
         self.lost_control_at: dict[str, tuple[int, float, float]] = {}
@@ -497,6 +504,14 @@ class State:
         return float(win.distances[sid]) + later
 
     # --- helpers ---
+
+    def firing(self, e: Event) -> tuple[bool, bool, dict[str, int]]:
+        """A volley's ship as it fired: in play, in control, its working shots by weapon; as
+        the exchange began for a volley of one (docs/rules.md FPF-FIRE-14)."""
+        ship = self.ships[e["ship"]]
+        if e.get("exchange") is not None and ship.id in self.exchange_start:
+            return self.exchange_start[ship.id]
+        return ship.alive, ship.in_control, {k: ship.shots(k) for k in ship.mounts}
 
     def flag(self, clause: str, ships: Iterable[str], detail: str) -> None:
         self.violations.append(Violation(clause, self.turn, tuple(ships), detail))
@@ -889,6 +904,59 @@ class MovementChecker(Checker):
                 st.flag("PP-03", [ship.id], "its move entered the planet")
 
 
+class StopShortChecker(Checker):
+    """A stop-short needs a blocker (FPF-MOV-08): a ship stops short of another only if its
+    final position would be on top of it, so the ship it stopped for stands, at the end of the
+    move, where the mover's base would have overlapped it: on the table (not destroyed, reset
+    or never arrived) and within two base radii of a point the mover gave up, which is no
+    farther from where the mover ended than the distance it lost (docs/rules.md FPF-MOV-08)."""
+
+    def __init__(self) -> None:
+        #: the stop-shorts of each move (its block in `State.windows`): (ship, of, lost cm)
+        self.stops: dict[int, list[tuple[str, str, float]]] = {}
+
+    def before(self, st: State, e: Event) -> None:
+        if e["e"] != "stopped_short" or e["of"] not in st.ships:
+            return  # the table edge, the planet, the formation: no ship to stand there
+        block = st.block_for.get(st.index)
+        if block is not None:
+            self.stops.setdefault(block, []).append((e["ship"], e["of"], float(e["lost_cm"])))
+
+    def after(self, st: State, e: Event) -> None:
+        block = st.block_for.get(st.index)
+        if block is None or block not in self.stops:
+            return
+        nxt = st.block_for.get(st.index + 1) if st.index + 1 < len(st.events) else None
+        if nxt == block:
+            return  # the move is not over yet
+        stops = self.stops.pop(block)
+        lost: dict[str, float] = {}
+        for sid, _, cm in stops:
+            lost[sid] = lost.get(sid, 0.0) + cm
+        reach = 2 * st.sc("base_radius_cm", 2.5)
+        for sid, of, _ in stops:
+            mover, blocker = st.ships[sid], st.ships[of]
+            if not mover.on_table:
+                continue  # it left play on the way: where it would have ended is moot
+            if not blocker.on_table:
+                why = "reset" if blocker.out_of_play else "destroyed"
+                st.flag(
+                    "FPF-MOV-08",
+                    [sid, of],
+                    f"stopped short of {of}, which was {why} before the move ended: no ship "
+                    "stood where it was going",
+                )
+                continue
+            gap = seg_len(mover.pos, blocker.pos)
+            if gap > reach + lost[sid] + 0.05:
+                st.flag(
+                    "FPF-MOV-08",
+                    [sid, of],
+                    f"stopped {lost[sid]:g} cm short of {of}, which ended the move {gap:.2f} cm "
+                    "away: no ship stood where it was going",
+                )
+
+
 class InitiativeChecker(Checker):
     """Who activates when (FPF-MOV-01, FPF-MOV-02, FPF-MOV-03, FPF-MOV-04, FPF-MOV-10,
     FPF-OPT-01)."""
@@ -1097,7 +1165,8 @@ class FireChecker(Checker):
         ship, target = st.ships[e["ship"]], st.ships[e["target"]]
         sid, tid, kind = ship.id, target.id, e["weapon"]
         lock = ship.declared if ship.declared_turn == st.turn else None
-        if not ship.alive:
+        alive, in_control, _ = st.firing(e)
+        if not alive:
             clause = (
                 "FPF-OPT-01" if ship.derelict else "PP-05" if ship.out_of_play else ("FPF-DMG-11")
             )
@@ -1111,7 +1180,7 @@ class FireChecker(Checker):
                 else ("FPF-DMG-11")
             )
             st.flag(clause, [sid, tid], "fired at a ship out of play")
-        if not ship.in_control:
+        if not in_control:
             st.flag("FPF-DMG-13", [sid], "fired while out of control")
         if lock is None:
             st.flag("FPF-FIRE-02", [sid, tid], "fired without a lock declared this turn")
@@ -1393,12 +1462,13 @@ class DamageChecker(Checker):
     def _volley(self, st: State, e: Event) -> None:
         ship, target = st.ships[e["ship"]], st.ships[e["target"]]
         sid, tid, kind = ship.id, target.id, e["weapon"]
-        if e["shots"] != ship.shots(kind) or len(e["rolls"]) != e["shots"]:
+        working = st.firing(e)[2].get(kind, 0)
+        if e["shots"] != working or len(e["rolls"]) != e["shots"]:
             st.flag(
                 "FPF-DMG-03",
                 [sid],
                 f"{kind}s fired {e['shots']} shots, {len(e['rolls'])} dice; working shots "
-                f"{ship.shots(kind)}",
+                f"{working}",
             )
         expected_strength = ship.strength.get(kind, 0) - target.evasion
         if e["strength"] != expected_strength:
@@ -1465,6 +1535,17 @@ class DamageChecker(Checker):
                     )
                 continue
             expected = max(0, standing - sum(p.shield_cut for p in earlier))
+            finisher = next((p for p in earlier if p.finished), None)
+            if finisher is not None:
+                # FPF-FIRE-09: damage lands at once, ship by ship, so a later group of the side
+                # has no target left to roll at
+                st.flag(
+                    "FPF-FIRE-09",
+                    [sid, tid, finisher.ship],
+                    f"rolled at {tid}, which its side's earlier group ({finisher.ship}'s "
+                    f"{finisher.weapon}s) had already taken out of play",
+                )
+                continue
             if any(p.gone for p in earlier):
                 # an earlier group whose target left play before its hits landed: the shields
                 # those hits would have knocked down are not in the log, only that they cannot
@@ -1811,6 +1892,7 @@ class PeakChecker(Checker):
 
 CHECKERS: tuple[type[Checker], ...] = (
     MovementChecker,
+    StopShortChecker,
     InitiativeChecker,
     FireChecker,
     VolleyOrderChecker,
@@ -1856,6 +1938,14 @@ class Referee:
         st = self.st
         for i, e in enumerate(st.events):
             st.index = i
+            if e["e"] == "volley_fired" and e.get("exchange") != st.exchange:
+                st.exchange = e.get("exchange")
+                st.exchange_start = {
+                    s.id: (s.alive, s.in_control, {k: s.shots(k) for k in s.mounts})
+                    for s in st.ships.values()
+                }
+            elif e["e"] not in DamageChecker.AMID:
+                st.exchange = None
             if e["e"] == "volley_fired":
                 st.volley_moments = []
                 if not st.run_open:
@@ -2075,6 +2165,12 @@ class Referee:
     def _gone(self, s: Ship) -> None:
         st = self.st
         st.leave_formation(s)
+        prev = st.events[st.index - 1] if st.index else {"e": ""}
+        if prev["e"] == "hit_scored" and prev["target"] == s.id:
+            # the volley whose hit this was took its target out of play
+            for p in st.pending:
+                if p.ship == prev["ship"] and p.target == s.id and p.weapon == prev["weapon"]:
+                    p.finished = True
         for p in st.pending:
             if p.target == s.id:
                 p.gone = True

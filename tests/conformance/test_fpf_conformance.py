@@ -186,6 +186,16 @@ class _Activation:
     leader_cm: float | None = None  # how far the leader moved
 
 
+#: events that may come between the volleys of one head-on exchange
+AMID_EXCHANGE = (
+    ev.VolleyFired,
+    ev.HitScored,
+    ev.ControlChanged,
+    ev.FormationLeft,
+    ev.ShipDestroyed,
+)
+
+
 class LogChecker:
     """Replays an event log against ship state built from the sheets and reports violations."""
 
@@ -202,6 +212,11 @@ class LogChecker:
         self.index = 0
         self.pending_hits: dict[tuple[str, str], int] = {}
         self.expect: tuple[str, str] | None = None  # (event kind, ship) that must come next
+        #: a head-on exchange under way (volleys with `exchange`, each with its hits after it):
+        #: its range, and each ship as it began (destroyed, in control, working shots), which
+        #: its groups fire as (FPF-FIRE-14, docs/rules.md)
+        self.exchange: float | None = None
+        self.exchange_start: dict[str, tuple[bool, bool, dict[WeaponKind, int]]] = {}
 
     # --- driving ------------------------------------------------------------------------------
 
@@ -227,6 +242,14 @@ class LogChecker:
                     )
             if self.act is not None and isinstance(e, ev.SquadronActivated | ev.TurnEnded):
                 self.end_activation(self.act)
+            if isinstance(e, ev.VolleyFired) and e.exchange != self.exchange:
+                self.exchange = e.exchange
+                self.exchange_start = {
+                    s.id: (s.destroyed, s.in_control, {k: sum(m) for k, m in s.mounts.items()})
+                    for s in self.ships.values()
+                }
+            elif not isinstance(e, AMID_EXCHANGE):
+                self.exchange = None
             handler = getattr(self, f"_on_{e.kind}", None)
             if handler is None:
                 self.fail("log-structure", f"a {e.kind} event has no place in an FPF battle")
@@ -585,11 +608,17 @@ class LogChecker:
         if s is None or t is None:
             return
         kind = WeaponKind(e.weapon)
-        if s.destroyed:
+        destroyed, in_control = s.destroyed, s.in_control
+        working = sum(s.mounts[kind])
+        if e.exchange is not None and e.ship in self.exchange_start:
+            # it fires as it stood when the exchange began (FPF-FIRE-14)
+            destroyed, in_control, shots = self.exchange_start[e.ship]
+            working = shots.get(kind, 0)
+        if destroyed:
             self.fail("silenced", f"{e.ship} fires {e.weapon}s after its destruction")
         if t.destroyed:
             self.fail("destroyed", f"{e.ship} fires at {e.target}, already destroyed")
-        if not s.in_control:
+        if not in_control:
             self.fail("silenced", f"{e.ship} fires {e.weapon}s while out of control")
         if kind in s.volleys:
             self.fail("fire-once", f"{e.ship} fires {e.weapon}s twice in turn {self.turn}")
@@ -614,7 +643,6 @@ class LogChecker:
             self.fail("fire-volley", f"{e.ship} {e.weapon}s fire at {e.range_cm} cm")
         if e.strength != weapon.strength:
             self.fail("fire-volley", f"{e.ship} {e.weapon} strength {e.strength}")
-        working = sum(s.mounts[kind])
         if e.shots != working or len(e.rolls) != e.shots or e.shots == 0:
             self.fail(
                 "fire-volley", f"{e.ship} fires {e.shots} shots, {working} working, {e.rolls}"

@@ -102,4 +102,75 @@ DATA = Path(__file__).parent / "data"
 )
 def test_a_logged_battle_the_referee_once_misread_breaks_nothing(name: str) -> None:
     lines = (DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
-    assert referee([json.loads(line) for line in lines]) == []
+    found = {(v.clause, v.ships) for v in referee([json.loads(line) for line in lines])}
+    assert found == KNOWN_IN_LOG.get(name, set())
+
+
+#: What the referee finds in those logs since it asks whether a stop-short had a blocker
+#: (issue 46; these logs are of rules fpf-3, which decided a stop-short before the move and
+#: never again): turn 8's B1 stops short of A7, which is reset before the move ends
+KNOWN_IN_LOG = {"mov03-forcer-reset": {("FPF-MOV-08", ("B1", "A7"))}}
+
+
+#: Logs of rules fpf-3 that broke a clause the referee did not check then (issue 46), kept to
+#: show it finds the breach: the battle, cut after the turn it happened in, and what it finds.
+BROKEN_LOGS = [
+    # `kolrami battle --seed 1179 --fleet-a presets:klingon-raiders --fleet-b
+    # presets:federation-venture --captain-a random --captain-b aggressive`, turns 1-2: B1 stops
+    # 8.3 cm short of A4, which its own photons destroy during the move
+    pytest.param(
+        "mov08-stop-short-of-the-destroyed",
+        {("FPF-MOV-08", ("B1", "A4"))},
+        marks=pytest.mark.rule("FPF-MOV-08"),
+    ),
+    # `kolrami battle --seed 1173 --fleet-a presets:klingon-fleet --fleet-b
+    # presets:federation-venture --captain-a kiting --captain-b kiting`, turns 1-9: stop-shorts
+    # of A6 and A5, destroyed on the way; in turn 9's exchange B2 and B3 roll photons at A2
+    # after B1's photons destroyed it
+    pytest.param(
+        "fire09-exchange-at-the-destroyed",
+        {
+            ("FPF-MOV-08", ("B1", "A6")),
+            ("FPF-MOV-08", ("B1", "A5")),
+            ("FPF-FIRE-09", ("B2", "A2", "B1")),
+            ("FPF-FIRE-09", ("B3", "A2", "B1")),
+        },
+        marks=pytest.mark.rule("FPF-MOV-08", "FPF-FIRE-09"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "found"), BROKEN_LOGS)
+def test_the_referee_finds_a_stop_short_with_no_blocker_and_fire_at_the_destroyed(
+    name: str, found: set[tuple[str, tuple[str, ...]]]
+) -> None:
+    lines = (DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    violations = referee([json.loads(line) for line in lines])
+    assert {(v.clause, v.ships) for v in violations} == found
+
+
+#: The battles of issue 46, played again under the rules they showed broken: `kolrami battle`
+#: with these fleets, captains and seeds (the standard scenario, no optional rule)
+ISSUE_46 = [
+    pytest.param(1179, "klingon-raiders", "federation-venture", "random", "aggressive", id="1179"),
+    pytest.param(1173, "klingon-fleet", "federation-venture", "kiting", "kiting", id="1173"),
+]
+
+
+@pytest.mark.rule("FPF-MOV-08", "FPF-FIRE-09")
+@pytest.mark.parametrize(("seed", "fleet_a", "fleet_b", "captain_a", "captain_b"), ISSUE_46)
+def test_the_battles_of_issue_46_stop_short_only_of_a_ship_that_is_there(
+    seed: int, fleet_a: str, fleet_b: str, captain_a: str, captain_b: str
+) -> None:
+    """Re-run, no ship ends short of a place where no ship stands, and no group rolls at a
+    target its side destroyed: the referee finds nothing (the logs above were of fpf-3)."""
+    setup = Setup(seed, "standard", (fleet_a, fleet_b), (captain_a, captain_b), ())
+    events = play(setup)
+    assert events is not None
+    assert [str(v) for v in referee(events)] == []
+    # the move of the issue: B1 destroys A4 with its own photons on the way, and flies on
+    destroyed = next(i for i, e in enumerate(events) if e["e"] == "ship_destroyed")
+    if seed == 1179:
+        b1 = next(e for e in events[destroyed:] if e["e"] == "ship_moved" and e["ship"] == "B1")
+        assert events[destroyed]["ship"] == "A4"
+        assert b1["distance"] == 40

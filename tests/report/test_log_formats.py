@@ -1,9 +1,11 @@
 """Logs of every format stay readable (engine/events.py LOG_FORMAT).
 
-data/format1-peak-seed0.jsonl is a Peak Performance battle as rules fpf-3 logged it before
+data/format1-peak-seed0.jsonl is a Peak Performance battle as format 1 logged it, before
 format 2, whose hits gave only a weapon's total left and whose cards said what they changed only
-in words. Played again from its header and its logged orders, the same battle gives a format 2
-log; the replay, the narration and the referee must read both to the same story.
+in words. (First a log of rules fpf-3; rules fpf-4 resolve its orders otherwise, so it was
+re-made: the battle of its header played by its captains under fpf-4, format 2's fields and
+fpf-4's `exchange` dropped.) Played again from its header and its logged orders, the same battle
+gives a format 2 log; the replay, the narration and the referee must read both to the same story.
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ def test_only_the_new_fields_differ_between_the_formats(logs: tuple[str, str]) -
         "card_used": ("changes",),
         "ship_reset": ("shields", "cards"),
         "ship_returned": ("speed",),
+        "volley_fired": ("exchange",),  # rules fpf-4's, not format 2's: dropped from the old too
     }
     for a, b in zip(*(t.splitlines() for t in logs), strict=True):
         old, new = json.loads(a), json.loads(b)

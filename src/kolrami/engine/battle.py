@@ -407,6 +407,8 @@ class SquadronState:
     trail: Trail
     activated: bool = False
     fired: bool = False
+    #: it made a micro warp jump this turn: photons only, its reaction fire included
+    jumped: bool = False
 
     # (its own __init__, as ShipState's)
     def __init__(
@@ -419,6 +421,7 @@ class SquadronState:
         trail: Trail,
         activated: bool = False,
         fired: bool = False,
+        jumped: bool = False,
     ) -> None:
         self.id = id
         self.side = side
@@ -428,6 +431,7 @@ class SquadronState:
         self.trail = trail
         self.activated = activated
         self.fired = fired
+        self.jumped = jumped
 
     def copy(self) -> SquadronState:
         """An independent copy, trail included."""
@@ -440,6 +444,7 @@ class SquadronState:
             self.trail.copy(),
             self.activated,
             self.fired,
+            self.jumped,
         )
 
     @property
@@ -817,6 +822,15 @@ class Battle:
         # the continuation: steps are values, shared; the list is the copy's own
         other.agenda = list(self.agenda)
         return other
+
+    def reseed(self, seed: int) -> None:
+        """A copy's seed made `seed`: its own seed, header and log's opening say it, so nothing
+        in the copy holds the seed of the battle it was cloned from, from which that battle's
+        future rolls could be derived (a rebuild from its header replaying its orders: the view's
+        `sample`, GUIDE 3.6). Its dice are the copy's own already (`clone`)."""
+        self.seed = seed
+        self.header = {**self.header, "seed": seed}
+        self.log.reopen(ev.BattleStarted, (self.header,))
 
     def then(self, *steps: Step) -> None:
         """Put `steps` on the agenda to run next, in the order given (kolrami.engine.driver)."""

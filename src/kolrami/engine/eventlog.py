@@ -82,6 +82,11 @@ class EventLog:
         if cls is not _ORDER_GIVEN:
             self.changes += 1
 
+    def reopen(self, cls: Callable[..., Event], values: tuple[Any, ...]) -> None:
+        """Put `cls(*values)` in place of the log's first record (its opening: a copy's own
+        header, `Battle.reseed`)."""
+        self._records[0] = (cls, values)
+
     def copy(self) -> EventLog:
         """A log with the same records that grows on its own (records are immutable)."""
         other = EventLog()

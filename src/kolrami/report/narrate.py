@@ -166,10 +166,12 @@ class Narrator:
         # the dice faced; the weapon's own is that plus the target's evasion
         dodge = self.evasion.get(e.target, 0)
         strength = f"str {e.strength + dodge} (-{dodge} evasion)" if dodge else f"str {e.strength}"
+        # a head-on exchange's groups fire as their ships stood when it began (FPF-FIRE-14)
+        head_on = " (head-on exchange)" if e.exchange is not None else ""
         out.print(
             f"  {self.ship(e.ship)} → {self.ship(e.target)}: {e.shots} {e.weapon}"
             f"{'s' * (e.shots != 1)} {strength} at {e.range_cm:.1f} cm vs shields "
-            f"{e.shields} (needs {needs}): {rolls} → [bold]{through} through[/bold]"
+            f"{e.shields} (needs {needs}): {rolls} → [bold]{through} through[/bold]{head_on}"
         )
 
     def _hit(self, e: ev.HitScored) -> None:

@@ -820,11 +820,13 @@ class _StepBuilder:
         self.volleys.append(self.volley)
         plural = "s" * (e.shots != 1)
         rolls = " ".join(str(r) for r in e.rolls)
+        # a head-on exchange's groups fire as their ships stood when it began (FPF-FIRE-14)
+        head_on = " (head-on exchange)" if e.exchange is not None else ""
         self.line(
             t,
             f"{w.name(e.ship)} fires {e.shots} {e.weapon}{plural} (str {e.strength}) at "
             f"{w.name(e.target)}, {e.range_cm:.1f} cm, shields {e.shields}: {rolls}, "
-            f"{through} through",
+            f"{through} through{head_on}",
             "fire",
         )
 

@@ -220,7 +220,11 @@ class StoppedShort(Event):
 class VolleyFired(Event):
     """One weapon group of one ship fired at its target (FPF-FIRE-08, FPF-FIRE-09); `at`: where
     the firer and the target stood as it fired, [[x, y, heading], [x, y, heading]] (logs of
-    rules fpf-1 do not have it)."""
+    rules fpf-1 do not have it); `exchange`: in a head-on exchange (FPF-FIRE-14), the range
+    (whole cm) of the weapons fired together, whose groups each fire the shots their ship had as
+    the exchange began, whatever the other side's groups logged before it did to the ship (None
+    outside one, and in logs of rules fpf-3 and earlier, which log an exchange's volleys before
+    its hits)."""
 
     kind: ClassVar[str] = "volley_fired"
     ship: str
@@ -232,6 +236,7 @@ class VolleyFired(Event):
     range_cm: float
     rolls: list[int]
     at: list[list[float]] | None
+    exchange: int | None
 
     def __init__(
         self,
@@ -244,7 +249,9 @@ class VolleyFired(Event):
         range_cm: float,
         rolls: list[int],
         at: Sequence[Sequence[float]] | None = None,
+        exchange: int | None = None,
     ) -> None:
+        object.__setattr__(self, "exchange", exchange)
         for name, value in (
             ("ship", ship),
             ("target", target),

@@ -7,7 +7,7 @@ from collections.abc import Collection
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Final
 
-from kolrami.catalog.models import Arc, Location, WeaponKind
+from kolrami.catalog.models import Arc, WeaponKind
 from kolrami.engine.battle import Lock, ShipState, any_working
 from kolrami.engine.geometry import arc_to, segment_hits_circle
 from kolrami.engine.orders import IllegalOrderError
@@ -34,7 +34,6 @@ Rolled = tuple[ShipState, ShipState, WeaponKind, list[tuple[int, int]]]
 # `Location.SHIELDS` is a look-up in the enum's class each time.
 _FORE: Final = Arc.F
 _PHOTON: Final = WeaponKind.PHOTON
-_SHIELDS: Final = Location.SHIELDS
 # (event classes as constants: compiled, `ev.VolleyFired` is a look-up in the module each time)
 _FIRE_DECLARED: Final = ev.FireDeclared
 _VOLLEY_FIRED: Final = ev.VolleyFired
@@ -228,8 +227,7 @@ def _fire(battle: Battle, ready: list[Ready]) -> None:
     One side: ship by ship, all phasers, then all photons, each group's damage landing before
     the next group rolls (FPF-FIRE-08, FPF-FIRE-09). Both sides at once (a head-on exchange,
     FPF-FIRE-14): longest range first across both sides. Groups of equal range on opposite sides
-    fire together: all of them roll, then all their damage lands; within one side, a group rolls
-    against the shields the side's earlier groups knocked down (FPF-FIRE-09).
+    fire together (`_exchange`).
     """
     side = ready[0][0].side
     for r in ready:
@@ -250,28 +248,23 @@ def _fire(battle: Battle, ready: list[Ready]) -> None:
             _one_side(battle, tier)
             continue
         tier.sort(key=lambda r: (r[2] is _PHOTON, r[0].index))
-        rolled = [*_rolled_together(battle, tier, "A"), *_rolled_together(battle, tier, "B")]
-        for hits in rolled:
-            _apply_hits(battle, hits)
+        _exchange(battle, tier, rng)
 
 
-def _rolled_together(battle: Battle, tier: list[Ready], side: str) -> list[Rolled]:
-    """One side's share of a simultaneous exchange, rolled before any of its damage lands: in
-    ship order, each group against the shields its side's earlier groups have already knocked
-    down (FPF-FIRE-09)."""
-    knocked: dict[str, int] = {}  # shield points this side's earlier groups took off a target
-    out = []
-    for ship, target, kind, dist in tier:
-        if ship.side != side:
-            continue
-        cut = knocked.get(target.id, 0)
-        rolled = _roll_group(battle, ship, target, kind, dist, max(0, target.shields - cut))
-        by_face = target.class_facts().by_face
-        for loc_roll, dmg in rolled[3]:
-            if by_face[loc_roll] is _SHIELDS:
-                knocked[target.id] = cut = cut + dmg
-        out.append(rolled)
-    return out
+def _exchange(battle: Battle, tier: list[Ready], rng: int) -> None:
+    """Groups of equal range on both sides, fired together (FPF-FIRE-14): each side's in ship
+    order, each rolled against its target as the side's earlier groups left it and its damage
+    landing at once, so no group rolls at a target its side has already taken out of play
+    (FPF-FIRE-09). A side's damage falls only on the other side's ships, so neither side's
+    damage in the exchange stops the other's fire: every group fires the shots its ship had as
+    the exchange began. The log has them in that order, each volley's hits right after it, and
+    each volley says it fired in the exchange of weapons of range `rng` (`VolleyFired.exchange`):
+    its ship may show damage of the exchange it fired through (docs/rules.md FPF-FIRE-14)."""
+    shots = [r[0].shots(r[2]) for r in tier]
+    for side in ("A", "B"):
+        for (ship, target, kind, dist), n in zip(tier, shots, strict=True):
+            if ship.side == side and target.alive:
+                _apply_hits(battle, _roll_group(battle, ship, target, kind, dist, None, n, rng))
 
 
 def _one_side(battle: Battle, ready: list[Ready]) -> None:
@@ -290,14 +283,18 @@ def _roll_group(
     kind: WeaponKind,
     dist: float,
     shields: int | None = None,
+    shots: int | None = None,
+    exchange: int | None = None,
 ) -> Rolled:
     """Roll one group's penetration, location and damage dice (FPF-DMG-01, FPF-DMG-02,
     FPF-DMG-03, FPF-DMG-04, FPF-DMG-05, FPF-DMG-06) against `shields` (the target's as they
-    stand, unless an exchange says otherwise, FPF-FIRE-09)."""
+    stand, unless told otherwise); `shots`: its working shots (the ship's now, unless an
+    exchange began with more, FPF-FIRE-14); `exchange`: the range of the exchange it fires in."""
     # evasion makes a shot as hard as if the weapon were that much weaker (card effects)
     rules = rules_in(battle)
     strength = ship.strength[kind] - rules.evasion(battle, ship, target)
-    shots = ship.shots(kind)
+    if shots is None:
+        shots = ship.shots(kind)
     dice = battle.dice
     if shields is None:
         shields = target.shields
@@ -331,6 +328,7 @@ def _roll_group(
         dist,  # exact: the event rounds it when it is built
         rolls,
         ((ship.x, ship.y, ship.heading), (target.x, target.y, target.heading)),
+        exchange,
     )
     return ship, target, kind, hits
 

@@ -229,6 +229,7 @@ def carry_out(battle: Battle, squadron: SquadronState, order: SquadronOrder | No
             if maneuver.jump:
                 jumping = True
                 jumps.append(who)
+        squadron.jumped = jumping  # photons only, all this turn (FPF-OPT-05)
         if fire is not None:
             declare(battle, fire, None, jumping)
             squadron.fired = True
@@ -451,8 +452,10 @@ class _Reactions(Step):
         assert isinstance(decision, ReactionDecision)
         assert isinstance(order, ReactionOrder)
         if order.fire is not None:
-            declare(battle, order.fire, decision.mover)
-            battle.squadrons[decision.squadron].fired = True
+            reacting = battle.squadrons[decision.squadron]
+            # a squadron that jumped this turn reacts with its photons only (FPF-OPT-05)
+            declare(battle, order.fire, decision.mover, reacting.jumped)
+            reacting.fired = True
         battle.agenda.append(_Reactions(self.mover, decision.squadron))
 
 

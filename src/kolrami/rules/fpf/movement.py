@@ -183,15 +183,22 @@ _Planned = tuple[list[tuple[float, float, int]], Cm, str | None, list[float] | N
 
 
 def _plan(
-    battle: Battle, x: float, y: float, heading: int, m: Maneuver, ignore: set[str]
+    battle: Battle,
+    x: float,
+    y: float,
+    heading: int,
+    m: Maneuver,
+    ignore: set[str],
+    ships: bool = True,
 ) -> _Planned:
-    """`plan_path`, with the path's leg lengths when known."""
+    """`plan_path`, with the path's leg lengths when known; `ships`: False for the path cut by
+    the table edge and planets alone (where a stop-short is decided again, FPF-MOV-08)."""
     # (each field read once: a manoeuvre's fields are a Python object's, slow to read)
     pivot, speed = m.pivot, m.speed
     h = (heading + (pivot if pivot is not None else m.turn1)) % HEADINGS
     if m.jump:  # straight ahead after the first turn (FPF-OPT-04)
         jx, jy = advance(x, y, h, speed)
-        return _stop_short(battle, [(x, y, h), (jx, jy, h)], speed, ignore)
+        return _stop_short(battle, [(x, y, h), (jx, jy, h)], speed, ignore, ships=ships)
     half = speed / 2
     mx, my = advance(x, y, h, half)
     h2 = (h + m.turn2) % HEADINGS
@@ -199,7 +206,7 @@ def _plan(
     path = [(x, y, h), (mx, my, h), (ex, ey, h2)]
     if speed == 0:
         return [(x, y, h)], 0.0, None, None
-    return _stop_short(battle, path, speed, ignore)
+    return _stop_short(battle, path, speed, ignore, ships=ships)
 
 
 def _stop_short(
@@ -209,6 +216,7 @@ def _stop_short(
     ignore: set[str],
     ends: list[tuple[str, float, float]] | None = None,
     legs: list[float] | None = None,
+    ships: bool = True,
 ) -> _Planned:
     """Cut a path so that it ends clear of other bases and on the table (FPF-MOV-08); `ends`:
     where ships moving at the same time (and so in `ignore`) will stand, as (id, x, y); `legs`:
@@ -260,7 +268,7 @@ def _stop_short(
             along += seg
     end: Cm = length if cut_at is None else cut_at
     # another ship's base at the end: back off along the path until clear
-    for _ in range(8):
+    for _ in range(8 if ships else 0):
         ex, ey, _ = _point_at(path, legs, end)
         hit = None
         for s in battle.all_ships:
@@ -316,10 +324,13 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
             path, legs = path[:1], None
     if placed is None:  # the leader did not move at all: nobody does
         placed = {sid: (squadron.offsets[sid], 0.0) for sid in squadron.formation[1:]}
-    if blocker and m.speed > 0:
+    lead = _Move(leader, path, dist, legs)
+    if blocker in battle.ships and m.speed > 0:
+        _stop_for_a_ship_at_the_end(battle, lead, m, own, blocker)
+    elif blocker and m.speed > 0:
         battle.note(ev.StoppedShort, leader.id, blocker, round(m.speed - dist, 3))
     squadron.trail = trail
-    moves = [_Move(leader, path, dist, legs)]
+    moves = [lead]
     for sid in squadron.formation[1:]:
         off, moved = placed[sid]
         if moved < dist:
@@ -439,9 +450,25 @@ def move_single(battle: Battle, ship: ShipState, m: Maneuver | None) -> None:
     if m is None:
         m = Maneuver(ship.last_speed, 0, 0)
     path, dist, blocker, legs = _plan(battle, ship.x, ship.y, ship.heading, m, {ship.id})
-    if blocker and m.speed > 0:
+    mv = _Move(ship, path, dist, legs)
+    if blocker in battle.ships and m.speed > 0:
+        _stop_for_a_ship_at_the_end(battle, mv, m, {ship.id}, blocker)
+    elif blocker and m.speed > 0:
         battle.note(ev.StoppedShort, ship.id, blocker, round(m.speed - dist, 3))
-    _execute(battle, [_Move(ship, path, dist, legs)])
+    _execute(battle, [mv])
+
+
+def _stop_for_a_ship_at_the_end(
+    battle: Battle, mv: _Move, m: Maneuver, ignore: set[str], blocker: str
+) -> None:
+    """A move cut short of a ship as it was planned: the cut holds only if a ship still stands
+    there when the move ends (FPF-MOV-08, `_stop_short_at_the_end`). The move keeps the planned
+    cut as its pace; the path it may fly on is the manoeuvre cut by the table edge and planets
+    alone."""
+    ship = mv.ship
+    full, length, _, _ = _plan(battle, ship.x, ship.y, ship.heading, m, ignore, ships=False)
+    mv.uncut = (full, length, float(m.speed))
+    mv.cut_for = blocker
 
 
 class _Move:
@@ -452,6 +479,7 @@ class _Move:
         "at",
         "coasting",
         "cum",
+        "cut_for",
         "dist",
         "follows",
         "legs",
@@ -460,6 +488,7 @@ class _Move:
         "seen",
         "ship",
         "to",
+        "uncut",
     )
 
     def __init__(
@@ -480,6 +509,13 @@ class _Move:
         #: a wingman: the first move of the list is its leader's (move_formation)
         self.follows = False
         self.coasting = not ship.in_control  # a drift is straight already (move_single)
+        #: the ship it was cut short of, and its route uncut by ships, the route's length and
+        #: the distance it was set to fly: the stop-short is decided again where the move
+        #: ends (FPF-MOV-08, `_stop_short_at_the_end`); None when no ship cut it
+        self.cut_for: str | None = None
+        #: (the length a Cm: an uncut move's is the ordered speed, an int, and the compiled
+        #: build would make a `float` of it, which the log shows apart: 40.0, not 40)
+        self.uncut: tuple[list[tuple[float, float, int]], Cm, float] | None = None
         self.route: list[tuple[float, float, int]] = []
         self.cum: list[float] = []  # how far along the route each waypoint is
         self.legs: list[float] = []  # the length of each leg (`_legs`)
@@ -551,17 +587,24 @@ class _Move:
         movers = {mv.ship.id for mv in moves}
         ends = [(mv.ship.id, *mv.point(mv.dist)[:2]) for mv in moves if mv is not self]
         self.coasting = True
-        rest = self.dist - self.at
+        # a cut for a ship made for the manoeuvre it abandons does not bind the drift: it
+        # drifts the rest of the distance it was set to fly before any ship cut it
+        rest = (self.uncut[1] if self.uncut is not None else self.dist) - self.at
+        self.cut_for = self.uncut = None
         if rest <= 0.0:
             return
         ax, ay = advance(ship.x, ship.y, ship.heading, rest)
-        ahead = [(ship.x, ship.y, ship.heading), (ax, ay, ship.heading)]
-        ahead, length, blocker, _ = _stop_short(battle, ahead, rest, movers, ends)
-        if blocker:
-            battle.note(ev.StoppedShort, ship.id, blocker, round(rest - length, 3))
+        full = [(ship.x, ship.y, ship.heading), (ax, ay, ship.heading)]
+        ahead, length, blocker, _ = _stop_short(battle, full, rest, movers, ends)
         flown = _cut(self.route, self.at) if self.at > 0.0 else self.route[:1]
         if len(flown) > 1 and flown[-1][2] == ship.heading:
             flown = flown[:-1]  # straight on: one leg, not two
+        if blocker in battle.ships:  # decided again where the move ends (FPF-MOV-08)
+            uncut, _, _, _ = _stop_short(battle, full, rest, movers, ships=False)
+            self.cut_for = blocker
+            self.uncut = (flown + uncut[1:], self.at + _length(uncut), self.at + rest)
+        elif blocker:
+            battle.note(ev.StoppedShort, ship.id, blocker, round(rest - length, 3))
         self._follow(flown + ahead[1:], self.at + length)
         _flying_at(ship, flown_speed(self.dist))  # its speed is what it flies (FPF-MASK-03)
 
@@ -618,6 +661,7 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
             for mv in moves:
                 if mv.ship.id in fired:
                     mv.seen = mv.at
+    _stop_short_at_the_end(battle, moves)
     _settle_ends(battle, moves)
     width, height = battle.table_width_cm, battle.table_height_cm
     for mv in moves:
@@ -650,6 +694,131 @@ def _fly(ship: ShipState, point: tuple[float, float, int]) -> None:
 def _flying_at(ship: ShipState, speed: int) -> None:
     """The speed a ship flies at during its move (FPF-MASK-03), settled by ShipMoved too."""
     ship.speed = speed
+
+
+def _stop_short_at_the_end(battle: Battle, moves: list[_Move]) -> None:
+    """FPF-MOV-08 decided where the move ends: a move cut short of a ship as it was planned
+    (or as a drift began) is cut only if a ship stands there now. Against the ships on the
+    table now and where the others moving with it end (not those destroyed, reset or never
+    arrived), it stops short of what is there; if that is farther on, it flies on to there,
+    a leader's wingmen with it, their locks still checked every STEP_CM (FPF-FIRE-07)
+    (docs/rules.md FPF-MOV-08)."""
+    movers = {mv.ship.id for mv in moves}
+    for mv in moves:
+        cut_for, uncut = mv.cut_for, mv.uncut
+        if cut_for is None or uncut is None:
+            continue
+        mv.cut_for = mv.uncut = None
+        ship = mv.ship
+        if not ship.on_table:
+            continue  # it left play on the way
+        route, length, ordered = uncut
+        others = [_end(m) for m in moves if m is not mv and m.ship.on_table]
+        _, end, blocker, _ = _stop_short(battle, route, length, movers, others)
+        if end > mv.dist + 1e-9 and ship.alive and ship.in_control and mv.at >= mv.to - 1e-9:
+            start = mv.at
+            mv._follow(route, end)
+            on = [(mv, start)]
+            if mv is moves[0]:
+                on += _wingmen_fly_on(battle, moves, route, start, end)
+            _fly_on(battle, on)
+        else:
+            blocker = blocker or cut_for
+        if blocker and mv.dist < ordered - 1e-9:
+            battle.note(ev.StoppedShort, ship.id, blocker, round(ordered - mv.dist, 3))
+
+
+def _wingmen_fly_on(
+    battle: Battle,
+    moves: list[_Move],
+    route: list[tuple[float, float, int]],
+    start: float,
+    end: float,
+) -> list[tuple[_Move, float]]:
+    """A leader flies on from `start` to `end` cm along `route`: the trail's head moves on with
+    it, and each wingman flies on along the trail to keep its place behind it, stopping short
+    1 cm at a time of a place taken, never behind where it stands (FPF-MOV-08, FPF-MOV-09).
+    Returns the wingmen's moves that go on, each with where it stands."""
+    leader = moves[0].ship
+    squadron = battle.squadrons[leader.squadron]
+    if not squadron.formation or squadron.formation[0] != leader.id:
+        return []
+    gained = end - start
+    flown = _cut(route, end)
+    legs = _legs(flown)
+    section = [_point_at(flown, legs, start)]  # from where it stood, on to its new end
+    along = 0.0
+    for i, seg in enumerate(legs):
+        along += seg
+        if along > start + 1e-9:
+            section.append(flown[i + 1])
+    trail = squadron.trail
+    _extend(trail, section)
+    own = set(squadron.formation)
+    reach2 = (2 * battle.base_radius_cm) ** 2
+    far = 2 * battle.base_radius_cm * 1.000001  # (`_clear`'s quick test)
+    others = [(s.x, s.y) for s in battle.all_ships if s.on_table and s.id not in own]
+    hx, hy, _ = trail.point_at(0.0)
+    mates = [(hx, hy)]
+    out = []
+    for mv in moves[1:]:
+        sid = mv.ship.id
+        if sid not in squadron.offsets:
+            continue
+        here = squadron.offsets[sid] + gained  # where it stands, from the new head
+        off = here
+        if mv.follows and mv.ship.alive and mv.ship.in_control and mv.at >= mv.to - 1e-9:
+            off = here - gained
+            while off < here:
+                px, py, _ = trail.point_at(off)
+                if _clear(px, py, others, reach2, far) and _clear(px, py, mates, reach2, far):
+                    break
+                off = min(here, off + 1.0)
+            if off > here - gained + 1e-9:  # its place is taken: it stops short of it
+                battle.note(ev.StoppedShort, sid, "formation", round(off - here + gained, 3))
+        if off < here - 1e-9:
+            back = here + mv.dist  # where it began this move
+            at = mv.at
+            mv._follow(trail.section(off, back), back - off)
+            out.append((mv, at))
+        squadron.offsets[sid] = off
+        px, py, _ = trail.point_at(off)
+        mates.append((px, py))
+    return out
+
+
+def _fly_on(battle: Battle, on: list[tuple[_Move, float]]) -> None:
+    """Ships whose move no ship stops any more fly on from where they stand (each with its
+    distance along its route) to their moves' new ends, together, their locks checked as they
+    go (FPF-FIRE-03, FPF-FIRE-07)."""
+    longest = max(mv.dist - at for mv, at in on)
+    steps = max(1, math.ceil(longest / STEP_CM)) if battle.locked else 1
+    for k in range(1, steps + 1):
+        moving = []
+        for mv, at in on:
+            ship = mv.ship
+            if mv.at >= mv.to or not ship.on_table:
+                continue
+            if not ship.alive or not ship.in_control:
+                mv.stop_at(mv.at)  # stopped by fire on the way: it ends where it was hit
+                continue
+            mv.at = at + (mv.dist - at) * k / steps
+            _fly(ship, mv.point(mv.at))
+            moving.append(ship.id)
+        fired = resolve_locks(battle, moving)
+        for mv, _ in on:
+            if mv.ship.id in fired:
+                mv.seen = mv.at
+    for mv, _ in on:
+        _flying_at(mv.ship, flown_speed(mv.dist))
+
+
+def _length(path: list[tuple[float, float, int]]) -> float:
+    """How long a path is."""
+    total = 0.0
+    for seg in _legs(path):
+        total += seg
+    return total
 
 
 def _settle_ends(battle: Battle, moves: list[_Move]) -> None:

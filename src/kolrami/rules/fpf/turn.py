@@ -39,6 +39,7 @@ class FpfTurn(RuleModule):
         for squadron in battle.squadrons.values():
             squadron.activated = False
             squadron.fired = False
+            squadron.jumped = False
         battle.locked.clear()
 
     def opening(self, battle: Battle) -> Sequence[Step]:

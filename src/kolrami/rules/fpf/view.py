@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from kolrami.engine import driver
-from kolrami.engine.chance import Dice
+from kolrami.engine.chance import Dice, derive_seed
 from kolrami.engine.orders import IllegalOrderError, Order
 from kolrami.engine.view import ShipView, Snapshots, SquadronView
 from kolrami.rules.fpf import fire, movement
@@ -170,8 +170,14 @@ class BattleView:
         (`kolrami.engine.driver.apply`): the battle cloned with `dice` as its chance (never the
         battle's own future rolls, GUIDE 3.6), every enemy ship this side cannot see put where
         it might be, a spot on the table and a heading drawn from `dice` (the side knows
-        nothing of it). The copy is the searcher's own: nothing done to it reaches the battle."""
+        nothing of it). The copy is the searcher's own: nothing done to it reaches the battle.
+        Its seed, header and log's opening name a seed of its own, derived from `dice`'s: a
+        battle rebuilt from them, the copy's orders replayed, rolls other dice than the
+        battle's (issue 46)."""
         copy = self._battle.clone(dice)
+        # the copy's own seed, from the searcher's dice (none of them rolled): its header and
+        # log name no seed the battle's future rolls come from
+        copy.reseed(derive_seed(dice.seed, "sample"))
         if copy.sight is not None:
             width, height = copy.table_width_cm, copy.table_height_cm
             for ship in copy.side_ships(self.enemy):
