@@ -140,7 +140,7 @@ def view_fields(indent: str) -> list[str]:
             "copy": f"{source}.copy()",  # a dict of the snapshot's own (its values immutable)
             "tuple": f"tuple({source})",
             "facts": "ship.class_facts()",
-        }[f.view]
+        }[f.view or "same"]
         out.append(f"{inner}self.{f.view_name or f.name} = {value}")
     return out
 

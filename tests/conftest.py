@@ -17,6 +17,7 @@ from sqlalchemy.engine import Engine
 
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
+from web_helpers import Desk, new_event, organizer
 
 #: A PostgreSQL URL (postgresql+psycopg://user@/db?host=...) to run the store's and the web
 #: app's tests on instead of SQLite files; unset, every test uses SQLite.
@@ -124,3 +125,14 @@ def app(store: Store, tmp_path: Path) -> FastAPI:
 def client(app: FastAPI) -> Iterator[TestClient]:
     with TestClient(app) as c:
         yield c
+
+
+@pytest.fixture
+def paired(app: FastAPI) -> tuple[Desk, int, Store, str]:
+    """The web app's tests: five players, round 1 paired: two tables and a bye; (the
+    organizer's desk, the event's id, the store, the event's name)."""
+    desk = organizer(app)
+    eid = new_event(desk)
+    assert desk.post(f"/org/events/{eid}/pair").status_code == 303
+    web_store: Store = app.state.web.store
+    return desk, eid, web_store, web_store.event_name(eid)

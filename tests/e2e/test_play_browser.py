@@ -115,10 +115,11 @@ def test_a_whole_battle_by_clicking_on_a_tablet_replays_identically(
             assert _orders(page) == before
             reloaded = True
         _act(page, kind or "")
-        until(
-            lambda n=before: _orders(page) != n or page.locator("#refusal").is_visible(),
-            "the order to be taken",
-        )
+
+        def taken(n: int = before) -> bool:
+            return bool(_orders(page) != n or page.locator("#refusal").is_visible())
+
+        until(taken, "the order to be taken")
         assert page.locator("#refusal").is_hidden(), page.inner_text("#refusal")
         if page.locator(".die").count() and shot and not (shots / "play-tablet-dice.png").exists():
             page.screenshot(path=str(shots / "play-tablet-dice.png"), full_page=True)

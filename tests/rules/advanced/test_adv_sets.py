@@ -3,7 +3,7 @@ as its own copy, then does its kind's own part; its log form is its dataclass's,
 
 from __future__ import annotations
 
-from tests.rules.advanced.adv_kit import table
+from adv_kit import table
 
 from kolrami.rules.advanced.field_events import WebSqueezed
 from kolrami.rules.advanced.tactics_events import DockRepaired, Towed

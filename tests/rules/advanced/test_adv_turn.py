@@ -14,7 +14,6 @@ from kolrami.errors import InvalidInputError, UnknownNameError
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.advanced import events as ae
-from kolrami.rules.advanced.driver import allowance
 from kolrami.rules.advanced.orders import (
     AdvancedDecision,
     AttackDecision,
@@ -27,7 +26,7 @@ from kolrami.rules.advanced.orders import (
     PowerPlan,
     ShieldDecision,
 )
-from kolrami.rules.advanced.state import PHASES, state_of
+from kolrami.rules.advanced.state import PHASES, allowance, state_of
 from kolrami.rules.sandbox import sandbox
 from kolrami.scenarios.models import Scenario, builtin_scenario, load_scenario
 from kolrami.sim.play import simulate

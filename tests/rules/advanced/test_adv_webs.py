@@ -8,9 +8,9 @@ from adv_kit import Loaded, events_of, officers_at, put, table
 
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import combat
-from kolrami.rules.advanced.driver import allowance
 from kolrami.rules.advanced.field_events import CounterTractor, WebSqueezed, webs_of
 from kolrami.rules.advanced.field_orders import WebDecision, WebOrder
+from kolrami.rules.advanced.state import allowance
 from kolrami.rules.advanced.webs import (
     TholianWebs,
     carry_out,
