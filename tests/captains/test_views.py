@@ -100,6 +100,20 @@ def future_d10s(dice: Dice, n: int) -> list[int]:
     return [probe.d10() for _ in range(n)]
 
 
+def reachable(holder: object) -> list[object]:
+    """Every attribute of `holder`, private ones included, whether the class is plain Python
+    (slots or a dict) or compiled (no `__slots__` or `__dict__` to list: `dir` names them)."""
+    names = set(getattr(type(holder), "__slots__", ())) | set(getattr(holder, "__dict__", {}))
+    names |= {n for n in dir(holder) if not (n.startswith("__") and n.endswith("__"))}
+    found = []
+    for name in sorted(names):
+        try:
+            found.append(getattr(holder, name))
+        except Exception:  # a property that cannot answer on a copy
+            continue
+    return found
+
+
 class Foreteller:
     """The rebuild-and-replay attack (issue 46): at every decision it takes a sample of the
     battle (`view.sample`), rebuilds a battle from the sample's header (or its seed), replays the
@@ -124,8 +138,7 @@ class Foreteller:
         self.forecasts.append((forecast, future_d10s(self.real[0].dice, len(forecast))))
         # private attributes through the copy: anything that is the battle's own
         for holder in (copy, *copy.ships.values(), copy.log):
-            for name in getattr(type(holder), "__slots__", ()) or vars(holder):
-                self.reached.append(getattr(holder, name, None))
+            self.reached += reachable(holder)
         self.reached += [getattr(copy, "_battle", None), getattr(copy.log, "_battle", None)]
         return self.honest.decide(view, decision)
 
