@@ -29,7 +29,7 @@ from kolrami.engine.battle import Battle
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet
 from kolrami.report.replay import render_replay
-from kolrami.rl.core import SIDES, Config, Match, configure
+from kolrami.rl.core import SIDES, Config, Match, configure, render_text
 from kolrami.scenarios.models import Scenario
 
 #: The agents' names, side A's then side B's.
@@ -156,13 +156,7 @@ class KolramiAEC(AECEnv):  # type: ignore[misc]  # (pettingzoo is untyped)
 
     def render(self) -> str | None:
         """The battle as text ("ansi" returns it, "human" prints it)."""
-        if self.render_mode is None:
-            return None
-        text = self._match().text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_text(self._match(), self.render_mode)
 
     def replay_html(self) -> str:
         """The battle so far as the self-contained HTML replay `kolrami battle --replay`

@@ -251,3 +251,15 @@ class Match:
         if Capability.SCORES_FLEET_POINTS in b.rules.capabilities:
             lines.append(f"Fleet Points A {b.fleet_points['A']} : B {b.fleet_points['B']}")
         return "\n".join(lines)
+
+
+def render_text(match: Match, mode: str | None) -> str | None:
+    """A battle as text for an environment's `render`: "ansi" returns it, "human" prints it,
+    no mode renders nothing."""
+    if mode is None:
+        return None
+    text = match.text()
+    if mode == "human":
+        print(text)
+        return None
+    return text

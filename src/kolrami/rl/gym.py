@@ -27,7 +27,7 @@ from kolrami.engine.driver import captain_dice
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet
 from kolrami.rl.aec import RENDER_MODES, check_render_mode, observation_space
-from kolrami.rl.core import SIDES, Config, IllegalActionError, Match, configure
+from kolrami.rl.core import SIDES, Config, IllegalActionError, Match, configure, render_text
 from kolrami.scenarios.models import Scenario
 
 #: What an action the decision does not offer does: refused (IllegalActionError, the battle
@@ -138,13 +138,7 @@ class KolramiGym(gymnasium.Env[dict[str, npt.NDArray[Any]], np.int64]):
 
     def render(self) -> str | None:
         """The battle as text ("ansi" returns it, "human" prints it)."""
-        if self.render_mode is None:
-            return None
-        text = self._match().text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_text(self._match(), self.render_mode)
 
     def close(self) -> None:
         self.match = None
