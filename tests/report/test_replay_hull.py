@@ -1,4 +1,4 @@
-"""The replay shows the battle's state at every step: over 60 advanced battles (random captains,
+"""The replay shows the battle's state at every step: over 66 advanced battles (random captains,
 so evasions, hull bonuses and terrain all come up), each step's ship states, as the replay
 builds them from the log alone, are compared with the battle's at that point of the log.
 
@@ -30,6 +30,10 @@ FLEETS = {
     "web-trap": ("tholian-weavers", "federation-cruisers"),
     "boarding-action": ("gorn-hunters", "klingon-wolfpack"),
 }
+
+#: 6 scenarios x 11 seeds: 66 battles; seed 17 of "advanced" (random against random) is the
+#: battle whose replay once showed B2's hull one above the battle's (an evasion's stress)
+SEEDS = (*range(10), 17)
 
 #: what is compared of each ship: hull, fate, and, while it is on the table, place and heading
 Seen = tuple[Any, ...]
@@ -75,7 +79,7 @@ def _play(scenario: str, seed: int) -> tuple[Battle, Battle, dict[int, dict[str,
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_the_replay_shows_the_battles_state_at_every_step(scenario: str) -> None:
     compared = decided = 0
-    for seed in range(10):  # 6 scenarios x 10 seeds: 60 battles
+    for seed in SEEDS:
         battle, fresh, live = _play(scenario, seed)
         events = list(battle.events())
         steps = replay_data(events)["steps"]
