@@ -32,6 +32,18 @@ from kolrami.errors import InvalidInputError
 from kolrami.rl.gym import KolramiGym
 
 Obs = dict[str, npt.NDArray[Any]]
+#: what a vector step gives: observations, rewards, terminated, truncated, infos
+Step = tuple[
+    Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+]
+
+
+def _actions(actions: npt.ArrayLike, n: int) -> npt.NDArray[Any]:
+    """A step's actions as one flat array, one a battle, or a one-line refusal."""
+    acts = np.asarray(actions).reshape(-1)
+    if acts.shape != (n,):
+        raise InvalidInputError(f"step: {acts.size} actions for {n} battles")
+    return acts
 #: what `step` returns: observations, rewards, terminations, truncations, infos
 Stepped = tuple[
     Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
@@ -92,14 +104,8 @@ class VectorKolrami(VectorEnv):
             self._put(i, env.reset(seed=s)[0])
         return self._batch(), {}
 
-    def step(
-        self, actions: npt.ArrayLike
-    ) -> tuple[
-        Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
-    ]:
-        acts = np.asarray(actions).reshape(-1)
-        if acts.shape != (self.num_envs,):
-            raise InvalidInputError(f"step: {acts.size} actions for {self.num_envs} battles")
+    def step(self, actions: npt.ArrayLike) -> Step:
+        acts = _actions(actions, self.num_envs)
         n = self.num_envs
         rewards = np.zeros(n)
         terminated = np.zeros(n, dtype=bool)
@@ -190,14 +196,8 @@ class ProcessVectorKolrami(VectorEnv):
         results = [pipe.recv() for pipe in self.pipes]
         return _join([r[0] for r in results]), {}
 
-    def step(
-        self, actions: npt.ArrayLike
-    ) -> tuple[
-        Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
-    ]:
-        acts = np.asarray(actions).reshape(-1)
-        if acts.shape != (self.num_envs,):
-            raise InvalidInputError(f"step: {acts.size} actions for {self.num_envs} battles")
+    def step(self, actions: npt.ArrayLike) -> Step:
+        acts = _actions(actions, self.num_envs)
         for k, pipe in enumerate(self.pipes):
             pipe.send(("step", acts[self.cuts[k] : self.cuts[k + 1]]))
         results = [pipe.recv() for pipe in self.pipes]
