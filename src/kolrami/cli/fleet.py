@@ -202,12 +202,7 @@ def validate_cmd(
 
     Exit code 0 when legal, 1 when not, 2 when the fleet cannot be read at all.
     """
-    report = _report(load_any(source), limit, surcharge)
-    if as_json:
-        print_json(_report_json(report))
-    else:
-        _print_report(report)
-    if not report.valid:
+    if not _show(source, limit, surcharge, as_json).valid:
         raise typer.Exit(1)
 
 
@@ -219,11 +214,17 @@ def show_cmd(
     as_json: AsJson = False,
 ) -> None:
     """Show a fleet as the build sheet adds it up: every card, each ship's Total SP, the build."""
+    _show(source, limit, surcharge, as_json)
+
+
+def _show(source: str, limit: int, surcharge: int, as_json: bool) -> FleetReport:
+    """Read a fleet, print its report (or the report as JSON), and give the report."""
     report = _report(load_any(source), limit, surcharge)
     if as_json:
         print_json(_report_json(report))
     else:
         _print_report(report)
+    return report
 
 
 @command(fleet_app, "sheet")
