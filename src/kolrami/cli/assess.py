@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -387,6 +387,35 @@ def _warn_short(err: Console, assessment: Assessment) -> None:
         )
 
 
+def _advancer(err: Console, progress: Progress, todo: int) -> Callable[[int], None]:
+    """What a sweep calls as battles finish: the progress bar moves on a terminal; with none (a
+    log, a CI job), a plain line every tenth of the way, with the speed and the time left."""
+    task = progress.add_task("battles", total=todo)
+    start = time.perf_counter()
+    counted = [0, 0]  # battles so far, the last tenth told
+
+    def advance(n: int) -> None:
+        progress.advance(task, n)
+        if err.is_terminal or todo <= 0:
+            return
+        counted[0] += n
+        tenth = counted[0] * 10 // todo
+        if tenth > counted[1]:
+            counted[1] = tenth
+            took = time.perf_counter() - start
+            left = (todo - counted[0]) * took / counted[0]
+            err.print(
+                f"played {counted[0]} of at most {todo} battles in {took:.0f} s "
+                f"({speed_text(counted[0] / took)} battles/s"
+                + (f", about {duration_text(left)} left)" if counted[0] < todo else ")")
+                if took > 0
+                else f"played {counted[0]}",
+                soft_wrap=True,
+            )
+
+    return advance
+
+
 def run_assess(opts: AssessOptions) -> None:
     """The whole command: plan, play (resuming), summarise, print, report."""
     # the sweep brings numpy and the worker pool (about 180 ms): loaded when a sweep runs, so
@@ -408,30 +437,7 @@ def run_assess(opts: AssessOptions) -> None:
     _announce(err, opts, plan, workers, len(known))
     start = time.perf_counter()
     progress = _progress(err)
-    todo = plan.total - len(known)
-    task = progress.add_task("battles", total=todo)
-    counted = [0, 0]  # battles so far, the last tenth told
-
-    def advance(n: int) -> None:
-        progress.advance(task, n)
-        if err.is_terminal or todo <= 0:
-            return
-        # no terminal (a log, a CI job): a plain line every tenth of the way
-        counted[0] += n
-        tenth = counted[0] * 10 // todo
-        if tenth > counted[1]:
-            counted[1] = tenth
-            took = time.perf_counter() - start
-            left = (todo - counted[0]) * took / counted[0]
-            err.print(
-                f"played {counted[0]} of at most {todo} battles in {took:.0f} s "
-                f"({speed_text(counted[0] / took)} battles/s"
-                + (f", about {duration_text(left)} left)" if counted[0] < todo else ")")
-                if took > 0
-                else f"played {counted[0]}",
-                soft_wrap=True,
-            )
-
+    advance = _advancer(err, progress, plan.total - len(known))
     try:
         with progress:
             records, resumed = run_plan(
@@ -774,26 +780,8 @@ def _runner(opts: AssessOptions, workers: int, err: Console) -> Any:
         known = store.load(plan) if store is not None else {}
         if store is not None:
             store.open()
-        todo = plan.total - len(known)
-        start = time.perf_counter()
         progress = _progress(err)
-        task = progress.add_task("battles", total=todo)
-        told = [0, 0]
-
-        def advance(n: int) -> None:
-            progress.advance(task, n)
-            if err.is_terminal or todo <= 0:
-                return
-            told[0] += n
-            tenth = told[0] * 10 // todo
-            if tenth > told[1]:
-                told[1] = tenth
-                took = time.perf_counter() - start
-                err.print(
-                    f"played {told[0]} of at most {todo} battles in {took:.0f} s",
-                    soft_wrap=True,
-                )
-
+        advance = _advancer(err, progress, plan.total - len(known))
         try:
             with progress:
                 records, _ = run_plan(
