@@ -17,6 +17,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 import numpy as np
+import numpy.typing as npt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
@@ -374,14 +375,21 @@ def write_report(a: Assessment, out: Path, extra: dict[str, Any] | None = None) 
 # --- the designer's questions: --vary and --even (kolrami.sim.design) ------------------------
 
 
+def _scores(points: list[dict[str, Any]], x: str) -> tuple[npt.NDArray[np.float64], ...]:
+    """A sweep's points as arrays to plot: the value swept (`x`), the score and its 95%
+    interval's ends, in percent."""
+    xs = np.array([p[x] for p in points], dtype=float)
+    ys = np.array([p["score"] for p in points], dtype=float) * 100
+    lo = np.array([p["score_95"][0] for p in points], dtype=float) * 100
+    hi = np.array([p["score_95"][1] for p in points], dtype=float) * 100
+    return xs, ys, lo, hi
+
+
 def vary_png(data: dict[str, Any]) -> bytes:
     """Score against the field at each value of the stat, with 95% intervals; the printed
     value marked, one half drawn as the even line."""
     pts = data["points"]
-    xs = np.array([p["value"] for p in pts], dtype=float)
-    ys = np.array([p["score"] for p in pts], dtype=float) * 100
-    lo = np.array([p["score_95"][0] for p in pts], dtype=float) * 100
-    hi = np.array([p["score_95"][1] for p in pts], dtype=float) * 100
+    xs, ys, lo, hi = _scores(pts, "value")
     fig, ax = plt.subplots(figsize=(8, 5), dpi=DPI)
     ax.fill_between(xs, lo, hi, color="#3b7dd8", alpha=0.18, label="95% interval")
     ax.errorbar(
@@ -413,10 +421,7 @@ def even_png(data: dict[str, Any]) -> bytes:
     """Score against the field at equal points by the cost tried; the even cost and its
     interval, and the printed cost."""
     steps = data["steps"]
-    xs = np.array([s["cost"] for s in steps], dtype=float)
-    ys = np.array([s["score"] for s in steps], dtype=float) * 100
-    lo = np.array([s["score_95"][0] for s in steps], dtype=float) * 100
-    hi = np.array([s["score_95"][1] for s in steps], dtype=float) * 100
+    xs, ys, lo, hi = _scores(steps, "cost")
     fig, ax = plt.subplots(figsize=(8, 5), dpi=DPI)
     ax.errorbar(
         xs,
