@@ -9,7 +9,6 @@ table. The FPF pack (`fpf_ships.toml`) is not touched.
 from __future__ import annotations
 
 import math
-import tomllib
 from enum import StrEnum
 from functools import cache, cached_property
 from importlib import resources
@@ -19,13 +18,12 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
 )
 
-from kolrami.catalog.loader import _first_problem, builtin_pack
+from kolrami.catalog.loader import builtin_pack, read_toml, validated
 from kolrami.catalog.models import Arc, ShipClass, ShipPack, WeaponKind
 from kolrami.errors import DataPackError
 
@@ -346,13 +344,7 @@ class AdvancedPack:
                     f"{self.source}: override '{cls.id}': field 'species': no species "
                     f"'{override['species']}'; known: {', '.join(sorted(self.species))}"
                 )
-            try:
-                base = AdvancedSheet.model_validate(merged)
-            except ValidationError as exc:
-                field, msg = _first_problem(exc)
-                raise DataPackError(
-                    f"{self.source}: override '{cls.id}': field '{field or '-'}': {msg}"
-                ) from None
+            base = validated(AdvancedSheet, merged, f"{self.source}: override '{cls.id}'")
         self._sheets[key] = base
         return base
 
@@ -368,24 +360,11 @@ class AdvancedPack:
 
 def parse_advanced(text: str, source: str, fpf: ShipPack | None = None) -> AdvancedPack:
     """Validate the advanced data file's TOML; every defect is one message naming the field."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataPackError(f"{source}: not valid TOML: {exc}") from None
-    try:
-        info = AdvancedPackInfo.model_validate(raw.get("pack"))
-    except ValidationError as exc:
-        field, msg = _first_problem(exc)
-        raise DataPackError(f"{source}: field 'pack.{field or '-'}': {msg}") from None
+    raw = read_toml(text, source)
+    info = validated(AdvancedPackInfo, raw.get("pack"), source, "pack.", "table [pack]")
     species: dict[str, Species] = {}
     for number, entry in enumerate(raw.get("species", []), start=1):
-        try:
-            s = Species.model_validate(entry)
-        except ValidationError as exc:
-            field, msg = _first_problem(exc)
-            raise DataPackError(
-                f"{source}: species #{number}: field '{field or '-'}': {msg}"
-            ) from None
+        s = validated(Species, entry, f"{source}: species #{number}")
         species[s.id] = s
     fpf = fpf or builtin_pack()
     known = {s.id for s in fpf.ships}

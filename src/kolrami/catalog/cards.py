@@ -7,15 +7,14 @@ rules that check a fleet's cards are in kolrami.fleet.legality.
 
 from __future__ import annotations
 
-import tomllib
 from enum import StrEnum
 from functools import cache
 from importlib import resources
 from typing import Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from kolrami.catalog.loader import _first_problem
+from kolrami.catalog.loader import read_toml, validated
 from kolrami.catalog.models import FactionCode, UpgradeType, WeaponKind
 from kolrami.catalog.names import Names
 from kolrami.errors import DataPackError
@@ -132,10 +131,7 @@ class Card(BaseModel):
 
 def parse_cards(text: str, source: str) -> dict[str, Card]:
     """Validate a card file; one message naming the file, the card and the field."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataPackError(f"{source}: not valid TOML: {exc}") from None
+    raw = read_toml(text, source)
     out: dict[str, Card] = {}
     for table, entries in raw.items():
         try:
@@ -146,13 +142,7 @@ def parse_cards(text: str, source: str) -> dict[str, Card]:
             ) from None
         for number, entry in enumerate(entries, start=1):
             label = entry.get("id", f"#{number}") if isinstance(entry, dict) else f"#{number}"
-            try:
-                card = Card.model_validate({**entry, "kind": kind})
-            except ValidationError as exc:
-                field, msg = _first_problem(exc)
-                raise DataPackError(
-                    f"{source}: {table} '{label}': field '{field}': {msg}"
-                ) from None
+            card = validated(Card, {**entry, "kind": kind}, f"{source}: {table} '{label}'")
             if card.id in out:
                 raise DataPackError(f"{source}: {table} '{label}': field 'id': duplicate id")
             out[card.id] = card

@@ -6,9 +6,9 @@ import tomllib
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from kolrami.catalog.models import PackInfo, ShipClass, ShipPack
 from kolrami.errors import DataPackError, quoted, read_text
@@ -18,6 +18,8 @@ BUILTIN_PACK = "fpf_ships.toml"
 HOUSE_PACK = "house_ships.toml"
 #: The most bytes of a data pack file read (the built-in pack is under 20 KB).
 MAX_PACK_BYTES = 4 * 1024 * 1024
+
+M = TypeVar("M", bound=BaseModel)
 
 
 def _field_path(loc: tuple[int | str, ...]) -> str:
@@ -45,19 +47,29 @@ def _first_problem(err: ValidationError) -> tuple[str, str]:
     return path, msg + (f" (and {more} more problem{'s' * (more > 1)})" if more else "")
 
 
-def parse_pack(text: str, source: str) -> ShipPack:
-    """Validate a pack's TOML text; `source` names it in error messages."""
+def read_toml(text: str, source: str) -> dict[str, Any]:
+    """A data file's TOML as a table, or one message naming the file (`source`)."""
     try:
-        raw = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataPackError(f"{source}: not valid TOML: {exc}") from None
 
+
+def validated(model: type[M], data: Any, where: str, prefix: str = "", whole: str = "entry") -> M:
+    """`data` read by `model`, or one message: `where`, then the field at fault (its name after
+    `prefix`), or `whole` when the fault is the entry itself, then what is wrong."""
     try:
-        info = PackInfo.model_validate(raw.get("pack"))
+        return model.model_validate(data)
     except ValidationError as exc:
         field, msg = _first_problem(exc)
-        where = f"field 'pack.{field}'" if field else "table [pack]"
-        raise DataPackError(f"{source}: {where}: {msg}") from None
+        at = f"field '{prefix}{field}'" if field else whole
+        raise DataPackError(f"{where}: {at}: {msg}") from None
+
+
+def parse_pack(text: str, source: str) -> ShipPack:
+    """Validate a pack's TOML text; `source` names it in error messages."""
+    raw = read_toml(text, source)
+    info = validated(PackInfo, raw.get("pack"), source, "pack.", "table [pack]")
 
     entries = raw.get("ship")
     if not isinstance(entries, list) or not entries:
@@ -67,12 +79,7 @@ def parse_pack(text: str, source: str) -> ShipPack:
     first_seen: dict[str, int] = {}
     for number, entry in enumerate(entries, start=1):
         label = _ship_label(entry, number)
-        try:
-            ship = ShipClass.model_validate(entry)
-        except ValidationError as exc:
-            field, msg = _first_problem(exc)
-            where = f"field '{field}'" if field else "entry"
-            raise DataPackError(f"{source}: ship {label}: {where}: {msg}") from None
+        ship = validated(ShipClass, entry, f"{source}: ship {label}")
         if ship.id in first_seen:
             raise DataPackError(
                 f"{source}: ship {label}: field 'id': duplicate id '{ship.id}', already used by "

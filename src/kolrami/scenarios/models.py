@@ -7,7 +7,6 @@ takes a built-in name or a path.
 from __future__ import annotations
 
 import math
-import tomllib
 from enum import StrEnum
 from functools import cache
 from importlib import resources
@@ -24,7 +23,7 @@ from pydantic import (
     model_validator,
 )
 
-from kolrami.catalog.loader import _first_problem
+from kolrami.catalog.loader import _first_problem, read_toml
 from kolrami.catalog.names import Names
 from kolrami.errors import DataPackError, path_is, read_text
 
@@ -406,10 +405,7 @@ MAX_SCENARIO_BYTES = 256 * 1024
 
 def parse_scenario(text: str, source: str) -> Scenario:
     """Validate scenario TOML; errors name the file and the field."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataPackError(f"{source}: not valid TOML: {exc}") from None
+    raw = read_toml(text, source)
     try:
         return Scenario.model_validate(raw.get("scenario", raw))
     except ValidationError as exc:
