@@ -87,6 +87,10 @@ class Duel:
             )
 
 
+#: the four ends of a duel, by the names its outcomes and samples give them
+ENDS = ("a_wins", "b_wins", "both_destroyed", "unresolved")
+
+
 @dataclass(frozen=True, slots=True)
 class DuelOutcome:
     """Chances of the four ends of a duel (they sum to 1)."""
@@ -98,12 +102,7 @@ class DuelOutcome:
 
     def as_dict(self) -> dict[str, float]:
         """The four chances by name."""
-        return {
-            "a_wins": self.a_wins,
-            "b_wins": self.b_wins,
-            "both_destroyed": self.both_destroyed,
-            "unresolved": self.unresolved,
-        }
+        return {end: getattr(self, end) for end in ENDS}
 
 
 # --- ship states ----------------------------------------------------------------------------
@@ -768,12 +767,7 @@ class DuelSample:
 
     def as_dict(self) -> dict[str, int]:
         """The four counts by name."""
-        return {
-            "a_wins": self.a_wins,
-            "b_wins": self.b_wins,
-            "both_destroyed": self.both_destroyed,
-            "unresolved": self.unresolved,
-        }
+        return {end: getattr(self, end) for end in ENDS}
 
 
 def sample_duel(duel: Duel, n: int, seed: int = 1) -> DuelSample:
