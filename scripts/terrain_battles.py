@@ -2,11 +2,11 @@
 """Many seeded battles on each built-in terrain scenario: the check that terrain plays without
 an error (issue 19). Prints one line a scenario: battles, errors, how they ended, terrain events.
 
-    python scripts/terrain_battles.py                 # 200 battles a scenario
-    python scripts/terrain_battles.py --seeds 20 --scenario minefield
-    python scripts/terrain_battles.py --views 7      # one minefield battle: referee vs sides
-    python scripts/terrain_battles.py --views 1 --lay   # the same with mines laid in play
-    python scripts/terrain_battles.py --seeds 20 --fingerprint   # a hash of each scenario's logs
+    python -m scripts.terrain_battles                 # 200 battles a scenario
+    python -m scripts.terrain_battles --seeds 20 --scenario minefield
+    python -m scripts.terrain_battles --views 7      # one minefield battle: referee vs sides
+    python -m scripts.terrain_battles --views 1 --lay   # the same with mines laid in play
+    python -m scripts.terrain_battles --seeds 20 --fingerprint   # a hash of each scenario's logs
 
 Terrain losses are ships the terrain destroyed (the strike that took a ship to 0 was terrain's:
 a horizon, a core, a mine, a storm, a disk, pressure), counted by the captain that flew them.
@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import collections
 import hashlib
-import traceback
 
 from kolrami.captains.base import BattleView
 from kolrami.engine import events as ev
@@ -26,6 +25,7 @@ from kolrami.fleet import load_fleet
 from kolrami.rules.advanced.terrain_events import MineLaid, MineRolled, TerrainDamage
 from kolrami.scenarios.models import Minefield, builtin_scenario
 from kolrami.sim.play import simulate
+from scripts.survey import Tally, in_turn, survey
 
 SCENARIOS = ("nebula-ambush", "ion-storm-crossing", "minefield", "black-hole", "gas-giant-hide")
 #: captain pairings played in turn: the advanced doctrine against itself and the random captain
@@ -99,22 +99,12 @@ def main() -> None:
     failed = 0
     for name in args.scenario or SCENARIOS:
         scenario = builtin_scenario(name)
-        errors = 0
-        winners: collections.Counter[str] = collections.Counter()
-        kinds: collections.Counter[str] = collections.Counter()
+        tally = Tally(TERRAIN_KINDS)
         losses: collections.Counter[str] = collections.Counter()
         flown: collections.Counter[str] = collections.Counter()
         causes: collections.Counter[str] = collections.Counter()
         digest = hashlib.sha256()
-        for seed in range(args.seeds):
-            captains = PAIRINGS[seed % len(PAIRINGS)]
-            try:
-                battle = simulate(scenario, fleets, captains, seed)
-            except Exception:
-                errors += 1
-                if errors == 1:
-                    traceback.print_exc()
-                continue
+        for captains, battle in survey(scenario, args.seeds, tally, in_turn(fleets, PAIRINGS)):
             digest.update(battle.log.sha256().encode())
             sides = dict(zip(("A", "B"), captains, strict=True))
             for side in ("A", "B"):
@@ -122,17 +112,8 @@ def main() -> None:
             for side, source in terrain_losses(battle):
                 losses[sides[side]] += 1
                 causes[source] += 1
-            result = battle.result
-            winners[(result.winner or "draw") if result else "none"] += 1
-            for event in battle.log:
-                if event.kind in TERRAIN_KINDS:
-                    kinds[event.kind] += 1
-        failed += errors
-        print(
-            f"{name}: {args.seeds} battles, {errors} errors, "
-            f"results {dict(sorted(winners.items()))}, "
-            f"terrain events {dict(sorted(kinds.items()))}"
-        )
+        failed += tally.errors
+        print(tally.line(name, args.seeds, "terrain events"))
         lost = ", ".join(f"{c} {losses[c]}/{flown[c]} ships" for c in sorted(flown))
         print(f"  terrain losses by captain: {lost}; causes {dict(sorted(causes.items()))}")
         if args.fingerprint:
