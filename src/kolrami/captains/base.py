@@ -1,4 +1,4 @@
-"""The Captain protocol (GUIDE 3.9) and the view of the battle a captain is given (GUIDE 3.8).
+"""The Captain protocol and the view of the battle a captain is given.
 
 A captain answers Decisions with Orders. It sees the battle through a BattleView of its own side:
 its own ships in full, enemy ships as the rules let it see them (everything in FPF; cloaks and

@@ -1,4 +1,4 @@
-"""The captains, by name (GUIDE 3.12): the built-in ones in one explicit list, plus those a user
+"""The captains, by name: the built-in ones in one explicit list, plus those a user
 brings.
 
 A captain is known by name because it is listed here, not because a module was imported. A user

@@ -1,6 +1,6 @@
 """Battle state and the primitives rule modules use: deployment, movement, fire, damage.
 
-A Battle is built from a frozen Scenario, two fleets and a seed (GUIDE 3.1). Its turn structure
+A Battle is built from a frozen Scenario, two fleets and a seed. Its turn structure
 lives in rule modules (kolrami.rules.fpf); this file knows how ships move, how a volley is rolled
 and how damage lands, and records every change in the event log.
 """
@@ -696,7 +696,7 @@ class Battle:
 
     def visible(self, side: str, ship: ShipState) -> bool:
         """Whether `side` can see `ship`: always, unless the rules set `sight` (cloaks hide
-        ships, GUIDE 3.8)."""
+        ships)."""
         return self.sight is None or ship.side == side or self.sight(side, ship)
 
     # --- movement -----------------------------------------------------------------------------
@@ -787,7 +787,7 @@ class Battle:
 
     def clone(self, dice: Dice) -> Battle:
         """A copy of the battle to try things on, with `dice` as its chance: a search's own
-        generator, never the battle's future rolls (GUIDE 3.6). Ships, squadrons, the log and
+        generator, never the battle's future rolls. Ships, squadrons, the log and
         every rule package's state are the copy's own; the frozen definitions (scenario, fleets,
         ship classes, pack) and the bound rules are shared. The copy waits on the same decision
         (`pending`) with the same steps ahead: `kolrami.engine.driver.apply` plays it on."""
@@ -827,7 +827,7 @@ class Battle:
         """A copy's seed made `seed`: its own seed, header and log's opening say it, so nothing
         in the copy holds the seed of the battle it was cloned from, from which that battle's
         future rolls could be derived (a rebuild from its header replaying its orders: the view's
-        `sample`, GUIDE 3.6). Its dice are the copy's own already (`clone`)."""
+        `sample`). Its dice are the copy's own already (`clone`)."""
         self.seed = seed
         self.header = {**self.header, "seed": seed}
         self.log.reopen(ev.BattleStarted, (self.header,))

@@ -1,4 +1,4 @@
-"""The one rule-module binder (GUIDE 3.7, 3.12): modules hook into named steps and policies.
+"""The one rule-module binder: modules hook into named steps and policies.
 
 A game's rules are modules: small classes with a name, the catalogue clauses they carry out and
 any of the hooks and policies their game's base class declares. A base class marks each of its
@@ -80,7 +80,7 @@ class Module:
 
     @policy
     def view(self, battle: Battle, side: str) -> Any:
-        """What `side` may know of the battle now: a frozen per-side snapshot (GUIDE 3.8)."""
+        """What `side` may know of the battle now: a frozen per-side snapshot."""
         raise NotImplementedError
 
     @policy

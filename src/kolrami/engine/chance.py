@@ -1,7 +1,7 @@
 """Chance: seeded dice for play. Never the global `random`.
 
 Every battle owns one `Dice`, built from a seed; a search AI gets its own through `Dice.spawn`,
-so it can never see the battle's future rolls (GUIDE 3.5-3.6). The exact distributions of the
+so it can never see the battle's future rolls. The exact distributions of the
 same dice, for odds, are the rules' (kolrami.rules.exact): the engine knows no game's dice maths.
 """
 

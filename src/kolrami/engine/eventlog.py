@@ -1,4 +1,4 @@
-"""The event log of a battle: compact records, events built on demand (GUIDE 3.4).
+"""The event log of a battle: compact records, events built on demand.
 
 Recording sits on the hot path of every shot, so the log keeps (event class, field values)
 records and builds the event objects only when someone reads them. It is a module of its own so

@@ -1,4 +1,4 @@
-"""Battle events: every change to a battle is one frozen event in its log (GUIDE 3.4).
+"""Battle events: every change to a battle is one frozen event in its log.
 
 The log is the replay, the report, the test oracle and the RL trace. Recording must be cheap
 (it sits on the hot path of every shot), so the log keeps compact records, (event class, field
@@ -73,7 +73,7 @@ class Change(Event):
 
 @dataclass(frozen=True, slots=True)
 class BattleStarted(Event):
-    """Header: everything needed to re-run the battle (GUIDE 3.4)."""
+    """Header: everything needed to re-run the battle."""
 
     kind: ClassVar[str] = "battle_started"
     header: dict[str, Any]
@@ -108,7 +108,7 @@ class OrderGiven(Event):
     """A captain's answer to a decision, in its text form (kolrami.engine.orders).
 
     Every order is logged, so a battle can be re-run from its header and these orders alone,
-    whoever gave them (GUIDE 3.4).
+    whoever gave them.
     """
 
     kind: ClassVar[str] = "order_given"

@@ -1,4 +1,4 @@
-"""Table geometry (GUIDE 4): centimetres on a plane, headings in 60-degree steps, four arcs.
+"""Table geometry: centimetres on a plane, headings in 60-degree steps, four arcs.
 
 Heading h (0..5) points 60*h degrees counter-clockwise from "up the table" (+y): heading 0 is
 toward the far edge, 3 toward the near one. A turn of +1 is to port (left), -1 to starboard.

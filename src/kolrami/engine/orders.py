@@ -1,7 +1,7 @@
 """Orders and decisions: what the engine asks a captain, and what a captain answers.
 
 Every game's orders and decisions are small immutable values, defined by its rules package,
-with a text form that round-trips: `parse(str(order), readers) == order` (GUIDE 3.2). The rules
+with a text form that round-trips: `parse(str(order), readers) == order`. The rules
 check an order with verify (raises IllegalOrderError, a message a player can read) and can (a
 bool for AIs and UIs) before applying it.
 """
@@ -47,7 +47,7 @@ class OrderSyntaxError(KolramiError, ValueError):
 
 
 def allowed(verify: Callable[P, object], *args: P.args, **kwargs: P.kwargs) -> bool:
-    """`can_x` from `verify_x`: whether the order passes, for AIs and UIs (GUIDE 3.3)."""
+    """`can_x` from `verify_x`: whether the order passes, for AIs and UIs."""
     try:
         verify(*args, **kwargs)
     except IllegalOrderError:

@@ -1,4 +1,4 @@
-"""Frozen per-side snapshots (GUIDE 3.8; OpenSpiel's observer, PettingZoo's `observe`).
+"""Frozen per-side snapshots (OpenSpiel's observer, PettingZoo's `observe`).
 
 A captain never holds the battle's own objects: what a view hands it are immutable snapshots of
 ships and squadrons, taken when it asks and kept until the battle changes (an event other than an

@@ -23,7 +23,7 @@ from kolrami.rules import registry
 from kolrami.rules.module import Capability, Ruleset
 from kolrami.scenarios.models import Scenario
 
-#: Bump whenever a change can alter a battle's outcome for the same inputs (GUIDE 3.10).
+#: Bump whenever a change can alter a battle's outcome for the same inputs.
 RULES_VERSION = "fpf-4"
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""The FPF family's events: FPF's, its cards' and Peak Performance's (GUIDE 3.4).
+"""The FPF family's events: FPF's, its cards' and Peak Performance's.
 
 Each is a frozen fact in a battle's log. The engine's own events (a ship placed, moved, out of
 control or destroyed; turns; orders; the result) are re-exported here, so that readers of an

@@ -1,7 +1,7 @@
 """Exact distributions of the rules' dice, built on icepool: odds are computed, not sampled.
 
 The same rule functions (kolrami.rules.fpf.damage) decide a rolled shot in battle and the exact
-die of one here, so simulation and calculation cannot drift apart (GUIDE 3.5).
+die of one here, so simulation and calculation cannot drift apart.
 """
 
 from __future__ import annotations

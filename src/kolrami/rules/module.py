@@ -1,4 +1,4 @@
-"""The FPF family's rule-module base (GUIDE 3.7): named phases, policies, capabilities.
+"""The FPF family's rule-module base: named phases, policies, capabilities.
 
 `RuleModule` declares the hooks FPF's turn calls (start of battle, start of turn, repairs,
 initiative, end of turn, end of battle) and the policies its rules ask (penetration, masking,

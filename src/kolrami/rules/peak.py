@@ -14,7 +14,7 @@ token on the opponent's ships is worth 5 (PP-15, PP-16, PP-17, PP-18, PP-19, PP-
 Only the turn limit ends the battle (PP-20); most Fleet Points wins, a tie goes to a roll-off
 of five attack dice (PP-22, OP-24).
 
-Mapping from the kit's components onto ours (GUIDE 5): damage cards are the damage on the ship's
+Mapping from the kit's components onto ours: damage cards are the damage on the ship's
 sheet (superstructure, shields, engines, weapons, systems); disabled upgrades are knocked-out
 weapon mounts and systems; the Planning Phase is the start of the next turn; the time limit is the
 scenario's turn limit; a ship's total points are its class value plus its cards.

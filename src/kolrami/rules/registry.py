@@ -1,4 +1,4 @@
-"""Every built-in rule module, in one explicit list (GUIDE 3.12, python-chess's `VARIANTS`).
+"""Every built-in rule module, in one explicit list (as python-chess lists its `VARIANTS`).
 
 Nothing registers itself by being imported: a module is known because it is listed here. A battle's
 modules are chosen here too, from its scenario and any extra rules, and bound once by the engine's

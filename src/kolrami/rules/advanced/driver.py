@@ -65,7 +65,7 @@ from kolrami.rules.fpf.orders import Maneuver
 from kolrami.rules.steps import Call, Each, PhaseQuestion, Question
 from kolrami.scenarios.models import Scenario
 
-#: Bump whenever a change can alter an advanced battle's outcome for the same inputs (GUIDE 3.10).
+#: Bump whenever a change can alter an advanced battle's outcome for the same inputs.
 ADVANCED_RULES_VERSION = "adv-3"
 
 T = TypeVar("T")

@@ -1,4 +1,4 @@
-"""The advanced game's rule modules and the hooks its driver calls (GUIDE 3.7).
+"""The advanced game's rule modules and the hooks its driver calls.
 
 Every advanced module is a RuleModule (listed by `kolrami rules`, switched on by a scenario's
 `rules = [...]` or `--rules`) that names the advanced turn driver, so switching one on plays
@@ -223,7 +223,7 @@ class AdvancedModule(RuleModule):
 
     @policy
     def visible(self, state: AdvancedState, side: str, ship: AdvShip) -> bool:
-        """Whether `side` sees the enemy `ship` on the table (GUIDE 3.8)."""
+        """Whether `side` sees the enemy `ship` on the table."""
         raise NotImplementedError
 
     @policy

@@ -273,7 +273,7 @@ class AdvancedState:
     extra: dict[str, object] = field(default_factory=dict)
 
     def sees(self, side: str, ship: ShipState) -> bool:
-        """Whether `side` sees the enemy `ship` (the battle's `sight`, GUIDE 3.8)."""
+        """Whether `side` sees the enemy `ship` (the battle's `sight`)."""
         return self.rules.visible(self, side, self.ships[ship.id])
 
     def of(self, ship_id: str) -> AdvShip:
@@ -338,7 +338,7 @@ def setup(battle: Battle, pack: AdvancedPack, rules: AdvancedRules) -> AdvancedS
     for side in ("A", "B"):
         fleet = [state.ships[s.id] for s in battle.ships.values() if s.side == side]
         roll_officers(battle, fleet)
-    # who sees what: the modules decide (cloaks hide ships, GUIDE 3.8)
+    # who sees what: the modules decide (cloaks hide ships)
     battle.sight = state.sees
     for adv in state.ships.values():
         battle.note(

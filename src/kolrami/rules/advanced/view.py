@@ -1,4 +1,4 @@
-"""What one side may know of the advanced game (GUIDE 3.8, ADV-SENS-03).
+"""What one side may know of the advanced game (ADV-SENS-03).
 
 Its own ships in full; an enemy's advanced state (shields per facing, power, damage, crew) only
 while one of its ships holds a sensor lock on it, as the locked ship's sheet is handed to the
@@ -199,7 +199,7 @@ class AdvancedView:
         return power.plan_cost(self.ship(plan.ship), plan)
 
     def plan_problem(self, plan: PowerPlan) -> str | None:
-        """Why a power plan is illegal, or None (for AIs and UIs: `can`, GUIDE 3.3)."""
+        """Why a power plan is illegal, or None (for AIs and UIs: `can`)."""
         try:
             power.verify_plan(self._state, self.ship(plan.ship), plan)
         except IllegalOrderError as exc:

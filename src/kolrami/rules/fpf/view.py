@@ -1,4 +1,4 @@
-"""The view of an FPF-family battle a captain is given (GUIDE 3.8): what one side may know.
+"""The view of an FPF-family battle a captain is given: what one side may know.
 
 Its own ships in full, enemy ships as the rules let it see them (everything in FPF; the advanced
 game's cloaks hide some). The view never exposes the battle's dice: a captain that wants chance
@@ -168,7 +168,7 @@ class BattleView:
     def sample(self, dice: Dice) -> Battle:
         """A copy of the battle as this side may know it, for a search to play forward
         (`kolrami.engine.driver.apply`): the battle cloned with `dice` as its chance (never the
-        battle's own future rolls, GUIDE 3.6), every enemy ship this side cannot see put where
+        battle's own future rolls), every enemy ship this side cannot see put where
         it might be, a spot on the table and a heading drawn from `dice` (the side knows
         nothing of it). The copy is the searcher's own: nothing done to it reaches the battle.
         Its seed, header and log's opening name a seed of its own, derived from `dice`'s: a

@@ -1,5 +1,5 @@
 """What every kind of terrain shares (module adv-terrain): the module's state during a battle,
-distances in hexes, and the one door through which terrain damages or moves a ship (GUIDE 3.11).
+distances in hexes, and the one door through which terrain damages or moves a ship.
 """
 
 from __future__ import annotations
