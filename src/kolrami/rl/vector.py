@@ -32,10 +32,6 @@ from kolrami.errors import InvalidInputError
 from kolrami.rl.gym import KolramiGym
 
 Obs = dict[str, npt.NDArray[Any]]
-#: what a vector step gives: observations, rewards, terminated, truncated, infos
-Step = tuple[
-    Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
-]
 
 
 def _actions(actions: npt.ArrayLike, n: int) -> npt.NDArray[Any]:
@@ -44,6 +40,8 @@ def _actions(actions: npt.ArrayLike, n: int) -> npt.NDArray[Any]:
     if acts.shape != (n,):
         raise InvalidInputError(f"step: {acts.size} actions for {n} battles")
     return acts
+
+
 #: what `step` returns: observations, rewards, terminations, truncations, infos
 Stepped = tuple[
     Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
@@ -104,7 +102,7 @@ class VectorKolrami(VectorEnv):
             self._put(i, env.reset(seed=s)[0])
         return self._batch(), {}
 
-    def step(self, actions: npt.ArrayLike) -> Step:
+    def step(self, actions: npt.ArrayLike) -> Stepped:
         acts = _actions(actions, self.num_envs)
         n = self.num_envs
         rewards = np.zeros(n)
@@ -196,7 +194,7 @@ class ProcessVectorKolrami(VectorEnv):
         results = [pipe.recv() for pipe in self.pipes]
         return _join([r[0] for r in results]), {}
 
-    def step(self, actions: npt.ArrayLike) -> Step:
+    def step(self, actions: npt.ArrayLike) -> Stepped:
         acts = _actions(actions, self.num_envs)
         for k, pipe in enumerate(self.pipes):
             pipe.send(("step", acts[self.cuts[k] : self.cuts[k + 1]]))
