@@ -21,7 +21,9 @@ enemy probes with beams that have no ship to fire at.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from kolrami.captains.base import BattleView
 from kolrami.catalog.advanced import FACINGS, AdvancedSheet
@@ -193,6 +195,22 @@ class AdvancedDoctrine:
         self.t = temperament
         #: where each enemy was last seen (for the cloaked ones: where to search)
         self.seen: dict[str, tuple[float, float]] = {}
+        #: how each kind of decision is answered
+        self._answers: dict[type, Callable[[BattleView, Any], AdvancedOrder | FieldOrder]] = {
+            WebDecision: weave,
+            ProbeDecision: self.probes,
+            JamDecision: jam,
+            DecloakDecision: self.decloak,
+            TacticsDecision: self.tactics,
+            BonusDecision: self.bonus,
+            LockDecision: self.locks,
+            PowerDecision: self.power,
+            MoveDecision: self.move,
+            AttackDecision: self.attack,
+            EvadeDecision: self.evade,
+            LayDecision: self.lay,
+            ShieldDecision: self.shields,
+        }
 
     def decide(
         self, view: BattleView, decision: AdvancedDecision | FieldDecision
@@ -200,31 +218,11 @@ class AdvancedDoctrine:
         """Answer one advanced decision."""
         for e in _enemies(view):
             self.seen[e.id] = (e.ship.x, e.ship.y)
-        if isinstance(decision, WebDecision):
-            return weave(view, decision)
-        if isinstance(decision, ProbeDecision):
-            return self.probes(view, decision)
-        if isinstance(decision, JamDecision):
-            return jam(view, decision)
-        if isinstance(decision, DecloakDecision):
-            return self.decloak(view, decision)
-        if isinstance(decision, TacticsDecision):
-            return self.tactics(view, decision)
-        if isinstance(decision, BonusDecision):
-            return self.bonus(view, decision)
-        if isinstance(decision, LockDecision):
-            return self.locks(view, decision)
-        if isinstance(decision, PowerDecision):
-            return self.power(view, decision)
-        if isinstance(decision, MoveDecision):
-            return self.move(view, decision)
-        if isinstance(decision, AttackDecision):
-            return self.attack(view, decision)
-        if isinstance(decision, EvadeDecision):
-            return self.evade(view, decision)
-        if isinstance(decision, LayDecision):
-            return self.lay(view, decision)
-        return self.shields(view, decision)
+        for kind in type(decision).__mro__:
+            answer = self._answers.get(kind)
+            if answer is not None:
+                return answer(view, decision)
+        return self.shields(view, decision)  # type: ignore[arg-type]  # the last phase's
 
     # --- module adv-tactics ------------------------------------------------------------------
 
@@ -425,13 +423,8 @@ class AdvancedDoctrine:
         return DecloakOrder(tuple(out))
 
     def power(self, view: BattleView, decision: PowerDecision) -> PowerOrder:
-        adv = view.advanced()
-        enemies = _enemies(view)
-        plans = []
-        for sid in decision.ships:
-            a = adv.ship(sid)
-            plans.append(self._plan(view, a, enemies))
-        return PowerOrder(tuple(plans))
+        adv, enemies = view.advanced(), _enemies(view)
+        return PowerOrder(tuple(self._plan(view, adv.ship(sid), enemies) for sid in decision.ships))
 
     def _wants_cloak(self, view: BattleView, a: AdvShip, enemies: list[Contact]) -> bool:
         """Cloak while the enemy is out of reach for this turn, or unseen: close in hidden."""
