@@ -801,52 +801,21 @@ class _StepBuilder:
             who = f"Side {e.winner} wins" if e.winner else "A draw"
             self.line(t, f"{who}: {e.reason} (after {e.turns} turns)", "result")
 
-    def open_volley(
-        self,
-        t: float,
-        ship: str,
-        target: str,
-        weapon: str,
-        shots: int,
-        strength: int,
-        shields: int,
-        range_cm: float,
-        rolls: list[int],
-        through: int,
-    ) -> None:
+    def open_volley(self, t: float, ship: str, target: str, shot: dict[str, Any]) -> None:
         """A volley drawn from `ship` to `target`, its hits added as they are logged: FPF's
-        group of shots, or the advanced game's one roll."""
+        group of shots, or the advanced game's one roll (`shot`: its weapon, shots, strength,
+        shields, range, rolls and how many went through)."""
         w = self.w
-        self.volley = {
-            "t": round(t, 3),
-            "a": w.ships[ship].index,
-            "b": w.ships[target].index,
-            "w": weapon,
-            "n": shots,
-            "str": strength,
-            "sh": shields,
-            "rng": range_cm,
-            "rolls": rolls,
-            "through": through,
-            "hits": [],
-        }
+        self.volley = {"t": round(t, 3), "a": w.ships[ship].index, "b": w.ships[target].index}
+        self.volley.update(shot, hits=[])
         self.volleys.append(self.volley)
 
     def fired(self, e: ev.VolleyFired, t: float) -> None:
         w = self.w
         through = sum(penetrates(r, e.shields, e.strength) for r in e.rolls)
-        self.open_volley(
-            t,
-            e.ship,
-            e.target,
-            e.weapon,
-            e.shots,
-            e.strength,
-            e.shields,
-            e.range_cm,
-            e.rolls,
-            through,
-        )
+        shot = {"w": e.weapon, "n": e.shots, "str": e.strength, "sh": e.shields}
+        shot.update(rng=e.range_cm, rolls=e.rolls, through=through)
+        self.open_volley(t, e.ship, e.target, shot)
         plural = "s" * (e.shots != 1)
         rolls = " ".join(str(r) for r in e.rolls)
         # a head-on exchange's groups fire as their ships stood when it began (FPF-FIRE-14)
@@ -881,8 +850,9 @@ class _StepBuilder:
         """An advanced game's to-hit roll: a beam or one torpedo, drawn as a volley of one."""
         w = self.w
         weapon = "photon" if e.weapon in ("photon", "plasma") else "phaser"
-        rng = round(e.range_cm, 1)
-        self.open_volley(t, e.ship, e.target, weapon, 1, e.damage, 0, rng, [e.roll], int(e.hit))
+        shot = {"w": weapon, "n": 1, "str": e.damage, "sh": 0, "rng": round(e.range_cm, 1)}
+        shot.update(rolls=[e.roll], through=int(e.hit))
+        self.open_volley(t, e.ship, e.target, shot)
         ws = "+".join(f"w{i}" for i in e.weapons)
         result = f"hit for {e.damage}" if e.hit else "miss"
         self.line(
