@@ -45,7 +45,7 @@ from kolrami.rules.registry import bind, describe, select
 from kolrami.scenarios.models import load_scenario
 
 if TYPE_CHECKING:
-    from kolrami.sim.assess import Assessment, Combatant, Plan, Record
+    from kolrami.sim.assess import Assessment, Combatant, Plan, Record, RecordStore
 
 
 class BackendName(StrEnum):
@@ -416,12 +416,43 @@ def _advancer(err: Console, progress: Progress, todo: int) -> Callable[[int], No
     return advance
 
 
+def _play(
+    plan: Plan,
+    store: RecordStore | None,
+    opts: AssessOptions,
+    workers: int,
+    err: Console,
+    known: dict[tuple[str, int], Record],
+) -> tuple[dict[tuple[str, int], Record], int]:
+    """Play what of `plan` is not `known` yet, with progress, saving to the store; the records
+    and how many were resumed. Ctrl-C exits 130, saying what is saved."""
+    # (the worker pool: loaded only when a sweep runs, not at start-up)
+    from kolrami.sim.backends import Interrupted, run_plan
+
+    progress = _progress(err)
+    advance = _advancer(err, progress, plan.total - len(known))
+    try:
+        with progress:
+            return run_plan(
+                plan, store, opts.backend, workers, opts.address, advance, records=known
+            )
+    except Interrupted:
+        # what is on disk is the truth (Ctrl-C may land between saving a batch and counting it)
+        done = len(store.load(plan)) if store is not None else int(progress.tasks[0].completed)
+        where = (
+            f"saved in {opts.out}; run the same command again to resume"
+            if store is not None
+            else "not saved (no --out): add --out DIR to keep results across runs"
+        )
+        typer.echo(f"kolrami: interrupted: {done} of {plan.total} battles {where}", err=True)
+        raise typer.Exit(130) from None
+
+
 def run_assess(opts: AssessOptions) -> None:
     """The whole command: plan, play (resuming), summarise, print, report."""
     # the sweep brings numpy and the worker pool (about 180 ms): loaded when a sweep runs, so
     # that `kolrami --help` and the other commands start fast
     from kolrami.sim.assess import RecordStore, summarise
-    from kolrami.sim.backends import Interrupted, run_plan
 
     workers = _check_run_options(opts)
     plan = build_plan(opts)
@@ -436,23 +467,7 @@ def run_assess(opts: AssessOptions) -> None:
         out.width = max(out.width, 120)
     _announce(err, opts, plan, workers, len(known))
     start = time.perf_counter()
-    progress = _progress(err)
-    advance = _advancer(err, progress, plan.total - len(known))
-    try:
-        with progress:
-            records, resumed = run_plan(
-                plan, store, opts.backend, workers, opts.address, advance, records=known
-            )
-    except Interrupted:
-        # what is on disk is the truth (Ctrl-C may land between saving a batch and counting it)
-        done = len(store.load(plan)) if store is not None else int(progress.tasks[0].completed)
-        where = (
-            f"saved in {opts.out}; run the same command again to resume"
-            if store is not None
-            else "not saved (no --out): add --out DIR to keep results across runs"
-        )
-        typer.echo(f"kolrami: interrupted: {done} of {plan.total} battles {where}", err=True)
-        raise typer.Exit(130) from None
+    records, resumed = _play(plan, store, opts, workers, err, known)
     seconds = time.perf_counter() - start
     played = len(records) - resumed
     rate = played / seconds if seconds > 0 else math.nan
@@ -771,7 +786,6 @@ def _runner(opts: AssessOptions, workers: int, err: Console) -> Any:
     saving to --out when given; Ctrl-C exits 130 with what is saved."""
     # (numpy and the simulation: loaded only for this command, not at start-up)
     from kolrami.sim.assess import RecordStore
-    from kolrami.sim.backends import Interrupted, run_plan
 
     store = RecordStore(opts.out) if opts.out is not None else None
     totals = [0]
@@ -780,17 +794,7 @@ def _runner(opts: AssessOptions, workers: int, err: Console) -> Any:
         known = store.load(plan) if store is not None else {}
         if store is not None:
             store.open()
-        progress = _progress(err)
-        advance = _advancer(err, progress, plan.total - len(known))
-        try:
-            with progress:
-                records, _ = run_plan(
-                    plan, store, opts.backend, workers, opts.address, advance, records=known
-                )
-        except Interrupted:
-            where = f"saved in {opts.out}" if store is not None else "not saved (no --out)"
-            typer.echo(f"kolrami: interrupted: battles {where}", err=True)
-            raise typer.Exit(130) from None
+        records, _ = _play(plan, store, opts, workers, err, known)
         totals[0] += len(records)
         return records
 
