@@ -29,7 +29,7 @@ from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
 from kolrami.rules.advanced.orders import DecloakDecision, DecloakOrder
 from kolrami.rules.advanced.state import state_of
-from kolrami.rules.advanced.terrain_events import TerrainCheck
+from kolrami.rules.advanced.terrain_events import terrain_check
 from kolrami.rules.steps import Call, Each, PhaseQuestion
 
 if TYPE_CHECKING:
@@ -147,17 +147,7 @@ def interference(battle: Battle, state: AdvancedState, ship: AdvShip) -> None:
     """Near a black hole (outside its disk, where no cloak works at all) a cloaked ship rolls
     Cloak Tech once a game turn, its power already spent; a failure drops the cloak for the
     turn (ADV-CLOAK-09)."""
-    result = check(battle.dice, cloak_tech(ship), ship.penalty)
-    passed = result.outcome.passed
-    battle.note(
-        TerrainCheck,
-        ship.id,
-        "black hole interference Cloak Tech",
-        result.roll + result.modifier,
-        result.rating,
-        passed,
-    )
-    if not passed:
+    if not terrain_check(battle, ship, "black hole interference Cloak Tech", cloak_tech(ship)):
         disengage(battle, state, ship, "natural interference near a black hole")
 
 

@@ -424,20 +424,8 @@ def fire(battle: Battle, state: AdvancedState, attack: Attack) -> None:
     dist = distance(adv, target)
     label = weapons[0].kind.value + (" pair" if len(weapons) > 1 else "")
     # Without a sensor lock on the target the gunner fires by hand (ADV-FIRE-03).
-    if not (adv.sensors_ok and adv.lock == target.id):
-        result = check(battle.dice, adv.rating("helm", "weapons"), adv.penalty)
-        battle.note(
-            ae.FireCheck,
-            adv.id,
-            target.id,
-            "manual fire",
-            result.roll,
-            result.modifier,
-            result.rating,
-            result.outcome.passed,
-        )
-        if not result.outcome.passed:
-            return
+    if not (adv.sensors_ok and adv.lock == target.id) and not manual_fire(battle, adv, target.id):
+        return
     if not state.rules.fire_gate(battle, state, adv, target):
         return  # a cloaked target: Weapons and Sensors checks (ADV-CLOAK-04)
     # without an aimed lock (and always for torpedoes) the location is rolled (ADV-LOCK-03)
@@ -640,3 +628,12 @@ def _location_effect(
     if loc is AdvLocation.CREW:
         return "crew quarters: double casualties", []
     return "", []
+
+
+def manual_fire(battle: Battle, adv: AdvShip, target: str) -> bool:
+    """The Weapons check of a gunner firing by hand at `target`, without a sensor lock on it
+    (ADV-FIRE-03): logged as a FireCheck; whether it passed."""
+    result = check(battle.dice, adv.rating("helm", "weapons"), adv.penalty)
+    rolled = (result.roll, result.modifier, result.rating, result.outcome.passed)
+    battle.note(ae.FireCheck, adv.id, target, "manual fire", *rolled)
+    return result.outcome.passed
