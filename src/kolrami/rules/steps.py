@@ -9,20 +9,36 @@ a battle copied mid-phase (`Battle.clone`) carries on exactly where it stood.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mypy_extensions import mypyc_attr
 
 from kolrami.engine.driver import Step
+from kolrami.engine.orders import IllegalOrderError
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.orders import Decision, Order
 
-__all__ = ["Call", "Each", "Hooks", "Question"]
+__all__ = ["Call", "Each", "Hooks", "Question", "expect", "listed_form"]
+
+T = TypeVar("T")
 
 #: What a decision hook returns: the steps its phase needs, run in order.
 Steps = Sequence[Step]
+
+
+def expect(order: Order, kind: type[T], what: str) -> T:
+    """`order` as the kind a question asks for; IllegalOrderError saying `what` it expected
+    (an order's form, see `listed_form`) when it is another."""
+    if not isinstance(order, kind):
+        raise IllegalOrderError(f"expected {what}, got '{order}'")
+    return order
+
+
+def listed_form(head: str) -> str:
+    """The form an order of listed items takes, as `expect` names it: `LAY ... or LAY NONE`."""
+    return f"{head} ... or {head} NONE"
 
 
 class Call(Step):

@@ -30,7 +30,7 @@ from kolrami.rules.advanced.officers import lose_lock
 from kolrami.rules.advanced.orders import DecloakDecision, DecloakOrder
 from kolrami.rules.advanced.state import state_of
 from kolrami.rules.advanced.terrain_events import terrain_check
-from kolrami.rules.steps import Call, Each, PhaseQuestion
+from kolrami.rules.steps import Call, Each, PhaseQuestion, expect, listed_form
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -431,8 +431,7 @@ class _Decloak(PhaseQuestion):
 
     def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
         assert isinstance(decision, DecloakDecision)
-        if not isinstance(order, DecloakOrder):
-            raise IllegalOrderError(f"expected DECLOAK ... or DECLOAK NONE, got '{order}'")
+        order = expect(order, DecloakOrder, listed_form("DECLOAK"))
         ships = decision.ships
         for ship_id in order.ships:
             if ship_id not in ships or order.ships.count(ship_id) > 1:

@@ -28,7 +28,7 @@ from kolrami.rules.advanced.field_orders import JamDecision, JamOrder
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import SHARED_CODES
 from kolrami.rules.advanced.state import state_of
-from kolrami.rules.steps import Each, Question
+from kolrami.rules.steps import Each, Question, expect, listed_form
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -146,8 +146,7 @@ class _Jams(Question):
 
     def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
         assert isinstance(decision, JamDecision)
-        if not isinstance(order, JamOrder):
-            raise IllegalOrderError(f"expected JAM ... or JAM NONE, got '{order}'")
+        order = expect(order, JamOrder, listed_form("JAM"))
         verify_jams(decision, order)
 
     def answer(self, battle: Battle, decision: Decision, order: Order) -> None:

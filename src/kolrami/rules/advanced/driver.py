@@ -15,7 +15,7 @@ and this one know nothing of each other (kolrami.engine.driver.register_driver).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, TypeVar
+from typing import Final
 
 from kolrami.catalog.advanced import AdvWeapon, advanced_pack
 from kolrami.engine import events as ev
@@ -62,20 +62,11 @@ from kolrami.rules.advanced.terrain import seen_scenario
 from kolrami.rules.advanced.view import AdvancedView
 from kolrami.rules.fpf.movement import move_single
 from kolrami.rules.fpf.orders import Maneuver
-from kolrami.rules.steps import Call, Each, PhaseQuestion, Question
+from kolrami.rules.steps import Call, Each, PhaseQuestion, Question, expect, listed_form
 from kolrami.scenarios.models import Scenario
 
 #: Bump whenever a change can alter an advanced battle's outcome for the same inputs (GUIDE 3.10).
 ADVANCED_RULES_VERSION = "adv-3"
-
-T = TypeVar("T")
-
-
-def _expect(order: Order, kind: type[T], what: str) -> T:
-    if not isinstance(order, kind):
-        raise IllegalOrderError(f"expected {what}, got '{order}'")
-    return order
-
 
 def verify_move(adv: AdvShip, decision: MoveDecision, order: MoveOrder) -> None:
     """A move within the phase's allowance; a ship turns only as it moves."""
@@ -223,7 +214,7 @@ class _Bonus(Question):
 
     def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
         assert isinstance(decision, BonusDecision)
-        got = _expect(order, BonusOrder, "BONUS ... or BONUS NONE")
+        got = expect(order, BonusOrder, listed_form("BONUS"))
         officers.verify_bonus(state_of(battle), decision, got)
 
     def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
@@ -253,7 +244,7 @@ class _Locks(Question):
 
     def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
         assert isinstance(decision, LockDecision)
-        got = _expect(order, LockOrder, "LOCK ... or LOCK NONE")
+        got = expect(order, LockOrder, listed_form("LOCK"))
         officers.verify_locks(state_of(battle), decision, got)
 
     def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
@@ -274,7 +265,7 @@ class _Power(Question):
 
     def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
         assert isinstance(decision, PowerDecision)
-        got = _expect(order, PowerOrder, "POWER ... or POWER NONE")
+        got = expect(order, PowerOrder, listed_form("POWER"))
         power.verify_power(state_of(battle), decision, got)
 
     def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
@@ -334,7 +325,7 @@ class _Move(PhaseQuestion):
 
     def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
         assert isinstance(decision, MoveDecision)
-        got = _expect(order, MoveOrder, f"MOVE {decision.ship} n T0 T0")
+        got = expect(order, MoveOrder, f"MOVE {decision.ship} n T0 T0")
         verify_move(state_of(battle).of(decision.ship), decision, got)
         if decision.straight and (got.turn1 or got.turn2):
             raise IllegalOrderError(
@@ -399,7 +390,7 @@ class _Attack(PhaseQuestion):
 
     def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
         assert isinstance(decision, AttackDecision)
-        got = _expect(order, AttackOrder, "ATTACK ... or ATTACK NONE")
+        got = expect(order, AttackOrder, listed_form("ATTACK"))
         combat.verify_attacks(state_of(battle), decision, got)
 
     def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
@@ -421,7 +412,7 @@ class _Evade(PhaseQuestion):
 
     def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
         assert isinstance(decision, EvadeDecision)
-        got = _expect(order, EvadeOrder, "EVADE ... or EVADE NONE")
+        got = expect(order, EvadeOrder, listed_form("EVADE"))
         combat.verify_evasions(state_of(battle), decision, got)
 
     def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
@@ -447,7 +438,7 @@ class _Redistribute(PhaseQuestion):
 
     def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
         assert isinstance(decision, ShieldDecision)
-        got = _expect(order, ShieldOrder, "SHIELDS ... or SHIELDS NONE")
+        got = expect(order, ShieldOrder, listed_form("SHIELDS"))
         state = state_of(battle)
         seen: set[str] = set()
         for ship_id, new in got.plans:

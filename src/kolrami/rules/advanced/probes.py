@@ -39,7 +39,7 @@ from kolrami.rules.advanced.field_events import (
 from kolrami.rules.advanced.field_orders import ProbeDecision, ProbeOrder
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.state import state_of
-from kolrami.rules.steps import Call, Each, PhaseQuestion
+from kolrami.rules.steps import Call, Each, PhaseQuestion, expect, listed_form
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -314,8 +314,7 @@ class _Probes(PhaseQuestion):
 
     def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
         assert isinstance(decision, ProbeDecision)
-        if not isinstance(order, ProbeOrder):
-            raise IllegalOrderError(f"expected PROBE ... or PROBE NONE, got '{order}'")
+        order = expect(order, ProbeOrder, listed_form("PROBE"))
         verify_probes(state_of(battle), decision, order, battle.turn)
 
     def answer(self, battle: Battle, decision: Decision, order: Order) -> None:

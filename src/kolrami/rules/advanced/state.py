@@ -67,6 +67,19 @@ class Officer:
         return value if self.on_duty else value // 2
 
 
+#: What stops a sensor lock holding, and a cloak working, in the order their reasons are given:
+#: (the Surroundings field, the reason).
+_NO_LOCK = (
+    ("nebula", "no lock holds in a nebula"),
+    ("layer", "no lock holds inside a gas giant's atmosphere"),
+)
+_NO_CLOAK = (
+    ("nebula", "cloaks do not work in a nebula"),
+    ("disk", "cloaks do not work in an accretion disk"),
+    ("layer", "cloaks do not work in a gas giant's atmosphere"),
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Surroundings:
     """What the terrain around a ship does to it now (module adv-terrain sets it through its
@@ -84,21 +97,18 @@ class Surroundings:
     @property
     def no_lock(self) -> str:
         """Why no sensor lock holds here, or ''."""
-        if self.nebula:
-            return "no lock holds in a nebula"
-        if self.layer:
-            return "no lock holds inside a gas giant's atmosphere"
-        return ""
+        return self._first(_NO_LOCK)
 
     @property
     def no_cloak(self) -> str:
         """Why a cloak does not work here, or ''."""
-        if self.nebula:
-            return "cloaks do not work in a nebula"
-        if self.disk:
-            return "cloaks do not work in an accretion disk"
-        if self.layer:
-            return "cloaks do not work in a gas giant's atmosphere"
+        return self._first(_NO_CLOAK)
+
+    def _first(self, table: tuple[tuple[str, str], ...]) -> str:
+        """The reason of the first of `table`'s (field, reason) whose field is set here, or ''."""
+        for name, why in table:
+            if getattr(self, name):
+                return why
         return ""
 
     @property

@@ -54,7 +54,7 @@ from kolrami.rules.advanced.orders import (
 )
 from kolrami.rules.advanced.state import state_of
 from kolrami.rules.module import rules_of
-from kolrami.rules.steps import Each, PhaseQuestion
+from kolrami.rules.steps import Each, PhaseQuestion, expect, listed_form
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -712,8 +712,7 @@ class _Tactics(PhaseQuestion):
 
     def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
         assert isinstance(decision, TacticsDecision)
-        if not isinstance(order, TacticsOrder):
-            raise IllegalOrderError(f"expected TACTICS ... or TACTICS NONE, got '{order}'")
+        order = expect(order, TacticsOrder, listed_form("TACTICS"))
         verify_tactics(decision, order)
 
     def answer(self, battle: Battle, decision: Decision, order: Order) -> None:

@@ -40,7 +40,7 @@ from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
 from kolrami.rules.advanced.state import state_of
 from kolrami.rules.module import rules_of
-from kolrami.rules.steps import Each, PhaseQuestion
+from kolrami.rules.steps import Each, PhaseQuestion, expect, listed_form
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -402,8 +402,7 @@ class _Webs(PhaseQuestion):
 
     def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
         assert isinstance(decision, WebDecision)
-        if not isinstance(order, WebOrder):
-            raise IllegalOrderError(f"expected WEB ... or WEB NONE, got '{order}'")
+        order = expect(order, WebOrder, listed_form("WEB"))
         verify_web(decision, order)
 
     def answer(self, battle: Battle, decision: Decision, order: Order) -> None:

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.advanced import AdvWeapon
-from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import cloak
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
@@ -31,7 +30,7 @@ from kolrami.rules.advanced.terrain import (
 )
 from kolrami.rules.advanced.terrain.common import TerrainState, strike, terrain_for, terrain_of
 from kolrami.rules.advanced.terrain_events import SurroundingsChanged
-from kolrami.rules.steps import Each, PhaseQuestion
+from kolrami.rules.steps import Each, PhaseQuestion, expect, listed_form
 from kolrami.scenarios.models import (
     BlackHole,
     GasGiant,
@@ -325,8 +324,7 @@ class _Lay(PhaseQuestion):
 
     def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
         assert isinstance(decision, LayDecision)
-        if not isinstance(order, LayOrder):
-            raise IllegalOrderError(f"expected LAY ... or LAY NONE, got '{order}'")
+        order = expect(order, LayOrder, listed_form("LAY"))
         mines.verify_lay(decision, order)
 
     def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
