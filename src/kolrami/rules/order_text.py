@@ -50,6 +50,16 @@ def matches(
     return out
 
 
+def groups(m: re.Match[str]) -> tuple[str, ...]:
+    """A matched item as the text of its pattern's groups, in order (an item of `Listed`)."""
+    return tuple(m.groups())
+
+
+def whole(m: re.Match[str]) -> str:
+    """A matched item as the whole token (an item of `Listed`)."""
+    return m.group(0)
+
+
 @dataclass(frozen=True, slots=True)
 class Listed(Generic[OrderT]):
     """An order that lists items of one form: built from the tuple of what `item` reads from

@@ -29,6 +29,7 @@ from kolrami.rules.advanced.orders import (
 from kolrami.rules.advanced.power import absorb, cut_power
 from kolrami.rules.advanced.state import ROLES, SHAKEN_LIMIT, AdvancedState, AdvShip
 from kolrami.rules.module import rules_of
+from kolrami.rules.steps import one_each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -350,15 +351,12 @@ def evasion_candidates(state: AdvancedState, side: str) -> list[str]:
 def verify_evasions(state: AdvancedState, decision: EvadeDecision, order: EvadeOrder) -> None:
     """Each evading ship is threatened by torpedoes and turns one hexside (ADV-EVA-01)."""
     seen: set[str] = set()
+    cannot = (
+        "cannot evade: no torpedo is declared at it, or it has no impulse power; ships that "
+        "can: {ships} (ADV-EVA-01)"
+    )
     for ship_id, turn in order.evasions:
-        if ship_id not in decision.ships:
-            raise IllegalOrderError(
-                f"{ship_id} cannot evade: no torpedo is declared at it, or it has no impulse "
-                f"power; ships that can: {', '.join(decision.ships) or 'none'} (ADV-EVA-01)"
-            )
-        if ship_id in seen:
-            raise IllegalOrderError(f"{ship_id} evades once a phase")
-        seen.add(ship_id)
+        one_each(ship_id, decision.ships, seen, cannot, "evades once a phase")
         if turn not in (-1, 1):
             raise IllegalOrderError(
                 f"{ship_id}: an evasion turns one hexside, -1 or +1 (ADV-EVA-01)"

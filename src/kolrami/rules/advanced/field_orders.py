@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from kolrami.engine.orders import GameDecision, GameOrder
-from kolrami.rules.order_text import Listed, listed
+from kolrami.rules.order_text import Listed, groups, listed
 
 #: The web actions by their letter.
 WEB_ACTIONS = {
@@ -172,16 +172,6 @@ def read_field(tokens: list[str], text: str) -> FieldOrder | None:
 
 #: The web and jamming orders list items of one form, or say NONE.
 _LISTS: dict[str, Listed[FieldOrder]] = {
-    "WEB": Listed(
-        WebOrder,
-        _WEB,
-        "a web action like A1:T>B2",
-        lambda m: (m.group(1), m.group(2), m.group(3)),
-    ),
-    "JAM": Listed(
-        JamOrder,
-        _JAM,
-        "a jamming like A1>B2, A1>p1 or A1>-",
-        lambda m: (m.group(1), m.group(2)),
-    ),
+    "WEB": Listed(WebOrder, _WEB, "a web action like A1:T>B2", groups),
+    "JAM": Listed(JamOrder, _JAM, "a jamming like A1>B2, A1>p1 or A1>-", groups),
 }

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 
 from kolrami.engine.orders import GameDecision, GameOrder
-from kolrami.rules.order_text import Listed, dotted, listed, signed
+from kolrami.rules.order_text import Listed, dotted, groups, listed, signed, whole
 
 
 def _non_negative(name: str, values: tuple[int, ...]) -> None:
@@ -470,36 +470,25 @@ def _attack(m: re.Match[str]) -> Attack:
     return Attack(m.group(1), weapons, m.group(3), m.group(4), bool(m.group(5)))
 
 
-def _whole(m: re.Match[str]) -> str:
-    return m.group(0)
+def _evasion(m: re.Match[str]) -> tuple[str, int]:
+    return m.group(1), int(m.group(2))
+
+
+def _plan_of(m: re.Match[str]) -> tuple[str, tuple[int, ...]]:
+    return m.group(1), _split(m.group(2))
 
 
 #: Every advanced order but MOVE lists items of one form, or says NONE.
 _LISTS: dict[str, Listed[AdvancedOrder]] = {
-    "BONUS": Listed(
-        BonusOrder,
-        _BONUS,
-        "a bonus like A1.science:shields",
-        lambda m: (m.group(1), m.group(2), m.group(3)),
-    ),
-    "LOCK": Listed(
-        LockOrder,
-        _PAIR,
-        "a lock like A1:B2, or a search like A1:?3",
-        lambda m: (m.group(1), m.group(2)),
-    ),
+    "BONUS": Listed(BonusOrder, _BONUS, "a bonus like A1.science:shields", groups),
+    "LOCK": Listed(LockOrder, _PAIR, "a lock like A1:B2, or a search like A1:?3", groups),
     "POWER": Listed(PowerOrder, _PLAN, "a power plan like A1:M6/S/W10.5.1", _plan),
     "ATTACK": Listed(AttackOrder, _ATTACK, "an attack like A1:0+1>B2@impulse*", _attack),
-    "DECLOAK": Listed(DecloakOrder, _SHIP_ID, "a ship id like A1", _whole),
-    "LAY": Listed(LayOrder, _SHIP_ID, "a ship id like A1", _whole),
-    "EVADE": Listed(
-        EvadeOrder, _EVADE, "an evasion like A1:+1", lambda m: (m.group(1), int(m.group(2)))
-    ),
+    "DECLOAK": Listed(DecloakOrder, _SHIP_ID, "a ship id like A1", whole),
+    "LAY": Listed(LayOrder, _SHIP_ID, "a ship id like A1", whole),
+    "EVADE": Listed(EvadeOrder, _EVADE, "an evasion like A1:+1", _evasion),
     "SHIELDS": Listed(
-        ShieldOrder,
-        _SHIELDS,
-        "a redistribution like A1=16.16.10.16.16.16",
-        lambda m: (m.group(1), _split(m.group(2))),
+        ShieldOrder, _SHIELDS, "a redistribution like A1=16.16.10.16.16.16", _plan_of
     ),
-    "TACTICS": Listed(TacticsOrder, _ACTION, "an action like A1:tractor>B2=full", _whole),
+    "TACTICS": Listed(TacticsOrder, _ACTION, "an action like A1:tractor>B2=full", whole),
 }
