@@ -45,12 +45,11 @@ def listed_form(head: str) -> str:
 
 def one_each(ship: str, ships: Sequence[str], seen: set[str], cannot: str, twice: str) -> None:
     """Check that an order gives `ship` something only if its decision lists it (`ships`), and
-    once (`seen` collects those given): else IllegalOrderError, the ship's id then `cannot`
-    (`{ships}` in it: the ships that can) or `twice`."""
-    if ship not in ships:
-        raise IllegalOrderError(f"{ship} " + cannot.format(ships=", ".join(ships) or "none"))
-    if ship in seen:
-        raise IllegalOrderError(f"{ship} {twice}")
+    once (`seen` collects those given): else IllegalOrderError, the ship's id then `cannot` or
+    `twice` (`{ships}` in either: the ships that can)."""
+    if ship not in ships or ship in seen:
+        why = cannot if ship not in ships else twice
+        raise IllegalOrderError(f"{ship} " + why.format(ships=", ".join(ships) or "none"))
     seen.add(ship)
 
 

@@ -66,7 +66,7 @@ from kolrami.rules.advanced.terrain import seen_scenario
 from kolrami.rules.advanced.view import AdvancedView
 from kolrami.rules.fpf.movement import move_single
 from kolrami.rules.fpf.orders import Maneuver
-from kolrami.rules.steps import Asked, Call, Each, PhaseQuestion, expect
+from kolrami.rules.steps import Asked, Call, Each, PhaseQuestion, expect, one_each
 from kolrami.scenarios.models import Scenario
 
 #: Bump whenever a change can alter an advanced battle's outcome for the same inputs (GUIDE 3.10).
@@ -410,13 +410,11 @@ def _ask_shields(battle: Battle, side: str, phase: int) -> ShieldDecision | None
 def _check_shields(battle: Battle, decision: ShieldDecision, order: ShieldOrder) -> None:
     state = state_of(battle)
     seen: set[str] = set()
+    cannot = (
+        "cannot redistribute now (once a phase, shields up); ships that can: {ships} (ADV-SEQ-05)"
+    )
     for ship_id, new in order.plans:
-        if ship_id not in decision.ships or ship_id in seen:
-            raise IllegalOrderError(
-                f"{ship_id} cannot redistribute now (once a phase, shields up); ships that "
-                f"can: {', '.join(decision.ships)} (ADV-SEQ-05)"
-            )
-        seen.add(ship_id)
+        one_each(ship_id, decision.ships, seen, cannot, cannot)
         power.verify_redistribution(state.of(ship_id), new)
 
 
