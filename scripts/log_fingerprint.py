@@ -9,6 +9,7 @@ pairings, 30 seeds each by default). Run it before and after a change: the two l
     python scripts/log_fingerprint.py --seeds 100
     python scripts/log_fingerprint.py --admiral 12   # and 12 admiral:budget=64 battles (search)
     python scripts/log_fingerprint.py --peak-admiral 6   # and 6 in Peak Performance
+    python scripts/log_fingerprint.py --advanced 4   # and the advanced game's scenarios, 4 seeds
 
 The admiral's battles check what the doctrines' do not: the battle clone and `rules.resume`,
 played thousands of times a battle by the search (standard battles; in Peak Performance it also
@@ -21,21 +22,32 @@ import argparse
 import hashlib
 
 from kolrami.fleet import load_fleet
-from kolrami.scenarios.models import builtin_scenario
+from kolrami.scenarios.models import BUILTIN, builtin_scenario
 from kolrami.sim.play import simulate
 
 SCENARIOS = ("standard", "peak-performance")
 PAIRINGS = (("aggressive", "aggressive"), ("kiting", "aggressive"), ("kiting", "random"))
+#: the other built-in scenarios are the advanced game's (terrain, tactics, webs, probes ...),
+#: played by the doctrine that knows it and the random captain
+ADVANCED = tuple(name for name in BUILTIN if name not in SCENARIOS)
+ADVANCED_PAIRINGS = (("aggressive", "aggressive"), ("aggressive", "random"), ("random", "random"))
+DEFAULT_FLEETS = ("presets:federation-cruisers", "presets:klingon-wolfpack")
 
 
-def fingerprint(seeds: int) -> tuple[int, str]:
-    """How many battles were played and the SHA-256 over their logs' own SHA-256s, in order."""
-    fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-wolfpack"))
+def fingerprint(
+    seeds: int,
+    names: tuple[str, ...] = SCENARIOS,
+    pairings: tuple[tuple[str, str], ...] = PAIRINGS,
+) -> tuple[int, str]:
+    """How many battles were played and the SHA-256 over their logs' own SHA-256s, in order
+    (each scenario's own fleets where it names them)."""
     digest = hashlib.sha256()
     played = 0
-    for name in SCENARIOS:
+    for name in names:
         scenario = builtin_scenario(name)
-        for captains in PAIRINGS:
+        a, b = scenario.fleets or DEFAULT_FLEETS
+        fleets = (load_fleet(a), load_fleet(b))
+        for captains in pairings:
             for seed in range(seeds):
                 digest.update(simulate(scenario, fleets, captains, seed).log.sha256().encode())
                 played += 1
@@ -65,6 +77,9 @@ def main() -> None:
         default=0,
         help="also this many admiral:budget=64 battles in Peak Performance",
     )
+    parser.add_argument(
+        "--advanced", type=int, default=0, help="also the advanced scenarios, this many seeds"
+    )
     args = parser.parse_args()
     played, digest = fingerprint(args.seeds)
     print(f"{played} battles {digest}")
@@ -74,6 +89,9 @@ def main() -> None:
     if args.peak_admiral:
         played, digest = admiral_fingerprint(args.peak_admiral, "peak-performance")
         print(f"{played} Peak Performance admiral battles {digest}")
+    if args.advanced:
+        played, digest = fingerprint(args.advanced, ADVANCED, ADVANCED_PAIRINGS)
+        print(f"{played} advanced battles {digest}")
 
 
 if __name__ == "__main__":

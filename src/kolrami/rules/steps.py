@@ -9,20 +9,48 @@ a battle copied mid-phase (`Battle.clone`) carries on exactly where it stood.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
 
 from kolrami.engine.driver import Step
+from kolrami.engine.orders import GameDecision, GameOrder, IllegalOrderError
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.orders import Decision, Order
 
-__all__ = ["Call", "Each", "Hooks", "Question"]
+__all__ = ["Asked", "Call", "Each", "Hooks", "Question", "expect", "listed_form", "one_each"]
+
+T = TypeVar("T")
+D = TypeVar("D", bound=GameDecision)
+R = TypeVar("R", bound=GameOrder)
 
 #: What a decision hook returns: the steps its phase needs, run in order.
 Steps = Sequence[Step]
+
+
+def expect(order: Order, kind: type[T], what: str) -> T:
+    """`order` as the kind a question asks for; IllegalOrderError saying `what` it expected
+    (an order's form, see `listed_form`) when it is another."""
+    if not isinstance(order, kind):
+        raise IllegalOrderError(f"expected {what}, got '{order}'")
+    return order
+
+
+def listed_form(head: str) -> str:
+    """The form an order of listed items takes, as `expect` names it: `LAY ... or LAY NONE`."""
+    return f"{head} ... or {head} NONE"
+
+
+def one_each(ship: str, ships: Sequence[str], seen: set[str], cannot: str, twice: str) -> None:
+    """Check that an order gives `ship` something only if its decision lists it (`ships`), and
+    once (`seen` collects those given): else IllegalOrderError, the ship's id then `cannot` or
+    `twice` (`{ships}` in either: the ships that can)."""
+    if ship not in ships or ship in seen:
+        why = cannot if ship not in ships else twice
+        raise IllegalOrderError(f"{ship} " + why.format(ships=", ".join(ships) or "none"))
+    seen.add(ship)
 
 
 class Call(Step):
@@ -95,6 +123,52 @@ class PhaseQuestion(Question):
 
     def __init__(self, phase: int) -> None:
         self.phase = phase
+
+
+class Asked(PhaseQuestion, Generic[D, R]):
+    """A question declared rather than written out as a class, one whose order lists items or
+    says NONE (`head` ... | `head` NONE): `asks(battle, item, phase)` is the decision for `item`
+    now (None: pass it by); the order must be a `order`, `check(battle, decision, order)`
+    raises IllegalOrderError when it is not legal and `carry_out(battle, decision, order)` does
+    it. `at(phase)` is the same question in another phase of the turn (0: of the whole turn)."""
+
+    __slots__ = ("asks", "carry_out", "check", "decision", "head", "order")
+
+    def __init__(
+        self,
+        decision: type[D],
+        order: type[R],
+        head: str,
+        asks: Callable[[Battle, str, int], D | None],
+        check: Callable[[Battle, D, R], None],
+        carry_out: Callable[[Battle, D, R], None],
+        phase: int = 0,
+    ) -> None:
+        super().__init__(phase)
+        self.decision = decision
+        self.order = order
+        self.head = head
+        self.asks = asks
+        self.check = check
+        self.carry_out = carry_out
+
+    def at(self, phase: int) -> Asked[D, R]:
+        """This question in phase `phase`."""
+        return Asked(
+            self.decision, self.order, self.head, self.asks, self.check, self.carry_out, phase
+        )
+
+    def ask(self, battle: Battle, item: str) -> Decision | None:
+        return self.asks(battle, item, self.phase)
+
+    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, self.decision)
+        self.check(battle, decision, expect(order, self.order, listed_form(self.head)))
+
+    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
+        assert isinstance(decision, self.decision)
+        assert isinstance(order, self.order)
+        self.carry_out(battle, decision, order)
 
 
 class Each(Step):

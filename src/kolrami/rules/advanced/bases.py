@@ -10,8 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from kolrami.engine.orders import IllegalOrderError
-
 #: A ship docks from the base's hex or the ring of hexes around it (ADV-BASE-01).
 DOCK_HEXES = 1.5
 #: Each officer on duty repairs a point a phase docked; 2% of the casualties come back
@@ -52,20 +50,6 @@ def dock_problem(
     if docked_here >= berths:
         return f"the base's {berths} berth(s) are full (ADV-BASE-06)"
     return None
-
-
-def verify_dock(
-    hexes: float,
-    allied: bool,
-    base_is_base: bool,
-    docked_here: int,
-    berths: int,
-    already_docked: bool,
-) -> None:
-    """Raise IllegalOrderError with the reason when the ship may not dock."""
-    problem = dock_problem(hexes, allied, base_is_base, docked_here, berths, already_docked)
-    if problem is not None:
-        raise IllegalOrderError(problem)
 
 
 def dock_repair(officers_on_duty: int, docked: int) -> int:

@@ -29,13 +29,12 @@ from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
 from kolrami.rules.advanced.orders import DecloakDecision, DecloakOrder
 from kolrami.rules.advanced.state import state_of
-from kolrami.rules.advanced.terrain_events import TerrainCheck
-from kolrami.rules.steps import Call, Each, PhaseQuestion
+from kolrami.rules.advanced.terrain_events import terrain_check
+from kolrami.rules.steps import Asked, Call, Each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.driver import Step
-    from kolrami.engine.orders import Decision, Order
     from kolrami.rules.advanced.state import AdvancedState, AdvShip
 
 CLOAK_CLAUSES = (
@@ -147,17 +146,7 @@ def interference(battle: Battle, state: AdvancedState, ship: AdvShip) -> None:
     """Near a black hole (outside its disk, where no cloak works at all) a cloaked ship rolls
     Cloak Tech once a game turn, its power already spent; a failure drops the cloak for the
     turn (ADV-CLOAK-09)."""
-    result = check(battle.dice, cloak_tech(ship), ship.penalty)
-    passed = result.outcome.passed
-    battle.note(
-        TerrainCheck,
-        ship.id,
-        "black hole interference Cloak Tech",
-        result.roll + result.modifier,
-        result.rating,
-        passed,
-    )
-    if not passed:
+    if not terrain_check(battle, ship, "black hole interference Cloak Tech", cloak_tech(ship)):
         disengage(battle, state, ship, "natural interference near a black hole")
 
 
@@ -390,7 +379,7 @@ class CloakingDevice(AdvancedModule):
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
     ) -> Sequence[Step]:
-        return (Each(_Decloak(phase), sides), Call(_pings))
+        return (Each(_DECLOAK.at(phase), sides), Call(_pings))
 
     def adv_phase_end(self, battle: Battle, state: AdvancedState, phase: int) -> None:
         for a in state.ships.values():
@@ -429,38 +418,6 @@ class CloakingDevice(AdvancedModule):
         return f"{what} this turn" + (f", {len(shaken)} lock(s) shaken off" if shaken else "")
 
 
-class _Decloak(PhaseQuestion):
-    """A side's cloaked ships may drop the cloak to fire (ADV-CLOAK-01)."""
-
-    __slots__ = ()
-
-    def ask(self, battle: Battle, item: str) -> Decision | None:
-        state = state_of(battle)
-        ships = tuple(a.id for a in state.side(item) if a.hidden and combat.can_fire(a, True))
-        return DecloakDecision(item, self.phase, ships) if ships else None
-
-    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(decision, DecloakDecision)
-        if not isinstance(order, DecloakOrder):
-            raise IllegalOrderError(f"expected DECLOAK ... or DECLOAK NONE, got '{order}'")
-        ships = decision.ships
-        for ship_id in order.ships:
-            if ship_id not in ships or order.ships.count(ship_id) > 1:
-                raise IllegalOrderError(
-                    f"{ship_id} cannot decloak now: ships that can (cloaked, with a weapon "
-                    f"ready): {', '.join(ships)} (ADV-CLOAK-01)"
-                )
-
-    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(order, DecloakOrder)
-        state = state_of(battle)
-        for ship_id in order.ships:
-            a = state.of(ship_id)
-            a.decloaked = True
-            battle.note(ae.CloakChanged, a.id, False, "drops the cloak to fire")
-            fresh_locks(battle, state, a)
-
-
 def _pings(battle: Battle) -> None:
     """Ships locked on a cloaked enemy may ping it when it moved (ADV-CLOAK-03)."""
     state = state_of(battle)
@@ -476,3 +433,32 @@ def _pings(battle: Battle) -> None:
         if pinged:
             target.pinged_by.add(a.id)
         battle.note(ae.CloakPinged, a.id, target.id, d10, needed, target.moved_last, pinged)
+
+
+def _ask_decloak(battle: Battle, side: str, phase: int) -> DecloakDecision | None:
+    """A side's cloaked ships may drop the cloak to fire (ADV-CLOAK-01)."""
+    state = state_of(battle)
+    ships = tuple(a.id for a in state.side(side) if a.hidden and combat.can_fire(a, True))
+    return DecloakDecision(side, phase, ships) if ships else None
+
+
+def _check_decloak(battle: Battle, decision: DecloakDecision, order: DecloakOrder) -> None:
+    ships = decision.ships
+    for ship_id in order.ships:
+        if ship_id not in ships or order.ships.count(ship_id) > 1:
+            raise IllegalOrderError(
+                f"{ship_id} cannot decloak now: ships that can (cloaked, with a weapon "
+                f"ready): {', '.join(ships)} (ADV-CLOAK-01)"
+            )
+
+
+def _decloak(battle: Battle, decision: DecloakDecision, order: DecloakOrder) -> None:
+    state = state_of(battle)
+    for ship_id in order.ships:
+        a = state.of(ship_id)
+        a.decloaked = True
+        battle.note(ae.CloakChanged, a.id, False, "drops the cloak to fire")
+        fresh_locks(battle, state, a)
+
+
+_DECLOAK = Asked(DecloakDecision, DecloakOrder, "DECLOAK", _ask_decloak, _check_decloak, _decloak)

@@ -29,6 +29,7 @@ from kolrami.rules.advanced.orders import (
 from kolrami.rules.advanced.power import absorb, cut_power
 from kolrami.rules.advanced.state import ROLES, SHAKEN_LIMIT, AdvancedState, AdvShip
 from kolrami.rules.module import rules_of
+from kolrami.rules.steps import one_each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -350,15 +351,12 @@ def evasion_candidates(state: AdvancedState, side: str) -> list[str]:
 def verify_evasions(state: AdvancedState, decision: EvadeDecision, order: EvadeOrder) -> None:
     """Each evading ship is threatened by torpedoes and turns one hexside (ADV-EVA-01)."""
     seen: set[str] = set()
+    cannot = (
+        "cannot evade: no torpedo is declared at it, or it has no impulse power; ships that "
+        "can: {ships} (ADV-EVA-01)"
+    )
     for ship_id, turn in order.evasions:
-        if ship_id not in decision.ships:
-            raise IllegalOrderError(
-                f"{ship_id} cannot evade: no torpedo is declared at it, or it has no impulse "
-                f"power; ships that can: {', '.join(decision.ships) or 'none'} (ADV-EVA-01)"
-            )
-        if ship_id in seen:
-            raise IllegalOrderError(f"{ship_id} evades once a phase")
-        seen.add(ship_id)
+        one_each(ship_id, decision.ships, seen, cannot, "evades once a phase")
         if turn not in (-1, 1):
             raise IllegalOrderError(
                 f"{ship_id}: an evasion turns one hexside, -1 or +1 (ADV-EVA-01)"
@@ -424,20 +422,8 @@ def fire(battle: Battle, state: AdvancedState, attack: Attack) -> None:
     dist = distance(adv, target)
     label = weapons[0].kind.value + (" pair" if len(weapons) > 1 else "")
     # Without a sensor lock on the target the gunner fires by hand (ADV-FIRE-03).
-    if not (adv.sensors_ok and adv.lock == target.id):
-        result = check(battle.dice, adv.rating("helm", "weapons"), adv.penalty)
-        battle.note(
-            ae.FireCheck,
-            adv.id,
-            target.id,
-            "manual fire",
-            result.roll,
-            result.modifier,
-            result.rating,
-            result.outcome.passed,
-        )
-        if not result.outcome.passed:
-            return
+    if not (adv.sensors_ok and adv.lock == target.id) and not manual_fire(battle, adv, target.id):
+        return
     if not state.rules.fire_gate(battle, state, adv, target):
         return  # a cloaked target: Weapons and Sensors checks (ADV-CLOAK-04)
     # without an aimed lock (and always for torpedoes) the location is rolled (ADV-LOCK-03)
@@ -640,3 +626,12 @@ def _location_effect(
     if loc is AdvLocation.CREW:
         return "crew quarters: double casualties", []
     return "", []
+
+
+def manual_fire(battle: Battle, adv: AdvShip, target: str) -> bool:
+    """The Weapons check of a gunner firing by hand at `target`, without a sensor lock on it
+    (ADV-FIRE-03): logged as a FireCheck; whether it passed."""
+    result = check(battle.dice, adv.rating("helm", "weapons"), adv.penalty)
+    rolled = (result.roll, result.modifier, result.rating, result.outcome.passed)
+    battle.note(ae.FireCheck, adv.id, target, "manual fire", *rolled)
+    return result.outcome.passed

@@ -27,13 +27,12 @@ from kolrami.rules.advanced.field_events import ChannelOpen, JamTried, comms_of,
 from kolrami.rules.advanced.field_orders import JamDecision, JamOrder
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import SHARED_CODES
-from kolrami.rules.advanced.state import state_of
-from kolrami.rules.steps import Each, Question
+from kolrami.rules.advanced.state import by_order, on_decision, state_of
+from kolrami.rules.steps import Asked, Each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.driver import Step
-    from kolrami.engine.orders import Decision, Order
     from kolrami.rules.advanced.state import AdvancedState
 
 COMM_CLAUSES = ("ADV-COMM-03", "ADV-COMM-04", "ADV-COMM-05")
@@ -135,24 +134,12 @@ class Communications(AdvancedModule):
         return (Each(_JAMS, sides),)
 
 
-class _Jams(Question):
+def _ask_jams(battle: Battle, side: str, phase: int) -> JamDecision | None:
     """In a turn's first phase a side's ships may start or stop jamming (ADV-COMM-04)."""
-
-    __slots__ = ()
-
-    def ask(self, battle: Battle, item: str) -> Decision | None:
-        options = tuple(jam_options(state_of(battle), item))
-        return JamDecision(item, battle.turn, options) if options else None
-
-    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(decision, JamDecision)
-        if not isinstance(order, JamOrder):
-            raise IllegalOrderError(f"expected JAM ... or JAM NONE, got '{order}'")
-        verify_jams(decision, order)
-
-    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(order, JamOrder)
-        carry_out(battle, state_of(battle), order)
+    options = tuple(jam_options(state_of(battle), side))
+    return JamDecision(side, battle.turn, options) if options else None
 
 
-_JAMS = _Jams()
+_JAMS = Asked(
+    JamDecision, JamOrder, "JAM", _ask_jams, on_decision(verify_jams), by_order(carry_out)
+)

@@ -15,7 +15,7 @@ and this one know nothing of each other (kolrami.engine.driver.register_driver).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, TypeVar
+from typing import Final
 
 from kolrami.catalog.advanced import AdvWeapon, advanced_pack
 from kolrami.engine import events as ev
@@ -25,6 +25,7 @@ from kolrami.engine.orders import Decision, IllegalOrderError, Order
 from kolrami.errors import InvalidInputError
 from kolrami.rules.advanced import combat, officers, power
 from kolrami.rules.advanced import events as ae
+from kolrami.rules.advanced.combat import verify_attacks, verify_evasions
 from kolrami.rules.advanced.modules import (
     NO_CLOAKS,
     PART_ONE,
@@ -33,6 +34,7 @@ from kolrami.rules.advanced.modules import (
     AdvancedRules,
     AfterMove,
 )
+from kolrami.rules.advanced.officers import verify_bonus, verify_locks
 from kolrami.rules.advanced.orders import (
     AttackDecision,
     AttackOrder,
@@ -49,12 +51,14 @@ from kolrami.rules.advanced.orders import (
     ShieldDecision,
     ShieldOrder,
 )
+from kolrami.rules.advanced.power import verify_power
 from kolrami.rules.advanced.state import (
     KEY,
     PHASES,
     AdvancedState,
     AdvShip,
     allowance,
+    on_state,
     setup,
     state_of,
 )
@@ -62,19 +66,11 @@ from kolrami.rules.advanced.terrain import seen_scenario
 from kolrami.rules.advanced.view import AdvancedView
 from kolrami.rules.fpf.movement import move_single
 from kolrami.rules.fpf.orders import Maneuver
-from kolrami.rules.steps import Call, Each, PhaseQuestion, Question
+from kolrami.rules.steps import Asked, Call, Each, PhaseQuestion, expect, one_each
 from kolrami.scenarios.models import Scenario
 
 #: Bump whenever a change can alter an advanced battle's outcome for the same inputs.
 ADVANCED_RULES_VERSION = "adv-3"
-
-T = TypeVar("T")
-
-
-def _expect(order: Order, kind: type[T], what: str) -> T:
-    if not isinstance(order, kind):
-        raise IllegalOrderError(f"expected {what}, got '{order}'")
-    return order
 
 
 def verify_move(adv: AdvShip, decision: MoveDecision, order: MoveOrder) -> None:
@@ -211,79 +207,10 @@ def _turn_start(battle: Battle) -> None:
     )
 
 
-class _Bonus(Question):
-    """Every officer but the Captain may take one bonus roll (ADV-OFF-03)."""
-
-    __slots__ = ()
-
-    def ask(self, battle: Battle, item: str) -> Decision | None:
-        state = state_of(battle)
-        ships = tuple(a.id for a in state.side(item) if officers.bonus_options(state, a))
-        return BonusDecision(item, ships) if ships else None
-
-    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(decision, BonusDecision)
-        got = _expect(order, BonusOrder, "BONUS ... or BONUS NONE")
-        officers.verify_bonus(state_of(battle), decision, got)
-
-    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(order, BonusOrder)
-        state = state_of(battle)
-        for ship_id, role, choice in order.choices:
-            officers.take_bonus(battle, state, state.of(ship_id), role, choice)
-
-
 def _recover(battle: Battle) -> None:
     for a in state_of(battle).ships.values():
         if a.alive:
             officers.recover(battle, a)
-
-
-class _Locks(Question):
-    """Ships try sensor locks on enemies (ADV-SENS-01)."""
-
-    __slots__ = ()
-
-    def ask(self, battle: Battle, item: str) -> Decision | None:
-        state = state_of(battle)
-        ships = tuple(a.id for a in officers.lock_candidates(state, item))
-        if not ships or not state.side(other(item)):
-            return None
-        return LockDecision(item, ships)
-
-    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(decision, LockDecision)
-        got = _expect(order, LockOrder, "LOCK ... or LOCK NONE")
-        officers.verify_locks(state_of(battle), decision, got)
-
-    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(order, LockOrder)
-        state = state_of(battle)
-        for ship_id, target in order.locks:
-            officers.try_lock(battle, state, state.of(ship_id), target)
-
-
-class _Power(Question):
-    """Each side allocates its ships' power (ADV-POW-01)."""
-
-    __slots__ = ()
-
-    def ask(self, battle: Battle, item: str) -> Decision | None:
-        ships = tuple(a.id for a in state_of(battle).side(item))
-        return PowerDecision(item, ships) if ships else None
-
-    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(decision, PowerDecision)
-        got = _expect(order, PowerOrder, "POWER ... or POWER NONE")
-        power.verify_power(state_of(battle), decision, got)
-
-    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(decision, PowerDecision)
-        assert isinstance(order, PowerOrder)
-        state = state_of(battle)
-        for ship_id in decision.ships:
-            adv = state.of(ship_id)
-            power.apply_plan(battle, state, adv, order.plan_of(ship_id) or power.idle_plan(adv))
 
 
 def _power_set(battle: Battle) -> None:
@@ -334,7 +261,7 @@ class _Move(PhaseQuestion):
 
     def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
         assert isinstance(decision, MoveDecision)
-        got = _expect(order, MoveOrder, f"MOVE {decision.ship} n T0 T0")
+        got = expect(order, MoveOrder, f"MOVE {decision.ship} n T0 T0")
         verify_move(state_of(battle).of(decision.ship), decision, got)
         if decision.straight and (got.turn1 or got.turn2):
             raise IllegalOrderError(
@@ -371,99 +298,20 @@ class _Moved(Step):
         phase, sides = self.phase, self.sides
         battle.then(
             AfterMove(phase, sides, 0),
-            Each(_Attack(phase), sides),
-            Each(_Evade(phase), sides),  # evasion is declared before the enemy fires (ADV-EVA-03)
+            Each(_ATTACK.at(phase), sides),
+            Each(
+                _EVADE.at(phase), sides
+            ),  # evasion is declared before the enemy fires (ADV-EVA-03)
             Call(_resolve),
-            Each(_Redistribute(phase), sides),
+            Each(_REDISTRIBUTE.at(phase), sides),
             Call(_end_phase, phase),
             _Phase(phase + 1, sides),
         )
         return None
 
 
-class _Attack(PhaseQuestion):
-    """A side declares its attacks (ADV-SEQ-02)."""
-
-    __slots__ = ()
-
-    def ask(self, battle: Battle, item: str) -> Decision | None:
-        state = state_of(battle)
-        ships = tuple(
-            a.id
-            for a in state.side(item)
-            if combat.can_fire(a) and not state.rules.fire_barred(state, a)
-        )
-        if not ships or not state.side(other(item)):
-            return None
-        return AttackDecision(item, self.phase, ships)
-
-    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(decision, AttackDecision)
-        got = _expect(order, AttackOrder, "ATTACK ... or ATTACK NONE")
-        combat.verify_attacks(state_of(battle), decision, got)
-
-    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(decision, AttackDecision)
-        assert isinstance(order, AttackOrder)
-        state = state_of(battle)
-        for ship_id in decision.ships:
-            combat.declare(state, state.of(ship_id), order.attacks)
-
-
-class _Evade(PhaseQuestion):
-    """A side's threatened ships may evade (ADV-EVA-03)."""
-
-    __slots__ = ()
-
-    def ask(self, battle: Battle, item: str) -> Decision | None:
-        threatened = tuple(combat.evasion_candidates(state_of(battle), item))
-        return EvadeDecision(item, self.phase, threatened) if threatened else None
-
-    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(decision, EvadeDecision)
-        got = _expect(order, EvadeOrder, "EVADE ... or EVADE NONE")
-        combat.verify_evasions(state_of(battle), decision, got)
-
-    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(order, EvadeOrder)
-        state = state_of(battle)
-        for ship_id, turn in order.evasions:
-            combat.evade(battle, state, state.of(ship_id), turn)
-
-
 def _resolve(battle: Battle) -> None:
     combat.resolve(battle, state_of(battle))
-
-
-class _Redistribute(PhaseQuestion):
-    """Leftover shield points may be moved between facings with a Shield Tech check
-    (ADV-SEQ-05)."""
-
-    __slots__ = ()
-
-    def ask(self, battle: Battle, item: str) -> Decision | None:
-        ships = tuple(a.id for a in state_of(battle).side(item) if a.shielded)
-        return ShieldDecision(item, self.phase, ships) if ships else None
-
-    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(decision, ShieldDecision)
-        got = _expect(order, ShieldOrder, "SHIELDS ... or SHIELDS NONE")
-        state = state_of(battle)
-        seen: set[str] = set()
-        for ship_id, new in got.plans:
-            if ship_id not in decision.ships or ship_id in seen:
-                raise IllegalOrderError(
-                    f"{ship_id} cannot redistribute now (once a phase, shields up); ships that "
-                    f"can: {', '.join(decision.ships)} (ADV-SEQ-05)"
-                )
-            seen.add(ship_id)
-            power.verify_redistribution(state.of(ship_id), new)
-
-    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(order, ShieldOrder)
-        state = state_of(battle)
-        for ship_id, new in order.plans:
-            power.redistribute(battle, state.of(ship_id), new)
 
 
 def _end_phase(battle: Battle, phase: int) -> None:
@@ -474,9 +322,106 @@ def _end_phase(battle: Battle, phase: int) -> None:
 
 
 _NEXT_TURN: Final = _NextTurn()
-_BONUS: Final = _Bonus()
-_LOCKS: Final = _Locks()
-_POWER: Final = _Power()
+
+
+# --- the turn's questions put to each side: who may, what is legal, what it does -------------
+
+
+def _ask_bonus(battle: Battle, side: str, phase: int) -> BonusDecision | None:
+    """Every officer but the Captain may take one bonus roll (ADV-OFF-03)."""
+    state = state_of(battle)
+    ships = tuple(a.id for a in state.side(side) if officers.bonus_options(state, a))
+    return BonusDecision(side, ships) if ships else None
+
+
+def _take_bonuses(battle: Battle, decision: BonusDecision, order: BonusOrder) -> None:
+    state = state_of(battle)
+    for ship_id, role, choice in order.choices:
+        officers.take_bonus(battle, state, state.of(ship_id), role, choice)
+
+
+def _ask_locks(battle: Battle, side: str, phase: int) -> LockDecision | None:
+    """Ships try sensor locks on enemies (ADV-SENS-01)."""
+    state = state_of(battle)
+    ships = tuple(a.id for a in officers.lock_candidates(state, side))
+    if not ships or not state.side(other(side)):
+        return None
+    return LockDecision(side, ships)
+
+
+def _try_locks(battle: Battle, decision: LockDecision, order: LockOrder) -> None:
+    state = state_of(battle)
+    for ship_id, target in order.locks:
+        officers.try_lock(battle, state, state.of(ship_id), target)
+
+
+def _ask_power(battle: Battle, side: str, phase: int) -> PowerDecision | None:
+    """Each side allocates its ships' power (ADV-POW-01)."""
+    ships = tuple(a.id for a in state_of(battle).side(side))
+    return PowerDecision(side, ships) if ships else None
+
+
+def _allocate(battle: Battle, decision: PowerDecision, order: PowerOrder) -> None:
+    """Every ship of the decision: its plan, or the idle plan when the order gives none."""
+    state = state_of(battle)
+    for ship_id in decision.ships:
+        adv = state.of(ship_id)
+        power.apply_plan(battle, state, adv, order.plan_of(ship_id) or power.idle_plan(adv))
+
+
+def _ask_attack(battle: Battle, side: str, phase: int) -> AttackDecision | None:
+    """A side declares its attacks (ADV-SEQ-02)."""
+    state = state_of(battle)
+    ships = tuple(
+        a.id
+        for a in state.side(side)
+        if combat.can_fire(a) and not state.rules.fire_barred(state, a)
+    )
+    if not ships or not state.side(other(side)):
+        return None
+    return AttackDecision(side, phase, ships)
+
+
+def _declare(battle: Battle, decision: AttackDecision, order: AttackOrder) -> None:
+    state = state_of(battle)
+    for ship_id in decision.ships:
+        combat.declare(state, state.of(ship_id), order.attacks)
+
+
+def _ask_evade(battle: Battle, side: str, phase: int) -> EvadeDecision | None:
+    """A side's threatened ships may evade (ADV-EVA-03)."""
+    threatened = tuple(combat.evasion_candidates(state_of(battle), side))
+    return EvadeDecision(side, phase, threatened) if threatened else None
+
+
+def _evade(battle: Battle, decision: EvadeDecision, order: EvadeOrder) -> None:
+    state = state_of(battle)
+    for ship_id, turn in order.evasions:
+        combat.evade(battle, state, state.of(ship_id), turn)
+
+
+def _ask_shields(battle: Battle, side: str, phase: int) -> ShieldDecision | None:
+    """Leftover shield points may be moved between facings with a Shield Tech check
+    (ADV-SEQ-05)."""
+    ships = tuple(a.id for a in state_of(battle).side(side) if a.shielded)
+    return ShieldDecision(side, phase, ships) if ships else None
+
+
+def _check_shields(battle: Battle, decision: ShieldDecision, order: ShieldOrder) -> None:
+    state = state_of(battle)
+    seen: set[str] = set()
+    cannot = (
+        "cannot redistribute now (once a phase, shields up); ships that can: {ships} (ADV-SEQ-05)"
+    )
+    for ship_id, new in order.plans:
+        one_each(ship_id, decision.ships, seen, cannot, cannot)
+        power.verify_redistribution(state.of(ship_id), new)
+
+
+def _redistribute(battle: Battle, decision: ShieldDecision, order: ShieldOrder) -> None:
+    state = state_of(battle)
+    for ship_id, new in order.plans:
+        power.redistribute(battle, state.of(ship_id), new)
 
 
 class AdvancedCore(AdvancedModule):
@@ -565,3 +510,15 @@ class AdvancedCore(AdvancedModule):
 
     def opening(self, battle: Battle) -> Sequence[Step]:
         return opening(battle)
+
+
+#: The questions of the game turn, each (decision, order, head, who is asked, the check, what
+#: the order does).
+_BONUS, _LOCKS, _POWER, _ATTACK, _EVADE, _REDISTRIBUTE = (
+    Asked(BonusDecision, BonusOrder, "BONUS", _ask_bonus, on_state(verify_bonus), _take_bonuses),
+    Asked(LockDecision, LockOrder, "LOCK", _ask_locks, on_state(verify_locks), _try_locks),
+    Asked(PowerDecision, PowerOrder, "POWER", _ask_power, on_state(verify_power), _allocate),
+    Asked(AttackDecision, AttackOrder, "ATTACK", _ask_attack, on_state(verify_attacks), _declare),
+    Asked(EvadeDecision, EvadeOrder, "EVADE", _ask_evade, on_state(verify_evasions), _evade),
+    Asked(ShieldDecision, ShieldOrder, "SHIELDS", _ask_shields, _check_shields, _redistribute),
+)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from kolrami.engine.events import Change, Event
+from kolrami.rules.changes import Sets
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -80,7 +81,7 @@ class TacticalAdvantage(Event):
 
 
 @dataclass(slots=True)
-class BonusRolled(Change):
+class BonusRolled(Sets):
     """One officer's bonus roll (ADV-OFF-03, ADV-OFF-04, ADV-OFF-05, ADV-OFF-06, ADV-OFF-07,
     ADV-OFF-08, ADV-OFF-09, ADV-OFF-10, ADV-OFF-11): the check and what it did; a Change of
     the ship's superstructure (the hull bonus; the other benefits are the officers' own
@@ -88,6 +89,7 @@ class BonusRolled(Change):
 
     kind: ClassVar[str] = "bonus_rolled"
     hull_of: ClassVar[str | None] = "ship"
+    on_ship: ClassVar[tuple[str, ...]] = ("superstructure",)
     ship: str
     officer: str
     choice: str
@@ -97,9 +99,6 @@ class BonusRolled(Change):
     outcome: str
     effect: str
     superstructure: int
-
-    def apply(self, battle: Battle) -> None:
-        battle.ships[self.ship].superstructure = self.superstructure
 
     def story(self, name: Name, verbose: bool) -> str | None:
         if not verbose and self.outcome != "exceptional":
@@ -306,12 +305,13 @@ class DamageDealt(Change):
 
 
 @dataclass(slots=True)
-class Evaded(Change):
+class Evaded(Sets):
     """A ship turned one hexside to evade torpedoes (ADV-EVA-01, ADV-EVA-02, ADV-EVA-03): a
     Change of its superstructure (the stress; the turn itself is the ShipMoved before it)."""
 
     kind: ClassVar[str] = "evaded"
     hull_of: ClassVar[str | None] = "ship"
+    on_ship: ClassVar[tuple[str, ...]] = ("superstructure",)
     ship: str
     turn: int
     heading: int
@@ -320,9 +320,6 @@ class Evaded(Change):
     rating: int
     outcome: str
     superstructure: int
-
-    def apply(self, battle: Battle) -> None:
-        battle.ships[self.ship].superstructure = self.superstructure
 
     def story(self, name: Name, verbose: bool) -> str | None:
         return (

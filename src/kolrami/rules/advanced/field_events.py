@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from kolrami.engine.events import Change, Event
-from kolrami.rules.advanced.state import AdvancedState, AdvSets, state_of
+from kolrami.rules.advanced.state import AdvancedState, AdvSets, kept, state_of
 from kolrami.rules.changes import Sets
 
 if TYPE_CHECKING:
@@ -96,29 +96,17 @@ class CommsState:
 
 def webs_of(state: AdvancedState) -> WebState:
     """The battle's web state (made on first use)."""
-    found = state.extra.get(WEBS_KEY)
-    if not isinstance(found, WebState):
-        found = WebState()
-        state.extra[WEBS_KEY] = found
-    return found
+    return kept(state.extra, WEBS_KEY, WebState)
 
 
 def probes_of(state: AdvancedState) -> ProbeState:
     """The battle's probe state (made on first use)."""
-    found = state.extra.get(PROBES_KEY)
-    if not isinstance(found, ProbeState):
-        found = ProbeState()
-        state.extra[PROBES_KEY] = found
-    return found
+    return kept(state.extra, PROBES_KEY, ProbeState)
 
 
 def comms_of(state: AdvancedState) -> CommsState:
     """The battle's jamming state (made on first use)."""
-    found = state.extra.get(COMMS_KEY)
-    if not isinstance(found, CommsState):
-        found = CommsState()
-        state.extra[COMMS_KEY] = found
-    return found
+    return kept(state.extra, COMMS_KEY, CommsState)
 
 
 # --- webs ---------------------------------------------------------------------------------------

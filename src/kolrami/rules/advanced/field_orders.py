@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from kolrami.engine.orders import GameDecision, GameOrder
+from kolrami.rules.order_text import Listed, groups, listed
 
 #: The web actions by their letter.
 WEB_ACTIONS = {
@@ -71,9 +72,7 @@ class WebOrder(GameOrder):
                 raise ValueError(f"a web action is one of {', '.join(WEB_ACTIONS)}, not '{action}'")
 
     def __str__(self) -> str:
-        if not self.actions:
-            return "WEB NONE"
-        return "WEB " + " ".join(f"{s}:{a}>{t}" for s, a, t in self.actions)
+        return listed("WEB", (f"{s}:{a}>{t}" for s, a, t in self.actions))
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +107,7 @@ class ProbeOrder(GameOrder):
     shots: tuple[ProbeShot, ...] = ()
 
     def __str__(self) -> str:
-        parts = [str(p) for p in (*self.launches, *self.shots)]
-        return "PROBE " + (" ".join(parts) if parts else "NONE")
+        return listed("PROBE", (*self.launches, *self.shots))
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,9 +117,7 @@ class JamOrder(GameOrder):
     jams: tuple[tuple[str, str], ...] = ()
 
     def __str__(self) -> str:
-        if not self.jams:
-            return "JAM NONE"
-        return "JAM " + " ".join(f"{s}>{t}" for s, t in self.jams)
+        return listed("JAM", (f"{s}>{t}" for s, t in self.jams))
 
 
 FieldDecision = WebDecision | ProbeDecision | JamDecision
@@ -155,28 +151,9 @@ def read_field(tokens: list[str], text: str) -> FieldOrder | None:
         return None
     if not rest:
         raise ValueError(f"'{text}' is not like {HEADS[head]}")
-    none = rest == ["NONE"]
-    if head == "WEB":
-        if none:
-            return WebOrder()
-        found = []
-        for tok in rest:
-            m = _WEB.match(tok)
-            if not m:
-                raise ValueError(f"'{tok}' is not a web action like A1:T>B2")
-            found.append((m.group(1), m.group(2), m.group(3)))
-        return WebOrder(tuple(found))
-    if head == "JAM":
-        if none:
-            return JamOrder()
-        jams = []
-        for tok in rest:
-            m = _JAM.match(tok)
-            if not m:
-                raise ValueError(f"'{tok}' is not a jamming like A1>B2, A1>p1 or A1>-")
-            jams.append((m.group(1), m.group(2)))
-        return JamOrder(tuple(jams))
-    if none:
+    if head in _LISTS:
+        return _LISTS[head].read(rest)
+    if rest == ["NONE"]:
         return ProbeOrder()
     launches, shots = [], []
     for tok in rest:
@@ -191,3 +168,10 @@ def read_field(tokens: list[str], text: str) -> FieldOrder | None:
             )
         shots.append(ProbeShot(m.group(1), int(m.group(2)), m.group(3)))
     return ProbeOrder(tuple(launches), tuple(shots))
+
+
+#: The web and jamming orders list items of one form, or say NONE.
+_LISTS: dict[str, Listed[FieldOrder]] = {
+    "WEB": Listed(WebOrder, _WEB, "a web action like A1:T>B2", groups),
+    "JAM": Listed(JamOrder, _JAM, "a jamming like A1>B2, A1>p1 or A1>-", groups),
+}

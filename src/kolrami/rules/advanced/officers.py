@@ -32,6 +32,7 @@ from kolrami.rules.advanced.state import (
     AdvShip,
     Officer,
 )
+from kolrami.rules.steps import one_each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -356,15 +357,10 @@ def verify_locks(state: AdvancedState, decision: LockDecision, order: LockOrder)
     """One target per ship, an enemy in play, or a facing searched for a cloaked ship
     (ADV-SENS-01, ADV-SENS-02)."""
     seen: set[str] = set()
+    cannot = "cannot lock now (sensors out or not in play); ships that can: {ships} (ADV-SENS-01)"
+    twice = "locks on one target at a time (ADV-SENS-04)"
     for ship_id, target in order.locks:
-        if ship_id not in decision.ships:
-            raise IllegalOrderError(
-                f"{ship_id} cannot lock now (sensors out or not in play); ships that can: "
-                f"{', '.join(decision.ships) or 'none'} (ADV-SENS-01)"
-            )
-        if ship_id in seen:
-            raise IllegalOrderError(f"{ship_id} locks on one target at a time (ADV-SENS-04)")
-        seen.add(ship_id)
+        one_each(ship_id, decision.ships, seen, cannot, twice)
         adv = state.of(ship_id)
         facing = search_facing(target)
         if facing is not None:

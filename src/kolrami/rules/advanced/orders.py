@@ -29,14 +29,7 @@ import re
 from dataclasses import dataclass
 
 from kolrami.engine.orders import GameDecision, GameOrder
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
-
-
-def _ints(values: tuple[int, ...]) -> str:
-    return ".".join(str(v) for v in values)
+from kolrami.rules.order_text import Listed, dotted, groups, listed, signed, whole
 
 
 def _non_negative(name: str, values: tuple[int, ...]) -> None:
@@ -48,27 +41,35 @@ def _non_negative(name: str, values: tuple[int, ...]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class BonusDecision(GameDecision):
+class ShipsDecision(GameDecision):
+    """A decision of `side` for each of its `ships`, once a game turn (each kind says what)."""
+
+    side: str
+    ships: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseDecision(GameDecision):
+    """A decision of `side` for each of its `ships` in phase `phase` (each kind says what)."""
+
+    side: str
+    phase: int
+    ships: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BonusDecision(ShipsDecision):
     """`side` chooses each officer's bonus roll for `ships` (ADV-OFF-03)."""
 
-    side: str
-    ships: tuple[str, ...]
-
 
 @dataclass(frozen=True, slots=True)
-class LockDecision(GameDecision):
+class LockDecision(ShipsDecision):
     """`side` names a sensor-lock target for each of `ships` (ADV-SENS-01)."""
 
-    side: str
-    ships: tuple[str, ...]
-
 
 @dataclass(frozen=True, slots=True)
-class PowerDecision(GameDecision):
+class PowerDecision(ShipsDecision):
     """`side` allocates the power of `ships` for the game turn (ADV-POW, ADV-SHLD)."""
-
-    side: str
-    ships: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,61 +85,38 @@ class MoveDecision(GameDecision):
 
 
 @dataclass(frozen=True, slots=True)
-class DecloakDecision(GameDecision):
+class DecloakDecision(PhaseDecision):
     """`side` may have its cloaked `ships` drop the cloak for phase `phase`'s fire
     (ADV-CLOAK-01)."""
 
-    side: str
-    phase: int
-    ships: tuple[str, ...]
-
 
 @dataclass(frozen=True, slots=True)
-class AttackDecision(GameDecision):
+class AttackDecision(PhaseDecision):
     """`side` declares the fire of `ships` in firing phase `phase` (ADV-FIRE)."""
 
-    side: str
-    phase: int
-    ships: tuple[str, ...]
-
 
 @dataclass(frozen=True, slots=True)
-class EvadeDecision(GameDecision):
+class EvadeDecision(PhaseDecision):
     """`side` may have `ships`, targeted by torpedoes, evade instead of firing (ADV-EVA)."""
 
-    side: str
-    phase: int
-    ships: tuple[str, ...]
-
 
 @dataclass(frozen=True, slots=True)
-class ShieldDecision(GameDecision):
+class ShieldDecision(PhaseDecision):
     """`side` may redistribute the shields of `ships` after firing phase `phase` (ADV-SEQ-05)."""
 
-    side: str
-    phase: int
-    ships: tuple[str, ...]
-
 
 @dataclass(frozen=True, slots=True)
-class TacticsDecision(GameDecision):
+class TacticsDecision(PhaseDecision):
     """`side` may give each of `ships` one of its listed `options` after phase `phase`'s
     movement: tractor beams, transporters, docking, self-destruct (module adv-tactics)."""
 
-    side: str
-    phase: int
-    ships: tuple[str, ...]
     options: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class LayDecision(GameDecision):
+class LayDecision(PhaseDecision):
     """`side` may have `ships` lay a mine each where they stand in phase `phase`; asked only
     where a scenario lets mines be laid (ADV-MINE-02, module adv-terrain)."""
-
-    side: str
-    phase: int
-    ships: tuple[str, ...]
 
 
 AdvancedDecision = (
@@ -191,9 +169,7 @@ class BonusOrder(GameOrder):
     choices: tuple[tuple[str, str, str], ...] = ()
 
     def __str__(self) -> str:
-        if not self.choices:
-            return "BONUS NONE"
-        return "BONUS " + " ".join(f"{s}.{r}:{c}" for s, r, c in self.choices)
+        return listed("BONUS", (f"{s}.{r}:{c}" for s, r, c in self.choices))
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,9 +185,7 @@ class LockOrder(GameOrder):
                 raise ValueError(f"a search names a facing 1-6, like ?3, not '{target}'")
 
     def __str__(self) -> str:
-        if not self.locks:
-            return "LOCK NONE"
-        return "LOCK " + " ".join(f"{s}:{t}" for s, t in self.locks)
+        return listed("LOCK", (f"{s}:{t}" for s, t in self.locks))
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,13 +210,13 @@ class PowerPlan:
                 _non_negative(name, values)
 
     def __str__(self) -> str:
-        parts = [f"M{self.move}", "S" if self.shields else "N", f"W{_ints(self.weapons)}"]
+        parts = [f"M{self.move}", "S" if self.shields else "N", f"W{dotted(self.weapons)}"]
         if self.extra:
             parts.append(f"X{self.extra}")
         if self.dist is not None:
-            parts.append(f"D{_ints(self.dist)}")
+            parts.append(f"D{dotted(self.dist)}")
         if self.reinforce is not None:
-            parts.append(f"R{_ints(self.reinforce)}")
+            parts.append(f"R{dotted(self.reinforce)}")
         if self.cloak:
             parts.append("C")
         return f"{self.ship}:" + "/".join(parts)
@@ -255,9 +229,7 @@ class PowerOrder(GameOrder):
     plans: tuple[PowerPlan, ...] = ()
 
     def __str__(self) -> str:
-        if not self.plans:
-            return "POWER NONE"
-        return "POWER " + " ".join(str(p) for p in self.plans)
+        return listed("POWER", (str(p) for p in self.plans))
 
     def plan_of(self, ship: str) -> PowerPlan | None:
         """The plan given for `ship`."""
@@ -280,7 +252,7 @@ class MoveOrder(GameOrder):
         _non_negative("hexes", (self.hexes,))
 
     def __str__(self) -> str:
-        return f"MOVE {self.ship} {self.hexes} T{_signed(self.turn1)} T{_signed(self.turn2)}"
+        return f"MOVE {self.ship} {self.hexes} T{signed(self.turn1)} T{signed(self.turn2)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,7 +262,7 @@ class DecloakOrder(GameOrder):
     ships: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        return "DECLOAK " + (" ".join(self.ships) if self.ships else "NONE")
+        return listed("DECLOAK", self.ships)
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,9 +301,7 @@ class AttackOrder(GameOrder):
     attacks: tuple[Attack, ...] = ()
 
     def __str__(self) -> str:
-        if not self.attacks:
-            return "ATTACK NONE"
-        return "ATTACK " + " ".join(str(a) for a in self.attacks)
+        return listed("ATTACK", (str(a) for a in self.attacks))
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,9 +311,7 @@ class EvadeOrder(GameOrder):
     evasions: tuple[tuple[str, int], ...] = ()
 
     def __str__(self) -> str:
-        if not self.evasions:
-            return "EVADE NONE"
-        return "EVADE " + " ".join(f"{s}:{_signed(t)}" for s, t in self.evasions)
+        return listed("EVADE", (f"{s}:{signed(t)}" for s, t in self.evasions))
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,9 +327,7 @@ class ShieldOrder(GameOrder):
             _non_negative("shield", values)
 
     def __str__(self) -> str:
-        if not self.plans:
-            return "SHIELDS NONE"
-        return "SHIELDS " + " ".join(f"{s}={_ints(v)}" for s, v in self.plans)
+        return listed("SHIELDS", (f"{s}={dotted(v)}" for s, v in self.plans))
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,7 +342,7 @@ class TacticsOrder(GameOrder):
                 raise ValueError(f"'{action}' is not an action like A1:tractor>B2=full")
 
     def __str__(self) -> str:
-        return "TACTICS " + (" ".join(self.actions) if self.actions else "NONE")
+        return listed("TACTICS", self.actions)
 
 
 def action_ship(action: str) -> str:
@@ -397,7 +363,7 @@ class LayOrder(GameOrder):
     ships: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        return "LAY " + (" ".join(self.ships) if self.ships else "NONE")
+        return listed("LAY", self.ships)
 
 
 AdvancedOrder = (
@@ -445,6 +411,7 @@ _ATTACK = re.compile(
 _EVADE = re.compile(rf"^({_SHIP}):([+-]?\d+)$")
 _SHIELDS = re.compile(rf"^({_SHIP})=({_LIST})$")
 _ACTION = re.compile(rf"^{_SHIP}:[a-z]+(?:>{_SHIP})?(?:=[a-z-]+)?$")
+_SHIP_ID = re.compile(rf"^{_SHIP}$")
 
 HEADS: dict[str, str] = {
     "BONUS": "BONUS A1.science:shields ... | BONUS NONE",
@@ -464,16 +431,6 @@ def _split(text: str) -> tuple[int, ...]:
     return tuple(int(v) for v in text.split(".")) if text else ()
 
 
-def _each(tokens: list[str], pattern: re.Pattern[str], what: str) -> list[re.Match[str]]:
-    out = []
-    for tok in tokens:
-        m = pattern.match(tok)
-        if not m:
-            raise ValueError(f"'{tok}' is not {what}")
-        out.append(m)
-    return out
-
-
 def read_advanced(tokens: list[str], text: str) -> AdvancedOrder | None:
     """An advanced order, or None when the tokens are not one (an order reader for
     kolrami.engine.orders.parse)."""
@@ -490,64 +447,48 @@ def parse_advanced(tokens: list[str], text: str) -> AdvancedOrder:
         return MoveOrder(m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4)))
     if not rest:
         raise ValueError(f"'{text}' is not like {HEADS[head]}")
-    none = rest == ["NONE"]
-    if head == "BONUS":
-        if none:
-            return BonusOrder()
-        found = _each(rest, _BONUS, "a bonus like A1.science:shields")
-        return BonusOrder(tuple((m.group(1), m.group(2), m.group(3)) for m in found))
-    if head == "LOCK":
-        if none:
-            return LockOrder()
-        found = _each(rest, _PAIR, "a lock like A1:B2, or a search like A1:?3")
-        return LockOrder(tuple((m.group(1), m.group(2)) for m in found))
-    if head == "POWER":
-        if none:
-            return PowerOrder()
-        plans = []
-        for m in _each(rest, _PLAN, "a power plan like A1:M6/S/W10.5.1"):
-            plans.append(
-                PowerPlan(
-                    m.group(1),
-                    int(m.group(2)),
-                    m.group(3) == "S",
-                    _split(m.group(4)),
-                    int(m.group(5)) if m.group(5) else 0,
-                    _split(m.group(6)) if m.group(6) else None,
-                    _split(m.group(7)) if m.group(7) else None,
-                    bool(m.group(8)),
-                )
-            )
-        return PowerOrder(tuple(plans))
-    if head == "ATTACK":
-        if none:
-            return AttackOrder()
-        attacks = []
-        for m in _each(rest, _ATTACK, "an attack like A1:0+1>B2@impulse*"):
-            weapons = tuple(int(w) for w in m.group(2).split("+"))
-            attacks.append(Attack(m.group(1), weapons, m.group(3), m.group(4), bool(m.group(5))))
-        return AttackOrder(tuple(attacks))
-    if head in ("DECLOAK", "LAY"):
-        bad = [] if none else [t for t in rest if not re.match(rf"^{_SHIP}$", t)]
-        if bad:
-            raise ValueError(f"'{bad[0]}' is not a ship id like A1")
-        ships = () if none else tuple(rest)
-        return DecloakOrder(ships) if head == "DECLOAK" else LayOrder(ships)
-    if head == "EVADE":
-        if none:
-            return EvadeOrder()
-        found = _each(rest, _EVADE, "an evasion like A1:+1")
-        return EvadeOrder(tuple((m.group(1), int(m.group(2))) for m in found))
-    if head == "SHIELDS":
-        if none:
-            return ShieldOrder()
-        found = _each(rest, _SHIELDS, "a redistribution like A1=16.16.10.16.16.16")
-        return ShieldOrder(tuple((m.group(1), _split(m.group(2))) for m in found))
-    if head == "TACTICS":
-        if none:
-            return TacticsOrder()
-        bad = [t for t in rest if not _ACTION.match(t)]
-        if bad:
-            raise ValueError(f"'{bad[0]}' is not an action like A1:tractor>B2=full")
-        return TacticsOrder(tuple(rest))
-    raise ValueError(f"cannot read the order '{text}'")
+    if head not in _LISTS:
+        raise ValueError(f"cannot read the order '{text}'")
+    return _LISTS[head].read(rest)
+
+
+def _plan(m: re.Match[str]) -> PowerPlan:
+    return PowerPlan(
+        m.group(1),
+        int(m.group(2)),
+        m.group(3) == "S",
+        _split(m.group(4)),
+        int(m.group(5)) if m.group(5) else 0,
+        _split(m.group(6)) if m.group(6) else None,
+        _split(m.group(7)) if m.group(7) else None,
+        bool(m.group(8)),
+    )
+
+
+def _attack(m: re.Match[str]) -> Attack:
+    weapons = tuple(int(w) for w in m.group(2).split("+"))
+    return Attack(m.group(1), weapons, m.group(3), m.group(4), bool(m.group(5)))
+
+
+def _evasion(m: re.Match[str]) -> tuple[str, int]:
+    return m.group(1), int(m.group(2))
+
+
+def _plan_of(m: re.Match[str]) -> tuple[str, tuple[int, ...]]:
+    return m.group(1), _split(m.group(2))
+
+
+#: Every advanced order but MOVE lists items of one form, or says NONE.
+_LISTS: dict[str, Listed[AdvancedOrder]] = {
+    "BONUS": Listed(BonusOrder, _BONUS, "a bonus like A1.science:shields", groups),
+    "LOCK": Listed(LockOrder, _PAIR, "a lock like A1:B2, or a search like A1:?3", groups),
+    "POWER": Listed(PowerOrder, _PLAN, "a power plan like A1:M6/S/W10.5.1", _plan),
+    "ATTACK": Listed(AttackOrder, _ATTACK, "an attack like A1:0+1>B2@impulse*", _attack),
+    "DECLOAK": Listed(DecloakOrder, _SHIP_ID, "a ship id like A1", whole),
+    "LAY": Listed(LayOrder, _SHIP_ID, "a ship id like A1", whole),
+    "EVADE": Listed(EvadeOrder, _EVADE, "an evasion like A1:+1", _evasion),
+    "SHIELDS": Listed(
+        ShieldOrder, _SHIELDS, "a redistribution like A1=16.16.10.16.16.16", _plan_of
+    ),
+    "TACTICS": Listed(TacticsOrder, _ACTION, "an action like A1:tractor>B2=full", whole),
+}

@@ -19,6 +19,7 @@ from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.checks import check
 from kolrami.rules.advanced.orders import PowerDecision, PowerOrder, PowerPlan
+from kolrami.rules.steps import one_each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -186,15 +187,9 @@ def verify_plan(state: AdvancedState, adv: AdvShip, plan: PowerPlan) -> None:
 def verify_power(state: AdvancedState, decision: PowerDecision, order: PowerOrder) -> None:
     """Every plan names a ship of the decision, once, and is legal."""
     seen: set[str] = set()
+    cannot = "cannot allocate power now; ships that can: {ships}"
     for plan in order.plans:
-        if plan.ship not in decision.ships:
-            raise IllegalOrderError(
-                f"{plan.ship} cannot allocate power now; ships that can: "
-                f"{', '.join(decision.ships)}"
-            )
-        if plan.ship in seen:
-            raise IllegalOrderError(f"{plan.ship} has two power plans")
-        seen.add(plan.ship)
+        one_each(plan.ship, decision.ships, seen, cannot, "has two power plans")
         verify_plan(state, state.of(plan.ship), plan)
 
 

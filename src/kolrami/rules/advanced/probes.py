@@ -38,13 +38,12 @@ from kolrami.rules.advanced.field_events import (
 )
 from kolrami.rules.advanced.field_orders import ProbeDecision, ProbeOrder
 from kolrami.rules.advanced.modules import AdvancedModule
-from kolrami.rules.advanced.state import state_of
-from kolrami.rules.steps import Call, Each, PhaseQuestion
+from kolrami.rules.advanced.state import by_order, state_of
+from kolrami.rules.steps import Asked, Call, Each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.driver import Step
-    from kolrami.engine.orders import Decision, Order
     from kolrami.rules.advanced.state import AdvancedState, AdvShip
 
 PROBE_CLAUSES = (
@@ -293,35 +292,28 @@ class SensorProbes(AdvancedModule):
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
     ) -> Sequence[Step]:
-        return (Each(_Probes(phase), sides), Call(_sweep))
+        return (Each(_PROBES.at(phase), sides), Call(_sweep))
 
     def reveals(self, state: AdvancedState, side: str, ship: AdvShip) -> bool:
         return probe_sees(state, side, ship)
 
 
-class _Probes(PhaseQuestion):
-    """A side launches probes and shoots enemy probes down (ADV-PROBE-01)."""
-
-    __slots__ = ()
-
-    def ask(self, battle: Battle, item: str) -> Decision | None:
-        state = state_of(battle)
-        launch = tuple(launch_options(state, item, battle.turn))
-        shots = tuple(shot_options(state, item))
-        if not launch and not shots:
-            return None
-        return ProbeDecision(item, self.phase, launch, shots)
-
-    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(decision, ProbeDecision)
-        if not isinstance(order, ProbeOrder):
-            raise IllegalOrderError(f"expected PROBE ... or PROBE NONE, got '{order}'")
-        verify_probes(state_of(battle), decision, order, battle.turn)
-
-    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(order, ProbeOrder)
-        carry_out(battle, state_of(battle), order)
-
-
 def _sweep(battle: Battle) -> None:
     sweep(battle, state_of(battle))
+
+
+def _ask_probes(battle: Battle, side: str, phase: int) -> ProbeDecision | None:
+    """A side launches probes and shoots enemy probes down (ADV-PROBE-01)."""
+    state = state_of(battle)
+    launch = tuple(launch_options(state, side, battle.turn))
+    shots = tuple(shot_options(state, side))
+    if not launch and not shots:
+        return None
+    return ProbeDecision(side, phase, launch, shots)
+
+
+def _check_probes(battle: Battle, decision: ProbeDecision, order: ProbeOrder) -> None:
+    verify_probes(state_of(battle), decision, order, battle.turn)
+
+
+_PROBES = Asked(ProbeDecision, ProbeOrder, "PROBE", _ask_probes, _check_probes, by_order(carry_out))

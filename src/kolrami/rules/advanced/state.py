@@ -7,8 +7,9 @@ captains read it through `BattleView.advanced()`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kolrami.catalog.advanced import FACINGS, AdvancedPack, AdvancedSheet, Species
 from kolrami.rules.advanced import events as ae
@@ -67,6 +68,19 @@ class Officer:
         return value if self.on_duty else value // 2
 
 
+#: What stops a sensor lock holding, and a cloak working, in the order their reasons are given:
+#: (the Surroundings field, the reason).
+_NO_LOCK = (
+    ("nebula", "no lock holds in a nebula"),
+    ("layer", "no lock holds inside a gas giant's atmosphere"),
+)
+_NO_CLOAK = (
+    ("nebula", "cloaks do not work in a nebula"),
+    ("disk", "cloaks do not work in an accretion disk"),
+    ("layer", "cloaks do not work in a gas giant's atmosphere"),
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Surroundings:
     """What the terrain around a ship does to it now (module adv-terrain sets it through its
@@ -84,21 +98,18 @@ class Surroundings:
     @property
     def no_lock(self) -> str:
         """Why no sensor lock holds here, or ''."""
-        if self.nebula:
-            return "no lock holds in a nebula"
-        if self.layer:
-            return "no lock holds inside a gas giant's atmosphere"
-        return ""
+        return self._first(_NO_LOCK)
 
     @property
     def no_cloak(self) -> str:
         """Why a cloak does not work here, or ''."""
-        if self.nebula:
-            return "cloaks do not work in a nebula"
-        if self.disk:
-            return "cloaks do not work in an accretion disk"
-        if self.layer:
-            return "cloaks do not work in a gas giant's atmosphere"
+        return self._first(_NO_CLOAK)
+
+    def _first(self, table: tuple[tuple[str, str], ...]) -> str:
+        """The reason of the first of `table`'s (field, reason) whose field is set here, or ''."""
+        for name, why in table:
+            if getattr(self, name):
+                return why
         return ""
 
     @property
@@ -305,12 +316,53 @@ class AdvSets(Sets):
         return state_of(battle).of(self.ship)
 
 
+T = TypeVar("T")
+D = TypeVar("D")
+R = TypeVar("R")
+
+
+def kept(store: dict[str, Any], key: str, kind: type[T], missing: str | None = None) -> T:
+    """The state a game or a module keeps in `store` under `key` (a battle's extensions, the
+    advanced state's `extra`), of type `kind`: made on first use, or, where `missing` says why
+    it cannot be, LookupError(missing) while it is not there."""
+    found = store.get(key)
+    if isinstance(found, kind):
+        return found
+    if missing is not None:
+        raise LookupError(missing)
+    made = kind()
+    store[key] = made
+    return made
+
+
 def state_of(battle: Battle) -> AdvancedState:
     """The advanced state of a battle the advanced driver is playing."""
-    state = battle.extensions.get(KEY)
-    if not isinstance(state, AdvancedState):
-        raise LookupError("this battle is not an advanced game (no advanced state)")
-    return state
+    return kept(
+        battle.extensions,
+        KEY,
+        AdvancedState,
+        "this battle is not an advanced game (no advanced state)",
+    )
+
+
+# A question's check and carry-out take (battle, decision, order) (rules.steps.Asked); the
+# advanced game's own take its state, or only the decision and the order: these adapt them.
+
+
+def on_state(fn: Callable[[AdvancedState, D, R], None]) -> Callable[[Battle, D, R], None]:
+    """`fn(state, decision, order)` as a question's check of the battle."""
+    return lambda battle, decision, order: fn(state_of(battle), decision, order)
+
+
+def on_decision(fn: Callable[[D, R], None]) -> Callable[[Battle, D, R], None]:
+    """`fn(decision, order)` (a check of the order against its decision alone) as a
+    question's check."""
+    return lambda battle, decision, order: fn(decision, order)
+
+
+def by_order(fn: Callable[[Battle, AdvancedState, R], None]) -> Callable[[Battle, D, R], None]:
+    """`fn(battle, state, order)` (a module's carry-out) as a question's carry-out."""
+    return lambda battle, decision, order: fn(battle, state_of(battle), order)
 
 
 def setup(battle: Battle, pack: AdvancedPack, rules: AdvancedRules) -> AdvancedState:

@@ -52,14 +52,13 @@ from kolrami.rules.advanced.orders import (
     action_ship,
     action_verb,
 )
-from kolrami.rules.advanced.state import state_of
+from kolrami.rules.advanced.state import on_decision, state_of
 from kolrami.rules.module import rules_of
-from kolrami.rules.steps import Each, PhaseQuestion
+from kolrami.rules.steps import Asked, Each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.driver import Step
-    from kolrami.engine.orders import Decision, Order
     from kolrami.rules.advanced.state import AdvancedState, AdvShip
 
 TACTICS_CLAUSES = (
@@ -611,7 +610,7 @@ class Tactics(AdvancedModule):
         t.barred.clear()
         t.approach.clear()
         tow(battle, state, t)
-        return (Each(_Tactics(phase), sides),)
+        return (Each(_TACTICS.at(phase), sides),)
 
     def adv_phase_end(self, battle: Battle, state: AdvancedState, phase: int) -> None:
         t = te.tactics_of(battle)
@@ -688,42 +687,37 @@ def _tactics(state: AdvancedState) -> te.TacticsState | None:
     return found if isinstance(found, te.TacticsState) else None
 
 
-class _Tactics(PhaseQuestion):
+def _ask_tactics(battle: Battle, side: str, phase: int) -> TacticsDecision | None:
     """A side's ships take their tactical actions: tractors, boarding, docking, self-destruct
     and the rest (each ship's legal options listed)."""
+    if battle.over():
+        return None
+    state = state_of(battle)
+    t = te.tactics_of(battle)
+    listed: list[str] = []
+    ships: list[str] = []
+    for a in state.side(side):
+        mine = options(state, t, a)
+        if mine:
+            ships.append(a.id)
+            listed += mine
+    if not listed:
+        return None
+    return TacticsDecision(side, phase, tuple(ships), tuple(listed))
 
-    __slots__ = ()
 
-    def ask(self, battle: Battle, item: str) -> Decision | None:
-        if battle.over():
-            return None
-        state = state_of(battle)
-        t = te.tactics_of(battle)
-        listed: list[str] = []
-        ships: list[str] = []
-        for a in state.side(item):
-            mine = options(state, t, a)
-            if mine:
-                ships.append(a.id)
-                listed += mine
-        if not listed:
-            return None
-        return TacticsDecision(item, self.phase, tuple(ships), tuple(listed))
+def _act_all(battle: Battle, decision: TacticsDecision, order: TacticsOrder) -> None:
+    state = state_of(battle)
+    t = te.tactics_of(battle)
+    for action in order.actions:
+        a = state.of(action_ship(action))
+        if not a.alive:
+            continue
+        if action not in options(state, t, a):  # an earlier action changed things
+            continue
+        act(battle, state, t, action)
 
-    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(decision, TacticsDecision)
-        if not isinstance(order, TacticsOrder):
-            raise IllegalOrderError(f"expected TACTICS ... or TACTICS NONE, got '{order}'")
-        verify_tactics(decision, order)
 
-    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(order, TacticsOrder)
-        state = state_of(battle)
-        t = te.tactics_of(battle)
-        for action in order.actions:
-            a = state.of(action_ship(action))
-            if not a.alive:
-                continue
-            if action not in options(state, t, a):  # an earlier action changed things
-                continue
-            act(battle, state, t, action)
+_TACTICS = Asked(
+    TacticsDecision, TacticsOrder, "TACTICS", _ask_tactics, on_decision(verify_tactics), _act_all
+)

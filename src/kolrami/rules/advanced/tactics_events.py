@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from kolrami.engine.events import Change, Event
-from kolrami.rules.advanced.state import AdvSets, Officer, state_of
+from kolrami.rules.advanced.state import AdvSets, Officer, kept, state_of
 from kolrami.rules.changes import Sets
 
 if TYPE_CHECKING:
@@ -74,10 +74,8 @@ class TacticsState:
 
 def tactics_of(battle: Battle) -> TacticsState:
     """The tactics state of a battle with module adv-tactics on."""
-    found = battle.extensions.get(TACTICS_KEY)
-    if not isinstance(found, TacticsState):
-        raise LookupError("module adv-tactics is not playing this battle")
-    return found
+    missing = "module adv-tactics is not playing this battle"
+    return kept(battle.extensions, TACTICS_KEY, TacticsState, missing)
 
 
 def _at(ship: str, x: float, y: float) -> str:

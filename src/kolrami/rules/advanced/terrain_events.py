@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from kolrami.engine.events import Change, Event
-from kolrami.rules.advanced.state import AdvSets, Surroundings, state_of
+from kolrami.rules.advanced.checks import check
+from kolrami.rules.advanced.state import AdvSets, AdvShip, Surroundings, state_of
 from kolrami.rules.changes import Sets
 
 if TYPE_CHECKING:
@@ -142,6 +143,15 @@ class TerrainCheck(Event):
             return None
         how = "passed" if self.passed else "failed"
         return f"  {self.what} {name(self.ship)}: {self.roll} vs {self.needed}: {how}"
+
+
+def terrain_check(battle: Battle, adv: AdvShip, what: str, rating: int) -> bool:
+    """Roll a check the terrain asks of `adv` against `rating` (with the ship's penalty), log it
+    as a TerrainCheck named `what`, and say whether it passed."""
+    result = check(battle.dice, rating, adv.penalty)
+    passed = result.outcome.passed
+    battle.note(TerrainCheck, adv.id, what, result.roll + result.modifier, result.rating, passed)
+    return passed
 
 
 @dataclass(frozen=True, slots=True)

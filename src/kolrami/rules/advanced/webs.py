@@ -38,14 +38,13 @@ from kolrami.rules.advanced.field_events import (
 from kolrami.rules.advanced.field_orders import WebDecision, WebOrder
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
-from kolrami.rules.advanced.state import state_of
+from kolrami.rules.advanced.state import by_order, on_decision, state_of
 from kolrami.rules.module import rules_of
-from kolrami.rules.steps import Each, PhaseQuestion
+from kolrami.rules.steps import Asked, Each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.driver import Step
-    from kolrami.engine.orders import Decision, Order
     from kolrami.rules.advanced.state import AdvancedState, AdvShip
 
 WEB_CLAUSES = (
@@ -316,7 +315,7 @@ class TholianWebs(AdvancedModule):
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
     ) -> Sequence[Step]:
         self._follow(battle, state)
-        return (Each(_Webs(phase), sides),)
+        return (Each(_WEBS.at(phase), sides),)
 
     def _follow(self, battle: Battle, state: AdvancedState) -> None:
         """Webs follow their captives: a dead captive is let go; a towed one is dragged a hex
@@ -391,21 +390,10 @@ class TholianWebs(AdvancedModule):
                 battle.record(WebChanged(web.id, web.phases, web.tower, turns, cap, left))
 
 
-class _Webs(PhaseQuestion):
+def _ask_webs(battle: Battle, side: str, phase: int) -> WebDecision | None:
     """A side's Tholians weave, constrict and tow; counter tractors free captives (ADV-WEB-01)."""
+    options = tuple(web_options(state_of(battle), side))
+    return WebDecision(side, phase, options) if options else None
 
-    __slots__ = ()
 
-    def ask(self, battle: Battle, item: str) -> Decision | None:
-        options = tuple(web_options(state_of(battle), item))
-        return WebDecision(item, self.phase, options) if options else None
-
-    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(decision, WebDecision)
-        if not isinstance(order, WebOrder):
-            raise IllegalOrderError(f"expected WEB ... or WEB NONE, got '{order}'")
-        verify_web(decision, order)
-
-    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(order, WebOrder)
-        carry_out(battle, state_of(battle), order)
+_WEBS = Asked(WebDecision, WebOrder, "WEB", _ask_webs, on_decision(verify_web), by_order(carry_out))

@@ -23,10 +23,7 @@ from dataclasses import dataclass
 
 from kolrami.catalog.models import Arc
 from kolrami.engine.orders import GameDecision, GameOrder, OrderSyntaxError
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
+from kolrami.rules.order_text import listed, matches, signed
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +41,8 @@ class Maneuver:
             raise ValueError("a pivot replaces the first turn: give turn1 0 with a pivot")
 
     def __str__(self) -> str:
-        first = f"PIV{_signed(self.pivot)}" if self.pivot is not None else f"T{_signed(self.turn1)}"
-        return f"{'JMP' if self.jump else 'SPD'} {self.speed} {first} T{_signed(self.turn2)}"
+        first = f"PIV{signed(self.pivot)}" if self.pivot is not None else f"T{signed(self.turn1)}"
+        return f"{'JMP' if self.jump else 'SPD'} {self.speed} {first} T{signed(self.turn2)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,9 +138,7 @@ class RepairOrder(GameOrder):
     repairs: tuple[tuple[str, str], ...] = ()
 
     def __str__(self) -> str:
-        if not self.repairs:
-            return "REPAIR NONE"
-        return "REPAIR " + " ".join(f"{s}:{i}" for s, i in self.repairs)
+        return listed("REPAIR", (f"{s}:{i}" for s, i in self.repairs))
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,13 +255,8 @@ def _maneuver(m: re.Match[str], offset: int) -> Maneuver:
 
 
 def _targets(tokens: list[str], text: str) -> tuple[FireTarget, ...]:
-    out = []
-    for tok in tokens:
-        m = _TARGET.match(tok)
-        if not m:
-            raise OrderSyntaxError(f"'{tok}' in '{text}' is not a target like A1:F@B2")
-        out.append(FireTarget(m.group(1), Arc(m.group(2)), m.group(3)))
-    return tuple(out)
+    found = matches(tokens, _TARGET, "a target like A1:F@B2", text, OrderSyntaxError)
+    return tuple(FireTarget(m.group(1), Arc(m.group(2)), m.group(3)) for m in found)
 
 
 def read_fpf(tokens: list[str], text: str) -> FpfOrder | None:

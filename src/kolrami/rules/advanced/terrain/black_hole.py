@@ -16,10 +16,9 @@ from typing import TYPE_CHECKING
 
 from kolrami.engine.chance import Dice
 from kolrami.rules.advanced import tractor
-from kolrami.rules.advanced.checks import check
 from kolrami.rules.advanced.state import PHASES, AdvancedState, AdvShip
 from kolrami.rules.advanced.terrain.common import allowance_used, shift, strike, toward
-from kolrami.rules.advanced.terrain_events import TerrainCheck
+from kolrami.rules.advanced.terrain_events import terrain_check
 from kolrami.scenarios.models import BlackHole
 
 if TYPE_CHECKING:
@@ -150,19 +149,11 @@ def try_escape(battle: Battle, state: AdvancedState, adv: AdvShip, hole: BlackHo
     """A ship reaching the event horizon tries one clever escape a battle: a Helm Ops check; on a
     pass it skips off the horizon at warp to one hex outside it (ADV-BH-10). Blowing up its own
     warp core would not push it a single hex, so that is never an escape."""
-    result = check(battle.dice, adv.rating("helm", "helm_ops"), adv.penalty)
-    battle.note(
-        TerrainCheck,
-        adv.id,
-        "clever escape Helm Ops",
-        result.roll + result.modifier,
-        result.rating,
-        result.outcome.passed,
-    )
-    if result.outcome.passed:
+    escaped = terrain_check(battle, adv, "clever escape Helm Ops", adv.rating("helm", "helm_ops"))
+    if escaped:
         x, y = escape_outward(hole, state.hex_cm, adv.ship.x, adv.ship.y)
         shift(battle, adv, "a skip off the event horizon", x, y)
-    return result.outcome.passed
+    return escaped
 
 
 def disk_effects(battle: Battle, state: AdvancedState, adv: AdvShip, hole: BlackHole) -> None:
@@ -173,16 +164,7 @@ def disk_effects(battle: Battle, state: AdvancedState, adv: AdvShip, hole: Black
     strike(battle, adv, f"accretion disk ring {depth}", 0, ring_damage(hole, depth))
     if not adv.alive:
         return
-    result = check(battle.dice, adv.rating("helm", "helm_ops"), adv.penalty)
-    battle.note(
-        TerrainCheck,
-        adv.id,
-        "disk debris Helm Ops",
-        result.roll + result.modifier,
-        result.rating,
-        result.outcome.passed,
-    )
-    if not result.outcome.passed:
+    if not terrain_check(battle, adv, "disk debris Helm Ops", adv.rating("helm", "helm_ops")):
         facing, amount = battle.dice.d6(), battle.dice.d(3)
         strike(battle, adv, "disk debris", facing, amount)
     # holding against the well costs `depth` extra hexes a phase; a ship that did not

@@ -10,9 +10,7 @@ import math
 from typing import TYPE_CHECKING
 
 from kolrami.engine.orders import IllegalOrderError
-from kolrami.rules.advanced import events as ae
-from kolrami.rules.advanced.checks import check
-from kolrami.rules.advanced.combat import ready_problem
+from kolrami.rules.advanced.combat import manual_fire, ready_problem
 from kolrami.rules.advanced.geometry import bearing_to, facing_toward, weapon_bears
 from kolrami.rules.advanced.orders import Attack, LayDecision, LayOrder, mine_target
 from kolrami.rules.advanced.state import AdvancedState, AdvShip
@@ -305,18 +303,7 @@ def shoot_mine(
     s = adv.ship
     dist = math.hypot(mine.x - s.x, mine.y - s.y)
     weapons = [adv.sheet.weapons[i] for i in attack.weapons]
-    result = check(battle.dice, adv.rating("helm", "weapons"), adv.penalty)
-    battle.note(
-        ae.FireCheck,
-        adv.id,
-        f"M{mine.key}",
-        "manual fire",
-        result.roll,
-        result.modifier,
-        result.rating,
-        result.outcome.passed,
-    )
-    if not result.outcome.passed:
+    if not manual_fire(battle, adv, f"M{mine.key}"):  # a mine holds no lock (ADV-MINE-09)
         return
     needed = min(state.rules.to_hit_number(state, adv, w, dist) for w in weapons)
     modifier = adv.penalty + state.rules.to_hit_penalty(state, adv, weapons[0])

@@ -13,12 +13,18 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kolrami.catalog.advanced import AdvWeapon
-from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import cloak
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
 from kolrami.rules.advanced.orders import Attack, LayDecision, LayOrder, mine_target
-from kolrami.rules.advanced.state import PHASES, AdvancedState, AdvShip, Surroundings, state_of
+from kolrami.rules.advanced.state import (
+    PHASES,
+    AdvancedState,
+    AdvShip,
+    Surroundings,
+    on_decision,
+    state_of,
+)
 from kolrami.rules.advanced.terrain import (
     black_hole,
     gas_giant,
@@ -31,7 +37,7 @@ from kolrami.rules.advanced.terrain import (
 )
 from kolrami.rules.advanced.terrain.common import TerrainState, strike, terrain_for, terrain_of
 from kolrami.rules.advanced.terrain_events import SurroundingsChanged
-from kolrami.rules.steps import Each, PhaseQuestion
+from kolrami.rules.steps import Asked, Each
 from kolrami.scenarios.models import (
     BlackHole,
     GasGiant,
@@ -48,7 +54,6 @@ from kolrami.scenarios.models import (
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.driver import Step
-    from kolrami.engine.orders import Decision, Order
 
 
 def surroundings(
@@ -166,7 +171,7 @@ class Terrain(AdvancedModule):
         nebula.sense(battle, state, t)
         t.laying.clear()
         if any(isinstance(f, Minefield) and f.lay_area for f in scenario.terrain):
-            return (Each(_Lay(phase), sides),)  # ADV-MINE-02: only where the scenario allows
+            return (Each(_LAY.at(phase), sides),)  # ADV-MINE-02: only where the scenario allows
         return ()
 
     def _escapes(self, battle: Battle, state: AdvancedState, adv: AdvShip, doom: str) -> bool:
@@ -312,27 +317,20 @@ class BlackHoleEscapes(AdvancedModule):
     )
 
 
-class _Lay(PhaseQuestion):
+def _ask_lay(battle: Battle, side: str, phase: int) -> LayDecision | None:
     """A side's minelayers may lay mines where the scenario lets them (ADV-MINE-02)."""
+    t = terrain_of(battle)
+    assert t is not None
+    ships = mines.may_lay(battle.scenario, state_of(battle), t, side)
+    return LayDecision(side, phase, ships) if ships else None
 
-    __slots__ = ()
 
-    def ask(self, battle: Battle, item: str) -> Decision | None:
-        t = terrain_of(battle)
-        assert t is not None
-        ships = mines.may_lay(battle.scenario, state_of(battle), t, item)
-        return LayDecision(item, self.phase, ships) if ships else None
+def _lay(battle: Battle, decision: LayDecision, order: LayOrder) -> None:
+    state = state_of(battle)
+    t = terrain_of(battle)
+    assert t is not None
+    for sid in order.ships:
+        mines.lay(battle, state, t, state.of(sid))
 
-    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(decision, LayDecision)
-        if not isinstance(order, LayOrder):
-            raise IllegalOrderError(f"expected LAY ... or LAY NONE, got '{order}'")
-        mines.verify_lay(decision, order)
 
-    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
-        assert isinstance(order, LayOrder)
-        state = state_of(battle)
-        t = terrain_of(battle)
-        assert t is not None
-        for sid in order.ships:
-            mines.lay(battle, state, t, state.of(sid))
+_LAY = Asked(LayDecision, LayOrder, "LAY", _ask_lay, on_decision(mines.verify_lay), _lay)
