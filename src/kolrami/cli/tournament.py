@@ -207,6 +207,14 @@ def new_cmd(
             "(default: 8 an hour, from simulated battles).",
         ),
     ] = None,
+    surcharge: Annotated[
+        int,
+        typer.Option(
+            "--surcharge",
+            help="SP more for each captain, admiral or upgrade of neither the ship's faction "
+            "nor Independent (0: off, the default; see docs/rules.md).",
+        ),
+    ] = 0,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
@@ -214,7 +222,8 @@ def new_cmd(
     from kolrami.tournament.store import check_event_settings  # with the store: see _store
 
     check_seed(seed)
-    check_event_settings(date, limit, rounds, minutes, seed, max_resets)  # before any file
+    # before any file is made
+    check_event_settings(date, limit, rounds, minutes, seed, max_resets, surcharge)
     store = _store(db, create=True)
     store.create_event(
         name,
@@ -226,12 +235,15 @@ def new_cmd(
         seed,
         tuple(t.strip() for t in titles.split(",") if t.strip()),
         max_resets=max_resets,
+        faction_surcharge=surcharge,
     )
     if as_json:
         print_json({"event": name, **store.settings(name), "store": store.url})
         return
+    extra = f", faction surcharge {surcharge} SP" if surcharge else ""
     console().print(
-        f"Created [bold]{name}[/bold]: {rounds} rounds of {scenario}, {limit} SP ({store.url})"
+        f"Created [bold]{name}[/bold]: {rounds} rounds of {scenario}, {limit} SP{extra} "
+        f"({store.url})"
     )
 
 
