@@ -116,3 +116,32 @@ def test_a_mixed_fleet_is_legal_with_the_surcharge_said_off(
     assert "legal" in said
     assert "ships of 2 factions (FED, KLI) in a fleet declared federation" in said
     assert "the faction surcharge is off unless the event sets one" in said
+
+
+@pytest.mark.rule("OP-09")
+def test_a_correction_after_the_next_round_was_paired_is_saved_with_a_word(
+    paired: tuple[Desk, int, Store, str],
+) -> None:
+    """Issue 47 item 19 at the counter: the correction counts, and the page says that round
+    2's bye and pairings rested on the old result."""
+    desk, eid, store, name = paired
+    for g in store.games(name, 1):
+        if g["b"] is not None:
+            form = {"winner": g["a"], "fp_a": "0", "fp_b": "0", "version": str(g["version"])}
+            assert (
+                desk.post(f"/org/events/{eid}/rounds/1/tables/{g['table']}", form).status_code
+                == 303
+            )
+    plain = desk.refresh(f"/org/events/{eid}/rounds/1")
+    assert "paired on round 1" not in plain
+    assert desk.post(f"/org/events/{eid}/pair").status_code == 303
+    desk.refresh(f"/org/events/{eid}/rounds/1")
+    g = next(g for g in store.games(name, 1) if g["b"] is not None)
+    form = {"winner": g["b"], "fp_a": "0", "fp_b": "0", "version": str(g["version"])}
+    fixed = desk.post(f"/org/events/{eid}/rounds/1/tables/{g['table']}", form)
+    assert fixed.status_code == 200
+    said = " ".join(text(fixed).split())
+    assert "Saved." in said
+    assert "Note: round 2 was paired on round 1's old result" in said
+    assert "its pairings stand" in said
+    assert next(x for x in store.games(name, 1) if x["table"] == g["table"])["winner"] == g["b"]
