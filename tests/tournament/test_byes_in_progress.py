@@ -50,10 +50,16 @@ def test_with_more_rounds_than_foreseen_byes_go_to_the_fewest_byes(players: int)
     rounds: list[list[Game]] = []
     for number in range(1, 2 * players + 1):
         pairing = pair_round(number, names, rounds, seed=11)
-        games = [
-            g if g.bye else Game(number, g.a, g.b, min(g.players), ((g.a, 50), (g.b, 60)))
-            for g in pairing.games
-        ]
+        games = []  # the first by name wins each table, 60 to 50
+        for g in pairing.games:
+            a, b = g.a, g.b
+            if b is None:
+                games.append(g)
+                continue
+            w = min(a, b)
+            games.append(
+                Game(number, a, b, w, ((a, 60 if a == w else 50), (b, 60 if b == w else 50)))
+            )
         rounds.append(games)
         counts = bye_counts(rounds)
         most, least = max(counts.values()), min(counts.get(p, 0) for p in names)
