@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kit import LAPTOP, TABLET, needs_browser, until
+from kit import LAPTOP, TABLET, log_in, needs_browser, start_play, until
 
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
@@ -34,11 +34,7 @@ def test_the_phones_may_join_checkbox_is_a_small_box_beside_its_words(
 ) -> None:
     eid = new_event(organizer(create_app(store)), players=2)
     page = browser.new_context(**LAPTOP).new_page()
-    page.goto(f"{server}/login")
-    page.fill("#username", "mara")
-    page.fill("#password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/org")
+    log_in(page, server, PASSWORD)
     page.goto(f"{server}/org/events/{eid}")
     box = page.locator("#self-registration").bounding_box()
     words = page.locator("label:has(#self-registration)").bounding_box()
@@ -55,12 +51,7 @@ def test_each_ships_label_is_level_with_its_own_triangle(
     browser: Any, server: str, shots: Path
 ) -> None:
     page = browser.new_context(**TABLET).new_page()
-    page.goto(server + "/play")
-    page.select_option("select[name=seat_b]", "aggressive")
-    page.fill("input[name=turns]", "2")
-    page.fill("input[name=seed]", "3")
-    page.click("#start")
-    page.wait_for_url("**/play/*")
+    start_play(page, server, seed=3, turns=2)
     until(lambda: page.locator("#board .ship .label").count() >= 6, "the board")
     ships = page.evaluate(SHIPS)
     for ship, _, y, (_, top, _, bottom) in ships:
