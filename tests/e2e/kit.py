@@ -120,3 +120,22 @@ class Device:
     def text(self) -> str:
         body: str = self.page.inner_text("body")
         return body
+
+
+def log_in(page: Any, base: str, password: str, username: str = "mara") -> None:
+    """Log in on the organizer's login page and wait for the dashboard."""
+    page.goto(f"{base}/login")
+    page.fill("#username", username)
+    page.fill("#password", password)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/org")
+
+
+def start_play(page: Any, base: str, seed: int = 3, turns: int = 2) -> None:
+    """Start a /play game, side A the human on this page and side B the aggressive AI."""
+    page.goto(base + "/play")
+    page.select_option("select[name=seat_b]", "aggressive")
+    page.fill("input[name=turns]", str(turns))
+    page.fill("input[name=seed]", str(seed))
+    page.click("#start")
+    page.wait_for_url("**/play/*")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kit import needs_browser, serve
+from kit import log_in, needs_browser, serve
 
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
@@ -107,11 +107,7 @@ def test_the_organizers_player_table_fits_a_phone(
 ) -> None:
     base, eid, _ = site
     page = phone(browser, PHONES[device])
-    page.goto(f"{base}/login")
-    page.fill("#username", "mara")
-    page.fill("#password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/org")
+    log_in(page, base, PASSWORD)
     page.goto(f"{base}/org/events/{eid}")
     assert page.evaluate(OVERFLOWS) == []
     for label in ("New PIN", "Drop"):

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kit import TABLET, needs_browser, until
+from kit import TABLET, needs_browser, start_play, until
 from typer.testing import CliRunner
 
 from kolrami.cli import app as cli
@@ -76,12 +76,7 @@ def test_a_whole_battle_by_clicking_on_a_tablet_replays_identically(
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("request", lambda r: requests.append(r.url))
 
-    page.goto(server + "/play")
-    page.select_option("select[name=seat_b]", "aggressive")
-    page.fill("input[name=turns]", "2")
-    page.fill("input[name=seed]", "3")
-    page.click("#start")
-    page.wait_for_url("**/play/*")
+    start_play(page, server, seed=3, turns=2)
     game = page.url.rsplit("/", 1)[1]
     _ready(page)
 

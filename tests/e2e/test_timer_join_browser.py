@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 import segno
-from kit import LAPTOP, PHONE, WALL, free_port, needs_browser, serve, until
+from kit import LAPTOP, PHONE, WALL, free_port, log_in, needs_browser, serve, until
 from test_phone_layout import OVERFLOWS
 
 from kolrami.fleet import load_fleet
@@ -75,11 +75,7 @@ class Serve:
 
 
 def _login(page: Any, base: str) -> None:
-    page.goto(f"{base}/login")
-    page.fill("#username", "mara")
-    page.fill("#password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/org")
+    log_in(page, base, PASSWORD)
 
 
 def _seconds(clock: str) -> int:

@@ -52,14 +52,15 @@ def _report_on_phone(
     number, table, a, b = at
     page = phone.go(f"/events/{eid}/report")
     page.click(f"a[href='/events/{eid}/rounds/{number}/tables/{table}']")
-    page.check(f"input[name=player][value='{a}']")
-    page.check(f"input[type=radio][name=winner][value='{a}']")
+    # the report form: below the build check, which has its own "I am" (OP-14)
+    page.check(f"#report-form input[name=player][value='{a}']")
+    page.check(f"#report-form input[type=radio][name=winner][value='{a}']")
     page.fill("#fp_a", str(fp[a]))
     page.fill("#fp_b", str(fp[b]))
     page.fill("#pin", pins[a])
     if label:
         phone.shot(f"{label}-report")
-    page.click("form button[type=submit]")
+    page.click("#report-form button[type=submit]")
     page.wait_for_selector("button[value=confirm]")
     page.fill("#pin", pins[b])
     if label:

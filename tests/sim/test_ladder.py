@@ -12,7 +12,7 @@ from kolrami.cli import app
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import load_fleet
 from kolrami.scenarios.models import load_scenario
-from kolrami.sim.ladder import LadderPlan, fleets_of, run_ladder
+from kolrami.sim.ladder import LadderPlan, fleets_of, rank_text, run_ladder, summarise_ladder
 
 runner = CliRunner()
 
@@ -85,3 +85,28 @@ def test_the_ladder_command(tmp_path: Path) -> None:
     bad = runner.invoke(app, ["ladder", "aggressive", "--battles", "2"])
     assert bad.exit_code == 2
     assert "at least two captains" in bad.output
+
+
+def test_captains_the_ladder_cannot_tell_apart_are_marked() -> None:
+    """Issue 47 item 19: two captains level in play (their intervals overlap) share a marked
+    rank and name each other; a captain that loses nine games in ten to both is told apart."""
+    plan = _plan(20, ("aggressive", "kiting", "random"))
+    scores = {}
+    for n, g in enumerate(plan.games()):
+        if {g.i, g.j} == {0, 1}:
+            scores[g] = float(g.k % 2)  # aggressive and kiting: one game each in turn
+        else:
+            random_won = n % 10 == 0  # random wins one game in ten
+            scores[g] = float(random_won) if g.i == 2 else float(not random_won)
+    data = summarise_ladder(plan, scores).to_json()
+    rows = {r["captain"]: r for r in data["ranking"]}
+    assert rows["aggressive"]["tied"]
+    assert rows["kiting"]["tied"]
+    assert rows["aggressive"]["level_with"] == ["kiting"]
+    assert rows["kiting"]["level_with"] == ["aggressive"]
+    assert not rows["random"]["tied"]
+    assert rows["random"]["level_with"] == []
+    assert [rank_text(r) for r in data["ranking"]] == ["=1", "=2", "3"]
+    page = summarise_ladder(plan, scores).html()
+    assert "Cannot be told from" in page
+    assert "<td>=1</td>" in page

@@ -655,7 +655,7 @@ def ladder_cmd(
     """
     # numpy and the worker pool (about 180 ms): loaded when a ladder runs, not at start-up
     from kolrami.sim.backends import default_workers
-    from kolrami.sim.ladder import LadderPlan, fleets_of, run_ladder
+    from kolrami.sim.ladder import TIED_NOTE, LadderPlan, fleets_of, rank_text, run_ladder
 
     if report is not None and report.suffix.lower() not in (".html", ".htm"):
         raise InvalidInputError(f"--report '{report}' must end in .html")
@@ -693,12 +693,20 @@ def ladder_cmd(
         return f"{Path(where).name}:{attr}" if colon else name
 
     t = Table(title="Captain ladder (Bradley-Terry, Elo scale)")
-    for col in ("#", "Captain", "Rating", "95% interval"):
-        t.add_column(col, justify="left" if col == "Captain" else "right")
+    for col in ("#", "Captain", "Rating", "95% interval", "Cannot be told from"):
+        t.add_column(col, justify="left" if col in ("Captain", "Cannot be told from") else "right")
     for r in data["ranking"]:
         lo, hi = r["rating_95"]
-        t.add_row(str(r["rank"]), short(r["captain"]), f"{r['rating']:.0f}", f"{lo:.0f} - {hi:.0f}")
+        t.add_row(
+            rank_text(r),
+            short(r["captain"]),
+            f"{r['rating']:.0f}",
+            f"{lo:.0f} - {hi:.0f}",
+            ", ".join(short(c) for c in r["level_with"]) or "-",
+        )
     out.print(t)
+    if any(r["tied"] for r in data["ranking"]):
+        out.print(TIED_NOTE)
     p = Table(title="Pairings (score of the first against the second)")
     for col in ("Captain", "Opponent", "Battles", "Score", "95% interval"):
         p.add_column(col, justify="left" if col in ("Captain", "Opponent") else "right")

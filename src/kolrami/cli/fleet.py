@@ -35,6 +35,7 @@ from kolrami.fleet.legality import (
     DEFAULT_SP_LIMIT,
     EventSettings,
     FleetReport,
+    faction_notes,
     place,
     validate,
 )
@@ -61,34 +62,12 @@ def _report_json(report: FleetReport) -> dict[str, object]:
     return {
         **report.to_json(),
         "note": data_version_note(report.fleet),
-        "faction_notes": faction_notes(report),
+        "faction_notes": faction_notes(report, CHECK_SURCHARGE),
     }
 
 
-def faction_notes(report: FleetReport) -> list[str]:
-    """What mixes factions in the fleet, and what that costs under the --surcharge given: the
-    faction surcharge is an event setting, off (0) unless the event sets one."""
-    mixed = sorted({s.lines[0].faction for s in report.ships if s.lines})
-    cards = [
-        f"{line.title} ({line.faction}) on {ship.name} ({ship.lines[0].faction})"
-        for ship in report.ships
-        for line in ship.lines[1:]
-        if line.known and line.faction not in (ship.lines[0].faction, FactionCode.IND.value)
-    ]
-    extra = report.settings.faction_surcharge
-    notes = []
-    if len(mixed) > 1:
-        notes.append(f"ships of {len(mixed)} factions ({', '.join(mixed)}): allowed in one fleet")
-    if cards:
-        cost = (
-            f"each costs {extra} SP more (--surcharge {extra})"
-            if extra
-            else "no extra SP here: the faction surcharge is off unless the event sets one "
-            "(check with --surcharge N)"
-        )
-        shown = "; ".join(cards[:3]) + (f"; and {len(cards) - 3} more" if len(cards) > 3 else "")
-        notes.append(f"cards of another faction: {shown}; {cost}")
-    return notes
+#: how a player at the CLI sees what an event's surcharge would cost (the notes' last words)
+CHECK_SURCHARGE = "check with --surcharge N"
 
 
 def _check_limit(limit: int) -> int:
@@ -143,7 +122,7 @@ def _print_report(report: FleetReport) -> None:
     note = data_version_note(fleet)
     if note:
         out.print(f"[yellow]Note:[/yellow] {note}")
-    for line in faction_notes(report):
+    for line in faction_notes(report, CHECK_SURCHARGE):
         out.print(f"[yellow]Note:[/yellow] {line}", highlight=False)
     if report.valid:
         out.print("[green]Legal[/green]: every squad-building rule is met.")

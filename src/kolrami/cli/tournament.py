@@ -207,6 +207,14 @@ def new_cmd(
             "(default: 8 an hour, from simulated battles).",
         ),
     ] = None,
+    surcharge: Annotated[
+        int,
+        typer.Option(
+            "--surcharge",
+            help="SP more for each captain, admiral or upgrade of neither the ship's faction "
+            "nor Independent (0: off, the default; see docs/rules.md).",
+        ),
+    ] = 0,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
@@ -214,7 +222,8 @@ def new_cmd(
     from kolrami.tournament.store import check_event_settings  # with the store: see _store
 
     check_seed(seed)
-    check_event_settings(date, limit, rounds, minutes, seed, max_resets)  # before any file
+    # before any file is made
+    check_event_settings(date, limit, rounds, minutes, seed, max_resets, surcharge)
     store = _store(db, create=True)
     store.create_event(
         name,
@@ -226,12 +235,15 @@ def new_cmd(
         seed,
         tuple(t.strip() for t in titles.split(",") if t.strip()),
         max_resets=max_resets,
+        faction_surcharge=surcharge,
     )
     if as_json:
         print_json({"event": name, **store.settings(name), "store": store.url})
         return
+    extra = f", faction surcharge {surcharge} SP" if surcharge else ""
     console().print(
-        f"Created [bold]{name}[/bold]: {rounds} rounds of {scenario}, {limit} SP ({store.url})"
+        f"Created [bold]{name}[/bold]: {rounds} rounds of {scenario}, {limit} SP{extra} "
+        f"({store.url})"
     )
 
 
@@ -569,6 +581,7 @@ def result_cmd(
             f"round {number}, {player}: {warning}; nothing recorded: check the score sheet, or "
             "record it as the table agreed with --anyway"
         )
+    stale = _stale_pairing(store, event, number)
     links = _links(store, event, base)
     if as_json:
         print_json(
@@ -579,6 +592,7 @@ def result_cmd(
                 "fleet_points": fp,
                 "corrected": correct,
                 "warning": warning or None,
+                "later_rounds": stale or None,
                 **links,
             }
         )
@@ -591,7 +605,19 @@ def result_cmd(
     )
     if warning:
         out.print(f"[yellow]Recorded anyway:[/yellow] {warning}")
+    if stale:
+        out.print(f"[yellow]Note:[/yellow] {stale}", highlight=False)
     _print_links(links)
+
+
+def _stale_pairing(store: Any, event: str | None, number: int) -> str:
+    """The word on a result changed after the next round was paired: that round's bye and
+    pairings rested on the old result (issue 47 item 19); '' when no later round is paired."""
+    from kolrami.tournament import core  # networkx, about 100 ms: with the store's commands
+
+    state = store.state(event)
+    note: str = core.stale_pairing_note(number, state.rounds, state.seed)
+    return note
 
 
 @command(tournament_app, "verify")
@@ -714,9 +740,11 @@ def standings_cmd(
         doc = _json_file(from_file, "results file")
         data = standings_json(doc)
         if as_json:
-            print_json({"standings": data["standings"]})
+            print_json({"standings": data["standings"], "warnings": data["warnings"]})
         else:
             _print_standings(data["standings"], data["ties"])
+        for line in data["warnings"]:  # counted as the file says, and said (issue 47 item 19)
+            typer.echo(f"Warning: {line}", err=True)
         return
     state = _store(db).state(event)
     table = state.standings()

@@ -504,3 +504,45 @@ def place(path: str, report: FleetReport) -> str:
     named = next((f" ({s.name})" for s in report.ships if s.index == index), "")
     rest = m.group(2).replace("_", " ")
     return f"ship {index + 1}{named}" + (f", {rest}" if rest else "")
+
+
+def faction_notes(report: FleetReport, how_to_check: str = "") -> list[str]:
+    """What mixes factions in the fleet, and what that costs under the report's settings: the
+    faction surcharge is an event setting, off (0) unless the event sets one (docs/rules.md,
+    "Faction-mismatch surcharge"). A mixed fleet is legal; these notes say so, and that the
+    rule is off, so that a Klingon ship in a Federation fleet does not pass unremarked (issue
+    47 item 16). `how_to_check` (the CLI's "check with --surcharge N") ends the note on the
+    cost when the surcharge is off."""
+    extra = report.settings.faction_surcharge
+    off = "the faction surcharge is off unless the event sets one" + (
+        f" ({how_to_check})" if how_to_check else ""
+    )
+    mixed = sorted({s.lines[0].faction for s in report.ships if s.lines})
+    cards = [
+        f"{line.title} ({line.faction}) on {ship.name} ({ship.lines[0].faction})"
+        for ship in report.ships
+        for line in ship.lines[1:]
+        if line.known and line.faction not in (ship.lines[0].faction, FactionCode.IND.value)
+    ]
+    notes = []
+    if len(mixed) > 1:
+        declared = f" in a fleet declared {report.fleet.faction}" if report.fleet.faction else ""
+        rule = (
+            f"the event's faction surcharge ({extra} SP) is on cards of another faction than "
+            "their ship, never on ships"
+            if extra
+            else off
+        )
+        notes.append(
+            f"ships of {len(mixed)} factions ({', '.join(mixed)}){declared}: allowed in one "
+            f"fleet; {rule}"
+        )
+    if cards:
+        cost = (
+            f"each costs {extra} SP more (the event's faction surcharge)"
+            if extra
+            else f"no extra SP here: {off}"
+        )
+        shown = "; ".join(cards[:3]) + (f"; and {len(cards) - 3} more" if len(cards) > 3 else "")
+        notes.append(f"cards of another faction: {shown}; {cost}")
+    return notes

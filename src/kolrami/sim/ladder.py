@@ -127,6 +127,12 @@ class Ladder:
         lo, hi = self.ratings.elo_interval()
         order = sorted(range(len(plan.captains)), key=lambda i: -self.ratings.theta[i])
         fit = self.ratings.fit
+        # captains the ladder cannot tell apart: their 95% intervals overlap (issue 47 item 19:
+        # two captains 3 Elo apart, +-124, were ranked first and second with no mark)
+        level = {
+            i: [plan.captains[j] for j in order if j != i and lo[j] <= hi[i] and lo[i] <= hi[j]]
+            for i in order
+        }
         pairings = []
         for i in range(len(plan.captains)):
             for j in range(i + 1, len(plan.captains)):
@@ -160,6 +166,10 @@ class Ladder:
                     "captain": plan.captains[i],
                     "rating": float(elo[i]),
                     "rating_95": [float(lo[i]), float(hi[i])],
+                    "level_with": level[i],
+                    "tied": any(
+                        plan.captains[j] in level[i] for j in order[max(rank - 2, 0) : rank + 1]
+                    ),
                 }
                 for rank, i in enumerate(order, start=1)
             ],
@@ -170,9 +180,10 @@ class Ladder:
         data = self.to_json()
         esc = html.escape
         rows = "".join(
-            f"<tr><td>{r['rank']}</td><td class='l'>{esc(r['captain'])}</td>"
+            f"<tr><td>{rank_text(r)}</td><td class='l'>{esc(r['captain'])}</td>"
             f"<td>{r['rating']:.0f}</td><td>{r['rating_95'][0]:.0f} to "
-            f"{r['rating_95'][1]:.0f}</td></tr>"
+            f"{r['rating_95'][1]:.0f}</td><td class='l'>"
+            f"{esc(', '.join(r['level_with'])) or 'none'}</td></tr>"
             for r in data["ranking"]
         )
         pairs = "".join(
@@ -201,11 +212,26 @@ class Ladder:
             f"alternating; scenario {esc(st['scenario'])}, seed {st['seed']}, rules "
             f"{esc(st['rules_version'])}.</p>"
             "<h2>Ranking (Bradley-Terry, Elo scale)</h2><table><tr><th>#</th>"
-            "<th class='l'>Captain</th><th>Rating</th><th>95% interval</th></tr>"
-            f"{rows}</table>{fit_line}<h2>Pairings</h2><table><tr><th class='l'>Captain</th>"
+            "<th class='l'>Captain</th><th>Rating</th><th>95% interval</th>"
+            "<th class='l'>Cannot be told from</th></tr>"
+            f"{rows}</table><p>{esc(TIED_NOTE)}</p>{fit_line}<h2>Pairings</h2>"
+            "<table><tr><th class='l'>Captain</th>"
             "<th class='l'>Opponent</th><th>Battles</th><th>Score</th><th>95% interval</th>"
             f"</tr>{pairs}</table></body></html>\n"
         )
+
+
+#: what the ranking's '=' means, printed under it (the CLI's table and the HTML report)
+TIED_NOTE = (
+    "= before a rank: the captain's 95% interval overlaps a neighbour's in the ranking, so the "
+    "ladder cannot tell them apart at these battles (more --battles narrow the intervals); "
+    "'cannot be told from' lists every captain whose interval overlaps."
+)
+
+
+def rank_text(row: dict[str, Any]) -> str:
+    """A ranking row's place as shown: '=2' when it cannot be told from a neighbour."""
+    return f"={row['rank']}" if row["tied"] else str(row["rank"])
 
 
 def run_ladder(

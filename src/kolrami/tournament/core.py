@@ -187,15 +187,23 @@ def check_throws(throws: dict[str, tuple[int, ...]]) -> None:
 
 
 def _tally(players: Iterable[str], rounds: Sequence[Sequence[Game]]) -> dict[str, Standing]:
-    """Each player's totals of the reported games: Battle and Fleet Points, byes, wins."""
+    """Each player's totals of the reported games: Battle and Fleet Points, byes, wins.
+
+    A bye counts once its round is complete: its Battle Points are the round's result, given
+    at the end of the Battle Round (OP-18, OP-20), and its Fleet Points the mean of the
+    round's others (OP-10), known only then. Counted at pairing, the bye put a player who lost
+    round 1 first on 3 BP while round 2 was still being played (issue 47 item 19)."""
     table = {p: Standing(p) for p in players}
     for games in rounds:
         bye_fp = bye_fleet_points(games)
+        over = all(g.complete for g in games)
         for g in games:
             for p in g.players:
                 if p not in table:
                     raise InvalidInputError(f"round {g.round}: '{p}' is not a player of the event")
             if g.bye:
+                if not over:  # OP-18, OP-20: at the end of the round
+                    continue
                 s = table[g.a]
                 s.battle_points += BYE_BP
                 s.byes += 1
@@ -388,7 +396,7 @@ def pair_round(
     everyone = dict.fromkeys([*active, *(p for r in previous for g in r for p in g.players)])
     table = {s.player: s for s in standings(list(everyone), previous)}
     played: set[frozenset[str]] = {frozenset(g.players) for r in previous for g in r if not g.bye}
-    had_bye = {g.a for r in previous for g in r if g.bye}
+    had_bye = bye_counts(previous)
     rng_order = _rng(seed, round_number, "order")
     rng_bye = _rng(seed, round_number, "bye")
     players = list(active)
@@ -420,19 +428,85 @@ def _order(players: Sequence[str], table: dict[str, Standing], rng: random.Rando
 def _choose_bye(
     players: list[str],
     table: dict[str, Standing],
-    had_bye: set[str],
+    had_bye: dict[str, int],
     rng: random.Random,
 ) -> str:
     """The bye as OP-09 gives it: the fewest Battle Points among those without a bye (then
-    fewer Fleet Points, then at random, the catalogue's proposal). Whether the others can be
-    paired without a rematch plays no part: the tables are paired afterwards, with an
-    unavoidable rematch said so (OP-04)."""
+    fewer Fleet Points, then at random, the catalogue's proposal). Once everyone has had one
+    (more rounds than OP-09 foresees), the fewest byes first, then the same order: never a
+    third bye while someone has one (issue 47 item 19). Whether the others can be paired
+    without a rematch plays no part: the tables are paired afterwards, with an unavoidable
+    rematch said so (OP-04)."""
     draw = {p: rng.random() for p in sorted(players)}
     order = sorted(
         players,
-        key=lambda p: (p in had_bye, table[p].battle_points, table[p].fleet_points, draw[p]),
+        key=lambda p: (had_bye.get(p, 0), table[p].battle_points, table[p].fleet_points, draw[p]),
     )
     return order[0]
+
+
+def bye_counts(rounds: Sequence[Sequence[Game]]) -> dict[str, int]:
+    """How many byes each player has had in `rounds` (players without one are absent)."""
+    counts: dict[str, int] = {}
+    for games in rounds:
+        for g in games:
+            if g.bye:
+                counts[g.a] = counts.get(g.a, 0) + 1
+    return counts
+
+
+def bye_warnings(rounds: Sequence[Sequence[Game]]) -> list[str]:
+    """Byes that OP-09 would not give: a bye to a player who had more byes already than
+    another player of that round (who should have had it first), one line each, naming the
+    round, the players and the rule. Empty for byes as Kolrami pairs them."""
+    out = []
+    for number, games in enumerate(rounds, start=1):
+        before = bye_counts(rounds[: number - 1])
+        playing = sorted({p for g in games if not g.bye for p in g.players})
+        for g in games:
+            if not g.bye or not before.get(g.a):
+                continue
+            fewer = [p for p in playing if before.get(p, 0) < before[g.a]]
+            if fewer:
+                had = before[g.a]
+                shown = ", ".join(fewer[:3]) + (f" and {len(fewer) - 3} more" if fewer[3:] else "")
+                none = all(not before.get(p) for p in fewer)
+                out.append(
+                    f"round {number}: {g.a} has a bye again (bye {had + 1}) while {shown} "
+                    f"had {'none' if none else 'fewer'}; OP-09 gives the bye to a player who "
+                    "has not had one"
+                )
+    return out
+
+
+def stale_pairing_note(corrected: int, rounds: Sequence[Sequence[Game]], seed: int) -> str:
+    """What a change to round `corrected`'s result means for the rounds paired after it, or ''
+    when none is: they were paired on the old standings, and stay as paired. Names the next
+    round's bye and, when the corrected standings would give it to someone else (OP-09), who.
+    """
+    if corrected >= len(rounds) or corrected < 1:
+        return ""
+    number = corrected + 1
+    nxt = rounds[corrected]
+    note = f"round {number} was paired on round {corrected}'s old result"
+    bye = next((g.a for g in nxt if g.bye), None)
+    if bye is not None and all(g.complete for r in rounds[:corrected] for g in r):
+        players = [p for g in nxt for p in g.players]
+        again = pair_round(number, players, rounds[:corrected], seed)
+        now = next((g.a for g in again.games if g.bye), None)
+        if now == bye:
+            note += f": its bye ({bye}) goes to the same player on the corrected standings"
+        else:
+            note += (
+                f": its bye went to {bye}; on the corrected standings it would go to {now} (OP-09)"
+            )
+    return note + (
+        f"; its pairings stand (while round {number} is the latest and has no result in, "
+        "`kolrami tournament cancel-round --repair` or the round page's 'Cancel and pair "
+        f"round {number} again' pairs it on the corrected standings)"
+        if number == len(rounds)
+        else "; the later rounds' pairings stand"
+    )
 
 
 def _swiss(

@@ -76,11 +76,13 @@ def parse_results(doc: Any) -> tuple[list[str], list[list[core.Game]], dict[str,
 
 
 def standings_json(doc: Any, titles: tuple[str, ...] = core.DEFAULT_TITLES) -> dict[str, Any]:
-    """The standings a results file gives, in the documented shape."""
+    """The standings a results file gives, in the documented shape, with `warnings`: the byes
+    OP-09 would not give (a second bye while another player of the round had none)."""
     players, rounds, rolls = parse_results(doc)
     table = core.standings(players, rounds, rolls, titles)
     return {
         "standings": [core.standing_json(s) for s in table],
         "ties": core.tied_groups(table),
         "tie_groups": core.tie_json(table),
+        "warnings": core.bye_warnings(rounds),
     }

@@ -41,6 +41,7 @@ def check_event_settings(
     round_minutes: int,
     seed: int | None,
     max_resets: int | None = None,
+    faction_surcharge: int = 0,
 ) -> None:
     """Refuse an event's settings that no event can have, each with the setting and the fix."""
     if date:
@@ -65,6 +66,11 @@ def check_event_settings(
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise InvalidInputError(
             f"seed {seed}: use a whole number from 0 to 2**63 - 1", field="seed"
+        )
+    if not 0 <= faction_surcharge <= MAX_SP_LIMIT:  # what the event export accepts
+        raise InvalidInputError(
+            f"faction surcharge {faction_surcharge} SP: use 0 (off) to {MAX_SP_LIMIT}",
+            field="faction_surcharge",
         )
     if max_resets is not None and not 0 < max_resets <= 200:
         raise InvalidInputError(

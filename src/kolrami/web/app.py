@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kolrami import __version__
 from kolrami.errors import KolramiError
+from kolrami.fleet.legality import faction_notes
 from kolrami.tournament.store import (
     SESSION_LIFETIME,
     ConflictError,
@@ -140,6 +141,7 @@ def create_app(
     templates.env.globals["static"] = assets.url
     templates.env.globals["kept"] = _keeper(env)
     templates.env.globals["once_each"] = _once_each(env)
+    templates.env.globals["faction_notes"] = faction_notes  # a mixed fleet, as the CLI says
     live.install(env, the_store, public_url, listen_host)
     app = FastAPI(
         title="Kolrami",

@@ -19,7 +19,7 @@ from kolrami.errors import InvalidInputError, KolramiError, loads_json
 from kolrami.fleet.document import MAX_FLEET_BYTES, MAX_SQUADRON_NUMBER
 from kolrami.fleet.fleetx import SHARE_PREFIX, from_share_string
 from kolrami.fleet.legality import EventSettings, FleetReport, place, validate
-from kolrami.fleet.model import Fleet, FleetShip, read_fleet
+from kolrami.fleet.model import PRESET_PREFIX, Fleet, FleetShip, fleet_json, read_fleet
 
 SHIP_FIELDS = ("class", "squadron", "captain", "admiral", "upgrades")
 START_ROWS = 6
@@ -82,7 +82,10 @@ def _field_for_path(path: str, field_of: dict[int, int] | None) -> str:
 
 
 def from_text(text: str) -> FleetForm:
-    """A fleet pasted as a share string (KF1-...) or as FleetX JSON."""
+    """A fleet pasted as a share string (KF1-...), as FleetX JSON, or named as a preset fleet
+    (presets:NAME, as `kolrami tournament player add --fleet` takes it; read as the CLI reads
+    it and checked by the same rules). Only a preset is looked up by name: nothing typed here
+    opens a file on the server."""
     form = FleetForm()
     text = text.strip()
     if not text:
@@ -93,11 +96,13 @@ def from_text(text: str) -> FleetForm:
             form.fleet = read_fleet(_json(text), "pasted fleet")
         elif text.startswith(SHARE_PREFIX):
             form.fleet = from_share_string(text)
+        elif text.lower().startswith(PRESET_PREFIX):  # fleet_text never reads a file for one
+            form.fleet = read_fleet(*fleet_json(PRESET_PREFIX + text[len(PRESET_PREFIX) :]))
         else:
             form.add(
                 "fleet",
                 "not a share string: it starts with KF1- (Kolrami's fleet share format) and "
-                "is copied whole",
+                "is copied whole; or name a preset fleet as presets:NAME",
             )
     except KolramiError as exc:
         form.add("fleet", str(exc))

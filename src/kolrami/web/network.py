@@ -145,7 +145,13 @@ def _is_address(host: str) -> bool:
 
 
 def qr_svg(text: str, scale: int = 4) -> Markup:
-    """A QR code of `text` as inline SVG (segno; error correction M, a quiet zone of 4)."""
+    """A QR code of `text` as inline SVG (segno; error correction M, a quiet zone of 4).
+
+    Its width and height are its natural size, and a viewBox lets CSS scale it: without one a
+    code drawn smaller than that size (the wall clock's, sized to the screen) was cut off at
+    its right and bottom edges, a corner square lost and the code unreadable (issue 47 item 9)."""
     code = segno.make_qr(text, error="m")
     svg = code.svg_inline(scale=scale, title=f"QR code: {text}", dark="#000", light="#fff")
+    width, height = code.symbol_size(scale=scale)
+    svg = svg.replace("<svg ", f'<svg viewBox="0 0 {width} {height}" ', 1)
     return Markup(svg)  # segno escapes the text in the title: the SVG is safe as it is

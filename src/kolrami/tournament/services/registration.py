@@ -40,7 +40,7 @@ def create_event(
     that a score may need before it is called implausible (None: the default for the
     round's length)."""
     name = clean_name(name, "an event")
-    check_event_settings(date, sp_limit, rounds, round_minutes, seed, max_resets)
+    check_event_settings(date, sp_limit, rounds, round_minutes, seed, max_resets, faction_surcharge)
     load_scenario(scenario)  # a clear error now rather than at the first battle
     if seed is None:
         seed = secrets.randbelow(2**31)

@@ -14,6 +14,7 @@ from kolrami.errors import InvalidInputError
 from kolrami.rules.module import Capability
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
+from kolrami.tournament.core import stale_pairing_note
 from kolrami.tournament.store import MAX_FLEET_POINTS, ConflictError, ScoreCheckError
 from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, field_error, render, web
 from kolrami.web.forms import whole_number
@@ -135,8 +136,12 @@ async def enter_result(
     except InvalidInputError as exc:
         errors = field_error(exc, ("winner",))  # the Fleet Points were checked above
         return _card(request, ev, number, table, {"errors": errors, "values": values}, 400)
-    if request.headers.get("hx-request") == "true":
-        return _card(request, ev, number, table, {"saved": True}, 200)
+    stale = ""
+    if number < len(snapshot.rounds):  # a correction after the next round was paired: a word
+        state = store.snapshot(ev.id).state  # on that round, from the results as they are now
+        stale = stale_pairing_note(number, state.rounds, state.seed)
+    if stale or request.headers.get("hx-request") == "true":
+        return _card(request, ev, number, table, {"saved": True, "stale": stale}, 200)
     return RedirectResponse(f"/org/events/{ev.id}/rounds/{number}#table-{table}", status_code=303)
 
 

@@ -116,7 +116,9 @@
            " L" + (x + r[0] * n) + " " + (y + r[1] * n) + " Z",
         fill: COLOURS[ship.side], class: "hull"
       }));
-      var label = svg("text", { x: x + 3.5, y: y - 3, class: "label" });
+      // level with its own triangle, just right of its base (at y - 3 the label sat half a
+      // formation slot up, beside the ship ahead in the column)
+      var label = svg("text", { x: x + 3.6, y: y, "dominant-baseline": "central", class: "label" });
       label.textContent = ship.id;
       g.appendChild(label);
       var title = svg("title");
