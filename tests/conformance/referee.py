@@ -656,6 +656,8 @@ class MovementChecker(Checker):
                 lost[1] < 0.49
                 and len(pts) == 3
                 and leg_heading(pts[0], pts[1]) != leg_heading(pts[1], pts[2])
+                # (a wingman turns where its trail does, which may be before control went)
+                and seg_len(pts[0], pts[1]) > lost[1] * dist + EPS_CM
             ):
                 st.flag("FPF-MOV-12", [sid], "lost control in the first half, then turned")
         if out_of_control:
@@ -668,6 +670,7 @@ class MovementChecker(Checker):
                 m.speed if m is not None and lost else None,
                 e["heading"] if first_turn else None,
                 self._set_at_loss(st, ship, m.speed, lost[0]) if m is not None and lost else None,
+                m.pivot if m is not None and first_turn else None,
             )
         elif m is not None:
             form = st.formation_at_order.get(ship.squadron, [])
@@ -846,10 +849,12 @@ class MovementChecker(Checker):
         ordered: int | None,
         turned_to: int | None = None,
         set_at_loss: float | None = None,
+        pivot: int | None = None,
     ) -> None:
         """FPF-MOV-12, FPF-DMG-13: out of control, it holds its heading and speed (last
         turn's, or the speed just ordered when control went after the orders); `turned_to`: the
-        heading of a first turn made before control went."""
+        heading of a first turn made before control went, which for a ship ordered to pivot
+        (`pivot`, its hex faces) is the pivot, to any facing, as it set off (FPF-MOV-13)."""
         speeds: set[float] = {ship.last_speed} | ({ordered} if ordered is not None else set())
         if set_at_loss is not None:
             speeds.add(set_at_loss)  # its current speed: what it was set to fly then
@@ -864,6 +869,8 @@ class MovementChecker(Checker):
         held = {ship.heading}
         if turned_to is not None and (turned_to - ship.heading) % 6 in (1, 5):
             held.add(turned_to)  # one 60-degree turn (FPF-MOV-07)
+        if turned_to is not None and pivot is not None and turned_to == (ship.heading + pivot) % 6:
+            held.add(turned_to)  # the pivot from standstill, made as it set off (FPF-MOV-13)
         turned = end_heading not in held
         for a, b in itertools.pairwise(pts):
             h = leg_heading(a, b)
