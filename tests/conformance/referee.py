@@ -721,7 +721,7 @@ class MovementChecker(Checker):
                 if o.id == sid or not o.on_table or (o.id in win.paths and o.id < sid):
                     continue
                 d = math.hypot(o.x - s.x, o.y - s.y)
-                if d < reach - EPS_CM:
+                if d < reach - EPS_CM and not self._boxed_in(st, s, win):
                     own = " of its own squadron" if o.squadron == s.squadron else ""
                     st.flag(
                         "FPF-MOV-08",
@@ -731,6 +731,40 @@ class MovementChecker(Checker):
             w, h = st.sc("table_width_cm", 180.0), st.sc("table_height_cm", 120.0)
             if not (-EPS_CM <= s.x <= w + EPS_CM and -EPS_CM <= s.y <= h + EPS_CM):
                 st.flag("FPF-MOV-08", [sid], "ended its move off the table")
+
+    @staticmethod
+    def _boxed_in(st: State, s: Ship, win: Window) -> bool:
+        """A ship that lost control in this move where it ends, over another base, may stay
+        there if no place ahead on its drift (the rest of its ordered distance) is clear: each
+        is on a base, up to the planet or the table edge, which it cannot pass; it cannot go
+        back behind where control went, and ships pass over others on the way (docs/rules.md
+        FPF-MOV-08)."""
+        lost = st.lost_control_at.get(s.id)
+        if lost is None or st.block_for.get(lost[0]) != st.block_for.get(st.index):
+            return False
+        orders = st.order_by_squadron.get(s.squadron, {})
+        m = orders.get(s.id) or orders.get(None)
+        rest = (m.speed if m is not None else MAX_SPEED) - win.distances.get(s.id, 0.0)
+        if rest <= 0.05:
+            return False
+        reach, r = 2 * st.sc("base_radius_cm", 2.5), st.sc("base_radius_cm", 2.5)
+        w, h = st.sc("table_width_cm", 180.0), st.sc("table_height_cm", 120.0)
+        ux, uy = unit(s.heading)
+        steps = max(1, math.ceil(rest / 0.1))
+        for k in range(1, steps + 1):
+            t = rest * k / steps
+            px, py = s.x + ux * t, s.y + uy * t
+            on_base = any(
+                o.id != s.id and o.on_table and math.hypot(o.x - px, o.y - py) < reach - EPS_CM
+                for o in st.ships.values()
+            )
+            in_planet = any(seg_len((px, py), c) < rad + r - 0.05 for c, rad in st.planets())
+            off = not (-EPS_CM <= px <= w + EPS_CM and -EPS_CM <= py <= h + EPS_CM)
+            if in_planet or off:
+                return True  # nothing beyond is reachable (PP-03, the table edge)
+            if not on_base:
+                return False
+        return True
 
     def _orders(self, st: State, squadron: str, order: str) -> None:
         st.order_by_squadron[squadron] = moves = read_manoeuvres(order)
