@@ -700,7 +700,8 @@ class MovementChecker(Checker):
         the move short; the middle when no order is known."""
         if m is None or dist <= 0:
             return 0.5
-        return max(0.5, min(1.0, m.speed / 2 / dist)) + 1e-6
+        # (plus the log's rounding of the places the moment is worked out from)
+        return max(0.5, min(1.0, m.speed / 2 / dist)) + EPS_CM / max(dist, 1.0)
 
     def after(self, st: State, e: Event) -> None:
         if e["e"] != "ship_moved":

@@ -291,3 +291,22 @@ def test_wingmen_of_a_leader_that_drifts_off_fly_on_past_the_cut_it_abandoned() 
     assert moves["A1"]["distance"] == 14.0
     assert moves["A2"]["distance"] == 14.0
     assert moves["A3"]["distance"] == 11.0
+
+
+@pytest.mark.rule("FPF-MOV-08", "FPF-MOV-12")
+def test_a_drift_cut_for_a_ship_destroyed_on_the_way_flies_on() -> None:
+    """`kolrami battle --seed 21 --fleet-a presets:federation-cruisers --fleet-b
+    presets:klingon-wolfpack --captain-a aggressive --captain-b aggressive`, turn 2: B1 loses
+    control 10 cm on and its drift is cut for A1, which is destroyed before the move ends; B1
+    drifts on to a stop short of A2, 13 cm of its 20 (fpf-4 left it at 10, short of A1)."""
+    setup = Setup(
+        21, "standard", ("federation-cruisers", "klingon-wolfpack"), ("aggressive",) * 2, ()
+    )
+    events = play(setup)
+    assert events is not None
+    assert [str(v) for v in referee(events)] == []
+    turn = _turn(events, 2)
+    moved = next(i for i, e in enumerate(turn) if e["e"] == "ship_moved" and e["ship"] == "B1")
+    assert turn[moved]["distance"] == 13.0
+    assert turn[moved - 1] == {"e": "stopped_short", "ship": "B1", "of": "A2", "lost_cm": 7.0}
+    assert any(e["e"] == "ship_destroyed" and e["ship"] == "A1" for e in turn[:moved])
