@@ -656,6 +656,8 @@ class MovementChecker(Checker):
                 lost[1] < 0.49
                 and len(pts) == 3
                 and leg_heading(pts[0], pts[1]) != leg_heading(pts[1], pts[2])
+                # (a wingman turns where its trail does, which may be before control went)
+                and seg_len(pts[0], pts[1]) > lost[1] * dist + EPS_CM
             ):
                 st.flag("FPF-MOV-12", [sid], "lost control in the first half, then turned")
         if out_of_control:
@@ -668,6 +670,7 @@ class MovementChecker(Checker):
                 m.speed if m is not None and lost else None,
                 e["heading"] if first_turn else None,
                 self._set_at_loss(st, ship, m.speed, lost[0]) if m is not None and lost else None,
+                m.pivot if m is not None and first_turn else None,
             )
         elif m is not None:
             form = st.formation_at_order.get(ship.squadron, [])
@@ -697,7 +700,8 @@ class MovementChecker(Checker):
         the move short; the middle when no order is known."""
         if m is None or dist <= 0:
             return 0.5
-        return max(0.5, min(1.0, m.speed / 2 / dist)) + 1e-6
+        # (plus the log's rounding of the places the moment is worked out from)
+        return max(0.5, min(1.0, m.speed / 2 / dist)) + EPS_CM / max(dist, 1.0)
 
     def after(self, st: State, e: Event) -> None:
         if e["e"] != "ship_moved":
@@ -718,7 +722,7 @@ class MovementChecker(Checker):
                 if o.id == sid or not o.on_table or (o.id in win.paths and o.id < sid):
                     continue
                 d = math.hypot(o.x - s.x, o.y - s.y)
-                if d < reach - EPS_CM:
+                if d < reach - EPS_CM and not self._boxed_in(st, s, win):
                     own = " of its own squadron" if o.squadron == s.squadron else ""
                     st.flag(
                         "FPF-MOV-08",
@@ -728,6 +732,40 @@ class MovementChecker(Checker):
             w, h = st.sc("table_width_cm", 180.0), st.sc("table_height_cm", 120.0)
             if not (-EPS_CM <= s.x <= w + EPS_CM and -EPS_CM <= s.y <= h + EPS_CM):
                 st.flag("FPF-MOV-08", [sid], "ended its move off the table")
+
+    @staticmethod
+    def _boxed_in(st: State, s: Ship, win: Window) -> bool:
+        """A ship that lost control in this move where it ends, over another base, may stay
+        there if no place ahead on its drift (the rest of its ordered distance) is clear: each
+        is on a base, up to the planet or the table edge, which it cannot pass; it cannot go
+        back behind where control went, and ships pass over others on the way (docs/rules.md
+        FPF-MOV-08)."""
+        lost = st.lost_control_at.get(s.id)
+        if lost is None or st.block_for.get(lost[0]) != st.block_for.get(st.index):
+            return False
+        orders = st.order_by_squadron.get(s.squadron, {})
+        m = orders.get(s.id) or orders.get(None)
+        rest = (m.speed if m is not None else MAX_SPEED) - win.distances.get(s.id, 0.0)
+        if rest <= 0.05:
+            return False
+        reach, r = 2 * st.sc("base_radius_cm", 2.5), st.sc("base_radius_cm", 2.5)
+        w, h = st.sc("table_width_cm", 180.0), st.sc("table_height_cm", 120.0)
+        ux, uy = unit(s.heading)
+        steps = max(1, math.ceil(rest / 0.1))
+        for k in range(1, steps + 1):
+            t = rest * k / steps
+            px, py = s.x + ux * t, s.y + uy * t
+            on_base = any(
+                o.id != s.id and o.on_table and math.hypot(o.x - px, o.y - py) < reach - EPS_CM
+                for o in st.ships.values()
+            )
+            in_planet = any(seg_len((px, py), c) < rad + r - 0.05 for c, rad in st.planets())
+            off = not (-EPS_CM <= px <= w + EPS_CM and -EPS_CM <= py <= h + EPS_CM)
+            if in_planet or off:
+                return True  # nothing beyond is reachable (PP-03, the table edge)
+            if not on_base:
+                return False
+        return True
 
     def _orders(self, st: State, squadron: str, order: str) -> None:
         st.order_by_squadron[squadron] = moves = read_manoeuvres(order)
@@ -846,10 +884,12 @@ class MovementChecker(Checker):
         ordered: int | None,
         turned_to: int | None = None,
         set_at_loss: float | None = None,
+        pivot: int | None = None,
     ) -> None:
         """FPF-MOV-12, FPF-DMG-13: out of control, it holds its heading and speed (last
         turn's, or the speed just ordered when control went after the orders); `turned_to`: the
-        heading of a first turn made before control went."""
+        heading of a first turn made before control went, which for a ship ordered to pivot
+        (`pivot`, its hex faces) is the pivot, to any facing, as it set off (FPF-MOV-13)."""
         speeds: set[float] = {ship.last_speed} | ({ordered} if ordered is not None else set())
         if set_at_loss is not None:
             speeds.add(set_at_loss)  # its current speed: what it was set to fly then
@@ -864,6 +904,8 @@ class MovementChecker(Checker):
         held = {ship.heading}
         if turned_to is not None and (turned_to - ship.heading) % 6 in (1, 5):
             held.add(turned_to)  # one 60-degree turn (FPF-MOV-07)
+        if turned_to is not None and pivot is not None and turned_to == (ship.heading + pivot) % 6:
+            held.add(turned_to)  # the pivot from standstill, made as it set off (FPF-MOV-13)
         turned = end_heading not in held
         for a, b in itertools.pairwise(pts):
             h = leg_heading(a, b)

@@ -520,7 +520,10 @@ class LogChecker:
             if role == "wingman":
                 # stops short with its leader, or of a ship outside the formation (FPF-MOV-08/09)
                 stopped = squadron_stopped or e.distance < m.speed - EPS
-                if act.leader_cm is not None and e.distance > act.leader_cm + EPS:
+                # (one that lost control on the way drifts: a wingman no more, its leader's
+                # stop-short does not hold it back, rules fpf-5, FPF-MOV-12)
+                drifting = s.lost_control or not in_control
+                if act.leader_cm is not None and e.distance > act.leader_cm + EPS and not drifting:
                     self.fail(
                         "stop-short",
                         f"wingman {s.id} moves {e.distance} cm, its leader {act.leader_cm}",

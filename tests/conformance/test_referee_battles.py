@@ -15,13 +15,13 @@ from referee import counts, play, referee, setups
 
 from kolrami.fleet import fpf_preset_names, preset_names
 
-#: Clauses the referee still finds broken: none in `make test`'s sample under rules fpf-4. Since
-#: the referee asks whether each stop-short had a blocker (issue 46) the 1,000-battle run
-#: (`pytest --full`, 750 standard and 250 Peak Performance) finds 24 cases under fpf-4, not yet
-#: looked at one by one: FPF-MOV-02 18 (moves short of their distance without a logged
-#: stop-short), FPF-MOV-12 5 (drift distances), FPF-MOV-08 1; under fpf-3 it found none of the
-#: old clauses (253 under fpf-2, some 11,000 in 400 battles under fpf-1). A clause put here must
-#: say what the referee finds.
+#: Clauses the referee still finds broken: none, in `make test`'s sample and in the 1,000-battle
+#: run (`pytest --full`, 750 standard and 250 Peak Performance), under rules fpf-5. Since the
+#: referee asks whether each stop-short had a blocker (issue 46) that run found 24 cases under
+#: fpf-4 (FPF-MOV-02 18, FPF-MOV-12 5, FPF-MOV-08 1: docs/rules.md, rules version fpf-5;
+#: test_referee_regressions.FPF_4_CASES); under fpf-3 it found none of the old clauses (253 under
+#: fpf-2, some 11,000 in 400 battles under fpf-1). A clause put here must say what the referee
+#: finds.
 KNOWN_BROKEN: frozenset[str] = frozenset()
 
 

@@ -4,8 +4,9 @@ data/format1-peak-seed0.jsonl is a Peak Performance battle as format 1 logged it
 format 2, whose hits gave only a weapon's total left and whose cards said what they changed only
 in words. (First a log of rules fpf-3; rules fpf-4 resolve its orders otherwise, so it was
 re-made: the battle of its header played by its captains under fpf-4, format 2's fields and
-fpf-4's `exchange` dropped.) Played again from its header and its logged orders, the same battle
-gives a format 2 log; the replay, the narration and the referee must read both to the same story.
+fpf-4's `exchange` dropped; rules fpf-5 play it alike, so its header says fpf-5.) Played again
+from its header and its logged orders, the same battle gives a format 2 log; the replay, the
+narration and the referee must read both to the same story.
 """
 
 from __future__ import annotations

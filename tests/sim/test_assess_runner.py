@@ -230,7 +230,7 @@ def test_a_battle_the_roll_off_decided_counts_as_a_draw() -> None:
         load_scenario("peak-performance"),
         captains=("kiting",),
         battles=8,
-        seed=1,
+        seed=4,  # (1 until rules fpf-5, under which none of its 8 battles goes to the roll-off)
     )
     records = _run(plan, 1)
     rolled = [r for r in records.values() if r["rolloff"]]

@@ -24,7 +24,7 @@ from kolrami.rules.module import Capability, Ruleset
 from kolrami.scenarios.models import Scenario
 
 #: Bump whenever a change can alter a battle's outcome for the same inputs.
-RULES_VERSION = "fpf-4"
+RULES_VERSION = "fpf-5"
 
 __all__ = [
     "RULES_VERSION",

@@ -330,6 +330,7 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
     elif blocker and m.speed > 0:
         battle.note(ev.StoppedShort, leader.id, blocker, round(m.speed - dist, 3))
     squadron.trail = trail
+    uncut = _uncut_trail(trail, lead)
     moves = [lead]
     for sid in squadron.formation[1:]:
         off, moved = placed[sid]
@@ -341,11 +342,48 @@ def move_formation(battle: Battle, squadron: SquadronState, m: Maneuver) -> None
         route = trail.section(off, off + moved) if moved > 0.0 else [(ship.x, ship.y, ship.heading)]
         wing = _Move(ship, route, moved)
         wing.follows = True
+        if uncut is not None:
+            # its move had no ship cut its leader's: for a drift that abandons the squadron's
+            # manoeuvre, or a leader that does not keep the cut (FPF-MOV-08)
+            ext, gap = uncut
+            far = moved + gap
+            wing.uncut = (ext.section(off, off + far), far, far)
+            wing.cut_for = lead.cut_for
         moves.append(wing)
     _execute(battle, moves)
     # (after the move: a wingman that stopped short on the way sits farther back on the trail)
     if squadron.offsets:
         trail.trim(_farthest(squadron.offsets) + battle.formation_spacing_cm * 2)
+
+
+def _uncut_trail(trail: Trail, lead: _Move) -> tuple[Trail, float] | None:
+    """The trail as it would run had no ship cut the leader's move, and how much farther its
+    head would be; None when no ship cut it. A wingman's place on it is as far behind the head
+    as on `trail`: its move uncut by that ship is that much longer (docs/rules.md FPF-MOV-08)."""
+    if lead.uncut is None:
+        return None
+    full, length, _ = lead.uncut
+    gap = length - lead.dist
+    if gap <= 1e-9:
+        return None
+    ext = trail.copy()
+    _extend(ext, _onward(full, lead.dist, length))
+    return ext, gap
+
+
+def _onward(
+    route: list[tuple[float, float, int]], start: float, end: float
+) -> list[tuple[float, float, int]]:
+    """The stretch of `route` from `start` to `end` cm along it, in travel order."""
+    flown = _cut(route, end)
+    legs = _legs(flown)
+    section = [_point_at(flown, legs, start)]
+    along = 0.0
+    for i, seg in enumerate(legs):
+        along += seg
+        if along > start + 1e-9:
+            section.append(flown[i + 1])
+    return section
 
 
 def _farthest(offsets: dict[str, float]) -> float:
@@ -466,9 +504,10 @@ def _stop_for_a_ship_at_the_end(
     cut as its pace; the path it may fly on is the manoeuvre cut by the table edge and planets
     alone."""
     ship = mv.ship
-    full, length, _, _ = _plan(battle, ship.x, ship.y, ship.heading, m, ignore, ships=False)
+    full, length, terrain, _ = _plan(battle, ship.x, ship.y, ship.heading, m, ignore, ships=False)
     mv.uncut = (full, length, float(m.speed))
     mv.cut_for = blocker
+    mv.terrain = terrain
 
 
 class _Move:
@@ -487,6 +526,7 @@ class _Move:
         "route",
         "seen",
         "ship",
+        "terrain",
         "to",
         "uncut",
     )
@@ -516,6 +556,10 @@ class _Move:
         #: (the length a Cm: an uncut move's is the ordered speed, an int, and the compiled
         #: build would make a `float` of it, which the log shows apart: 40.0, not 40)
         self.uncut: tuple[list[tuple[float, float, int]], Cm, float] | None = None
+        #: what cut that route, the table edge or a planet ("edge", the planet's kind), or
+        #: None: the stop-short logged when the ship it was cut for is gone at the end and it
+        #: flies on to the edge (FPF-MOV-02, FPF-MOV-08)
+        self.terrain: str | None = None
         self.route: list[tuple[float, float, int]] = []
         self.cum: list[float] = []  # how far along the route each waypoint is
         self.legs: list[float] = []  # the length of each leg (`_legs`)
@@ -590,7 +634,7 @@ class _Move:
         # a cut for a ship made for the manoeuvre it abandons does not bind the drift: it
         # drifts the rest of the distance it was set to fly before any ship cut it
         rest = (self.uncut[1] if self.uncut is not None else self.dist) - self.at
-        self.cut_for = self.uncut = None
+        self.cut_for = self.uncut = self.terrain = None
         if rest <= 0.0:
             return
         ax, ay = advance(ship.x, ship.y, ship.heading, rest)
@@ -600,8 +644,9 @@ class _Move:
         if len(flown) > 1 and flown[-1][2] == ship.heading:
             flown = flown[:-1]  # straight on: one leg, not two
         if blocker in battle.ships:  # decided again where the move ends (FPF-MOV-08)
-            uncut, _, _, _ = _stop_short(battle, full, rest, movers, ships=False)
+            uncut, _, terrain, _ = _stop_short(battle, full, rest, movers, ships=False)
             self.cut_for = blocker
+            self.terrain = terrain
             self.uncut = (flown + uncut[1:], self.at + _length(uncut), self.at + rest)
         elif blocker:
             battle.note(ev.StoppedShort, ship.id, blocker, round(rest - length, 3))
@@ -644,10 +689,11 @@ def _execute(battle: Battle, moves: list[_Move]) -> None:
                 # space, it drifts straight on
                 mv.seen = mv.at
                 mv.coast(battle, moves)
-            if mv.follows and lead.ship.alive and mv.to > lead.to + 1e-9:
+            if mv.follows and not mv.coasting and lead.ship.alive and mv.to > lead.to + 1e-9:
                 # its leader lost control on the way and coasts to a stop short of its place:
                 # no wingman goes farther than the leader did (FPF-MOV-09); a leader destroyed
-                # or left derelict is out of play, and they fly on without it
+                # or left derelict is out of play, and they fly on without it; a wingman
+                # drifting is a wingman no more (FPF-MOV-12)
                 _hold_back(battle, mv, mv.dist - max(mv.at, lead.dist))
             s = mv.planned * t
             s = s if s < mv.to else mv.to  # (min() is a slow call for two numbers)
@@ -702,30 +748,70 @@ def _stop_short_at_the_end(battle: Battle, moves: list[_Move]) -> None:
     table now and where the others moving with it end (not those destroyed, reset or never
     arrived), it stops short of what is there; if that is farther on, it flies on to there,
     a leader's wingmen with it, their locks still checked every STEP_CM (FPF-FIRE-07)
-    (docs/rules.md FPF-MOV-08)."""
+    (docs/rules.md FPF-MOV-08). A wingman's move shortened by the cut its leader's was planned
+    with is looked at again the same way when the leader did not keep that cut (it drifted, or
+    left play, on the way): the wingman flies on along the trail its leader's move uncut would
+    have left."""
     movers = {mv.ship.id for mv in moves}
+    lead = moves[0]
+    lead_gone = lead.coasting or not lead.ship.on_table
+    gained: dict[str, tuple[_Move, float]] = {}  # wingmen that flew on: from how far along
     for mv in moves:
         cut_for, uncut = mv.cut_for, mv.uncut
         if cut_for is None or uncut is None:
             continue
-        mv.cut_for = mv.uncut = None
+        terrain = mv.terrain
+        mv.cut_for = mv.uncut = mv.terrain = None
         ship = mv.ship
         if not ship.on_table:
             continue  # it left play on the way
+        if mv.follows and not mv.coasting and not lead_gone:
+            continue  # its leader kept the cut, or flew on with it (`_wingmen_fly_on`)
         route, length, ordered = uncut
         others = [_end(m) for m in moves if m is not mv and m.ship.on_table]
         _, end, blocker, _ = _stop_short(battle, route, length, movers, others)
-        if end > mv.dist + 1e-9 and ship.alive and ship.in_control and mv.at >= mv.to - 1e-9:
+        # (a drift flies on too: out of control, or derelict, it was set to drift there)
+        flying = mv.coasting or (ship.alive and ship.in_control)
+        if end > mv.dist + 1e-9 and flying and mv.at >= mv.to - 1e-9:
             start = mv.at
             mv._follow(route, end)
             on = [(mv, start)]
             if mv is moves[0]:
                 on += _wingmen_fly_on(battle, moves, route, start, end)
+            else:
+                gained[ship.id] = (mv, start)
             _fly_on(battle, on)
+            # nothing stands at its new end: what cut it there is the table edge or a planet
+            blocker = blocker or terrain
         else:
             blocker = blocker or cut_for
         if blocker and mv.dist < ordered - 1e-9:
             battle.note(ev.StoppedShort, ship.id, blocker, round(ordered - mv.dist, 3))
+    if gained:
+        _column_flew_on(battle, lead.ship.squadron, gained)
+
+
+def _column_flew_on(
+    battle: Battle, squadron_id: str, gained: dict[str, tuple[_Move, float]]
+) -> None:
+    """Wingmen of a leader that dropped out flew on (`_stop_short_at_the_end`): the trail's head
+    goes on with the ship that leads now, and each place behind it moves on as far as its ship
+    did (FPF-MOV-09)."""
+    squadron = battle.squadrons[squadron_id]
+    form = squadron.formation
+    if not form:
+        return
+    head = gained.get(form[0])
+    ahead = 0.0
+    if head is not None:
+        mv, start = head
+        ahead = mv.dist - start
+        if ahead > 1e-9:
+            _extend(squadron.trail, _onward(mv.route, start, mv.dist))
+    for sid in form[1:]:
+        if sid in squadron.offsets:
+            own = gained.get(sid)
+            squadron.offsets[sid] += ahead - (own[0].dist - own[1] if own is not None else 0.0)
 
 
 def _wingmen_fly_on(
@@ -744,16 +830,8 @@ def _wingmen_fly_on(
     if not squadron.formation or squadron.formation[0] != leader.id:
         return []
     gained = end - start
-    flown = _cut(route, end)
-    legs = _legs(flown)
-    section = [_point_at(flown, legs, start)]  # from where it stood, on to its new end
-    along = 0.0
-    for i, seg in enumerate(legs):
-        along += seg
-        if along > start + 1e-9:
-            section.append(flown[i + 1])
     trail = squadron.trail
-    _extend(trail, section)
+    _extend(trail, _onward(route, start, end))  # from where it stood, on to its new end
     own = set(squadron.formation)
     reach2 = (2 * battle.base_radius_cm) ** 2
     far = 2 * battle.base_radius_cm * 1.000001  # (`_clear`'s quick test)
@@ -799,7 +877,7 @@ def _fly_on(battle: Battle, on: list[tuple[_Move, float]]) -> None:
             ship = mv.ship
             if mv.at >= mv.to or not ship.on_table:
                 continue
-            if not ship.alive or not ship.in_control:
+            if (not ship.alive or not ship.in_control) and not mv.coasting:
                 mv.stop_at(mv.at)  # stopped by fire on the way: it ends where it was hit
                 continue
             mv.at = at + (mv.dist - at) * k / steps
@@ -856,7 +934,7 @@ def _settle_ends(battle: Battle, moves: list[_Move]) -> None:
             if mv is moves[0]:
                 # its wingmen move no farther than it now does (FPF-MOV-09)
                 for j, m in enumerate(moves):
-                    if m.follows and m.dist > length:
+                    if m.follows and not m.coasting and m.dist > length:
                         _hold_back(battle, m, m.dist - length)
                         ends[j] = _end(m)
 
