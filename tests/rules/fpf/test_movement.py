@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 import pytest
-from fpf_kit import Script, events_of, fight, moved
+from fpf_kit import Script, events_of, fight, moved, place_all
 
 from kolrami.catalog import Arc
 from kolrami.engine.battle import Battle
@@ -105,8 +105,7 @@ def test_turning_more_than_one_hex_face_is_illegal(order: str) -> None:
 def test_a_formation_gets_exactly_one_manoeuvre() -> None:
     """A formation moves by its leader's single manoeuvre: a wingman's own entry is refused."""
     battle = sandbox([["reliant", "reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 40, 0, speed=20)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v20; B1 170,110 h3 v0")
     with pytest.raises(IllegalOrderError, match=r"one manoeuvre for each of: formation"):
         fight(battle, ["AS1 SPD 20 T0 T0 A2=SPD 20 T0 T0 HOLD"])
 
@@ -118,8 +117,7 @@ def test_a_formation_gets_exactly_one_manoeuvre() -> None:
 def test_a_ship_stops_short_of_a_ship_at_its_end_point() -> None:
     """A1 would end on B1's spigot; it stops with the two bases just touching (2 x 2.5 cm)."""
     battle = one_on_one()
-    place(battle, "A1", 90, 40, 0, speed=20)
-    place(battle, "B1", 90, 60, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v20; B1 90,60 h3 v0")
     fight(battle, ["AS1 SPD 20 T0 T0 HOLD"], ["BS1 SPD 0 T0 T0 HOLD"])
     (stop,) = events_of(battle, ev.StoppedShort)
     assert (stop.ship, stop.of) == ("A1", "B1")
@@ -132,8 +130,7 @@ def test_a_ship_stops_short_of_a_ship_at_its_end_point() -> None:
 @pytest.mark.rule("FPF-MOV-08")
 def test_no_stop_when_the_end_point_is_clear() -> None:
     battle = one_on_one()
-    place(battle, "A1", 90, 40, 0, speed=20)
-    place(battle, "B1", 90, 66, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v20; B1 90,66 h3 v0")
     fight(battle, ["AS1 SPD 20 T0 T0 HOLD"], ["BS1 SPD 0 T0 T0 HOLD"])
     assert events_of(battle, ev.StoppedShort) == []
     assert battle.ships["A1"].y == 60
@@ -146,8 +143,7 @@ def test_no_stop_when_the_end_point_is_clear() -> None:
 def test_wingmen_end_on_the_leaders_path() -> None:
     """After two port turns the wingmen sit 6 and 12 cm back along the leader's last leg."""
     battle = sandbox([["reliant", "reliant", "reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 40, 0, speed=30)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v30; B1 170,110 h3 v0")
     assert (battle.ships["A2"].y, battle.ships["A3"].y) == (34, 28)  # column behind
     fight(battle, ["AS1 SPD 30 T+1 T+1 HOLD"])
     leader = battle.ships["A1"]
@@ -161,8 +157,7 @@ def test_wingmen_end_on_the_leaders_path() -> None:
 @pytest.mark.rule("FPF-MOV-09")
 def test_no_wingman_moves_farther_than_its_leader() -> None:
     battle = sandbox([["reliant", "reliant", "reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 40, 0, speed=30)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v30; B1 170,110 h3 v0")
     fight(battle, ["AS1 SPD 30 T-1 T+1 HOLD"])
     lead = moved(battle, "A1")[0]
     for sid in ("A2", "A3"):
@@ -240,8 +235,7 @@ def test_engine_damage_narrows_the_speed_range() -> None:
 @pytest.mark.rule("FPF-MOV-11")
 def test_a_formation_is_held_to_its_weakest_engine() -> None:
     battle = sandbox([["charger", "charger"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 40, 0, speed=20)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v20; B1 170,110 h3 v0")
     apply_damage(battle, battle.ships["A2"], 5, 10, Arc.F, None, "photon")  # Power 16 -> 6
     assert formation_limits(battle, battle.squadrons["AS1"]) == (14, 26)
     with pytest.raises(IllegalOrderError, match=r"A2 .*may move 14-26 cm"):
@@ -262,8 +256,7 @@ def test_a_ship_without_engines_coasts_straight_on_every_turn() -> None:
     """A Bird of Prey (no damage control) with Power 0 drifts 20 cm a turn on its heading; its
     owner is never asked for a manoeuvre."""
     battle = sandbox([["bird-of-prey"]], [["ktroika"]], turn_limit=2)
-    place(battle, "A1", 90, 20, 0, speed=20)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 90,20 h0 v20; B1 170,110 h3 v0")
     engines_out(battle, "A1")
     a1 = battle.ships["A1"]
     assert (a1.engine_power, a1.in_control) == (0, False)
@@ -354,9 +347,7 @@ def individual() -> Battle:
     battle = sandbox(
         [["reliant", "reliant"]], [["ktroika"]], turn_limit=1, movement=Movement.INDIVIDUAL
     )
-    place(battle, "A1", 60, 40, 0, speed=20)
-    place(battle, "A2", 120, 40, 0, speed=20)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 60,40 h0 v20; A2 120,40 h0 v20; B1 170,110 h3 v0")
     return battle
 
 
