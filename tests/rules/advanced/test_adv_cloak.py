@@ -44,6 +44,7 @@ from kolrami.rules.advanced.orders import (
 )
 from kolrami.rules.advanced.power import absorb, apply_plan, verify_plan
 from kolrami.rules.advanced.state import KEY, AdvancedState, setup
+from scene_kit import place_all
 
 CLOAK = ("adv-cloak",)
 HEADER = '[pack]\nid = "x"\ndata_version = "1.0.0"\nbase_pack = "fpf-core"\n'
@@ -52,8 +53,7 @@ HEADER = '[pack]\nid = "x"\ndata_version = "1.0.0"\nbase_pack = "fpf-core"\n'
 def _hunt(rules: tuple[str, ...] = CLOAK) -> tuple[Battle, AdvancedState]:
     """A Reliant (A1) at (50, 40) heading up the table; a Bird of Prey (B1) 20 cm ahead."""
     b, state = table(["reliant"], ["bird-of-prey"], rules=rules)
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 50, 60, 3)
+    place_all(b, "A1 50,40 h0; B1 50,60 h3")
     arm(b, state, "A1")
     return b, state
 
@@ -398,8 +398,7 @@ def test_dispersal_damage_follows_the_example(
 @pytest.mark.rule("ADV-CLOAK-07", "ADV-CLOAK-08")
 def test_a_dispersal_torpedo_hunts_a_cloaked_ship_at_a_point() -> None:
     b, state = table(["reliant"], ["bird-of-prey"], rules=CLOAK)
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 50, 50, 3)
+    place_all(b, "A1 50,40 h0; B1 50,50 h3")
     arm(b, state, "A1")
     a1, b1 = state.of("A1"), state.of("B1")
     _cloak(b, state)
@@ -424,8 +423,7 @@ def test_a_dispersal_torpedo_hunts_a_cloaked_ship_at_a_point() -> None:
     assert b1.reveal > 0
     # a point where nobody is: nothing, whatever the dice
     b2, state2 = table(["reliant"], ["bird-of-prey"], rules=CLOAK)
-    put(b2, "A1", 50, 40, 0)
-    put(b2, "B1", 80, 50, 3)
+    place_all(b2, "A1 50,40 h0; B1 80,50 h3")
     arm(b2, state2, "A1")
     _cloak(b2, state2)
     b2.dice = Loaded([1, 1] * n)
@@ -476,8 +474,7 @@ def _with_pack(pack: AdvancedPack, a: list[str], bs: list[str]) -> tuple[Battle,
 def test_plasma_cannot_be_evaded() -> None:
     pack = parse_advanced(PLASMA_PACK, "test-plasma.toml")
     b, state = _with_pack(pack, ["reliant"], ["ktroika"])
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 50, 60, 3)
+    place_all(b, "A1 50,40 h0; B1 50,60 h3")
     arm(b, state, "A1")
     arm(b, state, "B1")
     assert state.of("B1").sheet.weapons[0].kind is AdvWeaponKind.PLASMA
@@ -610,8 +607,7 @@ def test_an_illegal_attack_at_a_hidden_ship_does_not_tell_where_it_is(lock: str 
 @pytest.mark.rule("ADV-CLOAK-04")
 def test_fire_at_an_exposed_ship_no_longer_shown_does_not_tell_where_it_is() -> None:
     b, state = table(["reliant"], ["bird-of-prey"], rules=CLOAK)
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 120, 110, 3)
+    place_all(b, "A1 50,40 h0; B1 120,110 h3")
     arm(b, state, "A1")
     _cloak(b, state)
     state.of("A1").lock = "B1"
@@ -666,8 +662,7 @@ PLASMA_HUNTER_PACK = HEADER + HUMAN + KLINGON + torpedoes("reliant", 40)
 def test_a_plasma_dispersal_torpedo_is_not_dodged_by_an_evasion() -> None:
     pack = parse_advanced(PLASMA_HUNTER_PACK, "test-plasma-hunter.toml")
     b, state = _with_pack(pack, ["reliant"], ["bird-of-prey"])
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 50, 60, 3)
+    place_all(b, "A1 50,40 h0; B1 50,60 h3")
     arm(b, state, "A1")
     _cloak(b, state)
     b1 = state.of("B1")

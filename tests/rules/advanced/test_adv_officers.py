@@ -4,7 +4,7 @@ Advantage (ADV-SEQ-04) and sensor locks (ADV-SENS-01, -03, -04)."""
 from __future__ import annotations
 
 import pytest
-from adv_kit import Loaded, arm, officers_at, put, table
+from adv_kit import Loaded, arm, officers_at, table
 
 from kolrami.captains.base import BattleView
 from kolrami.catalog.advanced import advanced_pack
@@ -23,6 +23,7 @@ from kolrami.rules.advanced.officers import (
     verify_locks,
 )
 from kolrami.rules.advanced.orders import BonusDecision, BonusOrder, LockDecision, LockOrder
+from scene_kit import place_all
 
 
 def _bonus(ship: str, role: str, choice: str) -> BonusOrder:
@@ -197,8 +198,7 @@ def test_gorn_and_borg_take_half_the_casualties() -> None:
 def test_hits_through_the_shields_cost_crew_and_crew_costs_checks() -> None:
     b, state = table(["reliant"], ["ktroika"])
     adv = state.of("B1")
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 50, 60, 3)
+    place_all(b, "A1 50,40 h0; B1 50,60 h3")
     arm(b, state, "B1", shields=False)
     b.dice = Loaded([10])  # hull
     deal(b, state, state.of("A1"), adv, 20, True, None, False, 0)
@@ -250,8 +250,7 @@ def test_locks_roll_sensors_and_stand_until_changed() -> None:
 @pytest.mark.rule("ADV-SENS-04")
 def test_a_sensor_hit_breaks_the_lock_and_blinds() -> None:
     b, state = table(["reliant"], ["ktroika"])
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 50, 60, 3)
+    place_all(b, "A1 50,40 h0; B1 50,60 h3")
     target = arm(b, state, "B1", shields=False)
     target.lock = "A1"
     b.dice = Loaded([1])  # the sensors row

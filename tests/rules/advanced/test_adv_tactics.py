@@ -28,6 +28,7 @@ from kolrami.rules.advanced.orders import (
 )
 from kolrami.rules.advanced.power import verify_plan
 from kolrami.rules.advanced.state import AdvancedState
+from scene_kit import place_all
 
 RULES = ("adv-tactics",)
 
@@ -46,8 +47,7 @@ def alongside(
     """A1 (its `weapons` unpowered) at (50, 50) and B1 6 cm (1.5 hexes) ahead, both heading 0."""
     b, state, t = tactical([a], [e])
     arm(b, state, "A1", weapons=(0,) * weapons)
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 56, 50, 0)
+    place_all(b, "A1 50,50 h0; B1 56,50 h0")
     return b, state, t
 
 
@@ -157,8 +157,7 @@ def boarding_table(
     b, state, t = tactical([a], [e])
     arm(b, state, "A1", weapons=(0,) * len(state.of("A1").sheet.weapons))
     arm(b, state, "B1", weapons=(0,) * len(state.of("B1").sheet.weapons))
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 56, 50, 0)
+    place_all(b, "A1 50,50 h0; B1 56,50 h0")
     return b, state, t
 
 
@@ -282,9 +281,7 @@ def base_table() -> tuple[Battle, AdvancedState, te.TacticsState]:
     b, state, t = tactical(["starbase", "reliant"], ["ktroika"])
     for ship in ("A1", "A2", "B1"):
         arm(b, state, ship, weapons=(0,) * len(state.of(ship).sheet.weapons))
-    put(b, "A1", 60, 60, 0)
-    put(b, "A2", 65, 60, 0)
-    put(b, "B1", 120, 60, 3)
+    place_all(b, "A1 60,60 h0; A2 65,60 h0; B1 120,60 h3")
     return b, state, t
 
 
@@ -487,8 +484,7 @@ def test_a_nacelle_hit_past_its_power_blows_it_off_for_good() -> None:
 @pytest.mark.rule("ADV-SD-03")
 def test_self_destruct_options_and_their_blasts() -> None:
     b, state, t = tactical(["enterprise"], ["ktroika"])
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 53, 50, 0)
+    place_all(b, "A1 50,50 h0; B1 53,50 h0")
     assert "A1:destruct=warp-breach" in verbs(state, t, "A1")
     assert "A1:destruct=impulse-overload" not in verbs(state, t, "A1")
     a = state.of("A1")
@@ -498,8 +494,7 @@ def test_self_destruct_options_and_their_blasts() -> None:
     hit = events_of(b, te.BlastDamage)[0]
     assert (hit.ship, hit.damage) == ("B1", warp)
     b2, state2, t2 = tactical(["enterprise"], ["ktroika"])
-    put(b2, "A1", 50, 50, 0)
-    put(b2, "B1", 53, 50, 0)
+    place_all(b2, "A1 50,50 h0; B1 53,50 h0")
     state2.of("A1").warp_port = state2.of("A1").warp_starboard = 0
     assert "A1:destruct=impulse-overload" in verbs(state2, t2, "A1")
     tx.act(b2, state2, t2, "A1:destruct=scuttle")

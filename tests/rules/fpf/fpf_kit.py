@@ -9,7 +9,6 @@ where they land.
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Iterable
 from typing import TypeVar
@@ -35,7 +34,6 @@ from kolrami.rules.fpf.orders import (
     SquadronOrder,
 )
 from kolrami.rules.registry import parse_order
-from kolrami.rules.sandbox import place
 
 E = TypeVar("E", bound=ev.Event)
 
@@ -87,27 +85,6 @@ def _fits(decision: Decision, order: Order) -> bool:
     if isinstance(decision, RepairDecision):
         return isinstance(order, RepairOrder)
     return False
-
-
-#: One ship's spot for `place_all`: "A1 90,40 h0 v20" is ship A1 at (90, 40) facing heading 0,
-#: its speed 20 this and last turn (without "v..." its speed is left as it is).
-_SPOT = re.compile(r"([A-Z]\d+) (-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?) h(-?\d+)(?: v(\d+))?")
-
-
-def _number(text: str) -> float:
-    return float(text) if "." in text else int(text)
-
-
-def place_all(battle: Battle, spots: str) -> None:
-    """Place ships with `kolrami.rules.sandbox.place`, one spot each, the spots separated by
-    ';': "A1 60,40 h0 v5; B1 90,60 h3 v0"."""
-    for spot in spots.split(";"):
-        m = _SPOT.fullmatch(spot.strip())
-        if m is None:
-            raise ValueError(f"a spot reads like 'A1 90,40 h0 v20', not {spot.strip()!r}")
-        ship, x, y, heading, speed = m.groups()
-        at, then = (_number(x), _number(y)), None if speed is None else int(speed)
-        place(battle, ship, *at, int(heading), speed=then)
 
 
 def fight(battle: Battle, a: Iterable[str] = (), b: Iterable[str] = ()) -> Result:

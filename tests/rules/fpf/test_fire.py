@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fpf_kit import Script, events_of, fight, load, place_all, volleys
+from fpf_kit import Script, events_of, fight, load, volleys
 
 from kolrami.catalog import Arc, WeaponKind
 from kolrami.catalog.models import Weapon
@@ -19,6 +19,7 @@ from kolrami.rules.fpf.orders import OrdersDecision, ReactionDecision, ReactionO
 from kolrami.rules.registry import parse_order
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Masking
+from scene_kit import place_all
 
 
 def close_duel(a: str = "reliant", b: str = "ktroika", gap: float = 12, **kw: Any) -> Battle:

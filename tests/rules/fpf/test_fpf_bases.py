@@ -4,7 +4,7 @@ their station power does not set them drifting."""
 from __future__ import annotations
 
 import pytest
-from fpf_kit import fight, place_all
+from fpf_kit import fight
 
 from kolrami.catalog import Arc
 from kolrami.engine.battle import Battle
@@ -13,6 +13,7 @@ from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.fpf.movement import speed_limits, verify_maneuver
 from kolrami.rules.fpf.orders import Maneuver
 from kolrami.rules.sandbox import sandbox
+from scene_kit import place_all
 
 
 def base_battle() -> Battle:

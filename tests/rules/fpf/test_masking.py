@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from fpf_kit import events_of, fight, load, place_all, volleys
+from fpf_kit import events_of, fight, load, volleys
 
 from kolrami.engine.battle import Battle
 from kolrami.errors import InvalidInputError
 from kolrami.rules import events as ev
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Masking
+from scene_kit import place_all
 
 
 def masked_line(

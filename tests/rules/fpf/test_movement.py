@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 import pytest
-from fpf_kit import Script, events_of, fight, moved, place_all
+from fpf_kit import Script, events_of, fight, moved
 
 from kolrami.catalog import Arc
 from kolrami.engine.battle import Battle
@@ -19,6 +19,7 @@ from kolrami.rules.fpf.movement import formation_limits, movers, speed_limits, v
 from kolrami.rules.fpf.orders import Maneuver, OrdersDecision
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Movement
+from scene_kit import place_all
 
 R3 = math.sqrt(3) / 2
 
@@ -300,14 +301,6 @@ def test_worked_example_pivot_180_then_15_cm() -> None:
 
 
 @pytest.mark.rule("FPF-MOV-13")
-def test_pivot_leaves_no_more_than_power_minus_5() -> None:
-    battle = one_on_one("enterprise")
-    place(battle, "A1", 90, 40, 0, speed=0)
-    with pytest.raises(IllegalOrderError, match=r"may move 0-15 cm after the 5 cm pivot"):
-        fight(battle, ["AS1 SPD 16 PIV+3 T0 HOLD"], ["BS1 SPD 0 T0 T0 HOLD"])
-
-
-@pytest.mark.rule("FPF-MOV-13")
 def test_pivot_in_place_to_any_facing() -> None:
     battle = one_on_one("enterprise")
     place(battle, "A1", 90, 40, 0, speed=0)
@@ -317,27 +310,47 @@ def test_pivot_in_place_to_any_facing() -> None:
 
 
 @pytest.mark.rule("FPF-MOV-13")
-def test_only_a_ship_at_speed_0_may_pivot() -> None:
+@pytest.mark.parametrize(
+    ("speed", "power", "orders", "refusal"),
+    [
+        pytest.param(
+            0,
+            20,
+            ["AS1 SPD 16 PIV+3 T0 HOLD"],
+            r"may move 0-15 cm after the 5 cm pivot",
+            id="a pivot leaves no more than power minus 5",
+        ),
+        pytest.param(
+            10,
+            20,
+            ["AS1 SPD 10 PIV+3 T0 HOLD"],
+            r"A1 moved \(FPF-MOV-13\)",
+            id="only a ship at speed 0 may pivot",
+        ),
+        pytest.param(
+            0,
+            20,
+            ["AS1 SPD 0 T+1 T0 HOLD"],
+            r"turns only by pivoting.*\(FPF-MOV-13\)",
+            id="a ship at speed 0 turns only by pivoting",
+        ),
+        pytest.param(
+            0,
+            4,
+            ["REPAIR NONE", "AS1 SPD 0 PIV+1 T0 HOLD"],
+            r"too little to pivot \(FPF-MOV-13\)",
+            id="too little power to pivot",
+        ),
+    ],
+)
+def test_a_pivot_out_of_the_rules_is_refused(
+    speed: int, power: int, orders: list[str], refusal: str
+) -> None:
+    """An Enterprise (Power 20) at (90, 40), the foe standing still far away."""
     battle = one_on_one("enterprise")
-    place(battle, "A1", 90, 40, 0, speed=10)
-    with pytest.raises(IllegalOrderError, match=r"A1 moved \(FPF-MOV-13\)"):
-        fight(battle, ["AS1 SPD 10 PIV+3 T0 HOLD"])
-
-
-@pytest.mark.rule("FPF-MOV-13")
-def test_a_ship_at_speed_0_turns_only_by_pivoting() -> None:
-    battle = one_on_one("enterprise")
-    place(battle, "A1", 90, 40, 0, speed=0)
-    with pytest.raises(IllegalOrderError, match=r"turns only by pivoting.*\(FPF-MOV-13\)"):
-        fight(battle, ["AS1 SPD 0 T+1 T0 HOLD"], ["BS1 SPD 0 T0 T0 HOLD"])
-
-
-@pytest.mark.rule("FPF-MOV-13")
-def test_too_little_power_to_pivot() -> None:
-    battle = one_on_one("enterprise")
-    place(battle, "A1", 90, 40, 0, speed=0, engine_power=4)
-    with pytest.raises(IllegalOrderError, match=r"too little to pivot \(FPF-MOV-13\)"):
-        fight(battle, ["REPAIR NONE", "AS1 SPD 0 PIV+1 T0 HOLD"], ["BS1 SPD 0 T0 T0 HOLD"])
+    place(battle, "A1", 90, 40, 0, speed=speed, engine_power=power)
+    with pytest.raises(IllegalOrderError, match=refusal):
+        fight(battle, orders, ["BS1 SPD 0 T0 T0 HOLD"])
 
 
 # --- FPF-MOV-14: individual movement -------------------------------------------------------------

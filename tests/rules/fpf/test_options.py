@@ -8,7 +8,7 @@ import math
 from importlib import resources
 
 import pytest
-from fpf_kit import events_of, fight, load, moved, place_all, volleys
+from fpf_kit import events_of, fight, load, moved, volleys
 
 from kolrami.catalog import Arc
 from kolrami.engine.battle import Battle
@@ -19,6 +19,7 @@ from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.registry import describe, select, unwritten_options
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Masking, Nebula, parse_scenario
+from scene_kit import place_all
 
 R3 = math.sqrt(3) / 2
 B_STANDS = "BS1 SPD 0 T0 T0 HOLD"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from fpf_kit import Script, events_of, fight, moved, place_all
+from fpf_kit import Script, events_of, fight, moved
 
 from kolrami.catalog import Arc, WeaponKind
 from kolrami.engine.battle import Battle
@@ -13,6 +13,7 @@ from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.fpf.orders import OrdersDecision, RepairDecision
 from kolrami.rules.sandbox import place, sandbox
+from scene_kit import place_all
 
 
 def fleet(*classes: str, turns: int = 1) -> Battle:
