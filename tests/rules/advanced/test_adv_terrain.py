@@ -113,27 +113,20 @@ def test_no_lock_holds_in_a_nebula_so_fire_is_manual() -> None:
     assert not checks[-1].passed
 
 
-@pytest.mark.parametrize(
-    ("terrain", "spots", "problem"),
-    [
-        pytest.param(
-            NEBULA,
-            "A1 150,100 h0; B1 50,40 h3",
-            "cloaks do not work in a nebula",
-            marks=pytest.mark.rule("ADV-NEB-04"),
-            id="in a nebula",
-        ),
-        pytest.param(
-            HOLE,
-            "A1 10,10 h0; B1 100,60 h3",
-            "cloaks do not work in an accretion disk",
-            marks=pytest.mark.rule("ADV-BH-07"),
-            id="in a black hole's disk",
-        ),
-    ],
-)
+#: (terrain, ship spots, where): a bird of prey, B1, in it tries to cloak.
+CLOAKLESS = [
+    pytest.param(
+        NEBULA, "A1 150,100 h0; B1 50,40 h3", "a nebula", marks=pytest.mark.rule("ADV-NEB-04")
+    ),
+    pytest.param(
+        HOLE, "A1 10,10 h0; B1 100,60 h3", "an accretion disk", marks=pytest.mark.rule("ADV-BH-07")
+    ),
+]
+
+
+@pytest.mark.parametrize(("terrain", "spots", "where"), CLOAKLESS)
 def test_no_cloak_works_in_a_nebula_or_a_black_holes_disk(
-    terrain: Feature, spots: str, problem: str
+    terrain: Feature, spots: str, where: str
 ) -> None:
     b, state = terrain_table((terrain,), side_b=("bird-of-prey",), rules=("adv-cloak",))
     place_all(b, spots)
@@ -141,7 +134,7 @@ def test_no_cloak_works_in_a_nebula_or_a_black_holes_disk(
     cloak.engage(b, state, k, "test")
     after_move(b, state)
     assert not k.cloaked
-    assert state.rules.cloak_problem(state, k) == problem
+    assert state.rules.cloak_problem(state, k) == f"cloaks do not work in {where}"
 
 
 @pytest.mark.rule("ADV-NEB-02")
