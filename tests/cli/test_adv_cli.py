@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_kit import run_ok
+from cli_kit import refused, run_ok
 
 from kolrami.cli import main
 
@@ -115,7 +115,4 @@ def test_a_battle_with_cloaks_tells_who_vanishes() -> None:
 def test_bad_advanced_input_is_one_line(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(args) == 2
-    err = capsys.readouterr().err
-    assert message in err
-    assert err.count("\n") == 1
+    assert message in refused(capsys, *args)

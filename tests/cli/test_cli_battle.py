@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_kit import run_ok
+from cli_kit import refused, run_ok
 from typer.testing import CliRunner
 
 from kolrami.cli import app, main
@@ -166,12 +166,7 @@ def test_scenario_file(tmp_path: Path) -> None:
 def test_bad_battle_input(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    code = main(args)
-    out, err = capsys.readouterr()
-    assert code == 2
-    assert out == ""
-    assert err.count("\n") == 1
-    assert message in err
+    assert message in refused(capsys, *args)
 
 
 def test_bad_fleet_file_names_the_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
