@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -130,3 +131,15 @@ def new_event(desk: Desk, name: str = "November", players: int = 5, rounds: int 
         assert page.status_code == 200, page.text
         desk.pins[f"P{i}"] = pin_on(page.text)
     return eid
+
+
+def table(store: Store, name: str, number: int = 1, at: int = 1) -> dict[str, Any]:
+    """Round `number`'s game at table `at`, as the store lists it."""
+    return next(g for g in store.games(name, number) if g["table"] == at)
+
+
+def phone(app: FastAPI, eid: int) -> Desk:
+    """A player's phone (no login) on round 1's table 1 page, its CSRF token read."""
+    p = Desk(TestClient(app))
+    p.refresh(f"/events/{eid}/rounds/1/tables/1")
+    return p

@@ -12,23 +12,26 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from kolrami.tournament.store import Store
-from web_helpers import Desk, impossible_points, organizer, possible_points, text
-
-
-def table(store: Store, name: str, number: int = 1, at: int = 1) -> dict[str, Any]:
-    return next(g for g in store.games(name, number) if g["table"] == at)
-
-
-def phone(app: FastAPI, eid: int) -> Desk:
-    p = Desk(TestClient(app))
-    p.refresh(f"/events/{eid}/rounds/1/tables/1")
-    return p
+from web_helpers import Desk, impossible_points, organizer, phone, possible_points, table, text
 
 
 def points(store: Store, name: str, g: dict[str, Any]) -> dict[str, int]:
     fleets = store.fleets(name)
     b = possible_points(fleets[g["a"]], 30)
     return {g["a"]: possible_points(fleets[g["b"]], max(50, b + 1)), g["b"]: b}  # PP-22
+
+
+#: What `at_table` gives.
+Reporting = tuple[Desk, int, Store, str, dict[str, Any], dict[str, int], Desk]
+
+
+@pytest.fixture
+def at_table(app: FastAPI, paired: tuple[Desk, int, Store, str]) -> Reporting:
+    """`paired` and its table 1: (desk, event id, store, event name, the game, Fleet Points
+    that score, a player's phone on the table's page)."""
+    desk, eid, store, name = paired
+    g = table(store, name)
+    return desk, eid, store, name, g, points(store, name, g), phone(app, eid)
 
 
 def report(p: Desk, eid: int, g: dict[str, Any], fp: dict[str, int], pin: str) -> Any:
@@ -45,12 +48,9 @@ def report(p: Desk, eid: int, g: dict[str, Any], fp: dict[str, int], pin: str) -
 
 
 def test_a_report_waits_for_the_opponents_pin_then_counts(
-    app: FastAPI, paired: tuple[Desk, int, Store, str]
+    at_table: Reporting,
 ) -> None:
-    desk, eid, store, name = paired
-    g = table(store, name)
-    fp = points(store, name, g)
-    p = phone(app, eid)
+    desk, eid, store, name, g, fp, p = at_table
     sent = report(p, eid, g, fp, desk.pins[g["a"]])
     assert sent.status_code == 303
     page = p.client.get(sent.headers["location"]).text
@@ -78,12 +78,9 @@ def test_a_report_waits_for_the_opponents_pin_then_counts(
 
 
 def test_a_dispute_goes_to_the_organizer_who_overrides(
-    app: FastAPI, paired: tuple[Desk, int, Store, str]
+    at_table: Reporting,
 ) -> None:
-    desk, eid, store, name = paired
-    g = table(store, name)
-    fp = points(store, name, g)
-    p = phone(app, eid)
+    desk, eid, store, name, g, fp, p = at_table
     report(p, eid, g, fp, desk.pins[g["a"]])
     (r,) = store.reports(name)
     disputed = p.post(
@@ -113,13 +110,10 @@ def test_a_dispute_goes_to_the_organizer_who_overrides(
 
 
 def test_an_impossible_score_is_held_for_the_organizer(
-    app: FastAPI, paired: tuple[Desk, int, Store, str]
+    at_table: Reporting,
 ) -> None:
-    desk, eid, store, name = paired
-    g = table(store, name)
-    fp = points(store, name, g)
+    desk, eid, store, name, g, fp, p = at_table
     fp[g["a"]] = impossible_points(store.fleets(name)[g["b"]])
-    p = phone(app, eid)
     report(p, eid, g, fp, desk.pins[g["a"]])
     (r,) = store.reports(name)
     confirmed = p.post(f"/events/{eid}/reports/{r['id']}", {"pin": desk.pins[g["b"]]})
