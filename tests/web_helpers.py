@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,3 +145,23 @@ def phone(app: FastAPI, eid: int) -> Desk:
     p = Desk(TestClient(app))
     p.refresh(f"/events/{eid}/rounds/1/tables/1")
     return p
+
+
+@contextmanager
+def untouched(app: FastAPI, eid: int) -> Iterator[str]:
+    """For a block that must change nothing of event `eid` (bad input leaves stored data
+    untouched): the event's name; on leaving, its export must be what it was."""
+    store: Store = app.state.web.store
+    name = store.event_name(eid)
+    before = store.export(name)
+    yield name
+    assert store.export(name) == before, f"event {name!r} was changed"
+
+
+def organizer_event(app: FastAPI, players: int = 5) -> tuple[Desk, int, Store, str]:
+    """Mara logged in with a new event of `players` players (`new_event`): her desk, the
+    event's id, the web app's store and the event's name."""
+    desk = organizer(app)
+    eid = new_event(desk, players=players)
+    store: Store = app.state.web.store
+    return desk, eid, store, store.event_name(eid)
