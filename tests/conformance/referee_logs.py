@@ -9,8 +9,11 @@ B1's one working phaser fires at A1 at 18 cm as it starts. Everything in it is l
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+import pytest
+from _pytest.mark.structures import MarkDecorator, ParameterSet
 from referee import referee
 
 Event = dict[str, Any]
@@ -379,3 +382,24 @@ def points(side: str, pts: int, reason: str, ship: str, total: int) -> Event:
         "ship": ship,
         "total": total,
     }
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Falsifiers:
+    """A parametrize table of log falsifiers, each entered where it is written, tagged with the
+    clauses its falsified log breaks: `@TABLE.falsifies(pytest.mark.rule("FPF-DMG-03"))`. A row
+    is (the mark's first clause, the falsifier, then `values`, or the table's `defaults`)."""
+
+    def __init__(self, *defaults: object) -> None:
+        self.defaults = defaults
+        self.rows: list[ParameterSet] = []
+
+    def falsifies(self, mark: MarkDecorator, *values: object) -> Callable[[F], F]:
+        def enter(falsifier: F) -> F:
+            row = (mark.args[0], falsifier, *(values or self.defaults))
+            self.rows.append(pytest.param(*row, marks=mark))
+            return falsifier
+
+        return enter
