@@ -251,6 +251,20 @@ def face_to_face(a: str, b: str, first: str, rolls: list[int]) -> list[Event]:
     ]
 
 
+#: `base_log`'s orders for squadron AS1.
+AS1_ORDERS = "AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1"
+
+
+def as1_orders(log: Log) -> int:
+    """Where `base_log` gives squadron AS1 its orders."""
+    return at(log, e="order_given", order=AS1_ORDERS)
+
+
+def as1_ordered(log: Log, order: str) -> Log:
+    """`base_log` with AS1 given `order` instead."""
+    return edited(log, as1_orders(log), order=order)
+
+
 def drift_log(turns: int = 1) -> list[Event]:
     """A K'T'Roika (B1) moves first and knocks out the Systems of a Charger (A1) with a photon
     torpedo; A1, out of control, drifts straight ahead at its speed (FPF-MOV-12). With

@@ -57,7 +57,7 @@ def reaction_log() -> Log:
     log = edited(
         log, at(log, e="order_given", order="REACT BS1 HOLD"), order="REACT BS1 B1:F@A1 B2:F@A1"
     )
-    i = at(log, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1")
+    i = logs.as1_orders(log)
     log = inserted(
         log, i, logs.declared("B1", "A1", "F", True), logs.declared("B2", "A1", "F", True)
     )
@@ -86,8 +86,7 @@ def reaction_after_the_move(log: Log) -> Log:
 
 @CASES.falsifies(pytest.mark.rule("FPF-FIRE-11"), reaction_log)
 def reaction_at_a_still_target(log: Log) -> Log:
-    i = at(log, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1")
-    log = edited(log, i, order="AS1 SPD 0 T0 T0 FIRE A1:F@B1 A2:F@B1")
+    log = logs.as1_ordered(log, "AS1 SPD 0 T0 T0 FIRE A1:F@B1 A2:F@B1")
     for ship, p in (("A1", [90.0, 20.0]), ("A2", [90.0, 14.0])):
         log = edited(log, at(log, e="ship_moved", ship=ship), path=[p, p], speed=0, distance=0.0)
     return edited(log, at(log, e="volley_fired", ship="B1"), range_cm=38.0)
@@ -155,8 +154,7 @@ def standing_still(log: Log) -> Log:
 @CASES.falsifies(pytest.mark.rule("FPF-OPT-05"))
 def jumping_phasers(log: Log) -> Log:
     log[0]["header"]["rules"].append("micro-warp-jump")
-    i = at(log, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1")
-    return edited(log, i, order="AS1 JMP 102 T0 T0 FIRE A1:F@B1 A2:F@B1")
+    return logs.as1_ordered(log, "AS1 JMP 102 T0 T0 FIRE A1:F@B1 A2:F@B1")
 
 
 @pytest.mark.parametrize(("clause", "breaks", "keeps"), CASES.rows)

@@ -35,8 +35,7 @@ def uneven_halves(log: Log) -> Log:
 
 @CASES.falsifies(pytest.mark.rule("FPF-MOV-13"))
 def pivot_on_the_move(log: Log) -> Log:
-    i = at(log, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1")
-    return edited(log, i, order="AS1 SPD 10 PIV+3 T0 FIRE A1:F@B1 A2:F@B1")
+    return logs.as1_ordered(log, "AS1 SPD 10 PIV+3 T0 FIRE A1:F@B1 A2:F@B1")
 
 
 @CASES.falsifies(pytest.mark.rule("FPF-MOV-13"))
@@ -46,8 +45,7 @@ def turn_twice_at_once(log: Log) -> Log:
 
 @CASES.falsifies(pytest.mark.rule("FPF-MOV-11"))
 def over_engine_power(log: Log) -> Log:
-    i = at(log, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1")
-    return edited(log, i, order="AS1 SPD 40 T0 T0 FIRE A1:F@B1 A2:F@B1")
+    return logs.as1_ordered(log, "AS1 SPD 40 T0 T0 FIRE A1:F@B1 A2:F@B1")
 
 
 @CASES.falsifies(pytest.mark.rule("FPF-MOV-08"))
@@ -70,9 +68,7 @@ def short_without_cause(log: Log) -> Log:
 def short_with_cause(log: Log) -> Log:
     bad = short_without_cause(log)
     stop = {"e": "stopped_short", "ship": "A1", "of": "edge", "lost_cm": 5.0}
-    return inserted(
-        bad, at(bad, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1"), stop
-    )
+    return inserted(bad, logs.as1_orders(bad), stop)
 
 
 @CASES.falsifies(pytest.mark.rule("FPF-MOV-01"))
