@@ -30,13 +30,22 @@ def masked_line(
 STAND = "SPD 0 T0 T0"
 
 
+def fought(spots: str, orders: str) -> Battle:
+    """A1 (Reliant) against B1 (K'T'Roika) and B2 (a Sting, its own squadron) placed at `spots`,
+    one turn fought with every shot failing, squadron AS1 given `orders`."""
+    battle = sandbox([["reliant"]], [["ktroika"], ["sting"]], turn_limit=1)
+    place_all(battle, spots)
+    load(battle, [])
+    fight(battle, [f"AS1 {orders}"])
+    return battle
+
+
 @pytest.mark.rule("FPF-MASK-01")
 def test_no_masking_between_moving_ships() -> None:
     """Firer and target both under way: the Sting's base on the line masks nothing."""
-    battle = sandbox([["reliant"]], [["ktroika"], ["sting"]], turn_limit=1)
-    place_all(battle, "A1 90,30 h0 v20; B1 90,65 h3 v10; B2 91,58 h3 v10")
-    load(battle, [])
-    fight(battle, ["AS1 SPD 20 T0 T0 FIRE A1:F@B1"])
+    battle = fought(
+        "A1 90,30 h0 v20; B1 90,65 h3 v10; B2 91,58 h3 v10", "SPD 20 T0 T0 FIRE A1:F@B1"
+    )
     fired = events_of(battle, ev.VolleyFired)
     assert [(v.weapon, v.range_cm) for v in fired] == [("phaser", 20.0), ("photon", 15.0)]
 
@@ -107,10 +116,9 @@ def test_a_firer_under_way_this_turn_is_not_masked() -> None:
 @pytest.mark.rule("FPF-MASK-05")
 def test_a_squadron_flies_over_ships_and_shoots_one_it_passed() -> None:
     """A1 flies 30 cm straight over B2's base without stopping and shoots B2 on the way."""
-    battle = sandbox([["reliant"]], [["ktroika"], ["sting"]], turn_limit=1)
-    place_all(battle, "A1 90,30 h0 v30; B1 170,110 h3 v0; B2 90,45 h3 v5")
-    load(battle, [])
-    fight(battle, ["AS1 SPD 30 T0 T0 FIRE A1:F@B2"])
+    battle = fought(
+        "A1 90,30 h0 v30; B1 170,110 h3 v0; B2 90,45 h3 v5", "SPD 30 T0 T0 FIRE A1:F@B2"
+    )
     assert events_of(battle, ev.StoppedShort) == []
     assert (battle.ships["A1"].y, battle.ships["A1"].speed) == (60, 30)
     fired = events_of(battle, ev.VolleyFired)

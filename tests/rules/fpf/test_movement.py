@@ -57,40 +57,36 @@ def test_a_ship_may_move_exactly_40_cm() -> None:
 # --- FPF-MOV-07: turn, half, turn, half --------------------------------------------------------
 
 
+#: A1 at (90, 40) heading up: its speed, its two turns, then its heading, its turn point (half
+#: its move along the first leg's heading) and where it ends.
+MOVES = [
+    # the worked example: 60 degrees to port, 15 cm, 60 more to port, 15 cm: 120 degrees in all
+    pytest.param(30, "T+1 T+1", 2, (90 - 15 * R3, 47.5), (90 - 30 * R3, 40.0), id="port twice"),
+    # a turn to starboard at the first point and none at the second: heading 5 all the way
+    pytest.param(20, "T-1 T0", 5, (90 + 10 * R3, 45.0), (90 + 20 * R3, 50.0), id="starboard"),
+    # the second turn bends only the second half
+    pytest.param(20, "T0 T-1", 5, (90.0, 50.0), (90 + 10 * R3, 55.0), id="second half"),
+]
+
+
 @pytest.mark.rule("FPF-MOV-07")
-def test_worked_example_two_port_turns_at_speed_30() -> None:
-    """Speed 30: 60 degrees to port, 15 cm, 60 more to port, 15 cm: heading changed by 120."""
+@pytest.mark.parametrize(("speed", "turns", "heading", "turn_point", "end"), MOVES)
+def test_a_ship_turns_then_moves_half_then_turns_then_moves_half(
+    speed: int,
+    turns: str,
+    heading: int,
+    turn_point: tuple[float, float],
+    end: tuple[float, float],
+) -> None:
     battle = one_on_one()
-    place(battle, "A1", 90, 40, 0, speed=30)
-    fight(battle, ["AS1 SPD 30 T+1 T+1 HOLD"])
+    place(battle, "A1", 90, 40, 0, speed=speed)
+    fight(battle, [f"AS1 SPD {speed} {turns} HOLD"])
     (move,) = moved(battle, "A1")
     ship = battle.ships["A1"]
-    assert ship.heading == 2  # two hex faces = 120 degrees to port
-    # the turn point is 15 cm along heading 1 (60 degrees left of "up")
-    assert move.path[1] == pytest.approx([90 - 15 * R3, 47.5], abs=1e-3)
-    assert (ship.x, ship.y) == pytest.approx((90 - 30 * R3, 40.0))
-    assert move.distance == 30
-
-
-@pytest.mark.rule("FPF-MOV-07")
-def test_starboard_then_straight() -> None:
-    """A turn to starboard at the first point and none at the second: heading 5 all the way."""
-    battle = one_on_one()
-    place(battle, "A1", 90, 40, 0, speed=20)
-    fight(battle, ["AS1 SPD 20 T-1 T0 HOLD"])
-    ship = battle.ships["A1"]
-    assert ship.heading == 5
-    assert (ship.x, ship.y) == pytest.approx((90 + 20 * R3, 50.0))
-
-
-@pytest.mark.rule("FPF-MOV-07")
-def test_second_turn_only_bends_the_second_half() -> None:
-    battle = one_on_one()
-    place(battle, "A1", 90, 40, 0, speed=20)
-    fight(battle, ["AS1 SPD 20 T0 T-1 HOLD"])
-    (move,) = moved(battle, "A1")
-    assert move.path[1] == pytest.approx([90.0, 50.0])
-    assert (battle.ships["A1"].x, battle.ships["A1"].y) == pytest.approx((90 + 10 * R3, 55.0))
+    assert ship.heading == heading
+    assert move.path[1] == pytest.approx(list(turn_point), abs=1e-3)
+    assert (ship.x, ship.y) == pytest.approx(end)
+    assert move.distance == speed
 
 
 @pytest.mark.rule("FPF-MOV-07")
