@@ -9,6 +9,7 @@ import pytest
 from cli_kit import refused, run_ok
 from typer.testing import CliRunner
 
+from cli_options import flags
 from kolrami.cli import app, main
 
 runner = CliRunner()
@@ -76,19 +77,8 @@ def test_battle_tells_the_story() -> None:
 
 def test_log_and_replay_are_identical(tmp_path: Path) -> None:
     log = tmp_path / "battle.jsonl"
-    run_ok(
-        "battle",
-        "--seed",
-        "5",
-        "--fleet-a",
-        "presets:klingon-strike",
-        "--fleet-b",
-        "presets:federation-venture",
-        "--captain-b",
-        "kiting",
-        "--log",
-        str(log),
-    )
+    fleets = flags(fleet_a="presets:klingon-strike", fleet_b="presets:federation-venture")
+    run_ok("battle", *fleets, *flags(seed=5, captain_b="kiting", log=log))
     lines = log.read_text().splitlines()
     assert json.loads(lines[0])["e"] == "battle_started"
     assert json.loads(lines[-1])["e"] == "battle_ended"
