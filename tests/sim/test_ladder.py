@@ -62,8 +62,8 @@ def test_a_ladder_that_cannot_be_played_is_refused(
 
 def test_the_ladder_command(tmp_path: Path) -> None:
     report = tmp_path / "ladder.html"
-    options = flags(fleets="presets:klingon-wolfpack", battles=2, workers=1, json=True)
-    result = runner.invoke(app, ["ladder", "aggressive", "random", *options, *flags(report=report)])
+    options = flags(fleets="presets:klingon-wolfpack", battles=2, workers=1, report=report)
+    result = runner.invoke(app, ["ladder", "aggressive", "random", *options, "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["settings"]["fleets"] == ["klingon-wolfpack"]
