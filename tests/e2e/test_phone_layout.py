@@ -93,39 +93,37 @@ def test_the_public_fleet_page_fits_a_phone(
     phone: Any, site: tuple[str, int, int], shots: Path, device: str
 ) -> None:
     base, eid, player = site
-    page = phone
-    page.goto(f"{base}/events/{eid}/players/{player}")
-    text = page.inner_text("main")
+    phone.goto(f"{base}/events/{eid}/players/{player}")
+    text = phone.inner_text("main")
     assert "Total Build" in text
-    assert page.evaluate(OVERFLOWS) == []
+    assert phone.evaluate(OVERFLOWS) == []
     # the SP of every card is on the screen, beside its title
-    sp = page.evaluate(
+    sp = phone.evaluate(
         "[...document.querySelectorAll('table.fleet td.num')].map(td => "
         "[td.getBoundingClientRect().right, td.textContent.trim()])"
     )
     assert sp
     assert all(right <= PHONES[device] for right, _ in sp)
-    page.screenshot(path=str(shots / f"{device}-fleet.png"), full_page=True)
+    phone.screenshot(path=str(shots / f"{device}-fleet.png"), full_page=True)
 
 
 def test_the_organizers_player_table_fits_a_phone(
     phone: Any, site: tuple[str, int, int], shots: Path, device: str
 ) -> None:
     base, eid, _ = site
-    page = phone
-    page.goto(f"{base}/login")
-    page.fill("#username", "mara")
-    page.fill("#password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/org")
-    page.goto(f"{base}/org/events/{eid}")
-    assert page.evaluate(OVERFLOWS) == []
+    phone.goto(f"{base}/login")
+    phone.fill("#username", "mara")
+    phone.fill("#password", PASSWORD)
+    phone.click("button[type=submit]")
+    phone.wait_for_url("**/org")
+    phone.goto(f"{base}/org/events/{eid}")
+    assert phone.evaluate(OVERFLOWS) == []
     for label in ("New PIN", "Drop"):
-        buttons = page.locator(f"#players button:has-text('{label}')")
+        buttons = phone.locator(f"#players button:has-text('{label}')")
         assert buttons.count() == 6
         for n in range(6):
             box = buttons.nth(n).bounding_box()
             assert box is not None
             assert box["x"] >= 0
             assert box["x"] + box["width"] <= PHONES[device], (label, n, box)
-    page.screenshot(path=str(shots / f"{device}-players.png"), full_page=True)
+    phone.screenshot(path=str(shots / f"{device}-players.png"), full_page=True)
