@@ -17,7 +17,7 @@ from sqlalchemy.engine import Engine
 
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
-from web_helpers import Desk, organizer_event
+from web_helpers import Desk, PairedGame, organizer_event, table
 
 #: A PostgreSQL URL (postgresql+psycopg://user@/db?host=...) to run the store's and the web
 #: app's tests on instead of SQLite files; unset, every test uses SQLite.
@@ -134,3 +134,10 @@ def paired(app: FastAPI) -> tuple[Desk, int, Store, str]:
     desk, eid, web_store, name = organizer_event(app)
     assert desk.post(f"/org/events/{eid}/pair").status_code == 303
     return desk, eid, web_store, name
+
+
+@pytest.fixture
+def paired_game(paired: tuple[Desk, int, Store, str]) -> PairedGame:
+    """`paired`, and round 1's game at table 1."""
+    desk, eid, store, name = paired
+    return desk, eid, store, name, table(store, name)

@@ -165,3 +165,7 @@ def organizer_event(app: FastAPI, players: int = 5) -> tuple[Desk, int, Store, s
     eid = new_event(desk, players=players)
     store: Store = app.state.web.store
     return desk, eid, store, store.event_name(eid)
+
+
+#: `paired`'s desk, event id, store and event name, and round 1's game at table 1.
+PairedGame = tuple[Desk, int, Store, str, dict[str, Any]]

@@ -12,15 +12,14 @@ from kolrami.tournament import core
 from kolrami.tournament.store import Store
 from kolrami.web import create_app, security
 from kolrami.web.routers import auth
-from web_helpers import PASSWORD, Desk, organizer, phone, possible_points, table, text
+from web_helpers import PASSWORD, Desk, PairedGame, organizer, phone, possible_points, table, text
 
 
 @pytest.mark.parametrize("bad", ["\u00b2", "\u0663", "\uff11\uff12", "1" * 40])
 def test_unicode_digits_are_refused_not_a_server_error(
-    app: FastAPI, paired: tuple[Desk, int, Store, str], bad: str
+    app: FastAPI, paired_game: PairedGame, bad: str
 ) -> None:
-    desk, eid, store, name = paired
-    g = table(store, name)
+    desk, eid, store, name, g = paired_game
     before = store.export(name)
     org = desk.post(
         f"/org/events/{eid}/rounds/1/tables/1",
@@ -52,10 +51,9 @@ def test_unicode_digits_are_refused_not_a_server_error(
 
 @pytest.mark.rule("PP-22")
 def test_a_winner_with_fewer_fleet_points_is_refused(
-    paired: tuple[Desk, int, Store, str],
+    paired_game: PairedGame,
 ) -> None:
-    desk, eid, store, name = paired
-    g = table(store, name)
+    desk, eid, store, name, g = paired_game
     response = desk.post(
         f"/org/events/{eid}/rounds/1/tables/1",
         {
@@ -75,10 +73,9 @@ def test_a_winner_with_fewer_fleet_points_is_refused(
 
 
 def test_the_organizers_correction_drops_the_pin_confirmation(
-    app: FastAPI, paired: tuple[Desk, int, Store, str]
+    app: FastAPI, paired_game: PairedGame
 ) -> None:
-    desk, eid, store, name = paired
-    g = table(store, name)
+    desk, eid, store, name, g = paired_game
     fleets = store.fleets(name)
     fb = possible_points(fleets[g["a"]], 10)
     fa = possible_points(fleets[g["b"]], fb + 1)
