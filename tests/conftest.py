@@ -17,7 +17,7 @@ from sqlalchemy.engine import Engine
 
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
-from web_helpers import Desk, new_event, organizer
+from web_helpers import Desk, PairedGame, organizer_event, table
 
 #: A PostgreSQL URL (postgresql+psycopg://user@/db?host=...) to run the store's and the web
 #: app's tests on instead of SQLite files; unset, every test uses SQLite.
@@ -131,8 +131,13 @@ def client(app: FastAPI) -> Iterator[TestClient]:
 def paired(app: FastAPI) -> tuple[Desk, int, Store, str]:
     """The web app's tests: five players, round 1 paired: two tables and a bye; (the
     organizer's desk, the event's id, the store, the event's name)."""
-    desk = organizer(app)
-    eid = new_event(desk)
+    desk, eid, web_store, name = organizer_event(app)
     assert desk.post(f"/org/events/{eid}/pair").status_code == 303
-    web_store: Store = app.state.web.store
-    return desk, eid, web_store, web_store.event_name(eid)
+    return desk, eid, web_store, name
+
+
+@pytest.fixture
+def paired_game(paired: tuple[Desk, int, Store, str]) -> PairedGame:
+    """`paired`, and round 1's game at table 1."""
+    desk, eid, store, name = paired
+    return desk, eid, store, name, table(store, name)

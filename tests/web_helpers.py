@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -130,3 +133,39 @@ def new_event(desk: Desk, name: str = "November", players: int = 5, rounds: int 
         assert page.status_code == 200, page.text
         desk.pins[f"P{i}"] = pin_on(page.text)
     return eid
+
+
+def table(store: Store, name: str, number: int = 1, at: int = 1) -> dict[str, Any]:
+    """Round `number`'s game at table `at`, as the store lists it."""
+    return next(g for g in store.games(name, number) if g["table"] == at)
+
+
+def phone(app: FastAPI, eid: int) -> Desk:
+    """A player's phone (no login) on round 1's table 1 page, its CSRF token read."""
+    p = Desk(TestClient(app))
+    p.refresh(f"/events/{eid}/rounds/1/tables/1")
+    return p
+
+
+@contextmanager
+def untouched(app: FastAPI, eid: int) -> Iterator[str]:
+    """For a block that must change nothing of event `eid` (bad input leaves stored data
+    untouched): the event's name; on leaving, its export must be what it was."""
+    store: Store = app.state.web.store
+    name = store.event_name(eid)
+    before = store.export(name)
+    yield name
+    assert store.export(name) == before, f"event {name!r} was changed"
+
+
+def organizer_event(app: FastAPI, players: int = 5) -> tuple[Desk, int, Store, str]:
+    """Mara logged in with a new event of `players` players (`new_event`): her desk, the
+    event's id, the web app's store and the event's name."""
+    desk = organizer(app)
+    eid = new_event(desk, players=players)
+    store: Store = app.state.web.store
+    return desk, eid, store, store.event_name(eid)
+
+
+#: `paired`'s desk, event id, store and event name, and round 1's game at table 1.
+PairedGame = tuple[Desk, int, Store, str, dict[str, Any]]

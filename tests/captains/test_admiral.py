@@ -32,16 +32,8 @@ from kolrami.fleet import Fleet, fpf_preset_names, load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.events import BattleEnded, RollOff, VolleyFired
 from kolrami.rules.exact import shot_damage_die
+from kolrami.rules.fpf import orders as fo
 from kolrami.rules.fpf.initiative import verify_reaction
-from kolrami.rules.fpf.orders import (
-    OrdersDecision,
-    ReactionDecision,
-    ReactionOrder,
-    RepairDecision,
-    RepairOrder,
-    ReturnDecision,
-    ReturnOrder,
-)
 from kolrami.rules.fpf.repairs import verify_repair_order
 from kolrami.rules.peak import verify_return
 from kolrami.rules.sandbox import place, sandbox
@@ -132,8 +124,8 @@ def _stopped_at(
 
 
 def test_the_search_never_touches_the_battle_or_its_dice() -> None:
-    battle, _, decision = _stopped_at("standard", CRUISERS, 5, OrdersDecision)
-    assert isinstance(decision, OrdersDecision)
+    battle, _, decision = _stopped_at("standard", CRUISERS, 5, fo.OrdersDecision)
+    assert isinstance(decision, fo.OrdersDecision)
     before = (battle.dice.getstate(), battle.log.sha256(), len(battle.log))
     admiral = AdmiralCaptain(captain_dice(5, "A"), budget=12)
     view = battle.rules.view(battle, "A")
@@ -144,19 +136,19 @@ def test_the_search_never_touches_the_battle_or_its_dice() -> None:
 
 
 def _two_courses(view: BattleView, decision: Decision) -> bool:
-    assert isinstance(decision, ReactionDecision)
+    assert isinstance(decision, fo.ReactionDecision)
     return len(EngagingCaptain(Dice(0)).reaction_options(view, decision)) == 2
 
 
 def _reaction_with_a_choice(
     scenario: str,
-) -> tuple[Battle, Game, ReactionDecision, BattleView, ReactionOrder, ReactionOrder]:
+) -> tuple[Battle, Game, fo.ReactionDecision, BattleView, fo.ReactionOrder, fo.ReactionOrder]:
     """The cruisers' mirror battle of seed 5 at side A's first reaction with a choice: the
     battle, its game, the decision, A's view, the doctrine's answer and the other course."""
     battle, game, decision = _stopped_at(
-        scenario, CRUISERS, 5, ReactionDecision, where=_two_courses
+        scenario, CRUISERS, 5, fo.ReactionDecision, where=_two_courses
     )
-    assert isinstance(decision, ReactionDecision)
+    assert isinstance(decision, fo.ReactionDecision)
     view = battle.rules.view(battle, "A")
     own, other = EngagingCaptain(Dice(0)).reaction_options(view, decision)
     return battle, game, decision, view, own, other
@@ -210,15 +202,15 @@ def test_the_admiral_weighs_where_a_reset_ship_returns_by_rollouts() -> None:
     # doctrine's spot and others along its zone by rollouts, and gives a legal one, leaving
     # the battle and its dice as they were
     battle, game, decision = _stopped_at(
-        "peak-performance", load_fleet("presets:klingon-fleet"), 7, ReturnDecision
+        "peak-performance", load_fleet("presets:klingon-fleet"), 7, fo.ReturnDecision
     )
-    assert isinstance(decision, ReturnDecision)
+    assert isinstance(decision, fo.ReturnDecision)
     doctrine = make_captain("aggressive", Dice(0))
     views = {side: battle.rules.view(battle, side) for side in "AB"}
     admiral = AdmiralCaptain(captain_dice(7, "A"), budget=16)
     options = admiral.return_candidates(views["A"], decision)
     assert options[0] == doctrine.decide(views["A"], decision)  # the doctrine's spot first
-    assert len({(o.x, o.y) for o in options if isinstance(o, ReturnOrder)}) == len(options) > 2
+    assert len({(o.x, o.y) for o in options if isinstance(o, fo.ReturnOrder)}) == len(options) > 2
     for option in options:
         verify_return(battle, decision, option)  # each a legal spot (PP-11)
     before = (battle.dice.getstate(), battle.log.sha256(), len(battle.log))
@@ -236,13 +228,13 @@ def test_asked_to_the_admiral_weighs_its_repairs_by_rollouts() -> None:
     # default (repairs=0) the doctrine's order without a search; with repairs=1 a search that
     # leaves the battle and its dice as they were
     def short(view: BattleView, decision: Decision) -> bool:
-        assert isinstance(decision, RepairDecision)
+        assert isinstance(decision, fo.RepairDecision)
         return any(len(i) > p for i, p in zip(decision.items, decision.points, strict=True))
 
     battle, game, decision = _stopped_at(
-        "standard", load_fleet("presets:federation-fleet"), 3, RepairDecision, short
+        "standard", load_fleet("presets:federation-fleet"), 3, fo.RepairDecision, short
     )
-    assert isinstance(decision, RepairDecision)
+    assert isinstance(decision, fo.RepairDecision)
     view = battle.rules.view(battle, "A")
     own = default_repairs(view, decision)
     assert own == make_captain("aggressive", Dice(0)).decide(view, decision)
@@ -261,7 +253,7 @@ def test_asked_to_the_admiral_weighs_its_repairs_by_rollouts() -> None:
     order = admiral.decide(view, decision)
     assert admiral.rollouts >= 2 * PER_CANDIDATE
     assert (battle.dice.getstate(), battle.log.sha256(), len(battle.log)) == before
-    assert isinstance(order, RepairOrder)
+    assert isinstance(order, fo.RepairOrder)
     assert order in options
     game.send(order)  # and the battle takes it
 
@@ -275,7 +267,7 @@ def test_a_repair_order_may_put_a_kind_of_item_first() -> None:
     ship = battle.ships["A1"]
     battle.set_mounts(ship, WeaponKind.PHOTON, (0,))
     place(battle, "A1", 50, 50, 0, shields=ship.shields - 4, engine_power=ship.engine_power - 3)
-    decision = RepairDecision("A", ("A1",), (("engine_power", "shields", "photons.0"),), (1,))
+    decision = fo.RepairDecision("A", ("A1",), (("engine_power", "shields", "photons.0"),), (1,))
     view = battle.rules.view(battle, "A")
     assert default_repairs(view, decision).repairs == (("A1", "photons.0"),)
     assert default_repairs(view, decision, "weapons").repairs == (("A1", "photons.0"),)

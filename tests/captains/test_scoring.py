@@ -22,27 +22,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kolrami.captains import scoring
 from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain
-from kolrami.captains.scoring import (
-    ENEMY_MOVE_CM,
-    FOCUS_BONUS,
-    NEAR_MISS_VALUE,
-    Arsenal,
-    Firepower,
-    Plan,
-    Situation,
-    Weights,
-    best_lock,
-    best_move,
-    best_target,
-    candidates,
-    enemy,
-    focus_target,
-    hypot_bounds,
-    jump_toward,
-    threat_at,
-    weapon_groups,
-)
 from kolrami.catalog.models import Arc, WeaponKind
 from kolrami.engine.geometry import ARC_ORDER, HEADINGS, advance, arc_to, segment_hits_circle
 from kolrami.engine.view import ShipView, snapshot
@@ -110,7 +91,7 @@ def reference_score(
     focus: ShipView,
     enemies: list[ShipView],
     obstacles: list[tuple[float, float, float]],
-    weights: Weights,
+    weights: scoring.Weights,
 ) -> float:
     """One candidate's score, every term worked out from scratch."""
     first = maneuver.pivot if maneuver.pivot is not None else maneuver.turn1
@@ -201,7 +182,7 @@ def settings_(draw: st.DrawFn) -> Setting:
 WEIGHTS = st.one_of(
     st.sampled_from([AggressiveCaptain.weights, KitingCaptain.weights]),
     st.builds(
-        Weights,
+        scoring.Weights,
         threat=st.floats(0, 2),
         closing=st.floats(0, 0.2),
         keep_out=st.booleans(),
@@ -231,7 +212,7 @@ def two_spots() -> st.SearchStrategy[list[tuple[float, float, int]]]:
 @FAST
 def test_weapon_groups_expect_what_every_roll_gives(setting: Setting, shields: int) -> None:
     for ship in setting.ours + setting.enemies:
-        groups = weapon_groups(ship, shields)
+        groups = scoring.weapon_groups(ship, shields)
         kinds = [kind for kind, _ in ship.cls.weapons()]
         assert len(groups) == len(kinds)
         for group, kind in zip(groups, kinds, strict=True):
@@ -252,14 +233,14 @@ def test_weapon_groups_expect_what_every_roll_gives(setting: Setting, shields: i
     x=st.floats(0, 180),
     y=st.floats(0, 120),
     heading=st.integers(0, HEADINGS - 1),
-    extra=st.sampled_from([0, ENEMY_MOVE_CM]),
+    extra=st.sampled_from([0, scoring.ENEMY_MOVE_CM]),
 )
 @FAST
 def test_firepower_at_a_point_is_every_bearing_shot_in_reach(
     setting: Setting, x: float, y: float, heading: int, extra: int
 ) -> None:
     ours, target = setting.ours, setting.enemies[0]
-    firepower = Firepower(ours, target.shields, Arsenal())
+    firepower = scoring.Firepower(ours, target.shields, scoring.Arsenal())
     distance = math.hypot(target.x - x, target.y - y) + extra
     got = firepower.damage_on(x, y, heading, target.x, target.y, distance)
     arc = arc_to(x, y, heading, target.x, target.y)
@@ -273,10 +254,10 @@ def test_the_threat_is_what_every_enemy_could_fire_back(
     setting: Setting, x: float, y: float
 ) -> None:
     own_shields = min(s.shields for s in setting.ours)
-    arsenal = Arsenal()
-    enemies = [enemy(e, own_shields, arsenal) for e in setting.enemies]
+    arsenal = scoring.Arsenal()
+    enemies = [scoring.enemy(e, own_shields, arsenal) for e in setting.enemies]
     expected = threat_on(setting.enemies, x, y, own_shields)
-    assert threat_at(enemies, x, y) == pytest.approx(float(expected), abs=1e-6)
+    assert scoring.threat_at(enemies, x, y) == pytest.approx(float(expected), abs=1e-6)
 
 
 @given(setting=settings_())
@@ -297,7 +278,7 @@ def test_the_focus_target_takes_the_largest_share_of_hull_then_the_nearest(
                     volley += sum(ship.mounts[kind]) * mean
         return min(1.0, float(volley) / max(1, e.superstructure)), -math.hypot(e.x - cx, e.y - cy)
 
-    chosen = focus_target(ours, enemies, Arsenal())
+    chosen = scoring.focus_target(ours, enemies, scoring.Arsenal())
     keys = [key(e) for e in enemies]
     share = max(k[0] for k in keys)
     got = key(chosen)
@@ -311,7 +292,7 @@ def test_the_candidates_are_every_listed_manoeuvre_in_order(
     lo_hi: tuple[int, int], pivots: tuple[int, int]
 ) -> None:
     (lo, hi), (plo, phi) = lo_hi, pivots
-    found = candidates(lo, hi, plo, phi)
+    found = scoring.candidates(lo, hi, plo, phi)
     flat = [m for leg in found.legs for m in leg.maneuvers]
     assert flat == reference_candidates(lo, hi, plo, phi)
     assert found.count == len(flat)
@@ -324,22 +305,22 @@ def test_the_candidates_are_every_listed_manoeuvre_in_order(
 @given(setting=settings_(), weights=WEIGHTS, lo_hi=SPEEDS, pivots=PIVOTS)
 @FAST
 def test_the_best_move_is_the_best_of_every_candidate_scored_in_full(
-    setting: Setting, weights: Weights, lo_hi: tuple[int, int], pivots: tuple[int, int]
+    setting: Setting, weights: scoring.Weights, lo_hi: tuple[int, int], pivots: tuple[int, int]
 ) -> None:
     ours, enemy_ships = setting.ours, setting.enemies
     origin = ours[0]
-    arsenal = Arsenal()
-    focus = focus_target(ours, enemy_ships, arsenal)
+    arsenal = scoring.Arsenal()
+    focus = scoring.focus_target(ours, enemy_ships, arsenal)
     own_shields = min(s.shields for s in ours)
-    situation = Situation(
+    situation = scoring.Situation(
         focus,
-        Firepower(ours, focus.shields, arsenal),
-        [enemy(e, own_shields, arsenal) for e in enemy_ships],
+        scoring.Firepower(ours, focus.shields, arsenal),
+        [scoring.enemy(e, own_shields, arsenal) for e in enemy_ships],
         (WIDTH, HEIGHT),
         setting.obstacles,
     )
     (lo, hi), (plo, phi) = lo_hi, pivots
-    move = best_move(origin, candidates(lo, hi, plo, phi).legs, situation, weights)
+    move = scoring.best_move(origin, scoring.candidates(lo, hi, plo, phi).legs, situation, weights)
     everything = reference_candidates(lo, hi, plo, phi)
     scores = [
         reference_score(origin, ours, m, focus, enemy_ships, setting.obstacles, weights)
@@ -356,7 +337,7 @@ def test_the_best_move_is_the_best_of_every_candidate_scored_in_full(
     mx, my = advance(origin.x, origin.y, h1, m.speed / 2)
     h2 = (h1 + m.turn2) % HEADINGS
     ex, ey = advance(mx, my, h2, m.speed / 2)
-    assert move.plan == Plan(mx, my, h1, ex, ey, h2)
+    assert move.plan == scoring.Plan(mx, my, h1, ex, ey, h2)
 
 
 @given(
@@ -370,7 +351,7 @@ def test_the_best_lock_is_the_most_expected_damage_on_a_target(
 ) -> None:
     ship, enemies = setting.ours[0], setting.enemies
     focus = enemies[-1]
-    plan = Plan(*points[0], *points[1]) if planned else None
+    plan = scoring.Plan(*points[0], *points[1]) if planned else None
     where = points if planned else [(ship.x, ship.y, ship.heading)] * 2
 
     values: list[tuple[float, str, str]] = []  # (value, arc, target) of every lock that bears
@@ -394,7 +375,7 @@ def test_the_best_lock_is_the_most_expected_damage_on_a_target(
                 value = 0.01 / (1 + distance)
             values.append((value, arc.value, e.id))
 
-    found = best_target(ship, plan, enemies, focus, Arsenal())
+    found = scoring.best_target(ship, plan, enemies, focus, scoring.Arsenal())
     if not values:
         assert found is None
         return
@@ -411,9 +392,9 @@ def test_a_plan_moves_over_to_a_wingman_by_the_same_offsets() -> None:
     fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:klingon-fleet"))
     battle = new_battle(SCENARIO, fleets, 1)
     leader, wingman = [snapshot(s) for s in battle.ships.values() if s.side == "A"][:2]
-    plan = Plan(leader.x + 3, leader.y + 5, 1, leader.x + 7, leader.y + 11, 2)
+    plan = scoring.Plan(leader.x + 3, leader.y + 5, 1, leader.x + 7, leader.y + 11, 2)
     moved = plan.shifted(leader, wingman)
-    assert moved == Plan(wingman.x + 3, wingman.y + 5, 1, wingman.x + 7, wingman.y + 11, 2)
+    assert moved == scoring.Plan(wingman.x + 3, wingman.y + 5, 1, wingman.x + 7, wingman.y + 11, 2)
 
 
 def test_an_enemy_threatens_a_point_within_its_range_less_its_own_move() -> None:
@@ -425,10 +406,10 @@ def test_an_enemy_threatens_a_point_within_its_range_less_its_own_move() -> None
     ship.x, ship.y, ship.heading = 90.0, 60.0, 0  # facing +y
     e = snapshot(ship)
     reach = max(e.ranges.values())
-    threat = [enemy(e, 3, Arsenal())]
-    assert threat_at(threat, 90.0, 60.0 + reach - ENEMY_MOVE_CM + 0.5) == 0.0
-    assert threat_at(threat, 90.0, 60.0 + reach - ENEMY_MOVE_CM - 0.5) > 0.0
-    assert ENEMY_MOVE_CM == 8
+    threat = [scoring.enemy(e, 3, scoring.Arsenal())]
+    assert scoring.threat_at(threat, 90.0, 60.0 + reach - scoring.ENEMY_MOVE_CM + 0.5) == 0.0
+    assert scoring.threat_at(threat, 90.0, 60.0 + reach - scoring.ENEMY_MOVE_CM - 0.5) > 0.0
+    assert scoring.ENEMY_MOVE_CM == 8
 
 
 @pytest.mark.rule("FPF-OPT-04")
@@ -438,20 +419,20 @@ def test_a_jump_is_made_only_when_it_lands_well_nearer() -> None:
     place(battle, "B1", 90, 115, 3)
     origin, focus = snapshot(battle.ships["A1"]), snapshot(battle.ships["B1"])
     table = (180.0, 120.0)
-    leap = jump_toward(origin, focus, (40, 60), table)  # jumps measured in cm
+    leap = scoring.jump_toward(origin, focus, (40, 60), table)  # jumps measured in cm
     assert leap is not None
     assert leap.jump
     assert (leap.turn1, leap.turn2) == (0, 0)
     assert leap.speed == 60
     # in the printed inches (102-152 cm) every jump leaves the table or lands on top of it
-    assert jump_toward(origin, focus, (102, 152), table) is None
+    assert scoring.jump_toward(origin, focus, (102, 152), table) is None
 
 
 # --- the shortcuts on hypot bounds choose exactly as hypot does -------------------------------
 
 
 def plain_best_lock(
-    ship: ShipView, plan: Plan | None, enemies: list[ShipView], focus: ShipView
+    ship: ShipView, plan: scoring.Plan | None, enemies: list[ShipView], focus: ShipView
 ) -> tuple[float, int, str] | None:
     """`best_lock` with every distance worked out by hypot (as it was before its bounds), for
     exact comparison: the same points, arcs, sums and ties."""
@@ -468,7 +449,7 @@ def plain_best_lock(
         ]
     best: tuple[float, int, str] | None = None
     for e in enemies:
-        groups = [g for g in weapon_groups(ship, e.shields) if g.shots > 0]
+        groups = [g for g in scoring.weapon_groups(ship, e.shields) if g.shots > 0]
         nearest = [math.inf] * 4
         for x, y, heading in points:
             arc = ARC_ORDER.index(arc_to(x, y, heading, e.x, e.y))
@@ -481,9 +462,9 @@ def plain_best_lock(
             for g in groups:
                 if arc in g.arcs and nearest[arc] <= g.range_cm:
                     damage += g.damage
-            value = damage * (FOCUS_BONUS if e is focus else 1.0)
+            value = damage * (scoring.FOCUS_BONUS if e is focus else 1.0)
             if value == 0.0:
-                value = NEAR_MISS_VALUE / (1 + nearest[arc])
+                value = scoring.NEAR_MISS_VALUE / (1 + nearest[arc])
             if best is None or value > best[0]:
                 best = (value, arc, e.id)
     return best
@@ -493,8 +474,8 @@ def plain_threat_at(ships: list[ShipView], shields: int, x: float, y: float) -> 
     """`threat_at` with the distance worked out by hypot every time."""
     threat = 0.0
     for e in ships:
-        groups = [g for g in weapon_groups(e, shields) if g.damage > 0.0]
-        distance = math.hypot(x - e.x, y - e.y) + ENEMY_MOVE_CM
+        groups = [g for g in scoring.weapon_groups(e, shields) if g.damage > 0.0]
+        distance = math.hypot(x - e.x, y - e.y) + scoring.ENEMY_MOVE_CM
         arc = ARC_ORDER.index(arc_to(e.x, e.y, e.heading % HEADINGS, x, y))
         if distance <= max((g.range_cm for g in groups), default=0.0):
             threat += sum_in_order(
@@ -526,8 +507,8 @@ def test_the_best_lock_is_exactly_the_plain_one(
         target, reach = enemies[0], float(max(ship.ranges.values()))
         points[1] = (target.x - reach * 0.6, target.y - reach * 0.8, points[1][2])
     focus = enemies[-1]
-    plan = Plan(*points[0], *points[1]) if planned else None
-    found = best_lock(ship, plan, enemies, focus, Arsenal())
+    plan = scoring.Plan(*points[0], *points[1]) if planned else None
+    found = scoring.best_lock(ship, plan, enemies, focus, scoring.Arsenal())
     plain = plain_best_lock(ship, plan, enemies, focus)
     assert (found and (found[0], found[1], found[2].id)) == plain
 
@@ -539,10 +520,10 @@ def test_the_threat_is_exactly_the_plain_one(
 ) -> None:
     ships = setting.enemies
     near = ships[0]  # and one point exactly its reach less the enemy's move away
-    reach = float(max(near.ranges.values())) - ENEMY_MOVE_CM
+    reach = float(max(near.ranges.values())) - scoring.ENEMY_MOVE_CM
     for px, py in ((x, y), (near.x + reach * 0.6, near.y + reach * 0.8)):
-        threats = [enemy(e, shields, Arsenal()) for e in ships]
-        assert threat_at(threats, px, py) == plain_threat_at(ships, shields, px, py)
+        threats = [scoring.enemy(e, shields, scoring.Arsenal()) for e in ships]
+        assert scoring.threat_at(threats, px, py) == plain_threat_at(ships, shields, px, py)
 
 
 @given(
@@ -557,10 +538,10 @@ def test_the_damage_between_bounds_is_exactly_the_damage_at_the_distance(
     setting: Setting, x: float, y: float, heading: int, at_range: bool
 ) -> None:
     target = setting.enemies[0]
-    ours = Firepower(setting.ours, target.shields, Arsenal())
+    ours = scoring.Firepower(setting.ours, target.shields, scoring.Arsenal())
     if at_range:  # a weapon's range away, give or take an ulp: between the bounds
         x, y = target.x - ours.reach * 0.6, target.y - ours.reach * 0.8
-    lower, upper = hypot_bounds(target.x - x, target.y - y)
+    lower, upper = scoring.hypot_bounds(target.x - x, target.y - y)
     distance = math.hypot(target.x - x, target.y - y)
     exact = ours.damage_on(x, y, heading, target.x, target.y, distance)
     assert ours.damage_between(x, y, heading, target.x, target.y, lower, upper) == exact

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from cli_options import flags
 from kolrami.captains import registry
 from kolrami.captains.registry import captain_names, captain_version, make_captain
 from kolrami.cli import app
@@ -29,18 +30,7 @@ runner = CliRunner()
 def test_the_guide_s_example_captain_plays_a_battle(tmp_path: Path) -> None:
     log = tmp_path / "b.jsonl"
     result = runner.invoke(
-        app,
-        [
-            "battle",
-            "--captain-a",
-            BRAWLER,
-            "--captain-b",
-            "kiting",
-            "--seed",
-            "3",
-            "--log",
-            str(log),
-        ],
+        app, ["battle", *flags(captain_a=BRAWLER, captain_b="kiting", seed=3, log=log)]
     )
     assert result.exit_code == 0, result.output
     header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])["header"]

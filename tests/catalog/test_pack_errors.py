@@ -58,11 +58,38 @@ def test_missing_field() -> None:
     )
 
 
-def test_wrong_type() -> None:
-    text = pack_text(ship().replace("shields = 14", 'shields = "high"'))
-    msg = error_of(text)
-    assert "ship 'defender' (#1): field 'shields':" in msg
-    assert "integer" in msg
+#: (a line of the good ship, what replaces it, what the one-line message must say)
+WRONG_FIELDS = [
+    pytest.param(
+        "shields = 14",
+        'shields = "high"',
+        ["ship 'defender' (#1): field 'shields':", "integer"],
+        id="wrong type",
+    ),
+    pytest.param(
+        'arcs = ["F", "P"]',
+        'arcs = ["F", "Q"]',
+        ["ship 'defender' (#1): field 'phasers.arcs[1]':", "'Q'"],
+        id="unknown arc code",
+    ),
+    pytest.param(
+        "computer = 3", "computer = 3\ncomptuer = 3", ["field 'comptuer':"], id="unknown field"
+    ),
+    pytest.param(
+        "squadron_value = 135",
+        "squadron_value = 130",
+        ["ship 'defender' (#1):", "3 x value 45 = 135"],
+        id="squadron value not three ships",
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "wrong", "says"), WRONG_FIELDS)
+def test_a_wrong_field_is_named(line: str, wrong: str, says: list[str]) -> None:
+    assert line in ship()
+    msg = error_of(pack_text(ship().replace(line, wrong)))
+    for part in says:
+        assert part in msg
 
 
 def test_negative_value() -> None:
@@ -72,13 +99,6 @@ def test_negative_value() -> None:
     msg = error_of(text)
     assert "ship 'broken' (#2): field 'engine_power':" in msg
     assert "greater than or equal to 0" in msg
-
-
-def test_unknown_arc_code() -> None:
-    text = pack_text(ship().replace('arcs = ["F", "P"]', 'arcs = ["F", "Q"]'))
-    msg = error_of(text)
-    assert "ship 'defender' (#1): field 'phasers.arcs[1]':" in msg
-    assert "'Q'" in msg
 
 
 def test_fwd_and_aft_are_accepted_arc_codes() -> None:
@@ -94,17 +114,6 @@ def test_duplicate_id() -> None:
         "packs/test.toml: ship 'defender' (#2): field 'id': duplicate id 'defender', already used "
         "by ship #1; give each ship its own id"
     )
-
-
-def test_unknown_field_is_named() -> None:
-    msg = error_of(pack_text(ship().replace("computer = 3", "computer = 3\ncomptuer = 3")))
-    assert "field 'comptuer':" in msg
-
-
-def test_squadron_value_must_be_three_ships() -> None:
-    msg = error_of(pack_text(ship().replace("squadron_value = 135", "squadron_value = 130")))
-    assert "ship 'defender' (#1):" in msg
-    assert "3 x value 45 = 135" in msg
 
 
 def test_hit_table_must_cover_the_d10() -> None:

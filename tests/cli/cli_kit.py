@@ -8,6 +8,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from kolrami.cli import app, main
@@ -20,6 +21,18 @@ def run_ok(*args: str) -> str:
     result = runner.invoke(app, list(args))
     assert result.exit_code == 0, result.output
     return result.stdout
+
+
+def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """A command refused as bad input: exit 2, nothing on stdout and one line on stderr,
+    "kolrami: error: ..."; that line."""
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    assert code == 2, (out, err)
+    assert out == ""
+    assert err.count("\n") == 1, err
+    assert err.startswith("kolrami: error: "), err
+    return err
 
 
 def dump(db: Path) -> list[str]:

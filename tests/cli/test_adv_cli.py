@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_kit import run_ok
+from cli_kit import refused, run_ok
 
+from cli_options import flags
 from kolrami.cli import main
 
 
@@ -53,20 +54,10 @@ def test_an_advanced_battle_as_json_and_by_rules() -> None:
 
 def test_an_advanced_log_replays_identically(tmp_path: Path) -> None:
     log = tmp_path / "adv.jsonl"
+    rules = "adv-shield-reinforcement"
     run_ok(
         "battle",
-        "--scenario",
-        "advanced",
-        "--rules",
-        "adv-shield-reinforcement",
-        "--captain-b",
-        "random",
-        "--seed",
-        "6",
-        "--turns",
-        "3",
-        "--log",
-        str(log),
+        *flags(scenario="advanced", rules=rules, captain_b="random", seed=6, turns=3, log=log),
     )
     assert "identical" in run_ok("replay", str(log))
     assert "identical" in run_ok("replay", str(log), "--orders")
@@ -115,7 +106,4 @@ def test_a_battle_with_cloaks_tells_who_vanishes() -> None:
 def test_bad_advanced_input_is_one_line(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(args) == 2
-    err = capsys.readouterr().err
-    assert message in err
-    assert err.count("\n") == 1
+    assert message in refused(capsys, *args)

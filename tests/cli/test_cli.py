@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_kit import run_ok
+from cli_kit import refused, run_ok
 
 from kolrami.cli import main
 
@@ -15,6 +15,22 @@ def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, 
     code = main(list(args))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def odds(
+    weapon: str = "phaser", strength: object = 5, shots: object = 1, shields: object = 12
+) -> list[str]:
+    """`kolrami odds` for one volley given by its numbers (phaser, strength 5, 1 shot, shields
+    12 unless told)."""
+    return [
+        "odds",
+        *("--weapon", weapon, "--strength", str(strength)),
+        *("--shots", str(shots), "--shields", str(shields)),
+    ]
+
+
+#: `kolrami odds` for a Reliant's front arc at a Sting.
+RELIANT_AT_STING = ["odds", "--from", "Reliant", "--arc", "F", "--vs", "Sting"]
 
 
 def test_ships_table_lists_every_class() -> None:
@@ -70,18 +86,7 @@ def test_schema_ship() -> None:
     ("strength", "shields", "p"), [("5", "12", 0.4), ("5", "20", 0.1), ("10", "10", 0.9)]
 )
 def test_odds_json_worked_examples(strength: str, shields: str, p: float) -> None:
-    out = run_ok(
-        "odds",
-        "--weapon",
-        "phaser",
-        "--strength",
-        strength,
-        "--shots",
-        "1",
-        "--shields",
-        shields,
-        "--json",
-    )
+    out = run_ok(*odds(strength=strength, shields=shields), "--json")
     data = json.loads(out)
     assert list(data) == [
         "per_shot_penetration",
@@ -97,20 +102,7 @@ def test_odds_json_worked_examples(strength: str, shields: str, p: float) -> Non
 
 
 def test_odds_json_photons() -> None:
-    data = json.loads(
-        run_ok(
-            "odds",
-            "--weapon",
-            "photon",
-            "--strength",
-            "5",
-            "--shots",
-            "3",
-            "--shields",
-            "12",
-            "--json",
-        )
-    )
+    data = json.loads(run_ok(*odds("photon", shots=3), "--json"))
     assert data["expected_damage"] == pytest.approx(3 * 0.4 * 3.5)
     assert sum(data["damage"].values()) == pytest.approx(1)
     assert max(int(k) for k in data["damage"]) == 18
@@ -149,58 +141,23 @@ def test_odds_text_and_plot(tmp_path: Path) -> None:
     [
         (["ship", "Reliance"], "no ship class 'Reliance'; did you mean 'Reliant'?"),
         (["odds", "--from", "Reliance", "--arc", "F", "--vs", "Sting"], "did you mean 'Reliant'?"),
-        (
-            ["odds", "--weapon", "phaser", "--strength", "-1", "--shots", "1", "--shields", "12"],
-            "weapon strength -1 is negative",
-        ),
-        (
-            ["odds", "--weapon", "phaser", "--strength", "5", "--shots", "0", "--shields", "12"],
-            "0 shots fire nothing",
-        ),
-        (
-            ["odds", "--weapon", "phaser", "--strength", "5", "--shots", "2", "--shields", "-4"],
-            "shields -4 are negative",
-        ),
+        (odds(strength=-1), "weapon strength -1 is negative"),
+        (odds(shots=0), "0 shots fire nothing"),
+        (odds(shots=2, shields=-4), "shields -4 are negative"),
         (["odds", "--strength", "5"], "missing --weapon, --shots, --shields"),
         (["odds", "--from", "Reliant", "--vs", "Sting"], "needs --arc"),
         (["odds", "--from", "Reliant", "--arc", "S", "--vs", "Sting"], "no weapon bearing"),
-        (
-            ["odds", "--from", "Reliant", "--arc", "F", "--vs", "Sting", "--shots", "3"],
-            "cannot be combined",
-        ),
-        (
-            ["odds", "--weapon", "laser", "--strength", "5", "--shots", "1", "--shields", "2"],
-            "'laser' is not one of",
-        ),
-        (
-            ["odds", "--weapon", "phaser", "--strength", "five", "--shots", "1", "--shields", "2"],
-            "Invalid value for '--strength'",
-        ),
-        (
-            [
-                "odds",
-                "--from",
-                "Reliant",
-                "--arc",
-                "F",
-                "--vs",
-                "Sting",
-                "--plot",
-                "/no/such/x.png",
-            ],
-            "folder '/no/such' does not exist",
-        ),
+        ([*RELIANT_AT_STING, "--shots", "3"], "cannot be combined"),
+        (odds("laser", shields=2), "'laser' is not one of"),
+        (odds(strength="five", shields=2), "Invalid value for '--strength'"),
+        ([*RELIANT_AT_STING, "--plot", "/no/such/x.png"], "folder '/no/such' does not exist"),
         (["warp"], "No such command 'warp'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    code, out, err = run_main(capsys, *args)
-    assert code == 2
-    assert out == ""
-    assert err.count("\n") == 1
-    assert err.startswith("kolrami: error: ")
+    err = refused(capsys, *args)
     assert message in err
     assert "Traceback" not in err
 
@@ -214,10 +171,7 @@ def test_main_runs_a_good_command(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (
-            ["odds", "--weapon", "photon", "--strength", "7", "--shots", "400", "--shields", "12"],
-            "--shots 400: at most 100 shots",
-        ),
+        (odds("photon", strength=7, shots=400), "--shots 400: at most 100 shots"),
         (["assess", "--points", "20000"], "at most 60 ships a side: use --points 900 or less"),
         (["assess", "--points", "99999", "--classes", "enterprise"], "use --points 10800 or less"),
         (["tournament", "simulate", "--players", "-3"], "an event needs at least 2 players"),
@@ -229,10 +183,7 @@ def test_long_work_is_bounded_before_it_starts(
 ) -> None:
     """Issue 23: refused at once with the bound and the fix; nothing printed before (no
     'Simulated event: -3 players' banner)."""
-    code, out, err = run_main(capsys, *args)
-    assert code == 2
-    assert out == ""
-    assert message in err
+    assert message in refused(capsys, *args)
 
 
 def test_simulate_without_db_leaves_no_folder(
@@ -258,7 +209,5 @@ def test_ships_lists_the_house_factions_and_refuses_an_unknown_one(
     assert [s["id"] for s in data["ships"]] == ["talon", "shrike", "vindicator"]
     assert [p["id"] for p in data["extra_packs"]] == ["kolrami-house"]
     assert "Varn" in run_ok("ships", "--faction", "Gorn")
-    code, _out, err = run_main(capsys, "ships", "--faction", "vulcan")
-    assert code == 2
-    assert len(err.strip().splitlines()) == 1
+    err = refused(capsys, "ships", "--faction", "vulcan")
     assert "known factions: klingon, federation, romulan, gorn, tholian, orion, borg" in err

@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_kit import run_ok
+from cli_kit import refused, run_ok
 from typer.testing import CliRunner
 
+from cli_options import flags
 from kolrami.cli import app, main
 
 runner = CliRunner()
@@ -76,19 +77,8 @@ def test_battle_tells_the_story() -> None:
 
 def test_log_and_replay_are_identical(tmp_path: Path) -> None:
     log = tmp_path / "battle.jsonl"
-    run_ok(
-        "battle",
-        "--seed",
-        "5",
-        "--fleet-a",
-        "presets:klingon-strike",
-        "--fleet-b",
-        "presets:federation-venture",
-        "--captain-b",
-        "kiting",
-        "--log",
-        str(log),
-    )
+    fleets = flags(fleet_a="presets:klingon-strike", fleet_b="presets:federation-venture")
+    run_ok("battle", *fleets, *flags(seed=5, captain_b="kiting", log=log))
     lines = log.read_text().splitlines()
     assert json.loads(lines[0])["e"] == "battle_started"
     assert json.loads(lines[-1])["e"] == "battle_ended"
@@ -166,12 +156,7 @@ def test_scenario_file(tmp_path: Path) -> None:
 def test_bad_battle_input(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    code = main(args)
-    out, err = capsys.readouterr()
-    assert code == 2
-    assert out == ""
-    assert err.count("\n") == 1
-    assert message in err
+    assert message in refused(capsys, *args)
 
 
 def test_bad_fleet_file_names_the_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_kit import refused
 from typer.testing import CliRunner
 
 from kolrami.catalog import builtin_pack
@@ -103,10 +104,7 @@ def test_validate_limit_changes_the_verdict(tmp_path: Path) -> None:
 def test_bad_input_exit_2(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    assert main(args) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1
-    assert message in err
+    assert message in refused(capsys, *args)
 
 
 def test_unreadable_json_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -239,9 +237,7 @@ def test_tab_completion_at_fleet_new_is_loose() -> None:
 def test_wrong_names_get_one_line_that_helps(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    assert main(args) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1
+    err = refused(capsys, *args)
     assert message in err
     assert "Venture" not in err
     assert "Is a directory" not in err

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_kit import refused
 from typer.testing import CliRunner
 
 from kolrami.cli import app, main
@@ -76,10 +77,7 @@ def test_bad_results_files(
     change(doc)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(doc))
-    assert main(["tournament", "standings", "--from", str(path)]) == 2
-    err = capsys.readouterr().err
-    assert message in err
-    assert err.count("\n") == 1
+    assert message in refused(capsys, "tournament", "standings", "--from", str(path))
 
 
 def test_an_event_at_the_counter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from cli_kit import cup, dump
+from cli_kit import refused as one_line_refusal
 
 from kolrami.cli import main
 
@@ -29,21 +30,24 @@ def _tables(db: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, str]
 
 
 def refused(db: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`args` refused with `message`, the store untouched."""
     before = dump(db)
     capsys.readouterr()
-    assert main([*args, "--db", str(db)]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1, err
-    assert message in err[0]
+    assert message in one_line_refusal(capsys, *args, "--db", str(db))
     assert dump(db) == before
 
 
+@pytest.fixture
+def table(db: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
+    """Round 1 paired: its first table."""
+    assert main(["tournament", "pair", "--db", str(db)]) == 0
+    return _tables(db, capsys)[0]
+
+
 def test_result_and_verify_take_the_player_then_round_as_an_option(
-    db: Path, capsys: pytest.CaptureFixture[str]
+    db: Path, capsys: pytest.CaptureFixture[str], table: dict[str, str]
 ) -> None:
-    d = ["--db", str(db)]
-    assert main(["tournament", "pair", *d]) == 0
-    t = _tables(db, capsys)[0]
+    d, t = ["--db", str(db)], table
     # the round defaults to the latest paired, as in slips, pairings and the timer
     assert main(["tournament", "result", t["a"], "--win", "--fp", "83", *d]) == 0
     assert "Round 1:" in capsys.readouterr().out
@@ -83,11 +87,9 @@ def test_slips_and_pairings_take_the_event_as_an_option_and_slips_default_their_
 
 @pytest.mark.rule("PP-16")
 def test_an_impossible_score_is_refused_unless_anyway(
-    db: Path, capsys: pytest.CaptureFixture[str]
+    db: Path, capsys: pytest.CaptureFixture[str], table: dict[str, str]
 ) -> None:
-    d = ["--db", str(db)]
-    assert main(["tournament", "pair", *d]) == 0
-    t = _tables(db, capsys)[0]
+    d, t = ["--db", str(db)], table
     refused(
         db,
         ["tournament", "result", t["a"], "--win", "--fp", "9999"],

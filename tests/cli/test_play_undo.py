@@ -31,6 +31,7 @@ from kolrami.rules import new_battle
 from kolrami.rules.fpf.orders import ReactionDecision
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.session import HUMAN, PlaySession, choices
+from play_kit import until_dice_follow
 
 KOLRAMI = str(Path(sys.executable).with_name("kolrami"))
 PROMPT = re.compile(r"^([AB])> ", re.MULTILINE)
@@ -147,14 +148,7 @@ def test_a_suggested_reaction_aims_only_inside_the_firers_forward_arc() -> None:
 
 def test_a_log_with_an_undo_after_seen_dice_replays_identically(tmp_path: Path) -> None:
     session = PlaySession(load_scenario("standard"), _fleets(), 7, (HUMAN, "aggressive"))
-    captain = RandomCaptain(Dice(5))
-    while True:
-        d = session.decision
-        assert d is not None
-        assert session.submit(str(captain.decide(session.view(d.side), d))) is None
-        last = session.last_undoable()
-        if last is not None and session.dice_seen(last[0]):
-            break
+    until_dice_follow(session)
     session.undo()
     assert session.undone
     log = tmp_path / "undone.jsonl"

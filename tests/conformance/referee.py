@@ -191,6 +191,11 @@ class Path:
 # What the referee knows of each ship
 
 
+#: A ship's tracks as the log names them (hit_scored.applied_to, ship_repaired.item), and the
+#: fields of the referee's record that keep them.
+TRACKS = {"shields": "shields", "engine_power": "engine", "computer": "systems"}
+
+
 @dataclass(slots=True)
 class Ship:
     """The referee's own record of one ship, kept from the log's facts."""
@@ -2120,12 +2125,8 @@ class Referee:
         st.phase = "repairs"
         s = st.ships[e["ship"]]
         item, value = e["item"], e["value"]
-        if item == "computer":
-            s.systems = value
-        elif item == "engine_power":
-            s.engine = value
-        elif item == "shields":
-            s.shields = value
+        if item in TRACKS:
+            setattr(s, TRACKS[item], value)
         else:
             kind_name, _, index = item.partition(".")
             mounts = s.mounts.get(kind_name.removesuffix("s"))
@@ -2184,12 +2185,8 @@ class Referee:
         s = st.ships[e["target"]]
         dmg, applied, value = e["damage"], e["applied_to"], e["value"]
         s.superstructure = e["superstructure"]
-        if applied == "shields":
-            s.shields = value
-        elif applied == "engine_power":
-            s.engine = value
-        elif applied == "computer":
-            s.systems = value
+        if applied in TRACKS:
+            setattr(s, TRACKS[applied], value)
         elif applied in ("phasers", "photons"):
             _knock_out(s.mounts[applied.removesuffix("s")], dmg)
         if s.in_control and not s.should_be_in_control() and s.superstructure > 0:

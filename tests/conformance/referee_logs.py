@@ -9,8 +9,11 @@ B1's one working phaser fires at A1 at 18 cm as it starts. Everything in it is l
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+import pytest
+from _pytest.mark.structures import MarkDecorator, ParameterSet
 from referee import referee
 
 Event = dict[str, Any]
@@ -229,6 +232,39 @@ def two_ship_header(
     return e
 
 
+def face_to_face(a: str, b: str, first: str, rolls: list[int]) -> list[Event]:
+    """Turn 1 of a two-ship log up to its first volley: A1 (class `a`) at (90, 20) facing up,
+    B1 (`b`) 12 cm ahead facing it; side `first` wins the roll-off at speed 20 (`rolls`: A's
+    and B's d10s) and activates, the other side holds its reaction fire, and the first ship
+    turns to port as it moves 20 cm and locks on the other through its forward arc."""
+    other = "B" if first == "A" else "A"
+    return [
+        placed("A1", a, 90.0, 20.0, 0),
+        placed("B1", b, 90.0, 32.0, 3),
+        {"e": "turn_started", "turn": 1},
+        {"e": "initiative_rolled", "speed": 20, "rolls": [rolls], "winner": first, "first": first},
+        order(first, f"ACT {first}S1"),
+        activated(f"{first}S1"),
+        order(other, f"REACT {other}S1 HOLD"),
+        order(first, f"{first}S1 SPD 20 T+1 T0 FIRE {first}1:F@{other}1"),
+        declared(f"{first}1", f"{other}1", "F"),
+    ]
+
+
+#: `base_log`'s orders for squadron AS1.
+AS1_ORDERS = "AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1"
+
+
+def as1_orders(log: Log) -> int:
+    """Where `base_log` gives squadron AS1 its orders."""
+    return at(log, e="order_given", order=AS1_ORDERS)
+
+
+def as1_ordered(log: Log, order: str) -> Log:
+    """`base_log` with AS1 given `order` instead."""
+    return edited(log, as1_orders(log), order=order)
+
+
 def drift_log(turns: int = 1) -> list[Event]:
     """A K'T'Roika (B1) moves first and knocks out the Systems of a Charger (A1) with a photon
     torpedo; A1, out of control, drifts straight ahead at its speed (FPF-MOV-12). With
@@ -236,15 +272,7 @@ def drift_log(turns: int = 1) -> list[Event]:
     out of control and drifts again."""
     out = [
         two_ship_header("charger", "ktroika", {"turn_limit": turns}),
-        placed("A1", "charger", 90.0, 20.0, 0),
-        placed("B1", "ktroika", 90.0, 32.0, 3),
-        {"e": "turn_started", "turn": 1},
-        {"e": "initiative_rolled", "speed": 20, "rolls": [[2, 8]], "winner": "B", "first": "B"},
-        order("B", "ACT BS1"),
-        activated("BS1"),
-        order("A", "REACT AS1 HOLD"),
-        order("B", "BS1 SPD 20 T+1 T0 FIRE B1:F@A1"),
-        declared("B1", "A1", "F"),
+        *face_to_face("charger", "ktroika", "B", [2, 8]),
         # at B1's start, 12 cm: phasers (22 cm) first, then photons (14 cm)
         volley("B1", "A1", "phaser", 4, 14, 12.0, [1, 1, 1, 1, 1, 1]),
         volley("B1", "A1", "photon", 9, 14, 12.0, [10, 10]),
@@ -301,15 +329,7 @@ def kill_log(peak: bool = True, resource: str | None = None) -> list[Event]:
     rules = ["battle-simulation"] if peak else ["derelicts"]
     out = [
         two_ship_header("ktroika", "sting", PEAK if peak else None, rules, resource),
-        placed("A1", "ktroika", 90.0, 20.0, 0),
-        placed("B1", "sting", 90.0, 32.0, 3),
-        {"e": "turn_started", "turn": 1},
-        {"e": "initiative_rolled", "speed": 20, "rolls": [[9, 1]], "winner": "A", "first": "A"},
-        order("A", "ACT AS1"),
-        activated("AS1"),
-        order("B", "REACT BS1 HOLD"),
-        order("A", "AS1 SPD 20 T+1 T0 FIRE A1:F@B1"),
-        declared("A1", "B1", "F"),
+        *face_to_face("ktroika", "sting", "A", [9, 1]),
         volley("A1", "B1", "phaser", 4, 15, 12.0, [10, 10, 10, 10, 10, 10]),
         *(
             hit("A1", "B1", "phaser", 1, "shields", 1, "shields", 13 - k, 15 - k)
@@ -379,3 +399,24 @@ def points(side: str, pts: int, reason: str, ship: str, total: int) -> Event:
         "ship": ship,
         "total": total,
     }
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Falsifiers:
+    """A parametrize table of log falsifiers, each entered where it is written, tagged with the
+    clauses its falsified log breaks: `@TABLE.falsifies(pytest.mark.rule("FPF-DMG-03"))`. A row
+    is (the mark's first clause, the falsifier, then `values`, or the table's `defaults`)."""
+
+    def __init__(self, *defaults: object) -> None:
+        self.defaults = defaults
+        self.rows: list[ParameterSet] = []
+
+    def falsifies(self, mark: MarkDecorator, *values: object) -> Callable[[F], F]:
+        def enter(falsifier: F) -> F:
+            row = (mark.args[0], falsifier, *(values or self.defaults))
+            self.rows.append(pytest.param(*row, marks=mark))
+            return falsifier
+
+        return enter

@@ -10,7 +10,8 @@ quick tests feed it logs with one fact falsified, to show each invariant can fai
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -291,6 +292,16 @@ def _state_invariants(b: Battle) -> list[str]:
     return out
 
 
+def checked_events(played: Iterable[tuple[Battle, list[str]]]) -> Iterator[ev.Event]:
+    """Every event of each battle, in order, once its log and its end state pass the checks and
+    nothing was found while it was played (`played`: each battle and what was found then)."""
+    for b, found in played:
+        events = list(b.events())
+        problems = found + check(events) + _state_invariants(b)
+        assert not problems, (b.seed, problems[:5])
+        yield from events
+
+
 @pytest.mark.slow
 @pytest.mark.rule(
     "ADV-OFF-01",
@@ -304,13 +315,7 @@ def _state_invariants(b: Battle) -> list[str]:
     "ADV-TORP-01",
 )
 def test_seeded_advanced_battles_keep_the_invariants(sample: int) -> None:
-    seen: defaultdict[str, int] = defaultdict(int)
-    for b in battles(30 * sample):
-        events = list(b.events())
-        problems = check(events) + _state_invariants(b)
-        assert not problems, (b.seed, problems[:5])
-        for e in events:
-            seen[type(e).__name__] += 1
+    seen = Counter(type(e).__name__ for e in checked_events((b, []) for b in battles(30 * sample)))
     # the sample really exercises the rules
     for kind in ("DamageDealt", "Evaded", "ShipDestroyed", "OfficerShaken", "CasualtiesRecovered"):
         assert seen[kind] > 0, kind
@@ -383,16 +388,12 @@ def cloak_battles(count: int) -> list[tuple[Battle, list[str]]]:
 )
 def test_seeded_cloak_battles_keep_the_invariants(sample: int) -> None:
     seen: defaultdict[str, int] = defaultdict(int)
-    for b, watched in cloak_battles(12 * sample):
-        events = list(b.events())
-        problems = watched + check(events) + _state_invariants(b)
-        assert not problems, (b.seed, problems[:5])
-        for e in events:
-            seen[type(e).__name__] += 1
-            if isinstance(e, ae.CloakSearch) and e.locked:
-                seen["search locked"] += 1
-            if isinstance(e, ae.CloakPinged) and e.pinged:
-                seen["pinged"] += 1
+    for e in checked_events(cloak_battles(12 * sample)):
+        seen[type(e).__name__] += 1
+        if isinstance(e, ae.CloakSearch) and e.locked:
+            seen["search locked"] += 1
+        if isinstance(e, ae.CloakPinged) and e.pinged:
+            seen["pinged"] += 1
     for kind in ("CloakChanged", "CloakSearch", "CloakPinged", "search locked"):
         assert seen[kind] > 0, (kind, dict(seen))
 
@@ -435,16 +436,12 @@ def test_seeded_tactics_battles_keep_the_invariants_and_the_fuzzer_reaches_every
 ) -> None:
     chosen: defaultdict[str, int] = defaultdict(int)
     seen: defaultdict[str, int] = defaultdict(int)
-    for b in tactics_battles(20 * sample):
-        events = list(b.events())
-        problems = check(events) + _state_invariants(b)
-        assert not problems, (b.seed, problems[:5])
-        for e in events:
-            seen[e.kind] += 1
-            if isinstance(e, ev.OrderGiven) and e.order.startswith("TACTICS "):
-                for action in e.order.split()[1:]:
-                    if action != "NONE":
-                        chosen[action_verb(action)] += 1
+    for e in checked_events((b, []) for b in tactics_battles(20 * sample)):
+        seen[e.kind] += 1
+        if isinstance(e, ev.OrderGiven) and e.order.startswith("TACTICS "):
+            for action in e.order.split()[1:]:
+                if action != "NONE":
+                    chosen[action_verb(action)] += 1
     missing = TACTICS_VERBS - set(chosen)
     assert not missing, f"no captain ever chose {sorted(missing)}: {dict(chosen)}"
     for kind in ("towed", "section_fought", "docked", "dock_repaired", "blast_damage"):

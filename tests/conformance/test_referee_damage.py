@@ -22,18 +22,27 @@ def _first_hit(log: Log) -> int:
 # --- damage (base and drift logs) ---
 
 
+CASES = logs.Falsifiers(base_log)
+REPAIRS = logs.Falsifiers()
+PEAK = logs.Falsifiers(None)
+
+
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-03"))
 def too_few_shots(log: Log) -> Log:
     return edited(log, _a1_volley(log), shots=5, rolls=[1, 2, 3, 8, 9])
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-01"))
 def wrong_strength(log: Log) -> Log:
     return edited(log, _a1_volley(log), strength=5)
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-01"))
 def a_hit_missing(log: Log) -> Log:
     return logs.dropped(log, _first_hit(log))
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-02"), lambda: natural_ten_lands(base_log()))
 def natural_ten(log: Log) -> Log:
     """B1's one beam needs 12 on the d10 against A1: a natural 10 still gets through."""
     return edited(log, at(log, e="volley_fired", ship="B1"), rolls=[10])
@@ -45,28 +54,34 @@ def natural_ten_lands(log: Log) -> Log:
     return inserted(bad, i + 1, logs.hit("B1", "A1", "phaser", 4, "shields", 1, "shields", 17, 13))
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-10"))
 def stale_shields(log: Log) -> Log:
     return edited(log, at(log, e="volley_fired", ship="A2"), shields=12)
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-06"))
 def wrong_location(log: Log) -> Log:
     return edited(log, _first_hit(log), location="engine_power")
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-04"))
 def heavy_beam(log: Log) -> Log:
     return edited(log, _first_hit(log), damage=2, superstructure=4, value=10)
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-05"), drift_log)
 def heavy_torpedo(log: Log) -> Log:
     return edited(
         log, at(log, e="hit_scored", weapon="photon"), damage=7, value=-4, superstructure=11
     )
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-07"))
 def hull_wrong(log: Log) -> Log:
     return edited(log, _first_hit(log), superstructure=4)
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-08"))
 def shields_ignored(log: Log) -> Log:
     return edited(log, _first_hit(log), applied_to="superstructure", value=5)
 
@@ -78,30 +93,36 @@ def aft_launcher_hit(log: Log) -> Log:
     return edited(log, i, location_roll=9, location="photons", applied_to="superstructure")
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-09"), lambda: aft_launcher_hit(base_log()))
 def aft_launcher_damaged(log: Log) -> Log:
     good = aft_launcher_hit(log)
     i = at(good, e="hit_scored", ship="A1", location="photons")
     return edited(good, i, applied_to="photons", value=0)
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-14"), drift_log)
 def systems_below_the_floor(log: Log) -> Log:
     return edited(log, at(log, e="hit_scored", location="computer"), value=-4)
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-11"))
 def destroyed_with_hull_left(log: Log) -> Log:
     i = at(log, e="volley_fired", ship="A2")
     destroyed = {"e": "ship_destroyed", "ship": "B1", "by": "A2", "derelict": False}
     return inserted(log, i, destroyed)
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-11"))
 def wrong_winner(log: Log) -> Log:
     return edited(log, at(log, e="battle_ended"), winner="A")
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-13"), drift_log)
 def control_kept(log: Log) -> Log:
     return logs.dropped(log, at(log, e="control_changed"))
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-DMG-13"))
 def control_lost_for_nothing(log: Log) -> Log:
     i = at(log, e="volley_fired", ship="A2")
     return inserted(log, i, {"e": "control_changed", "ship": "A1", "in_control": False})
@@ -118,10 +139,12 @@ def repair(ship: str, item: str, value: int) -> Event:
     return {"e": "repaired", "ship": ship, "item": item, "value": value}
 
 
+@REPAIRS.falsifies(pytest.mark.rule("FPF-REP-01"))
 def too_many_repairs(log: Log) -> Log:
     return inserted(log, _repair(log, "engine_power") + 1, repair("A1", "computer", -1))
 
 
+@REPAIRS.falsifies(pytest.mark.rule("FPF-REP-02"))
 def repair_in_the_move(log: Log) -> Log:
     i = _repair(log, "engine_power")
     shot = log[i]
@@ -129,18 +152,22 @@ def repair_in_the_move(log: Log) -> Log:
     return inserted(rest, at(rest, e="turn_ended", turn=2), shot)
 
 
+@REPAIRS.falsifies(pytest.mark.rule("FPF-REP-05"))
 def systems_jump(log: Log) -> Log:
     return edited(log, _repair(log, "computer"), value=-1)
 
 
+@REPAIRS.falsifies(pytest.mark.rule("FPF-REP-04"))
 def engines_half_mended(log: Log) -> Log:
     return edited(log, _repair(log, "engine_power"), value=15)
 
 
+@REPAIRS.falsifies(pytest.mark.rule("FPF-REP-07"))
 def nothing_to_mend(log: Log) -> Log:
     return inserted(log, _repair(log, "engine_power") + 1, repair("B1", "shields", 14))
 
 
+@REPAIRS.falsifies(pytest.mark.rule("FPF-REP-03"))
 def patched_hull(log: Log) -> Log:
     card = {
         "e": "card_used",
@@ -157,52 +184,7 @@ def bird_of_prey_repairs(log: Log) -> Log:
     return inserted(log, i + 1, repair("B1", "shields", 12))
 
 
-CASES = [
-    pytest.param("FPF-DMG-03", too_few_shots, base_log, marks=pytest.mark.rule("FPF-DMG-03")),
-    pytest.param("FPF-DMG-01", wrong_strength, base_log, marks=pytest.mark.rule("FPF-DMG-01")),
-    pytest.param("FPF-DMG-01", a_hit_missing, base_log, marks=pytest.mark.rule("FPF-DMG-01")),
-    pytest.param(
-        "FPF-DMG-02",
-        natural_ten,
-        lambda: natural_ten_lands(base_log()),
-        marks=pytest.mark.rule("FPF-DMG-02"),
-    ),
-    pytest.param("FPF-DMG-10", stale_shields, base_log, marks=pytest.mark.rule("FPF-DMG-10")),
-    pytest.param("FPF-DMG-06", wrong_location, base_log, marks=pytest.mark.rule("FPF-DMG-06")),
-    pytest.param("FPF-DMG-04", heavy_beam, base_log, marks=pytest.mark.rule("FPF-DMG-04")),
-    pytest.param("FPF-DMG-05", heavy_torpedo, drift_log, marks=pytest.mark.rule("FPF-DMG-05")),
-    pytest.param("FPF-DMG-07", hull_wrong, base_log, marks=pytest.mark.rule("FPF-DMG-07")),
-    pytest.param("FPF-DMG-08", shields_ignored, base_log, marks=pytest.mark.rule("FPF-DMG-08")),
-    pytest.param(
-        "FPF-DMG-09",
-        aft_launcher_damaged,
-        lambda: aft_launcher_hit(base_log()),
-        marks=pytest.mark.rule("FPF-DMG-09"),
-    ),
-    pytest.param(
-        "FPF-DMG-14", systems_below_the_floor, drift_log, marks=pytest.mark.rule("FPF-DMG-14")
-    ),
-    pytest.param(
-        "FPF-DMG-11", destroyed_with_hull_left, base_log, marks=pytest.mark.rule("FPF-DMG-11")
-    ),
-    pytest.param("FPF-DMG-11", wrong_winner, base_log, marks=pytest.mark.rule("FPF-DMG-11")),
-    pytest.param("FPF-DMG-13", control_kept, drift_log, marks=pytest.mark.rule("FPF-DMG-13")),
-    pytest.param(
-        "FPF-DMG-13", control_lost_for_nothing, base_log, marks=pytest.mark.rule("FPF-DMG-13")
-    ),
-]
-
-REPAIRS = [
-    pytest.param("FPF-REP-01", too_many_repairs, marks=pytest.mark.rule("FPF-REP-01")),
-    pytest.param("FPF-REP-02", repair_in_the_move, marks=pytest.mark.rule("FPF-REP-02")),
-    pytest.param("FPF-REP-05", systems_jump, marks=pytest.mark.rule("FPF-REP-05")),
-    pytest.param("FPF-REP-04", engines_half_mended, marks=pytest.mark.rule("FPF-REP-04")),
-    pytest.param("FPF-REP-07", nothing_to_mend, marks=pytest.mark.rule("FPF-REP-07")),
-    pytest.param("FPF-REP-03", patched_hull, marks=pytest.mark.rule("FPF-REP-03")),
-]
-
-
-@pytest.mark.parametrize(("clause", "breaks", "keeps"), CASES)
+@pytest.mark.parametrize(("clause", "breaks", "keeps"), CASES.rows)
 def test_the_referee_catches_wrong_damage_and_passes_the_right_one(
     clause: str, breaks: Callable[[Log], Log], keeps: Callable[[], Log]
 ) -> None:
@@ -211,7 +193,7 @@ def test_the_referee_catches_wrong_damage_and_passes_the_right_one(
     assert clause not in clauses(keeps())
 
 
-@pytest.mark.parametrize(("clause", "breaks"), REPAIRS)
+@pytest.mark.parametrize(("clause", "breaks"), REPAIRS.rows)
 def test_the_referee_catches_wrong_repairs(clause: str, breaks: Callable[[Log], Log]) -> None:
     assert clause not in clauses(drift_log(2))
     assert clause in clauses(breaks(drift_log(2)))
@@ -231,58 +213,71 @@ def test_the_two_turn_repair_log_is_clean() -> None:
 # --- Peak Performance ---
 
 
+@PEAK.falsifies(pytest.mark.rule("PP-04"))
 def destroyed_not_reset(log: Log) -> Log:
     i = at(log, e="ship_reset")
     return edited(log, i, e="ship_destroyed", derelict=False)
 
 
+@PEAK.falsifies(pytest.mark.rule("PP-10"))
 def two_tokens(log: Log) -> Log:
     return edited(log, at(log, e="ship_reset"), tokens=2)
 
 
+@PEAK.falsifies(pytest.mark.rule("PP-16"))
 def short_kill(log: Log) -> Log:
     i = at(log, e="fleet_points_awarded", reason="kill")
     return edited(log, i, points=70, total=70)
 
 
+@PEAK.falsifies(pytest.mark.rule("PP-16", "PP-17"))
 def no_kill_points(log: Log) -> Log:
     return logs.dropped(log, at(log, e="fleet_points_awarded", reason="kill"))
 
 
+@PEAK.falsifies(pytest.mark.rule("PP-18"), "reinforcements-sideboard")
 def no_resource(log: Log) -> Log:
     return logs.dropped(log, at(log, e="fleet_points_awarded", reason="resource"))
 
 
+@PEAK.falsifies(pytest.mark.rule("PP-11"))
 def back_in_the_middle(log: Log) -> Log:
     return edited(log, at(log, e="ship_returned"), y=60.0, x=40.0)
 
 
+@PEAK.falsifies(pytest.mark.rule("PP-12"))
 def full_shields(log: Log) -> Log:
     return edited(log, at(log, e="ship_returned"), shields=15)
 
 
+@PEAK.falsifies(pytest.mark.rule("PP-12"))
 def shields_mended_past_the_tokens(log: Log) -> Log:
     i = at(log, e="ship_returned")
     return inserted(log, i + 1, repair("B1", "shields", 15))
 
 
+@PEAK.falsifies(pytest.mark.rule("PP-21"))
 def big_bonus(log: Log) -> Log:
     i = at(log, e="fleet_points_awarded", reason="bonus")
     return edited(log, i, points=10, total=85)
 
 
+@PEAK.falsifies(pytest.mark.rule("PP-22"))
 def wrong_peak_winner(log: Log) -> Log:
     return edited(log, at(log, e="battle_ended"), winner="B")
 
 
+@PEAK.falsifies(pytest.mark.rule("PP-20"))
 def early_end(log: Log) -> Log:
     return edited(log, at(log, e="battle_ended"), turns=1)
 
 
+@PEAK.falsifies(pytest.mark.rule("PP-15"))
 def bad_tally(log: Log) -> Log:
     return edited(log, at(log, e="fleet_points_awarded", reason="kill"), total=80)
 
 
+@PEAK.falsifies(pytest.mark.rule("PP-05"))
 def shot_while_away(log: Log) -> Log:
     i = at(log, e="ship_moved", ship="A1")
     shot = {
@@ -299,24 +294,7 @@ def shot_while_away(log: Log) -> Log:
     return inserted(log, i, shot)
 
 
-PEAK = [
-    pytest.param("PP-04", destroyed_not_reset, None, marks=pytest.mark.rule("PP-04")),
-    pytest.param("PP-10", two_tokens, None, marks=pytest.mark.rule("PP-10")),
-    pytest.param("PP-16", short_kill, None, marks=pytest.mark.rule("PP-16")),
-    pytest.param("PP-16", no_kill_points, None, marks=pytest.mark.rule("PP-16", "PP-17")),
-    pytest.param("PP-18", no_resource, "reinforcements-sideboard", marks=pytest.mark.rule("PP-18")),
-    pytest.param("PP-11", back_in_the_middle, None, marks=pytest.mark.rule("PP-11")),
-    pytest.param("PP-12", full_shields, None, marks=pytest.mark.rule("PP-12")),
-    pytest.param("PP-12", shields_mended_past_the_tokens, None, marks=pytest.mark.rule("PP-12")),
-    pytest.param("PP-21", big_bonus, None, marks=pytest.mark.rule("PP-21")),
-    pytest.param("PP-22", wrong_peak_winner, None, marks=pytest.mark.rule("PP-22")),
-    pytest.param("PP-20", early_end, None, marks=pytest.mark.rule("PP-20")),
-    pytest.param("PP-15", bad_tally, None, marks=pytest.mark.rule("PP-15")),
-    pytest.param("PP-05", shot_while_away, None, marks=pytest.mark.rule("PP-05")),
-]
-
-
-@pytest.mark.parametrize(("clause", "breaks", "resource"), PEAK)
+@pytest.mark.parametrize(("clause", "breaks", "resource"), PEAK.rows)
 def test_the_referee_catches_peak_performance_faults(
     clause: str, breaks: Callable[[Log], Log], resource: str | None
 ) -> None:

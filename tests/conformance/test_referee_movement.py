@@ -15,42 +15,52 @@ def _a1_move(log: Log) -> int:
     return at(log, e="ship_moved", ship="A1")
 
 
+CASES = logs.Falsifiers(base_log)
+
+
+@CASES.falsifies(pytest.mark.rule("FPF-MOV-06"))
 def too_far(log: Log) -> Log:
     return edited(log, _a1_move(log), path=[[90, 20], [90, 41], [90, 62]], speed=42, distance=42)
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-TURN-03"))
 def wrong_speed(log: Log) -> Log:
     return edited(log, _a1_move(log), speed=25)
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-MOV-07"))
 def uneven_halves(log: Log) -> Log:
     return edited(log, _a1_move(log), path=[[90, 20], [90, 32], [90, 40]])
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-MOV-13"))
 def pivot_on_the_move(log: Log) -> Log:
-    i = at(log, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1")
-    return edited(log, i, order="AS1 SPD 10 PIV+3 T0 FIRE A1:F@B1 A2:F@B1")
+    return logs.as1_ordered(log, "AS1 SPD 10 PIV+3 T0 FIRE A1:F@B1 A2:F@B1")
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-MOV-13"))
 def turn_twice_at_once(log: Log) -> Log:
     return edited(log, _a1_move(log), path=[[90, 20], [98.66, 15], [107.321, 10]], heading=4)
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-MOV-11"))
 def over_engine_power(log: Log) -> Log:
-    i = at(log, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1")
-    return edited(log, i, order="AS1 SPD 40 T0 T0 FIRE A1:F@B1 A2:F@B1")
+    return logs.as1_ordered(log, "AS1 SPD 40 T0 T0 FIRE A1:F@B1 A2:F@B1")
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-MOV-08"))
 def onto_a_ship(log: Log) -> Log:
     i = at(log, e="ship_moved", ship="B1")
     return edited(log, i, path=[[90, 58], [90, 50], [90, 42]], heading=3)
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-MOV-09"))
 def wingman_overtakes(log: Log) -> Log:
     i = at(log, e="ship_moved", ship="B2")
     return edited(log, i, path=[[90, 64], [90, 58], [104.124, 49.846]], distance=22, speed=22)
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-MOV-02"), lambda: short_with_cause(base_log()))
 def short_without_cause(log: Log) -> Log:
     return edited(log, _a1_move(log), path=[[90, 20], [90, 30], [90, 35]], speed=15, distance=15)
 
@@ -58,23 +68,25 @@ def short_without_cause(log: Log) -> Log:
 def short_with_cause(log: Log) -> Log:
     bad = short_without_cause(log)
     stop = {"e": "stopped_short", "ship": "A1", "of": "edge", "lost_cm": 5.0}
-    return inserted(
-        bad, at(bad, e="order_given", order="AS1 SPD 20 T0 T0 FIRE A1:F@B1 A2:F@B1"), stop
-    )
+    return inserted(bad, logs.as1_orders(bad), stop)
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-MOV-01"))
 def moved_out_of_turn(log: Log) -> Log:
     return inserted(log, _a1_move(log), logs.moved("B1", [[90, 58], [90, 58]], 3, 0, 0.0))
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-MOV-03"))
 def no_roll_off(log: Log) -> Log:
     return logs.dropped(log, at(log, e="initiative_rolled"))
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-MOV-03"))
 def loser_first(log: Log) -> Log:
     return edited(log, at(log, e="initiative_rolled"), first="B", winner="B", rolls=[[3, 7]])
 
 
+@CASES.falsifies(pytest.mark.rule("FPF-MOV-10"))
 def forced_without_pursuit(log: Log) -> Log:
     a = at(log, e="order_given", order="ACT AS1")
     b0 = at(log, e="order_given", order="ACT BS1")
@@ -115,31 +127,7 @@ def dead_squadron_activated(log: Log) -> Log:
     return inserted(log, at(log, e="turn_ended"), logs.activated("BS1"))
 
 
-CASES = [
-    pytest.param("FPF-MOV-06", too_far, base_log, marks=pytest.mark.rule("FPF-MOV-06")),
-    pytest.param("FPF-TURN-03", wrong_speed, base_log, marks=pytest.mark.rule("FPF-TURN-03")),
-    pytest.param("FPF-MOV-07", uneven_halves, base_log, marks=pytest.mark.rule("FPF-MOV-07")),
-    pytest.param("FPF-MOV-13", pivot_on_the_move, base_log, marks=pytest.mark.rule("FPF-MOV-13")),
-    pytest.param("FPF-MOV-13", turn_twice_at_once, base_log, marks=pytest.mark.rule("FPF-MOV-13")),
-    pytest.param("FPF-MOV-11", over_engine_power, base_log, marks=pytest.mark.rule("FPF-MOV-11")),
-    pytest.param("FPF-MOV-08", onto_a_ship, base_log, marks=pytest.mark.rule("FPF-MOV-08")),
-    pytest.param("FPF-MOV-09", wingman_overtakes, base_log, marks=pytest.mark.rule("FPF-MOV-09")),
-    pytest.param(
-        "FPF-MOV-02",
-        short_without_cause,
-        lambda: short_with_cause(base_log()),
-        marks=pytest.mark.rule("FPF-MOV-02"),
-    ),
-    pytest.param("FPF-MOV-01", moved_out_of_turn, base_log, marks=pytest.mark.rule("FPF-MOV-01")),
-    pytest.param("FPF-MOV-03", no_roll_off, base_log, marks=pytest.mark.rule("FPF-MOV-03")),
-    pytest.param("FPF-MOV-03", loser_first, base_log, marks=pytest.mark.rule("FPF-MOV-03")),
-    pytest.param(
-        "FPF-MOV-10", forced_without_pursuit, base_log, marks=pytest.mark.rule("FPF-MOV-10")
-    ),
-]
-
-
-@pytest.mark.parametrize(("clause", "breaks", "keeps"), CASES)
+@pytest.mark.parametrize(("clause", "breaks", "keeps"), CASES.rows)
 def test_the_referee_catches_a_broken_move_and_passes_a_legal_one(
     clause: str, breaks: Callable[[Log], Log], keeps: Callable[[], Log]
 ) -> None:

@@ -65,6 +65,16 @@ def _kept(card: Any, table: int, winner: str, fp: tuple[int, int]) -> None:
     assert card.locator("h1, header.top, footer, main").count() == 0
 
 
+def _refused(page: Any, card: Any, table: int, status: int) -> Any:
+    """Save the card: the answer has `status`; the card's message line, once shown."""
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        card.locator(".result-form button[type=submit]").click()
+    assert answer.value.status == status
+    message = card.locator(f"#table-{table}-message")
+    message.wait_for(state="visible")
+    return message
+
+
 def test_a_refused_save_keeps_the_card_and_says_why_in_one_line(
     browser: Any, site: str, busy_store: Store, shots: Path
 ) -> None:
@@ -85,11 +95,7 @@ def test_a_refused_save_keeps_the_card_and_says_why_in_one_line(
     other = sqlite3.connect(busy_store.url.removeprefix("sqlite:///"), isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     try:
-        with page.expect_response(lambda r: r.request.method == "POST") as answer:
-            card.locator(".result-form button[type=submit]").click()
-        assert answer.value.status == 503
-        message = card.locator(f"#table-{g['table']}-message")
-        message.wait_for(state="visible")
+        message = _refused(page, card, g["table"], 503)
         assert "records are busy" in message.inner_text()
         assert "nothing was saved" in message.inner_text()
         assert len(message.inner_text().splitlines()) == 1
@@ -114,11 +120,7 @@ def test_a_refused_save_keeps_the_card_and_says_why_in_one_line(
     mara = busy_store.organizer("mara")
     assert mara is not None
     busy_store.end_web_sessions(mara[0])
-    with page.expect_response(lambda r: r.request.method == "POST") as answer:
-        card.locator(".result-form button[type=submit]").click()
-    assert answer.value.status == 401
-    message = card.locator(f"#table-{h['table']}-message")
-    message.wait_for(state="visible")
+    message = _refused(page, card, h["table"], 401)
     assert "your login has ended" in message.inner_text()
     _kept(card, h["table"], h["b"], fp)
     laptop.shot("login-ended")

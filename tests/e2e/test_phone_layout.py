@@ -73,50 +73,53 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, i
         yield base, eid, player
 
 
-def phone(browser: Any, width: int) -> Any:
+@pytest.fixture(params=list(PHONES))
+def device(request: pytest.FixtureRequest) -> str:
+    """Each phone of PHONES by name, in turn."""
+    return str(request.param)
+
+
+@pytest.fixture
+def phone(browser: Any, device: str) -> Iterator[Any]:
+    """A page as wide as the phone `device`, in a browser context of its own."""
     context = browser.new_context(
-        viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True
+        viewport={"width": PHONES[device], "height": 800}, is_mobile=True, has_touch=True
     )
-    return context.new_page()
+    yield context.new_page()
+    context.close()
 
 
-@pytest.mark.parametrize("device", PHONES)
 def test_the_public_fleet_page_fits_a_phone(
-    browser: Any, site: tuple[str, int, int], shots: Path, device: str
+    phone: Any, site: tuple[str, int, int], shots: Path, device: str
 ) -> None:
     base, eid, player = site
-    page = phone(browser, PHONES[device])
-    page.goto(f"{base}/events/{eid}/players/{player}")
-    text = page.inner_text("main")
+    phone.goto(f"{base}/events/{eid}/players/{player}")
+    text = phone.inner_text("main")
     assert "Total Build" in text
-    assert page.evaluate(OVERFLOWS) == []
+    assert phone.evaluate(OVERFLOWS) == []
     # the SP of every card is on the screen, beside its title
-    sp = page.evaluate(
+    sp = phone.evaluate(
         "[...document.querySelectorAll('table.fleet td.num')].map(td => "
         "[td.getBoundingClientRect().right, td.textContent.trim()])"
     )
     assert sp
     assert all(right <= PHONES[device] for right, _ in sp)
-    page.screenshot(path=str(shots / f"{device}-fleet.png"), full_page=True)
-    page.context.close()
+    phone.screenshot(path=str(shots / f"{device}-fleet.png"), full_page=True)
 
 
-@pytest.mark.parametrize("device", PHONES)
 def test_the_organizers_player_table_fits_a_phone(
-    browser: Any, site: tuple[str, int, int], shots: Path, device: str
+    phone: Any, site: tuple[str, int, int], shots: Path, device: str
 ) -> None:
     base, eid, _ = site
-    page = phone(browser, PHONES[device])
-    log_in(page, base, PASSWORD)
-    page.goto(f"{base}/org/events/{eid}")
-    assert page.evaluate(OVERFLOWS) == []
+    log_in(phone, base, PASSWORD)
+    phone.goto(f"{base}/org/events/{eid}")
+    assert phone.evaluate(OVERFLOWS) == []
     for label in ("New PIN", "Drop"):
-        buttons = page.locator(f"#players button:has-text('{label}')")
+        buttons = phone.locator(f"#players button:has-text('{label}')")
         assert buttons.count() == 6
         for n in range(6):
             box = buttons.nth(n).bounding_box()
             assert box is not None
             assert box["x"] >= 0
             assert box["x"] + box["width"] <= PHONES[device], (label, n, box)
-    page.screenshot(path=str(shots / f"{device}-players.png"), full_page=True)
-    page.context.close()
+    phone.screenshot(path=str(shots / f"{device}-players.png"), full_page=True)

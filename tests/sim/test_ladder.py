@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from cli_options import flags
 from kolrami.cli import app
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import load_fleet
@@ -61,23 +62,8 @@ def test_a_ladder_that_cannot_be_played_is_refused(
 
 def test_the_ladder_command(tmp_path: Path) -> None:
     report = tmp_path / "ladder.html"
-    result = runner.invoke(
-        app,
-        [
-            "ladder",
-            "aggressive",
-            "random",
-            "--fleets",
-            "presets:klingon-wolfpack",
-            "--battles",
-            "2",
-            "--workers",
-            "1",
-            "--json",
-            "--report",
-            str(report),
-        ],
-    )
+    options = flags(fleets="presets:klingon-wolfpack", battles=2, workers=1, report=report)
+    result = runner.invoke(app, ["ladder", "aggressive", "random", *options, "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["settings"]["fleets"] == ["klingon-wolfpack"]

@@ -22,6 +22,7 @@ from kolrami.rules.registry import read_log
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.odds import ship_volley, volley_odds
 from kolrami.sim.session import HUMAN, PlaySession, rule_ids, rule_reading
+from play_kit import until_dice_follow
 
 
 def _session(seats: tuple[str, str] = (HUMAN, "aggressive"), turns: int = 2) -> PlaySession:
@@ -77,19 +78,6 @@ def test_an_illegal_order_is_refused_with_its_clause_and_changes_nothing() -> No
     assert session.log_text() == before
 
 
-def _until_dice_follow(session: PlaySession) -> int:
-    """Random legal orders for the human seat until one is followed by dice; its index."""
-    captain = RandomCaptain(Dice(5))
-    while True:
-        d = session.decision
-        assert d is not None
-        assert session.submit(str(captain.decide(session.view(d.side), d))) is None
-        last = session.last_undoable()
-        assert last is not None
-        if session.dice_seen(last[0]):
-            return last[0]
-
-
 def test_undo_takes_back_the_last_decision_however_it_was_followed() -> None:
     # issue 47, item 2: hot-seat, the roll-off, an activation, the other side's reaction
     session = _session((HUMAN, HUMAN))
@@ -134,7 +122,7 @@ def test_undo_against_the_ai_takes_its_answers_back_too() -> None:
 
 def test_an_undo_after_dice_were_seen_is_in_the_log_and_survives_resume_and_replay() -> None:
     session = _session((HUMAN, "aggressive"))
-    k = _until_dice_follow(session)
+    k = until_dice_follow(session)
     seen = session.dice_seen(k)
     text = session.orders()[k][1]
     assert session.undo() == text
@@ -158,7 +146,7 @@ def test_a_tournament_game_forbids_an_undo_whose_dice_were_seen() -> None:
         load_fleet("presets:klingon-wolfpack", pack),
     )
     session = PlaySession(sc, fleets, 7, (HUMAN, "aggressive"), undo="unseen")
-    k = _until_dice_follow(session)
+    k = until_dice_follow(session)
     log = session.log_text()
     with pytest.raises(Exception, match=r"stands: .* rolled since it was given"):
         session.undo()

@@ -17,7 +17,7 @@ from kolrami.fleet.fleetx import dumps, share_string
 from kolrami.tournament.store import Store
 from kolrami.web import security
 from kolrami.web.deps import safe_next
-from web_helpers import PASSWORD, Desk, new_event, organizer, pin_on, text
+from web_helpers import PASSWORD, Desk, new_event, organizer, organizer_event, pin_on, text
 
 
 class Clock:
@@ -116,10 +116,7 @@ def test_login_goes_back_only_to_this_site() -> None:
 
 
 def test_pins_are_shown_once_stored_hashed_and_limited(app: FastAPI) -> None:
-    desk = organizer(app)
-    eid = new_event(desk, players=3)
-    store: Store = app.state.web.store
-    name = store.event_name(eid)
+    desk, eid, store, name = organizer_event(app, players=3)
     for player, pin in desk.pins.items():
         stored = store.pin_hash(name, player)
         assert stored is not None
@@ -160,10 +157,7 @@ def test_pins_are_shown_once_stored_hashed_and_limited(app: FastAPI) -> None:
 
 
 def test_one_device_trying_pins_across_players_is_slowed_down(app: FastAPI) -> None:
-    desk = organizer(app)
-    eid = new_event(desk, players=7)
-    store: Store = app.state.web.store
-    name = store.event_name(eid)
+    desk, eid, store, name = organizer_event(app, players=7)
     desk.post(f"/org/events/{eid}/pair")
     clock = Clock()
     app.state.web.pins.clock = clock
@@ -196,10 +190,7 @@ def test_one_device_trying_pins_across_players_is_slowed_down(app: FastAPI) -> N
 
 
 def test_a_new_pin_replaces_the_old_one(app: FastAPI) -> None:
-    desk = organizer(app)
-    eid = new_event(desk, players=2)
-    store: Store = app.state.web.store
-    name = store.event_name(eid)
+    desk, eid, store, name = organizer_event(app, players=2)
     old = store.pin_hash(name, "P0")
     pid = next(p["id"] for p in store.players(name) if p["name"] == "P0")
     sent = desk.post(f"/org/events/{eid}/players/{pid}/pin")
@@ -213,10 +204,7 @@ def test_a_new_pin_replaces_the_old_one(app: FastAPI) -> None:
 
 
 def test_drop_a_player(app: FastAPI) -> None:
-    desk = organizer(app)
-    eid = new_event(desk, players=3)
-    store: Store = app.state.web.store
-    name = store.event_name(eid)
+    desk, eid, store, name = organizer_event(app, players=3)
     pid = next(p["id"] for p in store.players(name) if p["name"] == "P2")
     assert desk.post(f"/org/events/{eid}/players/{pid}/drop").status_code == 303
     assert "P2" not in store.state(name).active
@@ -241,10 +229,7 @@ def test_an_event_made_with_the_cli_can_be_taken_over_once(app: FastAPI) -> None
 
 
 def test_a_share_string_registers_and_a_bad_one_is_shown_beside_the_field(app: FastAPI) -> None:
-    desk = organizer(app)
-    eid = new_event(desk, players=0)
-    store: Store = app.state.web.store
-    name = store.event_name(eid)
+    desk, eid, store, name = organizer_event(app, players=0)
     bad = desk.post(f"/org/events/{eid}/players", {"name": "Ann", "fleet": "KF1-garbage"})
     assert bad.status_code == 400
     assert 'id="err-fleet"' in text(bad)
@@ -271,10 +256,7 @@ def test_a_share_string_registers_and_a_bad_one_is_shown_beside_the_field(app: F
 
 
 def test_a_fleetx_file_is_uploaded_and_an_over_budget_one_refused(app: FastAPI) -> None:
-    desk = organizer(app)
-    eid = new_event(desk, players=0)
-    store: Store = app.state.web.store
-    name = store.event_name(eid)
+    desk, eid, store, name = organizer_event(app, players=0)
     good = dumps(load_fleet("presets:federation-venture")).encode()
     response = desk.client.post(
         f"/org/events/{eid}/players",
@@ -296,10 +278,7 @@ def test_a_fleetx_file_is_uploaded_and_an_over_budget_one_refused(app: FastAPI) 
 
 
 def test_a_typed_fleet_shows_each_problem_beside_its_field(app: FastAPI) -> None:
-    desk = organizer(app)
-    eid = new_event(desk, players=0)
-    store: Store = app.state.web.store
-    name = store.event_name(eid)
+    desk, eid, store, name = organizer_event(app, players=0)
     url = f"/org/events/{eid}/players/build"
     assert desk.client.get(url).status_code == 200
     form = {
@@ -464,10 +443,7 @@ def test_what_players_type_is_escaped_everywhere(app: FastAPI) -> None:
 
 def test_reloading_the_pin_page_neither_registers_again_nor_loses_the_pin(app: FastAPI) -> None:
     """Issue 23: the registration redirects to the PIN's page (post/redirect/get)."""
-    desk = organizer(app)
-    eid = new_event(desk, players=1)
-    store: Store = app.state.web.store
-    name = store.event_name(eid)
+    desk, eid, store, name = organizer_event(app, players=1)
     fleet = share_string(load_fleet("presets:klingon-strike"))
     sent = desk.post(f"/org/events/{eid}/players", {"name": "Finn", "fleet": fleet})
     assert sent.status_code == 303

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from kolrami.tournament import database
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
-from web_helpers import PASSWORD, Desk, new_event, organizer, text
+from web_helpers import PASSWORD, Desk, new_event, organizer, table, text
 
 pytestmark = pytest.mark.sqlite_only(
     "SQLite's write lock held by another process, its I/O errors and read-only files"
@@ -32,7 +32,7 @@ def _busy_table(
     eid = new_event(desk)
     assert desk.post(f"/org/events/{eid}/pair").status_code == 303
     name = store.event_name(eid)
-    game = next(g for g in store.games(name, 1) if g["table"] == 1)
+    game = table(store, name)
     form = {"winner": game["a"], "fp_a": "0", "fp_b": "0", "version": str(game["version"])}
     return path, store, desk, eid, name, game, form
 
@@ -50,10 +50,10 @@ def test_a_result_while_another_process_writes_gets_503_and_saves_nothing(
         other.close()
     assert busy.status_code == 503
     assert "nothing was saved; send it again in a moment" in text(busy)
-    assert next(g for g in store.games(name, 1) if g["table"] == 1)["winner"] is None
+    assert table(store, name)["winner"] is None
     # the lock gone, the same form goes through
     assert desk.post(f"/org/events/{eid}/rounds/1/tables/1", form).status_code == 303
-    assert next(g for g in store.games(name, 1) if g["table"] == 1)["winner"] == game["a"]
+    assert table(store, name)["winner"] == game["a"]
 
 
 def test_other_database_errors_are_not_called_busy(tmp_path: Path) -> None:
@@ -118,7 +118,7 @@ def test_a_refused_htmx_save_is_one_line_for_the_cards_message_area(
     # no message area named: nothing is swapped in place of the target
     elsewhere = desk.client.post(url, data=form, headers={"HX-Request": "true"})
     assert elsewhere.headers["hx-reswap"] == "none"
-    assert next(g for g in store.games(name, 1) if g["table"] == 1)["winner"] is None
+    assert table(store, name)["winner"] is None
 
 
 def test_a_read_only_database_gives_503_with_the_fix_on_the_first_write(tmp_path: Path) -> None:
@@ -129,7 +129,7 @@ def test_a_read_only_database_gives_503_with_the_fix_on_the_first_write(tmp_path
     eid = new_event(desk)
     assert desk.post(f"/org/events/{eid}/pair").status_code == 303
     name = store.event_name(eid)
-    game = next(g for g in store.games(name, 1) if g["table"] == 1)
+    game = table(store, name)
     before = store.export(name)
     store.engine.dispose()
     read_only = create_app(f"sqlite:///file:{path}?mode=ro&uri=true")

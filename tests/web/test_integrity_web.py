@@ -4,8 +4,6 @@ the players' PIN confirmation and says whose entry it is; roll-off entries are c
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -14,19 +12,14 @@ from kolrami.tournament import core
 from kolrami.tournament.store import Store
 from kolrami.web import create_app, security
 from kolrami.web.routers import auth
-from web_helpers import PASSWORD, Desk, organizer, possible_points, text
-
-
-def first(store: Store, name: str) -> dict[str, Any]:
-    return next(g for g in store.games(name, 1) if g["table"] == 1)
+from web_helpers import PASSWORD, Desk, PairedGame, organizer, phone, possible_points, table, text
 
 
 @pytest.mark.parametrize("bad", ["\u00b2", "\u0663", "\uff11\uff12", "1" * 40])
 def test_unicode_digits_are_refused_not_a_server_error(
-    app: FastAPI, paired: tuple[Desk, int, Store, str], bad: str
+    app: FastAPI, paired_game: PairedGame, bad: str
 ) -> None:
-    desk, eid, store, name = paired
-    g = first(store, name)
+    desk, eid, store, name, g = paired_game
     before = store.export(name)
     org = desk.post(
         f"/org/events/{eid}/rounds/1/tables/1",
@@ -34,9 +27,8 @@ def test_unicode_digits_are_refused_not_a_server_error(
     )
     assert org.status_code == 400
     assert "a whole number" in text(org)
-    phone = Desk(TestClient(app))
-    phone.refresh(f"/events/{eid}/rounds/1/tables/1")
-    sent = phone.post(
+    player = phone(app, eid)
+    sent = player.post(
         f"/events/{eid}/rounds/1/tables/1/report",
         {
             "player": g["a"],
@@ -59,10 +51,9 @@ def test_unicode_digits_are_refused_not_a_server_error(
 
 @pytest.mark.rule("PP-22")
 def test_a_winner_with_fewer_fleet_points_is_refused(
-    paired: tuple[Desk, int, Store, str],
+    paired_game: PairedGame,
 ) -> None:
-    desk, eid, store, name = paired
-    g = first(store, name)
+    desk, eid, store, name, g = paired_game
     response = desk.post(
         f"/org/events/{eid}/rounds/1/tables/1",
         {
@@ -78,14 +69,13 @@ def test_a_winner_with_fewer_fleet_points_is_refused(
     assert "PP-22" in text(response)
     assert 'id="err-winner"' in text(response)  # under the winner's choice, by the error's field
     assert 'id="err-form"' not in text(response)
-    assert first(store, name)["winner"] is None
+    assert table(store, name)["winner"] is None
 
 
 def test_the_organizers_correction_drops_the_pin_confirmation(
-    app: FastAPI, paired: tuple[Desk, int, Store, str]
+    app: FastAPI, paired_game: PairedGame
 ) -> None:
-    desk, eid, store, name = paired
-    g = first(store, name)
+    desk, eid, store, name, g = paired_game
     fleets = store.fleets(name)
     fb = possible_points(fleets[g["a"]], 10)
     fa = possible_points(fleets[g["b"]], fb + 1)
@@ -93,13 +83,13 @@ def test_the_organizers_correction_drops_the_pin_confirmation(
     assert store.confirm_report(name, rid, g["b"]) == ""
     card = desk.client.get(f"/org/events/{eid}/rounds/1").text
     assert "confirmed by PINs" in card
-    version = str(first(store, name)["version"])
+    version = str(table(store, name)["version"])
     fixed = desk.post(
         f"/org/events/{eid}/rounds/1/tables/1",
         {"winner": g["a"], "fp_a": str(fa), "fp_b": "0", "version": version, "accept": "yes"},
     )
     assert fixed.status_code == 303
-    t = first(store, name)
+    t = table(store, name)
     assert (t["result_initials_a"], t["result_initials_b"]) == ("", "")
     assert t["entered_by"] == "organizer mara"
     page = text(desk.client.get(f"/org/events/{eid}/rounds/1"))

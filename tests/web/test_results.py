@@ -12,23 +12,34 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from kolrami.tournament.store import Store
-from web_helpers import Desk, impossible_points, organizer, possible_points, text
-
-
-def table(store: Store, name: str, number: int = 1, at: int = 1) -> dict[str, Any]:
-    return next(g for g in store.games(name, number) if g["table"] == at)
-
-
-def phone(app: FastAPI, eid: int) -> Desk:
-    p = Desk(TestClient(app))
-    p.refresh(f"/events/{eid}/rounds/1/tables/1")
-    return p
+from web_helpers import (
+    Desk,
+    PairedGame,
+    impossible_points,
+    organizer,
+    phone,
+    possible_points,
+    table,
+    text,
+)
 
 
 def points(store: Store, name: str, g: dict[str, Any]) -> dict[str, int]:
     fleets = store.fleets(name)
     b = possible_points(fleets[g["a"]], 30)
     return {g["a"]: possible_points(fleets[g["b"]], max(50, b + 1)), g["b"]: b}  # PP-22
+
+
+#: What `at_table` gives.
+Reporting = tuple[Desk, int, Store, str, dict[str, Any], dict[str, int], Desk]
+
+
+@pytest.fixture
+def at_table(app: FastAPI, paired_game: PairedGame) -> Reporting:
+    """`paired` and its table 1: (desk, event id, store, event name, the game, Fleet Points
+    that score, a player's phone on the table's page)."""
+    desk, eid, store, name, g = paired_game
+    return desk, eid, store, name, g, points(store, name, g), phone(app, eid)
 
 
 def report(p: Desk, eid: int, g: dict[str, Any], fp: dict[str, int], pin: str) -> Any:
@@ -45,12 +56,9 @@ def report(p: Desk, eid: int, g: dict[str, Any], fp: dict[str, int], pin: str) -
 
 
 def test_a_report_waits_for_the_opponents_pin_then_counts(
-    app: FastAPI, paired: tuple[Desk, int, Store, str]
+    at_table: Reporting,
 ) -> None:
-    desk, eid, store, name = paired
-    g = table(store, name)
-    fp = points(store, name, g)
-    p = phone(app, eid)
+    desk, eid, store, name, g, fp, p = at_table
     sent = report(p, eid, g, fp, desk.pins[g["a"]])
     assert sent.status_code == 303
     page = p.client.get(sent.headers["location"]).text
@@ -78,12 +86,9 @@ def test_a_report_waits_for_the_opponents_pin_then_counts(
 
 
 def test_a_dispute_goes_to_the_organizer_who_overrides(
-    app: FastAPI, paired: tuple[Desk, int, Store, str]
+    at_table: Reporting,
 ) -> None:
-    desk, eid, store, name = paired
-    g = table(store, name)
-    fp = points(store, name, g)
-    p = phone(app, eid)
+    desk, eid, store, name, g, fp, p = at_table
     report(p, eid, g, fp, desk.pins[g["a"]])
     (r,) = store.reports(name)
     disputed = p.post(
@@ -113,13 +118,10 @@ def test_a_dispute_goes_to_the_organizer_who_overrides(
 
 
 def test_an_impossible_score_is_held_for_the_organizer(
-    app: FastAPI, paired: tuple[Desk, int, Store, str]
+    at_table: Reporting,
 ) -> None:
-    desk, eid, store, name = paired
-    g = table(store, name)
-    fp = points(store, name, g)
+    desk, eid, store, name, g, fp, p = at_table
     fp[g["a"]] = impossible_points(store.fleets(name)[g["b"]])
-    p = phone(app, eid)
     report(p, eid, g, fp, desk.pins[g["a"]])
     (r,) = store.reports(name)
     confirmed = p.post(f"/events/{eid}/reports/{r['id']}", {"pin": desk.pins[g["b"]]})
@@ -145,10 +147,9 @@ def test_an_impossible_score_is_held_for_the_organizer(
 
 
 def test_the_organizer_is_warned_before_an_impossible_score_is_recorded(
-    app: FastAPI, paired: tuple[Desk, int, Store, str]
+    app: FastAPI, paired_game: PairedGame
 ) -> None:
-    desk, eid, store, name = paired
-    g = table(store, name)
+    desk, eid, store, name, g = paired_game
     bad = impossible_points(store.fleets(name)[g["b"]])
     form = {"winner": g["a"], "fp_a": str(bad), "fp_b": "0", "version": str(g["version"])}
     first = desk.post(f"/org/events/{eid}/rounds/1/tables/1", form)
@@ -163,11 +164,10 @@ def test_the_organizer_is_warned_before_an_impossible_score_is_recorded(
 
 
 def test_a_typo_with_extra_digits_is_questioned_at_once(
-    app: FastAPI, paired: tuple[Desk, int, Store, str]
+    app: FastAPI, paired_game: PairedGame
 ) -> None:
     # the result route runs on the event loop: a slow score check would stall every client
-    desk, eid, store, name = paired
-    g = table(store, name)
+    desk, eid, store, name, g = paired_game
     form = {"winner": g["a"], "fp_a": "99999", "fp_b": "0", "version": str(g["version"])}
     response = desk.post(f"/org/events/{eid}/rounds/1/tables/1", form)
     assert response.status_code == 200
@@ -176,11 +176,8 @@ def test_a_typo_with_extra_digits_is_questioned_at_once(
     assert table(store, name)["winner"] is None
 
 
-def test_two_tablets_at_once_the_second_is_told(
-    app: FastAPI, paired: tuple[Desk, int, Store, str]
-) -> None:
-    desk, eid, store, name = paired
-    g = table(store, name)
+def test_two_tablets_at_once_the_second_is_told(app: FastAPI, paired_game: PairedGame) -> None:
+    desk, eid, store, name, g = paired_game
     tablet = organizer(app)  # Mara logged in on a second tablet
     version = str(g["version"])  # both pages were loaded before either saved
     first = desk.post(
@@ -206,11 +203,8 @@ def test_two_tablets_at_once_the_second_is_told(
     assert table(store, name)["winner"] == g["a"]
 
 
-def test_simultaneous_entries_never_lose_an_update(
-    app: FastAPI, paired: tuple[Desk, int, Store, str]
-) -> None:
-    desk, eid, store, name = paired
-    g = table(store, name)
+def test_simultaneous_entries_never_lose_an_update(app: FastAPI, paired_game: PairedGame) -> None:
+    desk, eid, store, name, g = paired_game
     tablets = [desk, organizer(app), organizer(app), organizer(app)]
     version = str(g["version"])
     statuses: list[int] = []
@@ -245,13 +239,12 @@ def test_simultaneous_entries_never_lose_an_update(
 )
 def test_bad_results_are_refused_beside_the_field(
     app: FastAPI,
-    paired: tuple[Desk, int, Store, str],
+    paired_game: PairedGame,
     form: dict[str, str],
     field: str,
     message: str,
 ) -> None:
-    desk, eid, store, name = paired
-    g = table(store, name)
+    desk, eid, store, name, g = paired_game
     before = store.export(name)
     sent = {k: (g["a"] if v == "A" else v) for k, v in form.items()}
     response = desk.post(
@@ -264,10 +257,9 @@ def test_bad_results_are_refused_beside_the_field(
 
 
 def test_bad_reports_are_refused_and_nothing_is_stored(
-    app: FastAPI, paired: tuple[Desk, int, Store, str]
+    app: FastAPI, paired_game: PairedGame
 ) -> None:
-    desk, eid, store, name = paired
-    g = table(store, name)
+    desk, eid, store, name, g = paired_game
     before = store.export(name)
     p = phone(app, eid)
     url = f"/events/{eid}/rounds/1/tables/1/report"
@@ -354,9 +346,8 @@ def test_a_bad_pairing_request_is_shown_beside_the_button(
     assert len(store.state(name).rounds) == 1
 
 
-def test_the_store_survives_a_restart(app: FastAPI, paired: tuple[Desk, int, Store, str]) -> None:
-    desk, eid, store, name = paired
-    g = table(store, name)
+def test_the_store_survives_a_restart(app: FastAPI, paired_game: PairedGame) -> None:
+    desk, eid, store, _, g = paired_game
     form = {
         "winner": g["a"],
         "fp_a": "10",
@@ -373,12 +364,11 @@ def test_the_store_survives_a_restart(app: FastAPI, paired: tuple[Desk, int, Sto
 
 
 def test_the_winners_score_comes_first_and_a_half_entered_result_says_so(
-    app: FastAPI, paired: tuple[Desk, int, Store, str]
+    app: FastAPI, paired_game: PairedGame
 ) -> None:
     """Issue 23: 'Finn won · 90 : 100' read as if Finn scored 90; and a result entered on the
     CLI for one player showed as 'no result yet'."""
-    desk, eid, store, name = paired
-    g = table(store, name)
+    desk, eid, store, name, g = paired_game
     store.record_result(name, 1, g["b"], True, 100)  # the CLI: one player's result
     page = desk.client.get(f"/events/{eid}").text
     assert "one score missing" in page
@@ -389,12 +379,11 @@ def test_the_winners_score_comes_first_and_a_half_entered_result_says_so(
 
 
 def test_a_result_for_a_table_that_is_not_there_is_refused(
-    app: FastAPI, paired: tuple[Desk, int, Store, str]
+    app: FastAPI, paired_game: PairedGame
 ) -> None:
     """The table is looked up in the kept snapshot: a round not paired, a table not in it (404)
     and the bye (400) are refused, and nothing is stored."""
-    desk, eid, store, name = paired
-    g = table(store, name)
+    desk, eid, store, name, g = paired_game
     bye = next(t for t in store.games(name, 1) if t["b"] is None)
     before = store.export(name)
     form = {"winner": g["a"], "fp_a": "1", "fp_b": "2", "version": "1"}

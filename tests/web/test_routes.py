@@ -12,8 +12,7 @@ from fastapi.testclient import TestClient
 
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
-from kolrami.tournament.store import Store
-from web_helpers import Desk, new_event, organizer, text, token
+from web_helpers import Desk, new_event, organizer, text, token, untouched
 
 #: Routes anyone may use (method, path). Every other route is an organizer's.
 PUBLIC = {
@@ -107,24 +106,22 @@ def test_every_organizer_route_refuses_an_anonymous_request(
     app: FastAPI, event: tuple[Desk, int]
 ) -> None:
     _, eid = event
-    store: Store = app.state.web.store
-    before = store.export(store.event_name(eid))
     anonymous = Desk(TestClient(app))
     anonymous.refresh("/login")  # a session with a valid CSRF token: only the login is missing
     checked = 0
-    for method, path in routes(app):
-        if (method, path) in PUBLIC:
-            continue
-        url = concrete(path, eid)
-        if method == "GET":
-            response = anonymous.client.get(url, follow_redirects=False)
-        else:
-            response = anonymous.post(url, {"name": "Mallory", "version": "1"})
-        assert response.status_code == 303, (method, path, response.status_code)
-        assert response.headers["location"].startswith("/login?next="), (method, path)
-        checked += 1
+    with untouched(app, eid):
+        for method, path in routes(app):
+            if (method, path) in PUBLIC:
+                continue
+            url = concrete(path, eid)
+            if method == "GET":
+                response = anonymous.client.get(url, follow_redirects=False)
+            else:
+                response = anonymous.post(url, {"name": "Mallory", "version": "1"})
+            assert response.status_code == 303, (method, path, response.status_code)
+            assert response.headers["location"].startswith("/login?next="), (method, path)
+            checked += 1
     assert checked >= 20
-    assert store.export(store.event_name(eid)) == before
 
 
 def test_htmx_requests_without_login_are_sent_to_the_login_page(
@@ -146,22 +143,19 @@ def test_another_organizer_reaches_nothing_of_the_event(
     app: FastAPI, event: tuple[Desk, int]
 ) -> None:
     _, eid = event
-    store: Store = app.state.web.store
-    name = store.event_name(eid)
-    before = store.export(name)
     other = organizer(app, "olaf")
     new_event(other, "Harbour Cup", players=2)
-    for method, path in routes(app):
-        if (method, path) in PUBLIC or "{eid}" not in path:
-            continue
-        url = concrete(path, eid)
-        if method == "GET":
-            response = other.client.get(url, follow_redirects=False)
-        else:
-            response = other.post(url, {"name": "Mallory", "winner": "P0", "version": "1"})
-        assert response.status_code == 404, (method, path, response.status_code)
-        assert "among yours" in text(response) or "to take over" in response.text
-    assert store.export(name) == before
+    with untouched(app, eid) as name:
+        for method, path in routes(app):
+            if (method, path) in PUBLIC or "{eid}" not in path:
+                continue
+            url = concrete(path, eid)
+            if method == "GET":
+                response = other.client.get(url, follow_redirects=False)
+            else:
+                response = other.post(url, {"name": "Mallory", "winner": "P0", "version": "1"})
+            assert response.status_code == 404, (method, path, response.status_code)
+            assert "among yours" in text(response) or "to take over" in response.text
     # his dashboard lists his own event only
     page = other.client.get("/org").text
     assert "Harbour Cup" in page
@@ -172,18 +166,15 @@ def test_every_post_refuses_a_missing_or_wrong_csrf_token(
     app: FastAPI, event: tuple[Desk, int]
 ) -> None:
     desk, eid = event
-    store: Store = app.state.web.store
-    name = store.event_name(eid)
-    before = store.export(name)
     posts = [path for method, path in routes(app) if method == "POST"]
     assert len(posts) >= 15
-    for path in posts:
-        url = concrete(path, eid)
-        for sent in ({}, {"csrf_token": "forged"}):
-            response = desk.client.post(url, data={"name": "X", **sent}, follow_redirects=False)
-            assert response.status_code == 403, (path, sent, response.status_code)
-            assert "reload the page" in text(response)
-    assert store.export(name) == before
+    with untouched(app, eid):
+        for path in posts:
+            url = concrete(path, eid)
+            for sent in ({}, {"csrf_token": "forged"}):
+                response = desk.client.post(url, data={"name": "X", **sent}, follow_redirects=False)
+                assert response.status_code == 403, (path, sent, response.status_code)
+                assert "reload the page" in text(response)
     assert desk.client.get("/org").status_code == 200  # still logged in: nothing happened
 
 

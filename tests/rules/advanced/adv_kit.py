@@ -28,6 +28,7 @@ from kolrami.rules.advanced.power import apply_plan
 from kolrami.rules.advanced.state import KEY, AdvancedState, AdvShip, setup
 from kolrami.rules.sandbox import fleet_of, place
 from kolrami.scenarios.models import builtin_scenario
+from scene_kit import place_all
 
 
 class Loaded(Dice):
@@ -62,6 +63,16 @@ def table(
     b = battle(side_a, side_b, seed, rules)
     state = setup(b, advanced_pack(), AdvancedRules.of(b))
     b.extensions[KEY] = state
+    return b, state
+
+
+def in_phase(
+    side_a: list[str], side_b: list[str], at: str, rules: tuple[str, ...] = ()
+) -> tuple[Battle, AdvancedState]:
+    """`table` in turn 1's first phase, its ships placed at the spots `at` (`place_all`'s)."""
+    b, state = table(side_a, side_b, rules=rules)
+    b.turn, state.phase = 1, 1
+    place_all(b, at)
     return b, state
 
 

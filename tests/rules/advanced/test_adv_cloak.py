@@ -16,6 +16,7 @@ from kolrami.engine.orders import IllegalOrderError
 from kolrami.errors import DataPackError
 from kolrami.rules.advanced import cloak
 from kolrami.rules.advanced import events as ae
+from kolrami.rules.advanced import orders as ao
 from kolrami.rules.advanced.checks import Outcome, rating
 from kolrami.rules.advanced.combat import (
     can_fire,
@@ -28,22 +29,11 @@ from kolrami.rules.advanced.combat import (
 from kolrami.rules.advanced.modules import AdvancedRules
 from kolrami.rules.advanced.officers import bonus_options, take_bonus, try_lock, verify_bonus
 from kolrami.rules.advanced.orders import (
-    Attack,
-    AttackDecision,
-    AttackOrder,
-    BonusDecision,
-    BonusOrder,
-    DecloakDecision,
-    DecloakOrder,
-    LockDecision,
-    LockOrder,
-    PowerPlan,
-)
-from kolrami.rules.advanced.orders import (
     parse_advanced as parse_order,
 )
 from kolrami.rules.advanced.power import absorb, apply_plan, verify_plan
 from kolrami.rules.advanced.state import KEY, AdvancedState, setup
+from scene_kit import place_all
 
 CLOAK = ("adv-cloak",)
 HEADER = '[pack]\nid = "x"\ndata_version = "1.0.0"\nbase_pack = "fpf-core"\n'
@@ -52,8 +42,7 @@ HEADER = '[pack]\nid = "x"\ndata_version = "1.0.0"\nbase_pack = "fpf-core"\n'
 def _hunt(rules: tuple[str, ...] = CLOAK) -> tuple[Battle, AdvancedState]:
     """A Reliant (A1) at (50, 40) heading up the table; a Bird of Prey (B1) 20 cm ahead."""
     b, state = table(["reliant"], ["bird-of-prey"], rules=rules)
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 50, 60, 3)
+    place_all(b, "A1 50,40 h0; B1 50,60 h3")
     arm(b, state, "A1")
     return b, state
 
@@ -116,13 +105,13 @@ def test_a_search_names_a_facing() -> None:
 @pytest.mark.rule("ADV-CLOAK-01")
 def test_a_cloak_needs_the_module_and_a_cloaking_device() -> None:
     _, state = table(["reliant"], ["bird-of-prey"])
-    plan = PowerPlan("B1", 0, False, (0, 0, 0), cloak=True)
+    plan = ao.PowerPlan("B1", 0, False, (0, 0, 0), cloak=True)
     with pytest.raises(IllegalOrderError, match="switch on 'adv-cloak'"):
         verify_plan(state, state.of("B1"), plan)
     _, state = table(["reliant"], ["bird-of-prey"], rules=CLOAK)
     verify_plan(state, state.of("B1"), plan)
     with pytest.raises(IllegalOrderError, match=r"no cloaking device.*'cloak'"):
-        verify_plan(state, state.of("A1"), PowerPlan("A1", 0, False, (0,) * 4, cloak=True))
+        verify_plan(state, state.of("A1"), ao.PowerPlan("A1", 0, False, (0,) * 4, cloak=True))
     # the cloak costs the shields' charge: 4 power for a Bird of Prey
     assert state.of("B1").sheet.cloak_power == 4
 
@@ -132,7 +121,7 @@ def test_engaging_the_cloak_hides_the_ship_holds_its_shields_down_and_ends_locks
     b, state = _hunt()
     a1, b1 = state.of("A1"), state.of("B1")
     a1.lock = "B1"
-    apply_plan(b, state, b1, PowerPlan("B1", 0, True, (1, 1, 1), cloak=True))
+    apply_plan(b, state, b1, ao.PowerPlan("B1", 0, True, (1, 1, 1), cloak=True))
     state.rules.power_set(b, state)
     assert b1.hidden
     assert a1.lock is None
@@ -159,9 +148,9 @@ def test_a_ship_decloaks_to_fire_and_cloaks_again_after_the_phase() -> None:
     b.extensions[KEY] = state
     b.then(*state.rules.moved(b, state, 1, ("A", "B")))
     decision = advance(b)
-    assert decision == DecloakDecision("B", 1, ("B1",))
+    assert decision == ao.DecloakDecision("B", 1, ("B1",))
     b.dice = Loaded([30])  # A1's fresh lock try (ADV-CLOAK-02): 30 <= 60
-    assert apply(b, DecloakOrder(("B1",))) is None
+    assert apply(b, ao.DecloakOrder(("B1",))) is None
     assert not b1.hidden
     assert a1.lock == "B1"
     assert BattleView(b, "A").advanced().contacts()[0].id == "B1"
@@ -180,7 +169,9 @@ def test_a_cloaked_ship_is_not_asked_to_fire() -> None:
     _cloak(b, state)
     with pytest.raises(IllegalOrderError, match="cannot fire now"):
         verify_attacks(
-            state, AttackDecision("B", 1, ("A9",)), AttackOrder((Attack("B1", (0,), "A1"),))
+            state,
+            ao.AttackDecision("B", 1, ("A9",)),
+            ao.AttackOrder((ao.Attack("B1", (0,), "A1"),)),
         )
     assert not can_fire(state.of("B1"))
     assert can_fire(state.of("B1"), cloaked_ok=True)
@@ -195,10 +186,10 @@ def test_a_cloaked_ship_is_locked_by_searching_its_facing() -> None:
     a1 = state.of("A1")
     officers_at(a1, 60)
     _cloak(b, state)
-    decision = LockDecision("A", ("A1",))
+    decision = ao.LockDecision("A", ("A1",))
     with pytest.raises(IllegalOrderError, match="searching a facing"):
-        officers_verify(state, decision, LockOrder((("A1", "B1"),)))
-    officers_verify(state, decision, LockOrder((("A1", "?2"),)))
+        officers_verify(state, decision, ao.LockOrder((("A1", "B1"),)))
+    officers_verify(state, decision, ao.LockOrder((("A1", "?2"),)))
     b.dice = Loaded([40, 5])  # B1 is dead ahead (facing 2): sensors 40 <= 60, then d10 5
     try_lock(b, state, a1, "?2")
     assert a1.lock == "B1"
@@ -220,7 +211,7 @@ def test_a_cloaked_ship_is_locked_by_searching_its_facing() -> None:
     assert not searches[3].moved
 
 
-def officers_verify(state: AdvancedState, decision: LockDecision, order: LockOrder) -> None:
+def officers_verify(state: AdvancedState, decision: ao.LockDecision, order: ao.LockOrder) -> None:
     from kolrami.rules.advanced.officers import verify_locks
 
     verify_locks(state, decision, order)
@@ -229,7 +220,7 @@ def officers_verify(state: AdvancedState, decision: LockDecision, order: LockOrd
 def test_a_search_needs_the_module() -> None:
     _, state = table(["reliant"], ["bird-of-prey"])
     with pytest.raises(IllegalOrderError, match="switch on 'adv-cloak'"):
-        officers_verify(state, LockDecision("A", ("A1",)), LockOrder((("A1", "?2"),)))
+        officers_verify(state, ao.LockDecision("A", ("A1",)), ao.LockOrder((("A1", "?2"),)))
 
 
 @pytest.mark.rule("ADV-OFF-09")
@@ -265,7 +256,9 @@ def test_cloak_tech_is_a_bonus_roll_of_cloaked_species_that_shakes_off_locks() -
     _, plain = table(["reliant"], ["bird-of-prey"])
     assert "cloak" not in bonus_options(plain, plain.of("B1"))["engineer"]
     with pytest.raises(IllegalOrderError, match="not 'cloak'"):
-        verify_bonus(state, BonusDecision("A", ("A1",)), BonusOrder((("A1", "engineer", "cloak"),)))
+        verify_bonus(
+            state, ao.BonusDecision("A", ("A1",)), ao.BonusOrder((("A1", "engineer", "cloak"),))
+        )
     _cloak(b, state)
     a1.lock = "B1"
     officers_at(b1, 60)
@@ -319,8 +312,8 @@ def test_fire_at_a_cloaked_ship_needs_a_lock_and_a_ping() -> None:
     b, state = _hunt()
     a1 = state.of("A1")
     _cloak(b, state)
-    decision = AttackDecision("A", 1, ("A1",))
-    order = AttackOrder((Attack("A1", (0,), "B1"),))
+    decision = ao.AttackDecision("A", 1, ("A1",))
+    order = ao.AttackOrder((ao.Attack("A1", (0,), "B1"),))
     with pytest.raises(IllegalOrderError, match="needs a sensor lock"):
         verify_attacks(state, decision, order)
     a1.lock = "B1"
@@ -339,17 +332,17 @@ def test_a_hit_through_the_cloak_stands_only_if_its_cloak_tech_fails() -> None:
     _pinged(b, state)
     # weapons 10, sensors 20, d10 1 hits; Cloak Tech 40 <= 50 holds: the shot misses
     b.dice = Loaded([10, 20, 1, 40])
-    fire(b, state, Attack("A1", (0,), "B1"))
+    fire(b, state, ao.Attack("A1", (0,), "B1"))
     assert b1.ship.superstructure == b1.ship.cls.superstructure
     assert events_of(b, ae.CloakSave)[0].passed
     assert not b1.exposed
     # a failed Sensors check stops the attack before its to-hit roll
     b.dice = Loaded([10, 90])
-    fire(b, state, Attack("A1", (3,), "B1"))
+    fire(b, state, ao.Attack("A1", (3,), "B1"))
     assert [c.purpose for c in events_of(b, ae.FireCheck)][-1] == "sensors (cloaked target)"
     # Cloak Tech 70 > 50 fails: the hit stands, the ship is revealed to all, locked ships fire
     b.dice = Loaded([10, 20, 1, 70, 10])  # ... and the location roll: hull
-    fire(b, state, Attack("A1", (1,), "B1"))
+    fire(b, state, ao.Attack("A1", (1,), "B1"))
     assert b1.exposed
     assert b1.reveal == cloak.REVEAL_PHASES
     assert b1.ship.superstructure < b1.ship.cls.superstructure
@@ -398,24 +391,23 @@ def test_dispersal_damage_follows_the_example(
 @pytest.mark.rule("ADV-CLOAK-07", "ADV-CLOAK-08")
 def test_a_dispersal_torpedo_hunts_a_cloaked_ship_at_a_point() -> None:
     b, state = table(["reliant"], ["bird-of-prey"], rules=CLOAK)
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 50, 50, 3)
+    place_all(b, "A1 50,40 h0; B1 50,50 h3")
     arm(b, state, "A1")
     a1, b1 = state.of("A1"), state.of("B1")
     _cloak(b, state)
     aft = 3  # the single photon launcher, forward
-    decision = AttackDecision("A", 5, ("A1",))
-    verify_attacks(state, decision, AttackOrder((Attack("A1", (aft,), "H50.49"),)))
+    decision = ao.AttackDecision("A", 5, ("A1",))
+    verify_attacks(state, decision, ao.AttackOrder((ao.Attack("A1", (aft,), "H50.49"),)))
     with pytest.raises(IllegalOrderError, match="only torpedoes"):
-        verify_attacks(state, decision, AttackOrder((Attack("A1", (0,), "H50.49"),)))
+        verify_attacks(state, decision, ao.AttackOrder((ao.Attack("A1", (0,), "H50.49"),)))
     assert evasion_candidates(state, "B") == []
-    state.attacks = [Attack("A1", (aft,), "H50.49")]
+    state.attacks = [ao.Attack("A1", (aft,), "H50.49")]
     assert evasion_candidates(state, "B") == ["B1"]  # it may evade first
     state.attacks = []
     n = a1.sheet.weapons[aft].torpedoes
     # per torpedo: to-hit 1, hunt 3, share 10 then again 10: a direct hit, revealed
     b.dice = Loaded([1, 3, 10, 10, 10] + [1] * 6 * (n - 1))  # then the location: hull
-    fire(b, state, Attack("A1", (aft,), "H50.49"))
+    fire(b, state, ao.Attack("A1", (aft,), "H50.49"))
     shots = events_of(b, ae.DispersalRolled)
     assert shots[0].hit
     assert shots[0].revealed
@@ -424,12 +416,11 @@ def test_a_dispersal_torpedo_hunts_a_cloaked_ship_at_a_point() -> None:
     assert b1.reveal > 0
     # a point where nobody is: nothing, whatever the dice
     b2, state2 = table(["reliant"], ["bird-of-prey"], rules=CLOAK)
-    put(b2, "A1", 50, 40, 0)
-    put(b2, "B1", 80, 50, 3)
+    place_all(b2, "A1 50,40 h0; B1 80,50 h3")
     arm(b2, state2, "A1")
     _cloak(b2, state2)
     b2.dice = Loaded([1, 1] * n)
-    fire(b2, state2, Attack("A1", (aft,), "H50.49"))
+    fire(b2, state2, ao.Attack("A1", (aft,), "H50.49"))
     assert not any(s.hit for s in events_of(b2, ae.DispersalRolled))
 
 
@@ -439,7 +430,9 @@ def test_dispersal_torpedoes_need_the_module() -> None:
     arm(b, state, "A1")
     with pytest.raises(IllegalOrderError, match="adv-cloak"):
         verify_attacks(
-            state, AttackDecision("A", 5, ("A1",)), AttackOrder((Attack("A1", (3,), "H50.49"),))
+            state,
+            ao.AttackDecision("A", 5, ("A1",)),
+            ao.AttackOrder((ao.Attack("A1", (3,), "H50.49"),)),
         )
 
 
@@ -476,16 +469,15 @@ def _with_pack(pack: AdvancedPack, a: list[str], bs: list[str]) -> tuple[Battle,
 def test_plasma_cannot_be_evaded() -> None:
     pack = parse_advanced(PLASMA_PACK, "test-plasma.toml")
     b, state = _with_pack(pack, ["reliant"], ["ktroika"])
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 50, 60, 3)
+    place_all(b, "A1 50,40 h0; B1 50,60 h3")
     arm(b, state, "A1")
     arm(b, state, "B1")
     assert state.of("B1").sheet.weapons[0].kind is AdvWeaponKind.PLASMA
     assert not AdvWeaponKind.PLASMA.beam
     assert not AdvWeaponKind.PLASMA.dodgeable
-    state.attacks = [Attack("B1", (0,), "A1")]
+    state.attacks = [ao.Attack("B1", (0,), "A1")]
     assert evasion_candidates(state, "A") == []  # plasma alone: nothing to dodge
-    state.attacks.append(Attack("B1", (1,), "A1"))
+    state.attacks.append(ao.Attack("B1", (1,), "A1"))
     assert evasion_candidates(state, "A") == ["A1"]
     a1 = state.of("A1")
     a1.evasion, a1.evaded_from = Outcome.EXCEPTIONAL, 0
@@ -506,18 +498,18 @@ def test_speed_changes_one_warp_factor_a_turn_two_with_warp_tech() -> None:
     a1 = state.of("A1")
     officers_at(a1, 60)
     a1.last_moves = 3
-    verify_plan(state, a1, PowerPlan("A1", 5, False, (0,) * 4))
+    verify_plan(state, a1, ao.PowerPlan("A1", 5, False, (0,) * 4))
     with pytest.raises(IllegalOrderError, match=r"one warp factor.*ADV-OFF-10"):
-        verify_plan(state, a1, PowerPlan("A1", 6, False, (0,) * 4))
-    verify_plan(state, a1, PowerPlan("A1", 0, False, (0,) * 4))  # slowing is free
+        verify_plan(state, a1, ao.PowerPlan("A1", 6, False, (0,) * 4))
+    verify_plan(state, a1, ao.PowerPlan("A1", 0, False, (0,) * 4))  # slowing is free
     assert "warp" in bonus_options(state, a1)["engineer"]
     b.dice = Loaded([30])
     take_bonus(b, state, a1, "engineer", "warp")
-    verify_plan(state, a1, PowerPlan("A1", 7, False, (0,) * 4))
+    verify_plan(state, a1, ao.PowerPlan("A1", 7, False, (0,) * 4))
     with pytest.raises(IllegalOrderError, match="ADV-OFF-10"):
-        verify_plan(state, a1, PowerPlan("A1", 8, False, (0,) * 4))
+        verify_plan(state, a1, ao.PowerPlan("A1", 8, False, (0,) * 4))
     _, free = table(["reliant"], ["ktroika"])
-    verify_plan(free, free.of("A1"), PowerPlan("A1", 9, False, (0,) * 4))
+    verify_plan(free, free.of("A1"), ao.PowerPlan("A1", 9, False, (0,) * 4))
     assert "warp" not in bonus_options(free, free.of("A1"))["engineer"]
 
 
@@ -530,7 +522,9 @@ def test_one_civilisations_code_cannot_be_broken() -> None:
     a1 = state.of("A1")
     assert "comms" not in bonus_options(state, a1)
     with pytest.raises(IllegalOrderError, match=r"cannot be broken within a battle.*ADV-COMM-01"):
-        verify_bonus(state, BonusDecision("A", ("A1",)), BonusOrder((("A1", "comms", "decode"),)))
+        verify_bonus(
+            state, ao.BonusDecision("A", ("A1",)), ao.BonusOrder((("A1", "comms", "decode"),))
+        )
 
 
 MIXED_PACK = (
@@ -599,7 +593,9 @@ def test_an_illegal_attack_at_a_hidden_ship_does_not_tell_where_it_is(lock: str 
     for w in range(len(state.of("A1").sheet.weapons)):
         with pytest.raises(IllegalOrderError) as err:
             verify_attacks(
-                state, AttackDecision("A", 1, ("A1",)), AttackOrder((Attack("A1", (w,), "B1"),))
+                state,
+                ao.AttackDecision("A", 1, ("A1",)),
+                ao.AttackOrder((ao.Attack("A1", (w,), "B1"),)),
             )
         message = str(err.value)
         assert "cm away" not in message
@@ -610,8 +606,7 @@ def test_an_illegal_attack_at_a_hidden_ship_does_not_tell_where_it_is(lock: str 
 @pytest.mark.rule("ADV-CLOAK-04")
 def test_fire_at_an_exposed_ship_no_longer_shown_does_not_tell_where_it_is() -> None:
     b, state = table(["reliant"], ["bird-of-prey"], rules=CLOAK)
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 120, 110, 3)
+    place_all(b, "A1 50,40 h0; B1 120,110 h3")
     arm(b, state, "A1")
     _cloak(b, state)
     state.of("A1").lock = "B1"
@@ -619,7 +614,9 @@ def test_fire_at_an_exposed_ship_no_longer_shown_does_not_tell_where_it_is() -> 
     assert BattleView(b, "A").advanced().unseen() == ["B1"]
     with pytest.raises(IllegalOrderError) as err:
         verify_attacks(
-            state, AttackDecision("A", 3, ("A1",)), AttackOrder((Attack("A1", (0,), "B1"),))
+            state,
+            ao.AttackDecision("A", 3, ("A1",)),
+            ao.AttackOrder((ao.Attack("A1", (0,), "B1"),)),
         )
     assert "cm away" not in str(err.value)
     assert "degrees" not in str(err.value)
@@ -656,7 +653,9 @@ def test_only_the_other_bloc_breaks_a_shared_code() -> None:
     # the Klingon-Romulan code is broken by Federation and Gorn officers only
     assert "comms" not in bonus_options(state, a1)
     with pytest.raises(IllegalOrderError, match=r"ADV-COMM"):
-        verify_bonus(state, BonusDecision("A", ("A1",)), BonusOrder((("A1", "comms", "decode"),)))
+        verify_bonus(
+            state, ao.BonusDecision("A", ("A1",)), ao.BonusOrder((("A1", "comms", "decode"),))
+        )
 
 
 PLASMA_HUNTER_PACK = HEADER + HUMAN + KLINGON + torpedoes("reliant", 40)
@@ -666,8 +665,7 @@ PLASMA_HUNTER_PACK = HEADER + HUMAN + KLINGON + torpedoes("reliant", 40)
 def test_a_plasma_dispersal_torpedo_is_not_dodged_by_an_evasion() -> None:
     pack = parse_advanced(PLASMA_HUNTER_PACK, "test-plasma-hunter.toml")
     b, state = _with_pack(pack, ["reliant"], ["bird-of-prey"])
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 50, 60, 3)
+    place_all(b, "A1 50,40 h0; B1 50,60 h3")
     arm(b, state, "A1")
     _cloak(b, state)
     b1 = state.of("B1")

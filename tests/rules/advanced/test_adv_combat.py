@@ -40,6 +40,7 @@ from kolrami.rules.advanced.orders import (
     EvadeOrder,
 )
 from kolrami.rules.advanced.state import AdvancedState
+from scene_kit import place_all
 
 
 def _attack(state: AdvancedState, side: str, *attacks: Attack) -> None:
@@ -50,8 +51,7 @@ def _attack(state: AdvancedState, side: str, *attacks: Attack) -> None:
 def _duel(a: str = "reliant", b: str = "ktroika") -> tuple[Battle, AdvancedState]:
     """A1 at (50, 40) heading up the table; B1 20 cm ahead, bow to bow; both armed."""
     battle, state = table([a], [b])
-    put(battle, "A1", 50, 40, 0)
-    put(battle, "B1", 50, 60, 3)
+    place_all(battle, "A1 50,40 h0; B1 50,60 h3")
     arm(battle, state, "A1")
     arm(battle, state, "B1")
     return battle, state

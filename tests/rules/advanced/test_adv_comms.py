@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from adv_kit import Loaded, arm, officers_at, put, table
+from adv_kit import Loaded, arm, in_phase, officers_at, table
 
 from kolrami.captains.base import BattleView
 from kolrami.engine.orders import IllegalOrderError
@@ -22,6 +22,7 @@ from kolrami.rules.advanced.probes import carry_out as probe_carry_out
 from kolrami.rules.advanced.probes import probe_sees, working
 from kolrami.rules.advanced.webs import web_options
 from kolrami.rules.registry import parse_order
+from scene_kit import place_all
 
 COMMS = ("adv-comms", "adv-webs", "adv-probes")
 
@@ -66,9 +67,7 @@ def test_tholian_traffic_to_other_species_and_cross_bloc_traffic_is_heard_by_all
 def test_a_jammed_tholian_cannot_weave_and_cannot_clear_the_channel_itself() -> None:
     b, state = table(["spindle", "spindle"], ["reliant"], rules=COMMS)
     b.turn = 1
-    put(b, "A1", 50, 50, 0)
-    put(b, "A2", 50, 58, 0)
-    put(b, "B1", 58, 54, 3)
+    place_all(b, "A1 50,50 h0; A2 50,58 h0; B1 58,54 h3")
     assert ("A1", "P", "B1") in web_options(state, "A")
     officers_at(state.of("B1"), 60)
     b.dice = Loaded([61])
@@ -93,10 +92,7 @@ def test_a_jammed_tholian_cannot_weave_and_cannot_clear_the_channel_itself() -> 
 
 @pytest.mark.rule("ADV-COMM-05")
 def test_jamming_a_probes_link_silences_it() -> None:
-    b, state = table(["reliant"], ["reliant"], rules=COMMS)
-    b.turn, state.phase = 1, 1
-    put(b, "A1", 50, 20, 0)
-    put(b, "B1", 50, 70, 3)
+    b, state = in_phase(["reliant"], ["reliant"], "A1 50,20 h0; B1 50,70 h3", rules=COMMS)
     probe_carry_out(b, state, ProbeOrder((ProbeLaunch("A1", 50, 50),)))
     probe = probes_of(state).probes["p1"]
     assert working(state, probe)

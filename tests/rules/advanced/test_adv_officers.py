@@ -4,10 +4,11 @@ Advantage (ADV-SEQ-04) and sensor locks (ADV-SENS-01, -03, -04)."""
 from __future__ import annotations
 
 import pytest
-from adv_kit import Loaded, arm, officers_at, put, table
+from adv_kit import Loaded, arm, officers_at, table
 
 from kolrami.captains.base import BattleView
 from kolrami.catalog.advanced import advanced_pack
+from kolrami.engine.battle import Battle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.combat import deal
@@ -23,10 +24,20 @@ from kolrami.rules.advanced.officers import (
     verify_locks,
 )
 from kolrami.rules.advanced.orders import BonusDecision, BonusOrder, LockDecision, LockOrder
+from kolrami.rules.advanced.state import AdvancedState, AdvShip
+from scene_kit import place_all
 
 
 def _bonus(ship: str, role: str, choice: str) -> BonusOrder:
     return BonusOrder(((ship, role, choice),))
+
+
+def able_reliant() -> tuple[Battle, AdvancedState, AdvShip]:
+    """A Reliant (A1) against a K'T'Roika, every officer of A1 rated 60 in every skill."""
+    b, state = table(["reliant"], ["ktroika"])
+    adv = state.of("A1")
+    officers_at(adv, 60)
+    return b, state, adv
 
 
 @pytest.mark.rule("ADV-OFF-03")
@@ -77,9 +88,7 @@ def test_science_bonus_shields_hull_sensors() -> None:
 
 @pytest.mark.rule("ADV-OFF-05", "ADV-OFF-08")
 def test_hull_repairs_never_pass_the_sheet() -> None:
-    b, state = table(["reliant"], ["ktroika"])
-    adv = state.of("A1")
-    officers_at(adv, 60)
+    b, state, adv = able_reliant()
     b.dice = Loaded([2])
     adv.ship.superstructure = 21  # of 22
     take_bonus(b, state, adv, "engineer", "hull")  # exceptional: 2, but only 1 is missing
@@ -88,9 +97,7 @@ def test_hull_repairs_never_pass_the_sheet() -> None:
 
 @pytest.mark.rule("ADV-OFF-06")
 def test_helm_bonus_aim_and_targets() -> None:
-    b, state = table(["reliant"], ["ktroika"])
-    adv = state.of("A1")
-    officers_at(adv, 60)
+    b, state, adv = able_reliant()
     b.dice = Loaded([50, 3, 70])
     take_bonus(b, state, adv, "helm", "aim")
     assert adv.aim_bonus == 1
@@ -102,9 +109,7 @@ def test_helm_bonus_aim_and_targets() -> None:
 
 @pytest.mark.rule("ADV-OFF-08")
 def test_engineer_power_only_with_undamaged_engines() -> None:
-    b, state = table(["reliant"], ["ktroika"])
-    adv = state.of("A1")
-    officers_at(adv, 60)
+    b, state, adv = able_reliant()
     assert "power" in bonus_options(state, adv)["engineer"]
     b.dice = Loaded([20])
     take_bonus(b, state, adv, "engineer", "power")
@@ -118,9 +123,7 @@ def test_engineer_power_only_with_undamaged_engines() -> None:
 
 @pytest.mark.rule("ADV-OFF-08")
 def test_engineer_repairs_engines_weapons_shields_sensors() -> None:
-    b, state = table(["reliant"], ["ktroika"])
-    adv = state.of("A1")
-    officers_at(adv, 60)
+    b, state, adv = able_reliant()
     adv.impulse = 0
     adv.warp_port -= 3
     adv.weapon_ok[1] = adv.weapon_ok[2] = False
@@ -144,9 +147,7 @@ def test_engineer_repairs_engines_weapons_shields_sensors() -> None:
 
 @pytest.mark.rule("ADV-OFF-11", "ADV-CAS-02")
 def test_casualty_recovery_example() -> None:
-    b, state = table(["reliant"], ["ktroika"])
-    adv = state.of("A1")
-    officers_at(adv, 60)
+    b, state, adv = able_reliant()
     adv.sheet = adv.sheet.model_copy(update={"crew": 100})
     adv.casualties, adv.taken = 20, 20  # 20% (fatalities 3%)
     b.dice = Loaded([40])
@@ -171,9 +172,7 @@ def test_without_a_medical_bonus_one_percent_recovers() -> None:
 
 @pytest.mark.rule("ADV-OFF-11")
 def test_medical_revive_brings_a_shaken_officer_back_sooner() -> None:
-    b, state = table(["reliant"], ["ktroika"])
-    adv = state.of("A1")
-    officers_at(adv, 60)
+    b, state, adv = able_reliant()
     adv.officers["helm"].out = 2
     b.dice = Loaded([50])
     take_bonus(b, state, adv, "medical", "revive")
@@ -197,8 +196,7 @@ def test_gorn_and_borg_take_half_the_casualties() -> None:
 def test_hits_through_the_shields_cost_crew_and_crew_costs_checks() -> None:
     b, state = table(["reliant"], ["ktroika"])
     adv = state.of("B1")
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 50, 60, 3)
+    place_all(b, "A1 50,40 h0; B1 50,60 h3")
     arm(b, state, "B1", shields=False)
     b.dice = Loaded([10])  # hull
     deal(b, state, state.of("A1"), adv, 20, True, None, False, 0)
@@ -250,8 +248,7 @@ def test_locks_roll_sensors_and_stand_until_changed() -> None:
 @pytest.mark.rule("ADV-SENS-04")
 def test_a_sensor_hit_breaks_the_lock_and_blinds() -> None:
     b, state = table(["reliant"], ["ktroika"])
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 50, 60, 3)
+    place_all(b, "A1 50,40 h0; B1 50,60 h3")
     target = arm(b, state, "B1", shields=False)
     target.lock = "A1"
     b.dice = Loaded([1])  # the sensors row

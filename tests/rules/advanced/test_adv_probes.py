@@ -5,7 +5,7 @@ sensing shows a side's view."""
 from __future__ import annotations
 
 import pytest
-from adv_kit import Loaded, events_of, officers_at, put, table
+from adv_kit import Loaded, events_of, in_phase, officers_at, put
 
 from kolrami.captains.base import BattleView
 from kolrami.engine.orders import IllegalOrderError
@@ -50,10 +50,9 @@ def test_probe_orders_read_back() -> None:
 
 @pytest.mark.rule("ADV-PROBE-01", "ADV-TORP-01")
 def test_a_probe_takes_a_photon_casing_one_a_phase_and_no_action() -> None:
-    b, state = table(["reliant", "spindle"], ["reliant"], rules=PROBES)
-    b.turn, state.phase = 1, 1
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 50, 100, 3)
+    b, state = in_phase(
+        ["reliant", "spindle"], ["reliant"], "A1 50,50 h0; B1 50,100 h3", rules=PROBES
+    )
     a1 = state.of("A1")
     assert [s for s, _ in launch_options(state, "A", 1)] == ["A1"]  # the Spindle has no photons
     assert "photon launcher" in (launch_problem(state, state.of("A2"), 1) or "")
@@ -76,10 +75,7 @@ def test_a_probe_takes_a_photon_casing_one_a_phase_and_no_action() -> None:
 
 @pytest.mark.rule("ADV-PROBE-02", "ADV-SENS-02")
 def test_a_probe_finds_a_cloaked_ship_that_moved_and_the_side_sees_it() -> None:
-    b, state = table(["reliant"], ["bird-of-prey"], rules=PROBES)
-    b.turn, state.phase = 1, 1
-    put(b, "A1", 20, 20, 0)
-    put(b, "B1", 120, 100, 3)
+    b, state = in_phase(["reliant"], ["bird-of-prey"], "A1 20,20 h0; B1 120,100 h3", rules=PROBES)
     b1 = state.of("B1")
     b1.cloaked, b1.moved_last = True, True
     view = BattleView(b, "A").advanced()
@@ -104,10 +100,9 @@ def test_a_probe_finds_a_cloaked_ship_that_moved_and_the_side_sees_it() -> None:
 
 @pytest.mark.rule("ADV-PROBE-03")
 def test_a_probe_sees_past_a_sensor_shadow() -> None:
-    b, state = table(["reliant"], ["reliant"], rules=("adv-terrain", "adv-probes"))
-    b.turn, state.phase = 1, 1
-    put(b, "A1", 20, 20, 0)
-    put(b, "B1", 60, 50, 3)
+    b, state = in_phase(
+        ["reliant"], ["reliant"], "A1 20,20 h0; B1 60,50 h3", rules=("adv-terrain", "adv-probes")
+    )
     state.of("B1").around = Surroundings(layer=1)  # inside a gas giant's atmosphere
     view = BattleView(b, "A").advanced()
     assert not view.sees("B1")
@@ -117,10 +112,7 @@ def test_a_probe_sees_past_a_sensor_shadow() -> None:
 
 @pytest.mark.rule("ADV-PROBE-04")
 def test_an_enemy_near_the_probe_intercepts_its_data_and_finds_the_cloaked_ship() -> None:
-    b, state = table(["reliant"], ["bird-of-prey"], rules=PROBES)
-    b.turn, state.phase = 1, 1
-    put(b, "A1", 60, 60, 0)
-    put(b, "B1", 150, 110, 3)
+    b, state = in_phase(["reliant"], ["bird-of-prey"], "A1 60,60 h0; B1 150,110 h3", rules=PROBES)
     b1 = state.of("B1")
     _launch(b, state, "B1", 140, 80)
     b1.cloaked = True
@@ -139,10 +131,7 @@ def test_an_enemy_near_the_probe_intercepts_its_data_and_finds_the_cloaked_ship(
 
 @pytest.mark.rule("ADV-PROBE-05")
 def test_a_beam_shoots_a_probe_down_with_a_hit_and_a_weapons_check() -> None:
-    b, state = table(["reliant"], ["reliant"], rules=PROBES)
-    b.turn, state.phase = 1, 1
-    put(b, "A1", 50, 20, 0)
-    put(b, "B1", 50, 60, 3)
+    b, state = in_phase(["reliant"], ["reliant"], "A1 50,20 h0; B1 50,60 h3", rules=PROBES)
     _launch(b, state, "A1", 50, 50)
     b1 = state.of("B1")
     b1.power = [w.power if w.beam else 0 for w in b1.sheet.weapons]
@@ -160,11 +149,9 @@ def test_a_beam_shoots_a_probe_down_with_a_hit_and_a_weapons_check() -> None:
 
 @pytest.mark.rule("ADV-PROBE-05")
 def test_one_beams_power_is_not_split_among_probes() -> None:
-    b, state = table(["reliant", "reliant"], ["reliant"], rules=PROBES)
-    b.turn, state.phase = 1, 1
-    put(b, "A1", 50, 20, 0)
-    put(b, "A2", 60, 20, 0)
-    put(b, "B1", 50, 60, 3)
+    b, state = in_phase(
+        ["reliant", "reliant"], ["reliant"], "A1 50,20 h0; A2 60,20 h0; B1 50,60 h3", rules=PROBES
+    )
     _launch(b, state, "A1", 50, 50)
     _launch(b, state, "A2", 55, 50)
     b1 = state.of("B1")
@@ -177,10 +164,7 @@ def test_one_beams_power_is_not_split_among_probes() -> None:
 
 @pytest.mark.rule("ADV-PROBE-06")
 def test_a_replacement_waits_for_the_next_phase_and_the_science_officer_links_it() -> None:
-    b, state = table(["reliant"], ["reliant"], rules=PROBES)
-    b.turn, state.phase = 1, 1
-    put(b, "A1", 50, 20, 0)
-    put(b, "B1", 50, 60, 3)
+    b, state = in_phase(["reliant"], ["reliant"], "A1 50,20 h0; B1 50,60 h3", rules=PROBES)
     _launch(b, state, "A1", 50, 50)
     state.phase = 2
     b1 = state.of("B1")

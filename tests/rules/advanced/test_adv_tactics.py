@@ -4,6 +4,9 @@ check the warp engines."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 from adv_kit import Loaded, arm, battle, drive, events_of, put, table
 
@@ -28,6 +31,7 @@ from kolrami.rules.advanced.orders import (
 )
 from kolrami.rules.advanced.power import verify_plan
 from kolrami.rules.advanced.state import AdvancedState
+from scene_kit import place_all
 
 RULES = ("adv-tactics",)
 
@@ -46,13 +50,21 @@ def alongside(
     """A1 (its `weapons` unpowered) at (50, 50) and B1 6 cm (1.5 hexes) ahead, both heading 0."""
     b, state, t = tactical([a], [e])
     arm(b, state, "A1", weapons=(0,) * weapons)
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 56, 50, 0)
+    place_all(b, "A1 50,50 h0; B1 56,50 h0")
     return b, state, t
 
 
 def verbs(state: AdvancedState, t: te.TacticsState, ship: str) -> list[str]:
     return tx.options(state, t, state.of(ship))
+
+
+@contextmanager
+def withdrawn(state: AdvancedState, t: te.TacticsState, action: str) -> Iterator[None]:
+    """`action` ("B1:escape") is offered to its ship before the block and not after it."""
+    ship = action.split(":")[0]
+    assert action in verbs(state, t, ship)
+    yield
+    assert action not in verbs(state, t, ship)
 
 
 def facing_down(state: AdvancedState, ship: str) -> None:
@@ -98,9 +110,8 @@ def test_a_held_ship_is_towed_back_to_its_place_but_keeps_its_heading() -> None:
 def test_no_impulse_no_escape() -> None:
     b, state, t = alongside()
     tx.act(b, state, t, "A1:tractor>B1=half")
-    assert "B1:escape" in verbs(state, t, "B1")
-    state.of("B1").impulse = 0
-    assert "B1:escape" not in verbs(state, t, "B1")
+    with withdrawn(state, t, "B1:escape"):
+        state.of("B1").impulse = 0
 
 
 @pytest.mark.rule("ADV-TRAC-04")
@@ -157,8 +168,7 @@ def boarding_table(
     b, state, t = tactical([a], [e])
     arm(b, state, "A1", weapons=(0,) * len(state.of("A1").sheet.weapons))
     arm(b, state, "B1", weapons=(0,) * len(state.of("B1").sheet.weapons))
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 56, 50, 0)
+    place_all(b, "A1 50,50 h0; B1 56,50 h0")
     return b, state, t
 
 
@@ -207,9 +217,8 @@ def test_transporters_need_working_sensors_but_no_lock() -> None:
     _b, state, t = boarding_table()
     facing_down(state, "B1")
     assert state.of("A1").lock is None
-    assert "A1:board>B1" in verbs(state, t, "A1")
-    state.of("A1").sensor_damage = 1
-    assert "A1:board>B1" not in verbs(state, t, "A1")
+    with withdrawn(state, t, "A1:board>B1"):
+        state.of("A1").sensor_damage = 1
 
 
 @pytest.mark.rule("ADV-BRD-01")
@@ -282,18 +291,15 @@ def base_table() -> tuple[Battle, AdvancedState, te.TacticsState]:
     b, state, t = tactical(["starbase", "reliant"], ["ktroika"])
     for ship in ("A1", "A2", "B1"):
         arm(b, state, ship, weapons=(0,) * len(state.of(ship).sheet.weapons))
-    put(b, "A1", 60, 60, 0)
-    put(b, "A2", 65, 60, 0)
-    put(b, "B1", 120, 60, 3)
+    place_all(b, "A1 60,60 h0; A2 65,60 h0; B1 120,60 h3")
     return b, state, t
 
 
 @pytest.mark.rule("ADV-BASE-01")
 def test_a_ship_docks_with_its_own_base_from_the_next_hex_and_stays_until_it_casts_off() -> None:
     b, state, t = base_table()
-    assert "A2:dock>A1" in verbs(state, t, "A2")
-    put(b, "A2", 80, 60, 0)
-    assert "A2:dock>A1" not in verbs(state, t, "A2")
+    with withdrawn(state, t, "A2:dock>A1"):
+        put(b, "A2", 80, 60, 0)
     put(b, "A2", 65, 60, 0)
     tx.act(b, state, t, "A2:dock>A1")
     assert t.docked == {"A2": "A1"}
@@ -487,8 +493,7 @@ def test_a_nacelle_hit_past_its_power_blows_it_off_for_good() -> None:
 @pytest.mark.rule("ADV-SD-03")
 def test_self_destruct_options_and_their_blasts() -> None:
     b, state, t = tactical(["enterprise"], ["ktroika"])
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 53, 50, 0)
+    place_all(b, "A1 50,50 h0; B1 53,50 h0")
     assert "A1:destruct=warp-breach" in verbs(state, t, "A1")
     assert "A1:destruct=impulse-overload" not in verbs(state, t, "A1")
     a = state.of("A1")
@@ -498,8 +503,7 @@ def test_self_destruct_options_and_their_blasts() -> None:
     hit = events_of(b, te.BlastDamage)[0]
     assert (hit.ship, hit.damage) == ("B1", warp)
     b2, state2, t2 = tactical(["enterprise"], ["ktroika"])
-    put(b2, "A1", 50, 50, 0)
-    put(b2, "B1", 53, 50, 0)
+    place_all(b2, "A1 50,50 h0; B1 53,50 h0")
     state2.of("A1").warp_port = state2.of("A1").warp_starboard = 0
     assert "A1:destruct=impulse-overload" in verbs(state2, t2, "A1")
     tx.act(b2, state2, t2, "A1:destruct=scuttle")

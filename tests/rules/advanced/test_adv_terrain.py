@@ -37,9 +37,11 @@ from kolrami.scenarios.models import (
     Planet,
     builtin_scenario,
 )
+from scene_kit import place_all
 
 MODULE = Terrain()
 NEBULA = Nebula(kind="nebula", x=50, y=40, radius_cm=10)
+HOLE = BlackHole(kind="black-hole", x=90, y=60, horizon_cm=4, rings=6)  # disk out to 28 cm
 
 
 def terrain_table(
@@ -83,8 +85,7 @@ def damage_to(b: Battle, ship: str, source: str) -> list[TerrainDamage]:
 @pytest.mark.rule("ADV-NEB-05", "ADV-NEB-01")
 def test_shields_are_useless_in_a_nebula_and_no_crew_is_lost_to_its_radiation() -> None:
     b, state = terrain_table((NEBULA,))
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 150, 100, 3)
+    place_all(b, "A1 50,40 h0; B1 150,100 h3")
     a = arm(b, state, "A1")
     assert a.shielded
     after_move(b, state)
@@ -98,8 +99,7 @@ def test_shields_are_useless_in_a_nebula_and_no_crew_is_lost_to_its_radiation() 
 @pytest.mark.rule("ADV-NEB-03")
 def test_no_lock_holds_in_a_nebula_so_fire_is_manual() -> None:
     b, state = terrain_table((NEBULA,))
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 50, 60, 3)
+    place_all(b, "A1 50,40 h0; B1 50,60 h3")
     a, k = arm(b, state, "A1"), arm(b, state, "B1")
     k.lock = "A1"
     after_move(b, state)
@@ -113,23 +113,34 @@ def test_no_lock_holds_in_a_nebula_so_fire_is_manual() -> None:
     assert not checks[-1].passed
 
 
-@pytest.mark.rule("ADV-NEB-04")
-def test_a_cloak_fails_in_a_nebula() -> None:
-    b, state = terrain_table((NEBULA,), side_b=("bird-of-prey",), rules=("adv-cloak",))
-    put(b, "A1", 150, 100, 0)
-    put(b, "B1", 50, 40, 3)
+#: (terrain, ship spots, where): a bird of prey, B1, in it tries to cloak.
+CLOAKLESS = [
+    pytest.param(
+        NEBULA, "A1 150,100 h0; B1 50,40 h3", "a nebula", marks=pytest.mark.rule("ADV-NEB-04")
+    ),
+    pytest.param(
+        HOLE, "A1 10,10 h0; B1 100,60 h3", "an accretion disk", marks=pytest.mark.rule("ADV-BH-07")
+    ),
+]
+
+
+@pytest.mark.parametrize(("terrain", "spots", "where"), CLOAKLESS)
+def test_no_cloak_works_in_a_nebula_or_a_black_holes_disk(
+    terrain: Feature, spots: str, where: str
+) -> None:
+    b, state = terrain_table((terrain,), side_b=("bird-of-prey",), rules=("adv-cloak",))
+    place_all(b, spots)
     k = arm(b, state, "B1")
     cloak.engage(b, state, k, "test")
     after_move(b, state)
     assert not k.cloaked
-    assert state.rules.cloak_problem(state, k) == "cloaks do not work in a nebula"
+    assert state.rules.cloak_problem(state, k) == f"cloaks do not work in {where}"
 
 
 @pytest.mark.rule("ADV-NEB-02")
 def test_a_fleet_all_inside_a_nebula_sees_nothing_beyond_a_hex_on_a_failed_sensing_roll() -> None:
     b, state = terrain_table((NEBULA,))
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 50, 70, 3)
+    place_all(b, "A1 50,40 h0; B1 50,70 h3")
     b.dice = Loaded([4])  # not under 4: no sight this phase
     after_move(b, state)
     assert BattleView(b, "A").enemies() == []
@@ -151,8 +162,7 @@ def test_the_storm_front_moves_at_its_speed_and_everything_behind_it_is_storm() 
     assert storm_advance(STORM, 4, 1, 5) == 20.0  # 5 hexes of 4 cm in one game turn
     assert storm_advance(STORM, 4, 2, 1) == 24.0
     b, state = terrain_table((STORM,))
-    put(b, "A1", 25, 40, 0)
-    put(b, "B1", 150, 100, 3)
+    place_all(b, "A1 25,40 h0; B1 150,100 h3")
     after_move(b, state, 1)  # front at 14 cm
     assert not state.of("A1").around.storm
     after_move(b, state, 4)  # front at 26 cm
@@ -181,8 +191,7 @@ def test_the_storm_deals_1_to_every_facing_inside_and_to_the_touching_facing_out
 @pytest.mark.rule("ADV-ION-03")
 def test_no_subspace_traffic_gets_out_of_a_storm() -> None:
     b, state = terrain_table((STORM,), side_b=("bird-of-prey",))
-    put(b, "A1", 5, 40, 0)
-    put(b, "B1", 150, 100, 3)
+    place_all(b, "A1 5,40 h0; B1 150,100 h3")
     after_move(b, state)
     assert "decode" not in bonus_options(state, state.of("A1")).get("comms", ())
 
@@ -276,8 +285,6 @@ def test_a_cloaked_mine_stays_hidden_on_entry_unless_a_nebula_fails_its_cloak() 
 
 # --- black holes ---------------------------------------------------------------------------------
 
-HOLE = BlackHole(kind="black-hole", x=90, y=60, horizon_cm=4, rings=6)  # disk out to 28 cm
-
 
 def in_disk(depth: int, rules: tuple[str, ...] = ()) -> tuple[Battle, AdvancedState]:
     b, state = terrain_table((HOLE,), side_b=("bird-of-prey",), rules=rules)
@@ -338,23 +345,10 @@ def test_no_torpedoes_are_fired_in_the_disk() -> None:
     assert "accretion disk" in problem
 
 
-@pytest.mark.rule("ADV-BH-07")
-def test_no_cloak_works_in_the_disk() -> None:
-    b, state = terrain_table((HOLE,), side_b=("bird-of-prey",), rules=("adv-cloak",))
-    put(b, "A1", 10, 10, 0)
-    put(b, "B1", 100, 60, 3)
-    k = arm(b, state, "B1")
-    cloak.engage(b, state, k, "test")
-    after_move(b, state)
-    assert not k.cloaked
-    assert state.rules.cloak_problem(state, k) is not None
-
-
 @pytest.mark.rule("ADV-BH-09")
 def test_the_event_horizon_destroys_a_ship() -> None:
     b, state = terrain_table((HOLE,))
-    put(b, "A1", 92, 60, 0)
-    put(b, "B1", 10, 110, 3)
+    place_all(b, "A1 92,60 h0; B1 10,110 h3")
     after_move(b, state)
     assert not b.ships["A1"].alive
     assert b.ships["A1"].superstructure == 0
@@ -363,8 +357,7 @@ def test_the_event_horizon_destroys_a_ship() -> None:
 @pytest.mark.rule("ADV-CLOAK-09")
 def test_near_a_black_hole_a_cloaked_ship_must_pass_cloak_tech_each_turn() -> None:
     b, state = terrain_table((HOLE,), side_b=("bird-of-prey",), rules=("adv-cloak",))
-    put(b, "A1", 10, 10, 0)
-    put(b, "B1", 160, 100, 3)
+    place_all(b, "A1 10,10 h0; B1 160,100 h3")
     k = state.of("B1")
     arm(b, state, "A1")
     cloak.engage(b, state, k, "test")

@@ -22,6 +22,7 @@ from kolrami.rules.advanced.terrain_events import MineLaid, MineRolled
 from kolrami.rules.sandbox import fleet_of
 from kolrami.scenarios.models import Minefield, builtin_scenario
 from kolrami.sim.play import simulate
+from scene_kit import place_all
 
 MODULE = Terrain()
 FIELD = Minefield(
@@ -38,8 +39,7 @@ def laying_table() -> tuple[Battle, AdvancedState]:
     b.extensions[KEY] = state
     state.terrain = TerrainState(mines_of(sc))
     b.turn = 1
-    put(b, "A1", 50, 40, 0)
-    put(b, "B1", 150, 100, 3)
+    place_all(b, "A1 50,40 h0; B1 150,100 h3")
     return b, state
 
 

@@ -24,6 +24,7 @@ from kolrami.rules.advanced.terrain_events import TerrainCheck, TerrainMoved
 from kolrami.rules.advanced.tractor import Level, cost
 from kolrami.rules.sandbox import fleet_of
 from kolrami.scenarios.models import BlackHole, Feature, Magnetar, builtin_scenario
+from scene_kit import place_all
 
 MODULE = Terrain()
 HOLE = BlackHole(kind="black-hole", x=100, y=60, horizon_cm=8, rings=3)
@@ -94,14 +95,12 @@ def test_with_the_option_a_ship_at_the_horizon_tries_one_clever_escape() -> None
 @pytest.mark.rule("ADV-BH-10")
 def test_a_failed_escape_and_a_battle_without_the_option_end_at_the_horizon() -> None:
     b, state = table((HOLE,), rules=("adv-bh-escapes",))
-    put(b, "A1", 94, 60, 0)
-    put(b, "B1", 10, 110, 3)
+    place_all(b, "A1 94,60 h0; B1 10,110 h3")
     b.dice = Loaded([99])
     list(MODULE.adv_after_move(b, state, 1, ("A", "B")))
     assert not b.ships["A1"].alive
     b, state = table((HOLE,))
-    put(b, "A1", 94, 60, 0)
-    put(b, "B1", 10, 110, 3)
+    place_all(b, "A1 94,60 h0; B1 10,110 h3")
     b.dice = Loaded([])  # no roll at all without the option
     list(MODULE.adv_after_move(b, state, 1, ("A", "B")))
     assert not b.ships["A1"].alive
@@ -138,8 +137,7 @@ def test_with_the_bands_a_far_ship_is_pulled_and_its_shields_voided_one_phase_in
         xs.append(b.ships["A1"].x)
     assert xs == [58, 58, pytest.approx(54)]
     b, state = table((STAR,), rules=("adv-magnetar-bands",))
-    put(b, "A1", 58, 60, 0)
-    put(b, "B1", 150, 20, 3)
+    place_all(b, "A1 58,60 h0; B1 150,20 h3")
     a = arm(b, state, "A1", shields=True)
     shielded = []
     for phase in (1, 2, 3):

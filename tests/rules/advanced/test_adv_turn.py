@@ -14,18 +14,7 @@ from kolrami.errors import InvalidInputError, UnknownNameError
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.advanced import events as ae
-from kolrami.rules.advanced.orders import (
-    AdvancedDecision,
-    AttackDecision,
-    BonusDecision,
-    LockDecision,
-    MoveDecision,
-    MoveOrder,
-    PowerDecision,
-    PowerOrder,
-    PowerPlan,
-    ShieldDecision,
-)
+from kolrami.rules.advanced import orders as ao
 from kolrami.rules.advanced.state import PHASES, allowance, state_of
 from kolrami.rules.sandbox import sandbox
 from kolrami.scenarios.models import Scenario, builtin_scenario, load_scenario
@@ -42,9 +31,9 @@ def test_a_game_turn_runs_its_steps_in_order_then_five_phases() -> None:
     b = _short(battle(["reliant", "charger"], ["ktroika", "sting"], seed=4))
     asked = drive(b)
     kinds = [type(d) for d in asked]
-    first_phase = kinds.index(MoveDecision)
-    assert set(kinds[:first_phase]) == {BonusDecision, LockDecision, PowerDecision}
-    order: list[type[Decision]] = [BonusDecision, LockDecision, PowerDecision]
+    first_phase = kinds.index(ao.MoveDecision)
+    assert set(kinds[:first_phase]) == {ao.BonusDecision, ao.LockDecision, ao.PowerDecision}
+    order: list[type[Decision]] = [ao.BonusDecision, ao.LockDecision, ao.PowerDecision]
     assert [k for k in kinds[:first_phase] if k in order] == sorted(
         kinds[:first_phase], key=order.index
     )
@@ -58,12 +47,12 @@ def test_a_game_turn_runs_its_steps_in_order_then_five_phases() -> None:
     for p in range(1, PHASES + 1):
         block = [d for d in asked if getattr(d, "phase", 0) == p]
         seen = [type(d) for d in block]
-        if AttackDecision in seen and MoveDecision in seen:
-            assert max(i for i, k in enumerate(seen) if k is MoveDecision) < seen.index(
-                AttackDecision
+        if ao.AttackDecision in seen and ao.MoveDecision in seen:
+            assert max(i for i, k in enumerate(seen) if k is ao.MoveDecision) < seen.index(
+                ao.AttackDecision
             )
-        if ShieldDecision in seen and AttackDecision in seen:
-            assert seen.index(ShieldDecision) > seen.index(AttackDecision)
+        if ao.ShieldDecision in seen and ao.AttackDecision in seen:
+            assert seen.index(ao.ShieldDecision) > seen.index(ao.AttackDecision)
 
 
 @pytest.mark.rule("ADV-SEQ-01", "ADV-SEQ-04")
@@ -71,7 +60,7 @@ def test_the_side_without_tactical_advantage_answers_first() -> None:
     b = _short(battle(["reliant"], ["ktroika"], seed=8))
     asked = drive(b)
     tac = events_of(b, ae.TacticalAdvantage)[0].winner
-    for kind in (BonusDecision, LockDecision, PowerDecision):
+    for kind in (ao.BonusDecision, ao.LockDecision, ao.PowerDecision):
         sides = [d.side for d in asked if isinstance(d, kind)]
         assert sides[-1] == tac
         assert sides[0] != tac
@@ -82,16 +71,18 @@ def test_fewest_movement_points_move_first_and_tactical_advantage_last_on_ties()
     b = _short(battle(["reliant", "reliant"], ["ktroika", "ktroika"], seed=2))
     moves = {"A1": 5, "A2": 10, "B1": 5, "B2": 3}
 
-    def answer(view: BattleView, d: AdvancedDecision) -> Order | None:
-        if isinstance(d, PowerDecision):
-            return PowerOrder(tuple(PowerPlan(s, moves[s], True, (0, 0, 0, 0)) for s in d.ships))
-        if isinstance(d, MoveDecision):
-            return MoveOrder(d.ship, 0)
+    def answer(view: BattleView, d: ao.AdvancedDecision) -> Order | None:
+        if isinstance(d, ao.PowerDecision):
+            return ao.PowerOrder(
+                tuple(ao.PowerPlan(s, moves[s], True, (0, 0, 0, 0)) for s in d.ships)
+            )
+        if isinstance(d, ao.MoveDecision):
+            return ao.MoveOrder(d.ship, 0)
         return None
 
     asked = drive(b, answer)
     tac = events_of(b, ae.TacticalAdvantage)[0].winner
-    first = [d.ship for d in asked if isinstance(d, MoveDecision) and d.phase == PHASES]
+    first = [d.ship for d in asked if isinstance(d, ao.MoveDecision) and d.phase == PHASES]
     ties = ["A1", "B1"] if tac == "B" else ["B1", "A1"]
     assert first == ["B2", *ties, "A2"]
 
@@ -112,9 +103,9 @@ def test_a_turn_s_movement_is_spread_over_the_five_phases() -> None:
 def test_a_move_beyond_the_phase_s_allowance_is_refused() -> None:
     b = _short(battle(["reliant"], ["ktroika"], seed=3))
 
-    def answer(view: BattleView, d: AdvancedDecision) -> Order | None:
-        if isinstance(d, MoveDecision):
-            return MoveOrder(d.ship, d.hexes + 1)
+    def answer(view: BattleView, d: ao.AdvancedDecision) -> Order | None:
+        if isinstance(d, ao.MoveDecision):
+            return ao.MoveOrder(d.ship, d.hexes + 1)
         return None
 
     with pytest.raises(IllegalOrderError, match="may move"):
@@ -125,7 +116,7 @@ def test_a_move_beyond_the_phase_s_allowance_is_refused() -> None:
 def test_redistribution_is_offered_after_every_firing_phase() -> None:
     b = _short(battle(["reliant"], ["ktroika"], seed=5))
     asked = drive(b)
-    offered = {d.phase for d in asked if isinstance(d, ShieldDecision)}
+    offered = {d.phase for d in asked if isinstance(d, ao.ShieldDecision)}
     assert offered == set(range(1, PHASES + 1))
 
 

@@ -26,6 +26,7 @@ from kolrami.rules.advanced.webs import (
     web_power,
 )
 from kolrami.rules.registry import parse_order
+from scene_kit import place_all
 
 WEBS = ("adv-webs",)
 
@@ -51,8 +52,7 @@ def test_web_orders_read_back() -> None:
 @pytest.mark.rule("ADV-WEB-01")
 def test_a_temporary_web_holds_an_adjacent_ship_for_the_control_panels_phases() -> None:
     b, state = table(["spindle"], ["reliant"], rules=WEBS)
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 54, 50, 3)
+    place_all(b, "A1 50,50 h0; B1 54,50 h3")
     b1 = state.of("B1")
     b1.moves = 10
     b1.power = [1] * len(b1.sheet.weapons)
@@ -75,8 +75,7 @@ def test_a_temporary_web_holds_an_adjacent_ship_for_the_control_panels_phases() 
 @pytest.mark.rule("ADV-WEB-01")
 def test_a_web_needs_a_tholian_next_to_its_target() -> None:
     b, state = table(["spindle", "reliant"], ["reliant"], rules=WEBS)
-    put(b, "A1", 50, 50, 0)
-    put(b, "A2", 50, 54, 0)
+    place_all(b, "A1 50,50 h0; A2 50,54 h0")
     put(b, "B1", 62, 50, 3)  # 3 hexes off
     assert not any(a == "T" for _, a, _ in web_options(state, "A"))
     put(b, "B1", 54, 50, 3)
@@ -88,8 +87,7 @@ def test_a_web_needs_a_tholian_next_to_its_target() -> None:
 @pytest.mark.rule("ADV-WEB-02")
 def test_the_tholian_fires_again_from_the_next_phase_and_may_tow_instead() -> None:
     b, state = table(["lattice"], ["spindle"], rules=WEBS)
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 54, 50, 3)
+    place_all(b, "A1 50,50 h0; B1 54,50 h3")
     a1 = state.of("A1")
     a1.power = [1] * len(a1.sheet.weapons)
     carry_out(b, state, _order(state, "A", ("A1", "T", "B1")))
@@ -117,9 +115,7 @@ def test_a_lone_tholian_reaches_warp_only_with_a_captive_of_half_its_mass() -> N
 def test_permanent_webs_take_three_two_or_one_phases_by_the_number_of_tholians() -> None:
     assert [weave_phases(n) for n in (1, 2, 3, 4, 5)] == [0, 3, 2, 1, 1]
     b, state = table(["spindle", "spindle"], ["reliant"], rules=WEBS)
-    put(b, "A1", 50, 50, 0)
-    put(b, "A2", 50, 58, 0)
-    put(b, "B1", 58, 54, 3)
+    place_all(b, "A1 50,50 h0; A2 50,58 h0; B1 58,54 h3")
     module = TholianWebs()
     for phase in (1, 2, 3):
         state.phase = phase
@@ -135,9 +131,7 @@ def test_permanent_webs_take_three_two_or_one_phases_by_the_number_of_tholians()
 @pytest.mark.rule("ADV-WEB-03")
 def test_the_target_flies_out_of_a_web_being_woven() -> None:
     b, state = table(["spindle", "spindle"], ["reliant"], rules=WEBS)
-    put(b, "A1", 50, 50, 0)
-    put(b, "A2", 50, 58, 0)
-    put(b, "B1", 58, 54, 3)
+    place_all(b, "A1 50,50 h0; A2 50,58 h0; B1 58,54 h3")
     carry_out(b, state, _order(state, "A", ("A1", "P", "B1"), ("A2", "P", "B1")))
     assert webs_of(state).weaving["B1"].work == 2
     put(b, "B1", 64, 54, 3)  # 1.5 hexes from where weaving began
@@ -150,10 +144,7 @@ def test_a_webs_power_is_its_strongest_makers_and_a_weaker_rescuer_cannot_break_
     b, state = table(["spindle", "lattice"], ["charger", "reliant"], rules=WEBS)
     makers = [state.of("A1"), state.of("A2")]
     assert web_power(makers) == max(a.sheet.total_power for a in makers) == 34
-    put(b, "A1", 50, 50, 0)
-    put(b, "A2", 50, 58, 0)
-    put(b, "B1", 58, 54, 3)
-    put(b, "B2", 62, 54, 3)
+    place_all(b, "A1 50,50 h0; A2 50,58 h0; B1 58,54 h3; B2 62,54 h3")
     for _ in (1, 2, 3):
         carry_out(b, state, _order(state, "A", ("A1", "P", "B1"), ("A2", "P", "B1")))
         _end(b, state)
@@ -171,9 +162,7 @@ def test_constriction_strips_shields_and_a_third_then_crushes_the_worked_example
     assert may_constrict(80, [40, 80])
     assert not may_constrict(81, [40, 80])
     b, state = table(["lattice", "lattice"], ["spindle"], rules=WEBS)
-    put(b, "A1", 50, 50, 0)
-    put(b, "A2", 50, 58, 0)
-    put(b, "B1", 58, 54, 3)
+    place_all(b, "A1 50,50 h0; A2 50,58 h0; B1 58,54 h3")
     b.ships["B1"].superstructure = 30
     for _ in (1, 2, 3):
         carry_out(b, state, _order(state, "A", ("A1", "P", "B1"), ("A2", "P", "B1")))
@@ -198,9 +187,7 @@ def test_constriction_strips_shields_and_a_third_then_crushes_the_worked_example
 @pytest.mark.rule("ADV-WEB-05")
 def test_constriction_needs_two_tholians() -> None:
     b, state = table(["lattice", "lattice"], ["spindle"], rules=WEBS)
-    put(b, "A1", 50, 50, 0)
-    put(b, "A2", 50, 58, 0)
-    put(b, "B1", 58, 54, 3)
+    place_all(b, "A1 50,50 h0; A2 50,58 h0; B1 58,54 h3")
     for _ in (1, 2, 3):
         carry_out(b, state, _order(state, "A", ("A1", "P", "B1"), ("A2", "P", "B1")))
         _end(b, state)
@@ -212,9 +199,7 @@ def test_constriction_needs_two_tholians() -> None:
 @pytest.mark.rule("ADV-WEB-06")
 def test_a_counter_tractor_from_outside_frees_the_captive_and_costs_the_rescuers_lock() -> None:
     b, state = table(["spindle"], ["reliant", "reliant"], rules=WEBS)
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 54, 50, 3)
-    put(b, "B2", 58, 50, 3)
+    place_all(b, "A1 50,50 h0; B1 54,50 h3; B2 58,50 h3")
     carry_out(b, state, _order(state, "A", ("A1", "T", "B1")))
     options = web_options(state, "B")
     assert ("B2", "F", "B1") in options
@@ -242,8 +227,7 @@ def test_a_counter_tractor_from_outside_frees_the_captive_and_costs_the_rescuers
 def test_dragging_a_captive_away_shapes_the_warp_fields_then_speeds_up_a_step_a_turn() -> None:
     assert [tow_cap(t, 100, 10) for t in (0, 1, 2, 3)] == [1, 2, 3, 3]
     b, state = table(["lattice"], ["spindle"], rules=WEBS)
-    put(b, "A1", 50, 50, 0)
-    put(b, "B1", 54, 50, 3)
+    place_all(b, "A1 50,50 h0; B1 54,50 h3")
     carry_out(b, state, _order(state, "A", ("A1", "T", "B1")))
     web = web_on(state, "B1")
     assert web is not None

@@ -20,19 +20,7 @@ from kolrami.engine.chance import Dice
 from kolrami.engine.driver import run
 from kolrami.engine.orders import Decision, Order
 from kolrami.rules import events as ev
-from kolrami.rules.fpf.orders import (
-    ActivateOrder,
-    ActivationDecision,
-    InitiativeDecision,
-    InitiativeOrder,
-    Maneuver,
-    OrdersDecision,
-    ReactionDecision,
-    ReactionOrder,
-    RepairDecision,
-    RepairOrder,
-    SquadronOrder,
-)
+from kolrami.rules.fpf import orders as fo
 from kolrami.rules.registry import parse_order
 
 E = TypeVar("E", bound=ev.Event)
@@ -42,12 +30,12 @@ class SteadyCaptain(PassiveCaptain):
     """Fallback captain: every mover keeps its last speed and heading, and holds fire."""
 
     def decide(self, view: BattleView, decision: Decision) -> Order:
-        if isinstance(decision, OrdersDecision):
+        if isinstance(decision, fo.OrdersDecision):
             moves = tuple(
-                (mover, Maneuver(view.mover_position(mover, decision.squadron).last_speed))
+                (mover, fo.Maneuver(view.mover_position(mover, decision.squadron).last_speed))
                 for mover in view.movers(decision.squadron)
             )
-            return SquadronOrder(decision.squadron, moves, None)
+            return fo.SquadronOrder(decision.squadron, moves, None)
         return super().decide(view, decision)
 
 
@@ -74,16 +62,16 @@ class Script:
 
 
 def _fits(decision: Decision, order: Order) -> bool:
-    if isinstance(decision, InitiativeDecision):
-        return isinstance(order, InitiativeOrder)
-    if isinstance(decision, ActivationDecision):
-        return isinstance(order, ActivateOrder) and order.squadron in decision.squadrons
-    if isinstance(decision, OrdersDecision):
-        return isinstance(order, SquadronOrder) and order.squadron == decision.squadron
-    if isinstance(decision, ReactionDecision):
-        return isinstance(order, ReactionOrder) and order.squadron == decision.squadron
-    if isinstance(decision, RepairDecision):
-        return isinstance(order, RepairOrder)
+    if isinstance(decision, fo.InitiativeDecision):
+        return isinstance(order, fo.InitiativeOrder)
+    if isinstance(decision, fo.ActivationDecision):
+        return isinstance(order, fo.ActivateOrder) and order.squadron in decision.squadrons
+    if isinstance(decision, fo.OrdersDecision):
+        return isinstance(order, fo.SquadronOrder) and order.squadron == decision.squadron
+    if isinstance(decision, fo.ReactionDecision):
+        return isinstance(order, fo.ReactionOrder) and order.squadron == decision.squadron
+    if isinstance(decision, fo.RepairDecision):
+        return isinstance(order, fo.RepairOrder)
     return False
 
 

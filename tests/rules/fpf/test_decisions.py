@@ -15,20 +15,7 @@ from kolrami.engine.driver import captain_dice
 from kolrami.engine.orders import Decision, IllegalOrderError, Order
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
-from kolrami.rules.fpf.orders import (
-    ActivateOrder,
-    ActivationDecision,
-    InitiativeDecision,
-    InitiativeOrder,
-    OrdersDecision,
-    ReactionDecision,
-    ReactionOrder,
-    RepairDecision,
-    RepairOrder,
-    ReturnDecision,
-    ReturnOrder,
-    SquadronOrder,
-)
+from kolrami.rules.fpf import orders as fo
 from kolrami.scenarios.models import builtin_scenario
 
 Check = Callable[[Battle, Decision, Order], None]
@@ -58,18 +45,18 @@ def played(scenario: str, seed: int, check: Check | None = None) -> list[tuple[D
 @pytest.mark.parametrize(("scenario", "seed"), [("standard", 3), ("peak-performance", 4)])
 def test_every_answer_the_captains_give_passes_its_can(scenario: str, seed: int) -> None:
     kinds = {type(d) for d, _ in played(scenario, seed)}
-    assert {ActivationDecision, OrdersDecision, ReactionDecision} <= kinds
+    assert {fo.ActivationDecision, fo.OrdersDecision, fo.ReactionDecision} <= kinds
 
 
 @pytest.mark.rule("FPF-REP-02", "FPF-REP-07")
 def test_a_repair_decision_lists_each_ship_s_items_and_points() -> None:
-    seen = [(d, o) for d, o in played("standard", 3) if isinstance(d, RepairDecision)]
+    seen = [(d, o) for d, o in played("standard", 3) if isinstance(d, fo.RepairDecision)]
     assert seen
     for decision, order in seen:
         assert len(decision.ships) == len(decision.items) == len(decision.points)
         assert all(decision.items)
         assert all(p > 0 for p in decision.points)
-        assert isinstance(order, RepairOrder)
+        assert isinstance(order, fo.RepairOrder)
         listed = dict(zip(decision.ships, decision.items, strict=True))
         assert all(item in listed[ship] for ship, item in order.repairs)
 
@@ -79,21 +66,21 @@ def _wrong_answers(battle: Battle, decision: Decision, order: Order) -> None:
     and neither touches the battle (its log keeps its length)."""
     before = len(battle.log)
     match decision:
-        case ActivationDecision():
-            bad: Order = ActivateOrder("XS9")
+        case fo.ActivationDecision():
+            bad: Order = fo.ActivateOrder("XS9")
             assert not rules.can(battle, bad)
             with pytest.raises(IllegalOrderError, match="FPF-MOV-02"):
                 rules.verify(battle, bad)
             with pytest.raises(IllegalOrderError, match="FPF-MOV-02"):
                 rules.apply(battle, bad)
-        case ReactionDecision():
-            assert not rules.can(battle, RepairOrder())
-            assert rules.can(battle, ReactionOrder(decision.squadron))
-        case OrdersDecision():
-            assert not rules.can(battle, SquadronOrder("XS9", ()))
-        case InitiativeDecision():
-            assert not rules.can(battle, ActivateOrder("AS1"))
-            assert rules.can(battle, InitiativeOrder(first=True))
+        case fo.ReactionDecision():
+            assert not rules.can(battle, fo.RepairOrder())
+            assert rules.can(battle, fo.ReactionOrder(decision.squadron))
+        case fo.OrdersDecision():
+            assert not rules.can(battle, fo.SquadronOrder("XS9", ()))
+        case fo.InitiativeDecision():
+            assert not rules.can(battle, fo.ActivateOrder("AS1"))
+            assert rules.can(battle, fo.InitiativeOrder(first=True))
     assert len(battle.log) == before
     assert battle.pending is decision
 
@@ -101,41 +88,41 @@ def _wrong_answers(battle: Battle, decision: Decision, order: Order) -> None:
 @pytest.mark.rule("FPF-MOV-02", "FPF-FIRE-11")
 def test_wrong_answers_fail_can_and_verify_says_why() -> None:
     kinds = {type(d) for d, _ in played("standard", 3, _wrong_answers)}
-    assert {ActivationDecision, OrdersDecision, ReactionDecision} <= kinds
+    assert {fo.ActivationDecision, fo.OrdersDecision, fo.ReactionDecision} <= kinds
 
 
 def _bad_return(battle: Battle, decision: Decision, order: Order) -> None:
-    if isinstance(decision, ReturnDecision):
+    if isinstance(decision, fo.ReturnDecision):
         assert decision.spots
         with pytest.raises(IllegalOrderError, match="PP-11"):
-            rules.verify(battle, ReturnOrder(decision.ship, -50.0, -50.0, 0))
+            rules.verify(battle, fo.ReturnOrder(decision.ship, -50.0, -50.0, 0))
 
 
 @pytest.mark.rule("PP-11")
 def test_a_return_decision_lists_legal_spots() -> None:
     seen = [d for d, _ in played("peak-performance", 4, _bad_return)]
-    assert any(isinstance(d, ReturnDecision) for d in seen)
+    assert any(isinstance(d, fo.ReturnDecision) for d in seen)
 
 
 def test_an_order_when_nothing_is_asked_is_refused() -> None:
     fleets = (load_fleet("presets:federation-fleet"), load_fleet("presets:klingon-fleet"))
     battle = new_battle(builtin_scenario("standard"), fleets, 1)
     with pytest.raises(IllegalOrderError, match="asks nothing"):
-        rules.apply(battle, InitiativeOrder(first=True))
+        rules.apply(battle, fo.InitiativeOrder(first=True))
 
 
 def test_a_captain_asks_its_view_whether_an_order_is_legal() -> None:
     fleets = (load_fleet("presets:federation-fleet"), load_fleet("presets:klingon-fleet"))
     battle = new_battle(builtin_scenario("standard"), fleets, 3)
     decision = rules.start(battle)
-    while not isinstance(decision, ActivationDecision):
+    while not isinstance(decision, fo.ActivationDecision):
         assert decision is not None
-        decision = rules.apply(battle, InitiativeOrder(first=True))
+        decision = rules.apply(battle, fo.InitiativeOrder(first=True))
     mine = battle.rules.view(battle, decision.side)
     theirs = battle.rules.view(battle, "B" if decision.side == "A" else "A")
-    good = ActivateOrder(decision.squadrons[0])
+    good = fo.ActivateOrder(decision.squadrons[0])
     assert mine.can(good)
-    assert not mine.can(ActivateOrder("XS9"))
+    assert not mine.can(fo.ActivateOrder("XS9"))
     assert not theirs.can(good)  # not the side asked
     with pytest.raises(IllegalOrderError, match="FPF-MOV-02"):
-        mine.verify(ActivateOrder("XS9"))
+        mine.verify(fo.ActivateOrder("XS9"))

@@ -19,6 +19,7 @@ from kolrami.rules.fpf.orders import OrdersDecision, ReactionDecision, ReactionO
 from kolrami.rules.registry import parse_order
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Masking
+from scene_kit import place_all
 
 
 def close_duel(a: str = "reliant", b: str = "ktroika", gap: float = 12, **kw: Any) -> Battle:
@@ -44,9 +45,7 @@ def test_any_ship_may_be_locked_and_only_the_locked_one_is_shot() -> None:
     """A1 locks on B1 across the table, with no detection roll; B2 passes right in front of
     A1, in range, and is not shot at because nothing is locked on it."""
     battle = sandbox([["reliant"]], [["ktroika"], ["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 20, 0, speed=10)
-    place(battle, "B1", 170, 110, 3, speed=5)
-    place(battle, "B2", 90, 40, 3, speed=0)
+    place_all(battle, "A1 90,20 h0 v10; B1 170,110 h3 v5; B2 90,40 h3 v0")
     fight(battle, ["AS1 SPD 10 T0 T0 FIRE A1:F@B1"], ["BS2 SPD 0 T0 T0 HOLD"])
     declared = [(e.ship, e.target, e.arc) for e in events_of(battle, ev.FireDeclared)]
     assert declared == [("A1", "B1", "F")]
@@ -57,9 +56,7 @@ def test_any_ship_may_be_locked_and_only_the_locked_one_is_shot() -> None:
 @pytest.mark.rule("FPF-FIRE-01")
 def test_only_enemy_ships_in_play_are_targets() -> None:
     battle = sandbox([["reliant"], ["reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 60, 40, 0, speed=5)
-    place(battle, "A2", 120, 40, 0, speed=0)
-    place(battle, "B1", 90, 60, 3, speed=0)
+    place_all(battle, "A1 60,40 h0 v5; A2 120,40 h0 v0; B1 90,60 h3 v0")
     with pytest.raises(IllegalOrderError, match=r"cannot target 'A2'.*\(FPF-FIRE-01\)"):
         fight(battle, ["AS1 SPD 0 T0 T0 FIRE A1:F@A2"])
 
@@ -114,8 +111,7 @@ def test_locked_weapons_fire_once_each_as_the_target_comes_into_range() -> None:
     """A1 declares at 30 cm and closes 20 cm in 5 cm steps: the 24 cm phasers fire at 20 cm,
     the 16 cm photons at 15 cm, and neither fires again though B1 stays in range."""
     battle = sandbox([["reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 30, 0, speed=20)
-    place(battle, "B1", 90, 60, 3, speed=0)
+    place_all(battle, "A1 90,30 h0 v20; B1 90,60 h3 v0")
     load(battle, [])
     fight(battle, ["AS1 SPD 20 T0 T0 FIRE A1:F@B1"], [B_STANDS])
     fired = events_of(battle, ev.VolleyFired)
@@ -125,9 +121,7 @@ def test_locked_weapons_fire_once_each_as_the_target_comes_into_range() -> None:
 @pytest.mark.rule("FPF-FIRE-04", "FPF-FIRE-05")
 def test_a_ship_declares_one_target_through_one_arc() -> None:
     battle = sandbox([["charger"]], [["ktroika"], ["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 40, 0, speed=5)
-    place(battle, "B1", 90, 55, 3, speed=0)
-    place(battle, "B2", 75, 40, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v5; B1 90,55 h3 v0; B2 75,40 h3 v0")
     with pytest.raises(
         IllegalOrderError, match=r"A1 declares two targets.*\(FPF-FIRE-04, FPF-FIRE-05\)"
     ):
@@ -137,8 +131,7 @@ def test_a_ship_declares_one_target_through_one_arc() -> None:
 @pytest.mark.rule("FPF-FIRE-05")
 def test_all_weapons_of_a_ship_shoot_at_its_one_target() -> None:
     battle = sandbox([["reliant"]], [["ktroika"], ["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 40, 0, speed=5)
-    place(battle, "B1", 90, 52, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v5; B1 90,52 h3 v0")
     place(battle, "B2", 84, 50, 3, speed=0)  # nearer to A1 and in its front arc too
     load(battle, [])
     fight(battle, [STAND_AND_FIRE])
@@ -150,8 +143,7 @@ def test_a_lock_does_not_outlast_its_turn() -> None:
     """Declared in turn 1 and never in range that turn (40 cm); in turn 2 A1 holds fire and
     closes to 20 cm: nothing fires, the turn-1 lock is gone."""
     battle = sandbox([["reliant"]], [["ktroika"]], turn_limit=2)
-    place(battle, "A1", 90, 20, 0, speed=10)
-    place(battle, "B1", 90, 80, 3, speed=0)
+    place_all(battle, "A1 90,20 h0 v10; B1 90,80 h3 v0")
     fight(
         battle,
         ["AS1 SPD 20 T0 T0 FIRE A1:F@B1", "AS1 SPD 20 T0 T0 HOLD"],
@@ -235,8 +227,7 @@ def test_worked_example_later_ships_gain_from_lowered_shields() -> None:
 def test_before_its_activation_a_squadron_may_only_react() -> None:
     """While A moves, B's one fire decision is a reaction; its orders come at its activation."""
     battle = sandbox([["reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 20, 0, speed=20)
-    place(battle, "B1", 90, 100, 3, speed=10)
+    place_all(battle, "A1 90,20 h0 v20; B1 90,100 h3 v10")
     b = Script([])
     run(battle, {"A": Script([]), "B": b})
     fire_choices = [d for d in b.seen if isinstance(d, ReactionDecision | OrdersDecision)]
@@ -252,8 +243,7 @@ def test_before_its_activation_a_squadron_may_only_react() -> None:
 @pytest.mark.rule("FPF-FIRE-10")
 def test_a_squadron_that_held_fire_does_not_shoot_later() -> None:
     battle = sandbox([["reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 20, 0, speed=20)
-    place(battle, "B1", 90, 80, 3, speed=19)
+    place_all(battle, "A1 90,20 h0 v20; B1 90,80 h3 v19")
     fight(battle, ["AS1 SPD 20 T0 T0 HOLD"], ["BS1 SPD 19 T0 T0 HOLD"])
     assert battle.ships["B1"].y - battle.ships["A1"].y == 21  # in A1's phaser range at the end
     assert volleys(battle) == []
@@ -264,8 +254,7 @@ def test_a_lock_is_spent_when_its_activation_ends() -> None:
     """A1 locks on B1 at 60 cm in its own activation and never gets in range while it moves;
     B1 then moves to 21 cm of it in B's activation, and A1 may not fire then (FPF-FIRE-10)."""
     battle = sandbox([["reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 20, 0, speed=20)
-    place(battle, "B1", 90, 80, 3, speed=19)
+    place_all(battle, "A1 90,20 h0 v20; B1 90,80 h3 v19")
     load(battle, [])
     fight(battle, ["AS1 SPD 20 T0 T0 FIRE A1:F@B1"], ["BS1 SPD 19 T0 T0 HOLD"])
     assert battle.ships["B1"].y - battle.ships["A1"].y == 21
@@ -278,8 +267,7 @@ def test_a_lock_out_of_range_fires_when_its_own_move_brings_the_target_in() -> N
     """A1 declares at 40 cm, out of its phasers' 24 cm, then closes 20 cm on B1 standing still:
     the lock fires on the way, 24 cm or less from B1, during A1's own activation."""
     battle = sandbox([["reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 20, 0, speed=20)
-    place(battle, "B1", 90, 60, 3, speed=0)
+    place_all(battle, "A1 90,20 h0 v20; B1 90,60 h3 v0")
     load(battle, [1] * 40)
     fight(battle, ["AS1 SPD 20 T0 T0 FIRE A1:F@B1"], ["BS1 SPD 0 T0 T0 HOLD"])
     fired = [v for v in events_of(battle, ev.VolleyFired) if v.ship == "A1"]
@@ -293,8 +281,7 @@ def test_a_lock_out_of_range_fires_when_its_own_move_brings_the_target_in() -> N
 def reaction_setup(reactor: str = "ktroika") -> Battle:
     """A1 (faster) closes from 40 to 20 cm on B1, which stands still facing it."""
     battle = sandbox([["reliant"]], [[reactor]], turn_limit=1)
-    place(battle, "A1", 90, 30, 0, speed=20)
-    place(battle, "B1", 90, 70, 3, speed=0)
+    place_all(battle, "A1 90,30 h0 v20; B1 90,70 h3 v0")
     load(battle, [])
     return battle
 
@@ -320,8 +307,7 @@ def test_reaction_fire_hits_a_ship_moving_in_the_forward_arc() -> None:
 def test_no_reaction_fire_at_a_ship_moving_outside_the_forward_arc() -> None:
     """A1 runs past B1's port side within 22 cm: in range, but never in the forward arc."""
     battle = reaction_setup()
-    place(battle, "A1", 110, 50, 0, speed=20)
-    place(battle, "B1", 90, 60, 3, speed=0)
+    place_all(battle, "A1 110,50 h0 v20; B1 90,60 h3 v0")
     for y in (50, 60, 70):
         assert arc_to(90, 60, 3, 110, y) is Arc.P
     fight(battle, ["AS1 SPD 20 T0 T0 HOLD"], ["REACT BS1 B1:F@A1", B_STANDS])
@@ -339,9 +325,7 @@ def test_reaction_fire_only_through_the_forward_arc() -> None:
 @pytest.mark.rule("FPF-FIRE-11")
 def test_reaction_fire_only_at_the_moving_squadron() -> None:
     battle = sandbox([["reliant"], ["reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 60, 30, 0, speed=20)
-    place(battle, "A2", 120, 30, 0, speed=10)
-    place(battle, "B1", 90, 70, 3, speed=0)
+    place_all(battle, "A1 60,30 h0 v20; A2 120,30 h0 v10; B1 90,70 h3 v0")
     with pytest.raises(IllegalOrderError, match=r"must target the moving squadron AS1"):
         fight(battle, [], ["REACT BS1 B1:F@A2"])
 
@@ -360,8 +344,7 @@ def test_reaction_fire_uses_up_the_volley() -> None:
 @pytest.mark.rule("FPF-FIRE-11")
 def test_a_squadron_that_has_fired_is_not_offered_reaction_fire() -> None:
     battle = sandbox([["reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 20, 0, speed=10)
-    place(battle, "B1", 90, 100, 3, speed=20)
+    place_all(battle, "A1 90,20 h0 v10; B1 90,100 h3 v20")
     b = Script(["BS1 SPD 10 T0 T0 FIRE B1:F@A1"])
     run(battle, {"A": Script([]), "B": b})
     assert [type(d).__name__ for d in b.seen] == ["ActivationDecision", "OrdersDecision"]
@@ -397,8 +380,7 @@ def test_a_squadron_fires_as_a_unit_or_not_at_all() -> None:
 @pytest.mark.rule("FPF-FIRE-13", "FPF-FIRE-11")
 def test_a_reacting_squadron_reacts_as_a_unit() -> None:
     battle = sandbox([["reliant"]], [["ktroika", "ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 30, 0, speed=20)
-    place(battle, "B1", 90, 70, 3, speed=0)
+    place_all(battle, "A1 90,30 h0 v20; B1 90,70 h3 v0")
     with pytest.raises(IllegalOrderError, match=r"B2 must declare a target too.*\(FPF-FIRE-13\)"):
         fight(battle, [], ["REACT BS1 B1:F@A1"])
 

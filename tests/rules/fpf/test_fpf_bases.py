@@ -12,13 +12,13 @@ from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.fpf.movement import speed_limits, verify_maneuver
 from kolrami.rules.fpf.orders import Maneuver
-from kolrami.rules.sandbox import place, sandbox
+from kolrami.rules.sandbox import sandbox
+from scene_kit import place_all
 
 
 def base_battle() -> Battle:
     battle = sandbox([["starbase"]], [["ktroika"]], turn_limit=2)
-    place(battle, "A1", 90, 60, 0, speed=0)
-    place(battle, "B1", 90, 100, 3, speed=10)
+    place_all(battle, "A1 90,60 h0 v0; B1 90,100 h3 v10")
     return battle
 
 

@@ -10,6 +10,7 @@ from kolrami.errors import InvalidInputError
 from kolrami.rules import events as ev
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Masking
+from scene_kit import place_all
 
 
 def masked_line(
@@ -29,15 +30,22 @@ def masked_line(
 STAND = "SPD 0 T0 T0"
 
 
+def fought(spots: str, orders: str) -> Battle:
+    """A1 (Reliant) against B1 (K'T'Roika) and B2 (a Sting, its own squadron) placed at `spots`,
+    one turn fought with every shot failing, squadron AS1 given `orders`."""
+    battle = sandbox([["reliant"]], [["ktroika"], ["sting"]], turn_limit=1)
+    place_all(battle, spots)
+    load(battle, [])
+    fight(battle, [f"AS1 {orders}"])
+    return battle
+
+
 @pytest.mark.rule("FPF-MASK-01")
 def test_no_masking_between_moving_ships() -> None:
     """Firer and target both under way: the Sting's base on the line masks nothing."""
-    battle = sandbox([["reliant"]], [["ktroika"], ["sting"]], turn_limit=1)
-    place(battle, "A1", 90, 30, 0, speed=20)
-    place(battle, "B1", 90, 65, 3, speed=10)
-    place(battle, "B2", 91, 58, 3, speed=10)
-    load(battle, [])
-    fight(battle, ["AS1 SPD 20 T0 T0 FIRE A1:F@B1"])
+    battle = fought(
+        "A1 90,30 h0 v20; B1 90,65 h3 v10; B2 91,58 h3 v10", "SPD 20 T0 T0 FIRE A1:F@B1"
+    )
     fired = events_of(battle, ev.VolleyFired)
     assert [(v.weapon, v.range_cm) for v in fired] == [("phaser", 20.0), ("photon", 15.0)]
 
@@ -61,9 +69,7 @@ def test_a_base_clear_of_the_line_masks_nothing() -> None:
 @pytest.mark.rule("FPF-MASK-03")
 def test_a_friendly_base_masks_too() -> None:
     battle = sandbox([["reliant"], ["sting"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 40, 0, speed=0)
-    place(battle, "A2", 89, 50, 0, speed=0)
-    place(battle, "B1", 90, 60, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v0; A2 89,50 h0 v0; B1 90,60 h3 v0")
     load(battle, [6, 5])  # the roll-off at speed 0, then every shot fails
     fight(battle, [f"AS1 {STAND} FIRE A1:F@B1"])
     assert volleys(battle) == []
@@ -95,9 +101,7 @@ def test_a_firer_under_way_this_turn_is_not_masked() -> None:
     stationary, so the Sting does not mask: the phasers fire at 20 cm, photons at 15 cm, all
     during A1's move."""
     battle = sandbox([["reliant"]], [["ktroika"], ["sting"]], turn_limit=1)
-    place(battle, "A1", 90, 30, 0, speed=0)
-    place(battle, "B1", 90, 60, 3, speed=5)
-    place(battle, "B2", 90, 47, 0, speed=0)
+    place_all(battle, "A1 90,30 h0 v0; B1 90,60 h3 v5; B2 90,47 h0 v0")
     load(battle, [6, 5])  # A and BS2 roll off at speed 0; after that every shot fails
     fight(battle, ["AS1 SPD 10 T0 T0 FIRE A1:F@B1"], [f"BS2 {STAND} HOLD"])
     during_move: list[tuple[str, float]] = []
@@ -112,12 +116,9 @@ def test_a_firer_under_way_this_turn_is_not_masked() -> None:
 @pytest.mark.rule("FPF-MASK-05")
 def test_a_squadron_flies_over_ships_and_shoots_one_it_passed() -> None:
     """A1 flies 30 cm straight over B2's base without stopping and shoots B2 on the way."""
-    battle = sandbox([["reliant"]], [["ktroika"], ["sting"]], turn_limit=1)
-    place(battle, "A1", 90, 30, 0, speed=30)
-    place(battle, "B1", 170, 110, 3, speed=0)
-    place(battle, "B2", 90, 45, 3, speed=5)
-    load(battle, [])
-    fight(battle, ["AS1 SPD 30 T0 T0 FIRE A1:F@B2"])
+    battle = fought(
+        "A1 90,30 h0 v30; B1 170,110 h3 v0; B2 90,45 h3 v5", "SPD 30 T0 T0 FIRE A1:F@B2"
+    )
     assert events_of(battle, ev.StoppedShort) == []
     assert (battle.ships["A1"].y, battle.ships["A1"].speed) == (60, 30)
     fired = events_of(battle, ev.VolleyFired)

@@ -19,6 +19,7 @@ from kolrami.rules.fpf.movement import formation_limits, movers, speed_limits, v
 from kolrami.rules.fpf.orders import Maneuver, OrdersDecision
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Movement
+from scene_kit import place_all
 
 R3 = math.sqrt(3) / 2
 
@@ -56,40 +57,36 @@ def test_a_ship_may_move_exactly_40_cm() -> None:
 # --- FPF-MOV-07: turn, half, turn, half --------------------------------------------------------
 
 
+#: A1 at (90, 40) heading up: its speed, its two turns, then its heading, its turn point (half
+#: its move along the first leg's heading) and where it ends.
+MOVES = [
+    # the worked example: 60 degrees to port, 15 cm, 60 more to port, 15 cm: 120 degrees in all
+    pytest.param(30, "T+1 T+1", 2, (90 - 15 * R3, 47.5), (90 - 30 * R3, 40.0), id="port twice"),
+    # a turn to starboard at the first point and none at the second: heading 5 all the way
+    pytest.param(20, "T-1 T0", 5, (90 + 10 * R3, 45.0), (90 + 20 * R3, 50.0), id="starboard"),
+    # the second turn bends only the second half
+    pytest.param(20, "T0 T-1", 5, (90.0, 50.0), (90 + 10 * R3, 55.0), id="second half"),
+]
+
+
 @pytest.mark.rule("FPF-MOV-07")
-def test_worked_example_two_port_turns_at_speed_30() -> None:
-    """Speed 30: 60 degrees to port, 15 cm, 60 more to port, 15 cm: heading changed by 120."""
+@pytest.mark.parametrize(("speed", "turns", "heading", "turn_point", "end"), MOVES)
+def test_a_ship_turns_then_moves_half_then_turns_then_moves_half(
+    speed: int,
+    turns: str,
+    heading: int,
+    turn_point: tuple[float, float],
+    end: tuple[float, float],
+) -> None:
     battle = one_on_one()
-    place(battle, "A1", 90, 40, 0, speed=30)
-    fight(battle, ["AS1 SPD 30 T+1 T+1 HOLD"])
+    place(battle, "A1", 90, 40, 0, speed=speed)
+    fight(battle, [f"AS1 SPD {speed} {turns} HOLD"])
     (move,) = moved(battle, "A1")
     ship = battle.ships["A1"]
-    assert ship.heading == 2  # two hex faces = 120 degrees to port
-    # the turn point is 15 cm along heading 1 (60 degrees left of "up")
-    assert move.path[1] == pytest.approx([90 - 15 * R3, 47.5], abs=1e-3)
-    assert (ship.x, ship.y) == pytest.approx((90 - 30 * R3, 40.0))
-    assert move.distance == 30
-
-
-@pytest.mark.rule("FPF-MOV-07")
-def test_starboard_then_straight() -> None:
-    """A turn to starboard at the first point and none at the second: heading 5 all the way."""
-    battle = one_on_one()
-    place(battle, "A1", 90, 40, 0, speed=20)
-    fight(battle, ["AS1 SPD 20 T-1 T0 HOLD"])
-    ship = battle.ships["A1"]
-    assert ship.heading == 5
-    assert (ship.x, ship.y) == pytest.approx((90 + 20 * R3, 50.0))
-
-
-@pytest.mark.rule("FPF-MOV-07")
-def test_second_turn_only_bends_the_second_half() -> None:
-    battle = one_on_one()
-    place(battle, "A1", 90, 40, 0, speed=20)
-    fight(battle, ["AS1 SPD 20 T0 T-1 HOLD"])
-    (move,) = moved(battle, "A1")
-    assert move.path[1] == pytest.approx([90.0, 50.0])
-    assert (battle.ships["A1"].x, battle.ships["A1"].y) == pytest.approx((90 + 10 * R3, 55.0))
+    assert ship.heading == heading
+    assert move.path[1] == pytest.approx(list(turn_point), abs=1e-3)
+    assert (ship.x, ship.y) == pytest.approx(end)
+    assert move.distance == speed
 
 
 @pytest.mark.rule("FPF-MOV-07")
@@ -105,8 +102,7 @@ def test_turning_more_than_one_hex_face_is_illegal(order: str) -> None:
 def test_a_formation_gets_exactly_one_manoeuvre() -> None:
     """A formation moves by its leader's single manoeuvre: a wingman's own entry is refused."""
     battle = sandbox([["reliant", "reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 40, 0, speed=20)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v20; B1 170,110 h3 v0")
     with pytest.raises(IllegalOrderError, match=r"one manoeuvre for each of: formation"):
         fight(battle, ["AS1 SPD 20 T0 T0 A2=SPD 20 T0 T0 HOLD"])
 
@@ -118,8 +114,7 @@ def test_a_formation_gets_exactly_one_manoeuvre() -> None:
 def test_a_ship_stops_short_of_a_ship_at_its_end_point() -> None:
     """A1 would end on B1's spigot; it stops with the two bases just touching (2 x 2.5 cm)."""
     battle = one_on_one()
-    place(battle, "A1", 90, 40, 0, speed=20)
-    place(battle, "B1", 90, 60, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v20; B1 90,60 h3 v0")
     fight(battle, ["AS1 SPD 20 T0 T0 HOLD"], ["BS1 SPD 0 T0 T0 HOLD"])
     (stop,) = events_of(battle, ev.StoppedShort)
     assert (stop.ship, stop.of) == ("A1", "B1")
@@ -132,8 +127,7 @@ def test_a_ship_stops_short_of_a_ship_at_its_end_point() -> None:
 @pytest.mark.rule("FPF-MOV-08")
 def test_no_stop_when_the_end_point_is_clear() -> None:
     battle = one_on_one()
-    place(battle, "A1", 90, 40, 0, speed=20)
-    place(battle, "B1", 90, 66, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v20; B1 90,66 h3 v0")
     fight(battle, ["AS1 SPD 20 T0 T0 HOLD"], ["BS1 SPD 0 T0 T0 HOLD"])
     assert events_of(battle, ev.StoppedShort) == []
     assert battle.ships["A1"].y == 60
@@ -146,8 +140,7 @@ def test_no_stop_when_the_end_point_is_clear() -> None:
 def test_wingmen_end_on_the_leaders_path() -> None:
     """After two port turns the wingmen sit 6 and 12 cm back along the leader's last leg."""
     battle = sandbox([["reliant", "reliant", "reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 40, 0, speed=30)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v30; B1 170,110 h3 v0")
     assert (battle.ships["A2"].y, battle.ships["A3"].y) == (34, 28)  # column behind
     fight(battle, ["AS1 SPD 30 T+1 T+1 HOLD"])
     leader = battle.ships["A1"]
@@ -161,8 +154,7 @@ def test_wingmen_end_on_the_leaders_path() -> None:
 @pytest.mark.rule("FPF-MOV-09")
 def test_no_wingman_moves_farther_than_its_leader() -> None:
     battle = sandbox([["reliant", "reliant", "reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 40, 0, speed=30)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v30; B1 170,110 h3 v0")
     fight(battle, ["AS1 SPD 30 T-1 T+1 HOLD"])
     lead = moved(battle, "A1")[0]
     for sid in ("A2", "A3"):
@@ -240,8 +232,7 @@ def test_engine_damage_narrows_the_speed_range() -> None:
 @pytest.mark.rule("FPF-MOV-11")
 def test_a_formation_is_held_to_its_weakest_engine() -> None:
     battle = sandbox([["charger", "charger"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 40, 0, speed=20)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v20; B1 170,110 h3 v0")
     apply_damage(battle, battle.ships["A2"], 5, 10, Arc.F, None, "photon")  # Power 16 -> 6
     assert formation_limits(battle, battle.squadrons["AS1"]) == (14, 26)
     with pytest.raises(IllegalOrderError, match=r"A2 .*may move 14-26 cm"):
@@ -262,8 +253,7 @@ def test_a_ship_without_engines_coasts_straight_on_every_turn() -> None:
     """A Bird of Prey (no damage control) with Power 0 drifts 20 cm a turn on its heading; its
     owner is never asked for a manoeuvre."""
     battle = sandbox([["bird-of-prey"]], [["ktroika"]], turn_limit=2)
-    place(battle, "A1", 90, 20, 0, speed=20)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 90,20 h0 v20; B1 170,110 h3 v0")
     engines_out(battle, "A1")
     a1 = battle.ships["A1"]
     assert (a1.engine_power, a1.in_control) == (0, False)
@@ -307,14 +297,6 @@ def test_worked_example_pivot_180_then_15_cm() -> None:
 
 
 @pytest.mark.rule("FPF-MOV-13")
-def test_pivot_leaves_no_more_than_power_minus_5() -> None:
-    battle = one_on_one("enterprise")
-    place(battle, "A1", 90, 40, 0, speed=0)
-    with pytest.raises(IllegalOrderError, match=r"may move 0-15 cm after the 5 cm pivot"):
-        fight(battle, ["AS1 SPD 16 PIV+3 T0 HOLD"], ["BS1 SPD 0 T0 T0 HOLD"])
-
-
-@pytest.mark.rule("FPF-MOV-13")
 def test_pivot_in_place_to_any_facing() -> None:
     battle = one_on_one("enterprise")
     place(battle, "A1", 90, 40, 0, speed=0)
@@ -324,27 +306,47 @@ def test_pivot_in_place_to_any_facing() -> None:
 
 
 @pytest.mark.rule("FPF-MOV-13")
-def test_only_a_ship_at_speed_0_may_pivot() -> None:
+@pytest.mark.parametrize(
+    ("speed", "power", "orders", "refusal"),
+    [
+        pytest.param(
+            0,
+            20,
+            ["AS1 SPD 16 PIV+3 T0 HOLD"],
+            r"may move 0-15 cm after the 5 cm pivot",
+            id="a pivot leaves no more than power minus 5",
+        ),
+        pytest.param(
+            10,
+            20,
+            ["AS1 SPD 10 PIV+3 T0 HOLD"],
+            r"A1 moved \(FPF-MOV-13\)",
+            id="only a ship at speed 0 may pivot",
+        ),
+        pytest.param(
+            0,
+            20,
+            ["AS1 SPD 0 T+1 T0 HOLD"],
+            r"turns only by pivoting.*\(FPF-MOV-13\)",
+            id="a ship at speed 0 turns only by pivoting",
+        ),
+        pytest.param(
+            0,
+            4,
+            ["REPAIR NONE", "AS1 SPD 0 PIV+1 T0 HOLD"],
+            r"too little to pivot \(FPF-MOV-13\)",
+            id="too little power to pivot",
+        ),
+    ],
+)
+def test_a_pivot_out_of_the_rules_is_refused(
+    speed: int, power: int, orders: list[str], refusal: str
+) -> None:
+    """An Enterprise (Power 20) at (90, 40), the foe standing still far away."""
     battle = one_on_one("enterprise")
-    place(battle, "A1", 90, 40, 0, speed=10)
-    with pytest.raises(IllegalOrderError, match=r"A1 moved \(FPF-MOV-13\)"):
-        fight(battle, ["AS1 SPD 10 PIV+3 T0 HOLD"])
-
-
-@pytest.mark.rule("FPF-MOV-13")
-def test_a_ship_at_speed_0_turns_only_by_pivoting() -> None:
-    battle = one_on_one("enterprise")
-    place(battle, "A1", 90, 40, 0, speed=0)
-    with pytest.raises(IllegalOrderError, match=r"turns only by pivoting.*\(FPF-MOV-13\)"):
-        fight(battle, ["AS1 SPD 0 T+1 T0 HOLD"], ["BS1 SPD 0 T0 T0 HOLD"])
-
-
-@pytest.mark.rule("FPF-MOV-13")
-def test_too_little_power_to_pivot() -> None:
-    battle = one_on_one("enterprise")
-    place(battle, "A1", 90, 40, 0, speed=0, engine_power=4)
-    with pytest.raises(IllegalOrderError, match=r"too little to pivot \(FPF-MOV-13\)"):
-        fight(battle, ["REPAIR NONE", "AS1 SPD 0 PIV+1 T0 HOLD"], ["BS1 SPD 0 T0 T0 HOLD"])
+    place(battle, "A1", 90, 40, 0, speed=speed, engine_power=power)
+    with pytest.raises(IllegalOrderError, match=refusal):
+        fight(battle, orders, ["BS1 SPD 0 T0 T0 HOLD"])
 
 
 # --- FPF-MOV-14: individual movement -------------------------------------------------------------
@@ -354,9 +356,7 @@ def individual() -> Battle:
     battle = sandbox(
         [["reliant", "reliant"]], [["ktroika"]], turn_limit=1, movement=Movement.INDIVIDUAL
     )
-    place(battle, "A1", 60, 40, 0, speed=20)
-    place(battle, "A2", 120, 40, 0, speed=20)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 60,40 h0 v20; A2 120,40 h0 v20; B1 170,110 h3 v0")
     return battle
 
 

@@ -19,6 +19,7 @@ from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.registry import describe, select, unwritten_options
 from kolrami.rules.sandbox import place, sandbox
 from kolrami.scenarios.models import Masking, Nebula, parse_scenario
+from scene_kit import place_all
 
 R3 = math.sqrt(3) / 2
 B_STANDS = "BS1 SPD 0 T0 T0 HOLD"
@@ -31,9 +32,7 @@ def wreck_b2(*rules: str) -> Battle:
     """A1 heads for the spot of B2 (a Bird of Prey of squadron BS2), which is then reduced to 0
     superstructure; B1 stays in play far away."""
     battle = sandbox([["reliant"]], [["ktroika"], ["bird-of-prey"]], turn_limit=1, rules=rules)
-    place(battle, "A1", 90, 40, 0, speed=20)
-    place(battle, "B1", 170, 110, 3, speed=0)
-    place(battle, "B2", 90, 60, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v20; B1 170,110 h3 v0; B2 90,60 h3 v0")
     apply_damage(battle, battle.ships["B2"], 2, 6, Arc.F, battle.ships["A1"], "photon")
     return battle
 
@@ -64,9 +63,7 @@ def test_a_derelict_masks_like_a_ship() -> None:
     battle = sandbox(
         [["reliant"]], [["ktroika"], ["bird-of-prey"]], turn_limit=1, rules=("derelicts",)
     )
-    place(battle, "A1", 90, 40, 0, speed=0)
-    place(battle, "B1", 90, 60, 3, speed=0)
-    place(battle, "B2", 91, 50, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v0; B1 90,60 h3 v0; B2 91,50 h3 v0")
     apply_damage(battle, battle.ships["B2"], 2, 6, Arc.F, None, "photon")
     load(battle, [6, 5])  # the speed-0 roll-off; every shot after it fails
     fight(battle, ["AS1 SPD 0 T0 T0 FIRE A1:F@B1"])
@@ -90,8 +87,7 @@ def three_reliants(*rules: str) -> Battle:
     battle = sandbox(
         [["reliant"] * 3], [["ktroika"]], turn_limit=1, masking=Masking.NONE, rules=rules
     )
-    place(battle, "A1", 90, 40, 0, speed=5)
-    place(battle, "B1", 90, 52, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v5; B1 90,52 h3 v0")
     load(battle, [])
     return battle
 

@@ -13,14 +13,14 @@ from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.fpf.orders import OrdersDecision, RepairDecision
 from kolrami.rules.sandbox import place, sandbox
+from scene_kit import place_all
 
 
 def fleet(*classes: str, turns: int = 1) -> Battle:
     """Side A: one squadron of `classes` in column from (60, 20) heading up, last speed 10;
     side B: a K'T'Roika far away, standing still."""
     battle = sandbox([list(classes)], [["ktroika"]], turn_limit=turns)
-    place(battle, "A1", 60, 20, 0, speed=10)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 60,20 h0 v10; B1 170,110 h3 v0")
     return battle
 
 
@@ -87,8 +87,7 @@ def test_points_are_per_turn() -> None:
 @pytest.mark.rule("FPF-REP-02")
 def test_repaired_phasers_fire_in_the_same_turn() -> None:
     battle = sandbox([["reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 90, 40, 0, speed=5)
-    place(battle, "B1", 90, 60, 3, speed=0)
+    place_all(battle, "A1 90,40 h0 v5; B1 90,60 h3 v0")
     hit(battle, "A1", 8, 6)
     assert battle.ships["A1"].mounts[WeaponKind.PHASER] == (0, 0)
     fight(battle, ["REPAIR A1:phasers.1", "AS1 SPD 0 T0 T0 FIRE A1:F@B1"])
@@ -103,8 +102,7 @@ def test_repaired_phasers_fire_in_the_same_turn() -> None:
 @pytest.mark.rule("FPF-REP-02")
 def test_only_ships_offered_in_the_repairs_phase_may_repair() -> None:
     battle = sandbox([["reliant", "reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 60, 20, 0, speed=10)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 60,20 h0 v10; B1 170,110 h3 v0")
     hit(battle, "A1", 2, 3)
     with pytest.raises(IllegalOrderError, match=r"A2 cannot repair now; ships that can: A1"):
         fight(battle, ["REPAIR A2:shields"])
@@ -181,9 +179,7 @@ def test_systems_recover_one_step_a_point_up_to_the_printed_value() -> None:
 @pytest.mark.rule("FPF-REP-06")
 def test_ships_without_damage_control_are_never_offered_repairs() -> None:
     battle = sandbox([["bird-of-prey"], ["star-hawk"]], [["ktroika"]], turn_limit=2)
-    place(battle, "A1", 60, 20, 0, speed=10)
-    place(battle, "A2", 120, 20, 0, speed=10)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 60,20 h0 v10; A2 120,20 h0 v10; B1 170,110 h3 v0")
     hit(battle, "A1", 2, 2)
     hit(battle, "A2", 8, 2)
     a = Script([])
@@ -196,9 +192,7 @@ def test_ships_without_damage_control_are_never_offered_repairs() -> None:
 @pytest.mark.rule("FPF-REP-06", "FPF-REP-02")
 def test_a_bird_of_prey_cannot_be_repaired_beside_a_ship_that_can() -> None:
     battle = sandbox([["bird-of-prey"], ["reliant"]], [["ktroika"]], turn_limit=1)
-    place(battle, "A1", 60, 20, 0, speed=10)
-    place(battle, "A2", 120, 20, 0, speed=10)
-    place(battle, "B1", 170, 110, 3, speed=0)
+    place_all(battle, "A1 60,20 h0 v10; A2 120,20 h0 v10; B1 170,110 h3 v0")
     hit(battle, "A1", 2, 2)
     hit(battle, "A2", 2, 2)
     a = Script(["REPAIR A1:shields"])
