@@ -94,3 +94,24 @@ def test_undrop(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "player", "drop", "Bea", *d]) == 0
     assert main(["tournament", "player", "undrop", "Bea", *d]) == 0
     refused(db, ["tournament", "player", "undrop", "Bea"], "has not dropped", capsys)
+
+
+def test_the_owner_is_removed_only_by_himself_or_after_handing_over(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 44: a co-organizer cannot remove the event's owner (exit 2, nothing changed)."""
+    from kolrami.tournament.store import Store
+
+    store = Store(str(db))
+    mara = store.create_organizer("mara", "hash")
+    store.create_organizer("lee", "hash")
+    store.adopt_event("Cup", mara, "organizer mara")
+    store.share_event("Cup", "lee", "organizer mara")
+    store.engine.dispose()
+    d = ["--db", str(db)]
+    refused(db, ["tournament", "unshare", "mara", "--as", "lee"], "'mara' owns Cup", capsys)
+    refused(db, ["tournament", "hand-over", "lee", "--as", "lee"], "only the owner", capsys)
+    refused(db, ["tournament", "unshare", "lee", "--as", "zed"], "no organizer account", capsys)
+    assert main(["tournament", "hand-over", "lee", "--as", "mara", *d]) == 0
+    assert main(["tournament", "unshare", "mara", "--as", "lee", *d]) == 0
+    assert [o["username"] for o in Store(str(db)).co_organizers("Cup")] == ["lee"]

@@ -517,6 +517,52 @@ def swap_cmd(
         out.print(f"[yellow]Warning:[/yellow] {w}")
 
 
+AsOrganizer = Annotated[
+    str, typer.Option("--as", help="The organizer account making the change (logged).")
+]
+
+
+def _account(store: Any, username: str) -> int:
+    """The id of the organizer account `username` (the one making a change)."""
+    found = store.organizer(username)
+    if found is None:
+        raise InvalidInputError(
+            f"--as {quoted(username, 80)}: no organizer account of that name; name yours"
+        )
+    return int(found[0])
+
+
+@command(tournament_app, "unshare")
+def unshare_cmd(
+    username: Annotated[str, typer.Argument(help="The organizer account to remove.")],
+    acting: AsOrganizer,
+    event: EventName = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Remove a co-organizer from the event (its owner only removes himself, or hands the
+    event over first)."""
+    store = _store(db)
+    by = _account(store, acting)
+    store.unshare_event(event, username, f"organizer {acting.strip()}", by)
+    answer(as_json, {"removed": username.strip()}, f"Removed organizer {username.strip()}.")
+
+
+@command(tournament_app, "hand-over")
+def hand_over_cmd(
+    username: Annotated[str, typer.Argument(help="The co-organizer who owns the event next.")],
+    acting: AsOrganizer,
+    event: EventName = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Hand the event over to a co-organizer (only its owner can)."""
+    store = _store(db)
+    by = _account(store, acting)
+    owner = store.hand_over(event, username, f"organizer {acting.strip()}", by)
+    answer(as_json, {"owner": owner}, f"{owner} owns the event now.")
+
+
 @command(tournament_app, "result")
 def result_cmd(
     player: Annotated[str, typer.Argument(metavar="PLAYER", help="The player reporting.")],

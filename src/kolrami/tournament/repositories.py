@@ -199,6 +199,13 @@ class Events:
         query = select(EventOrganizerRow.organizer_id).where(EventOrganizerRow.event_id == e.id)
         return list(self.session.scalars(query))
 
+    def owner(self, e: EventRow) -> int | None:
+        """The id of the organizer who owns an event (None: nobody runs it in the web app)."""
+        query = select(EventOrganizerRow.organizer_id).where(
+            EventOrganizerRow.event_id == e.id, EventOrganizerRow.owner.is_(True)
+        )
+        return self.session.scalars(query).first()
+
     def owners(self) -> dict[int, list[int]]:
         """Every event's organizers, by event id."""
         owners: dict[int, list[int]] = {}

@@ -63,7 +63,7 @@ def create_event(
     s.add(row)
     if owner is not None:
         s.flush()
-        s.add(EventOrganizerRow(event_id=row.id, organizer_id=owner))
+        s.add(EventOrganizerRow(event_id=row.id, organizer_id=owner, owner=True))
 
 
 def add_player(

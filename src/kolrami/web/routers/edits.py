@@ -15,7 +15,15 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.errors import InvalidInputError, file_kind, loads_json
 from kolrami.fleet.legality import EventSettings
-from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, field_error, render, web
+from kolrami.web.deps import (
+    EventRef,
+    OrganizerDep,
+    OwnedEvent,
+    current_organizer,
+    field_error,
+    render,
+    web,
+)
 from kolrami.web.forms import check, from_text, from_upload
 from kolrami.web.routers.organizer import _dashboard
 from kolrami.web.views import event_view
@@ -34,7 +42,10 @@ def _share_page(
 ) -> HTMLResponse:
     store = web(request).store
     view = event_view(store, ev.id, ev.name, with_tables=False)
-    ctx = {"ev": view, "people": store.co_organizers(ev.name), "errors": errors or {}}
+    people = store.co_organizers(ev.name)
+    org = current_organizer(request)
+    owns = any(p["owner"] and org is not None and p["id"] == org.id for p in people)
+    ctx = {"ev": view, "people": people, "owns": owns, "errors": errors or {}}
     return render(request, "org_share.html.j2", ctx, status_code=status_code)
 
 
@@ -68,11 +79,26 @@ def unshare(
 ) -> Response:
     """Stop sharing the event with an organizer (never its last one; logged)."""
     try:
-        web(request).store.unshare_event(ev.name, username, org.who)
+        web(request).store.unshare_event(ev.name, username, org.who, org.id)
     except InvalidInputError as exc:
         return _share_page(request, ev, {"remove": str(exc)}, 400)
     if username.strip() == org.name:  # left the event: it is not among yours any more
         return RedirectResponse("/org", status_code=303)
+    return RedirectResponse(f"/org/events/{ev.id}/organizers", status_code=303)
+
+
+@router.post("/events/{eid}/organizers/owner", response_model=None)
+def hand_over(
+    ev: OwnedEvent,
+    org: OrganizerDep,
+    request: Request,
+    username: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
+    """The owner hands the event over to a co-organizer (logged)."""
+    try:
+        web(request).store.hand_over(ev.name, username, org.who, org.id)
+    except InvalidInputError as exc:
+        return _share_page(request, ev, {"owner": str(exc)}, 400)
     return RedirectResponse(f"/org/events/{ev.id}/organizers", status_code=303)
 
 
