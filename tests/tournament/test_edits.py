@@ -248,3 +248,19 @@ def test_standings_as_csv(store: Store) -> None:
         str(top.battle_points),
         str(top.fleet_points),
     ]
+
+
+def test_registering_and_pairing_are_audit_lines(tmp_path: Path) -> None:
+    """Issue 44: the corrections log says who registered each player and paired each round."""
+    store = Store(str(tmp_path / "audit.db"))
+    store.create_event("Cup", seed=3)
+    for i, preset in enumerate(PRESETS[:4]):
+        store.add_player("Cup", f"P{i}", load_fleet(f"presets:{preset}"), who="organizer mara")
+    store.pair_next_round("Cup", "organizer lee")
+    store.add_player("Cup", "Late", load_fleet(f"presets:{PRESETS[0]}"), who="organizer mara")
+    log = [(c["who"], c["what"]) for c in store.corrections("Cup")]
+    assert log == [
+        *(("organizer mara", f"P{i} registered") for i in range(4)),
+        ("organizer lee", "round 1 paired (2 tables)"),
+        ("organizer mara", "Late registered, a late entry from round 2"),
+    ]

@@ -240,6 +240,7 @@ def player_add_cmd(
     name: PlayerArg,
     fleet: FleetOpt,
     email: Annotated[str, typer.Option(help="Email (FBS-01).")] = "",
+    who: WhoOpt = "organizer",
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
@@ -247,7 +248,7 @@ def player_add_cmd(
     """Register a player with his fleet (OP-11); after round 1 he joins as a late entry."""
     store = _store(db)
     chosen = load_any(fleet)
-    store.add_player(event, name, chosen, email)
+    store.add_player(event, name, chosen, email, who=who)
     if as_json:  # the event's name read only for the JSON
         print_json({"event": store.state(event).name, "player": name.strip(), "fleet": chosen.name})
         return
@@ -270,6 +271,7 @@ def player_drop_cmd(
 
 @command(tournament_app, "pair")
 def pair_cmd(
+    who: WhoOpt = "organizer",
     event: EventName = None,
     base: BaseOpt = "",
     db: Db = None,
@@ -278,7 +280,7 @@ def pair_cmd(
     """Pair the next round (round 1 at random; then Swiss by Battle and Fleet Points)."""
     _check_base(base)  # before anything is written
     store = _store(db)
-    pairing = store.pair_next_round(event)
+    pairing = store.pair_next_round(event, who)
     links = _links(store, event, base)
     if as_json:
         print_json({**_pairing_json(pairing), **links})

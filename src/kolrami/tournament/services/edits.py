@@ -264,7 +264,7 @@ def repair_round(s: Session, event_name: str | None, who: str) -> core.Pairing:
     are now: a drop, a late entry, a drop undone), all in one transaction."""
     e = Events(s).named(event_name)
     cancel_round(s, e.name, who)
-    pairing = pair_next_round(s, e.name)
+    pairing = pair_next_round(s, e.name, who=None)
     Audit(s).log(e.id, who, f"round {pairing.round} paired again")
     return pairing
 

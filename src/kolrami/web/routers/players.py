@@ -68,7 +68,7 @@ def _register(
     pin = new_pin()
     try:
         web(request).store.add_player(
-            ev.name, name.strip(), form.fleet, email.strip(), pin_hash=hash_pin(pin)
+            ev.name, name.strip(), form.fleet, email.strip(), pin_hash=hash_pin(pin), who=org.who
         )
     except InvalidInputError as exc:
         return None, field_error(exc, ("name", "email", "fleet"))

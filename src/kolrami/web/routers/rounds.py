@@ -25,11 +25,11 @@ CAPTAINS = ("aggressive", "kiting")
 
 
 @router.post("/pair", response_model=None)
-def pair(ev: OwnedEvent, request: Request) -> Response:
+def pair(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Response:
     """Pair the next round (round 1 at random, then Swiss; the bye by OP-07, OP-08, OP-09)."""
     store = web(request).store
     try:
-        pairing = store.pair_next_round(ev.name)
+        pairing = store.pair_next_round(ev.name, org.who)
     except InvalidInputError as exc:
         ctx = event_page_ctx(request, ev, errors={"pair": str(exc)})
         return render(request, "org_event.html.j2", ctx, status_code=400)
