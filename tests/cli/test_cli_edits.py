@@ -109,9 +109,11 @@ def test_the_owner_is_removed_only_by_himself_or_after_handing_over(
     store.share_event("Cup", "lee", "organizer mara")
     store.engine.dispose()
     d = ["--db", str(db)]
-    refused(db, ["tournament", "unshare", "mara", "--as", "lee"], "'mara' owns Cup", capsys)
-    refused(db, ["tournament", "hand-over", "lee", "--as", "lee"], "only the owner", capsys)
-    refused(db, ["tournament", "unshare", "lee", "--as", "zed"], "no organizer account", capsys)
-    assert main(["tournament", "hand-over", "lee", "--as", "mara", *d]) == 0
-    assert main(["tournament", "unshare", "mara", "--as", "lee", *d]) == 0
+    remove, hand_over = ["tournament", "organizer", "--remove"], ["tournament", "organizer"]
+    refused(db, [*remove, "mara", "--as", "lee"], "'mara' owns Cup", capsys)
+    refused(db, [*hand_over, "lee", "--hand-over", "--as", "lee"], "only the owner", capsys)
+    refused(db, [*remove, "lee", "--as", "zed"], "no organizer account", capsys)
+    refused(db, [*hand_over, "lee", "--as", "mara"], "--remove or --hand-over", capsys)
+    assert main([*hand_over, "lee", "--hand-over", "--as", "mara", *d]) == 0
+    assert main([*remove, "mara", "--as", "lee", *d]) == 0
     assert [o["username"] for o in Store(str(db)).co_organizers("Cup")] == ["lee"]

@@ -244,15 +244,21 @@ def test_an_import_keeps_the_times_of_the_corrections(
     ]
 
 
-@pytest.mark.sqlite_only("builds a 0003 database with SQLite's own statements")
-def test_a_database_from_before_upgrades(tmp_path: Path) -> None:
+def _database_at(tmp_path: Path, revision: str) -> Path:
+    """A SQLite store built by the migrations up to `revision` only."""
     db = tmp_path / "old.db"
     engine = create_engine(f"sqlite:///{db}")
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "0003")
+        command.upgrade(config, revision)
+    return db
+
+
+@pytest.mark.sqlite_only("builds a 0003 database with SQLite's own statements")
+def test_a_database_from_before_upgrades(tmp_path: Path) -> None:
+    db = _database_at(tmp_path, "0003")
     fleet = load_fleet("presets:klingon-raiders").model_dump_json()
     with sqlite3.connect(db) as c:
         c.execute(
@@ -281,13 +287,7 @@ def test_a_database_from_before_upgrades(tmp_path: Path) -> None:
 
 @pytest.mark.sqlite_only("builds a 0006a database with SQLite's own statements")
 def test_events_shared_before_0007_are_owned_by_their_first_account(tmp_path: Path) -> None:
-    db = tmp_path / "old.db"
-    engine = create_engine(f"sqlite:///{db}")
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0006a")
+    db = _database_at(tmp_path, "0006a")
     with sqlite3.connect(db) as c:
         for eid, name in ((1, "Old"), (2, "Other")):
             c.execute(

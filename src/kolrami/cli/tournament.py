@@ -534,35 +534,30 @@ def _account(store: Any, username: str) -> int:
     return int(found[0])
 
 
-@command(tournament_app, "unshare")
-def unshare_cmd(
-    username: Annotated[str, typer.Argument(help="The organizer account to remove.")],
+@command(tournament_app, "organizer")
+def organizer_cmd(
+    username: Annotated[str, typer.Argument(help="The co-organizer's account.")],
     acting: AsOrganizer,
+    remove: Annotated[bool, typer.Option("--remove", help="Remove him from the event.")] = False,
+    hand_over: Annotated[
+        bool, typer.Option("--hand-over", help="Hand the event over to him (its owner only).")
+    ] = False,
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
-    """Remove a co-organizer from the event (its owner only removes himself, or hands the
-    event over first)."""
+    """Remove a co-organizer from the event, or hand the event over to him. Its owner is
+    removed only by himself or once he has handed the event over."""
+    if remove == hand_over:
+        raise InvalidInputError("tournament organizer: say --remove or --hand-over (one of them)")
     store = _store(db)
-    by = _account(store, acting)
-    store.unshare_event(event, username, f"organizer {acting.strip()}", by)
-    answer(as_json, {"removed": username.strip()}, f"Removed organizer {username.strip()}.")
-
-
-@command(tournament_app, "hand-over")
-def hand_over_cmd(
-    username: Annotated[str, typer.Argument(help="The co-organizer who owns the event next.")],
-    acting: AsOrganizer,
-    event: EventName = None,
-    db: Db = None,
-    as_json: AsJson = False,
-) -> None:
-    """Hand the event over to a co-organizer (only its owner can)."""
-    store = _store(db)
-    by = _account(store, acting)
-    owner = store.hand_over(event, username, f"organizer {acting.strip()}", by)
-    answer(as_json, {"owner": owner}, f"{owner} owns the event now.")
+    by, who, name = _account(store, acting), f"organizer {acting.strip()}", username.strip()
+    if remove:
+        store.unshare_event(event, name, who, by)
+        answer(as_json, {"removed": name}, f"Removed organizer {name}.")
+    else:
+        owner = store.hand_over(event, name, who, by)
+        answer(as_json, {"owner": owner}, f"{owner} owns the event now.")
 
 
 @command(tournament_app, "result")

@@ -22,12 +22,13 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 from urllib.parse import quote, urlsplit
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament.store import Store, Unit
+from kolrami.web.forms import FleetForm, from_text, from_upload
 from kolrami.web.security import Throttle, new_token, same_token
 
 CSRF_FIELD = "csrf_token"
@@ -172,6 +173,47 @@ async def require_organizer(request: Request) -> Organizer:
 
 
 OrganizerDep = Annotated[Organizer, Depends(require_organizer)]
+
+# The form fields the routers take, named by the most characters each reads (a longer value is
+# refused before the handler runs): a line (a name, a password), a word (a number, an action),
+# a fleet as text (a share string, FleetX, a paper list).
+Line = Annotated[str, Form(max_length=200)]
+Word = Annotated[str, Form(max_length=10)]
+FleetText = Annotated[str, Form(max_length=100_000)]
+Email = Annotated[str, Form(max_length=300)]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEntry:
+    """A registration form, the organizer's or a player's own from his phone: the name, the
+    email, the fleet as typed, and the fleet read from it or from the uploaded file."""
+
+    name: str
+    email: str
+    fleet: str
+    form: FleetForm
+
+    @property
+    def values(self) -> dict[str, str]:
+        """What the form shows again when it is refused."""
+        return {"name": self.name, "email": self.email, "fleet": self.fleet}
+
+
+async def player_entry(
+    name: Line = "",
+    email: Email = "",
+    fleet: FleetText = "",
+    upload: Annotated[UploadFile | None, File()] = None,
+) -> PlayerEntry:
+    """The registration form of this request; an uploaded file wins over the pasted text."""
+    if upload is not None and upload.filename:
+        form = from_upload(await upload.read(), upload.filename)
+    else:
+        form = from_text(fleet)
+    return PlayerEntry(name, email, fleet, form)
+
+
+PlayerEntryForm = Annotated[PlayerEntry, Depends(player_entry)]
 
 
 #: The largest id a row can have (SQLite's integers are 64-bit): a larger number in a URL is

@@ -4,9 +4,9 @@ registered and the player's PIN shown, once. Dropping players and giving new PIN
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.catalog import builtin_pack
@@ -15,8 +15,10 @@ from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import EventSettings
 from kolrami.web.deps import (
     EventRef,
+    FleetText,
     OrganizerDep,
     OwnedEvent,
+    PlayerEntryForm,
     ShownPin,
     field_error,
     render,
@@ -29,7 +31,6 @@ from kolrami.web.forms import (
     check,
     from_rows,
     from_text,
-    from_upload,
     row_count,
     upgrade_names,
 )
@@ -108,40 +109,19 @@ def pin_page(ev: OwnedEvent, org: OrganizerDep, token: str, request: Request) ->
 
 @router.post("/players", response_model=None)
 async def register(
-    ev: OwnedEvent,
-    org: OrganizerDep,
-    request: Request,
-    name: Annotated[str, Form(max_length=200)] = "",
-    email: Annotated[str, Form(max_length=300)] = "",
-    fleet: Annotated[str, Form(max_length=100_000)] = "",
-    upload: Annotated[UploadFile | None, File()] = None,
+    ev: OwnedEvent, org: OrganizerDep, request: Request, entry: PlayerEntryForm
 ) -> Response:
     """Register a player with a pasted share string (or FleetX JSON) or an uploaded file."""
-    if upload is not None and upload.filename:
-        form = from_upload(await upload.read(), upload.filename)
-    else:
-        form = from_text(fleet)
-    check(form, _settings(request, ev), None)
-    pin, errors = _register(request, ev, org, name, email, form)
+    form = check(entry.form, _settings(request, ev), None)
+    pin, errors = _register(request, ev, org, entry.name, entry.email, form)
     if pin is not None:
-        return _pin_page(request, ev, org, name, pin, form)
-
-    ctx = event_page_ctx(
-        request,
-        ev,
-        errors=errors,
-        values={"name": name, "email": email, "fleet": fleet},
-        report=form.report,
-    )
+        return _pin_page(request, ev, org, entry.name, pin, form)
+    ctx = event_page_ctx(request, ev, errors=errors, values=entry.values, report=form.report)
     return render(request, "org_event.html.j2", ctx, status_code=400)
 
 
 @router.post("/fleet-check", response_class=HTMLResponse)
-def fleet_check(
-    ev: OwnedEvent,
-    request: Request,
-    fleet: Annotated[str, Form(max_length=100_000)] = "",
-) -> HTMLResponse:
+def fleet_check(ev: OwnedEvent, request: Request, fleet: FleetText = "") -> HTMLResponse:
     """The pasted fleet's totals and problems, for the feedback beside the field (htmx)."""
     form = check(from_text(fleet), _settings(request, ev), None) if fleet.strip() else FleetForm()
     return render(

@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament.store import MAX_FLEET_POINTS
-from kolrami.web.deps import EventRef, PublicEvent, client_key, field_error, render, web
+from kolrami.web.deps import EventRef, PublicEvent, Word, client_key, field_error, render, web
 from kolrami.web.forms import whole_number
 from kolrami.web.security import verify_secret, wait_text
 from kolrami.web.views import EventView, Table, event_view
@@ -121,8 +121,8 @@ def report(
     request: Request,
     player: Annotated[str, Form()] = "",
     winner: Annotated[str, Form()] = "",
-    fp_a: Annotated[str, Form(max_length=10)] = "",
-    fp_b: Annotated[str, Form(max_length=10)] = "",
+    fp_a: Word = "",
+    fp_b: Word = "",
     pin: Annotated[str, Form()] = "",
 ) -> Response:
     """A player reports the result of his table; it waits for the opponent's PIN."""

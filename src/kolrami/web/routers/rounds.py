@@ -4,9 +4,9 @@ obeyed), accept or override players' reports, and let the AI captains play a tab
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.engine.chance import derive_seed
@@ -15,7 +15,16 @@ from kolrami.rules.module import Capability
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
 from kolrami.tournament.store import MAX_FLEET_POINTS, ConflictError, ScoreCheckError
-from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, field_error, render, web
+from kolrami.web.deps import (
+    EventRef,
+    Line,
+    OrganizerDep,
+    OwnedEvent,
+    Word,
+    field_error,
+    render,
+    web,
+)
 from kolrami.web.forms import whole_number
 from kolrami.web.routers.organizer import event_page_ctx
 from kolrami.web.views import EventView, Round, Table, event_view
@@ -57,12 +66,7 @@ async def round_page(ev: OwnedEvent, number: int, request: Request) -> HTMLRespo
 
 
 def _card(
-    request: Request,
-    ev: EventRef,
-    number: int,
-    table: int,
-    card: dict[str, Any],
-    status_code: int,
+    request: Request, ev: EventRef, number: int, table: int, card: dict[str, Any], status_code: int
 ) -> HTMLResponse:
     """The round page again (or, for htmx, just the table's card) with a message on the table."""
     view = event_view(web(request).store, ev.id, ev.name)
@@ -80,11 +84,11 @@ async def enter_result(
     number: int,
     table: int,
     request: Request,
-    winner: Annotated[str, Form(max_length=200)] = "",
-    fp_a: Annotated[str, Form(max_length=10)] = "",
-    fp_b: Annotated[str, Form(max_length=10)] = "",
-    version: Annotated[str, Form(max_length=10)] = "",
-    accept: Annotated[str, Form(max_length=10)] = "",
+    winner: Line = "",
+    fp_a: Word = "",
+    fp_b: Word = "",
+    version: Word = "",
+    accept: Word = "",
 ) -> Response:
     """Enter or correct a table's result. A score the opponent's fleet cannot give is shown
     first and recorded only when accepted; a stale page is told to reload (409)."""
@@ -142,12 +146,7 @@ async def enter_result(
 
 @router.post("/rounds/{number}/tables/{table}/ai", response_model=None)
 def ai_plays(
-    ev: OwnedEvent,
-    org: OrganizerDep,
-    number: int,
-    table: int,
-    request: Request,
-    version: Annotated[str, Form(max_length=10)] = "",
+    ev: OwnedEvent, org: OrganizerDep, number: int, table: int, request: Request, version: Word = ""
 ) -> Response:
     """The AI captains play the table's battle with the two registered fleets; the result is
     recorded like any other and the battle log kept for its replay."""
