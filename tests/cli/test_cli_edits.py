@@ -10,6 +10,7 @@ import pytest
 from cli_kit import cup, dump
 
 from kolrami.cli import main
+from kolrami.tournament.store import Store
 
 
 @pytest.fixture
@@ -100,8 +101,6 @@ def test_the_owner_is_removed_only_by_himself_or_after_handing_over(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Issue 44: a co-organizer cannot remove the event's owner (exit 2, nothing changed)."""
-    from kolrami.tournament.store import Store
-
     store = Store(str(db))
     mara = store.create_organizer("mara", "hash")
     store.create_organizer("lee", "hash")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -99,8 +100,6 @@ def test_the_timer_venue_and_join_settings_round_trip(
 ) -> None:
     """Issue 44: the export carries each round's timer, the venue and self-registration, and
     the import puts them back."""
-    from datetime import datetime
-
     store = Store(db)
     store.create_event("Nov", "2026-11-30", seed=3)
     for i, preset in enumerate(FLEETS):

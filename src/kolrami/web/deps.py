@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import AsyncIterator, Collection, Mapping
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 from urllib.parse import quote, urlsplit
@@ -181,6 +181,8 @@ Line = Annotated[str, Form(max_length=200)]
 Word = Annotated[str, Form(max_length=10)]
 FleetText = Annotated[str, Form(max_length=100_000)]
 Email = Annotated[str, Form(max_length=300)]
+#: a registered player's name, as a results or pairing form names him
+PlayerName = Annotated[str, Form(max_length=200)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,18 +347,3 @@ def safe_next(target: str | None) -> str:
     if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
         return "/org"
     return target
-
-
-def field_error(
-    exc: InvalidInputError,
-    fields: Collection[str],
-    default: str = "form",
-    renamed: Mapping[str, str] | None = None,
-) -> dict[str, str]:
-    """A refused write's message under the form field it is about: the error's `field` (as
-    the store names it; `renamed` gives the form's own name where the two differ) when the form
-    has that field, else under `default` (the form's message area)."""
-    name = exc.field
-    if name is not None and renamed:
-        name = renamed.get(name, name)
-    return {name if name is not None and name in fields else default: str(exc)}

@@ -22,12 +22,12 @@ from kolrami.web.deps import (
     Line,
     OrganizerDep,
     OwnedEvent,
+    PlayerName,
     current_organizer,
-    field_error,
     render,
     web,
 )
-from kolrami.web.forms import check, from_text, from_upload
+from kolrami.web.forms import check, field_error, from_text, from_upload
 from kolrami.web.routers.organizer import _dashboard
 from kolrami.web.views import event_view
 
@@ -252,7 +252,11 @@ def repair(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Response:
 
 @router.post("/events/{eid}/rounds/swap", response_model=None)
 def swap(
-    ev: OwnedEvent, org: OrganizerDep, request: Request, first: Line = "", second: Line = ""
+    ev: OwnedEvent,
+    org: OrganizerDep,
+    request: Request,
+    first: PlayerName = "",
+    second: PlayerName = "",
 ) -> Response:
     """Swap two players of the current round by hand: a rematch or a bye against the bye
     rules is warned about on the page, not refused."""

@@ -23,11 +23,10 @@ from kolrami.web.deps import (
     OrganizerDep,
     OwnedEvent,
     Word,
-    field_error,
     render,
     web,
 )
-from kolrami.web.forms import START_ROWS, whole_number
+from kolrami.web.forms import START_ROWS, field_error, whole_number
 from kolrami.web.views import event_view
 
 router = APIRouter(prefix="/org", tags=["organizer"])

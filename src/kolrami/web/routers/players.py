@@ -20,7 +20,6 @@ from kolrami.web.deps import (
     OwnedEvent,
     PlayerEntryForm,
     ShownPin,
-    field_error,
     render,
     web,
 )
@@ -29,6 +28,7 @@ from kolrami.web.forms import (
     FleetForm,
     card_choices,
     check,
+    field_error,
     from_rows,
     from_text,
     row_count,

@@ -13,8 +13,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament.store import MAX_FLEET_POINTS
-from kolrami.web.deps import EventRef, PublicEvent, Word, client_key, field_error, render, web
-from kolrami.web.forms import whole_number
+from kolrami.web.deps import EventRef, PublicEvent, Word, client_key, render, web
+from kolrami.web.forms import field_error, whole_number
 from kolrami.web.security import verify_secret, wait_text
 from kolrami.web.views import EventView, Table, event_view
 

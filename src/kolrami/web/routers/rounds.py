@@ -15,17 +15,8 @@ from kolrami.rules.module import Capability
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
 from kolrami.tournament.store import MAX_FLEET_POINTS, ConflictError, ScoreCheckError
-from kolrami.web.deps import (
-    EventRef,
-    Line,
-    OrganizerDep,
-    OwnedEvent,
-    Word,
-    field_error,
-    render,
-    web,
-)
-from kolrami.web.forms import whole_number
+from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, PlayerName, Word, render, web
+from kolrami.web.forms import field_error, whole_number
 from kolrami.web.routers.organizer import event_page_ctx
 from kolrami.web.views import EventView, Round, Table, event_view
 
@@ -84,7 +75,7 @@ async def enter_result(
     number: int,
     table: int,
     request: Request,
-    winner: Line = "",
+    winner: PlayerName = "",
     fp_a: Word = "",
     fp_b: Word = "",
     version: Word = "",
