@@ -255,6 +255,29 @@ async def owned_event(eid: int, org: OrganizerDep, request: Request) -> EventRef
 OwnedEvent = Annotated[EventRef, Depends(owned_event)]
 
 
+@dataclass(frozen=True, slots=True)
+class Counter:
+    """An organizer's request about one of the events he runs: the event, the organizer, the
+    request and the store (what most of the counter's routes take, as one parameter)."""
+
+    ev: EventRef
+    org: Organizer
+    request: Request
+
+    @property
+    def store(self) -> Store:
+        """The app's store."""
+        return web(self.request).store
+
+
+def counter(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Counter:
+    """The event of the URL, one the logged-in organizer runs, with him."""
+    return Counter(ev, org, request)
+
+
+AtCounter = Annotated[Counter, Depends(counter)]
+
+
 async def public_event(eid: int, request: Request) -> EventRef:
     """Any event, for the public pages."""
     if not 0 < eid <= MAX_ID:

@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from kolrami.errors import InvalidInputError, file_kind, loads_json
 from kolrami.fleet.legality import EventSettings
 from kolrami.web.deps import (
+    AtCounter,
     EventRef,
     FleetText,
     Line,
@@ -251,23 +252,17 @@ def repair(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Response:
 
 
 @router.post("/events/{eid}/rounds/swap", response_model=None)
-def swap(
-    ev: OwnedEvent,
-    org: OrganizerDep,
-    request: Request,
-    first: PlayerName = "",
-    second: PlayerName = "",
-) -> Response:
+def swap(at: AtCounter, first: PlayerName = "", second: PlayerName = "") -> Response:
     """Swap two players of the current round by hand: a rematch or a bye against the bye
     rules is warned about on the page, not refused."""
     values = {"first": first, "second": second}
     try:
         if not first.strip() or not second.strip():
             raise InvalidInputError("name the two players to swap")
-        warnings = web(request).store.swap_players(ev.name, first, second, org.who)
+        warnings = at.store.swap_players(at.ev.name, first, second, at.org.who)
     except InvalidInputError as exc:
-        return _round_page(request, ev, {"edit_error": str(exc), "swap_values": values}, 400)
-    return _round_page(request, ev, {"swap_warnings": warnings, "swapped": True}, 200)
+        return _round_page(at.request, at.ev, {"edit_error": str(exc), "swap_values": values}, 400)
+    return _round_page(at.request, at.ev, {"swap_warnings": warnings, "swapped": True}, 200)
 
 
 # --- the event in and out: import, standings CSV ---------------------------------------------
