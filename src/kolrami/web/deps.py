@@ -19,7 +19,7 @@ import re
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from urllib.parse import quote, urlsplit
 
 from fastapi import Depends, File, Form, HTTPException, Request, UploadFile
@@ -253,6 +253,16 @@ async def owned_event(eid: int, org: OrganizerDep, request: Request) -> EventRef
 
 
 OwnedEvent = Annotated[EventRef, Depends(owned_event)]
+
+
+_T = TypeVar("_T")
+
+
+def found(item: _T | None, message: str) -> _T:
+    """`item`, or a 404 saying `message` when there is none (a player, a report by its id)."""
+    if item is None:
+        raise HTTPException(404, message)
+    return item
 
 
 @dataclass(frozen=True, slots=True)

@@ -160,6 +160,13 @@ class EventView:
             raise HTTPException(404, f"round {number}{of} is not paired yet")
         return self.rounds[number - 1]
 
+    def table(self, number: int, table: int) -> Table:
+        """Table `table` of round `number`, or a 404 when there is no such table."""
+        found = next((t for t in self.paired(number).tables if t.table == table), None)
+        if found is None:
+            raise HTTPException(404, f"round {number} has no table {table}")
+        return found
+
     @property
     def standing_rows(self) -> list[tuple[str, str, str, int, int, str, int]]:
         """The standings table's rows as plain values (the standings_row macro's arguments):

@@ -25,6 +25,7 @@ from kolrami.web.deps import (
     OwnedEvent,
     PlayerName,
     current_organizer,
+    found,
     render,
     web,
 )
@@ -111,10 +112,7 @@ def hand_over(
 
 def _player(request: Request, ev: EventRef, pid: int) -> dict[str, Any]:
     view = event_view(web(request).store, ev.id, ev.name, with_tables=False)
-    found = view.player(pid)
-    if found is None:
-        raise HTTPException(404, f"no player #{pid} in {ev.name}")
-    return found
+    return found(view.player(pid), f"no player #{pid} in {ev.name}")
 
 
 def _player_page(

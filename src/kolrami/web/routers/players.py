@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.catalog import builtin_pack
@@ -20,6 +20,7 @@ from kolrami.web.deps import (
     OwnedEvent,
     PlayerEntryForm,
     ShownPin,
+    found,
     render,
     web,
 )
@@ -180,11 +181,11 @@ async def build(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Response
 
 
 def _player_name(request: Request, ev: EventRef, pid: int) -> str:
-    found = next((p for p in web(request).store.players(ev.name) if p["id"] == pid), None)
-    if found is None:
-        raise HTTPException(404, f"no player #{pid} in {ev.name}")
-    name: str = found["name"]
-    return name
+    players = web(request).store.players(ev.name)
+    player = found(
+        next((p for p in players if p["id"] == pid), None), f"no player #{pid} in {ev.name}"
+    )
+    return str(player["name"])
 
 
 @router.post("/players/{pid}/drop", response_model=None)

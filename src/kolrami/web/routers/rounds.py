@@ -18,7 +18,7 @@ from kolrami.tournament.store import MAX_FLEET_POINTS, ConflictError, ScoreCheck
 from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, PlayerName, Word, render, web
 from kolrami.web.forms import field_error, whole_number
 from kolrami.web.routers.organizer import event_page_ctx
-from kolrami.web.views import EventView, Round, Table, event_view
+from kolrami.web.views import event_view
 
 router = APIRouter(prefix="/org/events/{eid}", tags=["organizer"])
 CAPTAINS = ("aggressive", "kiting")
@@ -36,23 +36,12 @@ def pair(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Response:
     return RedirectResponse(f"/org/events/{ev.id}/rounds/{pairing.round}", status_code=303)
 
 
-def _round(view: EventView, number: int) -> Round:
-    return view.paired(number)
-
-
-def _table(view: EventView, number: int, table: int) -> Table:
-    found = next((t for t in _round(view, number).tables if t.table == table), None)
-    if found is None:
-        raise HTTPException(404, f"round {number} has no table {table}")
-    return found
-
-
 @router.get("/rounds/{number}", response_class=HTMLResponse)
 async def round_page(ev: OwnedEvent, number: int, request: Request) -> HTMLResponse:
     """A round's tables: results, players' reports, disputes, flags, and the entry forms."""
     view = event_view(web(request).store, ev.id, ev.name)
     return render(
-        request, "org_round.html.j2", {"ev": view, "round": _round(view, number), "cards": {}}
+        request, "org_round.html.j2", {"ev": view, "round": view.paired(number), "cards": {}}
     )
 
 
@@ -61,8 +50,8 @@ def _card(
 ) -> HTMLResponse:
     """The round page again (or, for htmx, just the table's card) with a message on the table."""
     view = event_view(web(request).store, ev.id, ev.name)
-    t = _table(view, number, table)
-    ctx = {"ev": view, "round": _round(view, number), "t": t, "cards": {table: card}}
+    t = view.table(number, table)
+    ctx = {"ev": view, "round": view.paired(number), "t": t, "cards": {table: card}}
     if request.headers.get("hx-request") == "true":
         return render(request, "_table_card.html.j2", ctx, status_code=status_code)
     return render(request, "org_round.html.j2", ctx, status_code=status_code)
@@ -143,7 +132,7 @@ def ai_plays(
     recorded like any other and the battle log kept for its replay."""
     store = web(request).store
     view = event_view(store, ev.id, ev.name)
-    t = _table(view, number, table)
+    t = view.table(number, table)
     if t.b is None:
         raise HTTPException(400, f"{t.a} has the bye: there is no battle to play")
     fleets = store.fleets(ev.name)
