@@ -1,4 +1,5 @@
-"""The web app under load on loopback: 50 clients for 20 s read the standings and post results.
+"""The web app under load on loopback: 50 clients for 20 s read the event page, a static file
+and the standings, and post results.
 
 The server runs in its own process (uvicorn as `kolrami serve` runs it: one worker, no access
 log, httptools and uvloop; a SQLite store in a temporary folder) on 127.0.0.1; the clients are
@@ -13,6 +14,10 @@ client of its own, one keep-alive connection per client, opened before the clock
 costs about a millisecond of CPU a request, and on a 2-core machine a load generator that busy
 takes CPU from the server it measures and adds its own queueing to every latency.
 KOLRAMI_BENCH_WEB_SECONDS sets the duration.
+
+Issue 44's targets are read off one run: a result report's p95 at most 2x the event page's p95
+(`report_vs_event_p95`), and the static route's p50 at most the event page's
+(`static_vs_event_p50`).
 """
 
 from __future__ import annotations
@@ -113,6 +118,8 @@ async def _run(base: str, eid: int) -> dict[str, Any]:
 
     reads: list[float] = []
     writes: list[float] = []
+    event_pages: list[float] = []
+    statics: list[float] = []
     counts = {"errors": 0, "conflicts": 0}
     async with httpx.AsyncClient(base_url=base, timeout=30) as login:
         page = await login.get("/login")
@@ -129,6 +136,10 @@ async def _run(base: str, eid: int) -> dict[str, Any]:
         assert token is not None
         csrf = token.group(1)
         round_page = (await login.get(f"/org/events/{eid}/rounds/1")).text
+        public = (await login.get(f"/events/{eid}")).text
+    stylesheet = re.search(r'href="(/static/kolrami\.[0-9a-f]+\.css)"', public)
+    assert stylesheet is not None, "the event page links no hashed stylesheet"
+    static = stylesheet.group(1)
     versus = r'<p class="versus">([^<]+) <span class="v">v</span> ([^<]+)</p>'
     names = re.findall(versus, round_page)
     host, port = base.removeprefix("http://").rsplit(":", 1)
@@ -142,8 +153,16 @@ async def _run(base: str, eid: int) -> dict[str, Any]:
         winner = a
         http = connections[n]
         while time.perf_counter() < stop:
-            start = time.perf_counter()
             try:
+                start = time.perf_counter()
+                got = await http.request("GET", f"/events/{eid}")
+                event_pages.append(time.perf_counter() - start)
+                start = time.perf_counter()
+                got_static = await http.request("GET", static)
+                statics.append(time.perf_counter() - start)
+                if got != 200 or got_static != 200:
+                    counts["errors"] += 1
+                start = time.perf_counter()
                 got = await http.request("GET", f"/events/{eid}/standings")
                 reads.append(time.perf_counter() - start)
                 if got != 200:
@@ -184,7 +203,7 @@ async def _run(base: str, eid: int) -> dict[str, Any]:
     began = time.perf_counter()
     await asyncio.gather(*(client(n) for n in range(CLIENTS)))
     seconds = time.perf_counter() - began
-    every = reads + writes
+    every = reads + writes + event_pages + statics
 
     def ms(values: list[float], q: float) -> float:
         return round(_percentile(values, q) * 1000, 1)
@@ -202,8 +221,19 @@ async def _run(base: str, eid: int) -> dict[str, Any]:
         "standings_p95_ms": ms(reads, 0.95),
         "post_result_p50_ms": ms(writes, 0.50),
         "post_result_p95_ms": ms(writes, 0.95),
+        "event_page_p50_ms": ms(event_pages, 0.50),
+        "event_page_p95_ms": ms(event_pages, 0.95),
+        "static_p50_ms": ms(statics, 0.50),
+        "static_p95_ms": ms(statics, 0.95),
+        # issue 44's targets: at most 2 and at most 1
+        "report_vs_event_p95": _ratio(ms(writes, 0.95), ms(event_pages, 0.95)),
+        "static_vs_event_p50": _ratio(ms(statics, 0.50), ms(event_pages, 0.50)),
         "mean_ms": round(statistics.fmean(every) * 1000, 1) if every else 0.0,
     }
+
+
+def _ratio(a: float, b: float) -> float:
+    return round(a / b, 2) if b else 0.0
 
 
 def web_figures() -> dict[str, Any]:

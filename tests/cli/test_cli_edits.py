@@ -10,6 +10,7 @@ import pytest
 from cli_kit import cup, dump
 
 from kolrami.cli import main
+from kolrami.tournament.store import Store
 
 
 @pytest.fixture
@@ -94,3 +95,24 @@ def test_undrop(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "player", "drop", "Bea", *d]) == 0
     assert main(["tournament", "player", "undrop", "Bea", *d]) == 0
     refused(db, ["tournament", "player", "undrop", "Bea"], "has not dropped", capsys)
+
+
+def test_the_owner_is_removed_only_by_himself_or_after_handing_over(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 44: a co-organizer cannot remove the event's owner (exit 2, nothing changed)."""
+    store = Store(str(db))
+    mara = store.create_organizer("mara", "hash")
+    store.create_organizer("lee", "hash")
+    store.adopt_event("Cup", mara, "organizer mara")
+    store.share_event("Cup", "lee", "organizer mara")
+    store.engine.dispose()
+    d = ["--db", str(db)]
+    remove, hand_over = ["tournament", "organizer", "--remove"], ["tournament", "organizer"]
+    refused(db, [*remove, "mara", "--as", "lee"], "'mara' owns Cup", capsys)
+    refused(db, [*hand_over, "lee", "--hand-over", "--as", "lee"], "only the owner", capsys)
+    refused(db, [*remove, "lee", "--as", "zed"], "no organizer account", capsys)
+    refused(db, [*hand_over, "lee", "--as", "mara"], "--remove or --hand-over", capsys)
+    assert main([*hand_over, "lee", "--hand-over", "--as", "mara", *d]) == 0
+    assert main([*remove, "mara", "--as", "lee", *d]) == 0
+    assert [o["username"] for o in Store(str(db)).co_organizers("Cup")] == ["lee"]

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from cli_tree import leaf_commands
 from kolrami.cli import app
+from kolrami.tournament.store import Store
 
 runner = CliRunner()
 
@@ -101,6 +102,10 @@ RUNS: dict[str, list[str]] = {
     "tournament slips": ["tournament", "slips", "--out", "{tmp}/slips.html", "--db", "{tmp}/t3.db"],
     "tournament swap": ["tournament", "swap", "A", "C", "--db", "{tmp}/t3.db"],  # tables 1 and 2
     "tournament cancel-round": ["tournament", "cancel-round", "--repair", "--db", "{tmp}/t3.db"],
+    # the owner (mara, made below with the store: the CLI makes no accounts) hands Cup over
+    "tournament organizer": [
+        "tournament", "organizer", "lee", "--hand-over", "--as", "mara", "--db", "{tmp}/t3.db"
+    ],
     # the round timer (issue 17), on the round cancel-round paired again
     "tournament timer start": ["tournament", "timer", "start", "--db", "{tmp}/t3.db"],
     "tournament timer pause": ["tournament", "timer", "pause", "--db", "{tmp}/t3.db"],
@@ -146,6 +151,13 @@ def test_every_command_prints_json(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         if name == "tournament pair":  # a second player, to pair with and later drop
             dev = ["Dev", "--fleet", "presets:klingon-strike", "--db", f"{tmp_path}/t.db"]
             runner.invoke(app, ["tournament", "player", "add", *dev])
+        if name == "tournament organizer":  # two accounts run Cup, mara owns it
+            store = Store(f"{tmp_path}/t3.db")
+            mara = store.create_organizer("mara", "hash")
+            store.create_organizer("lee", "hash")
+            store.adopt_event("Cup", mara, "organizer mara")
+            store.share_event("Cup", "lee", "organizer mara")
+            store.engine.dispose()
         for setup in SETUP.get(name, []):
             done = runner.invoke(app, [a.replace("{tmp}", str(tmp_path)) for a in setup])
             assert done.exit_code == 0, f"{name}: {done.output}"
@@ -164,6 +176,7 @@ def test_every_command_prints_json(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert printed["fleet new"]["ships"][0]["class"] == "star-hawk"
     assert printed["captains"][0]["name"] == "admiral"
     assert printed["fleet export"]["fleetx"]["ships"]
+    assert printed["tournament organizer"] == {"owner": "lee"}
 
 
 def test_version_as_json() -> None:

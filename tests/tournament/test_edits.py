@@ -190,12 +190,47 @@ def test_co_organizers_share_and_remove(store: Store) -> None:
         store.share_event("Cup", "lee", "organizer mara")
     with pytest.raises(InvalidInputError, match="no organizer account 'zed'"):
         store.share_event("Cup", "zed", "organizer mara")
-    store.unshare_event("Cup", "mara", "organizer lee")
+    store.hand_over("Cup", "lee", "organizer mara", mara)
+    store.unshare_event("Cup", "mara", "organizer lee", lee)
     with pytest.raises(InvalidInputError, match="only organizer"):
-        store.unshare_event("Cup", "lee", "organizer lee")
+        store.unshare_event("Cup", "lee", "organizer lee", lee)
     log = [(c["who"], c["what"]) for c in store.corrections("Cup")]
     assert ("organizer mara", "organizer mara shared Cup with organizer lee") in log
+    assert ("organizer mara", "organizer mara handed Cup over to organizer lee") in log
     assert ("organizer lee", "organizer lee removed organizer mara from Cup") in log
+
+
+def test_the_owner_is_removed_only_by_himself_or_after_handing_over(store: Store) -> None:
+    """Issue 44: a co-organizer cannot remove the event's owner nor take it over."""
+    mara = store.create_organizer("mara", "hash")
+    lee = store.create_organizer("lee", "hash")
+    kim = store.create_organizer("kim", "hash")
+    store.adopt_event("Cup", mara, "organizer mara")
+    store.share_event("Cup", "lee", "organizer mara")
+    store.share_event("Cup", "kim", "organizer mara")
+    assert [o["username"] for o in store.co_organizers("Cup") if o["owner"]] == ["mara"]
+    before = _everything(store)
+    with pytest.raises(InvalidInputError, match="'mara' owns Cup: only mara can leave it"):
+        store.unshare_event("Cup", "mara", "organizer lee", lee)
+    with pytest.raises(InvalidInputError, match="only the owner of Cup can hand it over"):
+        store.hand_over("Cup", "lee", "organizer lee", lee)
+    with pytest.raises(InvalidInputError, match="'zed' is not an organizer of Cup"):
+        store.hand_over("Cup", "zed", "organizer mara", mara)
+    assert _everything(store) == before
+    assert sorted(store.organizers_of("Cup")) == sorted([mara, lee, kim])
+    store.unshare_event("Cup", "kim", "organizer lee", lee)  # a co-organizer: anyone running it
+    store.unshare_event("Cup", "mara", "organizer mara", mara)  # himself: the next one owns it
+    assert [(o["username"], o["owner"]) for o in store.co_organizers("Cup")] == [("lee", True)]
+    assert "lee owns Cup now" in [c["what"] for c in store.corrections("Cup")]
+
+
+def test_an_owner_removing_his_account_leaves_the_event_owned(store: Store) -> None:
+    mara = store.create_organizer("mara", "hash")
+    store.create_organizer("lee", "hash")
+    store.adopt_event("Cup", mara, "organizer mara")
+    store.share_event("Cup", "lee", "organizer mara")
+    store.remove_organizer(mara)
+    assert [(o["username"], o["owner"]) for o in store.co_organizers("Cup")] == [("lee", True)]
 
 
 def test_standings_as_csv(store: Store) -> None:
@@ -212,4 +247,20 @@ def test_standings_as_csv(store: Store) -> None:
         top.player.replace("=", "'=", 1),
         str(top.battle_points),
         str(top.fleet_points),
+    ]
+
+
+def test_registering_and_pairing_are_audit_lines(tmp_path: Path) -> None:
+    """Issue 44: the corrections log says who registered each player and paired each round."""
+    store = Store(str(tmp_path / "audit.db"))
+    store.create_event("Cup", seed=3)
+    for i, preset in enumerate(PRESETS[:4]):
+        store.add_player("Cup", f"P{i}", load_fleet(f"presets:{preset}"), who="organizer mara")
+    store.pair_next_round("Cup", "organizer lee")
+    store.add_player("Cup", "Late", load_fleet(f"presets:{PRESETS[0]}"), who="organizer mara")
+    log = [(c["who"], c["what"]) for c in store.corrections("Cup")]
+    assert log == [
+        *(("organizer mara", f"P{i} registered") for i in range(4)),
+        ("organizer lee", "round 1 paired (2 tables)"),
+        ("organizer mara", "Late registered, a late entry from round 2"),
     ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -57,6 +58,19 @@ BAD = [
     ("rounds.0.0.fp_a", 10**12, "rounds.0.0.fp_a"),
     ("rounds.0.0.a", "Nobody", "not one of the export's players"),
     ("rounds.0.0.table", 10**30, "rounds.0.0.table"),
+    ("event.venue", "v" * 201, "event.venue"),
+    ("event.self_registration", "yes", "event.self_registration"),
+    ("timers", [{"round": 1, "started_at": "9999-12-31T23:59:00"}], "a time from 2000"),
+    ("timers", [{"round": 1, "started_at": "2026-11-30T19:00:00+05:00"}], "without a zone"),
+    ("timers", [{"round": 1, "started_at": "soon"}], "timers.0.started_at"),
+    ("timers", [{"round": 1, "started_at": "2026-11-30T19:00:00", "added_minutes": 10**6}], "le"),
+    ("timers", [{"round": 2, "started_at": "2026-11-30T19:00:00"}], "not a paired round"),
+    ("timers", [{"round": 1, "added_minutes": 5}], "never started"),
+    (
+        "timers",
+        [{"round": 1, "started_at": "2026-11-30T19:00:00", "paused_at": "2026-11-30T18:00:00"}],
+        "paused before it was started",
+    ),
 ]
 
 
@@ -79,6 +93,30 @@ def test_the_good_export_still_imports(
     other = Store(new_db("other"))
     assert other.import_event(export) == "Nov"
     assert [p["name"] for p in other.players("Nov")] == ["P0", "P1", "P2", "P3"]
+
+
+def test_the_timer_venue_and_join_settings_round_trip(
+    db: str, new_db: Callable[[str], str]
+) -> None:
+    """Issue 44: the export carries each round's timer, the venue and self-registration, and
+    the import puts them back."""
+    store = Store(db)
+    store.create_event("Nov", "2026-11-30", seed=3)
+    for i, preset in enumerate(FLEETS):
+        store.add_player("Nov", f"P{i}", load_fleet(preset))
+    store.pair_next_round()
+    store.set_public_settings("Nov", "The Dice Tower", True, "organizer")
+    store.start_timer("Nov", now=datetime(2026, 11, 30, 19, 0))
+    store.pause_timer("Nov", now=datetime(2026, 11, 30, 19, 10))
+    store.resume_timer("Nov", now=datetime(2026, 11, 30, 19, 15))
+    store.add_time("Nov", 7, now=datetime(2026, 11, 30, 19, 20))
+    doc = json.loads(json.dumps(store.export(), default=str))
+    other = Store(new_db("other"))
+    other.import_event(doc)
+    assert other.public_settings("Nov") == {"venue": "The Dice Tower", "self_registration": True}
+    at = datetime(2026, 11, 30, 19, 30)
+    assert other.timer("Nov", now=at) == store.timer("Nov", now=at)
+    assert other.export()["timers"] == store.export()["timers"] == doc["timers"]
 
 
 def test_a_winner_must_have_played_at_the_table(

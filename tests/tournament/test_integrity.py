@@ -244,15 +244,21 @@ def test_an_import_keeps_the_times_of_the_corrections(
     ]
 
 
-@pytest.mark.sqlite_only("builds a 0003 database with SQLite's own statements")
-def test_a_database_from_before_upgrades(tmp_path: Path) -> None:
+def _database_at(tmp_path: Path, revision: str) -> Path:
+    """A SQLite store built by the migrations up to `revision` only."""
     db = tmp_path / "old.db"
     engine = create_engine(f"sqlite:///{db}")
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "0003")
+        command.upgrade(config, revision)
+    return db
+
+
+@pytest.mark.sqlite_only("builds a 0003 database with SQLite's own statements")
+def test_a_database_from_before_upgrades(tmp_path: Path) -> None:
+    db = _database_at(tmp_path, "0003")
     fleet = load_fleet("presets:klingon-raiders").model_dump_json()
     with sqlite3.connect(db) as c:
         c.execute(
@@ -271,9 +277,36 @@ def test_a_database_from_before_upgrades(tmp_path: Path) -> None:
         )
     store = Store(str(db))
     with sqlite3.connect(db) as c:
-        assert c.execute("SELECT version_num FROM alembic_version").fetchone() == ("0006a",)
+        assert c.execute("SELECT version_num FROM alembic_version").fetchone() == ("0007",)
         keys = c.execute("SELECT name_key FROM players ORDER BY id").fetchall()
     assert keys == [("ann",), ("bob",)]
     assert store.state("Old").roll_offs == ()  # an old roll-off names no tie: it settles none
     with pytest.raises(InvalidInputError, match="looks like"):
         store.add_player("Old", "ANN", load_fleet("presets:klingon-raiders"))
+
+
+@pytest.mark.sqlite_only("builds a 0006a database with SQLite's own statements")
+def test_events_shared_before_0007_are_owned_by_their_first_account(tmp_path: Path) -> None:
+    db = _database_at(tmp_path, "0006a")
+    with sqlite3.connect(db) as c:
+        for eid, name in ((1, "Old"), (2, "Other")):
+            c.execute(
+                "INSERT INTO events (id, name, date, sp_limit, scenario, rounds, round_minutes,"
+                " seed, titles, faction_surcharge, created_at) VALUES (?, ?, '', 300,"
+                " 'peak-performance', 3, 60, 1, '[\"Admiral\"]', 0, '2026-01-01 00:00:00')",
+                (eid, name),
+            )
+        for oid, name in ((1, "ann"), (2, "bob"), (3, "cy")):
+            c.execute(
+                "INSERT INTO organizers (id, username, password_hash, created_at)"
+                " VALUES (?, ?, 'x', '2026-01-01 00:00:00')",
+                (oid, name),
+            )
+        for eid, oid in ((1, 2), (1, 3), (2, 1), (2, 3)):
+            c.execute("INSERT INTO event_organizers VALUES (?, ?)", (eid, oid))
+    store = Store(str(db))
+    owners = {
+        name: [o["username"] for o in store.co_organizers(name) if o["owner"]]
+        for name in ("Old", "Other")
+    }
+    assert owners == {"Old": ["bob"], "Other": ["ann"]}

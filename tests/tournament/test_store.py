@@ -42,7 +42,7 @@ def test_migrations_build_the_schema(db: str) -> None:
         "alembic_version",
     } <= tables
     with store.engine.connect() as c:
-        assert c.execute(text("select version_num from alembic_version")).scalar() == "0006a"
+        assert c.execute(text("select version_num from alembic_version")).scalar() == "0007"
     Store(db)  # opening again is a no-op upgrade
 
 

@@ -92,6 +92,23 @@ def test_bad_timer_input_is_one_line_and_changes_nothing(
     assert after == before
 
 
+def test_added_minutes_are_capped_per_round(db: str) -> None:
+    """Issue 44: the organizer's added minutes have a total per round, not only per go."""
+    store = paired(db)
+    store.start_timer("Nov", now=at(0))
+    store.add_time("Nov", 120, now=at(1))
+    with pytest.raises(
+        InvalidInputError,
+        match="has 120 minutes added already and a round takes at most 180 in all: add at most 60",
+    ):
+        store.add_time("Nov", 61, now=at(1))
+    store.add_time("Nov", 60, now=at(1))
+    assert store.timer("Nov", now=at(1)).added_minutes == 180
+    with pytest.raises(InvalidInputError, match="enter its results to end it"):
+        store.add_time("Nov", 1, now=at(2))
+    assert store.timer("Nov", now=at(2)).added_minutes == 180
+
+
 def test_no_timer_before_round_one_and_no_pause_before_the_start(db: str) -> None:
     store = Store(db)
     store.create_event("Nov")

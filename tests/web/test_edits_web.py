@@ -145,6 +145,25 @@ def test_share_with_a_co_organizer(app: FastAPI) -> None:
     assert lee.client.get(f"/org/events/{eid}").status_code == 404
 
 
+def test_a_co_organizer_cannot_remove_the_owner(app: FastAPI) -> None:
+    """Issue 44: the event's creator is removed only by himself or after handing it over."""
+    desk = organizer(app)
+    eid = new_event(desk, players=2)
+    lee = organizer(app, "lee")
+    assert desk.post(f"/org/events/{eid}/organizers", {"username": "lee"}).status_code == 303
+    lee.refresh(f"/org/events/{eid}/organizers")
+    refused(lee, app, f"/org/events/{eid}/organizers/remove", {"username": "mara"}, "owns")
+    refused(lee, app, f"/org/events/{eid}/organizers/owner", {"username": "lee"}, "only the owner")
+    assert "Hand the event over" not in text(lee.client.get(f"/org/events/{eid}/organizers"))
+    page = text(desk.client.get(f"/org/events/{eid}/organizers"))
+    assert "Hand the event over" in page
+    desk.refresh(f"/org/events/{eid}/organizers")
+    assert desk.post(f"/org/events/{eid}/organizers/owner", {"username": "lee"}).status_code == 303
+    lee.refresh(f"/org/events/{eid}/organizers")
+    assert lee.post(f"/org/events/{eid}/organizers/remove", {"username": "mara"}).status_code == 303
+    assert desk.client.get(f"/org/events/{eid}").status_code == 404
+
+
 def test_build_check_from_the_phone(app: FastAPI) -> None:
     desk = organizer(app)
     eid = new_event(desk, players=4)

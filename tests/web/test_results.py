@@ -397,3 +397,22 @@ def test_a_result_for_a_table_that_is_not_there_is_refused(
         assert response.status_code == status, (number, at)
         assert message in text(response)
     assert store.export(name) == before
+
+
+def test_standings_with_one_sides_report_are_provisional(
+    app: FastAPI, paired: tuple[Desk, int, Store, str]
+) -> None:
+    """Issue 44: while a table has one side's report only, the standings say so."""
+    desk, eid, store, name = paired
+    g = table(store, name)
+    assert "Provisional" not in text(desk.client.get(f"/events/{eid}/standings"))
+    fp = points(store, name, g)
+    p = phone(app, eid)
+    assert report(p, eid, g, fp, desk.pins[g["a"]]).status_code == 303
+    page = text(desk.client.get(f"/events/{eid}/standings"))
+    assert f"Provisional: table {g['table']} of round 1 has only one side's report" in page
+    assert f"{g['a']} (provisional)" in page
+    assert f"{g['b']} (provisional)" in page
+    (r,) = store.reports(name)
+    assert p.post(f"/events/{eid}/reports/{r['id']}", {"pin": desk.pins[g["b"]]}).status_code == 200
+    assert "provisional" not in text(desk.client.get(f"/events/{eid}/standings")).lower()

@@ -252,6 +252,7 @@ def player_add_cmd(
     name: PlayerArg,
     fleet: FleetOpt,
     email: Annotated[str, typer.Option(help="Email (FBS-01).")] = "",
+    who: WhoOpt = "organizer",
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
@@ -259,7 +260,7 @@ def player_add_cmd(
     """Register a player with his fleet (OP-11); after round 1 he joins as a late entry."""
     store = _store(db)
     chosen = load_any(fleet)
-    store.add_player(event, name, chosen, email)
+    store.add_player(event, name, chosen, email, who=who)
     if as_json:  # the event's name read only for the JSON
         print_json({"event": store.state(event).name, "player": name.strip(), "fleet": chosen.name})
         return
@@ -282,6 +283,7 @@ def player_drop_cmd(
 
 @command(tournament_app, "pair")
 def pair_cmd(
+    who: WhoOpt = "organizer",
     event: EventName = None,
     base: BaseOpt = "",
     db: Db = None,
@@ -290,7 +292,7 @@ def pair_cmd(
     """Pair the next round (round 1 at random; then Swiss by Battle and Fleet Points)."""
     _check_base(base)  # before anything is written
     store = _store(db)
-    pairing = store.pair_next_round(event)
+    pairing = store.pair_next_round(event, who)
     links = _links(store, event, base)
     if as_json:
         print_json({**_pairing_json(pairing), **links})
@@ -527,6 +529,47 @@ def swap_cmd(
     out.print(f"Swapped {pair[0]} and {pair[1]}.")
     for w in warnings:
         out.print(f"[yellow]Warning:[/yellow] {w}")
+
+
+AsOrganizer = Annotated[
+    str, typer.Option("--as", help="The organizer account making the change (logged).")
+]
+
+
+def _account(store: Any, username: str) -> int:
+    """The id of the organizer account `username` (the one making a change)."""
+    found = store.organizer(username)
+    if found is None:
+        raise InvalidInputError(
+            f"--as {quoted(username, 80)}: no organizer account of that name; name yours"
+        )
+    return int(found[0])
+
+
+@command(tournament_app, "organizer")
+def organizer_cmd(
+    username: Annotated[str, typer.Argument(help="The co-organizer's account.")],
+    acting: AsOrganizer,
+    remove: Annotated[bool, typer.Option("--remove", help="Remove him from the event.")] = False,
+    hand_over: Annotated[
+        bool, typer.Option("--hand-over", help="Hand the event over to him (its owner only).")
+    ] = False,
+    event: EventName = None,
+    db: Db = None,
+    as_json: AsJson = False,
+) -> None:
+    """Remove a co-organizer from the event, or hand the event over to him. Its owner is
+    removed only by himself or once he has handed the event over."""
+    if remove == hand_over:
+        raise InvalidInputError("tournament organizer: say --remove or --hand-over (one of them)")
+    store = _store(db)
+    by, who, name = _account(store, acting), f"organizer {acting.strip()}", username.strip()
+    if remove:
+        store.unshare_event(event, name, who, by)
+        answer(as_json, {"removed": name}, f"Removed organizer {name}.")
+    else:
+        owner = store.hand_over(event, name, who, by)
+        answer(as_json, {"owner": owner}, f"{owner} owns the event now.")
 
 
 @command(tournament_app, "result")

@@ -6,9 +6,18 @@ fail."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationError,
+    field_validator,
+)
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import parse_fleet
@@ -21,6 +30,7 @@ from kolrami.tournament.scoring import (
     MAX_SP_LIMIT,
     check_event_settings,
 )
+from kolrami.tournament.services.timer import MAX_ROUND_ADDED_MINUTES
 
 #: how an export names itself
 FORMAT = "event/1"
@@ -50,6 +60,9 @@ class _Settings(BaseModel):
     ]
     faction_surcharge: Annotated[StrictInt, Field(ge=0, le=MAX_SP_LIMIT)] = 0
     max_resets: StrictInt | None = None
+    #: the venue and whether players may ask to join from their phones (issue 44)
+    venue: Annotated[str, Field(max_length=LINE)] = ""
+    self_registration: StrictBool = False
 
 
 class _Player(BaseModel):
@@ -96,6 +109,33 @@ class _Correction(BaseModel):
     at: Annotated[str, Field(max_length=SHORT)] | None = None
 
 
+#: the years a timer's times may name: a page adds the round's length to them
+EARLIEST, LATEST = 2000, 3000
+
+
+class _Timer(BaseModel):
+    """A round's timer as the export keeps it (issue 44): times in UTC, ISO 8601."""
+
+    model_config = _LOOSE
+    round: Round
+    started_at: Annotated[str, Field(max_length=SHORT)] | None = None
+    paused_at: Annotated[str, Field(max_length=SHORT)] | None = None
+    paused_seconds: Annotated[StrictInt, Field(ge=0, le=10**8)] = 0
+    added_minutes: Annotated[StrictInt, Field(ge=0, le=MAX_ROUND_ADDED_MINUTES)] = 0
+
+    @field_validator("started_at", "paused_at")
+    @classmethod
+    def _time(cls, text: str | None) -> str | None:
+        if text is None:
+            return None
+        at = datetime.fromisoformat(text)  # a ValueError is pydantic's "value error"
+        if at.tzinfo is not None:
+            raise ValueError("a time in UTC without a zone, as the export writes it")
+        if not EARLIEST <= at.year <= LATEST:
+            raise ValueError(f"a time from {EARLIEST} to {LATEST}")
+        return text
+
+
 class _Export(BaseModel):
     model_config = _LOOSE
     kolrami: str
@@ -106,6 +146,7 @@ class _Export(BaseModel):
     ]
     roll_offs: Annotated[list[_RollOff], Field(max_length=5_000)] | dict[str, StrictInt] = []
     corrections: Annotated[list[_Correction], Field(max_length=100_000)] = []
+    timers: Annotated[list[_Timer], Field(max_length=MAX_ROUNDS)] = []
 
 
 def checked(doc: Any, source: str = "the event export") -> dict[str, Any]:
@@ -148,6 +189,7 @@ def checked(doc: Any, source: str = "the event export") -> dict[str, Any]:
     names = _players(export, source)
     for number, games in enumerate(export.rounds, start=1):
         _games(games, number, names, source)
+    _timers(export, source)
     out = export.model_dump()
     out["event"]["name"] = clean_name(ev.name, "the event")
     return out
@@ -202,3 +244,22 @@ def _games(games: list[_Game], number: int, names: set[str], source: str) -> Non
                 raise InvalidInputError(f"{where}: {side!r} is not one of the export's players")
         if g.winner and g.winner not in (g.a, g.b):
             raise InvalidInputError(f"{where}: the winner {g.winner!r} did not play at this table")
+
+
+def _timers(export: _Export, source: str) -> None:
+    """Each timer names a paired round once; a pause starts after the start."""
+    seen: set[int] = set()
+    for i, t in enumerate(export.timers):
+        where = f"{source}: timers[{i}]"
+        if t.round > len(export.rounds) or t.round in seen:
+            raise InvalidInputError(
+                f"{where}: round {t.round} is not a paired round of the export, or is listed "
+                "twice; export the event again"
+            )
+        seen.add(t.round)
+        if t.started_at is None and (
+            t.paused_at is not None or t.paused_seconds or t.added_minutes
+        ):
+            raise InvalidInputError(f"{where}: a timer never started has no pause nor added time")
+        if t.paused_at is not None and t.started_at is not None and t.paused_at < t.started_at:
+            raise InvalidInputError(f"{where}: paused before it was started")

@@ -216,6 +216,9 @@ class EventOrganizerRow(Base):
 
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), primary_key=True)
     organizer_id: Mapped[int] = mapped_column(ForeignKey("organizers.id"), primary_key=True)
+    #: The one link of an event that owns it (migration 0007): the owner is removed only by
+    #: himself or after handing the event over (services/edits.py).
+    owner: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ResultReportRow(Base):

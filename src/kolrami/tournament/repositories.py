@@ -121,6 +121,11 @@ _OPEN_REPORTS_OF = select(ResultReportRow).where(
 )
 
 
+def columns(row: object, *names: str) -> dict[str, Any]:
+    """These columns of a row, by name: what the pages and the export list of it."""
+    return {name: getattr(row, name) for name in names}
+
+
 class Events:
     """Events: found by name (loosely, with a suggestion) or id, and their settings."""
 
@@ -182,22 +187,22 @@ class Events:
     def settings(e: EventRow) -> dict[str, Any]:
         """An event's settings, as the pages and the export show them."""
         return {
-            "name": e.name,
-            "date": e.date,
-            "sp_limit": e.sp_limit,
-            "scenario": e.scenario,
-            "rounds": e.rounds,
-            "round_minutes": e.round_minutes,
-            "seed": e.seed,
+            **columns(e, "name", "date", "sp_limit", "scenario", "rounds", "round_minutes"),
+            **columns(e, "seed", "faction_surcharge", "max_resets"),
             "titles": json.loads(e.titles),
-            "faction_surcharge": e.faction_surcharge,
-            "max_resets": e.max_resets,
         }
 
     def organizers(self, e: EventRow) -> list[int]:
         """Ids of the organizers who run an event in the web app (empty: made by the CLI)."""
         query = select(EventOrganizerRow.organizer_id).where(EventOrganizerRow.event_id == e.id)
         return list(self.session.scalars(query))
+
+    def owner(self, e: EventRow) -> int | None:
+        """The id of the organizer who owns an event (None: nobody runs it in the web app)."""
+        query = select(EventOrganizerRow.organizer_id).where(
+            EventOrganizerRow.event_id == e.id, EventOrganizerRow.owner.is_(True)
+        )
+        return self.session.scalars(query).first()
 
     def owners(self) -> dict[int, list[int]]:
         """Every event's organizers, by event id."""
@@ -271,11 +276,7 @@ class Players:
     def row(p: PlayerRow) -> dict[str, Any]:
         """A player as the pages list him."""
         return {
-            "id": p.id,
-            "name": p.name,
-            "email": p.email,
-            "joined_round": p.joined_round,
-            "dropped_after": p.dropped_after,
+            **columns(p, "id", "name", "email", "joined_round", "dropped_after"),
             "has_pin": p.pin_hash is not None,
         }
 

@@ -508,6 +508,7 @@ class Store:
     co_organizers = _use_case(edits.co_organizers, write=False)
     share_event = _use_case(edits.share_event)
     unshare_event = _use_case(edits.unshare_event)
+    hand_over = _use_case(edits.hand_over)
     # results: recording, verifying, correcting; the players' reports
     record_result = _use_case(results.record_result)
     verify = _use_case(results.verify)

@@ -17,17 +17,18 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import AsyncIterator, Collection, Mapping
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from urllib.parse import quote, urlsplit
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament.store import Store, Unit
+from kolrami.web.forms import FleetForm, from_text, from_upload
 from kolrami.web.security import Throttle, new_token, same_token
 
 CSRF_FIELD = "csrf_token"
@@ -173,6 +174,49 @@ async def require_organizer(request: Request) -> Organizer:
 
 OrganizerDep = Annotated[Organizer, Depends(require_organizer)]
 
+# The form fields the routers take, named by the most characters each reads (a longer value is
+# refused before the handler runs): a line (a name, a password), a word (a number, an action),
+# a fleet as text (a share string, FleetX, a paper list).
+Line = Annotated[str, Form(max_length=200)]
+Word = Annotated[str, Form(max_length=10)]
+FleetText = Annotated[str, Form(max_length=100_000)]
+Email = Annotated[str, Form(max_length=300)]
+#: a registered player's name, as a results or pairing form names him
+PlayerName = Annotated[str, Form(max_length=200)]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEntry:
+    """A registration form, the organizer's or a player's own from his phone: the name, the
+    email, the fleet as typed, and the fleet read from it or from the uploaded file."""
+
+    name: str
+    email: str
+    fleet: str
+    form: FleetForm
+
+    @property
+    def values(self) -> dict[str, str]:
+        """What the form shows again when it is refused."""
+        return {"name": self.name, "email": self.email, "fleet": self.fleet}
+
+
+async def player_entry(
+    name: Line = "",
+    email: Email = "",
+    fleet: FleetText = "",
+    upload: Annotated[UploadFile | None, File()] = None,
+) -> PlayerEntry:
+    """The registration form of this request; an uploaded file wins over the pasted text."""
+    if upload is not None and upload.filename:
+        form = from_upload(await upload.read(), upload.filename)
+    else:
+        form = from_text(fleet)
+    return PlayerEntry(name, email, fleet, form)
+
+
+PlayerEntryForm = Annotated[PlayerEntry, Depends(player_entry)]
+
 
 #: The largest id a row can have (SQLite's integers are 64-bit): a larger number in a URL is
 #: no event, not a number for the database to overflow on.
@@ -209,6 +253,39 @@ async def owned_event(eid: int, org: OrganizerDep, request: Request) -> EventRef
 
 
 OwnedEvent = Annotated[EventRef, Depends(owned_event)]
+
+
+_T = TypeVar("_T")
+
+
+def found(item: _T | None, message: str) -> _T:
+    """`item`, or a 404 saying `message` when there is none (a player, a report by its id)."""
+    if item is None:
+        raise HTTPException(404, message)
+    return item
+
+
+@dataclass(frozen=True, slots=True)
+class Counter:
+    """An organizer's request about one of the events he runs: the event, the organizer, the
+    request and the store (what most of the counter's routes take, as one parameter)."""
+
+    ev: EventRef
+    org: Organizer
+    request: Request
+
+    @property
+    def store(self) -> Store:
+        """The app's store."""
+        return web(self.request).store
+
+
+def counter(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Counter:
+    """The event of the URL, one the logged-in organizer runs, with him."""
+    return Counter(ev, org, request)
+
+
+AtCounter = Annotated[Counter, Depends(counter)]
 
 
 async def public_event(eid: int, request: Request) -> EventRef:
@@ -303,18 +380,3 @@ def safe_next(target: str | None) -> str:
     if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
         return "/org"
     return target
-
-
-def field_error(
-    exc: InvalidInputError,
-    fields: Collection[str],
-    default: str = "form",
-    renamed: Mapping[str, str] | None = None,
-) -> dict[str, str]:
-    """A refused write's message under the form field it is about: the error's `field` (as
-    the store names it; `renamed` gives the form's own name where the two differ) when the form
-    has that field, else under `default` (the form's message area)."""
-    name = exc.field
-    if name is not None and renamed:
-        name = renamed.get(name, name)
-    return {name if name is not None and name in fields else default: str(exc)}

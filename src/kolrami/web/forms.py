@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -256,3 +256,18 @@ def from_rows(values: Mapping[str, str]) -> tuple[FleetForm, dict[int, int]]:
         except KolramiError as exc:
             form.add("fleet", str(exc))
     return form, field_of
+
+
+def field_error(
+    exc: InvalidInputError,
+    fields: Collection[str],
+    default: str = "form",
+    renamed: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """A refused write's message under the form field it is about: the error's `field` (as
+    the store names it; `renamed` gives the form's own name where the two differ) when the form
+    has that field, else under `default` (the form's message area)."""
+    name = exc.field
+    if name is not None and renamed:
+        name = renamed.get(name, name)
+    return {name if name is not None and name in fields else default: str(exc)}

@@ -160,17 +160,28 @@ class EventView:
             raise HTTPException(404, f"round {number}{of} is not paired yet")
         return self.rounds[number - 1]
 
+    def table(self, number: int, table: int) -> Table:
+        """Table `table` of round `number`, or a 404 when there is no such table."""
+        found = next((t for t in self.paired(number).tables if t.table == table), None)
+        if found is None:
+            raise HTTPException(404, f"round {number} has no table {table}")
+        return found
+
     @property
     def standing_rows(self) -> list[tuple[str, str, str, int, int, str, int]]:
         """The standings table's rows as plain values (the standings_row macro's arguments):
-        rank ('=2' when shared), title, player (marked when dropped), Battle Points, Fleet
-        Points, Fleet Points by round, byes."""
+        rank ('=2' when shared), title, player (marked when dropped, and provisional while
+        his table has one side's report only), Battle Points, Fleet Points, Fleet Points by
+        round, byes."""
         shared = {s.rank for s in self.standings if s.tied}
+        waiting = {p for t in self.provisional for p in (t.a, t.b)}
         return [
             (
                 f"={s.rank}" if s.rank in shared else str(s.rank),
                 s.title,
-                s.player + (" (dropped)" if s.dropped else ""),
+                s.player
+                + (" (dropped)" if s.dropped else "")
+                + (" (provisional)" if s.player in waiting else ""),
                 s.battle_points,
                 s.fleet_points,
                 " / ".join(str(fp) for fp in s.fp_by_round),
@@ -178,6 +189,15 @@ class EventView:
             )
             for s in self.standings
         ]
+
+    @property
+    def provisional(self) -> list[Table]:
+        """The current round's tables with one side's report or result only (issue 44): the
+        standings leave it out until the other side confirms, so they are provisional."""
+        current = self.current
+        if current is None or current.complete:
+            return []
+        return [t for t in current.tables if t.status in ("reported", "partial")]
 
     @property
     def played(self) -> int:

@@ -93,8 +93,10 @@ def set_password_hash(s: Session, organizer_id: int, password_hash: str) -> None
 
 def remove_organizer(s: Session, organizer_id: int) -> list[str]:
     """Remove an organizer account with its sessions; never the last one (the store would
-    have nobody to log in). The events it ran alone are run by nobody in the web app until
-    another organizer takes them over; returns their names."""
+    have nobody to log in). Only the account itself asks (its own account page), so an event
+    it owns with others passes to the next of them (the lowest id). The events it ran alone
+    are run by nobody in the web app until another organizer takes them over; returns their
+    names."""
     accounts = Accounts(s)
     row = accounts.get(organizer_id)
     if row is None:
@@ -110,11 +112,22 @@ def remove_organizer(s: Session, organizer_id: int) -> list[str]:
     ):
         e = s.get(EventRow, link.event_id)
         others = s.scalars(
-            select(EventOrganizerRow).where(
+            select(EventOrganizerRow)
+            .where(
                 EventOrganizerRow.event_id == link.event_id,
                 EventOrganizerRow.organizer_id != organizer_id,
             )
+            .order_by(EventOrganizerRow.organizer_id)
         ).first()
+        if e is not None and others is not None and link.owner:  # he leaves: the next one owns
+            others.owner = True
+            successor = accounts.get(others.organizer_id)
+            Audit(s).log(
+                e,
+                f"organizer {row.username}",
+                f"organizer {row.username}'s account was removed; "
+                f"{successor.username if successor else 'another organizer'} owns {e.name} now",
+            )
         if e is not None and others is None:
             left.append(e.name)
             Audit(s).log(
@@ -135,5 +148,5 @@ def adopt_event(s: Session, event_name: str | None, organizer_id: int, who: str)
     e = events.named(event_name)
     if events.organizers(e):
         raise InvalidInputError(f"{e.name} is run by another organizer already")
-    s.add(EventOrganizerRow(event_id=e.id, organizer_id=organizer_id))
+    s.add(EventOrganizerRow(event_id=e.id, organizer_id=organizer_id, owner=True))
     Audit(s).log(e, who, f"{who} runs {e.name} from now on")

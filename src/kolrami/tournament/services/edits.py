@@ -32,11 +32,14 @@ from kolrami.tournament.services.standings import event_state
 
 
 def co_organizers(s: Session, event_name: str | None) -> list[dict[str, Any]]:
-    """The organizer accounts that run an event in the web app: id and user name."""
+    """The organizer accounts that run an event in the web app: id, user name and whether
+    it owns the event."""
     events, accounts = Events(s), Accounts(s)
-    rows = [accounts.get(i) for i in events.organizers(events.named(event_name))]
+    e = events.named(event_name)
+    owner = events.owner(e)
+    rows = [accounts.get(i) for i in events.organizers(e)]
     return sorted(
-        ({"id": r.id, "username": r.username} for r in rows if r is not None),
+        ({"id": r.id, "username": r.username, "owner": r.id == owner} for r in rows if r),
         key=lambda r: str(r["username"]).lower(),
     )
 
@@ -59,26 +62,69 @@ def share_event(s: Session, event_name: str | None, username: str, who: str) -> 
     return account.username
 
 
-def unshare_event(s: Session, event_name: str | None, username: str, who: str) -> None:
-    """An organizer account stops running an event; never the last one (nobody could open
-    it in the web app)."""
-    e = Events(s).named(event_name)
+def _co_organizer(s: Session, e: EventRow, username: str) -> EventOrganizerRow:
+    """The link of the organizer account `username` to an event that it runs."""
     account = Accounts(s).by_name(username.strip())
-    runs = Events(s).organizers(e)
-    if account is None or account.id not in runs:
+    link = None if account is None else s.get(EventOrganizerRow, (e.id, account.id))
+    if link is None:
         raise InvalidInputError(
             f"'{username.strip()[:80]}' is not an organizer of {e.name}", field="username"
         )
+    return link
+
+
+def unshare_event(
+    s: Session, event_name: str | None, username: str, who: str, by: int | None
+) -> None:
+    """An organizer account stops running an event; never the last one (nobody could open
+    it in the web app). The owner is removed only by himself (the next organizer, lowest id
+    first, then owns the event) or once he has handed it over; `by` is the account asking."""
+    e = Events(s).named(event_name)
+    link = _co_organizer(s, e, username)
+    name = username.strip()
+    runs = Events(s).organizers(e)
     if len(runs) == 1:
         raise InvalidInputError(
-            f"'{account.username}' is the only organizer of {e.name}: share it with another "
-            "account first",
+            f"'{name}' is the only organizer of {e.name}: share it with another account first",
             field="username",
         )
-    link = s.get(EventOrganizerRow, (e.id, account.id))
-    assert link is not None  # listed just above
+    if link.owner and by != link.organizer_id:
+        raise InvalidInputError(
+            f"'{name}' owns {e.name}: only {name} can leave it, or hand it over first "
+            "(Hand the event over)",
+            field="username",
+        )
     s.delete(link)
-    Audit(s).log(e, who, f"{who} removed organizer {account.username} from {e.name}")
+    Audit(s).log(e, who, f"{who} removed organizer {name} from {e.name}")
+    if link.owner:
+        successor = min(i for i in runs if i != link.organizer_id)
+        heir = s.get(EventOrganizerRow, (e.id, successor))
+        assert heir is not None  # one of the links listed above
+        heir.owner = True
+        account = Accounts(s).get(successor)
+        Audit(s).log(e, who, f"{account.username if account else successor} owns {e.name} now")
+
+
+def hand_over(s: Session, event_name: str | None, username: str, who: str, by: int | None) -> str:
+    """The owner hands an event over to one of its co-organizers, who owns it from now on
+    (then the former owner can be removed like any co-organizer). Returns the new owner's
+    user name."""
+    e = Events(s).named(event_name)
+    link = _co_organizer(s, e, username)
+    owner = Events(s).owner(e)
+    if owner is None or by != owner:
+        raise InvalidInputError(
+            f"only the owner of {e.name} can hand it over; ask them", field="owner"
+        )
+    if link.owner:
+        raise InvalidInputError(f"'{username.strip()}' owns {e.name} already", field="owner")
+    old = s.get(EventOrganizerRow, (e.id, owner))
+    assert old is not None  # the owner's link, found just above
+    old.owner, link.owner = False, True
+    account = Accounts(s).get(link.organizer_id)
+    assert account is not None  # a link's account (links go with their account)
+    Audit(s).log(e, who, f"{who} handed {e.name} over to organizer {account.username}")
+    return account.username
 
 
 # --- players and fleets before round 1 (OP-12) ------------------------------------------------
@@ -218,7 +264,7 @@ def repair_round(s: Session, event_name: str | None, who: str) -> core.Pairing:
     are now: a drop, a late entry, a drop undone), all in one transaction."""
     e = Events(s).named(event_name)
     cancel_round(s, e.name, who)
-    pairing = pair_next_round(s, e.name)
+    pairing = pair_next_round(s, e.name, who=None)
     Audit(s).log(e.id, who, f"round {pairing.round} paired again")
     return pairing
 

@@ -172,7 +172,7 @@ def approve_join(
     e = Events(s).named(event_name)
     row = _pending(s, e, request_id)
     fleet = read_fleet(json.loads(row.fleet_json), row.name)
-    add_player(s, e.name, row.name, fleet, row.email, pin_hash=pin_hash)
+    add_player(s, e.name, row.name, fleet, row.email, pin_hash=pin_hash, who=None)
     row.status = "approved"
     Audit(s).log(e, who, f"{row.name} registered from a phone request")
     return row.name

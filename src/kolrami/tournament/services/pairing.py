@@ -11,13 +11,15 @@ from sqlalchemy.orm import Session
 from kolrami.errors import InvalidInputError
 from kolrami.tournament import core
 from kolrami.tournament.models import GameRow, RoundRow
-from kolrami.tournament.repositories import Events, Rounds
+from kolrami.tournament.repositories import Audit, Events, Rounds
 from kolrami.tournament.services.standings import event_state
 
 
-def pair_next_round(s: Session, event_name: str | None = None) -> core.Pairing:
+def pair_next_round(
+    s: Session, event_name: str | None = None, who: str | None = "organizer"
+) -> core.Pairing:
     """Pair the next round (OP-02, OP-03, OP-04, OP-05, OP-06, OP-07, OP-08, OP-09), all tables
-    or none."""
+    or none; a line of the event's audit, made by `who` (None: the caller logs it)."""
     e = Events(s).named(event_name)
     state = event_state(s, e)
     number = len(state.rounds) + 1
@@ -50,6 +52,9 @@ def pair_next_round(s: Session, event_name: str | None = None) -> core.Pairing:
     s.flush()
     for table, g in enumerate(pairing.games, start=1):
         s.add(GameRow(round_id=r.id, table=table, a_id=ids[g.a], b_id=ids[g.b] if g.b else None))
+    if who is not None:
+        tables = len(pairing.games)
+        Audit(s).log(e, who, f"round {number} paired ({tables} table{'s' if tables > 1 else ''})")
     return pairing
 
 

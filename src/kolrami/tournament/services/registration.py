@@ -63,7 +63,7 @@ def create_event(
     s.add(row)
     if owner is not None:
         s.flush()
-        s.add(EventOrganizerRow(event_id=row.id, organizer_id=owner))
+        s.add(EventOrganizerRow(event_id=row.id, organizer_id=owner, owner=True))
 
 
 def add_player(
@@ -74,8 +74,10 @@ def add_player(
     email: str = "",
     allow_illegal: bool = False,
     pin_hash: str | None = None,
+    who: str | None = "organizer",
 ) -> list[str]:
-    """Register a player and his fleet (OP-11); a late entry joins at the next round.
+    """Register a player and his fleet (OP-11); a late entry joins at the next round. The
+    registration is a line of the event's audit, made by `who` (None: the caller logs it).
 
     The name is kept cleaned (names.py) and refused when it looks like a registered one.
     The fleet must be legal for the event (FBS-12) unless `allow_illegal`; returns the
@@ -119,6 +121,11 @@ def add_player(
             pin_hash=pin_hash,
         )
     )
+    if who is not None:
+        late = f", a late entry from round {joined}" if joined > 1 else ""
+        Audit(s).log(
+            e, who, f"{name} registered{late}" + (" (fleet not legal)" if problems else "")
+        )
     return problems
 
 

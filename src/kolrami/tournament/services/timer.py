@@ -22,6 +22,9 @@ from kolrami.tournament.repositories import Audit, Events, Rounds, naive_utc
 
 #: The most minutes the organizer may add in one go (a round of 60 plus this is a long night).
 MAX_ADDED_MINUTES = 120
+#: The most minutes a round may be given in all (issue 44: added minutes had no total cap, and
+#: a clock that never ends keeps the whole event waiting).
+MAX_ROUND_ADDED_MINUTES = 180
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,7 +272,8 @@ def add_time(
     who: str = "organizer",
     now: datetime | None = None,
 ) -> Timer:
-    """Give the round extra minutes (1 to MAX_ADDED_MINUTES at a time)."""
+    """Give the round extra minutes (1 to MAX_ADDED_MINUTES at a time, at most
+    MAX_ROUND_ADDED_MINUTES in all)."""
     if (
         isinstance(minutes, bool)
         or not isinstance(minutes, int)
@@ -279,6 +283,18 @@ def add_time(
             f"minutes to add '{minutes}': a whole number from 1 to {MAX_ADDED_MINUTES} (time "
             "is only ever added; to end a round early, enter its results)",
             field="minutes",
+        )
+
+    def refusal(t: Timer) -> str | None:
+        if not t.started:
+            return _not_started(t)
+        room = MAX_ROUND_ADDED_MINUTES - t.added_minutes
+        if minutes <= room:
+            return None
+        return (
+            f"timer has {t.added_minutes} minutes added already and a round takes at most "
+            f"{MAX_ROUND_ADDED_MINUTES} in all: "
+            + (f"add at most {room}" if room else "enter its results to end it")
         )
 
     def add(r: RoundRow, t: Timer) -> None:
@@ -292,7 +308,7 @@ def add_time(
         number,
         who,
         now,
-        _not_started,
+        refusal,
         add,
         lambda t: f"{minutes} minutes added to the timer",
     )

@@ -48,7 +48,11 @@ def export(s: Session, event_name: str | None = None) -> dict[str, Any]:
     ]
     return {
         "kolrami": "event/1",
-        "event": settings(s, e.name),
+        "event": {
+            **settings(s, e.name),
+            "venue": e.venue,
+            "self_registration": bool(e.self_registration),
+        },
         "players": players,
         "rounds": [games(s, e.name, n) for n in range(1, len(state.rounds) + 1)],
         "roll_offs": [
@@ -63,6 +67,22 @@ def export(s: Session, event_name: str | None = None) -> dict[str, Any]:
         ],
         "corrections": Audit(s).lines(e),
         "standings": [core.standing_json(x) for x in state.standings()],
+        "timers": [_timer_json(r) for r in e.round_rows if r.timer_started_at is not None],
+    }
+
+
+def _time(at: datetime | None) -> str | None:
+    return None if at is None else at.isoformat()
+
+
+def _timer_json(r: RoundRow) -> dict[str, Any]:
+    """A round's timer in the export (UTC without a zone, as the store keeps it)."""
+    return {
+        "round": r.number,
+        "started_at": _time(r.timer_started_at),
+        "paused_at": _time(r.timer_paused_at),
+        "paused_seconds": r.timer_paused_seconds,
+        "added_minutes": r.timer_added_minutes,
     }
 
 
@@ -151,6 +171,10 @@ def _import_roll_offs(s: Session, event_id: int, ids: dict[str, int], rolls: Any
                 )
 
 
+def _at(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
 def import_event(s: Session, doc: dict[str, Any], source: str = "the event export") -> str:
     """Recreate an exported event, in one transaction; returns its name. The file is read
     through the same rules as the forms (kolrami.tournament.export_file) first: a file that
@@ -175,6 +199,8 @@ def import_event(s: Session, doc: dict[str, Any], source: str = "the event expor
             titles=json.dumps(ev.get("titles", list(core.DEFAULT_TITLES))),
             faction_surcharge=ev.get("faction_surcharge", 0),
             max_resets=ev.get("max_resets"),
+            venue=ev.get("venue", ""),
+            self_registration=ev.get("self_registration", False),
         )
         s.add(e)
         s.flush()
@@ -192,8 +218,18 @@ def import_event(s: Session, doc: dict[str, Any], source: str = "the event expor
             s.add(row)
             s.flush()
             ids[p["name"]] = row.id
+        timers = {t["round"]: t for t in doc.get("timers", [])}
         for number, games in enumerate(doc["rounds"], start=1):
-            r = RoundRow(event_id=e.id, number=number, seed=ev["seed"])
+            t = timers.get(number, {})
+            r = RoundRow(
+                event_id=e.id,
+                number=number,
+                seed=ev["seed"],
+                timer_started_at=_at(t.get("started_at")),
+                timer_paused_at=_at(t.get("paused_at")),
+                timer_paused_seconds=t.get("paused_seconds", 0),
+                timer_added_minutes=t.get("added_minutes", 0),
+            )
             s.add(r)
             s.flush()
             for g in games:

@@ -16,6 +16,7 @@ from kolrami.errors import InvalidInputError
 from kolrami.tournament.store import SESSION_LIFETIME
 from kolrami.web.deps import (
     SESSION_KEY,
+    Line,
     Organizer,
     OrganizerDep,
     client_key,
@@ -84,7 +85,7 @@ def login_page(request: Request, next: str = "/org", done: str = "") -> Response
 def login(
     request: Request,
     username: Annotated[str, Form(max_length=80)] = "",
-    password: Annotated[str, Form(max_length=200)] = "",
+    password: Line = "",
     next: Annotated[str, Form(max_length=500)] = "/org",
 ) -> Response:
     """Check the password; on success a new session with the organizer in it."""
@@ -159,11 +160,7 @@ def account_page(org: OrganizerDep, request: Request) -> HTMLResponse:
 
 @router.post("/org/account/password", response_model=None)
 def change_password(
-    org: OrganizerDep,
-    request: Request,
-    current: Annotated[str, Form(max_length=200)] = "",
-    password: Annotated[str, Form(max_length=200)] = "",
-    again: Annotated[str, Form(max_length=200)] = "",
+    org: OrganizerDep, request: Request, current: Line = "", password: Line = "", again: Line = ""
 ) -> Response:
     """A new password, given the current one; every other session of the account ends."""
     problem = _check_current(request, org, current)
@@ -190,11 +187,7 @@ def log_out_everywhere(org: OrganizerDep, request: Request) -> Response:
 
 
 @router.post("/org/account/remove", response_model=None)
-def remove_account(
-    org: OrganizerDep,
-    request: Request,
-    current: Annotated[str, Form(max_length=200)] = "",
-) -> Response:
+def remove_account(org: OrganizerDep, request: Request, current: Line = "") -> Response:
     """Remove one's own account (never the store's last one), given its password."""
     problem = _check_current(request, org, current, field="remove")
     if problem is not None:
@@ -243,8 +236,8 @@ def setup_page(request: Request) -> HTMLResponse:
 def setup(
     request: Request,
     username: Annotated[str, Form(max_length=80)] = "",
-    password: Annotated[str, Form(max_length=200)] = "",
-    again: Annotated[str, Form(max_length=200)] = "",
+    password: Line = "",
+    again: Line = "",
 ) -> Response:
     """The first organizer account; he is logged in at once."""
     store = web(request).store
@@ -278,8 +271,8 @@ def add_organizer(
     org: OrganizerDep,
     request: Request,
     username: Annotated[str, Form(max_length=80)] = "",
-    password: Annotated[str, Form(max_length=200)] = "",
-    again: Annotated[str, Form(max_length=200)] = "",
+    password: Line = "",
+    again: Line = "",
 ) -> Response:
     """A new organizer account; it sees only the events it creates or takes over."""
     errors = _account_errors(username, password, again)

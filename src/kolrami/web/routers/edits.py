@@ -8,15 +8,28 @@ nothing."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
+from fastapi import APIRouter, File, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.errors import InvalidInputError, file_kind, loads_json
 from kolrami.fleet.legality import EventSettings
-from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, field_error, render, web
-from kolrami.web.forms import check, from_text, from_upload
+from kolrami.web.deps import (
+    AtCounter,
+    EventRef,
+    FleetText,
+    Line,
+    OrganizerDep,
+    OwnedEvent,
+    PlayerName,
+    current_organizer,
+    found,
+    render,
+    web,
+)
+from kolrami.web.forms import check, field_error, from_text, from_upload
 from kolrami.web.routers.organizer import _dashboard
 from kolrami.web.views import event_view
 
@@ -34,7 +47,10 @@ def _share_page(
 ) -> HTMLResponse:
     store = web(request).store
     view = event_view(store, ev.id, ev.name, with_tables=False)
-    ctx = {"ev": view, "people": store.co_organizers(ev.name), "errors": errors or {}}
+    people = store.co_organizers(ev.name)
+    org = current_organizer(request)
+    owns = any(p["owner"] and org is not None and p["id"] == org.id for p in people)
+    ctx = {"ev": view, "people": people, "owns": owns, "errors": errors or {}}
     return render(request, "org_share.html.j2", ctx, status_code=status_code)
 
 
@@ -44,36 +60,51 @@ def share_page(ev: OwnedEvent, request: Request) -> HTMLResponse:
     return _share_page(request, ev)
 
 
-@router.post("/events/{eid}/organizers", response_model=None)
-def share(
-    ev: OwnedEvent,
-    org: OrganizerDep,
-    request: Request,
-    username: Annotated[str, Form(max_length=200)] = "",
+#: The organizer account a co-organizer form names.
+Username = Line
+
+
+def _who_runs(
+    request: Request, ev: EventRef, field: str, change: Callable[[], object], done: str = ""
 ) -> Response:
-    """Share the event with another organizer account (logged)."""
+    """A change of who runs the event: then `done` (the share page by default); refused, the
+    share page with the one line under `field` (400), nothing changed."""
     try:
-        web(request).store.share_event(ev.name, username, org.who)
+        change()
     except InvalidInputError as exc:
-        return _share_page(request, ev, field_error(exc, ("username",)), 400)
-    return RedirectResponse(f"/org/events/{ev.id}/organizers", status_code=303)
+        return _share_page(request, ev, {field: str(exc)}, 400)
+    return RedirectResponse(done or f"/org/events/{ev.id}/organizers", status_code=303)
+
+
+@router.post("/events/{eid}/organizers", response_model=None)
+def share(ev: OwnedEvent, org: OrganizerDep, request: Request, username: Username = "") -> Response:
+    """Share the event with another organizer account (logged)."""
+    store = web(request).store
+    return _who_runs(request, ev, "username", lambda: store.share_event(ev.name, username, org.who))
 
 
 @router.post("/events/{eid}/organizers/remove", response_model=None)
 def unshare(
-    ev: OwnedEvent,
-    org: OrganizerDep,
-    request: Request,
-    username: Annotated[str, Form(max_length=200)] = "",
+    ev: OwnedEvent, org: OrganizerDep, request: Request, username: Username = ""
 ) -> Response:
-    """Stop sharing the event with an organizer (never its last one; logged)."""
-    try:
-        web(request).store.unshare_event(ev.name, username, org.who)
-    except InvalidInputError as exc:
-        return _share_page(request, ev, {"remove": str(exc)}, 400)
-    if username.strip() == org.name:  # left the event: it is not among yours any more
-        return RedirectResponse("/org", status_code=303)
-    return RedirectResponse(f"/org/events/{ev.id}/organizers", status_code=303)
+    """Stop sharing the event with an organizer (never its last one; its owner only himself;
+    logged). Who leaves goes to his own events: this one is not among them any more."""
+    store = web(request).store
+    left = "/org" if username.strip() == org.name else ""
+    return _who_runs(
+        request, ev, "remove", lambda: store.unshare_event(ev.name, username, org.who, org.id), left
+    )
+
+
+@router.post("/events/{eid}/organizers/owner", response_model=None)
+def hand_over(
+    ev: OwnedEvent, org: OrganizerDep, request: Request, username: Username = ""
+) -> Response:
+    """The owner hands the event over to a co-organizer (logged)."""
+    store = web(request).store
+    return _who_runs(
+        request, ev, "owner", lambda: store.hand_over(ev.name, username, org.who, org.id)
+    )
 
 
 # --- a player: name, fleet, removal before round 1; drop confirmed or undone ------------------
@@ -81,10 +112,7 @@ def unshare(
 
 def _player(request: Request, ev: EventRef, pid: int) -> dict[str, Any]:
     view = event_view(web(request).store, ev.id, ev.name, with_tables=False)
-    found = view.player(pid)
-    if found is None:
-        raise HTTPException(404, f"no player #{pid} in {ev.name}")
-    return found
+    return found(view.player(pid), f"no player #{pid} in {ev.name}")
 
 
 def _player_page(
@@ -109,11 +137,7 @@ def player_page(ev: OwnedEvent, pid: int, request: Request) -> HTMLResponse:
 
 @router.post("/events/{eid}/players/{pid}/rename", response_model=None)
 def rename(
-    ev: OwnedEvent,
-    org: OrganizerDep,
-    pid: int,
-    request: Request,
-    new_name: Annotated[str, Form(max_length=200)] = "",
+    ev: OwnedEvent, org: OrganizerDep, pid: int, request: Request, new_name: Line = ""
 ) -> Response:
     """A player's name corrected, before round 1 (OP-12)."""
     player = _player(request, ev, pid)
@@ -131,7 +155,7 @@ async def new_fleet(
     org: OrganizerDep,
     pid: int,
     request: Request,
-    fleet: Annotated[str, Form(max_length=100_000)] = "",
+    fleet: FleetText = "",
     upload: Annotated[UploadFile | None, File()] = None,
 ) -> Response:
     """A player's fleet replaced, before round 1 (OP-12): a share string, FleetX or file."""
@@ -154,15 +178,26 @@ async def new_fleet(
     return _player_page(request, ev, pid, errors, {"fleet": fleet}, 400)
 
 
+def _player_change(
+    request: Request, ev: EventRef, pid: int, field: str, change: Callable[[str], object]
+) -> Response:
+    """A change of a player (by his registered name), then the event's players; refused, the
+    player's page with the one line under `field` (400), nothing changed."""
+    player = _player(request, ev, pid)
+    try:
+        change(player["name"])
+    except InvalidInputError as exc:
+        return _player_page(request, ev, pid, {field: str(exc)}, status_code=400)
+    return RedirectResponse(f"/org/events/{ev.id}#players", status_code=303)
+
+
 @router.post("/events/{eid}/players/{pid}/remove", response_model=None)
 def remove(ev: OwnedEvent, org: OrganizerDep, pid: int, request: Request) -> Response:
     """A player registered by mistake, removed before round 1 (OP-12)."""
-    player = _player(request, ev, pid)
-    try:
-        web(request).store.remove_player(ev.name, player["name"], org.who)
-    except InvalidInputError as exc:
-        return _player_page(request, ev, pid, {"remove": str(exc)}, status_code=400)
-    return RedirectResponse(f"/org/events/{ev.id}#players", status_code=303)
+    store = web(request).store
+    return _player_change(
+        request, ev, pid, "remove", lambda name: store.remove_player(ev.name, name, org.who)
+    )
 
 
 @router.get("/events/{eid}/players/{pid}/drop", response_class=HTMLResponse)
@@ -175,12 +210,10 @@ def drop_page(ev: OwnedEvent, pid: int, request: Request) -> HTMLResponse:
 @router.post("/events/{eid}/players/{pid}/undrop", response_model=None)
 def undrop(ev: OwnedEvent, org: OrganizerDep, pid: int, request: Request) -> Response:
     """A drop made by mistake undone (before the next round is paired)."""
-    player = _player(request, ev, pid)
-    try:
-        web(request).store.undo_drop(ev.name, player["name"], org.who)
-    except InvalidInputError as exc:
-        return _player_page(request, ev, pid, {"undrop": str(exc)}, status_code=400)
-    return RedirectResponse(f"/org/events/{ev.id}#players", status_code=303)
+    store = web(request).store
+    return _player_change(
+        request, ev, pid, "undrop", lambda name: store.undo_drop(ev.name, name, org.who)
+    )
 
 
 # --- the current round ---------------------------------------------------------------------
@@ -217,23 +250,17 @@ def repair(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Response:
 
 
 @router.post("/events/{eid}/rounds/swap", response_model=None)
-def swap(
-    ev: OwnedEvent,
-    org: OrganizerDep,
-    request: Request,
-    first: Annotated[str, Form(max_length=200)] = "",
-    second: Annotated[str, Form(max_length=200)] = "",
-) -> Response:
+def swap(at: AtCounter, first: PlayerName = "", second: PlayerName = "") -> Response:
     """Swap two players of the current round by hand: a rematch or a bye against the bye
     rules is warned about on the page, not refused."""
     values = {"first": first, "second": second}
     try:
         if not first.strip() or not second.strip():
             raise InvalidInputError("name the two players to swap")
-        warnings = web(request).store.swap_players(ev.name, first, second, org.who)
+        warnings = at.store.swap_players(at.ev.name, first, second, at.org.who)
     except InvalidInputError as exc:
-        return _round_page(request, ev, {"edit_error": str(exc), "swap_values": values}, 400)
-    return _round_page(request, ev, {"swap_warnings": warnings, "swapped": True}, 200)
+        return _round_page(at.request, at.ev, {"edit_error": str(exc), "swap_values": values}, 400)
+    return _round_page(at.request, at.ev, {"swap_warnings": warnings, "swapped": True}, 200)
 
 
 # --- the event in and out: import, standings CSV ---------------------------------------------
@@ -241,9 +268,7 @@ def swap(
 
 @router.post("/import", response_model=None)
 async def import_event(
-    org: OrganizerDep,
-    request: Request,
-    upload: Annotated[UploadFile | None, File()] = None,
+    org: OrganizerDep, request: Request, upload: Annotated[UploadFile | None, File()] = None
 ) -> Response:
     """An event from its JSON export (kolrami tournament export, or Export on its page), run
     by you from now on. A file that is not an export is refused in one line; nothing is kept."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.errors import InvalidInputError
@@ -18,13 +18,15 @@ from kolrami.web.deps import (
     EventRef,
     OrganizerDep,
     OwnedEvent,
+    PlayerEntryForm,
     PublicEvent,
     ShownPin,
+    Word,
     client_key,
     render,
     web,
 )
-from kolrami.web.forms import FleetForm, check, from_text, from_upload
+from kolrami.web.forms import FleetForm, check
 from kolrami.web.routers.organizer import event_page_ctx
 from kolrami.web.security import RateLimit, hash_pin, new_pin, wait_text
 from kolrami.web.views import event_view
@@ -75,23 +77,12 @@ def join_page(ev: PublicEvent, request: Request) -> HTMLResponse:
 
 
 @router.post("/events/{eid}/join", response_model=None)
-async def ask_to_join(
-    ev: PublicEvent,
-    request: Request,
-    name: Annotated[str, Form(max_length=200)] = "",
-    email: Annotated[str, Form(max_length=300)] = "",
-    fleet: Annotated[str, Form(max_length=100_000)] = "",
-    upload: Annotated[UploadFile | None, File()] = None,
-) -> Response:
+async def ask_to_join(ev: PublicEvent, request: Request, entry: PlayerEntryForm) -> Response:
     """A player asks to join with his fleet; it waits for the organizer. A fleet that cannot
     be read is refused here; one that is not legal is kept, with its problems shown to the
     player and the organizer (who cannot approve it as it is), and the player may send a
     corrected one, which takes its place."""
-    values = {"name": name, "email": email, "fleet": fleet}
-    if upload is not None and upload.filename:
-        form = from_upload(await upload.read(), upload.filename)
-    else:
-        form = from_text(fleet)
+    values, form, name, email = entry.values, entry.form, entry.name, entry.email
     wait = request.app.state.join_limit.take(client_key(request))
     if wait:  # one phone cannot fill the queue: a few requests a minute a device
         return _join_page(
@@ -131,7 +122,7 @@ def join_settings(
     org: OrganizerDep,
     request: Request,
     venue: Annotated[str, Form(max_length=300)] = "",
-    self_registration: Annotated[str, Form(max_length=10)] = "",
+    self_registration: Word = "",
 ) -> Response:
     """The event's venue, and whether players may ask to join from their phones."""
     try:

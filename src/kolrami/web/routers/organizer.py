@@ -16,8 +16,17 @@ from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import EventSettings, validate
 from kolrami.report.build_sheet import render_pdf
 from kolrami.report.tournament_sheets import event_sheets
-from kolrami.web.deps import MAX_ID, EventRef, OrganizerDep, OwnedEvent, field_error, render, web
-from kolrami.web.forms import START_ROWS, whole_number
+from kolrami.web.deps import (
+    MAX_ID,
+    EventRef,
+    Line,
+    OrganizerDep,
+    OwnedEvent,
+    Word,
+    render,
+    web,
+)
+from kolrami.web.forms import START_ROWS, field_error, whole_number
 from kolrami.web.views import event_view
 
 router = APIRouter(prefix="/org", tags=["organizer"])
@@ -74,12 +83,12 @@ def _positive(values: dict[str, str], key: str, label: str, errors: dict[str, st
 def create_event(
     org: OrganizerDep,
     request: Request,
-    name: Annotated[str, Form(max_length=200)] = "",
+    name: Line = "",
     date: Annotated[str, Form(max_length=40)] = "",
-    sp_limit: Annotated[str, Form(max_length=10)] = "300",
-    scenario: Annotated[str, Form(max_length=200)] = "peak-performance",
-    rounds: Annotated[str, Form(max_length=10)] = "3",
-    minutes: Annotated[str, Form(max_length=10)] = "60",
+    sp_limit: Word = "300",
+    scenario: Line = "peak-performance",
+    rounds: Word = "3",
+    minutes: Word = "60",
     titles: Annotated[str, Form(max_length=500)] = "Admiral, Vice Admiral",
     seed: Annotated[str, Form(max_length=30)] = "",
 ) -> Response:

@@ -48,7 +48,7 @@ from kolrami.scenarios.models import BUILTIN as SCENARIOS
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.session import HUMAN, SIDES, PlaySession, choices, percent, rule_reading
 from kolrami.web import play_fleets
-from kolrami.web.deps import LoginRequiredError, client_key, current_organizer, render
+from kolrami.web.deps import FleetText, LoginRequiredError, client_key, current_organizer, render
 from kolrami.web.forms import MAX_UPLOAD
 from kolrami.web.security import RateLimit, wait_text
 
@@ -261,8 +261,7 @@ class PlayGames:
         if g is not None and self._expired(g, self.clock()):
             self.remove(gid)
             raise HTTPException(
-                404,
-                f"this game expired: nobody played it for {_hours(self.limits.expire_seconds)}",
+                404, f"this game expired: nobody played it for {_hours(self.limits.expire_seconds)}"
             )
         session = self.cache.get(gid)
         if session is not None:
@@ -549,8 +548,8 @@ async def new_game(
     request: Request,
     fleet_a: str = Form("federation-cruisers"),
     fleet_b: str = Form("klingon-wolfpack"),
-    fleet_a_text: Annotated[str, Form(max_length=100_000)] = "",
-    fleet_b_text: Annotated[str, Form(max_length=100_000)] = "",
+    fleet_a_text: FleetText = "",
+    fleet_b_text: FleetText = "",
     fleet_a_file: Annotated[UploadFile | None, File()] = None,
     fleet_b_file: Annotated[UploadFile | None, File()] = None,
     seat_a: str = Form(HUMAN),

@@ -4,9 +4,9 @@ registered and the player's PIN shown, once. Dropping players and giving new PIN
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.catalog import builtin_pack
@@ -15,10 +15,12 @@ from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import EventSettings
 from kolrami.web.deps import (
     EventRef,
+    FleetText,
     OrganizerDep,
     OwnedEvent,
+    PlayerEntryForm,
     ShownPin,
-    field_error,
+    found,
     render,
     web,
 )
@@ -27,9 +29,9 @@ from kolrami.web.forms import (
     FleetForm,
     card_choices,
     check,
+    field_error,
     from_rows,
     from_text,
-    from_upload,
     row_count,
     upgrade_names,
 )
@@ -68,7 +70,7 @@ def _register(
     pin = new_pin()
     try:
         web(request).store.add_player(
-            ev.name, name.strip(), form.fleet, email.strip(), pin_hash=hash_pin(pin)
+            ev.name, name.strip(), form.fleet, email.strip(), pin_hash=hash_pin(pin), who=org.who
         )
     except InvalidInputError as exc:
         return None, field_error(exc, ("name", "email", "fleet"))
@@ -108,40 +110,19 @@ def pin_page(ev: OwnedEvent, org: OrganizerDep, token: str, request: Request) ->
 
 @router.post("/players", response_model=None)
 async def register(
-    ev: OwnedEvent,
-    org: OrganizerDep,
-    request: Request,
-    name: Annotated[str, Form(max_length=200)] = "",
-    email: Annotated[str, Form(max_length=300)] = "",
-    fleet: Annotated[str, Form(max_length=100_000)] = "",
-    upload: Annotated[UploadFile | None, File()] = None,
+    ev: OwnedEvent, org: OrganizerDep, request: Request, entry: PlayerEntryForm
 ) -> Response:
     """Register a player with a pasted share string (or FleetX JSON) or an uploaded file."""
-    if upload is not None and upload.filename:
-        form = from_upload(await upload.read(), upload.filename)
-    else:
-        form = from_text(fleet)
-    check(form, _settings(request, ev), None)
-    pin, errors = _register(request, ev, org, name, email, form)
+    form = check(entry.form, _settings(request, ev), None)
+    pin, errors = _register(request, ev, org, entry.name, entry.email, form)
     if pin is not None:
-        return _pin_page(request, ev, org, name, pin, form)
-
-    ctx = event_page_ctx(
-        request,
-        ev,
-        errors=errors,
-        values={"name": name, "email": email, "fleet": fleet},
-        report=form.report,
-    )
+        return _pin_page(request, ev, org, entry.name, pin, form)
+    ctx = event_page_ctx(request, ev, errors=errors, values=entry.values, report=form.report)
     return render(request, "org_event.html.j2", ctx, status_code=400)
 
 
 @router.post("/fleet-check", response_class=HTMLResponse)
-def fleet_check(
-    ev: OwnedEvent,
-    request: Request,
-    fleet: Annotated[str, Form(max_length=100_000)] = "",
-) -> HTMLResponse:
+def fleet_check(ev: OwnedEvent, request: Request, fleet: FleetText = "") -> HTMLResponse:
     """The pasted fleet's totals and problems, for the feedback beside the field (htmx)."""
     form = check(from_text(fleet), _settings(request, ev), None) if fleet.strip() else FleetForm()
     return render(
@@ -200,11 +181,11 @@ async def build(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Response
 
 
 def _player_name(request: Request, ev: EventRef, pid: int) -> str:
-    found = next((p for p in web(request).store.players(ev.name) if p["id"] == pid), None)
-    if found is None:
-        raise HTTPException(404, f"no player #{pid} in {ev.name}")
-    name: str = found["name"]
-    return name
+    players = web(request).store.players(ev.name)
+    player = found(
+        next((p for p in players if p["id"] == pid), None), f"no player #{pid} in {ev.name}"
+    )
+    return str(player["name"])
 
 
 @router.post("/players/{pid}/drop", response_model=None)

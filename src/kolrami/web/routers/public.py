@@ -11,7 +11,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 from kolrami.fleet.legality import EventSettings, validate
 from kolrami.report.replay import render_replay
 from kolrami.rules.registry import read_log
-from kolrami.web.deps import PublicEvent, render, web
+from kolrami.web.deps import PublicEvent, found, render, web
 from kolrami.web.views import event_view
 
 router = APIRouter(tags=["public"])
@@ -69,9 +69,7 @@ def fleet_page(ev: PublicEvent, pid: int, request: Request) -> HTMLResponse:
     """A player's fleet, public once round 1 has been paired (the fleets are locked, OP-12)."""
     store = web(request).store
     view = event_view(store, ev.id, ev.name, with_tables=False)
-    player = view.player(pid)
-    if player is None:
-        raise HTTPException(404, f"no player #{pid} in {ev.name}")
+    player = found(view.player(pid), f"no player #{pid} in {ev.name}")
     if not view.state.rounds:
         raise HTTPException(
             404, "fleets are shown once round 1 has been paired; until then they are private"

@@ -13,19 +13,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament.store import MAX_FLEET_POINTS
-from kolrami.web.deps import EventRef, PublicEvent, client_key, field_error, render, web
-from kolrami.web.forms import whole_number
+from kolrami.web.deps import EventRef, PublicEvent, Word, client_key, found, render, web
+from kolrami.web.forms import field_error, whole_number
 from kolrami.web.security import verify_secret, wait_text
 from kolrami.web.views import EventView, Table, event_view
 
 router = APIRouter(tags=["players"])
-
-
-def _table(view: EventView, number: int, table: int) -> Table:
-    found = next((t for t in view.paired(number).tables if t.table == table), None)
-    if found is None:
-        raise HTTPException(404, f"round {number} has no table {table}")
-    return found
 
 
 def _page(
@@ -110,7 +103,7 @@ async def pick_table(ev: PublicEvent, request: Request) -> HTMLResponse:
 async def table_page(ev: PublicEvent, number: int, table: int, request: Request) -> HTMLResponse:
     """A table: report its result, or confirm or dispute the opponent's report."""
     view = event_view(web(request).store, ev.id, ev.name)
-    return _page(request, view, _table(view, number, table))
+    return _page(request, view, view.table(number, table))
 
 
 @router.post("/events/{eid}/rounds/{number}/tables/{table}/report", response_model=None)
@@ -121,14 +114,14 @@ def report(
     request: Request,
     player: Annotated[str, Form()] = "",
     winner: Annotated[str, Form()] = "",
-    fp_a: Annotated[str, Form(max_length=10)] = "",
-    fp_b: Annotated[str, Form(max_length=10)] = "",
+    fp_a: Word = "",
+    fp_b: Word = "",
     pin: Annotated[str, Form()] = "",
 ) -> Response:
     """A player reports the result of his table; it waits for the opponent's PIN."""
     store = web(request).store
     view = event_view(store, ev.id, ev.name)
-    t = _table(view, number, table)
+    t = view.table(number, table)
     values = {"player": player, "winner": winner, "fp_a": fp_a, "fp_b": fp_b}
     if t.b is None:
         raise HTTPException(400, f"{t.a} has the bye: there is nothing to report")
@@ -171,14 +164,15 @@ def answer(
     """The opponent confirms the report with his PIN, or disputes it (then the organizer
     decides)."""
     store = web(request).store
-    found = next((r for r in store.reports(ev.name) if r["id"] == rid), None)
-    if found is None:
-        raise HTTPException(404, f"no report #{rid} in {ev.name}")
+    rep = found(
+        next((r for r in store.reports(ev.name) if r["id"] == rid), None),
+        f"no report #{rid} in {ev.name}",
+    )
     view = event_view(store, ev.id, ev.name)
-    t = _table(view, found["round"], found["table"])
+    t = view.table(rep["round"], rep["table"])
     if action not in ("confirm", "dispute"):
         raise HTTPException(400, "answer confirm or dispute")
-    confirmer = found["confirmer"]
+    confirmer = rep["confirmer"]
     refused = check_pin(request, ev, confirmer, pin)
     if refused is not None:
         return _refused(request, view, t, refused)
@@ -191,7 +185,7 @@ def answer(
     except InvalidInputError as exc:
         return _page(request, view, t, {"form": str(exc)}, status_code=400)
     view = event_view(store, ev.id, ev.name)
-    t = _table(view, found["round"], found["table"])
+    t = view.table(rep["round"], rep["table"])
     if action == "dispute":
         notice = "Sent to the organizer: they will settle the result with you both."
     elif warning:
@@ -218,7 +212,7 @@ def build_check(
     his opponent's build as the Fleet Build Sheet's column asks."""
     store = web(request).store
     view = event_view(store, ev.id, ev.name)
-    t = _table(view, number, table)
+    t = view.table(number, table)
     values = {"build_player": player, "initials": initials}
     if t.b is None:
         raise HTTPException(400, f"{t.a} has the bye: there is no opponent's build to check")

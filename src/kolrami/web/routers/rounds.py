@@ -4,9 +4,9 @@ obeyed), accept or override players' reports, and let the AI captains play a tab
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from kolrami.engine.chance import derive_seed
@@ -16,36 +16,25 @@ from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
 from kolrami.tournament.core import stale_pairing_note
 from kolrami.tournament.store import MAX_FLEET_POINTS, ConflictError, ScoreCheckError
-from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, field_error, render, web
-from kolrami.web.forms import whole_number
+from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, PlayerName, Word, render, web
+from kolrami.web.forms import field_error, whole_number
 from kolrami.web.routers.organizer import event_page_ctx
-from kolrami.web.views import EventView, Round, Table, event_view
+from kolrami.web.views import event_view
 
 router = APIRouter(prefix="/org/events/{eid}", tags=["organizer"])
 CAPTAINS = ("aggressive", "kiting")
 
 
 @router.post("/pair", response_model=None)
-def pair(ev: OwnedEvent, request: Request) -> Response:
+def pair(ev: OwnedEvent, org: OrganizerDep, request: Request) -> Response:
     """Pair the next round (round 1 at random, then Swiss; the bye by OP-07, OP-08, OP-09)."""
     store = web(request).store
     try:
-        pairing = store.pair_next_round(ev.name)
+        pairing = store.pair_next_round(ev.name, org.who)
     except InvalidInputError as exc:
         ctx = event_page_ctx(request, ev, errors={"pair": str(exc)})
         return render(request, "org_event.html.j2", ctx, status_code=400)
     return RedirectResponse(f"/org/events/{ev.id}/rounds/{pairing.round}", status_code=303)
-
-
-def _round(view: EventView, number: int) -> Round:
-    return view.paired(number)
-
-
-def _table(view: EventView, number: int, table: int) -> Table:
-    found = next((t for t in _round(view, number).tables if t.table == table), None)
-    if found is None:
-        raise HTTPException(404, f"round {number} has no table {table}")
-    return found
 
 
 @router.get("/rounds/{number}", response_class=HTMLResponse)
@@ -53,22 +42,17 @@ async def round_page(ev: OwnedEvent, number: int, request: Request) -> HTMLRespo
     """A round's tables: results, players' reports, disputes, flags, and the entry forms."""
     view = event_view(web(request).store, ev.id, ev.name)
     return render(
-        request, "org_round.html.j2", {"ev": view, "round": _round(view, number), "cards": {}}
+        request, "org_round.html.j2", {"ev": view, "round": view.paired(number), "cards": {}}
     )
 
 
 def _card(
-    request: Request,
-    ev: EventRef,
-    number: int,
-    table: int,
-    card: dict[str, Any],
-    status_code: int,
+    request: Request, ev: EventRef, number: int, table: int, card: dict[str, Any], status_code: int
 ) -> HTMLResponse:
     """The round page again (or, for htmx, just the table's card) with a message on the table."""
     view = event_view(web(request).store, ev.id, ev.name)
-    t = _table(view, number, table)
-    ctx = {"ev": view, "round": _round(view, number), "t": t, "cards": {table: card}}
+    t = view.table(number, table)
+    ctx = {"ev": view, "round": view.paired(number), "t": t, "cards": {table: card}}
     if request.headers.get("hx-request") == "true":
         return render(request, "_table_card.html.j2", ctx, status_code=status_code)
     return render(request, "org_round.html.j2", ctx, status_code=status_code)
@@ -81,11 +65,11 @@ async def enter_result(
     number: int,
     table: int,
     request: Request,
-    winner: Annotated[str, Form(max_length=200)] = "",
-    fp_a: Annotated[str, Form(max_length=10)] = "",
-    fp_b: Annotated[str, Form(max_length=10)] = "",
-    version: Annotated[str, Form(max_length=10)] = "",
-    accept: Annotated[str, Form(max_length=10)] = "",
+    winner: PlayerName = "",
+    fp_a: Word = "",
+    fp_b: Word = "",
+    version: Word = "",
+    accept: Word = "",
 ) -> Response:
     """Enter or correct a table's result. A score the opponent's fleet cannot give is shown
     first and recorded only when accepted; a stale page is told to reload (409)."""
@@ -147,18 +131,13 @@ async def enter_result(
 
 @router.post("/rounds/{number}/tables/{table}/ai", response_model=None)
 def ai_plays(
-    ev: OwnedEvent,
-    org: OrganizerDep,
-    number: int,
-    table: int,
-    request: Request,
-    version: Annotated[str, Form(max_length=10)] = "",
+    ev: OwnedEvent, org: OrganizerDep, number: int, table: int, request: Request, version: Word = ""
 ) -> Response:
     """The AI captains play the table's battle with the two registered fleets; the result is
     recorded like any other and the battle log kept for its replay."""
     store = web(request).store
     view = event_view(store, ev.id, ev.name)
-    t = _table(view, number, table)
+    t = view.table(number, table)
     if t.b is None:
         raise HTTPException(400, f"{t.a} has the bye: there is no battle to play")
     fleets = store.fleets(ev.name)

@@ -6,14 +6,12 @@ the server again now and then, so a pause or added minutes reach every screen.""
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament.services.timer import MAX_ADDED_MINUTES
-from kolrami.web.deps import OrganizerDep, OwnedEvent, PublicEvent, render, web
+from kolrami.web.deps import AtCounter, PublicEvent, Word, render, web
 from kolrami.web.forms import whole_number
 from kolrami.web.live import local_time
 from kolrami.web.views import event_view
@@ -43,17 +41,10 @@ def clock_json(ev: PublicEvent, request: Request) -> JSONResponse:
 
 
 @router.post("/org/events/{eid}/rounds/{number}/timer", response_model=None)
-def timer_action(
-    ev: OwnedEvent,
-    org: OrganizerDep,
-    number: int,
-    request: Request,
-    action: Annotated[str, Form(max_length=10)] = "",
-    minutes: Annotated[str, Form(max_length=10)] = "",
-) -> Response:
+def timer_action(at: AtCounter, number: int, action: Word = "", minutes: Word = "") -> Response:
     """Start, pause, resume or add minutes to the round's timer; a refusal is one line above
     the timer's buttons (400) and changes nothing."""
-    store = web(request).store
+    ev, org, request, store = at.ev, at.org, at.request, at.store
     view = event_view(store, ev.id, ev.name)
     paired = view.paired(number)  # a 404 before any change
     try:
