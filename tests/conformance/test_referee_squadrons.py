@@ -33,10 +33,12 @@ def with_escort(fleet: Fleet, cls: str = "charger", squadron: int = 1) -> Fleet:
 def test_an_escort_may_fly_as_a_fourth_ship() -> None:
     fleet = with_escort(load_fleet("presets:federation-cruisers"))
     codes = [v.code for v in validate(fleet, limit=None).errors]
-    assert "squadron-size" not in codes and "squadron-escorts" not in codes
+    assert "squadron-size" not in codes
+    assert "squadron-escorts" not in codes
     two = with_escort(fleet)
     problems = [v for v in validate(two, limit=None).errors if v.code == "squadron-escorts"]
-    assert len(problems) == 1 and problems[0].rule == "FPF-MASK-04"
+    assert len(problems) == 1
+    assert problems[0].rule == "FPF-MASK-04"
     assert problems[0].path == "ships[4].escort"
 
 
@@ -67,7 +69,8 @@ def test_an_escort_fires_nothing_and_the_referee_agrees() -> None:
     )
     battle = simulate(builtin_scenario("standard"), fleets, ("aggressive", "aggressive"), 3)
     escort = battle.ships["A4"]
-    assert escort.squadron == "AS1" and battle.squadrons["AS1"].ships[-1] == "A4"
+    assert escort.squadron == "AS1"
+    assert battle.squadrons["AS1"].ships[-1] == "A4"
     assert any(escort.mounts.values()), "its weapons are on the sheet, unused"
     assert escorts(battle) == {"A4"}
     events = read_log(battle.log.jsonl())

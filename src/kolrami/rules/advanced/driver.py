@@ -66,7 +66,7 @@ from kolrami.rules.steps import Call, Each, PhaseQuestion, Question
 from kolrami.scenarios.models import Scenario
 
 #: Bump whenever a change can alter an advanced battle's outcome for the same inputs (GUIDE 3.10).
-ADVANCED_RULES_VERSION = "adv-3"
+ADVANCED_RULES_VERSION = "adv-4"
 
 T = TypeVar("T")
 

@@ -70,6 +70,10 @@ class TacticsState:
     lowered: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
     #: warp levels above the safe speed each ship bought this turn (ADV-WARP-02, ADV-WARP-03)
     strain: dict[str, int] = field(default_factory=dict)
+    #: Borg scouts lost so far in the boarding action on each ship (ADV-BRD-03)
+    scouts: dict[str, int] = field(default_factory=dict)
+    #: ships whose bridge the boarders run: they take no orders to fire or act (ADV-BRD-05)
+    seized: set[str] = field(default_factory=set)
 
 
 def tactics_of(battle: Battle) -> TacticsState:
@@ -227,6 +231,82 @@ class Beamed(Change):
             f"  {name(self.ship)} beams {self.people} boarder(s) onto {name(self.target)} "
             f"(section {self.section}; {self.party} aboard)"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class ScoutsLost(Change):
+    """`lost` Borg drones beamed singly from `ship` onto `target` as scouts are lost while the
+    collective adapts (ADV-BRD-03): `scouts` lost in this action so far; the ship has sent
+    `sent` in all and may not fire this phase (ADV-TRANS-02)."""
+
+    kind: ClassVar[str] = "scouts_lost"
+    ship: str
+    target: str
+    lost: int
+    scouts: int
+    sent: int
+
+    def apply(self, battle: Battle) -> None:
+        t = tactics_of(battle)
+        t.scouts[self.target] = self.scouts
+        t.sent[self.ship] = self.sent
+        t.barred.add(self.ship)
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        return (
+            f"  {name(self.ship)} beams {self.lost} drone(s) singly onto {name(self.target)}: "
+            "scouts, lost while the collective adapts"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SectionHeld(AdvSets):
+    """What the sections the boarders hold on `ship` do to it (ADV-BRD-05), the values after:
+    sensors out while section 1 is held, its warp sides switched off while 4 or 6 is, its
+    power cut while the auxiliary bridge (5) is held and engineering is not, and `seized` while
+    they run the bridge (2: for the rest of the game turn, for good with 5 as well)."""
+
+    kind: ClassVar[str] = "section_held"
+    on_state: ClassVar[tuple[str, ...]] = (
+        "sensor_damage",
+        "warp_port",
+        "warp_starboard",
+        "impulse",
+    )
+    ship: str
+    sections: list[str]
+    sensor_damage: int
+    warp_port: int
+    warp_starboard: int
+    impulse: int
+    seized: bool
+
+    def then(self, battle: Battle) -> None:
+        t = tactics_of(battle)
+        if self.seized:
+            t.seized.add(self.ship)
+        else:
+            t.seized.discard(self.ship)
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        run = "; the boarders run its bridge" if self.seized else ""
+        held = ", ".join(self.sections)
+        return f"  boarders hold section(s) {held} of {name(self.ship)}{run}"
+
+
+@dataclass(frozen=True, slots=True)
+class BridgeLockedOut(Change):
+    """The crew lock the boarders out from the auxiliary bridge at the end of the game turn
+    (ADV-BRD-05): `ship` takes its captain's orders again."""
+
+    kind: ClassVar[str] = "bridge_locked_out"
+    ship: str
+
+    def apply(self, battle: Battle) -> None:
+        tactics_of(battle).seized.discard(self.ship)
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        return f"  {name(self.ship)}'s crew lock the boarders out from the auxiliary bridge"
 
 
 @dataclass(frozen=True, slots=True)
@@ -478,7 +558,10 @@ TACTICS_EVENTS: tuple[type[Event], ...] = (
     CrystalsBurned,
     FacingSet,
     Beamed,
+    ScoutsLost,
     SectionFought,
+    SectionHeld,
+    BridgeLockedOut,
     ShipCaptured,
     SelfDestructed,
     BlastDamage,
