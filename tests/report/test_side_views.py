@@ -21,8 +21,11 @@ from fastapi.testclient import TestClient
 from rich.console import Console
 from typer.testing import CliRunner
 
+from kolrami.captains.registry import make_captain
 from kolrami.catalog import builtin_pack
 from kolrami.cli import app as cli
+from kolrami.cli.play import Terminal
+from kolrami.engine.chance import Dice
 from kolrami.engine.events import Event
 from kolrami.fleet import load_fleet
 from kolrami.report.narrate import Narrator
@@ -34,6 +37,7 @@ from kolrami.rules.advanced import field_events as fe
 from kolrami.rules.advanced.terrain_events import MineRolled
 from kolrami.scenarios.models import Scenario, builtin_scenario
 from kolrami.sim.play import simulate
+from kolrami.sim.session import HUMAN, PlaySession
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
 from web_helpers import token
@@ -210,3 +214,32 @@ def test_the_web_serves_a_game_in_progress_in_the_player_s_view(tmp_path: Path) 
     page = c.get(f"{game}/replay")
     assert page.status_code == 200
     assert '"view":"A"' in page.text
+
+
+def test_the_terminal_narrates_a_game_against_an_ai_in_the_player_s_view() -> None:
+    first = battle_log()[0]
+    assert isinstance(first, ev.BattleStarted)
+    scenario = Scenario.model_validate(first.header["scenario"])
+    fleets = (load_fleet("presets:federation-cruisers"), load_fleet("presets:romulan-cloaks"))
+    session = PlaySession(scenario, fleets, 1, (HUMAN, "kiting"))
+    buffer = io.StringIO()
+    terminal = Terminal(session, Console(file=buffer, width=200, color_system=None), None)
+    player = make_captain("kiting", Dice(1))
+    while not session.over:
+        d = session.decision
+        assert d is not None
+        assert session.submit(str(player.decide(session.view(d.side), d))) is None
+        terminal.tell()
+    terminal.tell()
+    said = buffer.getvalue()
+    assert "B (kiting) answered" not in said  # the AI's orders are its own
+    assert "Turn 1" in said
+    events = session.battle.log.events()
+    unseen = {e.ship for e in events if isinstance(e, ev.ShipPlaced)} - {
+        e.ship for e in side_events(events, "A") if isinstance(e, ev.ShipPlaced)
+    }
+    assert unseen, "a Romulan stays under its cloak all battle"
+    assert not any(names(said, ship) for ship in unseen)
+    # against the same AI in a battle with nothing hidden, its orders are told as before
+    open_session = PlaySession(builtin_scenario("standard"), fleets, 1, (HUMAN, "kiting"))
+    assert Terminal(open_session, Console(file=io.StringIO()), None).live is None

@@ -32,7 +32,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import fields, replace
 from typing import Any
 
+from kolrami.catalog import builtin_pack
+from kolrami.catalog.advanced import advanced_pack
 from kolrami.engine.events import Event
+from kolrami.errors import KolramiError
 from kolrami.rules import events as ev
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced import field_events as fe
@@ -68,6 +71,15 @@ def _revealed(e: Event, own: set[str]) -> str | None:
     if isinstance(e, ae.AttackRolled | ae.DamageDealt) and e.target in own:
         return e.ship  # it fired at us: its shot shows where it is
     return None
+
+
+def _has_cloak(cls: str) -> bool:
+    """Whether a ship class carries a cloaking device in the advanced data."""
+    try:
+        ship = builtin_pack().get(cls)
+    except KolramiError:  # a class this data does not know: nothing says it has one
+        return False
+    return advanced_pack().sheet(ship).cloak
 
 
 def _mine_found(e: Event, own: set[str]) -> str | None:
@@ -175,6 +187,91 @@ def _header(header: dict[str, Any], sight: _Sight, placed: list[str]) -> dict[st
     return out
 
 
+class LiveView:
+    """One side's view of a battle as it is played, event by event (`keep`), from what is known
+    so far: the narration at the table (kolrami play). `side_events` reads a whole log by the
+    same rules with the log's look-ahead (`sight`: a ship made out later in a phase, the mines
+    found by the end)."""
+
+    def __init__(self, side: str, sight: _Sight | None = None) -> None:
+        self.side = side
+        self.sight = sight
+        self.sides: dict[str, str] = {}
+        self.own: set[str] = set()
+        self.under: set[str] = set()  # enemy ships out of sight under their cloaks
+        self.moved: set[str] = set()
+        self.phase: Phase = (0, 0)
+        self.seen: set[str] = set()  # enemy ships made out this phase, so far
+        self.ever: set[str] = set()  # made out at some time, so far
+        self.probes: set[str] = set()  # the enemy's
+        self.laid: set[str] = set()  # mines the enemy laid in play
+        self.found: set[str] = set()  # enemy mines found so far
+        self.cloaks = False  # the battle plays adv-cloak
+        #: enemy ships with a cloak not yet seen to move: they may be deployed under it (a
+        #: whole log's `sight` knows which are)
+        self.pending: set[str] = set()
+
+    def enemy(self, ship: str) -> bool:
+        side = self.sides.get(ship)
+        return side is not None and side != self.side
+
+    def keep(self, e: Event) -> bool:
+        """Whether the side sees `e` (each event once, in log order)."""
+        if isinstance(e, ev.BattleStarted):
+            self.cloaks = "adv-cloak" in e.header.get("rules", [])
+            return True
+        if isinstance(e, ev.ShipPlaced):
+            self.sides[e.ship] = e.side
+            if e.side == self.side:
+                self.own.add(e.ship)
+            elif self.sight is None and self.cloaks and _has_cloak(e.cls):
+                self.pending.add(e.ship)
+            return True
+        if isinstance(e, ev.TurnStarted | ae.PhaseStarted):
+            self.phase = (e.turn, e.phase if isinstance(e, ae.PhaseStarted) else 0)
+            self.seen = set()
+        elif isinstance(e, ev.ShipMoved):
+            self.moved.add(e.ship)
+            if e.ship not in self.under:
+                self.pending.discard(e.ship)
+        if isinstance(e, ev.OrderGiven):
+            return e.side == self.side
+        ship = _revealed(e, self.own)
+        if ship is not None and self.enemy(ship):
+            self.seen.add(ship)
+            self.ever.add(ship)
+            self.pending.discard(ship)
+        mine = _mine_found(e, self.own)
+        if mine is not None:
+            self.found.add(mine)
+        if isinstance(e, ae.CloakChanged) and self.enemy(e.ship):
+            if not e.hidden:
+                self.under.discard(e.ship)
+                self.pending.discard(e.ship)
+                return True
+            if e.ship in self.under:
+                return False  # out of sight already
+            self.under.add(e.ship)
+            # one that cloaks before its first move was deployed under its cloak: unseen
+            return e.ship in self.moved or e.ship in self.ever
+        if isinstance(e, fe.ProbeLaunched) and self.enemy(e.ship):
+            self.probes.add(e.probe)
+            return False
+        if getattr(e, "probe", None) in self.probes and not isinstance(e, fe.ProbeFiredAt):
+            return False
+        if isinstance(e, tre.MineLaid) and self.enemy(e.ship):
+            self.laid.add(e.mine)
+            return False
+        found = self.sight.mines if self.sight is not None else self.found
+        if getattr(e, "mine", None) in self.laid - found:
+            return False
+        seen = self.sight.perceived.get(self.phase, set()) if self.sight else self.seen
+        named = _ships_named(e)
+        if any(s in self.pending for s in named):
+            return False
+        return not any(s in self.under and s not in seen for s in named)
+
+
 def side_events(events: Iterable[Event], side: str) -> list[Event]:
     """The log as `side` ('A' or 'B') saw it (the module docstring); the referee's view is the
     log itself (`view_events`)."""
@@ -183,50 +280,23 @@ def side_events(events: Iterable[Event], side: str) -> list[Event]:
     placed = [
         e.ship for e in events if isinstance(e, ev.ShipPlaced) and not sight.never_seen(e.ship)
     ]
+    live = LiveView(side, sight)
     out: list[Event] = []
-    under: set[str] = set()
-    phase: Phase = (0, 0)
     for e in events:
         if isinstance(e, ev.BattleStarted):
             out.append(replace(e, header=_header(e.header, sight, placed)))
             continue
-        if isinstance(e, ev.TurnStarted):
-            phase = (e.turn, 0)
-        elif isinstance(e, ae.PhaseStarted):
-            phase = (e.turn, e.phase)
-        if isinstance(e, ev.OrderGiven):
-            if e.side == side:
-                out.append(e)
-            continue
+        kept = live.keep(e)
         if isinstance(e, ev.ShipPlaced) and e.ship in sight.under_at_start:
             if e.ship in sight.first_seen:
                 x, y, heading = sight.first_seen[e.ship]
                 out.append(replace(e, x=x, y=y, heading=heading))
                 # placed out of sight: drawn only once it is made out
                 out.append(ae.CloakChanged(e.ship, True, "deployed under its cloak"))
-                under.add(e.ship)
+                live.under.add(e.ship)
             continue
-        if isinstance(e, ae.CloakChanged) and sight.enemy(e.ship):
-            if sight.never_seen(e.ship) or (e.hidden and e.ship in under):
-                continue  # never seen, or out of sight already: it does not vanish
-            (under.add if e.hidden else under.discard)(e.ship)
+        if kept and not any(sight.never_seen(s) for s in _ships_named(e)):
             out.append(e)
-            continue
-        probe = getattr(e, "probe", None)
-        if probe in sight.enemy_probes and not isinstance(e, fe.ProbeFiredAt):
-            continue
-        mine = getattr(e, "mine", None)
-        if isinstance(e, tre.MineLaid) and e.mine in sight.enemy_mines:
-            continue
-        if mine in sight.enemy_mines and mine not in sight.mines:
-            continue
-        seen_now = sight.perceived.get(phase, set())
-        named = _ships_named(e)
-        if any(sight.never_seen(s) for s in named):
-            continue
-        if any(s in under and s not in seen_now for s in named):
-            continue
-        out.append(e)
     return out
 
 
