@@ -578,7 +578,17 @@ def hold(battle: Battle, t: te.TacticsState, e: AdvShip, held: set[str], bridge_
     seized = "2" in held and (bridge_now or "5" in held or e.id in t.seized)
     now = (e.sensor_damage, e.warp_port, e.warp_starboard, e.impulse, e.id in t.seized)
     if (sensors, port, starboard, impulse, seized) != now:
-        battle.record(te.SectionHeld(e.id, sorted(held), sensors, port, starboard, impulse, seized))
+        battle.record(
+            te.SectionHeld(
+                e.id,
+                sensor_damage=sensors,
+                warp_port=port,
+                sections=sorted(held),
+                warp_starboard=starboard,
+                impulse=impulse,
+                seized=seized,
+            )
+        )
 
 
 def repair(battle: Battle, state: AdvancedState, t: te.TacticsState) -> None:

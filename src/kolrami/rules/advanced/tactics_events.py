@@ -203,6 +203,13 @@ class FacingSet(Change):
         return f"  {name(self.ship)} {how} shield {self.facing} ({self.why})"
 
 
+def _transported(t: TacticsState, ship: str, sent: int) -> TacticsState:
+    """`ship` has sent `sent` people across in all and may not fire this phase (ADV-TRANS-02)."""
+    t.sent[ship] = sent
+    t.barred.add(ship)
+    return t
+
+
 @dataclass(frozen=True, slots=True)
 class Beamed(Change):
     """`people` boarders beam from `ship` onto `target`'s `section` (ADV-TRANS, ADV-BRD-01);
@@ -223,8 +230,7 @@ class Beamed(Change):
         old = t.parties.get(self.target)
         section = old.section if old is not None else self.section
         t.parties[self.target] = Party(side, self.species, self.party, section)
-        t.sent[self.ship] = self.sent
-        t.barred.add(self.ship)
+        _transported(t, self.ship, self.sent)
 
     def story(self, name: Name, verbose: bool) -> str | None:
         return (
@@ -247,10 +253,7 @@ class ScoutsLost(Change):
     sent: int
 
     def apply(self, battle: Battle) -> None:
-        t = tactics_of(battle)
-        t.scouts[self.target] = self.scouts
-        t.sent[self.ship] = self.sent
-        t.barred.add(self.ship)
+        _transported(tactics_of(battle), self.ship, self.sent).scouts[self.target] = self.scouts
 
     def story(self, name: Name, verbose: bool) -> str | None:
         return (
@@ -274,19 +277,16 @@ class SectionHeld(AdvSets):
         "impulse",
     )
     ship: str
-    sections: list[str]
     sensor_damage: int
     warp_port: int
+    sections: list[str]  # the sections held
     warp_starboard: int
     impulse: int
     seized: bool
 
     def then(self, battle: Battle) -> None:
-        t = tactics_of(battle)
-        if self.seized:
-            t.seized.add(self.ship)
-        else:
-            t.seized.discard(self.ship)
+        seized = tactics_of(battle).seized
+        (seized.add if self.seized else seized.discard)(self.ship)
 
     def story(self, name: Name, verbose: bool) -> str | None:
         run = "; the boarders run its bridge" if self.seized else ""
