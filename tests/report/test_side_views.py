@@ -34,6 +34,7 @@ from kolrami.report.sideview import jsonl, side_events, view_events
 from kolrami.rules import events as ev
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced import field_events as fe
+from kolrami.rules.advanced.driver import ADVANCED_RULES_VERSION
 from kolrami.rules.advanced.terrain_events import MineRolled
 from kolrami.scenarios.models import Scenario, builtin_scenario
 from kolrami.sim.play import simulate
@@ -91,6 +92,7 @@ def test_a_side_s_view_holds_none_of_the_other_side_s_hidden_ships() -> None:
         assert not names(text, HIDDEN_CLASS)
     data = replay_data(events, view="A")
     assert data["meta"]["view"] == "A"
+    assert data["meta"]["rules_version"] == ADVANCED_RULES_VERSION  # the advanced rules' name
     assert HIDDEN not in [s["id"] for s in data["ships"]]
     assert {s["id"] for s in data["ships"]} == {"A1", "A2", "A3", "B1", "B2", "B3"}
     # none of the other side's orders
