@@ -357,6 +357,7 @@ class State:
         self.rules: set[str] = set()
         self.ships: dict[str, Ship] = {}
         self.squadrons: dict[str, list[str]] = {}
+        self.escorts: set[str] = set()  # non-combatant escorts (FPF-MASK-04, SquadronChecker)
         self.formation: dict[str, list[str]] = {}
         self.active: str | None = None
         self.phase = "setup"  # setup, start, repairs, initiative, end
@@ -1193,6 +1194,7 @@ class FireChecker(Checker):
                 for s in st.squadrons[q]
                 if st.ships[s].alive
                 and st.ships[s].in_control
+                and s not in st.escorts  # FPF-MASK-04: an escort fires nothing
                 and (
                     any(
                         st.ships[s].shots(k) > 0 and st.ships[s].bears(k, "F") for k in ATTACK_KINDS
@@ -1934,6 +1936,39 @@ class PeakChecker(Checker):
 
 
 # ---------------------------------------------------------------------------------------------
+class SquadronChecker(Checker):
+    """Squadron make-up (FPF-MASK-02, FPF-MASK-04): at most three ships of a squadron fight; one
+    more may fly with them as a non-combatant escort (its ship marked `escort` in the header's
+    fleet), and an escort fires no weapons all battle (docs/rules.md FPF-MASK-04)."""
+
+    def __init__(self) -> None:
+        self.flags: dict[str, list[bool]] = {}
+        self.placed: dict[str, int] = {}
+
+    def after(self, st: State, e: Event) -> None:
+        if e["e"] == "battle_started":
+            for side, f in zip("AB", st.header.get("fleets", []), strict=False):
+                # ships are placed squadron by squadron, file order within one
+                ships = sorted(f.get("ships", []), key=lambda sh: int(sh.get("squadron", 1)))
+                self.flags[side] = [bool(sh.get("escort")) for sh in ships]
+        elif e["e"] == "ship_placed":
+            side = e["side"]
+            n = self.placed.get(side, 0)
+            self.placed[side] = n + 1
+            flags = self.flags.get(side, [])
+            if n < len(flags) and flags[n]:
+                st.escorts.add(e["ship"])
+            members = st.squadrons.get(e["squadron"], [])
+            escorts = [s for s in members if s in st.escorts]
+            fighting = [s for s in members if s not in st.escorts]
+            if e["ship"] in st.escorts and len(escorts) == 2:
+                st.flag("FPF-MASK-04", escorts, f"{e['squadron']} has two non-combatant escorts")
+            if e["ship"] not in st.escorts and len(fighting) == 4:
+                st.flag("FPF-MASK-02", fighting, f"{e['squadron']} has four fighting ships")
+        elif e["e"] == "volley_fired" and e["ship"] in st.escorts:
+            st.flag("FPF-MASK-04", [e["ship"]], "a non-combatant escort fired")
+
+
 # The referee: keeps the state from the log's facts, and lets every checker look
 
 
@@ -1946,6 +1981,7 @@ CHECKERS: tuple[type[Checker], ...] = (
     DamageChecker,
     RepairChecker,
     PeakChecker,
+    SquadronChecker,
 )
 
 

@@ -74,3 +74,30 @@ def test_webs_are_drawn_around_their_captives(page: Any, tmp_path: Path) -> None
     page.evaluate(f"window.kolramiReplay.go({step}, 1)")
     assert page.evaluate("document.querySelectorAll('g.web').length") >= 1
     assert not page.errors
+
+
+def test_a_side_s_page_holds_only_what_that_side_saw(page: Any, tmp_path: Path) -> None:
+    scenario = builtin_scenario("probe-hunt")
+    fleets = (load_fleet(scenario.fleets[0]), load_fleet(scenario.fleets[1]))
+    battle = simulate(scenario, fleets, ("aggressive", "aggressive"), 2)
+    events = list(battle.events())
+    full = replay_data(events)
+    mine = replay_data(events, view="A")
+    out = tmp_path / "side-a.html"
+    write_replay(events, out, view="A")
+    open_replay(page, out)
+    assert page.evaluate("document.getElementById('view').disabled")
+    assert page.evaluate("[...document.getElementById('view').options].map(o => o.value)") == ["A"]
+    assert page.evaluate("document.querySelectorAll('.card').length") == len(mine["ships"])
+    assert len(mine["ships"]) <= len(full["ships"])
+    # a step where a Romulan is under its cloak: none of side B's cloaked ships is drawn
+    step = next(i for i, s in enumerate(mine["steps"]) if s["field"]["cloaked"])
+    page.evaluate(f"window.kolramiReplay.go({step}, 1)")
+    shown = page.evaluate(
+        "[...document.querySelectorAll('g.ship.cloaked')].filter(g => g.style.display !== 'none')"
+        ".length"
+    )
+    assert shown == 0
+    assert not page.errors
+    shots = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    page.screenshot(path=str(shots / "replay-probe-hunt-side-a-page.png"), full_page=True)

@@ -281,6 +281,14 @@ HtmlOption = Annotated[
     Path | None, typer.Option("--html", help="Write the log as a self-contained HTML replay.")
 ]
 TracksOption = Annotated[Path | None, typer.Option(help="Write a PNG of the ships' tracks here.")]
+ViewOption = Annotated[
+    str,
+    typer.Option(
+        "--view",
+        help="Whose view --html, --tracks and --show draw: referee (everything), A or B (only "
+        "what that side saw: no enemy orders, cloaked ships, unfound mines or enemy probes).",
+    ),
+]
 
 
 def replay_cmd(
@@ -290,16 +298,21 @@ def replay_cmd(
     html: HtmlOption = None,
     tracks: TracksOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
+    view: ViewOption = "referee",
 ) -> None:
     """Re-run a battle from its log's header and say whether the new log is identical.
 
-    With --html or --tracks the log's own events are drawn, whatever the re-run gives.
+    With --html or --tracks the log's own events are drawn, whatever the re-run gives, in the
+    --view asked for. A side's log (a download of one side's view) draws, but cannot re-run.
     """
     # The scripted captain brings the advanced game's captains and state (about 70 ms); the
     # captains and the replay writer as in battle_cmd.
     from kolrami.captains.scripted import logged_captains
     from kolrami.report.outputs import check_outputs, write_outputs
+    from kolrami.report.sideview import REFEREE, VIEWS, view_events
 
+    if view not in VIEWS:
+        raise InvalidInputError(f"--view '{quoted(view, 20)}': use one of {', '.join(VIEWS)}")
     check_outputs(html, tracks)
     text = read_text(log, "log", MAX_LOG_BYTES)
     try:
@@ -309,8 +322,20 @@ def replay_cmd(
         raise InvalidInputError(f"{quoted(log)} is not a Kolrami event log: {why}") from None
     if not events or not isinstance(events[0], BattleStarted):
         raise InvalidInputError(f"{log} does not start with a battle_started header")
-    pictures = write_outputs(events, html, tracks)
+    pictures = write_outputs(view_events(events, view), html, tracks)
     header = events[0].header
+    if header.get("view") in VIEWS and header.get("view") != REFEREE:
+        # one side's view (kolrami.report.sideview): the other side's orders are not in it
+        why = (
+            f"{log} is side {header['view']}'s view of a battle, without the other side's "
+            "orders: it cannot be re-run; its --html replay and --tracks draw what it holds"
+        )
+        if not pictures:
+            raise InvalidInputError(why)
+        for line in pictures:
+            console().print(line)
+        console().print(f"[yellow]not re-run[/yellow]: {why}")
+        return
     made_under = header.get("rules_version")
     plays = ADVANCED_RULES_VERSION if str(made_under).startswith("adv") else RULES_VERSION
     if made_under != plays:
@@ -358,7 +383,7 @@ def replay_cmd(
     else:
         out = console()
         if show:
-            Narrator(out, builtin_pack()).tell(battle.events())
+            Narrator(out, builtin_pack()).tell(view_events(battle.events(), view))
         for line in pictures:
             out.print(line)
         if identical and not finished:

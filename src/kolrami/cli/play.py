@@ -41,6 +41,7 @@ from kolrami.engine.view import ShipView
 from kolrami.errors import InvalidInputError, read_text
 from kolrami.fleet.model import load_fleet
 from kolrami.report.narrate import SIDE_STYLE, Narrator, status_table
+from kolrami.report.sideview import LiveView
 from kolrami.rules.fpf.orders import (
     ActivationDecision,
     InitiativeDecision,
@@ -243,6 +244,11 @@ class Terminal:
         self.out = out
         self.save_to = save
         self.narrator = Narrator(out, builtin_pack())
+        # one player against an AI in a battle that can hide things: the narration is that
+        # player's side's view (docs/rules.md, Side views); hot-seat shares the screen
+        humans = [s for s, seat in zip(SIDES, session.seats, strict=True) if seat == HUMAN]
+        hides = session.hides_anything() and len(humans) == 1
+        self.live = LiveView(humans[0]) if hides else None
         self.told = 0
         self.last_side: str | None = None
         self.shown = -1  # the battle's change count when the board was last shown
@@ -254,6 +260,8 @@ class Terminal:
         seats = dict(zip(SIDES, self.session.seats, strict=True))
         run: list[Event] = []
         for e in events:
+            if self.live is not None and not self.live.keep(e):
+                continue
             if isinstance(e, OrderGiven) and seats[e.side] != HUMAN:
                 self.narrator.tell(run)
                 run = []
@@ -432,6 +440,10 @@ class Terminal:
                         self.save(None, quiet=True)
                     # the log up to here is what was told already: nothing to tell again
                     self.told = len(s.battle.log)
+                    if self.live is not None:  # the side's view of the log as it is now
+                        self.live = LiveView(self.live.side)
+                        for e in s.battle.log.events():
+                            self.live.keep(e)
                     self.last_side, self.shown = None, -1
                     break
                 else:
@@ -466,7 +478,12 @@ def play_cmd(
     resume: Annotated[
         Path | None, typer.Option(help="Go on with a battle from its saved log.")
     ] = None,
-    width: Annotated[int | None, typer.Option(help="Terminal width (default: detected).")] = None,
+    width: Annotated[
+        int | None,
+        typer.Option(
+            min=40, max=1000, help="Terminal width in columns, 40 to 1000 (default: detected)."
+        ),
+    ] = None,
     undo: Annotated[
         str | None,
         typer.Option(

@@ -20,9 +20,12 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
     StringConstraints,
     ValidationError,
     field_validator,
+    model_serializer,
 )
 
 from kolrami.catalog import ShipPack, builtin_pack
@@ -67,6 +70,22 @@ class FleetShip(BaseModel):
     captain: Id | Ids | None = None
     admiral: Id | Ids | None = None
     upgrades: Annotated[dict[Id, Ids], Field(max_length=MAX_CARDS)] = Field(default_factory=dict)
+    escort: bool = Field(
+        False,
+        description=(
+            "A non-combatant escort: it fires no weapons all battle and may fly as a fourth "
+            "ship in its squadron (FPF-MASK-04)."
+        ),
+    )
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        # a combatant's document is written as it was before the escort field (FPF-MASK-04):
+        # the field appears only when set, so fleets, share strings and logs are unchanged
+        out = handler(self)
+        if isinstance(out, dict) and not self.escort:
+            out.pop("escort", None)
+        return out
 
     def captains(self) -> list[str]:
         """Captain ids on this ship (normally zero or one)."""

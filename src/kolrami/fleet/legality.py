@@ -23,11 +23,19 @@ from kolrami.fleet.document import Fleet
 
 DEFAULT_SP_LIMIT = 300  # see docs/rules.md, OP-13
 MAX_SQUADRON = 3  # FPF-MASK-02
+MAX_ESCORTS = 1  # a non-combatant escort in a fourth slot (FPF-MASK-04)
 ADMIRALS_PER_FLEET = 1  # see docs/rules.md, FBS-11
 
 #: Codes that stop a battle, not just an event entry (kolrami.fleet.model.parse_fleet).
 PLAY_BLOCKING = frozenset(
-    {"unknown-card", "squadron-size", "wrong-card-type", "captain-limit", "admiral-limit"}
+    {
+        "unknown-card",
+        "squadron-size",
+        "squadron-escorts",
+        "wrong-card-type",
+        "captain-limit",
+        "admiral-limit",
+    }
 )
 
 
@@ -264,18 +272,32 @@ def _card_types(ctx: _Context) -> Iterator[Violation]:
 
 @check
 def _squadron_size(ctx: _Context) -> Iterator[Violation]:
+    # a non-combatant escort rides in a fourth slot of its own, one a squadron (FPF-MASK-04)
     seen: dict[int, int] = {}
+    escorts: dict[int, int] = {}
     for i, ship in enumerate(ctx.fleet.ships):
+        if ship.escort:
+            escorts[ship.squadron] = escorts.get(ship.squadron, 0) + 1
+            if escorts[ship.squadron] == MAX_ESCORTS + 1:
+                yield Violation(
+                    "squadron-escorts",
+                    "FPF-MASK-04",
+                    f"ships[{i}].escort",
+                    f"squadron {ship.squadron} has more than {MAX_ESCORTS} non-combatant "
+                    f"escort; one may fly as its fourth ship (FPF-MASK-04): clear 'escort' on "
+                    "this ship or move it to another squadron",
+                )
+            continue
         seen[ship.squadron] = seen.get(ship.squadron, 0) + 1
         if seen[ship.squadron] == MAX_SQUADRON + 1:
-            count = sum(1 for s in ctx.fleet.ships if s.squadron == ship.squadron)
+            count = sum(1 for s in ctx.fleet.ships if s.squadron == ship.squadron and not s.escort)
             yield Violation(
                 "squadron-size",
                 "FPF-MASK-02",
                 f"ships[{i}].squadron",
                 f"squadron {ship.squadron} has {count} ships; a squadron holds at "
                 f"most {MAX_SQUADRON} (FPF-MASK-02): move a ship to another "
-                "squadron",
+                "squadron, or mark a ship that fires nothing 'escort' (FPF-MASK-04)",
             )
 
 

@@ -57,6 +57,7 @@ from kolrami.report.replay_format import (
     Y,
     squadron_colour,
 )
+from kolrami.report.sideview import REFEREE, view_events
 from kolrami.rules import events as ev
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced import field_events as fe
@@ -927,12 +928,21 @@ _MARK: dict[type, str] = {
 }
 
 
-def replay_data(events: Iterable[ev.Event], pack: ShipPack | None = None) -> dict[str, Any]:
-    """Everything the replay page shows, as plain JSON-ready data (see the module docstring)."""
+def replay_data(
+    events: Iterable[ev.Event], pack: ShipPack | None = None, view: str = REFEREE
+) -> dict[str, Any]:
+    """Everything the replay page shows, as plain JSON-ready data (see the module docstring):
+    the referee's view of the log, or one side's (`view` 'A' or 'B': only what that side saw,
+    kolrami.report.sideview)."""
     events = list(events)
     if not events or not isinstance(events[0], ev.BattleStarted):
         raise InvalidInputError("a replay needs a battle log that starts with battle_started")
-    header = events[0].header
+    events = view_events(events, view)
+    first = events[0]
+    assert isinstance(first, ev.BattleStarted)  # a view keeps the log's header first
+    header = first.header
+    if view == REFEREE:
+        view = str(header.get("view", REFEREE))  # a side's log stays that side's view
     pack = pack or builtin_pack()
     scenario = header.get("scenario", {})
     rules = list(header.get("rules", []))
@@ -961,6 +971,7 @@ def replay_data(events: Iterable[ev.Event], pack: ShipPack | None = None) -> dic
             "rules_version": started.rules_version if started else header.get("rules_version"),
             "data_version": started.data_version if started else header.get("data_version"),
             "advanced": started is not None,
+            "view": view,
             "fpf_rules_version": header.get("rules_version"),
             "rules": rules,
             "captains": list(captains),
@@ -1077,14 +1088,15 @@ def terrain_json(
         return {"kind": kind, "areas": storm_areas(t, width, height, hex_cm, turns)}
     if kind == "minefield":
         number = scenario.get("terrain", []).index(t) + 1
+        # a side's view lists only the mines it found, each with its own key (sideview)
+        keys = t.get("mine_keys") or [f"{number}.{k}" for k in range(1, len(t["mines"]) + 1)]
         return {
             "kind": kind,
             "owner": t["owner"],
             "hex": hex_cm,
             "cloaked": bool(t.get("cloaked")),
             "mines": [
-                [x, y, detonated.get(f"{number}.{k}", 0)]
-                for k, (x, y) in enumerate(t["mines"], start=1)
+                [x, y, detonated.get(key, 0)] for key, (x, y) in zip(keys, t["mines"], strict=False)
             ],
         }
     out: dict[str, Any] = {"kind": kind, "x": t["x"], "y": t["y"], "hex": hex_cm}
@@ -1171,12 +1183,15 @@ def _page() -> Template:
     return env.from_string(_asset("replay.html.j2"))
 
 
-def render_replay(events: Iterable[ev.Event], pack: ShipPack | None = None) -> str:
-    """The replay page of a battle as one HTML string: no network, no other files.
+def render_replay(
+    events: Iterable[ev.Event], pack: ShipPack | None = None, view: str = REFEREE
+) -> str:
+    """The replay page of a battle as one HTML string: no network, no other files. `view`: the
+    referee's (everything) or a side's ('A', 'B': only what it saw, kolrami.report.sideview).
 
     For the tournament report and the web app: they embed or serve this string as it is.
     """
-    data = replay_data(events, pack)
+    data = replay_data(events, pack, view)
     return _page().render(
         title=f"Kolrami replay: {data['title']}",
         style=Markup(_asset("replay.css")),
@@ -1196,10 +1211,12 @@ def check_output(path: Path, suffixes: tuple[str, ...], what: str) -> None:
         )
 
 
-def write_replay(events: Iterable[ev.Event], path: Path, pack: ShipPack | None = None) -> int:
-    """Write the replay page to `path`; returns its size in bytes."""
+def write_replay(
+    events: Iterable[ev.Event], path: Path, pack: ShipPack | None = None, view: str = REFEREE
+) -> int:
+    """Write the replay page (in `view`, `render_replay`) to `path`; returns its size in bytes."""
     check_output(path, (".html", ".htm"), "replay")
-    text = render_replay(events, pack).encode("utf-8")
+    text = render_replay(events, pack, view).encode("utf-8")
     try:
         path.write_bytes(text)
     except OSError as exc:

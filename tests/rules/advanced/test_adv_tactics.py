@@ -537,3 +537,122 @@ def test_the_doctrine_boards_a_crippled_ship_and_blows_itself_up_rather_than_be_
     t.held["A1"] = {"1", "2", "3"}
     decision = TacticsDecision("A", 1, ("A1",), tuple(verbs(state, t, "A1")))
     assert doctrine.tactics(view, decision).actions == ("A1:destruct=warp-breach",)
+
+
+# --- the last boarding rules (ADV-BRD-03, ADV-BRD-05, ADV-BRD-08) ---------------------------------
+
+
+@pytest.mark.rule("ADV-BRD-03")
+def test_the_borg_s_first_three_drones_scout_and_are_lost() -> None:
+    b, state, t = boarding_table("borg-cube", "ktroika")
+    facing_down(state, "B1")
+    complement = tx.complement(t, state.of("A1"))
+    tx.act(b, state, t, "A1:board>B1")
+    scouts = events_of(b, te.ScoutsLost)
+    assert [(s.lost, s.scouts) for s in scouts] == [(3, 3)]
+    beamed = events_of(b, te.Beamed)[0]
+    assert beamed.people == complement - 3 == t.parties["B1"].count
+    assert beamed.sent == complement  # the scouts came out of the complement
+    t.barred.clear()
+    t.sent["A1"] = 0
+    tx.act(b, state, t, "A1:board>B1")  # the collective has adapted: no more scouts lost
+    assert len(events_of(b, te.ScoutsLost)) == 1
+    assert events_of(b, te.Beamed)[1].people == complement
+
+
+@pytest.mark.rule("ADV-BRD-03")
+def test_other_species_lose_no_scouts() -> None:
+    b, state, t = boarding_table()
+    facing_down(state, "B1")
+    tx.act(b, state, t, "A1:board>B1")
+    assert not events_of(b, te.ScoutsLost)
+
+
+def tholian_base() -> tuple[Battle, AdvancedState, te.TacticsState]:
+    """A Gorn Varn alongside an outpost crewed by Tholians (the data has no Tholian base class:
+    the outpost's species is swapped)."""
+    b, state, t = alongside("varn", "outpost", weapons=4)
+    state.of("B1").species = state.pack.species["tholian"]
+    facing_down(state, "B1")
+    return b, state, t
+
+
+@pytest.mark.rule("ADV-BRD-08", "ADV-BRD-07")
+def test_a_tholian_base_may_be_boarded_and_only_its_slaves_resist() -> None:
+    b, state, t = tholian_base()
+    assert "A1:board>B1" in verbs(state, t, "A1")
+    tx.act(b, state, t, "A1:board>B1")
+    tx.fight(b, state, t)
+    fought = events_of(b, te.SectionFought)[0]
+    fit = state.of("B1").sheet.crew
+    assert fought.taken
+    assert fought.lost == 0
+    assert fought.kills == -(-fit // 2)  # half of them, no marines
+    assert events_of(b, te.ShipCaptured)[0].ship == "B1"
+
+
+@pytest.mark.rule("ADV-BRD-08")
+def test_an_ordinary_base_s_garrison_still_holds() -> None:
+    b, state, t = alongside("varn", "outpost", weapons=4)
+    facing_down(state, "B1")
+    tx.act(b, state, t, "A1:board>B1")
+    tx.fight(b, state, t)
+    assert not events_of(b, te.SectionFought)[0].taken
+    assert not events_of(b, te.ShipCaptured)
+
+
+def held_by_boarders(
+    section: str, held: set[str] | None = None
+) -> tuple[Battle, AdvancedState, te.TacticsState]:
+    """A boarding party of 20 Gorn fighting for `section` of B1, `held` already theirs."""
+    b, state, t = boarding_table()
+    b.record(te.Beamed("A1", "B1", 20, section, 20, "gorn", 20))
+    t.held["B1"] = set(held or ())
+    tx.fight(b, state, t)
+    assert events_of(b, te.SectionFought)[0].taken
+    return b, state, t
+
+
+@pytest.mark.rule("ADV-BRD-05")
+def test_holding_the_sensors_section_keeps_the_sensors_out() -> None:
+    b, state, _t = held_by_boarders("1")
+    assert not state.of("B1").sensors_ok
+    assert events_of(b, te.SectionHeld)[0].sections == ["1"]
+
+
+@pytest.mark.rule("ADV-BRD-05")
+def test_holding_a_warp_section_switches_that_side_s_warp_off() -> None:
+    _b, state, _t = held_by_boarders("4")
+    b1 = state.of("B1")
+    assert b1.warp_starboard == 0
+    assert b1.warp_port == b1.sheet.warp_port
+    _b, state, _t = held_by_boarders("6")
+    b1 = state.of("B1")
+    assert b1.warp_port == 0
+    assert b1.warp_starboard == b1.sheet.warp_starboard
+
+
+@pytest.mark.rule("ADV-BRD-05")
+def test_the_bridge_is_the_boarders_for_the_rest_of_the_turn() -> None:
+    b, state, t = held_by_boarders("2")
+    b1 = state.of("B1")
+    assert "B1" in t.seized
+    assert tx.options(state, t, b1) == []
+    assert tx.Tactics().fire_barred(state, b1)
+    tx.Tactics().adv_turn_end(b, state)  # the crew lock them out from the auxiliary bridge
+    assert events_of(b, te.BridgeLockedOut)[0].ship == "B1"
+    assert "B1" not in t.seized
+    assert not tx.Tactics().fire_barred(state, b1)
+    tx.fight(b, state, t)  # the bridge is still held, but no longer run
+    assert "B1" not in t.seized
+
+
+@pytest.mark.rule("ADV-BRD-05")
+def test_the_auxiliary_bridge_cuts_the_power_and_keeps_the_bridge() -> None:
+    b, state, t = held_by_boarders("5", {"2", "3"})
+    b1 = state.of("B1")
+    assert b1.warp_port == b1.warp_starboard == b1.impulse == 0  # engineering is the crew's
+    assert "B1" in t.seized
+    tx.Tactics().adv_turn_end(b, state)
+    assert not events_of(b, te.BridgeLockedOut)
+    assert "B1" in t.seized

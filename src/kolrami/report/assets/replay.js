@@ -497,6 +497,15 @@
   }
   // whose view: the referee's (every ship; cloaked ones faint) or a side's (no cloaked enemy)
   const viewSel = $("view");
+  if (viewSel && D.meta.view && D.meta.view !== "referee") {
+    // a side's page holds only what that side saw: its view is the only one there is
+    viewSel.textContent = "";
+    const only = document.createElement("option");
+    only.value = D.meta.view;
+    only.textContent = `side ${D.meta.view}`;
+    viewSel.appendChild(only);
+    viewSel.disabled = true;
+  }
   function fieldOf(i) {
     return STEPS[i].field || { probes: [], webs: [], weaving: [], cloaked: [] };
   }

@@ -34,6 +34,14 @@ BASE_SHARE = 0.5
 THOLIAN_CLASS_N_HOURS = 12
 #: The species that needs class Y conditions and so neither boards nor is boarded (ADV-BRD-07).
 THOLIAN = "tholian"
+#: The species whose drones scout a boarding action first (ADV-BRD-03).
+BORG = "borg"
+#: The humanoid slaves a Tholian base keeps are taken to be of this species (docs/rules.md
+#: ADV-BRD-08).
+SLAVE_SPECIES = "human"
+#: Game turns of sensor outage kept on a ship while boarders hold its sensors section (section
+#: 1, ADV-BRD-05): renewed every phase, so it never runs out while they hold it.
+SENSORS_HELD = 2
 
 
 class Troop(StrEnum):
@@ -133,6 +141,15 @@ def borg_landed(sent: int, scouts_lost_before: int) -> tuple[int, int]:
     return sent - lose, lose
 
 
+def scouts_first(people: int, scouts_lost_before: int) -> int:
+    """How many of a wave of `people` Borg drones go over singly first, as scouts, and are lost
+    (ADV-BRD-03): one at a time while fewer than three have been lost in the action."""
+    lost = 0
+    while lost < people and borg_landed(1, scouts_lost_before + lost)[1]:
+        lost += 1
+    return lost
+
+
 def captured(held: set[int | str]) -> bool:
     """A ship is captured for good once sections 2, 3, 5, either 4 or 6, and engineering are all
     held (ADV-BRD-06)."""
@@ -154,15 +171,17 @@ class Beam:
     people: int
     ship_species: str
     target_species: str
+    target_base: bool = False  # a base: a Tholian one may be boarded (ADV-BRD-08)
 
 
 def beam_problem(beam: Beam) -> str | None:
     """Why the beam-across may not happen, or None."""
     who = f"{beam.ship} beaming to {beam.target}"
-    if THOLIAN in (beam.ship_species, beam.target_species):
+    slave_base = beam.target_base and beam.target_species == THOLIAN  # ADV-BRD-08
+    if beam.ship_species == THOLIAN or (beam.target_species == THOLIAN and not slave_base):
         return (
             f"{who}: Tholians need class Y conditions; nobody boards them or is boarded by "
-            "them (ADV-BRD-07)"
+            "them (ADV-BRD-07), but for a Tholian base's slave quarters (ADV-BRD-08)"
         )
     if beam.hexes > TRANSPORTER_HEXES:
         return (

@@ -70,7 +70,7 @@ from kolrami.rules.steps import Asked, Call, Each, PhaseQuestion, expect, one_ea
 from kolrami.scenarios.models import Scenario
 
 #: Bump whenever a change can alter an advanced battle's outcome for the same inputs.
-ADVANCED_RULES_VERSION = "adv-3"
+ADVANCED_RULES_VERSION = "adv-4"
 
 
 def verify_move(adv: AdvShip, decision: MoveDecision, order: MoveOrder) -> None:

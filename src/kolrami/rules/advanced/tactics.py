@@ -16,7 +16,9 @@ puts them in the advanced turn. After each phase's movement every side is asked 
                             ADV-TRANS-03, ADV-TRANS-04, ADV-BRD-01); they fight a section a phase
                             (ADV-BRD-04, ADV-BRD-05) until the ship is captured (ADV-BRD-06) or,
                             on a base, for its command centre (ADV-BRD-09); never Tholians
-                            (ADV-BRD-07)
+                            (ADV-BRD-07) but a Tholian base's slaves (ADV-BRD-08); the Borg's
+                            first three drones scout and are lost (ADV-BRD-03); every section
+                            held does what the table says (ADV-BRD-05)
   A1:dock>A4                dock with a friendly base through its lowered facing (ADV-BASE-01,
                             ADV-BASE-04); docked it is repaired each phase (ADV-BASE-02,
                             ADV-BASE-06) behind the base's shields (ADV-BASE-05) and still fights
@@ -76,10 +78,12 @@ TACTICS_CLAUSES = (
     "ADV-TRANS-04",
     "ADV-BRD-01",
     "ADV-BRD-02",
+    "ADV-BRD-03",
     "ADV-BRD-04",
     "ADV-BRD-05",
     "ADV-BRD-06",
     "ADV-BRD-07",
+    "ADV-BRD-08",
     "ADV-BRD-09",
     "ADV-BASE-01",
     "ADV-BASE-02",
@@ -168,6 +172,7 @@ def beam_of(state: AdvancedState, t: te.TacticsState, a: AdvShip, e: AdvShip) ->
         complement(t, a),
         a.species.id,
         e.species.id,
+        _is_base(e),
     )
 
 
@@ -249,7 +254,7 @@ def destruct_options(a: AdvShip) -> list[str]:
 
 def options(state: AdvancedState, t: te.TacticsState, a: AdvShip) -> list[str]:
     """Every tactical action `a` may take after this phase's movement."""
-    if not a.alive or a.id in t.captured:
+    if not a.alive or a.id in t.captured or a.id in t.seized:  # seized: ADV-BRD-05
         return []
     out = tractor_options(state, t, a)
     if a.id in t.beams:
@@ -368,6 +373,15 @@ def beam_across(
     if _shield_on(a, own) > 0:
         lower(battle, t, a, own, f"transporting to {e.id}")
     people = complement(t, a)
+    if a.species.id == boarding.BORG:  # the first three go singly, as scouts (ADV-BRD-03)
+        before = t.scouts.get(e.id, 0)
+        lost = boarding.scouts_first(people, before)
+        if lost:
+            sent = t.sent.get(a.id, 0) + lost
+            battle.record(te.ScoutsLost(a.id, e.id, lost, before + lost, sent))
+            people -= lost
+            if people <= 0:
+                return
     section = COMMAND if _is_base(e) else str(_facing(e, a))
     party = t.parties.get(e.id)
     aboard = (party.count if party is not None else 0) + people
@@ -484,7 +498,14 @@ def fight(battle: Battle, state: AdvancedState, t: te.TacticsState) -> None:
         mine = boarding.strength(species, boarding.Troop.MARINES)
         fit = max(0, e.sheet.crew - e.casualties)
         held = set(t.held.get(target_id, set()))
-        if party.section == COMMAND:
+        if party.section == COMMAND and e.species.id == boarding.THOLIAN:
+            # only the slaves resist, at 30% of their strength, with no marines (ADV-BRD-08)
+            slaves = state.pack.species[boarding.SLAVE_SPECIES]
+            fought = boarding.base_assault(
+                party.count, mine, fit, 0, boarding.slave_strength(slaves), 0
+            )
+            defenders = fit
+        elif party.section == COMMAND:
             guards = fit // BASE_GUARD_SHARE
             fought = boarding.base_assault(
                 party.count,
@@ -537,6 +558,36 @@ def fight(battle: Battle, state: AdvancedState, t: te.TacticsState) -> None:
         if (section == COMMAND and fought.taken) or boarding.captured(whole):
             battle.record(te.ShipCaptured(target_id, party.side))
             battle.remove(e.ship, None, derelict=True)
+        elif section != COMMAND:
+            hold(battle, t, e, held, fought.taken and section == "2")
+
+
+def hold(battle: Battle, t: te.TacticsState, e: AdvShip, held: set[str], bridge_now: bool) -> None:
+    """What the sections boarders hold do to the ship (ADV-BRD-05), renewed every phase: the
+    sensors section (1) keeps its sensors out, the warp sections (4, 6) switch their side's warp
+    power off, the auxiliary bridge (5) cuts the power while engineering is the crew's, and the
+    bridge (2) is theirs for the rest of the game turn (with 5 as well, for good). The impulse
+    section (3) is the fight's own (`SectionFought.impulse`)."""
+    sensors = max(e.sensor_damage, boarding.SENSORS_HELD) if "1" in held else e.sensor_damage
+    port = 0 if "6" in held else e.warp_port
+    starboard = 0 if "4" in held else e.warp_starboard
+    impulse = e.impulse
+    if "5" in held and boarding.ENGINEERING not in held:
+        port = starboard = impulse = 0
+    seized = "2" in held and (bridge_now or "5" in held or e.id in t.seized)
+    now = (e.sensor_damage, e.warp_port, e.warp_starboard, e.impulse, e.id in t.seized)
+    if (sensors, port, starboard, impulse, seized) != now:
+        battle.record(
+            te.SectionHeld(
+                e.id,
+                sensor_damage=sensors,
+                warp_port=port,
+                sections=sorted(held),
+                warp_starboard=starboard,
+                impulse=impulse,
+                seized=seized,
+            )
+        )
 
 
 def repair(battle: Battle, state: AdvancedState, t: te.TacticsState) -> None:
@@ -641,12 +692,17 @@ class Tactics(AdvancedModule):
                     battle.record(te.TractorReleased(h.id, tow_.target, "crystals gone"))
                 breach(battle, state, h, "its last crystal burned out holding a beam")
         t.strain.clear()
+        for ship_id in sorted(t.seized):
+            # the crew lock the boarders out from the auxiliary bridge, unless it is theirs too
+            # (ADV-BRD-05)
+            if state.of(ship_id).alive and "5" not in t.held.get(ship_id, set()):
+                battle.record(te.BridgeLockedOut(ship_id))
 
     def fire_barred(self, state: AdvancedState, ship: AdvShip) -> bool:
         # a ship that transported, or docks, this phase does not fire (ADV-TRANS-02,
-        # ADV-BASE-04)
+        # ADV-BASE-04); nor one whose bridge the boarders run (ADV-BRD-05)
         found = _tactics(state)
-        return found is not None and ship.id in found.barred
+        return found is not None and (ship.id in found.barred or ship.id in found.seized)
 
     def fire_refusal(self, state: AdvancedState, ship: AdvShip, target: AdvShip) -> str | None:
         found = _tactics(state)

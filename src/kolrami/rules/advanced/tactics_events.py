@@ -70,6 +70,10 @@ class TacticsState:
     lowered: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
     #: warp levels above the safe speed each ship bought this turn (ADV-WARP-02, ADV-WARP-03)
     strain: dict[str, int] = field(default_factory=dict)
+    #: Borg scouts lost so far in the boarding action on each ship (ADV-BRD-03)
+    scouts: dict[str, int] = field(default_factory=dict)
+    #: ships whose bridge the boarders run: they take no orders to fire or act (ADV-BRD-05)
+    seized: set[str] = field(default_factory=set)
 
 
 def tactics_of(battle: Battle) -> TacticsState:
@@ -197,6 +201,13 @@ class FacingSet(Change):
         return f"  {name(self.ship)} {how} shield {self.facing} ({self.why})"
 
 
+def _transported(t: TacticsState, ship: str, sent: int) -> TacticsState:
+    """`ship` has sent `sent` people across in all and may not fire this phase (ADV-TRANS-02)."""
+    t.sent[ship] = sent
+    t.barred.add(ship)
+    return t
+
+
 @dataclass(frozen=True, slots=True)
 class Beamed(Change):
     """`people` boarders beam from `ship` onto `target`'s `section` (ADV-TRANS, ADV-BRD-01);
@@ -217,14 +228,83 @@ class Beamed(Change):
         old = t.parties.get(self.target)
         section = old.section if old is not None else self.section
         t.parties[self.target] = Party(side, self.species, self.party, section)
-        t.sent[self.ship] = self.sent
-        t.barred.add(self.ship)
+        _transported(t, self.ship, self.sent)
 
     def story(self, name: Name, verbose: bool) -> str | None:
         return (
             f"  {name(self.ship)} beams {self.people} boarder(s) onto {name(self.target)} "
             f"(section {self.section}; {self.party} aboard)"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class ScoutsLost(Change):
+    """`lost` Borg drones beamed singly from `ship` onto `target` as scouts are lost while the
+    collective adapts (ADV-BRD-03): `scouts` lost in this action so far; the ship has sent
+    `sent` in all and may not fire this phase (ADV-TRANS-02)."""
+
+    kind: ClassVar[str] = "scouts_lost"
+    ship: str
+    target: str
+    lost: int
+    scouts: int
+    sent: int
+
+    def apply(self, battle: Battle) -> None:
+        _transported(tactics_of(battle), self.ship, self.sent).scouts[self.target] = self.scouts
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        return (
+            f"  {name(self.ship)} beams {self.lost} drone(s) singly onto {name(self.target)}: "
+            "scouts, lost while the collective adapts"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SectionHeld(AdvSets):
+    """What the sections the boarders hold on `ship` do to it (ADV-BRD-05), the values after:
+    sensors out while section 1 is held, its warp sides switched off while 4 or 6 is, its
+    power cut while the auxiliary bridge (5) is held and engineering is not, and `seized` while
+    they run the bridge (2: for the rest of the game turn, for good with 5 as well)."""
+
+    kind: ClassVar[str] = "section_held"
+    on_state: ClassVar[tuple[str, ...]] = (
+        "sensor_damage",
+        "warp_port",
+        "warp_starboard",
+        "impulse",
+    )
+    ship: str
+    sensor_damage: int
+    warp_port: int
+    sections: list[str]  # the sections held
+    warp_starboard: int
+    impulse: int
+    seized: bool
+
+    def then(self, battle: Battle) -> None:
+        seized = tactics_of(battle).seized
+        (seized.add if self.seized else seized.discard)(self.ship)
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        run = "; the boarders run its bridge" if self.seized else ""
+        held = ", ".join(self.sections)
+        return f"  boarders hold section(s) {held} of {name(self.ship)}{run}"
+
+
+@dataclass(frozen=True, slots=True)
+class BridgeLockedOut(Change):
+    """The crew lock the boarders out from the auxiliary bridge at the end of the game turn
+    (ADV-BRD-05): `ship` takes its captain's orders again."""
+
+    kind: ClassVar[str] = "bridge_locked_out"
+    ship: str
+
+    def apply(self, battle: Battle) -> None:
+        tactics_of(battle).seized.discard(self.ship)
+
+    def story(self, name: Name, verbose: bool) -> str | None:
+        return f"  {name(self.ship)}'s crew lock the boarders out from the auxiliary bridge"
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,7 +556,10 @@ TACTICS_EVENTS: tuple[type[Event], ...] = (
     CrystalsBurned,
     FacingSet,
     Beamed,
+    ScoutsLost,
     SectionFought,
+    SectionHeld,
+    BridgeLockedOut,
     ShipCaptured,
     SelfDestructed,
     BlastDamage,

@@ -22,7 +22,7 @@ from kolrami.rules.fpf.damage import (
     natives,
     rules_in,
 )
-from kolrami.rules.fpf.masking import bases_clear
+from kolrami.rules.fpf.masking import bases_clear, escorts
 from kolrami.rules.fpf.orders import FireTarget
 from kolrami.rules.module import Ruleset
 
@@ -69,8 +69,8 @@ def verify_targets(
             raise IllegalOrderError(f"{sid} is not in squadron {squadron.id}")
         if sid not in able:
             raise IllegalOrderError(
-                f"{sid} cannot fire: destroyed, out of control or with no "
-                "working weapon (FPF-DMG-13, FPF-DMG-15)"
+                f"{sid} cannot fire: destroyed, out of control, with no working weapon "
+                "(FPF-DMG-13, FPF-DMG-15) or a non-combatant escort (FPF-MASK-04)"
             )
         ship = battle.ships[sid]
         if not ship.bears(t.arc):
@@ -103,12 +103,14 @@ def verify_targets(
 
 
 def firers(battle: Battle, squadron: SquadronState) -> list[ShipState]:
-    """Ships of a squadron able to fire now: alive, in control, with a working weapon."""
+    """Ships of a squadron able to fire now: alive, in control, with a working weapon, and no
+    non-combatant escort (FPF-MASK-04: it fires nothing all battle)."""
     ships = battle.ships
+    escorting = escorts(battle)
     out = []
     for sid in squadron.ships:
         s = ships[sid]
-        if s.alive and s.in_control:
+        if s.alive and s.in_control and sid not in escorting:
             # `not s.detoothed`, written out: asked of every squadron at every decision
             for mounts in s.mounts.values():
                 if any_working(mounts):

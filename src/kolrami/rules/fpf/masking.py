@@ -2,13 +2,37 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from kolrami.engine.geometry import segment_hits_circle
 from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle, ShipState
+
+
+#: Where `escorts` keeps a battle's non-combatant escorts, worked out once (`battle.extensions`).
+ESCORTS_KEY: Final = "fpf-escorts"
+
+
+def escorts(battle: Battle) -> frozenset[str]:
+    """The ids of the battle's non-combatant escorts (FPF-MASK-04): ships their fleet marks
+    `escort`, which fire no weapons all battle and may fly as a squadron's fourth ship. Ids
+    follow the deployment: squadron by squadron, A1, A2 ... (kolrami.engine.battle)."""
+    found = battle.extensions.get(ESCORTS_KEY)
+    if isinstance(found, frozenset):
+        return found
+    out: set[str] = set()
+    for side, fleet in zip(("A", "B"), battle.fleets, strict=False):
+        count = 0
+        for members in fleet.squadrons().values():
+            for member in members:
+                count += 1
+                if member.escort:
+                    out.add(f"{side}{count}")
+    result = frozenset(out)
+    battle.extensions[ESCORTS_KEY] = result
+    return result
 
 
 def bases_clear(battle: Battle, firer: ShipState, target: ShipState) -> bool:
@@ -32,7 +56,7 @@ class MaskingStationary(RuleModule):
     FPF-MASK-03)."""
 
     name = "masking-stationary"
-    clauses = ("FPF-MASK-01", "FPF-MASK-03", "FPF-MASK-05")
+    clauses = ("FPF-MASK-01", "FPF-MASK-03", "FPF-MASK-04", "FPF-MASK-05")
     summary = "Method 1: a base on the line of fire masks it when firer or target is at speed 0."
 
     def line_of_fire_clear(self, battle: Battle, firer: ShipState, target: ShipState) -> bool:
@@ -43,7 +67,7 @@ class MaskingNone(RuleModule):
     """Masking method 2: nothing masks (FPF-MASK-06)."""
 
     name = "masking-none"
-    clauses = ("FPF-MASK-06",)
+    clauses = ("FPF-MASK-04", "FPF-MASK-06")
     summary = "Method 2: no masking; ships above and below see past each other."
 
     def line_of_fire_clear(self, battle: Battle, firer: ShipState, target: ShipState) -> bool:

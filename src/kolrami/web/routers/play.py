@@ -41,6 +41,7 @@ from kolrami.errors import InvalidInputError, KolramiError
 from kolrami.fleet.model import preset_names
 from kolrami.report.narrate import Narrator
 from kolrami.report.replay import render_replay
+from kolrami.report.sideview import REFEREE, VIEWS, jsonl, view_events
 from kolrami.rules import events as rev
 from kolrami.rules.fpf.damage import penetrates, penetration_target
 from kolrami.rules.fpf.orders import OrdersDecision, ReactionDecision
@@ -492,6 +493,7 @@ def state(gid: str, request: Request) -> dict[str, Any]:
     hot_seat = all(seat == HUMAN for seat in session.seats)
     last = play.shown(gid, side)
     pass_to = side if hot_seat and session.hides_anything() and last not in (None, side) else None
+    seen = view_events(events, _default_view(session, side))  # what this side saw
     sc = session.scenario
     return {
         "game": gid,
@@ -512,8 +514,8 @@ def state(gid: str, request: Request) -> dict[str, Any]:
         "choices": choices(session, d) if d is not None else [],
         "reach": _reach(session, side) if d is not None else [],
         "undoable": session.undoable(),
-        "volleys": _volleys(events),
-        "narration": _narration(events)[-60:],
+        "volleys": _volleys(seen),
+        "narration": _narration(seen)[-60:],
         "orders": len(session.orders()),
     }
 
@@ -674,21 +676,64 @@ def undo(gid: str, request: Request) -> JSONResponse:
         return JSONResponse({"undone": taken, **state(gid, request)})
 
 
+def _default_view(session: PlaySession, side: str) -> str:
+    """Whose view a page of the game shows unasked: the referee's once it is over (nothing is
+    hidden any more) or when its rules hide nothing (FPF), else the one human's side against an
+    AI, else the deciding `side`."""
+    if session.over or not session.hides_anything():
+        return REFEREE
+    humans = [s for s, seat in zip(SIDES, session.seats, strict=True) if seat == HUMAN]
+    return humans[0] if len(humans) == 1 else side
+
+
+def _view(session: PlaySession, asked: str | None) -> str:
+    """The view asked for (`?view=A|B|referee`), if the game lets it be seen now: a side's own
+    view always; the other side's or the referee's only once the game is over, or, hot-seat
+    (both players at one screen), a side's. 400 or 403 with the reason otherwise."""
+    d = session.decision
+    mine = _default_view(session, d.side if d is not None else "A")
+    if asked is None or asked == "":
+        return mine
+    if asked not in VIEWS:
+        raise HTTPException(400, f"view '{asked[:20]}': one of {', '.join(VIEWS)}")
+    hot_seat = all(seat == HUMAN for seat in session.seats)
+    if mine == REFEREE or asked == mine or (hot_seat and asked != REFEREE):
+        return asked
+    raise HTTPException(
+        403,
+        f"the {'referee' if asked == REFEREE else 'side ' + asked}'s view of this game opens "
+        "when it is over: what it holds is hidden from you until then",
+    )
+
+
 @router.get("/play/{gid}/log.jsonl")
-def game_log(gid: str, request: Request) -> PlainTextResponse:
-    """The game's event log (replay it with kolrami replay LOG --orders)."""
+def game_log(gid: str, request: Request, view: str | None = None) -> PlainTextResponse:
+    """The game's event log in a view (`?view=A|B|referee`, `_view`): the referee's re-runs
+    with kolrami replay LOG --orders; a side's holds only what that side saw."""
     with games(request).lock:
-        text = games(request).get(gid).log_text()
+        session = games(request).get(gid)
+        shown = _view(session, view)
+        text = (
+            session.log_text()
+            if shown == REFEREE
+            else jsonl(view_events(session.battle.log.events(), shown))
+        )
+    suffix = "" if shown == REFEREE else f"-side-{shown}"
     return PlainTextResponse(
         text,
         media_type="application/x-ndjson",
-        headers={"content-disposition": f'attachment; filename="kolrami-{gid[:8]}.jsonl"'},
+        headers={"content-disposition": f'attachment; filename="kolrami-{gid[:8]}{suffix}.jsonl"'},
     )
 
 
 @router.get("/play/{gid}/replay", response_class=HTMLResponse)
-def game_replay(gid: str, request: Request) -> HTMLResponse:
-    """The replay of the game so far: the same page `kolrami battle --replay` writes."""
+def game_replay(gid: str, request: Request, view: str | None = None) -> HTMLResponse:
+    """The replay of the game so far, in a view (`_view`): the page `kolrami battle --replay`
+    writes, a side's holding only what that side saw."""
     with games(request).lock:
-        events = games(request).get(gid).battle.log.events()
-    return HTMLResponse(render_replay(events), headers={"content-security-policy": REPLAY_CSP})
+        session = games(request).get(gid)
+        shown = _view(session, view)
+        events = session.battle.log.events()
+    return HTMLResponse(
+        render_replay(events, view=shown), headers={"content-security-policy": REPLAY_CSP}
+    )
