@@ -20,24 +20,33 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.assess_speed import assess_figures
-from benchmarks.captains import captain_figures, search_battle_figures
+from benchmarks.captains import captain_figures
+from benchmarks.captains import search_battle_figures
 from benchmarks.rl_speed import rl_figures
 from benchmarks.web_load import web_figures
-from kolrami import __version__, engine_build
+from kolrami import __version__
+from kolrami import engine_build
 from kolrami.captains.registry import make_captain
-from kolrami.catalog import Arc, WeaponKind, builtin_pack
+from kolrami.catalog import Arc
+from kolrami.catalog import WeaponKind
+from kolrami.catalog import builtin_pack
 from kolrami.catalog.loader import builtin_pack as cached_pack
 from kolrami.engine import driver
 from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice
-from kolrami.engine.driver import apply, captain_dice
+from kolrami.engine.driver import apply
+from kolrami.engine.driver import captain_dice
 from kolrami.engine.orders import Order
 from kolrami.fleet import load_fleet
-from kolrami.rules import exact, new_battle
+from kolrami.rules import exact
+from kolrami.rules import new_battle
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim import odds
-from kolrami.sim.duel import Duel, exact_duel
-from kolrami.sim.odds import WeaponGroup, ship_volley, volley_odds
+from kolrami.sim.duel import Duel
+from kolrami.sim.duel import exact_duel
+from kolrami.sim.odds import WeaponGroup
+from kolrami.sim.odds import ship_volley
+from kolrami.sim.odds import volley_odds
 from kolrami.sim.play import simulate
 
 REPEATS = 15
@@ -179,7 +188,8 @@ def pairing_figures() -> dict[str, Any]:
     """Swiss pairing time for a third round (results random but seeded), by event size."""
     import random
 
-    from kolrami.tournament.core import Game, pair_round
+    from kolrami.tournament.core import Game
+    from kolrami.tournament.core import pair_round
 
     out: dict[str, Any] = {}
     for n in (32, 256, 1024):

@@ -12,8 +12,10 @@ import time
 from typing import Any
 
 from kolrami.scenarios.models import load_scenario
-from kolrami.sim.assess import Plan, class_combatants
-from kolrami.sim.backends import default_workers, run_plan
+from kolrami.sim.assess import Plan
+from kolrami.sim.assess import class_combatants
+from kolrami.sim.backends import default_workers
+from kolrami.sim.backends import run_plan
 
 #: Battles per matchup for the timed sweeps: 45 matchups, so 2250 battles a sweep.
 BATTLES = 50

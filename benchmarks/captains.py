@@ -21,7 +21,8 @@ import sys
 import time
 from typing import Any
 
-from scripts.captain_strength import measure, register_variants
+from scripts.captain_strength import measure
+from scripts.captain_strength import register_variants
 
 from kolrami.fleet import load_fleet
 from kolrami.scenarios.models import builtin_scenario

@@ -19,9 +19,11 @@ from typing import Any
 import numpy as np
 
 from kolrami.rl import env
-from kolrami.rl.core import Match, configure
+from kolrami.rl.core import Match
+from kolrami.rl.core import configure
 from kolrami.rl.gym import KolramiGym
-from kolrami.rl.vector import ProcessVectorKolrami, VectorKolrami
+from kolrami.rl.vector import ProcessVectorKolrami
+from kolrami.rl.vector import VectorKolrami
 
 SECONDS = 3.0
 

@@ -47,21 +47,26 @@ from pathlib import Path
 from typing import Any
 
 from kolrami.captains.admiral import luck
-from kolrami.captains.base import BattleView, Captain
-from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain, ScoredCaptain
-from kolrami.captains.registry import captain_names, make_captain, register_captain
+from kolrami.captains.base import BattleView
+from kolrami.captains.base import Captain
+from kolrami.captains.doctrines import AggressiveCaptain
+from kolrami.captains.doctrines import KitingCaptain
+from kolrami.captains.doctrines import ScoredCaptain
+from kolrami.captains.registry import captain_names
+from kolrami.captains.registry import make_captain
+from kolrami.captains.registry import register_captain
 from kolrami.captains.scoring import Weights
 from kolrami.engine.chance import Dice
 from kolrami.engine.geometry import arc_to
-from kolrami.engine.orders import Decision, Order
-from kolrami.fleet import fpf_preset_names, load_fleet
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import Order
+from kolrami.fleet import fpf_preset_names
+from kolrami.fleet import load_fleet
 from kolrami.rules import events as rev
-from kolrami.rules.fpf.orders import (
-    InitiativeDecision,
-    InitiativeOrder,
-    OrdersDecision,
-    SquadronOrder,
-)
+from kolrami.rules.fpf.orders import InitiativeDecision
+from kolrami.rules.fpf.orders import InitiativeOrder
+from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.fpf.orders import SquadronOrder
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 from kolrami.sim.stats import wilson

@@ -25,7 +25,10 @@ from pathlib import Path
 from setuptools import setup  # type: ignore[import-untyped,unused-ignore]
 
 import kolrami
-from kolrami import BUILD_STAMP, COMPILED, source_digest, source_of
+from kolrami import BUILD_STAMP
+from kolrami import COMPILED
+from kolrami import source_digest
+from kolrami import source_of
 
 SRC = Path(kolrami.__file__).resolve().parent.parent
 GROUP = "kolrami_fast"  # the name of mypyc's shared module (src/kolrami_fast__mypyc*.so)

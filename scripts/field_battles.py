@@ -14,7 +14,9 @@ import argparse
 from kolrami.fleet import load_fleet
 from kolrami.rules.advanced.field_events import FIELD_EVENTS
 from kolrami.scenarios.models import builtin_scenario
-from scripts.survey import Tally, in_turn, survey
+from scripts.survey import Tally
+from scripts.survey import in_turn
+from scripts.survey import survey
 
 SCENARIOS = ("web-trap", "probe-hunt")
 #: the doctrines in turn: each temperament against itself and the other

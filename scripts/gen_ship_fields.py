@@ -21,7 +21,8 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src"
 sys.path.insert(0, str(SRC))
 
-from kolrami.engine.ship_fields import FIELDS, ShipField  # noqa: E402  (after the path)
+from kolrami.engine.ship_fields import FIELDS  # noqa: E402  (after the path)
+from kolrami.engine.ship_fields import ShipField  # noqa: E402  (after the path)
 
 ENGINE = SRC / "kolrami" / "engine"
 WIDTH = 96

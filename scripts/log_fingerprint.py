@@ -22,7 +22,8 @@ import argparse
 import hashlib
 
 from kolrami.fleet import load_fleet
-from kolrami.scenarios.models import BUILTIN, builtin_scenario
+from kolrami.scenarios.models import BUILTIN
+from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 
 SCENARIOS = ("standard", "peak-performance")

@@ -20,7 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "conformance"))
 
-from referee import play, read_log, referee, setups
+from referee import play
+from referee import read_log
+from referee import referee
+from referee import setups
 
 
 def main() -> None:

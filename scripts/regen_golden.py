@@ -28,11 +28,14 @@ from pathlib import Path
 from kolrami.captains import make_captain
 from kolrami.captains.scripted import logged_captains
 from kolrami.engine.battle import Battle
-from kolrami.engine.chance import Dice, derive_seed
+from kolrami.engine.chance import Dice
+from kolrami.engine.chance import derive_seed
 from kolrami.engine.driver import run
-from kolrami.engine.events import BattleStarted, OrderGiven
+from kolrami.engine.events import BattleStarted
+from kolrami.engine.events import OrderGiven
 from kolrami.fleet import load_fleet
-from kolrami.rules import new_battle, rebuild
+from kolrami.rules import new_battle
+from kolrami.rules import rebuild
 from kolrami.rules.registry import read_log
 from kolrami.scenarios.models import builtin_scenario
 

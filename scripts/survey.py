@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import collections
 import traceback
-from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Collection
+from collections.abc import Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 
 from kolrami.engine.battle import Battle
 from kolrami.fleet import Fleet

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 
-from kolrami.fleet import Fleet, load_fleet
+from kolrami.fleet import Fleet
+from kolrami.fleet import load_fleet
 from kolrami.rules.advanced.tactics_events import TACTICS_EVENTS
 from kolrami.scenarios.models import builtin_scenario
-from scripts.survey import Tally, survey
+from scripts.survey import Tally
+from scripts.survey import survey
 
 #: each scenario's fleets, played in turn: (side A, side B)
 FLEETS: dict[str, tuple[tuple[str, str], ...]] = {

@@ -22,10 +22,15 @@ from kolrami.captains.base import BattleView
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.fleet import load_fleet
-from kolrami.rules.advanced.terrain_events import MineLaid, MineRolled, TerrainDamage
-from kolrami.scenarios.models import Minefield, builtin_scenario
+from kolrami.rules.advanced.terrain_events import MineLaid
+from kolrami.rules.advanced.terrain_events import MineRolled
+from kolrami.rules.advanced.terrain_events import TerrainDamage
+from kolrami.scenarios.models import Minefield
+from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
-from scripts.survey import Tally, in_turn, survey
+from scripts.survey import Tally
+from scripts.survey import in_turn
+from scripts.survey import survey
 
 SCENARIOS = ("nebula-ambush", "ion-storm-crossing", "minefield", "black-hole", "gas-giant-hide")
 #: captain pairings played in turn: the advanced doctrine against itself and the random captain

@@ -31,9 +31,12 @@ from kolrami.captains.learned import HIDDEN
 from kolrami.captains.macro import MacroActions
 from kolrami.captains.registry import make_captain
 from kolrami.engine.chance import Dice
-from kolrami.engine.driver import captain_dice, run
-from kolrami.engine.orders import Decision, Order
-from kolrami.fleet import fpf_preset_names, load_fleet
+from kolrami.engine.driver import captain_dice
+from kolrami.engine.driver import run
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import Order
+from kolrami.fleet import fpf_preset_names
+from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
 from kolrami.scenarios.models import builtin_scenario
 

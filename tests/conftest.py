@@ -6,18 +6,24 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, make_url, text
+from sqlalchemy import create_engine
+from sqlalchemy import make_url
+from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
-from web_helpers import Desk, PairedGame, organizer_event, table
+from web_helpers import Desk
+from web_helpers import PairedGame
+from web_helpers import organizer_event
+from web_helpers import table
 
 #: A PostgreSQL URL (postgresql+psycopg://user@/db?host=...) to run the store's and the web
 #: app's tests on instead of SQLite files; unset, every test uses SQLite.

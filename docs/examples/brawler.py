@@ -10,26 +10,28 @@ from __future__ import annotations
 
 import math
 
-from kolrami.captains.base import BattleView, default_repairs, default_return
+from kolrami.captains.base import BattleView
+from kolrami.captains.base import default_repairs
+from kolrami.captains.base import default_return
 from kolrami.catalog.models import Arc
 from kolrami.engine.chance import Dice
-from kolrami.engine.geometry import advance, arc_to
-from kolrami.engine.orders import Decision, Order
+from kolrami.engine.geometry import advance
+from kolrami.engine.geometry import arc_to
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import Order
 from kolrami.engine.view import ShipView
-from kolrami.rules.fpf.orders import (
-    ActivateOrder,
-    ActivationDecision,
-    FireTarget,
-    InitiativeDecision,
-    InitiativeOrder,
-    Maneuver,
-    OrdersDecision,
-    ReactionDecision,
-    ReactionOrder,
-    RepairDecision,
-    ReturnDecision,
-    SquadronOrder,
-)
+from kolrami.rules.fpf.orders import ActivateOrder
+from kolrami.rules.fpf.orders import ActivationDecision
+from kolrami.rules.fpf.orders import FireTarget
+from kolrami.rules.fpf.orders import InitiativeDecision
+from kolrami.rules.fpf.orders import InitiativeOrder
+from kolrami.rules.fpf.orders import Maneuver
+from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.fpf.orders import ReactionDecision
+from kolrami.rules.fpf.orders import ReactionOrder
+from kolrami.rules.fpf.orders import RepairDecision
+from kolrami.rules.fpf.orders import ReturnDecision
+from kolrami.rules.fpf.orders import SquadronOrder
 
 
 class Brawler:

@@ -18,8 +18,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kolrami.captains.features import GLOBAL, SIZE
-from kolrami.captains.macro import BLOCKS, KINDS, N_ACTIONS
+from kolrami.captains.features import GLOBAL
+from kolrami.captains.features import SIZE
+from kolrami.captains.macro import BLOCKS
+from kolrami.captains.macro import KINDS
+from kolrami.captains.macro import N_ACTIONS
 from kolrami.captains.policy import policy_captain
 from kolrami.rl.gym import KolramiGym
 

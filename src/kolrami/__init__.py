@@ -13,8 +13,10 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
-from importlib.metadata import PackageNotFoundError, version
+from importlib.machinery import EXTENSION_SUFFIXES
+from importlib.machinery import ModuleSpec
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version
 from importlib.util import spec_from_file_location
 from pathlib import Path
 from types import ModuleType

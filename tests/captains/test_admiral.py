@@ -11,32 +11,41 @@ from collections.abc import Callable
 import pytest
 from typer.testing import CliRunner
 
-from kolrami.captains.admiral import (
-    PER_CANDIDATE,
-    AdmiralCaptain,
-    EngagingCaptain,
-    behind,
-    luck,
-    value,
-)
-from kolrami.captains.base import REPAIR_KINDS, BattleView, default_repairs
-from kolrami.captains.registry import captain_version, make_captain
+from kolrami.captains.admiral import PER_CANDIDATE
+from kolrami.captains.admiral import AdmiralCaptain
+from kolrami.captains.admiral import EngagingCaptain
+from kolrami.captains.admiral import behind
+from kolrami.captains.admiral import luck
+from kolrami.captains.admiral import value
+from kolrami.captains.base import REPAIR_KINDS
+from kolrami.captains.base import BattleView
+from kolrami.captains.base import default_repairs
+from kolrami.captains.registry import captain_version
+from kolrami.captains.registry import make_captain
 from kolrami.catalog.models import WeaponKind
 from kolrami.cli import app
-from kolrami.engine.battle import Battle, Result
+from kolrami.engine.battle import Battle
+from kolrami.engine.battle import Result
 from kolrami.engine.chance import Dice
-from kolrami.engine.driver import Game, captain_dice, play
+from kolrami.engine.driver import Game
+from kolrami.engine.driver import captain_dice
+from kolrami.engine.driver import play
 from kolrami.engine.orders import Decision
 from kolrami.errors import InvalidInputError
-from kolrami.fleet import Fleet, fpf_preset_names, load_fleet
+from kolrami.fleet import Fleet
+from kolrami.fleet import fpf_preset_names
+from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
-from kolrami.rules.events import BattleEnded, RollOff, VolleyFired
+from kolrami.rules.events import BattleEnded
+from kolrami.rules.events import RollOff
+from kolrami.rules.events import VolleyFired
 from kolrami.rules.exact import shot_damage_die
 from kolrami.rules.fpf import orders as fo
 from kolrami.rules.fpf.initiative import verify_reaction
 from kolrami.rules.fpf.repairs import verify_repair_order
 from kolrami.rules.peak import verify_return
-from kolrami.rules.sandbox import place, sandbox
+from kolrami.rules.sandbox import place
+from kolrami.rules.sandbox import sandbox
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 

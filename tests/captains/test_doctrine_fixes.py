@@ -14,26 +14,29 @@ import math
 
 import pytest
 
-from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain, ScoredCaptain
-from kolrami.captains.scoring import (
-    NEAR_MISS_VALUE,
-    Arsenal,
-    Plan,
-    Weights,
-    best_lock,
-    best_target,
-    enemy,
-    focus_target,
-    stop_short,
-    threat_at,
-)
+from kolrami.captains.doctrines import AggressiveCaptain
+from kolrami.captains.doctrines import KitingCaptain
+from kolrami.captains.doctrines import ScoredCaptain
+from kolrami.captains.scoring import NEAR_MISS_VALUE
+from kolrami.captains.scoring import Arsenal
+from kolrami.captains.scoring import Plan
+from kolrami.captains.scoring import Weights
+from kolrami.captains.scoring import best_lock
+from kolrami.captains.scoring import best_target
+from kolrami.captains.scoring import enemy
+from kolrami.captains.scoring import focus_target
+from kolrami.captains.scoring import stop_short
+from kolrami.captains.scoring import threat_at
 from kolrami.catalog.models import Arc
 from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice
 from kolrami.rules.fpf.initiative import orders_decision
 from kolrami.rules.fpf.movement import plan_path
-from kolrami.rules.fpf.orders import InitiativeDecision, InitiativeOrder, SquadronOrder
-from kolrami.rules.sandbox import place, sandbox
+from kolrami.rules.fpf.orders import InitiativeDecision
+from kolrami.rules.fpf.orders import InitiativeOrder
+from kolrami.rules.fpf.orders import SquadronOrder
+from kolrami.rules.sandbox import place
+from kolrami.rules.sandbox import sandbox
 
 #: Every fix off: the doctrines as they were.
 OLD = {

@@ -8,7 +8,9 @@ import collections
 
 from kolrami.engine.events import OrderGiven
 from kolrami.fleet import load_fleet
-from kolrami.rules.advanced.field_events import ProbeLaunched, ProbeSensed, WebCast
+from kolrami.rules.advanced.field_events import ProbeLaunched
+from kolrami.rules.advanced.field_events import ProbeSensed
+from kolrami.rules.advanced.field_events import WebCast
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 

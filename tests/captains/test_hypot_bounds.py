@@ -8,10 +8,13 @@ import math
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from kolrami.captains.scoring import above_hypot, below_hypot, hypot_bounds
+from kolrami.captains.scoring import above_hypot
+from kolrami.captains.scoring import below_hypot
+from kolrami.captains.scoring import hypot_bounds
 
 COORDINATE = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
 

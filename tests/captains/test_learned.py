@@ -9,7 +9,8 @@ import pytest
 
 from kolrami.captains import learned
 from kolrami.captains.registry import make_captain
-from kolrami.engine.driver import captain_dice, run
+from kolrami.engine.driver import captain_dice
+from kolrami.engine.driver import run
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
 from kolrami.scenarios.models import builtin_scenario

@@ -19,19 +19,31 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from kolrami.captains import scoring
-from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain
-from kolrami.catalog.models import Arc, WeaponKind
-from kolrami.engine.geometry import ARC_ORDER, HEADINGS, advance, arc_to, segment_hits_circle
-from kolrami.engine.view import ShipView, snapshot
-from kolrami.fleet import load_fleet, preset_names
+from kolrami.captains.doctrines import AggressiveCaptain
+from kolrami.captains.doctrines import KitingCaptain
+from kolrami.catalog.models import Arc
+from kolrami.catalog.models import WeaponKind
+from kolrami.engine.geometry import ARC_ORDER
+from kolrami.engine.geometry import HEADINGS
+from kolrami.engine.geometry import advance
+from kolrami.engine.geometry import arc_to
+from kolrami.engine.geometry import segment_hits_circle
+from kolrami.engine.view import ShipView
+from kolrami.engine.view import snapshot
+from kolrami.fleet import load_fleet
+from kolrami.fleet import preset_names
 from kolrami.rules import new_battle
-from kolrami.rules.fpf.damage import DAMAGE_SIDES, penetrates
+from kolrami.rules.fpf.damage import DAMAGE_SIDES
+from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.fpf.orders import Maneuver
-from kolrami.rules.sandbox import place, sandbox
+from kolrami.rules.sandbox import place
+from kolrami.rules.sandbox import sandbox
 from kolrami.scenarios.models import builtin_scenario
 
 TOLERANCE = 1e-9

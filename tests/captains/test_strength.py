@@ -23,7 +23,8 @@ from typing import Any
 
 import pytest
 
-from kolrami.fleet import fpf_preset_names, load_fleet
+from kolrami.fleet import fpf_preset_names
+from kolrami.fleet import load_fleet
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 from kolrami.sim.stats import wilson

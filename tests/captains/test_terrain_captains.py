@@ -3,19 +3,25 @@ wear it down; the random captain wanders into all of it."""
 
 from __future__ import annotations
 
-from kolrami.captains.advanced import terrain_cost, terrain_moves
+from kolrami.captains.advanced import terrain_cost
+from kolrami.captains.advanced import terrain_moves
 from kolrami.captains.base import BattleView
 from kolrami.catalog.advanced import advanced_pack
 from kolrami.engine.battle import Battle
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.advanced.modules import AdvancedRules
-from kolrami.rules.advanced.state import KEY, setup
-from kolrami.rules.advanced.terrain import TerrainState, mines_of
+from kolrami.rules.advanced.state import KEY
+from kolrami.rules.advanced.state import setup
+from kolrami.rules.advanced.terrain import TerrainState
+from kolrami.rules.advanced.terrain import mines_of
 from kolrami.rules.advanced.terrain_events import TerrainDamage
 from kolrami.rules.sandbox import fleet_of
 from kolrami.rules.sandbox import place as put
-from kolrami.scenarios.models import BlackHole, Feature, IonStorm, builtin_scenario
+from kolrami.scenarios.models import BlackHole
+from kolrami.scenarios.models import Feature
+from kolrami.scenarios.models import IonStorm
+from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 
 STORM = IonStorm(kind="ion-storm", front=((10, 0), (10, 120)), heading_deg=0, speed_hexes=3)

@@ -13,12 +13,17 @@ from typer.testing import CliRunner
 
 from cli_options import flags
 from kolrami.captains import registry
-from kolrami.captains.registry import captain_names, captain_version, make_captain
+from kolrami.captains.registry import captain_names
+from kolrami.captains.registry import captain_version
+from kolrami.captains.registry import make_captain
 from kolrami.cli import app
 from kolrami.engine.chance import Dice
-from kolrami.errors import InvalidInputError, UnknownNameError
+from kolrami.errors import InvalidInputError
+from kolrami.errors import UnknownNameError
 from kolrami.scenarios.models import load_scenario
-from kolrami.sim.assess import Plan, class_combatants, summarise
+from kolrami.sim.assess import Plan
+from kolrami.sim.assess import class_combatants
+from kolrami.sim.assess import summarise
 from kolrami.sim.backends import run_plan
 from kolrami.tournament.simulate import run_event
 

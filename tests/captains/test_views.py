@@ -13,10 +13,16 @@ from kolrami.catalog import WeaponKind
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice
-from kolrami.engine.driver import apply, captain_dice, run, start
-from kolrami.engine.orders import Decision, IllegalOrderError, Order
+from kolrami.engine.driver import apply
+from kolrami.engine.driver import captain_dice
+from kolrami.engine.driver import run
+from kolrami.engine.driver import start
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import Order
 from kolrami.fleet import load_fleet
-from kolrami.rules import new_battle, rebuild
+from kolrami.rules import new_battle
+from kolrami.rules import rebuild
 from kolrami.rules.fpf.view import BattleView
 from kolrami.rules.registry import parse_order
 from kolrami.scenarios.models import builtin_scenario

@@ -8,7 +8,10 @@ from typing import Any
 
 import pytest
 
-from kolrami.catalog import Arc, Faction, Location, builtin_pack
+from kolrami.catalog import Arc
+from kolrami.catalog import Faction
+from kolrami.catalog import Location
+from kolrami.catalog import builtin_pack
 from kolrami.catalog.loader import fpf_pack
 from kolrami.errors import UnknownNameError
 

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from kolrami.catalog import Faction, builtin_pack
+from kolrami.catalog import Faction
+from kolrami.catalog import builtin_pack
 from kolrami.catalog.advanced import advanced_pack
 from kolrami.catalog.house import house_value
-from kolrami.catalog.loader import fpf_pack, merge_packs
+from kolrami.catalog.loader import fpf_pack
+from kolrami.catalog.loader import merge_packs
 from kolrami.catalog.models import FactionCode
-from kolrami.errors import DataPackError, InvalidInputError
+from kolrami.errors import DataPackError
+from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
 from kolrami.fleet.legality import validate
-from kolrami.fleet.model import Fleet, FleetShip
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import FleetShip
 
 HOUSE = [s for s in builtin_pack().ships if s.id not in {c.id for c in fpf_pack().ships}]
 NEW_PRESETS = (

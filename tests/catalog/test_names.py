@@ -8,7 +8,8 @@ import pytest
 from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import get_card
 from kolrami.catalog.names import Names
-from kolrami.errors import InvalidInputError, UnknownNameError
+from kolrami.errors import InvalidInputError
+from kolrami.errors import UnknownNameError
 from kolrami.fleet.fleetx import load_any
 from kolrami.fleet.model import load_fleet
 from kolrami.scenarios.models import load_scenario

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kolrami.catalog import load_pack, parse_pack
+from kolrami.catalog import load_pack
+from kolrami.catalog import parse_pack
 from kolrami.catalog.loader import BUILTIN_PACK
 from kolrami.errors import DataPackError
 

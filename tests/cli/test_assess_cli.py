@@ -17,7 +17,8 @@ from cli_kit import run_ok
 from typer.testing import CliRunner
 
 from kolrami.cli import app
-from kolrami.cli.assess import duration_text, speed_text
+from kolrami.cli.assess import duration_text
+from kolrami.cli.assess import speed_text
 
 runner = CliRunner()
 SMALL = ["--classes", "reliant,ktroika,sting", "--battles", "4", "--workers", "1"]

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_kit import refused, run_ok
+from cli_kit import refused
+from cli_kit import run_ok
 
 from kolrami.cli import main
 

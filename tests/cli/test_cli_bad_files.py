@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kolrami.cli import app, main
+from kolrami.cli import app
+from kolrami.cli import main
 
 runner = CliRunner()
 LONG = "a" * 300  # past NAME_MAX (255 bytes): the system refuses to look it up at all

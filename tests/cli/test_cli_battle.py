@@ -6,11 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_kit import refused, run_ok
+from cli_kit import refused
+from cli_kit import run_ok
 from typer.testing import CliRunner
 
 from cli_options import flags
-from kolrami.cli import app, main
+from kolrami.cli import app
+from kolrami.cli import main
 
 runner = CliRunner()
 

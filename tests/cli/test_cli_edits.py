@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_kit import cup, dump
+from cli_kit import cup
+from cli_kit import dump
 
 from kolrami.cli import main
 from kolrami.tournament.store import Store

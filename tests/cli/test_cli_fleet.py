@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import card_names
-from kolrami.cli import app, main
+from kolrami.cli import app
+from kolrami.cli import main
 from kolrami.cli.fleet import completer
 
 runner = CliRunner()

@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_kit import refused, run_ok
+from cli_kit import refused
+from cli_kit import run_ok
 from typer.testing import CliRunner
 
 runner = CliRunner()

@@ -25,7 +25,8 @@ from kolrami.cli import app
 from kolrami.fleet import load_fleet
 from kolrami.tournament.store import Store
 from kolrami.web.security import hash_secret
-from web_helpers import FLEETS, PASSWORD
+from web_helpers import FLEETS
+from web_helpers import PASSWORD
 
 runner = CliRunner()
 

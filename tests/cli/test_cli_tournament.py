@@ -10,7 +10,8 @@ import pytest
 from cli_kit import refused
 from typer.testing import CliRunner
 
-from kolrami.cli import app, main
+from kolrami.cli import app
+from kolrami.cli import main
 
 runner = CliRunner()
 

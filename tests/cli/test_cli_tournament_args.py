@@ -9,7 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_kit import cup, dump
+from cli_kit import cup
+from cli_kit import dump
 from cli_kit import refused as one_line_refusal
 
 from kolrami.cli import main

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine
+from sqlalchemy import event
 from typer.testing import CliRunner
 
 from kolrami.cli import app

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kolrami.cli import app, main
+from kolrami.cli import app
+from kolrami.cli import main
 from kolrami.tournament.store import Store
 
 runner = CliRunner()

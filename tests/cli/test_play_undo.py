@@ -18,19 +18,25 @@ from typer.testing import CliRunner
 
 from kolrami.captains.doctrines import RandomCaptain
 from kolrami.captains.registry import make_captain
-from kolrami.catalog import Arc, builtin_pack
+from kolrami.catalog import Arc
+from kolrami.catalog import builtin_pack
 from kolrami.cli import app
 from kolrami.cli.play import sheets
 from kolrami.engine.chance import Dice
-from kolrami.engine.driver import captain_dice, run
+from kolrami.engine.driver import captain_dice
+from kolrami.engine.driver import run
 from kolrami.engine.geometry import arc_to
-from kolrami.fleet.model import Fleet, load_fleet
-from kolrami.report.narrate import Narrator, status_table
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import load_fleet
+from kolrami.report.narrate import Narrator
+from kolrami.report.narrate import status_table
 from kolrami.rules import events as ev
 from kolrami.rules import new_battle
 from kolrami.rules.fpf.orders import ReactionDecision
 from kolrami.scenarios.models import load_scenario
-from kolrami.sim.session import HUMAN, PlaySession, choices
+from kolrami.sim.session import HUMAN
+from kolrami.sim.session import PlaySession
+from kolrami.sim.session import choices
 from play_kit import until_dice_follow
 
 KOLRAMI = str(Path(sys.executable).with_name("kolrami"))

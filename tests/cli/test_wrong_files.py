@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kolrami.cli import app
-from kolrami.errors import InvalidInputError, file_kind
+from kolrami.errors import InvalidInputError
+from kolrami.errors import file_kind
 from kolrami.fleet import load_fleet
 
 runner = CliRunner()

@@ -32,8 +32,11 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from functools import cache
 from typing import Any
 
@@ -42,10 +45,12 @@ from kolrami.catalog.cards import get_card
 from kolrami.catalog.loader import builtin_pack
 from kolrami.catalog.models import ShipClass
 from kolrami.errors import KolramiError
-from kolrami.fleet import fpf_preset_names, load_fleet
+from kolrami.fleet import fpf_preset_names
+from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.registry import describe
-from kolrami.scenarios import Scenario, load_scenario
+from kolrami.scenarios import Scenario
+from kolrami.scenarios import load_scenario
 from kolrami.sim.play import simulate
 
 Event = dict[str, Any]

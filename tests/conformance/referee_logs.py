@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
+from typing import TypeVar
 
 import pytest
-from _pytest.mark.structures import MarkDecorator, ParameterSet
+from _pytest.mark.structures import MarkDecorator
+from _pytest.mark.structures import ParameterSet
 from referee import referee
 
 Event = dict[str, Any]

@@ -10,8 +10,10 @@ quick tests feed it logs with one fact falsified, to show each invariant can fai
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections import defaultdict
+from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -19,16 +21,19 @@ from typing import Any
 import pytest
 
 from kolrami.catalog import builtin_pack
-from kolrami.catalog.advanced import AdvancedSheet, advanced_pack
+from kolrami.catalog.advanced import AdvancedSheet
+from kolrami.catalog.advanced import advanced_pack
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
-from kolrami.fleet import fpf_preset_names, load_fleet
+from kolrami.fleet import fpf_preset_names
+from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced import tactics_events as te
 from kolrami.rules.advanced.boarding import BOARDERS_A_PHASE
 from kolrami.rules.advanced.orders import action_verb
-from kolrami.rules.advanced.state import PHASES, state_of
+from kolrami.rules.advanced.state import PHASES
+from kolrami.rules.advanced.state import state_of
 from kolrami.rules.registry import read_log
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
@@ -353,7 +358,8 @@ def cloak_battles(count: int) -> list[tuple[Battle, list[str]]]:
     """`count` seeded battles of the Klingon raiders (Birds of Prey: cloaks) with the cloak
     module on, every captain watched."""
     from kolrami.captains import make_captain
-    from kolrami.engine.chance import Dice, derive_seed
+    from kolrami.engine.chance import Dice
+    from kolrami.engine.chance import derive_seed
     from kolrami.engine.driver import run
 
     sc = builtin_scenario("advanced")
@@ -503,7 +509,8 @@ def test_one_seed_one_log() -> None:
 
 def test_an_advanced_log_reads_back_and_replays() -> None:
     from kolrami.captains import make_captain
-    from kolrami.engine.chance import Dice, derive_seed
+    from kolrami.engine.chance import Dice
+    from kolrami.engine.chance import derive_seed
     from kolrami.engine.driver import run
     from kolrami.rules import rebuild
 

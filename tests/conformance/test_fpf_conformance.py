@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
 from functools import cache
 from itertools import pairwise
 from typing import Any
@@ -24,30 +27,44 @@ from typing import Any
 import pytest
 
 from kolrami.captains import make_captain
-from kolrami.catalog import Arc, ShipClass, WeaponKind, builtin_pack
+from kolrami.catalog import Arc
+from kolrami.catalog import ShipClass
+from kolrami.catalog import WeaponKind
+from kolrami.catalog import builtin_pack
 from kolrami.engine.battle import Battle
-from kolrami.engine.chance import Dice, derive_seed
-from kolrami.engine.driver import advance, apply, run
+from kolrami.engine.chance import Dice
+from kolrami.engine.chance import derive_seed
+from kolrami.engine.driver import advance
+from kolrami.engine.driver import apply
+from kolrami.engine.driver import run
 from kolrami.engine.orders import OrderSyntaxError
-from kolrami.fleet import Fleet, FleetShip, fpf_preset_names, load_fleet
+from kolrami.fleet import Fleet
+from kolrami.fleet import FleetShip
+from kolrami.fleet import fpf_preset_names
+from kolrami.fleet import load_fleet
 from kolrami.rules import events as ev
 from kolrami.rules import new_battle
 from kolrami.rules.fpf import initiative as fpf_initiative
 from kolrami.rules.fpf.damage import penetrates
-from kolrami.rules.fpf.fire import declare, resolve_locks
-from kolrami.rules.fpf.movement import formation_limits, move_formation, move_single
-from kolrami.rules.fpf.orders import (
-    FireTarget,
-    Maneuver,
-    OrdersDecision,
-    ReactionDecision,
-    ReactionOrder,
-    SquadronOrder,
-)
-from kolrami.rules.module import Phase, rules_of
+from kolrami.rules.fpf.fire import declare
+from kolrami.rules.fpf.fire import resolve_locks
+from kolrami.rules.fpf.movement import formation_limits
+from kolrami.rules.fpf.movement import move_formation
+from kolrami.rules.fpf.movement import move_single
+from kolrami.rules.fpf.orders import FireTarget
+from kolrami.rules.fpf.orders import Maneuver
+from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.fpf.orders import ReactionDecision
+from kolrami.rules.fpf.orders import ReactionOrder
+from kolrami.rules.fpf.orders import SquadronOrder
+from kolrami.rules.module import Phase
+from kolrami.rules.module import rules_of
 from kolrami.rules.registry import parse_order
-from kolrami.rules.sandbox import place, sandbox
-from kolrami.scenarios.models import Movement, Scenario, builtin_scenario
+from kolrami.rules.sandbox import place
+from kolrami.rules.sandbox import sandbox
+from kolrami.scenarios.models import Movement
+from kolrami.scenarios.models import Scenario
+from kolrami.scenarios.models import builtin_scenario
 
 MAX_MOVE_CM = 40  # FPF-MOV-06
 PIVOT_CM = 5  # FPF-MOV-13

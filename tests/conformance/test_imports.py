@@ -28,7 +28,10 @@ def test_every_function_level_import_says_why() -> None:
     for path, line in function_level_imports():
         lines = path.read_text().splitlines()
         here = lines[line - 1]
-        above = [lines[i].strip() for i in range(max(0, line - 4), line - 1)]
+        top = line - 1  # a run of import lines (one name each) shares the comment above it
+        while top > 0 and lines[top - 1].strip().startswith(("import ", "from ")):
+            top -= 1
+        above = [lines[i].strip() for i in range(max(0, top - 3), top)]
         if "#" not in here and not any(a.startswith("#") for a in above):
             silent.append(f"{path.relative_to(SRC)}:{line}: {here.strip()}")
     assert not silent, "say why the import is lazy, or move it to the top:\n" + "\n".join(silent)

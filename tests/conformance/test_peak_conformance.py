@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from kolrami.engine.battle import Battle
-from kolrami.fleet import load_fleet, preset_names
+from kolrami.fleet import load_fleet
+from kolrami.fleet import preset_names
 from kolrami.rules import events as ev
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate

@@ -11,9 +11,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from referee import counts, play, referee, setups
+from referee import counts
+from referee import play
+from referee import referee
+from referee import setups
 
-from kolrami.fleet import fpf_preset_names, preset_names
+from kolrami.fleet import fpf_preset_names
+from kolrami.fleet import preset_names
 
 #: Clauses the referee still finds broken: none, in `make test`'s sample and in the 1,000-battle
 #: run (`pytest --full`, 750 standard and 250 Peak Performance), under rules fpf-5. Since the

@@ -8,7 +8,13 @@ from collections.abc import Callable
 import pytest
 import referee_logs as logs
 from referee import referee
-from referee_logs import Log, at, base_log, clauses, drift_log, edited, inserted
+from referee_logs import Log
+from referee_logs import at
+from referee_logs import base_log
+from referee_logs import clauses
+from referee_logs import drift_log
+from referee_logs import edited
+from referee_logs import inserted
 
 
 def _a1_volley(log: Log) -> int:

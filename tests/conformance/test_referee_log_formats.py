@@ -11,7 +11,8 @@ from referee import referee
 
 from kolrami.captains.scripted import logged_captains
 from kolrami.engine.driver import run
-from kolrami.rules import new_battle, rebuild
+from kolrami.rules import new_battle
+from kolrami.rules import rebuild
 from kolrami.rules.registry import read_log
 
 OLD = Path(__file__).parents[1] / "report" / "data" / "format1-peak-seed0.jsonl"

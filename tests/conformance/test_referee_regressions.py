@@ -14,7 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from referee import Setup, play, referee, setups
+from referee import Setup
+from referee import play
+from referee import referee
+from referee import setups
 
 
 @cache

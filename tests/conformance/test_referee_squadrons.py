@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import pytest
 import referee_logs as logs
-from referee import read_log, referee
-from referee_logs import Log, at, base_log, clauses, inserted
+from referee import read_log
+from referee import referee
+from referee_logs import Log
+from referee_logs import at
+from referee_logs import base_log
+from referee_logs import clauses
+from referee_logs import inserted
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
-from kolrami.fleet.document import Fleet, FleetShip
+from kolrami.fleet.document import Fleet
+from kolrami.fleet.document import FleetShip
 from kolrami.fleet.legality import validate
 from kolrami.rules import new_battle
 from kolrami.rules.fpf.masking import escorts

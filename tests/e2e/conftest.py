@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kit import ARGS, CHROMIUM, serve
+from kit import ARGS
+from kit import CHROMIUM
+from kit import serve
 
 from kolrami.tournament.store import Store
 from kolrami.web import create_app

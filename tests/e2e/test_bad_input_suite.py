@@ -22,7 +22,8 @@ import re
 import shutil
 import sqlite3
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -30,17 +31,23 @@ from urllib.parse import quote
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 import kolrami.cli.web as cli_web
 from cli_tree import leaf_commands
 from kolrami.cli import main
 from kolrami.fleet import load_fleet
-from kolrami.fleet.fleetx import share_string, to_fleetx
+from kolrami.fleet.fleetx import share_string
+from kolrami.fleet.fleetx import to_fleetx
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
-from web_helpers import Desk, new_event, organizer, possible_points
+from web_helpers import Desk
+from web_helpers import new_event
+from web_helpers import organizer
+from web_helpers import possible_points
 
 # --- the corpus ------------------------------------------------------------------------------
 

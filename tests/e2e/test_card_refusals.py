@@ -11,14 +11,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kit import LAPTOP, Device, needs_browser, serve
+from kit import LAPTOP
+from kit import Device
+from kit import needs_browser
+from kit import serve
 
 from kolrami.fleet import load_fleet
 from kolrami.tournament import store as store_module
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
 from kolrami.web.security import hash_secret
-from web_helpers import FLEETS, PASSWORD, possible_points
+from web_helpers import FLEETS
+from web_helpers import PASSWORD
+from web_helpers import possible_points
 
 pytestmark = [needs_browser, pytest.mark.slow]
 

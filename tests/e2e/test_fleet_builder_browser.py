@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kit import PHONE, needs_browser
+from kit import PHONE
+from kit import needs_browser
 
 from kolrami.fleet.fleetx import from_share_string
 from kolrami.fleet.legality import validate

@@ -21,13 +21,18 @@ from typing import Any
 
 import pytest
 import test_web_browser as wb
-from kit import LAPTOP, PHONE, Device
+from kit import LAPTOP
+from kit import PHONE
+from kit import Device
 
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
 from kolrami.tournament.store import Store
-from kolrami.web.security import hash_pin, hash_secret
-from web_helpers import FLEETS, PASSWORD, possible_points
+from kolrami.web.security import hash_pin
+from kolrami.web.security import hash_secret
+from web_helpers import FLEETS
+from web_helpers import PASSWORD
+from web_helpers import possible_points
 
 pytestmark = wb.pytestmark
 

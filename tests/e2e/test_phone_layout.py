@@ -14,13 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kit import log_in, needs_browser, serve
+from kit import log_in
+from kit import needs_browser
+from kit import serve
 
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
-from web_helpers import PASSWORD, new_event, organizer
+from web_helpers import PASSWORD
+from web_helpers import new_event
+from web_helpers import organizer
 
 PHONES = {"small-phone": 360, "phone": 390}
 

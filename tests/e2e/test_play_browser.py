@@ -12,7 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kit import TABLET, needs_browser, start_play, until
+from kit import TABLET
+from kit import needs_browser
+from kit import start_play
+from kit import until
 from typer.testing import CliRunner
 
 from kolrami.cli import app as cli

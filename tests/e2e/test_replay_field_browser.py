@@ -9,10 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kit import needs_browser, open_replay, tab
+from kit import needs_browser
+from kit import open_replay
+from kit import tab
 
 from kolrami.fleet import load_fleet
-from kolrami.report.replay import replay_data, write_replay
+from kolrami.report.replay import replay_data
+from kolrami.report.replay import write_replay
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 

@@ -7,10 +7,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from kit import needs_browser, open_replay, tab
+from kit import needs_browser
+from kit import open_replay
+from kit import tab
 
 from kolrami.fleet import load_fleet
-from kolrami.report.replay import replay_data, write_replay
+from kolrami.report.replay import replay_data
+from kolrami.report.replay import write_replay
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 

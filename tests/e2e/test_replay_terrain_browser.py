@@ -8,12 +8,17 @@ from typing import Any
 
 import matplotlib.pyplot as plt
 import pytest
-from kit import open_replay, tab
+from kit import open_replay
+from kit import tab
 
 from kolrami.fleet import load_fleet
-from kolrami.report.replay import replay_data, write_replay
-from kolrami.report.tracks import tracks_figure, write_tracks
-from kolrami.scenarios.models import FEATURE_KINDS, builtin_scenario, parse_scenario
+from kolrami.report.replay import replay_data
+from kolrami.report.replay import write_replay
+from kolrami.report.tracks import tracks_figure
+from kolrami.report.tracks import write_tracks
+from kolrami.scenarios.models import FEATURE_KINDS
+from kolrami.scenarios.models import builtin_scenario
+from kolrami.scenarios.models import parse_scenario
 from kolrami.sim.play import simulate
 
 #: a scenario with one feature of every kind

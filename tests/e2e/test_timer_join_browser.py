@@ -21,7 +21,14 @@ from typing import Any
 import httpx
 import pytest
 import segno
-from kit import LAPTOP, PHONE, WALL, free_port, log_in, needs_browser, serve, until
+from kit import LAPTOP
+from kit import PHONE
+from kit import WALL
+from kit import free_port
+from kit import log_in
+from kit import needs_browser
+from kit import serve
+from kit import until
 from test_phone_layout import OVERFLOWS
 
 from kolrami.fleet import load_fleet
@@ -29,7 +36,9 @@ from kolrami.fleet.fleetx import share_string
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
 from kolrami.web.network import lan_address
-from web_helpers import PASSWORD, new_event, organizer
+from web_helpers import PASSWORD
+from web_helpers import new_event
+from web_helpers import organizer
 
 TOO_BIG = json.dumps({"name": "Two Enterprises", "ships": [{"id": "enterprise"}] * 2})
 

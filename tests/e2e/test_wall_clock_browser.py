@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kit import needs_browser, serve
+from kit import needs_browser
+from kit import serve
 from test_phone_layout import OVERFLOWS
 
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
-from web_helpers import new_event, organizer
+from web_helpers import new_event
+from web_helpers import organizer
 
 pytestmark = [needs_browser, pytest.mark.slow]
 

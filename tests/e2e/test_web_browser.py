@@ -18,12 +18,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kit import LAPTOP, PHONE, Device, needs_browser
+from kit import LAPTOP
+from kit import PHONE
+from kit import Device
+from kit import needs_browser
 
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
 from kolrami.tournament.store import Store
-from web_helpers import FLEETS, impossible_points, possible_points
+from web_helpers import FLEETS
+from web_helpers import impossible_points
+from web_helpers import possible_points
 
 pytestmark = [needs_browser, pytest.mark.slow]
 

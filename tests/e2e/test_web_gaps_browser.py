@@ -12,11 +12,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kit import LAPTOP, TABLET, log_in, needs_browser, start_play, until
+from kit import LAPTOP
+from kit import TABLET
+from kit import log_in
+from kit import needs_browser
+from kit import start_play
+from kit import until
 
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
-from web_helpers import PASSWORD, new_event, organizer
+from web_helpers import PASSWORD
+from web_helpers import new_event
+from web_helpers import organizer
 
 pytestmark = [needs_browser, pytest.mark.slow]
 

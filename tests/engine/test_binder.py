@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from kolrami.engine.binder import Module, Rules, RulesConflictError, hook, policy
+from kolrami.engine.binder import Module
+from kolrami.engine.binder import Rules
+from kolrami.engine.binder import RulesConflictError
+from kolrami.engine.binder import hook
+from kolrami.engine.binder import policy
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
 from kolrami.scenarios.models import builtin_scenario

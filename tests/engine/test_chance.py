@@ -9,9 +9,16 @@ from fractions import Fraction
 import pytest
 
 from kolrami.catalog import WeaponKind
-from kolrami.engine.chance import Dice, derive_seed
-from kolrami.rules.exact import attack_die, penetration_die, roll_off_die, shot_damage_die
-from kolrami.rules.rolloff import ATTACK_DIE_FACES, AttackFace, attack_dice, count_roll_off
+from kolrami.engine.chance import Dice
+from kolrami.engine.chance import derive_seed
+from kolrami.rules.exact import attack_die
+from kolrami.rules.exact import penetration_die
+from kolrami.rules.exact import roll_off_die
+from kolrami.rules.exact import shot_damage_die
+from kolrami.rules.rolloff import ATTACK_DIE_FACES
+from kolrami.rules.rolloff import AttackFace
+from kolrami.rules.rolloff import attack_dice
+from kolrami.rules.rolloff import count_roll_off
 
 
 def test_one_seed_gives_one_sequence() -> None:

@@ -9,10 +9,15 @@ import pytest
 
 from kolrami.captains.base import Captain
 from kolrami.captains.registry import make_captain
-from kolrami.catalog import Arc, WeaponKind
-from kolrami.engine.battle import Battle, Lock, ShipState
+from kolrami.catalog import Arc
+from kolrami.catalog import WeaponKind
+from kolrami.engine.battle import Battle
+from kolrami.engine.battle import Lock
+from kolrami.engine.battle import ShipState
 from kolrami.engine.chance import Dice
-from kolrami.engine.driver import apply, captain_dice, start
+from kolrami.engine.driver import apply
+from kolrami.engine.driver import captain_dice
+from kolrami.engine.driver import start
 from kolrami.engine.orders import Decision
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle

@@ -15,7 +15,8 @@ import sys
 import pytest
 
 import kolrami
-from kolrami import COMPILED, PURE_ENV
+from kolrami import COMPILED
+from kolrami import PURE_ENV
 
 #: Plays seeded battles of both FPF scenarios (the doctrines, and the admiral with a small
 #: budget) and one of the advanced game's, and prints, as JSON, which build ran, where the

@@ -17,12 +17,16 @@ import pytest
 from kolrami.captains import make_captain
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
-from kolrami.engine.chance import Dice, derive_seed
+from kolrami.engine.chance import Dice
+from kolrami.engine.chance import derive_seed
 from kolrami.engine.driver import run
 from kolrami.fleet import load_fleet
-from kolrami.rules import RULES_VERSION, new_battle, rebuild
+from kolrami.rules import RULES_VERSION
+from kolrami.rules import new_battle
+from kolrami.rules import rebuild
 from kolrami.rules.registry import read_log
-from kolrami.scenarios.models import Scenario, builtin_scenario
+from kolrami.scenarios.models import Scenario
+from kolrami.scenarios.models import builtin_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,8 +16,10 @@ from kolrami.captains.registry import make_captain
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice
-from kolrami.engine.driver import advance, captain_dice
-from kolrami.engine.orders import IllegalOrderError, Order
+from kolrami.engine.driver import advance
+from kolrami.engine.driver import captain_dice
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import Order
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
 from kolrami.scenarios.models import builtin_scenario

@@ -14,19 +14,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from kolrami.cli import main
-from kolrami.errors import InvalidInputError, KolramiError
-from kolrami.fleet.document import (
-    MAX_FLEET_BYTES,
-    MAX_NAME_CHARS,
-    MAX_SHIPS,
-    MAX_SQUADRON_NUMBER,
-    read_fleet,
-)
-from kolrami.fleet.fleetx import MAX_SHARE_CHARS, from_share_string, load_any, share_string
+from kolrami.errors import InvalidInputError
+from kolrami.errors import KolramiError
+from kolrami.fleet.document import MAX_FLEET_BYTES
+from kolrami.fleet.document import MAX_NAME_CHARS
+from kolrami.fleet.document import MAX_SHIPS
+from kolrami.fleet.document import MAX_SQUADRON_NUMBER
+from kolrami.fleet.document import read_fleet
+from kolrami.fleet.fleetx import MAX_SHARE_CHARS
+from kolrami.fleet.fleetx import from_share_string
+from kolrami.fleet.fleetx import load_any
+from kolrami.fleet.fleetx import share_string
 from kolrami.fleet.model import load_fleet
 
 

@@ -8,24 +8,27 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from kolrami.catalog import builtin_pack
-from kolrami.catalog.cards import CardKind, cards
+from kolrami.catalog.cards import CardKind
+from kolrami.catalog.cards import cards
 from kolrami.catalog.models import UpgradeType
-from kolrami.errors import InvalidInputError, KolramiError
+from kolrami.errors import InvalidInputError
+from kolrami.errors import KolramiError
 from kolrami.fleet import load_fleet
-from kolrami.fleet.fleetx import (
-    as_text,
-    data_version_note,
-    dumps,
-    from_share_string,
-    share_string,
-    to_fleetx,
-)
+from kolrami.fleet.fleetx import as_text
+from kolrami.fleet.fleetx import data_version_note
+from kolrami.fleet.fleetx import dumps
+from kolrami.fleet.fleetx import from_share_string
+from kolrami.fleet.fleetx import share_string
+from kolrami.fleet.fleetx import to_fleetx
 from kolrami.fleet.legality import validate
-from kolrami.fleet.model import Fleet, FleetShip, read_fleet
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import FleetShip
+from kolrami.fleet.model import read_fleet
 
 SHIP_IDS = [s.id for s in builtin_pack().ships]
 CARDS = cards()

@@ -6,15 +6,15 @@ from typing import Any
 
 import pytest
 
-from kolrami.fleet import load_fleet, preset_names
-from kolrami.fleet.legality import (
-    EventSettings,
-    FleetReport,
-    SheetLine,
-    ShipTotal,
-    validate,
-)
-from kolrami.fleet.model import Fleet, read_fleet
+from kolrami.fleet import load_fleet
+from kolrami.fleet import preset_names
+from kolrami.fleet.legality import EventSettings
+from kolrami.fleet.legality import FleetReport
+from kolrami.fleet.legality import SheetLine
+from kolrami.fleet.legality import ShipTotal
+from kolrami.fleet.legality import validate
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import read_fleet
 
 
 def fleet(ships: list[dict[str, Any]], **extra: Any) -> Fleet:

@@ -27,11 +27,14 @@ from typing import Any
 
 import pytest
 
-from kolrami.captains.base import BattleView, Captain
+from kolrami.captains.base import BattleView
+from kolrami.captains.base import Captain
 from kolrami.captains.scripted import logged_captains
 from kolrami.engine.driver import run
-from kolrami.engine.orders import Decision, Order
-from kolrami.rules import new_battle, rebuild
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import Order
+from kolrami.rules import new_battle
+from kolrami.rules import rebuild
 from kolrami.rules.registry import read_log
 
 GOLDEN_DIR = Path(__file__).resolve().parent

@@ -8,7 +8,10 @@ import pytest
 
 from kolrami.fleet import load_fleet
 from kolrami.fleet.legality import validate
-from kolrami.report.build_sheet import RoundEntry, cumulative_log, render_html, render_pdf
+from kolrami.report.build_sheet import RoundEntry
+from kolrami.report.build_sheet import cumulative_log
+from kolrami.report.build_sheet import render_html
+from kolrami.report.build_sheet import render_pdf
 
 pdfium = pytest.importorskip("pypdfium2")
 

@@ -27,7 +27,8 @@ from kolrami.engine.events import LOG_FORMAT
 from kolrami.report.narrate import Narrator
 from kolrami.report.replay import replay_data
 from kolrami.rules import events as ev
-from kolrami.rules import new_battle, rebuild
+from kolrami.rules import new_battle
+from kolrami.rules import rebuild
 from kolrami.rules.registry import read_log
 
 OLD = Path(__file__).parent / "data" / "format1-peak-seed0.jsonl"

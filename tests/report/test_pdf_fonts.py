@@ -17,8 +17,10 @@ import pytest
 from kolrami.cli import main
 from kolrami.fleet import load_fleet
 from kolrami.fleet.legality import validate
-from kolrami.report.build_sheet import render_html, render_pdf
-from kolrami.report.pdf_fonts import FALLBACKS, faces
+from kolrami.report.build_sheet import render_html
+from kolrami.report.build_sheet import render_pdf
+from kolrami.report.pdf_fonts import FALLBACKS
+from kolrami.report.pdf_fonts import faces
 
 POLISH, CYRILLIC, GREEK = "Łukasz Żółw", "Юрий Гагарин", "Ωmega"
 CHINESE, ARABIC, EMOJI = "张伟", "محمد", "\U0001f680"

@@ -16,12 +16,18 @@ from kolrami.catalog import WeaponKind
 from kolrami.engine.battle import Battle
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
-from kolrami.report.replay import render_replay, replay_data
-from kolrami.report.replay_format import ADRIFT, DERELICT, DESTROYED, OK, RESET
+from kolrami.report.replay import render_replay
+from kolrami.report.replay import replay_data
+from kolrami.report.replay_format import ADRIFT
+from kolrami.report.replay_format import DERELICT
+from kolrami.report.replay_format import DESTROYED
+from kolrami.report.replay_format import OK
+from kolrami.report.replay_format import RESET
 from kolrami.rules import events as ev
 from kolrami.rules.advanced.events import AttackRolled
 from kolrami.rules.registry import read_log
-from kolrami.scenarios.models import builtin_scenario, load_scenario
+from kolrami.scenarios.models import builtin_scenario
+from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"  # an identifier in createElementNS, never fetched

@@ -20,8 +20,15 @@ from kolrami.engine.battle import Battle
 from kolrami.engine.driver import captain_dice
 from kolrami.engine.events import Change
 from kolrami.fleet import load_fleet
-from kolrami.report.replay import _split, replay_data
-from kolrami.report.replay_format import DERELICT, DESTROYED, SS, STATUS, H, X, Y
+from kolrami.report.replay import _split
+from kolrami.report.replay import replay_data
+from kolrami.report.replay_format import DERELICT
+from kolrami.report.replay_format import DESTROYED
+from kolrami.report.replay_format import SS
+from kolrami.report.replay_format import STATUS
+from kolrami.report.replay_format import H
+from kolrami.report.replay_format import X
+from kolrami.report.replay_format import Y
 from kolrami.rules import new_battle
 from kolrami.scenarios.models import builtin_scenario
 

@@ -29,16 +29,21 @@ from kolrami.engine.chance import Dice
 from kolrami.engine.events import Event
 from kolrami.fleet import load_fleet
 from kolrami.report.narrate import Narrator
-from kolrami.report.replay import render_replay, replay_data
-from kolrami.report.sideview import jsonl, side_events, view_events
+from kolrami.report.replay import render_replay
+from kolrami.report.replay import replay_data
+from kolrami.report.sideview import jsonl
+from kolrami.report.sideview import side_events
+from kolrami.report.sideview import view_events
 from kolrami.rules import events as ev
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced import field_events as fe
 from kolrami.rules.advanced.driver import ADVANCED_RULES_VERSION
 from kolrami.rules.advanced.terrain_events import MineRolled
-from kolrami.scenarios.models import Scenario, builtin_scenario
+from kolrami.scenarios.models import Scenario
+from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
-from kolrami.sim.session import HUMAN, PlaySession
+from kolrami.sim.session import HUMAN
+from kolrami.sim.session import PlaySession
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
 from web_helpers import token

@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 
 from kolrami.fleet.legality import validate
-from kolrami.fleet.model import load_fleet, preset_names
-from kolrami.report.build_sheet import FRONT_SHIPS, render_pdf
+from kolrami.fleet.model import load_fleet
+from kolrami.fleet.model import preset_names
+from kolrami.report.build_sheet import FRONT_SHIPS
+from kolrami.report.build_sheet import render_pdf
 from kolrami.report.tournament_sheets import event_sheets_html
 from kolrami.tournament.simulate import run_event
 from kolrami.tournament.store import Store

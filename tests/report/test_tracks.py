@@ -16,7 +16,9 @@ from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
 from kolrami.report.replay import replay_data
 from kolrami.report.replay_format import SIDE_COLOURS
-from kolrami.report.tracks import ship_tracks, tracks_figure, write_tracks
+from kolrami.report.tracks import ship_tracks
+from kolrami.report.tracks import tracks_figure
+from kolrami.report.tracks import write_tracks
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
 

@@ -9,15 +9,24 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test
+from pettingzoo.test import seed_test
 from typer.testing import CliRunner
 
-from kolrami.captains.features import FIELDS, MAX_SHIPS, SHIP, SIZE
-from kolrami.captains.macro import ACTIONS, BLOCKS, N_ACTIONS, kind_of
+from kolrami.captains.features import FIELDS
+from kolrami.captains.features import MAX_SHIPS
+from kolrami.captains.features import SHIP
+from kolrami.captains.features import SIZE
+from kolrami.captains.macro import ACTIONS
+from kolrami.captains.macro import BLOCKS
+from kolrami.captains.macro import N_ACTIONS
+from kolrami.captains.macro import kind_of
 from kolrami.cli import app
 from kolrami.engine.events import ControlChanged
 from kolrami.errors import KolramiError
-from kolrami.rl import IllegalActionError, KolramiAEC, env
+from kolrami.rl import IllegalActionError
+from kolrami.rl import KolramiAEC
+from kolrami.rl import env
 
 SCENARIOS = ("standard", "peak-performance")
 #: PettingZoo's api_test warns of any environment whose observations are dicts with an action

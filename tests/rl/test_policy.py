@@ -12,7 +12,8 @@ import pytest
 from kolrami.captains.macro import N_ACTIONS
 from kolrami.captains.policy import policy_captain
 from kolrami.captains.registry import make_captain
-from kolrami.engine.driver import captain_dice, run
+from kolrami.engine.driver import captain_dice
+from kolrami.engine.driver import run
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kolrami.captains.features import GLOBAL, SHIP
+from kolrami.captains.features import GLOBAL
+from kolrami.captains.features import SHIP
 from kolrami.captains.macro import ACTIONS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "research.md"

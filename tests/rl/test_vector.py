@@ -9,7 +9,8 @@ import pytest
 from kolrami.captains.features import SIZE
 from kolrami.captains.macro import N_ACTIONS
 from kolrami.errors import KolramiError
-from kolrami.rl.vector import ProcessVectorKolrami, VectorKolrami
+from kolrami.rl.vector import ProcessVectorKolrami
+from kolrami.rl.vector import VectorKolrami
 
 
 def run(envs: VectorKolrami | ProcessVectorKolrami, steps: int) -> tuple[float, int, list[bytes]]:

@@ -6,14 +6,20 @@ from typing import Any
 
 import pytest
 
-from kolrami.catalog.cards import Card, CardKind, Scope, cards
-from kolrami.catalog.models import FactionCode, WeaponKind
+from kolrami.catalog.cards import Card
+from kolrami.catalog.cards import CardKind
+from kolrami.catalog.cards import Scope
+from kolrami.catalog.cards import cards
+from kolrami.catalog.models import FactionCode
+from kolrami.catalog.models import WeaponKind
 from kolrami.engine.battle import Battle
 from kolrami.fleet.model import read_fleet
 from kolrami.rules import events as ev
 from kolrami.rules import new_battle
-from kolrami.rules.cards import CardEffects, carried
-from kolrami.rules.module import Phase, rules_of
+from kolrami.rules.cards import CardEffects
+from kolrami.rules.cards import carried
+from kolrami.rules.module import Phase
+from kolrami.rules.module import rules_of
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 

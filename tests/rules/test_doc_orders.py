@@ -10,7 +10,9 @@ import pytest
 
 from kolrami.captains.scripted import PassiveCaptain
 from kolrami.engine.battle import Battle
-from kolrami.engine.driver import apply, start, verify
+from kolrami.engine.driver import apply
+from kolrami.engine.driver import start
+from kolrami.engine.driver import verify
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle

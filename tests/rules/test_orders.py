@@ -9,46 +9,43 @@ from __future__ import annotations
 import typing
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from kolrami.catalog import Arc
-from kolrami.engine.orders import GameOrder, Order, OrderSyntaxError
-from kolrami.rules.advanced.field_orders import (
-    WEB_ACTIONS,
-    FieldOrder,
-    JamOrder,
-    ProbeLaunch,
-    ProbeOrder,
-    ProbeShot,
-    WebOrder,
-)
-from kolrami.rules.advanced.orders import (
-    AdvancedOrder,
-    Attack,
-    AttackOrder,
-    BonusOrder,
-    DecloakOrder,
-    EvadeOrder,
-    LayOrder,
-    LockOrder,
-    MoveOrder,
-    PowerOrder,
-    PowerPlan,
-    ShieldOrder,
-    TacticsOrder,
-)
-from kolrami.rules.fpf.orders import (
-    ActivateOrder,
-    FireTarget,
-    FpfOrder,
-    InitiativeOrder,
-    Maneuver,
-    ReactionOrder,
-    RepairOrder,
-    ReturnOrder,
-    SquadronOrder,
-)
+from kolrami.engine.orders import GameOrder
+from kolrami.engine.orders import Order
+from kolrami.engine.orders import OrderSyntaxError
+from kolrami.rules.advanced.field_orders import WEB_ACTIONS
+from kolrami.rules.advanced.field_orders import FieldOrder
+from kolrami.rules.advanced.field_orders import JamOrder
+from kolrami.rules.advanced.field_orders import ProbeLaunch
+from kolrami.rules.advanced.field_orders import ProbeOrder
+from kolrami.rules.advanced.field_orders import ProbeShot
+from kolrami.rules.advanced.field_orders import WebOrder
+from kolrami.rules.advanced.orders import AdvancedOrder
+from kolrami.rules.advanced.orders import Attack
+from kolrami.rules.advanced.orders import AttackOrder
+from kolrami.rules.advanced.orders import BonusOrder
+from kolrami.rules.advanced.orders import DecloakOrder
+from kolrami.rules.advanced.orders import EvadeOrder
+from kolrami.rules.advanced.orders import LayOrder
+from kolrami.rules.advanced.orders import LockOrder
+from kolrami.rules.advanced.orders import MoveOrder
+from kolrami.rules.advanced.orders import PowerOrder
+from kolrami.rules.advanced.orders import PowerPlan
+from kolrami.rules.advanced.orders import ShieldOrder
+from kolrami.rules.advanced.orders import TacticsOrder
+from kolrami.rules.fpf.orders import ActivateOrder
+from kolrami.rules.fpf.orders import FireTarget
+from kolrami.rules.fpf.orders import FpfOrder
+from kolrami.rules.fpf.orders import InitiativeOrder
+from kolrami.rules.fpf.orders import Maneuver
+from kolrami.rules.fpf.orders import ReactionOrder
+from kolrami.rules.fpf.orders import RepairOrder
+from kolrami.rules.fpf.orders import ReturnOrder
+from kolrami.rules.fpf.orders import SquadronOrder
 from kolrami.rules.registry import parse_order
 
 deterministic = settings(derandomize=True, max_examples=300, deadline=None)

@@ -10,24 +10,32 @@ from kolrami import rules
 from kolrami.captains.registry import make_captain
 from kolrami.captains.scripted import ScriptedCaptain
 from kolrami.catalog import Arc
-from kolrami.engine.battle import Battle, ShipState
+from kolrami.engine.battle import Battle
+from kolrami.engine.battle import ShipState
 from kolrami.engine.chance import Dice
-from kolrami.engine.driver import Game, play, run
-from kolrami.engine.orders import Decision, IllegalOrderError, Order
+from kolrami.engine.driver import Game
+from kolrami.engine.driver import play
+from kolrami.engine.driver import run
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import Order
 from kolrami.fleet import load_fleet
 from kolrami.rules import events as ev
 from kolrami.rules import new_battle
 from kolrami.rules.fpf.damage import apply_damage
-from kolrami.rules.fpf.orders import ReturnDecision, ReturnOrder
-from kolrami.rules.module import Phase, rules_of
-from kolrami.rules.peak import (
-    SPOT_STEP_CM,
-    return_problem,
-    return_spots,
-    return_zone,
-)
-from kolrami.rules.sandbox import fleet_of, place, sandbox
-from kolrami.scenarios.models import Planet, builtin_scenario
+from kolrami.rules.fpf.orders import ReturnDecision
+from kolrami.rules.fpf.orders import ReturnOrder
+from kolrami.rules.module import Phase
+from kolrami.rules.module import rules_of
+from kolrami.rules.peak import SPOT_STEP_CM
+from kolrami.rules.peak import return_problem
+from kolrami.rules.peak import return_spots
+from kolrami.rules.peak import return_zone
+from kolrami.rules.sandbox import fleet_of
+from kolrami.rules.sandbox import place
+from kolrami.rules.sandbox import sandbox
+from kolrami.scenarios.models import Planet
+from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 
 PEAK = builtin_scenario("peak-performance")

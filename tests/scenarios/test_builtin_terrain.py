@@ -8,7 +8,9 @@ from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.module import rules_of
 from kolrami.rules.sandbox import place
-from kolrami.scenarios.models import BUILTIN, builtin_scenario, load_scenario
+from kolrami.scenarios.models import BUILTIN
+from kolrami.scenarios.models import builtin_scenario
+from kolrami.scenarios.models import load_scenario
 
 TERRAIN = {
     "nebula-ambush": ["nebula"],

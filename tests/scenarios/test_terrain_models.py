@@ -5,15 +5,13 @@ from __future__ import annotations
 import pytest
 
 from kolrami.errors import DataPackError
-from kolrami.scenarios.models import (
-    BlackHole,
-    GasGiant,
-    IonStorm,
-    Minefield,
-    Nebula,
-    builtin_scenario,
-    parse_scenario,
-)
+from kolrami.scenarios.models import BlackHole
+from kolrami.scenarios.models import GasGiant
+from kolrami.scenarios.models import IonStorm
+from kolrami.scenarios.models import Minefield
+from kolrami.scenarios.models import Nebula
+from kolrami.scenarios.models import builtin_scenario
+from kolrami.scenarios.models import parse_scenario
 
 HEAD = """
 [scenario]

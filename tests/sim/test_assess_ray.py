@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from kolrami.scenarios.models import load_scenario
-from kolrami.sim.assess import Plan, class_combatants, summarise
+from kolrami.sim.assess import Plan
+from kolrami.sim.assess import class_combatants
+from kolrami.sim.assess import summarise
 from kolrami.sim.backends import run_plan
 
 

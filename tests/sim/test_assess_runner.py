@@ -10,19 +10,21 @@ import pytest
 from kolrami.captains.registry import searches
 from kolrami.catalog.loader import fpf_pack
 from kolrami.engine.chance import derive_seed
-from kolrami.errors import InvalidInputError, UnknownNameError
+from kolrami.errors import InvalidInputError
+from kolrami.errors import UnknownNameError
 from kolrami.scenarios.models import load_scenario
-from kolrami.sim.assess import (
-    Plan,
-    Record,
-    RecordStore,
-    class_combatants,
-    expand_fleet_refs,
-    fleet_combatants,
-    play_battle,
-    summarise,
-)
-from kolrami.sim.backends import Interrupted, chunk_size, run_chunks, run_plan
+from kolrami.sim.assess import Plan
+from kolrami.sim.assess import Record
+from kolrami.sim.assess import RecordStore
+from kolrami.sim.assess import class_combatants
+from kolrami.sim.assess import expand_fleet_refs
+from kolrami.sim.assess import fleet_combatants
+from kolrami.sim.assess import play_battle
+from kolrami.sim.assess import summarise
+from kolrami.sim.backends import Interrupted
+from kolrami.sim.backends import chunk_size
+from kolrami.sim.backends import run_chunks
+from kolrami.sim.backends import run_plan
 
 CLASSES = ["reliant", "ktroika", "sting"]
 

@@ -8,15 +8,13 @@ import numpy as np
 import pytest
 
 from kolrami.sim.fairvalue import fair_values
-from kolrami.sim.stats import (
-    ELO_ORIGIN,
-    ELO_PER_LOGIT,
-    Ratings,
-    bradley_terry,
-    mean_and_se,
-    wilson,
-    z_value,
-)
+from kolrami.sim.stats import ELO_ORIGIN
+from kolrami.sim.stats import ELO_PER_LOGIT
+from kolrami.sim.stats import Ratings
+from kolrami.sim.stats import bradley_terry
+from kolrami.sim.stats import mean_and_se
+from kolrami.sim.stats import wilson
+from kolrami.sim.stats import z_value
 
 
 def test_z_for_95_percent() -> None:

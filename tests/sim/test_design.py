@@ -11,13 +11,11 @@ from typer.testing import CliRunner
 from kolrami.catalog import builtin_pack
 from kolrami.cli import app
 from kolrami.errors import InvalidInputError
-from kolrami.sim.design import (
-    EvenStep,
-    _crossing,
-    even_counts,
-    parse_vary,
-    variant,
-)
+from kolrami.sim.design import EvenStep
+from kolrami.sim.design import _crossing
+from kolrami.sim.design import even_counts
+from kolrami.sim.design import parse_vary
+from kolrami.sim.design import variant
 
 runner = CliRunner()
 

@@ -6,18 +6,19 @@ import math
 
 import pytest
 
-from kolrami.catalog import Arc, builtin_pack
-from kolrami.engine.geometry import arc_to, distance
+from kolrami.catalog import Arc
+from kolrami.catalog import builtin_pack
+from kolrami.engine.geometry import arc_to
+from kolrami.engine.geometry import distance
 from kolrami.errors import InvalidInputError
-from kolrami.sim.duel import (
-    Duel,
-    FireOrder,
-    _placement,
-    exact_duel,
-    reference_duel,
-    sample_duel,
-)
-from kolrami.sim.odds import ship_volley, volley_odds
+from kolrami.sim.duel import Duel
+from kolrami.sim.duel import FireOrder
+from kolrami.sim.duel import _placement
+from kolrami.sim.duel import exact_duel
+from kolrami.sim.duel import reference_duel
+from kolrami.sim.duel import sample_duel
+from kolrami.sim.odds import ship_volley
+from kolrami.sim.odds import volley_odds
 
 
 def duel(a: str, arc_a: str, b: str, arc_b: str, rng: float, turns: int, order: str) -> Duel:

@@ -6,14 +6,12 @@ import math
 
 import numpy as np
 
-from kolrami.sim.fairvalue import (
-    MARKS,
-    FairValue,
-    disagree,
-    fair_values,
-    flags,
-    settle_text,
-)
+from kolrami.sim.fairvalue import MARKS
+from kolrami.sim.fairvalue import FairValue
+from kolrami.sim.fairvalue import disagree
+from kolrami.sim.fairvalue import fair_values
+from kolrami.sim.fairvalue import flags
+from kolrami.sim.fairvalue import settle_text
 from kolrami.sim.nullfield import null_field_rate
 from kolrami.sim.stats import Ratings
 

@@ -13,7 +13,11 @@ from kolrami.cli import app
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import load_fleet
 from kolrami.scenarios.models import load_scenario
-from kolrami.sim.ladder import LadderPlan, fleets_of, rank_text, run_ladder, summarise_ladder
+from kolrami.sim.ladder import LadderPlan
+from kolrami.sim.ladder import fleets_of
+from kolrami.sim.ladder import rank_text
+from kolrami.sim.ladder import run_ladder
+from kolrami.sim.ladder import summarise_ladder
 
 runner = CliRunner()
 

@@ -7,15 +7,23 @@ from fractions import Fraction
 from math import comb
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from kolrami.catalog import Arc, Location, WeaponKind, builtin_pack
+from kolrami.catalog import Arc
+from kolrami.catalog import Location
+from kolrami.catalog import WeaponKind
+from kolrami.catalog import builtin_pack
 from kolrami.catalog.models import STANDARD_HIT_LOCATIONS
 from kolrami.engine.chance import Dice
 from kolrami.errors import InvalidInputError
-from kolrami.rules.fpf.damage import hit_location, penetrates
-from kolrami.sim.odds import Model, WeaponGroup, ship_volley, volley_odds
+from kolrami.rules.fpf.damage import hit_location
+from kolrami.rules.fpf.damage import penetrates
+from kolrami.sim.odds import Model
+from kolrami.sim.odds import WeaponGroup
+from kolrami.sim.odds import ship_volley
+from kolrami.sim.odds import volley_odds
 
 PHASER, PHOTON = WeaponKind.PHASER, WeaponKind.PHOTON
 

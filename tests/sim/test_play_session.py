@@ -11,17 +11,25 @@ import pytest
 
 from kolrami.captains.doctrines import RandomCaptain
 from kolrami.captains.scripted import logged_captains
-from kolrami.catalog import Arc, builtin_pack
+from kolrami.catalog import Arc
+from kolrami.catalog import builtin_pack
 from kolrami.engine.chance import Dice
 from kolrami.engine.driver import run
-from kolrami.engine.orders import Decision, Order
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import Order
 from kolrami.fleet.model import load_fleet
-from kolrami.rules import new_battle, rebuild
-from kolrami.rules.fpf.orders import InitiativeDecision, OrdersDecision
+from kolrami.rules import new_battle
+from kolrami.rules import rebuild
+from kolrami.rules.fpf.orders import InitiativeDecision
+from kolrami.rules.fpf.orders import OrdersDecision
 from kolrami.rules.registry import read_log
 from kolrami.scenarios.models import load_scenario
-from kolrami.sim.odds import ship_volley, volley_odds
-from kolrami.sim.session import HUMAN, PlaySession, rule_ids, rule_reading
+from kolrami.sim.odds import ship_volley
+from kolrami.sim.odds import volley_odds
+from kolrami.sim.session import HUMAN
+from kolrami.sim.session import PlaySession
+from kolrami.sim.session import rule_ids
+from kolrami.sim.session import rule_reading
 from play_kit import until_dice_follow
 
 

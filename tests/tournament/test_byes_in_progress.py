@@ -14,14 +14,12 @@ import pytest
 from typer.testing import CliRunner
 
 from kolrami.cli import app
-from kolrami.tournament.core import (
-    Game,
-    bye_counts,
-    bye_warnings,
-    pair_round,
-    stale_pairing_note,
-    standings,
-)
+from kolrami.tournament.core import Game
+from kolrami.tournament.core import bye_counts
+from kolrami.tournament.core import bye_warnings
+from kolrami.tournament.core import pair_round
+from kolrami.tournament.core import stale_pairing_note
+from kolrami.tournament.core import standings
 
 runner = CliRunner()
 PLAYERS = ["Ann", "Ben", "Cat"]

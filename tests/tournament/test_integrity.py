@@ -19,8 +19,12 @@ from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
 from kolrami.fleet.model import fpf_preset_names
 from kolrami.tournament import core
-from kolrami.tournament.core import Game, RollOff, pair_round, standings
-from kolrami.tournament.store import MIGRATIONS, Store
+from kolrami.tournament.core import Game
+from kolrami.tournament.core import RollOff
+from kolrami.tournament.core import pair_round
+from kolrami.tournament.core import standings
+from kolrami.tournament.store import MIGRATIONS
+from kolrami.tournament.store import Store
 
 
 def won(r: int, a: str, b: str, fa: int, fb: int) -> Game:

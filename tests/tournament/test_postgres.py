@@ -10,14 +10,19 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, select, text
+from sqlalchemy import create_engine
+from sqlalchemy import select
+from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
 from kolrami.tournament import database
 from kolrami.tournament.models import RoundRow
-from kolrami.tournament.store import MAX_SEED, Store, StoreBusyError, database_url
+from kolrami.tournament.store import MAX_SEED
+from kolrami.tournament.store import Store
+from kolrami.tournament.store import StoreBusyError
+from kolrami.tournament.store import database_url
 
 
 def test_postgresql_urls_take_psycopg_3() -> None:

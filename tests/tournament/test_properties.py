@@ -6,7 +6,9 @@ import random
 
 import pytest
 
-from kolrami.tournament.core import Game, pair_round, standings
+from kolrami.tournament.core import Game
+from kolrami.tournament.core import pair_round
+from kolrami.tournament.core import standings
 
 
 def _perfect_rematch_free_exists(players: list[str], played: set[frozenset[str]]) -> bool:

@@ -8,12 +8,15 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect
+from sqlalchemy import text
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
 from kolrami.tournament.services import results
-from kolrami.tournament.store import ConflictError, ScoreCheckError, Store
+from kolrami.tournament.store import ConflictError
+from kolrami.tournament.store import ScoreCheckError
+from kolrami.tournament.store import Store
 
 FLEETS = ["federation-cruisers", "klingon-wolfpack", "federation-venture", "klingon-strike"]
 

@@ -9,7 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from sqlalchemy import DateTime, inspect, text
+from sqlalchemy import DateTime
+from sqlalchemy import inspect
+from sqlalchemy import text
 
 from kolrami.errors import KolramiError
 from kolrami.fleet import load_fleet

@@ -12,8 +12,10 @@ from sqlalchemy import text
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
 from kolrami.tournament import repositories
-from kolrami.tournament.models import Base, EventRow
-from kolrami.tournament.store import ConflictError, Store
+from kolrami.tournament.models import Base
+from kolrami.tournament.models import EventRow
+from kolrami.tournament.store import ConflictError
+from kolrami.tournament.store import Store
 
 FLEETS = ["federation-cruisers", "klingon-wolfpack", "federation-venture", "klingon-strike"]
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from kolrami.rules.rolloff import AttackFace, count_roll_off
+from kolrami.rules.rolloff import AttackFace
+from kolrami.rules.rolloff import count_roll_off
 from kolrami.tournament import core
-from kolrami.tournament.core import Game, pair_round, standings
+from kolrami.tournament.core import Game
+from kolrami.tournament.core import pair_round
+from kolrami.tournament.core import standings
 
 
 def won(r: int, a: str, b: str, fa: int, fb: int, winner: str | None = None) -> Game:

@@ -13,13 +13,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import create_engine
+from sqlalchemy import inspect
+from sqlalchemy import text
 from store_kit import event
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
 from kolrami.fleet.model import read_fleet
-from kolrami.tournament.store import ConflictError, Store
+from kolrami.tournament.store import ConflictError
+from kolrami.tournament.store import Store
 
 
 def finish_round(store: Store, number: int) -> None:

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from kolrami.fleet import load_fleet
-from kolrami.tournament.store import Store, StoreUnavailableError
+from kolrami.tournament.store import Store
+from kolrami.tournament.store import StoreUnavailableError
 
 pytestmark = pytest.mark.sqlite_only("damaged, read-only and newer SQLite files")
 

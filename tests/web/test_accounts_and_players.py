@@ -13,11 +13,18 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from kolrami.fleet import load_fleet
-from kolrami.fleet.fleetx import dumps, share_string
+from kolrami.fleet.fleetx import dumps
+from kolrami.fleet.fleetx import share_string
 from kolrami.tournament.store import Store
 from kolrami.web import security
 from kolrami.web.deps import safe_next
-from web_helpers import PASSWORD, Desk, new_event, organizer, organizer_event, pin_on, text
+from web_helpers import PASSWORD
+from web_helpers import Desk
+from web_helpers import new_event
+from web_helpers import organizer
+from web_helpers import organizer_event
+from web_helpers import pin_on
+from web_helpers import text
 
 
 class Clock:

@@ -12,7 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kolrami.fleet import load_fleet
-from kolrami.fleet.fleetx import from_share_string, share_string
+from kolrami.fleet.fleetx import from_share_string
+from kolrami.fleet.fleetx import share_string
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
 from web_helpers import token

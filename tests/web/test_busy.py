@@ -13,7 +13,12 @@ from fastapi.testclient import TestClient
 from kolrami.tournament import database
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
-from web_helpers import PASSWORD, Desk, new_event, organizer, table, text
+from web_helpers import PASSWORD
+from web_helpers import Desk
+from web_helpers import new_event
+from web_helpers import organizer
+from web_helpers import table
+from web_helpers import text
 
 pytestmark = pytest.mark.sqlite_only(
     "SQLite's write lock held by another process, its I/O errors and read-only files"

@@ -14,7 +14,9 @@ from fastapi.testclient import TestClient
 
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
-from web_helpers import Desk, new_event, organizer
+from web_helpers import Desk
+from web_helpers import new_event
+from web_helpers import organizer
 
 
 def standings_table(page: str) -> str:

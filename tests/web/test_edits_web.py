@@ -17,7 +17,10 @@ from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
-from web_helpers import Desk, new_event, organizer, text
+from web_helpers import Desk
+from web_helpers import new_event
+from web_helpers import organizer
+from web_helpers import text
 
 
 @pytest.fixture

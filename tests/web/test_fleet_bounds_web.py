@@ -12,7 +12,9 @@ from typing import Any
 from fastapi import FastAPI
 
 from kolrami.tournament.store import Store
-from web_helpers import new_event, organizer, text
+from web_helpers import new_event
+from web_helpers import organizer
+from web_helpers import text
 
 
 def packed(doc: Any) -> str:

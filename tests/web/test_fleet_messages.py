@@ -4,8 +4,10 @@ counted from 1 with their names, each rule named once."""
 from __future__ import annotations
 
 from kolrami.fleet.legality import EventSettings
-from kolrami.fleet.model import Fleet, FleetShip
-from kolrami.web.forms import FleetForm, check
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import FleetShip
+from kolrami.web.forms import FleetForm
+from kolrami.web.forms import check
 
 
 def test_a_squadron_of_four_reads_as_a_player_counts() -> None:

@@ -10,9 +10,17 @@ from fastapi.testclient import TestClient
 
 from kolrami.tournament import core
 from kolrami.tournament.store import Store
-from kolrami.web import create_app, security
+from kolrami.web import create_app
+from kolrami.web import security
 from kolrami.web.routers import auth
-from web_helpers import PASSWORD, Desk, PairedGame, organizer, phone, possible_points, table, text
+from web_helpers import PASSWORD
+from web_helpers import Desk
+from web_helpers import PairedGame
+from web_helpers import organizer
+from web_helpers import phone
+from web_helpers import possible_points
+from web_helpers import table
+from web_helpers import text
 
 
 @pytest.mark.parametrize("bad", ["\u00b2", "\u0663", "\uff11\uff12", "1" * 40])

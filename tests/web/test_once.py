@@ -4,7 +4,8 @@ escaped the same, kept across events and revisions, and bounded."""
 
 from __future__ import annotations
 
-from jinja2 import DictLoader, Environment
+from jinja2 import DictLoader
+from jinja2 import Environment
 
 from kolrami.web.app import _once_each
 

@@ -12,7 +12,8 @@ from fastapi.testclient import TestClient
 
 from kolrami.fleet import load_fleet
 from kolrami.fleet.document import MAX_FLEET_BYTES
-from kolrami.fleet.fleetx import dumps, share_string
+from kolrami.fleet.fleetx import dumps
+from kolrami.fleet.fleetx import share_string
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
 from web_helpers import token

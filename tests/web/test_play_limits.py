@@ -15,8 +15,12 @@ from fastapi.testclient import TestClient
 
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
-from kolrami.web.routers.play import MIB, PlayGames, PlayLimits, PlayMode
-from web_helpers import organizer, token
+from kolrami.web.routers.play import MIB
+from kolrami.web.routers.play import PlayGames
+from kolrami.web.routers.play import PlayLimits
+from kolrami.web.routers.play import PlayMode
+from web_helpers import organizer
+from web_helpers import token
 
 #: Caps small enough that a short run meets every one of them.
 SMALL = PlayLimits(

@@ -15,7 +15,8 @@ from kolrami.engine.chance import Dice
 from kolrami.tournament.store import Store
 from kolrami.web import create_app
 from kolrami.web.routers.play import PlayGames
-from web_helpers import text, token
+from web_helpers import text
+from web_helpers import token
 
 
 def _client(tmp_path: Path) -> TestClient:

@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 from kolrami.fleet import load_fleet
 from kolrami.tournament.store import Store
 from kolrami.web.routers import organizer as organizer_router
-from web_helpers import FLEETS, organizer
+from web_helpers import FLEETS
+from web_helpers import organizer
 
 
 @pytest.fixture

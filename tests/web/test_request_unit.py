@@ -12,7 +12,8 @@ from fastapi import FastAPI
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
 from kolrami.tournament.store import Store
-from web_helpers import new_event, organizer
+from web_helpers import new_event
+from web_helpers import organizer
 
 
 class Counting:

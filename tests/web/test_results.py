@@ -12,16 +12,14 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from kolrami.tournament.store import Store
-from web_helpers import (
-    Desk,
-    PairedGame,
-    impossible_points,
-    organizer,
-    phone,
-    possible_points,
-    table,
-    text,
-)
+from web_helpers import Desk
+from web_helpers import PairedGame
+from web_helpers import impossible_points
+from web_helpers import organizer
+from web_helpers import phone
+from web_helpers import possible_points
+from web_helpers import table
+from web_helpers import text
 
 
 def points(store: Store, name: str, g: dict[str, Any]) -> dict[str, int]:

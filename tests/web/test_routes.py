@@ -12,7 +12,12 @@ from fastapi.testclient import TestClient
 
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
-from web_helpers import Desk, new_event, organizer, text, token, untouched
+from web_helpers import Desk
+from web_helpers import new_event
+from web_helpers import organizer
+from web_helpers import text
+from web_helpers import token
+from web_helpers import untouched
 
 #: Routes anyone may use (method, path). Every other route is an organizer's.
 PUBLIC = {

@@ -13,7 +13,10 @@ from typer.testing import CliRunner
 
 from kolrami.cli import app as cli
 from kolrami.tournament.store import Store
-from web_helpers import Desk, new_event, organizer, text
+from web_helpers import Desk
+from web_helpers import new_event
+from web_helpers import organizer
+from web_helpers import text
 
 MIXED = json.dumps(
     {

@@ -9,18 +9,24 @@ from datetime import timedelta
 
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import func, select
+from sqlalchemy import func
+from sqlalchemy import select
 from starlette.requests import Request
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet import load_fleet
 from kolrami.fleet.fleetx import share_string
-from kolrami.tournament.models import JoinRequestRow, now
+from kolrami.tournament.models import JoinRequestRow
+from kolrami.tournament.models import now
 from kolrami.tournament.services.joining import JOIN_HOURS
 from kolrami.web import network
 from kolrami.web.live import local_time
-from kolrami.web.network import check_public_url, join_address
-from web_helpers import Desk, new_event, organizer, text
+from kolrami.web.network import check_public_url
+from kolrami.web.network import join_address
+from web_helpers import Desk
+from web_helpers import new_event
+from web_helpers import organizer
+from web_helpers import text
 
 TOO_BIG = json.dumps({"name": "Two Enterprises", "ships": [{"id": "enterprise"}] * 2})
 

@@ -14,10 +14,15 @@ from sqlalchemy import select
 
 from kolrami.tournament import store as store_module
 from kolrami.tournament.models import WebSessionRow
-from kolrami.tournament.store import SESSION_LIFETIME, Store
+from kolrami.tournament.store import SESSION_LIFETIME
+from kolrami.tournament.store import Store
 from kolrami.web import create_app
 from kolrami.web.app import SESSION_COOKIE
-from web_helpers import PASSWORD, Desk, new_event, organizer, text
+from web_helpers import PASSWORD
+from web_helpers import Desk
+from web_helpers import new_event
+from web_helpers import organizer
+from web_helpers import text
 
 NEW_PASSWORD = "tribble-2027"
 

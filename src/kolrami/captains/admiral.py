@@ -59,27 +59,36 @@ import math
 from functools import cache
 from typing import ClassVar
 
-from kolrami.captains.base import REPAIR_KINDS, BattleView, Bounds, bounds_of, default_repairs
-from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain, ScoredCaptain
+from kolrami.captains.base import REPAIR_KINDS
+from kolrami.captains.base import BattleView
+from kolrami.captains.base import Bounds
+from kolrami.captains.base import bounds_of
+from kolrami.captains.base import default_repairs
+from kolrami.captains.doctrines import AggressiveCaptain
+from kolrami.captains.doctrines import KitingCaptain
+from kolrami.captains.doctrines import ScoredCaptain
 from kolrami.catalog.models import WeaponKind
-from kolrami.engine.battle import Battle, Result
-from kolrami.engine.chance import Dice, derive_seed
+from kolrami.engine.battle import Battle
+from kolrami.engine.battle import Result
+from kolrami.engine.chance import Dice
+from kolrami.engine.chance import derive_seed
 from kolrami.engine.driver import apply
-from kolrami.engine.orders import Decision, Order
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import Order
 from kolrami.errors import InvalidInputError
-from kolrami.rules.events import RollOff, VolleyFired
+from kolrami.rules.events import RollOff
+from kolrami.rules.events import VolleyFired
 from kolrami.rules.exact import shot_damage_die
-from kolrami.rules.fpf.damage import penetrates, penetration_probability
-from kolrami.rules.fpf.orders import (
-    OrdersDecision,
-    ReactionDecision,
-    ReactionOrder,
-    RepairDecision,
-    RepairOrder,
-    ReturnDecision,
-    ReturnOrder,
-    SquadronOrder,
-)
+from kolrami.rules.fpf.damage import penetrates
+from kolrami.rules.fpf.damage import penetration_probability
+from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.fpf.orders import ReactionDecision
+from kolrami.rules.fpf.orders import ReactionOrder
+from kolrami.rules.fpf.orders import RepairDecision
+from kolrami.rules.fpf.orders import RepairOrder
+from kolrami.rules.fpf.orders import ReturnDecision
+from kolrami.rules.fpf.orders import ReturnOrder
+from kolrami.rules.fpf.orders import SquadronOrder
 
 #: The default rollouts per decision, turns searched beyond this one, and candidates.
 BUDGET = 64

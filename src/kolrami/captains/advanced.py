@@ -26,59 +26,67 @@ from dataclasses import dataclass
 from typing import Any
 
 from kolrami.captains.base import BattleView
-from kolrami.catalog.advanced import FACINGS, AdvancedSheet
+from kolrami.catalog.advanced import FACINGS
+from kolrami.catalog.advanced import AdvancedSheet
 from kolrami.catalog.models import Arc
 from kolrami.engine.chance import Dice
-from kolrami.engine.geometry import _COS, _SIN, HEADINGS
-from kolrami.rules.advanced.engines import damage_percent, max_warp
-from kolrami.rules.advanced.field_orders import (
-    FIELD_DECISIONS,
-    FieldDecision,
-    FieldOrder,
-    JamDecision,
-    JamOrder,
-    ProbeDecision,
-    ProbeLaunch,
-    ProbeOrder,
-    ProbeShot,
-    WebDecision,
-    WebOrder,
-)
-from kolrami.rules.advanced.geometry import bearing_to, facing_toward, weapon_bears
-from kolrami.rules.advanced.orders import (
-    AdvancedDecision,
-    AdvancedOrder,
-    Attack,
-    AttackDecision,
-    AttackOrder,
-    BonusDecision,
-    BonusOrder,
-    DecloakDecision,
-    DecloakOrder,
-    EvadeDecision,
-    EvadeOrder,
-    LayDecision,
-    LayOrder,
-    LockDecision,
-    LockOrder,
-    MoveDecision,
-    MoveOrder,
-    PowerDecision,
-    PowerOrder,
-    PowerPlan,
-    ShieldDecision,
-    ShieldOrder,
-    TacticsDecision,
-    TacticsOrder,
-    action_ship,
-    action_verb,
-)
-from kolrami.rules.advanced.state import PHASES, AdvShip
-from kolrami.rules.advanced.terrain import danger, deadly, mines_on_path
+from kolrami.engine.geometry import _COS
+from kolrami.engine.geometry import _SIN
+from kolrami.engine.geometry import HEADINGS
+from kolrami.rules.advanced.engines import damage_percent
+from kolrami.rules.advanced.engines import max_warp
+from kolrami.rules.advanced.field_orders import FIELD_DECISIONS
+from kolrami.rules.advanced.field_orders import FieldDecision
+from kolrami.rules.advanced.field_orders import FieldOrder
+from kolrami.rules.advanced.field_orders import JamDecision
+from kolrami.rules.advanced.field_orders import JamOrder
+from kolrami.rules.advanced.field_orders import ProbeDecision
+from kolrami.rules.advanced.field_orders import ProbeLaunch
+from kolrami.rules.advanced.field_orders import ProbeOrder
+from kolrami.rules.advanced.field_orders import ProbeShot
+from kolrami.rules.advanced.field_orders import WebDecision
+from kolrami.rules.advanced.field_orders import WebOrder
+from kolrami.rules.advanced.geometry import bearing_to
+from kolrami.rules.advanced.geometry import facing_toward
+from kolrami.rules.advanced.geometry import weapon_bears
+from kolrami.rules.advanced.orders import AdvancedDecision
+from kolrami.rules.advanced.orders import AdvancedOrder
+from kolrami.rules.advanced.orders import Attack
+from kolrami.rules.advanced.orders import AttackDecision
+from kolrami.rules.advanced.orders import AttackOrder
+from kolrami.rules.advanced.orders import BonusDecision
+from kolrami.rules.advanced.orders import BonusOrder
+from kolrami.rules.advanced.orders import DecloakDecision
+from kolrami.rules.advanced.orders import DecloakOrder
+from kolrami.rules.advanced.orders import EvadeDecision
+from kolrami.rules.advanced.orders import EvadeOrder
+from kolrami.rules.advanced.orders import LayDecision
+from kolrami.rules.advanced.orders import LayOrder
+from kolrami.rules.advanced.orders import LockDecision
+from kolrami.rules.advanced.orders import LockOrder
+from kolrami.rules.advanced.orders import MoveDecision
+from kolrami.rules.advanced.orders import MoveOrder
+from kolrami.rules.advanced.orders import PowerDecision
+from kolrami.rules.advanced.orders import PowerOrder
+from kolrami.rules.advanced.orders import PowerPlan
+from kolrami.rules.advanced.orders import ShieldDecision
+from kolrami.rules.advanced.orders import ShieldOrder
+from kolrami.rules.advanced.orders import TacticsDecision
+from kolrami.rules.advanced.orders import TacticsOrder
+from kolrami.rules.advanced.orders import action_ship
+from kolrami.rules.advanced.orders import action_verb
+from kolrami.rules.advanced.state import PHASES
+from kolrami.rules.advanced.state import AdvShip
+from kolrami.rules.advanced.terrain import danger
+from kolrami.rules.advanced.terrain import deadly
+from kolrami.rules.advanced.terrain import mines_on_path
 from kolrami.rules.advanced.terrain.black_hole import disk_depth
 from kolrami.rules.advanced.terrain.ion import storm_advance
-from kolrami.rules.advanced.view import AdvancedView, Contact
-from kolrami.scenarios.models import BlackHole, IonStorm, Nebula
+from kolrami.rules.advanced.view import AdvancedView
+from kolrami.rules.advanced.view import Contact
+from kolrami.scenarios.models import BlackHole
+from kolrami.scenarios.models import IonStorm
+from kolrami.scenarios.models import Nebula
 
 ADVANCED_DECISIONS = (
     TacticsDecision,

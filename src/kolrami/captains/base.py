@@ -9,14 +9,20 @@ has its own generator.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Protocol
+from functools import cache
+from functools import lru_cache
+from typing import TYPE_CHECKING
+from typing import Protocol
 
 from kolrami.catalog.models import WeaponKind
 from kolrami.engine.chance import Dice
-from kolrami.engine.orders import Decision, Order
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import Order
 from kolrami.rules.fpf.damage import penetrating_faces
-from kolrami.rules.fpf.orders import RepairDecision, RepairOrder, ReturnDecision, ReturnOrder
+from kolrami.rules.fpf.orders import RepairDecision
+from kolrami.rules.fpf.orders import RepairOrder
+from kolrami.rules.fpf.orders import ReturnDecision
+from kolrami.rules.fpf.orders import ReturnOrder
 from kolrami.rules.fpf.view import BattleView
 
 __all__ = [

@@ -12,64 +12,60 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import ClassVar, Final
+from typing import ClassVar
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from kolrami.captains.advanced import (
-    ADVANCED_DECISIONS,
-    AGGRESSIVE,
-    KITING,
-    AdvancedDoctrine,
-    RandomAdvanced,
-    Temperament,
-)
-from kolrami.captains.base import (
-    BattleView,
-    default_repairs,
-    default_return,
-)
-from kolrami.captains.scoring import (
-    FOCUS_BONUS,
-    NEAR_MISS_VALUE,
-    WITHDRAW_CM,
-    Arsenal,
-    Candidates,
-    Firepower,
-    Plan,
-    Situation,
-    Weights,
-    best_lock,
-    best_move,
-    best_target,
-    candidates,
-    enemy,
-    flank_point,
-    focus_target,
-    held_range,
-    jump_toward,
-    ranked_moves,
-)
+from kolrami.captains.advanced import ADVANCED_DECISIONS
+from kolrami.captains.advanced import AGGRESSIVE
+from kolrami.captains.advanced import KITING
+from kolrami.captains.advanced import AdvancedDoctrine
+from kolrami.captains.advanced import RandomAdvanced
+from kolrami.captains.advanced import Temperament
+from kolrami.captains.base import BattleView
+from kolrami.captains.base import default_repairs
+from kolrami.captains.base import default_return
+from kolrami.captains.scoring import FOCUS_BONUS
+from kolrami.captains.scoring import NEAR_MISS_VALUE
+from kolrami.captains.scoring import WITHDRAW_CM
+from kolrami.captains.scoring import Arsenal
+from kolrami.captains.scoring import Candidates
+from kolrami.captains.scoring import Firepower
+from kolrami.captains.scoring import Plan
+from kolrami.captains.scoring import Situation
+from kolrami.captains.scoring import Weights
+from kolrami.captains.scoring import best_lock
+from kolrami.captains.scoring import best_move
+from kolrami.captains.scoring import best_target
+from kolrami.captains.scoring import candidates
+from kolrami.captains.scoring import enemy
+from kolrami.captains.scoring import flank_point
+from kolrami.captains.scoring import focus_target
+from kolrami.captains.scoring import held_range
+from kolrami.captains.scoring import jump_toward
+from kolrami.captains.scoring import ranked_moves
 from kolrami.catalog.models import Arc
 from kolrami.engine.chance import Dice
-from kolrami.engine.geometry import ARC_ORDER, HEADINGS, arc_index
-from kolrami.engine.orders import Decision, Order
+from kolrami.engine.geometry import ARC_ORDER
+from kolrami.engine.geometry import HEADINGS
+from kolrami.engine.geometry import arc_index
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import Order
 from kolrami.engine.view import ShipView
-from kolrami.rules.fpf.orders import (
-    ActivateOrder,
-    ActivationDecision,
-    FireTarget,
-    InitiativeDecision,
-    InitiativeOrder,
-    Maneuver,
-    OrdersDecision,
-    ReactionDecision,
-    ReactionOrder,
-    RepairDecision,
-    ReturnDecision,
-    ReturnOrder,
-    SquadronOrder,
-)
+from kolrami.rules.fpf.orders import ActivateOrder
+from kolrami.rules.fpf.orders import ActivationDecision
+from kolrami.rules.fpf.orders import FireTarget
+from kolrami.rules.fpf.orders import InitiativeDecision
+from kolrami.rules.fpf.orders import InitiativeOrder
+from kolrami.rules.fpf.orders import Maneuver
+from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.fpf.orders import ReactionDecision
+from kolrami.rules.fpf.orders import ReactionOrder
+from kolrami.rules.fpf.orders import RepairDecision
+from kolrami.rules.fpf.orders import ReturnDecision
+from kolrami.rules.fpf.orders import ReturnOrder
+from kolrami.rules.fpf.orders import SquadronOrder
 
 #: The forward arc's index (`arc_index`).
 FRONT: Final = ARC_ORDER.index(Arc.F)

@@ -19,17 +19,17 @@ import numpy as np
 import numpy.typing as npt
 
 from kolrami.captains.base import BattleView
-from kolrami.captains.macro import KINDS, MAX_SQUADRONS, kind_of
+from kolrami.captains.macro import KINDS
+from kolrami.captains.macro import MAX_SQUADRONS
+from kolrami.captains.macro import kind_of
 from kolrami.catalog.models import WeaponKind
 from kolrami.engine.orders import Decision
 from kolrami.engine.view import ShipView
-from kolrami.rules.fpf.orders import (
-    InitiativeDecision,
-    OrdersDecision,
-    ReactionDecision,
-    RepairDecision,
-    ReturnDecision,
-)
+from kolrami.rules.fpf.orders import InitiativeDecision
+from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.fpf.orders import ReactionDecision
+from kolrami.rules.fpf.orders import RepairDecision
+from kolrami.rules.fpf.orders import ReturnDecision
 
 #: The most ships a side may field in an environment (slots of each side's ships).
 MAX_SHIPS: Final = 12

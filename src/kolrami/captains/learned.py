@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
-from typing import Any, ClassVar, Final
+from typing import Any
+from typing import ClassVar
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -20,7 +22,8 @@ from kolrami.captains.base import BattleView
 from kolrami.captains.features import observe
 from kolrami.captains.macro import MacroActions
 from kolrami.engine.chance import Dice
-from kolrami.engine.orders import Decision, Order
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import Order
 
 #: The hidden layer's width.
 HIDDEN: Final = 64

@@ -20,24 +20,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from kolrami.captains.admiral import AdmiralCaptain, EngagingCaptain
-from kolrami.captains.base import REPAIR_KINDS, BattleView, default_repairs
-from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain
+from kolrami.captains.admiral import AdmiralCaptain
+from kolrami.captains.admiral import EngagingCaptain
+from kolrami.captains.base import REPAIR_KINDS
+from kolrami.captains.base import BattleView
+from kolrami.captains.base import default_repairs
+from kolrami.captains.doctrines import AggressiveCaptain
+from kolrami.captains.doctrines import KitingCaptain
 from kolrami.engine.chance import Dice
-from kolrami.engine.orders import Decision, Order
-from kolrami.rules.fpf.orders import (
-    ActivateOrder,
-    ActivationDecision,
-    InitiativeDecision,
-    InitiativeOrder,
-    OrdersDecision,
-    ReactionDecision,
-    ReactionOrder,
-    RepairDecision,
-    RepairOrder,
-    ReturnDecision,
-    SquadronOrder,
-)
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import Order
+from kolrami.rules.fpf.orders import ActivateOrder
+from kolrami.rules.fpf.orders import ActivationDecision
+from kolrami.rules.fpf.orders import InitiativeDecision
+from kolrami.rules.fpf.orders import InitiativeOrder
+from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.fpf.orders import ReactionDecision
+from kolrami.rules.fpf.orders import ReactionOrder
+from kolrami.rules.fpf.orders import RepairDecision
+from kolrami.rules.fpf.orders import RepairOrder
+from kolrami.rules.fpf.orders import ReturnDecision
+from kolrami.rules.fpf.orders import SquadronOrder
 
 #: The most squadrons a side may field in an environment (the activation block's size).
 MAX_SQUADRONS: Final = 6

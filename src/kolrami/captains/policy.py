@@ -18,11 +18,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kolrami.captains.base import BattleView, Captain, CaptainFactory
+from kolrami.captains.base import BattleView
+from kolrami.captains.base import Captain
+from kolrami.captains.base import CaptainFactory
 from kolrami.captains.features import observe
-from kolrami.captains.macro import ACTIONS, N_ACTIONS, MacroActions, kind_of
+from kolrami.captains.macro import ACTIONS
+from kolrami.captains.macro import N_ACTIONS
+from kolrami.captains.macro import MacroActions
+from kolrami.captains.macro import kind_of
 from kolrami.engine.chance import Dice
-from kolrami.engine.orders import Decision, Order
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import Order
 from kolrami.errors import InvalidInputError
 
 #: observation, mask -> the index of an offered macro-action

@@ -31,12 +31,18 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from kolrami import COMPILED, source_of
+from kolrami import COMPILED
+from kolrami import source_of
 from kolrami.captains.admiral import AdmiralCaptain
-from kolrami.captains.base import Captain, CaptainFactory, bounds_of
-from kolrami.captains.doctrines import AggressiveCaptain, KitingCaptain, RandomCaptain
+from kolrami.captains.base import Captain
+from kolrami.captains.base import CaptainFactory
+from kolrami.captains.base import bounds_of
+from kolrami.captains.doctrines import AggressiveCaptain
+from kolrami.captains.doctrines import KitingCaptain
+from kolrami.captains.doctrines import RandomCaptain
 from kolrami.engine.chance import Dice
-from kolrami.errors import InvalidInputError, UnknownNameError
+from kolrami.errors import InvalidInputError
+from kolrami.errors import UnknownNameError
 
 #: Every built-in captain by name: the random one (the fuzzer), the two doctrines and the
 #: searching one.

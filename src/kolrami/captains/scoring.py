@@ -26,17 +26,22 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from math import cos, inf, radians, sin, sqrt
-from typing import Final, final
+from math import cos
+from math import inf
+from math import radians
+from math import sin
+from math import sqrt
+from typing import Final
+from typing import final
 
-from kolrami.catalog.models import Arc, ShipClass, WeaponKind
+from kolrami.catalog.models import Arc
+from kolrami.catalog.models import ShipClass
+from kolrami.catalog.models import WeaponKind
 from kolrami.engine.battle import working_shots
-from kolrami.engine.geometry import (
-    ARC_ORDER,
-    HEADINGS,
-    segment_hits_circle,
-    unit,
-)
+from kolrami.engine.geometry import ARC_ORDER
+from kolrami.engine.geometry import HEADINGS
+from kolrami.engine.geometry import segment_hits_circle
+from kolrami.engine.geometry import unit
 from kolrami.engine.view import ShipView
 from kolrami.rules.fpf.damage import penetrating_faces
 from kolrami.rules.fpf.orders import Maneuver

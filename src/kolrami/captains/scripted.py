@@ -10,28 +10,33 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from kolrami.captains.advanced import ADVANCED_DECISIONS, AGGRESSIVE, AdvancedDoctrine
-from kolrami.captains.base import BattleView, Captain, default_repairs, default_return
-from kolrami.engine.events import Event, OrderGiven
-from kolrami.engine.orders import Decision, Order
+from kolrami.captains.advanced import ADVANCED_DECISIONS
+from kolrami.captains.advanced import AGGRESSIVE
+from kolrami.captains.advanced import AdvancedDoctrine
+from kolrami.captains.base import BattleView
+from kolrami.captains.base import Captain
+from kolrami.captains.base import default_repairs
+from kolrami.captains.base import default_return
+from kolrami.engine.events import Event
+from kolrami.engine.events import OrderGiven
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import Order
 from kolrami.errors import KolramiError
 from kolrami.rules.advanced.field_orders import FIELD_FITS
 from kolrami.rules.advanced.orders import FITS as ADVANCED_FITS
-from kolrami.rules.fpf.orders import (
-    ActivateOrder,
-    ActivationDecision,
-    InitiativeDecision,
-    InitiativeOrder,
-    Maneuver,
-    OrdersDecision,
-    ReactionDecision,
-    ReactionOrder,
-    RepairDecision,
-    RepairOrder,
-    ReturnDecision,
-    ReturnOrder,
-    SquadronOrder,
-)
+from kolrami.rules.fpf.orders import ActivateOrder
+from kolrami.rules.fpf.orders import ActivationDecision
+from kolrami.rules.fpf.orders import InitiativeDecision
+from kolrami.rules.fpf.orders import InitiativeOrder
+from kolrami.rules.fpf.orders import Maneuver
+from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.fpf.orders import ReactionDecision
+from kolrami.rules.fpf.orders import ReactionOrder
+from kolrami.rules.fpf.orders import RepairDecision
+from kolrami.rules.fpf.orders import RepairOrder
+from kolrami.rules.fpf.orders import ReturnDecision
+from kolrami.rules.fpf.orders import ReturnOrder
+from kolrami.rules.fpf.orders import SquadronOrder
 from kolrami.rules.registry import parse_order
 
 _FITS: dict[type, type] = {

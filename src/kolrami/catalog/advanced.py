@@ -10,21 +10,26 @@ from __future__ import annotations
 
 import math
 from enum import StrEnum
-from functools import cache, cached_property
+from functools import cache
+from functools import cached_property
 from importlib import resources
-from typing import Any, Self
+from typing import Any
+from typing import Self
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationInfo,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
+from pydantic import ValidationInfo
+from pydantic import field_validator
+from pydantic import model_validator
 
-from kolrami.catalog.loader import builtin_pack, read_toml, validated
-from kolrami.catalog.models import Arc, ShipClass, ShipPack, WeaponKind
+from kolrami.catalog.loader import builtin_pack
+from kolrami.catalog.loader import read_toml
+from kolrami.catalog.loader import validated
+from kolrami.catalog.models import Arc
+from kolrami.catalog.models import ShipClass
+from kolrami.catalog.models import ShipPack
+from kolrami.catalog.models import WeaponKind
 from kolrami.errors import DataPackError
 
 ADVANCED_PACK = "adv_ships.toml"

@@ -10,12 +10,19 @@ from __future__ import annotations
 from enum import StrEnum
 from functools import cache
 from importlib import resources
-from typing import Literal, Self
+from typing import Literal
+from typing import Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
+from pydantic import model_validator
 
-from kolrami.catalog.loader import read_toml, validated
-from kolrami.catalog.models import FactionCode, UpgradeType, WeaponKind
+from kolrami.catalog.loader import read_toml
+from kolrami.catalog.loader import validated
+from kolrami.catalog.models import FactionCode
+from kolrami.catalog.models import UpgradeType
+from kolrami.catalog.models import WeaponKind
 from kolrami.catalog.names import Names
 from kolrami.errors import DataPackError
 

@@ -6,12 +6,18 @@ import tomllib
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
+from typing import TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
+from pydantic import ValidationError
 
-from kolrami.catalog.models import PackInfo, ShipClass, ShipPack
-from kolrami.errors import DataPackError, quoted, read_text
+from kolrami.catalog.models import PackInfo
+from kolrami.catalog.models import ShipClass
+from kolrami.catalog.models import ShipPack
+from kolrami.errors import DataPackError
+from kolrami.errors import quoted
+from kolrami.errors import read_text
 
 BUILTIN_PACK = "fpf_ships.toml"
 #: Kolrami's own ship classes (kolrami.catalog.house), merged after the FPF pack's

@@ -9,12 +9,19 @@ from __future__ import annotations
 from enum import StrEnum
 from fractions import Fraction
 from functools import cached_property
-from typing import Annotated, Any, Self
+from typing import Annotated
+from typing import Any
+from typing import Self
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
+from pydantic import field_validator
+from pydantic import model_validator
 
 from kolrami.catalog.names import Names
-from kolrami.errors import InvalidInputError, quoted
+from kolrami.errors import InvalidInputError
+from kolrami.errors import quoted
 
 
 class Faction(StrEnum):

@@ -17,9 +17,11 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from functools import lru_cache
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from kolrami.errors import UnknownNameError
 

@@ -15,22 +15,22 @@ from typing import Annotated
 
 import typer
 
-from kolrami import __version__, engine_build
+from kolrami import __version__
+from kolrami import engine_build
 from kolrami.catalog import builtin_pack
-from kolrami.cli import (
-    assess,
-    battle,
-    cards,
-    fleet,
-    odds,
-    peak,
-    play,
-    ships,
-    timer,
-    tournament,
-    web,
-)
-from kolrami.cli.support import fail, print_json
+from kolrami.cli import assess
+from kolrami.cli import battle
+from kolrami.cli import cards
+from kolrami.cli import fleet
+from kolrami.cli import odds
+from kolrami.cli import peak
+from kolrami.cli import play
+from kolrami.cli import ships
+from kolrami.cli import timer
+from kolrami.cli import tournament
+from kolrami.cli import web
+from kolrami.cli.support import fail
+from kolrami.cli.support import print_json
 from kolrami.errors import quoted
 from kolrami.rules import RULES_VERSION
 

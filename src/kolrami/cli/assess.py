@@ -9,43 +9,50 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING
+from typing import Annotated
+from typing import Any
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import BarColumn
+from rich.progress import MofNCompleteColumn
+from rich.progress import Progress
+from rich.progress import ProgressColumn
+from rich.progress import Task
+from rich.progress import TextColumn
+from rich.progress import TimeElapsedColumn
+from rich.progress import TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from kolrami.captains.registry import split_captains
-from kolrami.cli.support import (
-    RulesOption,
-    TurnsOption,
-    captain,
-    check_seed,
-    command,
-    print_json,
-)
-from kolrami.errors import InvalidInputError, UnknownNameError, quoted
+from kolrami.cli.support import RulesOption
+from kolrami.cli.support import TurnsOption
+from kolrami.cli.support import captain
+from kolrami.cli.support import check_seed
+from kolrami.cli.support import command
+from kolrami.cli.support import print_json
+from kolrami.errors import InvalidInputError
+from kolrami.errors import UnknownNameError
+from kolrami.errors import quoted
 from kolrami.fleet.fleetx import load_any
-from kolrami.rules.registry import bind, describe, select
+from kolrami.rules.registry import bind
+from kolrami.rules.registry import describe
+from kolrami.rules.registry import select
 from kolrami.scenarios.models import load_scenario
 
 if TYPE_CHECKING:
-    from kolrami.sim.assess import Assessment, Combatant, Plan, Record, RecordStore
+    from kolrami.sim.assess import Assessment
+    from kolrami.sim.assess import Combatant
+    from kolrami.sim.assess import Plan
+    from kolrami.sim.assess import Record
+    from kolrami.sim.assess import RecordStore
 
 
 class BackendName(StrEnum):
@@ -245,7 +252,8 @@ def _split(text: str) -> list[str]:
 def combatants_from(opts: AssessOptions) -> list[Combatant]:
     """Combatants the options name: classes (one against one or at --points), then fleets."""
     # kolrami.sim.assess brings numpy (about 100 ms): loaded when a sweep runs, not at start-up
-    from kolrami.sim.assess import class_combatants, fleet_combatants
+    from kolrami.sim.assess import class_combatants
+    from kolrami.sim.assess import fleet_combatants
 
     out: list[Combatant] = []
     if opts.points is not None and opts.points < 1:
@@ -427,7 +435,8 @@ def _play(
     """Play what of `plan` is not `known` yet, with progress, saving to the store; the records
     and how many were resumed. Ctrl-C exits 130, saying what is saved."""
     # (the worker pool: loaded only when a sweep runs, not at start-up)
-    from kolrami.sim.backends import Interrupted, run_plan
+    from kolrami.sim.backends import Interrupted
+    from kolrami.sim.backends import run_plan
 
     progress = _progress(err)
     advance = _advancer(err, progress, plan.total - len(known))
@@ -452,7 +461,8 @@ def run_assess(opts: AssessOptions) -> None:
     """The whole command: plan, play (resuming), summarise, print, report."""
     # the sweep brings numpy and the worker pool (about 180 ms): loaded when a sweep runs, so
     # that `kolrami --help` and the other commands start fast
-    from kolrami.sim.assess import RecordStore, summarise
+    from kolrami.sim.assess import RecordStore
+    from kolrami.sim.assess import summarise
 
     workers = _check_run_options(opts)
     plan = build_plan(opts)
@@ -513,8 +523,9 @@ def _pct(x: float) -> str:
 def print_tables(out: Console, a: Assessment) -> None:
     """Matchups, ratings and fair values as Rich tables."""
     # numpy, scipy: not at start-up
-    from kolrami.sim.fairvalue import MARKS, settle_text
+    from kolrami.sim.fairvalue import MARKS
     from kolrami.sim.fairvalue import flags as fair_flags
+    from kolrami.sim.fairvalue import settle_text
 
     names = [c.label for c in a.plan.combatants]
     title = "Matchups (score: wins + half the draws, 95% Wilson interval)"
@@ -655,7 +666,11 @@ def ladder_cmd(
     """
     # numpy and the worker pool (about 180 ms): loaded when a ladder runs, not at start-up
     from kolrami.sim.backends import default_workers
-    from kolrami.sim.ladder import TIED_NOTE, LadderPlan, fleets_of, rank_text, run_ladder
+    from kolrami.sim.ladder import TIED_NOTE
+    from kolrami.sim.ladder import LadderPlan
+    from kolrami.sim.ladder import fleets_of
+    from kolrami.sim.ladder import rank_text
+    from kolrami.sim.ladder import run_ladder
 
     if report is not None and report.suffix.lower() not in (".html", ".htm"):
         raise InvalidInputError(f"--report '{report}' must end in .html")
@@ -730,7 +745,8 @@ def ladder_cmd(
 def _check_run_options(opts: AssessOptions) -> int:
     """Workers, backend and --report checked before anything is planned or played; the workers."""
     # (numpy and the simulation: loaded only for this command, not at start-up)
-    from kolrami.sim.backends import default_workers, ray_module
+    from kolrami.sim.backends import default_workers
+    from kolrami.sim.backends import ray_module
 
     workers = default_workers() if opts.workers is None else opts.workers
     if not 1 <= workers <= MAX_WORKERS:
@@ -825,7 +841,11 @@ def run_vary(opts: AssessOptions, text: str) -> None:
     at each value, with intervals, printed and (with --report) plotted."""
     # (numpy and the simulation: loaded only for this command, not at start-up)
     from kolrami.catalog import builtin_pack
-    from kolrami.sim.design import check_vary, field_of, parse_vary, vary_plan, vary_points
+    from kolrami.sim.design import check_vary
+    from kolrami.sim.design import field_of
+    from kolrami.sim.design import parse_vary
+    from kolrami.sim.design import vary_plan
+    from kolrami.sim.design import vary_points
 
     vary = parse_vary(text)
     cls = builtin_pack().get(_one_class(opts))
@@ -899,7 +919,8 @@ def run_even(opts: AssessOptions, name: str) -> None:
     at equal points, by a bracketing search, with its interval."""
     # (numpy and the simulation: loaded only for this command, not at start-up)
     from kolrami.catalog import builtin_pack
-    from kolrami.sim.design import even_search, field_of
+    from kolrami.sim.design import even_search
+    from kolrami.sim.design import field_of
 
     cls = builtin_pack().get(name)
     workers = _check_run_options(opts)

@@ -6,37 +6,51 @@ from __future__ import annotations
 import inspect
 import secrets
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
 import typer
 from rich.table import Table
 
-from kolrami.captains.registry import captain_names, make_captain
+from kolrami.captains.registry import captain_names
+from kolrami.captains.registry import make_captain
 from kolrami.catalog import builtin_pack
-from kolrami.cli.support import (
-    AsJson,
-    RulesOption,
-    ScenarioOption,
-    SeedOption,
-    TurnsOption,
-    captain,
-    check_seed,
-    command,
-    console,
-    print_json,
-    rule_modules,
-)
+from kolrami.cli.support import AsJson
+from kolrami.cli.support import RulesOption
+from kolrami.cli.support import ScenarioOption
+from kolrami.cli.support import SeedOption
+from kolrami.cli.support import TurnsOption
+from kolrami.cli.support import captain
+from kolrami.cli.support import check_seed
+from kolrami.cli.support import command
+from kolrami.cli.support import console
+from kolrami.cli.support import print_json
+from kolrami.cli.support import rule_modules
 from kolrami.engine.battle import Battle
-from kolrami.engine.driver import captain_dice, play, run
-from kolrami.engine.events import BattleEnded, BattleStarted, OrderGiven, TurnStarted
-from kolrami.errors import InvalidInputError, KolramiError, quoted, read_text
+from kolrami.engine.driver import captain_dice
+from kolrami.engine.driver import play
+from kolrami.engine.driver import run
+from kolrami.engine.events import BattleEnded
+from kolrami.engine.events import BattleStarted
+from kolrami.engine.events import OrderGiven
+from kolrami.engine.events import TurnStarted
+from kolrami.errors import InvalidInputError
+from kolrami.errors import KolramiError
+from kolrami.errors import quoted
+from kolrami.errors import read_text
 from kolrami.fleet.model import load_fleet
-from kolrami.report.narrate import Narrator, ship_state, status_table
-from kolrami.rules import RULES_VERSION, new_battle, rebuild
+from kolrami.report.narrate import Narrator
+from kolrami.report.narrate import ship_state
+from kolrami.report.narrate import status_table
+from kolrami.rules import RULES_VERSION
 from kolrami.rules import events as ev
+from kolrami.rules import new_battle
+from kolrami.rules import rebuild
 from kolrami.rules.advanced.driver import ADVANCED_RULES_VERSION
 from kolrami.rules.module import Capability
-from kolrami.rules.registry import describe, read_log, unwritten_options
+from kolrami.rules.registry import describe
+from kolrami.rules.registry import read_log
+from kolrami.rules.registry import unwritten_options
 from kolrami.scenarios.models import load_scenario
 
 #: The most bytes of an event log `replay` reads: a 200-turn battle's log is under 100 KB.
@@ -205,7 +219,8 @@ def battle_cmd(
 ) -> None:
     """Play one battle with AI captains and tell it turn by turn (or as JSON)."""
     # the replay writer (about 10 ms to load) only when a command writes one
-    from kolrami.report.outputs import check_outputs, write_outputs
+    from kolrami.report.outputs import check_outputs
+    from kolrami.report.outputs import write_outputs
 
     check_outputs(replay, tracks)
     pack = builtin_pack()
@@ -308,8 +323,11 @@ def replay_cmd(
     # The scripted captain brings the advanced game's captains and state (about 70 ms); the
     # captains and the replay writer as in battle_cmd.
     from kolrami.captains.scripted import logged_captains
-    from kolrami.report.outputs import check_outputs, write_outputs
-    from kolrami.report.sideview import REFEREE, VIEWS, view_events
+    from kolrami.report.outputs import check_outputs
+    from kolrami.report.outputs import write_outputs
+    from kolrami.report.sideview import REFEREE
+    from kolrami.report.sideview import VIEWS
+    from kolrami.report.sideview import view_events
 
     if view not in VIEWS:
         raise InvalidInputError(f"--view '{quoted(view, 20)}': use one of {', '.join(VIEWS)}")

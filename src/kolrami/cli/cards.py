@@ -7,10 +7,17 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from kolrami.catalog.cards import Card, CardKind, cards, get_card
-from kolrami.catalog.models import FactionCode, UpgradeType
+from kolrami.catalog.cards import Card
+from kolrami.catalog.cards import CardKind
+from kolrami.catalog.cards import cards
+from kolrami.catalog.cards import get_card
+from kolrami.catalog.models import FactionCode
+from kolrami.catalog.models import UpgradeType
 from kolrami.catalog.names import Names
-from kolrami.cli.support import AsJson, command, console, print_json
+from kolrami.cli.support import AsJson
+from kolrami.cli.support import command
+from kolrami.cli.support import console
+from kolrami.cli.support import print_json
 from kolrami.errors import InvalidInputError
 
 

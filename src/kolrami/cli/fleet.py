@@ -12,34 +12,43 @@ from rich.console import Console
 from rich.table import Table
 
 from kolrami.catalog import builtin_pack
-from kolrami.catalog.cards import Card, CardKind, card_names, cards, get_card
-from kolrami.catalog.models import FactionCode, ShipClass, UpgradeType
+from kolrami.catalog.cards import Card
+from kolrami.catalog.cards import CardKind
+from kolrami.catalog.cards import card_names
+from kolrami.catalog.cards import cards
+from kolrami.catalog.cards import get_card
+from kolrami.catalog.models import FactionCode
+from kolrami.catalog.models import ShipClass
+from kolrami.catalog.models import UpgradeType
 from kolrami.catalog.names import Names
-from kolrami.cli.support import AsJson, command, console, print_json
-from kolrami.errors import InvalidInputError, KolramiError, path_is, quoted
-from kolrami.fleet.document import (
-    MAX_NAME_CHARS,
-    MAX_SHIPS,
-    MAX_SP_LIMIT,
-    MAX_SQUADRON_NUMBER,
-)
-from kolrami.fleet.fleetx import (
-    as_text,
-    data_version_note,
-    dumps,
-    load_any,
-    share_string,
-    to_fleetx,
-)
-from kolrami.fleet.legality import (
-    DEFAULT_SP_LIMIT,
-    EventSettings,
-    FleetReport,
-    faction_notes,
-    place,
-    validate,
-)
-from kolrami.fleet.model import Fleet, FleetShip, load_fleet, preset_names
+from kolrami.cli.support import AsJson
+from kolrami.cli.support import command
+from kolrami.cli.support import console
+from kolrami.cli.support import print_json
+from kolrami.errors import InvalidInputError
+from kolrami.errors import KolramiError
+from kolrami.errors import path_is
+from kolrami.errors import quoted
+from kolrami.fleet.document import MAX_NAME_CHARS
+from kolrami.fleet.document import MAX_SHIPS
+from kolrami.fleet.document import MAX_SP_LIMIT
+from kolrami.fleet.document import MAX_SQUADRON_NUMBER
+from kolrami.fleet.fleetx import as_text
+from kolrami.fleet.fleetx import data_version_note
+from kolrami.fleet.fleetx import dumps
+from kolrami.fleet.fleetx import load_any
+from kolrami.fleet.fleetx import share_string
+from kolrami.fleet.fleetx import to_fleetx
+from kolrami.fleet.legality import DEFAULT_SP_LIMIT
+from kolrami.fleet.legality import EventSettings
+from kolrami.fleet.legality import FleetReport
+from kolrami.fleet.legality import faction_notes
+from kolrami.fleet.legality import place
+from kolrami.fleet.legality import validate
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import FleetShip
+from kolrami.fleet.model import load_fleet
+from kolrami.fleet.model import preset_names
 
 fleet_app = typer.Typer(help="Build, check, print and share fleets.", no_args_is_help=True)
 
@@ -223,7 +232,9 @@ def sheet_cmd(
     """The event's Fleet Build Sheet, print-ready (FBS-01, FBS-02, FBS-03, FBS-04, FBS-05, FBS-06,
     FBS-07, FBS-08, FBS-09, FBS-10, FBS-11, FBS-12)."""
     # jinja2, about 25 ms
-    from kolrami.report.build_sheet import check_paths, render_html, write_sheets
+    from kolrami.report.build_sheet import check_paths
+    from kolrami.report.build_sheet import render_html
+    from kolrami.report.build_sheet import write_sheets
 
     check_paths(html, pdf)
     if page.lower() not in ("a4", "letter"):

@@ -4,16 +4,29 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
 import typer
 from rich.table import Table
 
-from kolrami.catalog import Arc, ShipClass, ShipPack, WeaponKind, builtin_pack
-from kolrami.cli.support import AsJson, command, console, print_json
+from kolrami.catalog import Arc
+from kolrami.catalog import ShipClass
+from kolrami.catalog import ShipPack
+from kolrami.catalog import WeaponKind
+from kolrami.catalog import builtin_pack
+from kolrami.cli.support import AsJson
+from kolrami.cli.support import command
+from kolrami.cli.support import console
+from kolrami.cli.support import print_json
 from kolrami.errors import InvalidInputError
 from kolrami.rules.fpf.damage import penetration_target
-from kolrami.sim.odds import GroupOdds, Model, VolleyOdds, WeaponGroup, ship_volley, volley_odds
+from kolrami.sim.odds import GroupOdds
+from kolrami.sim.odds import Model
+from kolrami.sim.odds import VolleyOdds
+from kolrami.sim.odds import WeaponGroup
+from kolrami.sim.odds import ship_volley
+from kolrami.sim.odds import volley_odds
 
 #: The most shots `kolrami odds --shots` computes: exact odds grow with the shots (100 photons
 #: take about a second, 400 four, a thousand over fifteen); no sheet fires more than 10.

@@ -6,7 +6,10 @@ from typing import Annotated
 
 import typer
 
-from kolrami.cli.support import AsJson, console, fail, print_json
+from kolrami.cli.support import AsJson
+from kolrami.cli.support import console
+from kolrami.cli.support import fail
+from kolrami.cli.support import print_json
 from kolrami.errors import KolramiError
 from kolrami.fleet.model import load_fleet
 

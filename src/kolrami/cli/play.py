@@ -21,47 +21,46 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from kolrami.catalog import Arc, builtin_pack
-from kolrami.cli.support import (
-    FleetAOption,
-    FleetBOption,
-    RulesOption,
-    ScenarioOption,
-    SeedOption,
-    TurnsOption,
-    captain,
-    check_seed,
-    command,
-    console,
-    rule_modules,
-)
-from kolrami.engine.events import Event, OrderGiven
+from kolrami.catalog import Arc
+from kolrami.catalog import builtin_pack
+from kolrami.cli.support import FleetAOption
+from kolrami.cli.support import FleetBOption
+from kolrami.cli.support import RulesOption
+from kolrami.cli.support import ScenarioOption
+from kolrami.cli.support import SeedOption
+from kolrami.cli.support import TurnsOption
+from kolrami.cli.support import captain
+from kolrami.cli.support import check_seed
+from kolrami.cli.support import command
+from kolrami.cli.support import console
+from kolrami.cli.support import rule_modules
+from kolrami.engine.events import Event
+from kolrami.engine.events import OrderGiven
 from kolrami.engine.orders import Decision
 from kolrami.engine.view import ShipView
-from kolrami.errors import InvalidInputError, read_text
+from kolrami.errors import InvalidInputError
+from kolrami.errors import read_text
 from kolrami.fleet.model import load_fleet
-from kolrami.report.narrate import SIDE_STYLE, Narrator, status_table
+from kolrami.report.narrate import SIDE_STYLE
+from kolrami.report.narrate import Narrator
+from kolrami.report.narrate import status_table
 from kolrami.report.sideview import LiveView
-from kolrami.rules.fpf.orders import (
-    ActivationDecision,
-    InitiativeDecision,
-    OrdersDecision,
-    ReactionDecision,
-    RepairDecision,
-    ReturnDecision,
-)
+from kolrami.rules.fpf.orders import ActivationDecision
+from kolrami.rules.fpf.orders import InitiativeDecision
+from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.fpf.orders import ReactionDecision
+from kolrami.rules.fpf.orders import RepairDecision
+from kolrami.rules.fpf.orders import ReturnDecision
 from kolrami.scenarios.models import load_scenario
-from kolrami.sim.session import (
-    HUMAN,
-    SIDES,
-    UNDO_POLICIES,
-    UNDO_RECORD,
-    UNDO_UNSEEN,
-    PlaySession,
-    choices,
-    percent,
-    rule_reading,
-)
+from kolrami.sim.session import HUMAN
+from kolrami.sim.session import SIDES
+from kolrami.sim.session import UNDO_POLICIES
+from kolrami.sim.session import UNDO_RECORD
+from kolrami.sim.session import UNDO_UNSEEN
+from kolrami.sim.session import PlaySession
+from kolrami.sim.session import choices
+from kolrami.sim.session import percent
+from kolrami.sim.session import rule_reading
 
 try:  # readline is a platform module, absent on Windows: completion is a nicety there
     import readline

@@ -8,14 +8,18 @@ from typing import Annotated
 import typer
 from pydantic import BaseModel
 
-from kolrami.catalog import Faction, builtin_pack
+from kolrami.catalog import Faction
+from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import Card
 from kolrami.catalog.loader import fpf_pack
 from kolrami.catalog.models import ShipClass as ShipModel
 from kolrami.catalog.models import ShipPack as PackModel
-from kolrami.cli.support import command, console, print_json
+from kolrami.cli.support import command
+from kolrami.cli.support import console
+from kolrami.cli.support import print_json
 from kolrami.fleet.model import Fleet
-from kolrami.report.sheets import roster_table, ship_sheet
+from kolrami.report.sheets import roster_table
+from kolrami.report.sheets import ship_sheet
 
 
 def ships_cmd(
@@ -62,7 +66,8 @@ def ship_cmd(
     if advanced:
         # the advanced game's data and rules state (about 50 ms): only for --advanced
         from kolrami.catalog.advanced import advanced_pack
-        from kolrami.report.adv_sheet import advanced_json, advanced_sheet
+        from kolrami.report.adv_sheet import advanced_json
+        from kolrami.report.adv_sheet import advanced_sheet
 
         if as_json:
             print_json(advanced_json(ship, advanced_pack()))

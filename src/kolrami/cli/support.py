@@ -10,16 +10,25 @@ import sys
 from collections.abc import Callable
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import Annotated
+from typing import Any
+from typing import ParamSpec
+from typing import TypeVar
 
 import typer
 from rich.console import Console
 
-from kolrami.captains.registry import captain_factory, captain_names, is_path
+from kolrami.captains.registry import captain_factory
+from kolrami.captains.registry import captain_names
+from kolrami.captains.registry import is_path
 from kolrami.catalog.names import Names
 from kolrami.engine.chance import SEED_BITS
-from kolrami.errors import InvalidInputError, KolramiError, path_is, quoted
-from kolrami.rules.registry import describe, refuse_unwritten
+from kolrami.errors import InvalidInputError
+from kolrami.errors import KolramiError
+from kolrami.errors import path_is
+from kolrami.errors import quoted
+from kolrami.rules.registry import describe
+from kolrami.rules.registry import refuse_unwritten
 
 # The options every battle-playing command shares, said once (`battle`, `play`, `assess`).
 FleetAOption = Annotated[str, typer.Option(help="Side A: a FleetX JSON file or presets:NAME.")]

@@ -4,12 +4,20 @@ the players' phones show: it is kept in the store, not in any process."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
 import typer
 
-from kolrami.cli.support import AsJson, command, console, print_json
-from kolrami.cli.tournament import Db, EventName, RoundOpt, _store, tournament_app
+from kolrami.cli.support import AsJson
+from kolrami.cli.support import command
+from kolrami.cli.support import console
+from kolrami.cli.support import print_json
+from kolrami.cli.tournament import Db
+from kolrami.cli.tournament import EventName
+from kolrami.cli.tournament import RoundOpt
+from kolrami.cli.tournament import _store
+from kolrami.cli.tournament import tournament_app
 from kolrami.errors import InvalidInputError
 
 timer_app = typer.Typer(

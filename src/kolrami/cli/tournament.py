@@ -4,25 +4,29 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING
+from typing import Annotated
+from typing import Any
 
 import typer
 from rich.table import Table
 
 from kolrami.captains.registry import split_captains
 from kolrami.catalog.names import Names
-from kolrami.cli.support import (
-    AsJson,
-    answer,
-    captain,
-    check_seed,
-    command,
-    command_unit,
-    console,
-    print_json,
-    store_url,
-)
-from kolrami.errors import InvalidInputError, file_kind, loads_json, quoted, read_text
+from kolrami.cli.support import AsJson
+from kolrami.cli.support import answer
+from kolrami.cli.support import captain
+from kolrami.cli.support import check_seed
+from kolrami.cli.support import command
+from kolrami.cli.support import command_unit
+from kolrami.cli.support import console
+from kolrami.cli.support import print_json
+from kolrami.cli.support import store_url
+from kolrami.errors import InvalidInputError
+from kolrami.errors import file_kind
+from kolrami.errors import loads_json
+from kolrami.errors import quoted
+from kolrami.errors import read_text
 from kolrami.fleet.fleetx import load_any
 from kolrami.fleet.model import preset_names
 from kolrami.scenarios.models import load_scenario
@@ -57,7 +61,8 @@ LegacyEvent = Annotated[str | None, typer.Argument(hidden=True, metavar="EVENT")
 def _store(db: str | None, create: bool = False) -> Any:
     """The store --db names. Only `create` (tournament new and import) makes a new database: any
     other command refuses a SQLite file that is not there (see support.store_url)."""
-    from kolrami.tournament.store import Store, database_url  # SQLAlchemy, Alembic: 400 ms
+    from kolrami.tournament.store import Store  # SQLAlchemy, Alembic: 400 ms
+    from kolrami.tournament.store import database_url  # SQLAlchemy, Alembic: 400 ms
 
     store = Store(store_url(database_url(db), create))
     command_unit(store)  # one transaction for the whole command
@@ -162,7 +167,8 @@ def _check_base(base: str) -> None:
 def _links(store: Any, event: str | None, base: str) -> dict[str, str]:
     """The public standings page and the standings CSV of `event` at the web app's address."""
     # the web app's address helpers (segno, FastAPI's Request type): only once a write is done
-    from kolrami.web.network import check_public_url, lan_address
+    from kolrami.web.network import check_public_url
+    from kolrami.web.network import lan_address
     from kolrami.web.printing import SERVE_PORT
 
     site = check_public_url(base, "--base") if base else ""
@@ -854,7 +860,8 @@ def sheet_cmd(
 ) -> None:
     """The organizer's score sheet and every player's Fleet Build Sheet with the round log."""
     # jinja2, about 25 ms: loaded when sheets are written
-    from kolrami.report.build_sheet import check_paths, write_sheets
+    from kolrami.report.build_sheet import check_paths
+    from kolrami.report.build_sheet import write_sheets
     from kolrami.report.tournament_sheets import event_sheets_html
 
     check_paths(html, pdf)
@@ -930,7 +937,9 @@ def simulate_cmd(
     """A whole event played by AI captains: pairings, battles, byes and final ranks."""
     # the store, networkx and the battles: about 350 ms
     from kolrami.tournament import core
-    from kolrami.tournament.simulate import PlayedGame, check_event, run_event
+    from kolrami.tournament.simulate import PlayedGame
+    from kolrami.tournament.simulate import check_event
+    from kolrami.tournament.simulate import run_event
     from kolrami.tournament.store import database_url
 
     check_seed(seed)

@@ -7,12 +7,16 @@ import gc
 import logging
 import ssl
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
 import typer
 
-from kolrami.cli.support import command, console, store_url
-from kolrami.errors import InvalidInputError, quoted
+from kolrami.cli.support import command
+from kolrami.cli.support import console
+from kolrami.cli.support import store_url
+from kolrami.errors import InvalidInputError
+from kolrami.errors import quoted
 
 # the options of serve_cmd, named
 HostOption = Annotated[
@@ -78,8 +82,11 @@ def serve_cmd(
     # FastAPI and the store, about 480 ms: only for serve
     from kolrami.tournament.store import database_url
     from kolrami.web import create_app
-    from kolrami.web.network import check_public_url, phone_address
-    from kolrami.web.routers.play import MIB, PlayLimits, PlayMode  # (FastAPI: only for serve)
+    from kolrami.web.network import check_public_url
+    from kolrami.web.network import phone_address
+    from kolrami.web.routers.play import MIB  # (FastAPI: only for serve)
+    from kolrami.web.routers.play import PlayLimits  # (FastAPI: only for serve)
+    from kolrami.web.routers.play import PlayMode  # (FastAPI: only for serve)
 
     if not 0 < port < 65536:
         raise InvalidInputError(f"--port {quoted(port, 20)}: use a port from 1 to 65535")

@@ -8,28 +8,42 @@ and how damage lands, and records every change in the event log.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final, Generic, ParamSpec, TypeVar, cast
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Final
+from typing import Generic
+from typing import ParamSpec
+from typing import TypeVar
+from typing import cast
 
 from kolrami import __version__
-from kolrami.catalog import Arc, ShipClass, ShipPack, WeaponKind, builtin_pack
-from kolrami.catalog.cards import Card, card_cost
+from kolrami.catalog import Arc
+from kolrami.catalog import ShipClass
+from kolrami.catalog import ShipPack
+from kolrami.catalog import WeaponKind
+from kolrami.catalog import builtin_pack
+from kolrami.catalog.cards import Card
+from kolrami.catalog.cards import card_cost
 from kolrami.catalog.models import Location
 from kolrami.engine import events as ev
 from kolrami.engine.binder import Rules
 from kolrami.engine.chance import Dice
 from kolrami.engine.driver import Step
 from kolrami.engine.eventlog import EventLog
-from kolrami.engine.geometry import (
-    Trail,
-    advance,
-)
+from kolrami.engine.geometry import Trail
+from kolrami.engine.geometry import advance
 from kolrami.engine.orders import Decision
 from kolrami.errors import InvalidInputError
-from kolrami.fleet.legality import PLAY_BLOCKING, validate
-from kolrami.fleet.model import Fleet, member_cards
-from kolrami.scenarios.models import Movement, Scenario
+from kolrami.fleet.legality import PLAY_BLOCKING
+from kolrami.fleet.legality import validate
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import member_cards
+from kolrami.scenarios.models import Movement
+from kolrami.scenarios.models import Scenario
 
 SIDES: Final[tuple[str, ...]] = ("A", "B")
 T = TypeVar("T")

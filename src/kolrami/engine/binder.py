@@ -22,10 +22,16 @@ when the battle is over and who won. Every game's hooks and policies live with i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from functools import cache
 from types import FunctionType
-from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import ClassVar
+from typing import Concatenate
+from typing import ParamSpec
+from typing import TypeVar
 
 from kolrami.errors import KolramiError
 

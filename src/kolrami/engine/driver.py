@@ -16,17 +16,26 @@ policy); a game's steps ask its own decisions and push its own further steps.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from collections.abc import Generator
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Final
+from typing import Protocol
 
 from mypy_extensions import mypyc_attr
 
 from kolrami.engine import events as ev
-from kolrami.engine.chance import Dice, derive_seed
-from kolrami.engine.orders import Decision, GameDecision, IllegalOrderError, Order
+from kolrami.engine.chance import Dice
+from kolrami.engine.chance import derive_seed
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import GameDecision
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import Order
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle, Result
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import Result
 
 __all__ = [
     "HALT",

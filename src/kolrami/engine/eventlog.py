@@ -11,11 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import fields
-from typing import Any, Final, TypeVar
+from typing import Any
+from typing import Final
+from typing import TypeVar
 
-from kolrami.engine.events import Event, OrderGiven
+from kolrami.engine.events import Event
+from kolrami.engine.events import OrderGiven
 
 E = TypeVar("E", bound=Event)
 

@@ -9,9 +9,16 @@ values), and builds the event objects only when someone reads them. Positions ar
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import Field, dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, TypeVar
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import Field
+from dataclasses import dataclass
+from dataclasses import fields
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import ClassVar
+from typing import ParamSpec
+from typing import TypeVar
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle

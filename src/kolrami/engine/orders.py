@@ -8,7 +8,8 @@ bool for AIs and UIs) before applying it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from typing import ParamSpec
 
 from kolrami.errors import KolramiError

@@ -8,18 +8,19 @@ as fast as the ships themselves and are cheap to take.
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
+from typing import NamedTuple
 
-from kolrami.catalog import Arc, ShipClass, WeaponKind
-from kolrami.engine.battle import (
-    Battle,
-    ClassFacts,
-    ShipState,
-    SquadronState,
-    all_out,
-    bearing_of,
-    working_shots,
-)
+from kolrami.catalog import Arc
+from kolrami.catalog import ShipClass
+from kolrami.catalog import WeaponKind
+from kolrami.engine.battle import Battle
+from kolrami.engine.battle import ClassFacts
+from kolrami.engine.battle import ShipState
+from kolrami.engine.battle import SquadronState
+from kolrami.engine.battle import all_out
+from kolrami.engine.battle import bearing_of
+from kolrami.engine.battle import working_shots
 
 #: this module runs compiled (mypyc): its classes are laid out in C, and a compiled object's
 #: class cannot be swapped (see `_take`)

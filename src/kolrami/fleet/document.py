@@ -14,21 +14,21 @@ constants. Every way into a fleet (files, share strings, the web's forms, the st
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    SerializationInfo,
-    SerializerFunctionWrapHandler,
-    StringConstraints,
-    ValidationError,
-    field_validator,
-    model_serializer,
-)
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
+from pydantic import SerializationInfo
+from pydantic import SerializerFunctionWrapHandler
+from pydantic import StringConstraints
+from pydantic import ValidationError
+from pydantic import field_validator
+from pydantic import model_serializer
 
-from kolrami.catalog import ShipPack, builtin_pack
+from kolrami.catalog import ShipPack
+from kolrami.catalog import builtin_pack
 from kolrami.catalog.loader import _first_problem
 from kolrami.errors import InvalidInputError
 

@@ -12,11 +12,15 @@ import json
 import zlib
 from typing import Any
 
-from kolrami.catalog import ShipPack, builtin_pack
-from kolrami.errors import InvalidInputError, loads_json
+from kolrami.catalog import ShipPack
+from kolrami.catalog import builtin_pack
+from kolrami.errors import InvalidInputError
+from kolrami.errors import loads_json
 from kolrami.fleet.document import MAX_FLEET_BYTES
 from kolrami.fleet.legality import FleetReport
-from kolrami.fleet.model import Fleet, fleet_json, read_fleet
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import fleet_json
+from kolrami.fleet.model import read_fleet
 
 SHARE_PREFIX = "KF1-"  # Kolrami fleet, share format 1
 #: The longest share string read: a fleet of the most ships with every card is under 8,000

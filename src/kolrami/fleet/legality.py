@@ -11,13 +11,20 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Iterator
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from kolrami.catalog import ShipPack, builtin_pack
-from kolrami.catalog.cards import Card, CardKind, cards
-from kolrami.catalog.models import FactionCode, ShipClass, UpgradeType
+from kolrami.catalog import ShipPack
+from kolrami.catalog import builtin_pack
+from kolrami.catalog.cards import Card
+from kolrami.catalog.cards import CardKind
+from kolrami.catalog.cards import cards
+from kolrami.catalog.models import FactionCode
+from kolrami.catalog.models import ShipClass
+from kolrami.catalog.models import UpgradeType
 from kolrami.errors import UnknownNameError
 from kolrami.fleet.document import Fleet
 

@@ -15,17 +15,20 @@ from typing import Any
 from kolrami.catalog import ShipPack
 from kolrami.catalog.loader import fpf_pack
 from kolrami.catalog.names import Names
-from kolrami.errors import (
-    InvalidInputError,
-    UnknownNameError,
-    file_kind,
-    loads_json,
-    path_is,
-    quoted,
-    read_text,
-)
-from kolrami.fleet.document import MAX_FLEET_BYTES, Fleet, FleetShip, member_cards, read_fleet
-from kolrami.fleet.legality import PLAY_BLOCKING, validate
+from kolrami.errors import InvalidInputError
+from kolrami.errors import UnknownNameError
+from kolrami.errors import file_kind
+from kolrami.errors import loads_json
+from kolrami.errors import path_is
+from kolrami.errors import quoted
+from kolrami.errors import read_text
+from kolrami.fleet.document import MAX_FLEET_BYTES
+from kolrami.fleet.document import Fleet
+from kolrami.fleet.document import FleetShip
+from kolrami.fleet.document import member_cards
+from kolrami.fleet.document import read_fleet
+from kolrami.fleet.legality import PLAY_BLOCKING
+from kolrami.fleet.legality import validate
 
 __all__ = [
     "PRESET_PREFIX",

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Group
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from kolrami.catalog.advanced import AdvancedPack, AdvancedSheet
+from kolrami.catalog.advanced import AdvancedPack
+from kolrami.catalog.advanced import AdvancedSheet
 from kolrami.catalog.models import ShipClass
 from kolrami.engine.battle import Battle
 from kolrami.report.sheets import FACTION_STYLE
-from kolrami.rules.advanced.geometry import FACING_NAMES, rotating
+from kolrami.rules.advanced.geometry import FACING_NAMES
+from kolrami.rules.advanced.geometry import rotating
 from kolrami.rules.advanced.state import state_of
 
 

@@ -15,13 +15,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment
+from jinja2 import PackageLoader
+from jinja2 import select_autoescape
 
 from kolrami import __version__
 from kolrami.catalog import builtin_pack
-from kolrami.errors import InvalidInputError, path_is, quoted
-from kolrami.fleet.legality import FleetReport, ShipTotal
-from kolrami.report.pdf_fonts import font_folders, with_fonts
+from kolrami.errors import InvalidInputError
+from kolrami.errors import path_is
+from kolrami.errors import quoted
+from kolrami.fleet.legality import FleetReport
+from kolrami.fleet.legality import ShipTotal
+from kolrami.report.pdf_fonts import font_folders
+from kolrami.report.pdf_fonts import with_fonts
 
 FRONT_SHIPS = 4  # FBS-02
 MIN_ROWS = 7  # ship, captain, admiral and at least four upgrade rows per block (FBS-03)

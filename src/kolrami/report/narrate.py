@@ -8,13 +8,19 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from kolrami.catalog import ShipClass, ShipPack
-from kolrami.catalog.cards import Card, CardKind, cards
-from kolrami.engine.battle import Battle, ShipState
-from kolrami.fleet.model import Fleet, member_cards
+from kolrami.catalog import ShipClass
+from kolrami.catalog import ShipPack
+from kolrami.catalog.cards import Card
+from kolrami.catalog.cards import CardKind
+from kolrami.catalog.cards import cards
+from kolrami.engine.battle import Battle
+from kolrami.engine.battle import ShipState
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import member_cards
 from kolrami.report.adv_sheet import advanced_status_table
 from kolrami.rules import events as ev
-from kolrami.rules.fpf.damage import penetrates, penetration_target
+from kolrami.rules.fpf.damage import penetrates
+from kolrami.rules.fpf.damage import penetration_target
 
 SIDE_STYLE = {"A": "cyan", "B": "red"}
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from kolrami.catalog import ShipPack
 from kolrami.engine import events as ev
-from kolrami.report.replay import check_output, write_replay
+from kolrami.report.replay import check_output
+from kolrami.report.replay import write_replay
 
 
 def check_outputs(html_path: Path | None, png_path: Path | None) -> None:

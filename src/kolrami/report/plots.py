@@ -12,7 +12,8 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 
-from kolrami.errors import InvalidInputError, quoted
+from kolrami.errors import InvalidInputError
+from kolrami.errors import quoted
 
 
 def damage_chart(

@@ -19,45 +19,57 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, StrictUndefined, Template
+from jinja2 import Environment
+from jinja2 import StrictUndefined
+from jinja2 import Template
 from markupsafe import Markup
 
-from kolrami.catalog import ShipClass, ShipPack, WeaponKind, builtin_pack
-from kolrami.catalog.advanced import AdvancedPack, AdvancedSheet, advanced_pack
-from kolrami.catalog.cards import CardKind, cards
-from kolrami.errors import InvalidInputError, quoted
-from kolrami.report.narrate import ITEM_NAMES, mount_names
-from kolrami.report.replay_format import (
-    ADRIFT,
-    DERELICT,
-    DESTROYED,
-    ENGINE,
-    FORMAT_VERSION,
-    LOCATION_COLOURS,
-    OK,
-    PHASERS,
-    PHOTONS,
-    RESET,
-    SHIELDS,
-    SPEED,
-    SS,
-    STATUS,
-    STATUS_NAMES,
-    SYSTEMS,
-    TOKENS,
-    H,
-    X,
-    Y,
-    squadron_colour,
-)
-from kolrami.report.sideview import REFEREE, view_events
+from kolrami.catalog import ShipClass
+from kolrami.catalog import ShipPack
+from kolrami.catalog import WeaponKind
+from kolrami.catalog import builtin_pack
+from kolrami.catalog.advanced import AdvancedPack
+from kolrami.catalog.advanced import AdvancedSheet
+from kolrami.catalog.advanced import advanced_pack
+from kolrami.catalog.cards import CardKind
+from kolrami.catalog.cards import cards
+from kolrami.errors import InvalidInputError
+from kolrami.errors import quoted
+from kolrami.report.narrate import ITEM_NAMES
+from kolrami.report.narrate import mount_names
+from kolrami.report.replay_format import ADRIFT
+from kolrami.report.replay_format import DERELICT
+from kolrami.report.replay_format import DESTROYED
+from kolrami.report.replay_format import ENGINE
+from kolrami.report.replay_format import FORMAT_VERSION
+from kolrami.report.replay_format import LOCATION_COLOURS
+from kolrami.report.replay_format import OK
+from kolrami.report.replay_format import PHASERS
+from kolrami.report.replay_format import PHOTONS
+from kolrami.report.replay_format import RESET
+from kolrami.report.replay_format import SHIELDS
+from kolrami.report.replay_format import SPEED
+from kolrami.report.replay_format import SS
+from kolrami.report.replay_format import STATUS
+from kolrami.report.replay_format import STATUS_NAMES
+from kolrami.report.replay_format import SYSTEMS
+from kolrami.report.replay_format import TOKENS
+from kolrami.report.replay_format import H
+from kolrami.report.replay_format import X
+from kolrami.report.replay_format import Y
+from kolrami.report.replay_format import squadron_colour
+from kolrami.report.sideview import REFEREE
+from kolrami.report.sideview import view_events
 from kolrami.rules import events as ev
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced import field_events as fe
@@ -66,7 +78,8 @@ from kolrami.rules.advanced.state import PHASES
 from kolrami.rules.advanced.terrain_events import MineRolled
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.module import Capability
-from kolrami.rules.registry import REGISTRY, capabilities_of
+from kolrami.rules.registry import REGISTRY
+from kolrami.rules.registry import capabilities_of
 
 _ASSETS = "assets"
 _TRAIL_KEEP_CM = 240.0  # how much of a squadron's path is kept to lay wingmen along it

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Group
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from kolrami.catalog.models import Location, ShipClass, ShipPack, Weapon, WeaponKind
+from kolrami.catalog.models import Location
+from kolrami.catalog.models import ShipClass
+from kolrami.catalog.models import ShipPack
+from kolrami.catalog.models import Weapon
+from kolrami.catalog.models import WeaponKind
 
 FACTION_STYLE = {
     "Klingon": "red",

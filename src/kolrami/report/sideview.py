@@ -28,8 +28,10 @@ it as they are.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
-from dataclasses import fields, replace
+from collections.abc import Iterable
+from collections.abc import Sequence
+from dataclasses import fields
+from dataclasses import replace
 from typing import Any
 
 from kolrami.catalog import builtin_pack

@@ -5,12 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment
+from jinja2 import PackageLoader
+from jinja2 import select_autoescape
 
 from kolrami import __version__
 from kolrami.catalog import builtin_pack
 from kolrami.engine.battle import Battle
-from kolrami.errors import InvalidInputError, quoted
+from kolrami.errors import InvalidInputError
+from kolrami.errors import quoted
 from kolrami.report.replay import render_replay
 from kolrami.rules import RULES_VERSION
 from kolrami.rules import events as ev

@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from kolrami.fleet.legality import EventSettings, validate
-from kolrami.report.build_sheet import RoundEntry, render_html, templates
+from kolrami.fleet.legality import EventSettings
+from kolrami.fleet.legality import validate
+from kolrami.report.build_sheet import RoundEntry
+from kolrami.report.build_sheet import render_html
+from kolrami.report.build_sheet import templates
 
 
 def event_sheets_html(store: Any, event: str | None) -> str:

@@ -16,13 +16,24 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
-from matplotlib.patches import Circle, Polygon, Rectangle
+from matplotlib.patches import Circle
+from matplotlib.patches import Polygon
+from matplotlib.patches import Rectangle
 
 from kolrami.catalog import ShipPack
 from kolrami.engine import events as ev
-from kolrami.errors import InvalidInputError, quoted
-from kolrami.report.replay import check_output, replay_data
-from kolrami.report.replay_format import DERELICT, DESTROYED, RESET, SIDE_COLOURS, STATUS, H, X, Y
+from kolrami.errors import InvalidInputError
+from kolrami.errors import quoted
+from kolrami.report.replay import check_output
+from kolrami.report.replay import replay_data
+from kolrami.report.replay_format import DERELICT
+from kolrami.report.replay_format import DESTROYED
+from kolrami.report.replay_format import RESET
+from kolrami.report.replay_format import SIDE_COLOURS
+from kolrami.report.replay_format import STATUS
+from kolrami.report.replay_format import H
+from kolrami.report.replay_format import X
+from kolrami.report.replay_format import Y
 
 TERRAIN_COLOURS = {
     "planet": "#3e7b4f",

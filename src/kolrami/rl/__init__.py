@@ -13,8 +13,11 @@ except ImportError as exc:  # pragma: no cover - the extra not installed
         f"kolrami.rl needs PettingZoo and Gymnasium ({exc}): pip install 'kolrami[rl]'"
     ) from None
 
-from kolrami.rl.aec import KolramiAEC, env
-from kolrami.rl.core import IllegalActionError, Match, configure
+from kolrami.rl.aec import KolramiAEC
+from kolrami.rl.aec import env
+from kolrami.rl.core import IllegalActionError
+from kolrami.rl.core import Match
+from kolrami.rl.core import configure
 from kolrami.rl.gym import KolramiGym
 
 __all__ = ["IllegalActionError", "KolramiAEC", "KolramiGym", "Match", "configure", "env"]

@@ -16,20 +16,27 @@ Observations are dicts: "observation", a float32 vector from that side's view on
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from typing import Any
+from typing import ClassVar
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from kolrami.captains.features import CLIP, SIZE
+from kolrami.captains.features import CLIP
+from kolrami.captains.features import SIZE
 from kolrami.captains.macro import N_ACTIONS
 from kolrami.engine.battle import Battle
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet
 from kolrami.report.replay import render_replay
-from kolrami.rl.core import SIDES, Config, Match, configure, render_text
+from kolrami.rl.core import SIDES
+from kolrami.rl.core import Config
+from kolrami.rl.core import Match
+from kolrami.rl.core import configure
+from kolrami.rl.core import render_text
 from kolrami.scenarios.models import Scenario
 
 #: The agents' names, side A's then side B's.

@@ -18,18 +18,33 @@ import numpy.typing as npt
 
 from kolrami.captains.admiral import value
 from kolrami.captains.base import BattleView
-from kolrami.captains.features import MAX_SHIPS, number, observe
-from kolrami.captains.macro import ACTIONS, MAX_SQUADRONS, N_ACTIONS, Choices, MacroActions, kind_of
+from kolrami.captains.features import MAX_SHIPS
+from kolrami.captains.features import number
+from kolrami.captains.features import observe
+from kolrami.captains.macro import ACTIONS
+from kolrami.captains.macro import MAX_SQUADRONS
+from kolrami.captains.macro import N_ACTIONS
+from kolrami.captains.macro import Choices
+from kolrami.captains.macro import MacroActions
+from kolrami.captains.macro import kind_of
 from kolrami.catalog import builtin_pack
 from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice
-from kolrami.engine.orders import Decision, IllegalOrderError, Order
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import Order
 from kolrami.errors import InvalidInputError
-from kolrami.fleet.model import Fleet, load_fleet
-from kolrami.rules import apply, new_battle, start
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import load_fleet
+from kolrami.rules import apply
+from kolrami.rules import new_battle
+from kolrami.rules import start
 from kolrami.rules.module import Capability
-from kolrami.rules.registry import ADVANCED, module_class, select
-from kolrami.scenarios.models import Scenario, load_scenario
+from kolrami.rules.registry import ADVANCED
+from kolrami.rules.registry import module_class
+from kolrami.rules.registry import select
+from kolrami.scenarios.models import Scenario
+from kolrami.scenarios.models import load_scenario
 
 SIDES: Final = ("A", "B")
 #: The fleets a battle plays when neither the caller nor the scenario names them (as

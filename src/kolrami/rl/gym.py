@@ -13,7 +13,8 @@ steps only at its own side's decisions. Observation and actions are the AEC envi
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 import gymnasium
 import numpy as np
@@ -21,13 +22,23 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from kolrami.captains.base import Captain
-from kolrami.captains.macro import BLOCKS, N_ACTIONS, kind_of
-from kolrami.captains.registry import captain_factory, make_captain
+from kolrami.captains.macro import BLOCKS
+from kolrami.captains.macro import N_ACTIONS
+from kolrami.captains.macro import kind_of
+from kolrami.captains.registry import captain_factory
+from kolrami.captains.registry import make_captain
 from kolrami.engine.driver import captain_dice
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet
-from kolrami.rl.aec import RENDER_MODES, check_render_mode, observation_space
-from kolrami.rl.core import SIDES, Config, IllegalActionError, Match, configure, render_text
+from kolrami.rl.aec import RENDER_MODES
+from kolrami.rl.aec import check_render_mode
+from kolrami.rl.aec import observation_space
+from kolrami.rl.core import SIDES
+from kolrami.rl.core import Config
+from kolrami.rl.core import IllegalActionError
+from kolrami.rl.core import Match
+from kolrami.rl.core import configure
+from kolrami.rl.core import render_text
 from kolrami.scenarios.models import Scenario
 
 #: What an action the decision does not offer does: refused (IllegalActionError, the battle

@@ -18,15 +18,20 @@ information). The n-th initial state a game makes plays the battle of seed `seed
 from __future__ import annotations
 
 import itertools
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 import numpy as np
 import pyspiel
 
 from kolrami.captains.features import SIZE
-from kolrami.captains.macro import ACTIONS, N_ACTIONS
-from kolrami.engine.chance import Dice, derive_seed
-from kolrami.rl.core import SIDES, Match, configure
+from kolrami.captains.macro import ACTIONS
+from kolrami.captains.macro import N_ACTIONS
+from kolrami.engine.chance import Dice
+from kolrami.engine.chance import derive_seed
+from kolrami.rl.core import SIDES
+from kolrami.rl.core import Match
+from kolrami.rl.core import configure
 
 NAME: Final = "python_kolrami"
 #: The game's parameters and their defaults (fleets "": the scenario's, as `kolrami battle`).

@@ -24,9 +24,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector import VectorEnv
 
-from kolrami.captains.features import CLIP, SIZE
+from kolrami.captains.features import CLIP
+from kolrami.captains.features import SIZE
 from kolrami.captains.macro import N_ACTIONS
 from kolrami.errors import InvalidInputError
 from kolrami.rl.gym import KolramiGym

@@ -16,11 +16,16 @@ from typing import Any
 
 from kolrami.catalog import ShipPack
 from kolrami.engine.battle import Battle
-from kolrami.engine.driver import apply, can, start, verify
+from kolrami.engine.driver import apply
+from kolrami.engine.driver import can
+from kolrami.engine.driver import start
+from kolrami.engine.driver import verify
 from kolrami.errors import InvalidInputError
-from kolrami.fleet.model import Fleet, parse_fleet
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import parse_fleet
 from kolrami.rules import registry
-from kolrami.rules.module import Capability, Ruleset
+from kolrami.rules.module import Capability
+from kolrami.rules.module import Ruleset
 from kolrami.scenarios.models import Scenario
 
 #: Bump whenever a change can alter a battle's outcome for the same inputs.

@@ -9,19 +9,25 @@ returns to (PP-12). The others act during play through the module's policies and
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Final
+from collections.abc import Iterator
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+from typing import Final
 
-from kolrami.catalog.cards import Card, Scope, get_card
+from kolrami.catalog.cards import Card
+from kolrami.catalog.cards import Scope
 from kolrami.catalog.cards import cards as catalog
+from kolrami.catalog.cards import get_card
 from kolrami.engine.driver import Step
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates
-from kolrami.rules.fpf.repairs import apply_repair, damaged_items
+from kolrami.rules.fpf.repairs import apply_repair
+from kolrami.rules.fpf.repairs import damaged_items
 from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle, ShipState
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import ShipState
 
 
 def carried(battle: Battle) -> list[tuple[ShipState, Card, str]]:

@@ -14,7 +14,8 @@ The kind's fields, its name and so its log form are its own dataclass's, as for 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
+from typing import ClassVar
 
 from kolrami.engine.events import Change
 

@@ -8,26 +8,27 @@ FPF-family log take every event kind from one module.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass
+from dataclasses import field
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import ClassVar
 
 from kolrami.catalog import WeaponKind
 from kolrami.engine.eventlog import EventLog
-from kolrami.engine.events import (
-    EVENT_TYPES,
-    BattleEnded,
-    BattleStarted,
-    Change,
-    ControlChanged,
-    Event,
-    FormationLeft,
-    OrderGiven,
-    ShipDestroyed,
-    ShipMoved,
-    ShipPlaced,
-    TurnEnded,
-    TurnStarted,
-)
+from kolrami.engine.events import EVENT_TYPES
+from kolrami.engine.events import BattleEnded
+from kolrami.engine.events import BattleStarted
+from kolrami.engine.events import Change
+from kolrami.engine.events import ControlChanged
+from kolrami.engine.events import Event
+from kolrami.engine.events import FormationLeft
+from kolrami.engine.events import OrderGiven
+from kolrami.engine.events import ShipDestroyed
+from kolrami.engine.events import ShipMoved
+from kolrami.engine.events import ShipPlaced
+from kolrami.engine.events import TurnEnded
+from kolrami.engine.events import TurnStarted
 from kolrami.rules.changes import Sets
 
 __all__ = [
@@ -63,7 +64,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle, ShipState
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import ShipState
 
 #: a weapon kind by its name in the log ("phasers"), without an Enum call on the hot path
 _KINDS = {f"{kind.value}s": kind for kind in WeaponKind}

@@ -12,8 +12,11 @@ from typing import Any
 import icepool
 
 from kolrami.catalog.models import WeaponKind
-from kolrami.rules.fpf.damage import DAMAGE_SIDES, penetrates
-from kolrami.rules.rolloff import ATTACK_DIE_FACES, ROLL_OFF_RESULTS, AttackFace
+from kolrami.rules.fpf.damage import DAMAGE_SIDES
+from kolrami.rules.fpf.damage import penetrates
+from kolrami.rules.rolloff import ATTACK_DIE_FACES
+from kolrami.rules.rolloff import ROLL_OFF_RESULTS
+from kolrami.rules.rolloff import AttackFace
 
 Die = Any  # icepool ships without type information
 

@@ -13,16 +13,22 @@ it wins, so an optional module replaces a core policy by defining it again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
+from typing import ClassVar
 
-from kolrami.engine.binder import Module, Rules, hook, policy
+from kolrami.engine.binder import Module
+from kolrami.engine.binder import Rules
+from kolrami.engine.binder import hook
+from kolrami.engine.binder import policy
 from kolrami.engine.orders import IllegalOrderError
 
 if TYPE_CHECKING:
     from kolrami.catalog.models import WeaponKind
-    from kolrami.engine.battle import Battle, ShipState
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import ShipState
     from kolrami.engine.driver import Step
     from kolrami.rules.fpf.orders import Maneuver
     from kolrami.scenarios.models import Scenario

@@ -8,9 +8,11 @@ these, so a form is spelled one way in every game.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 OrderT = TypeVar("OrderT")
 

@@ -23,21 +23,30 @@ scenario's turn limit; a ship's total points are its class value plus its cards.
 from __future__ import annotations
 
 import math
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
+from bisect import bisect_right
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
+from typing import Final
 
 from kolrami.catalog.cards import card_cost
 from kolrami.engine.driver import Step
-from kolrami.engine.orders import Decision, IllegalOrderError, Order
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import Order
 from kolrami.rules import events as ev
-from kolrami.rules.fpf.orders import ReturnDecision, ReturnOrder
-from kolrami.rules.module import Capability, RuleModule
-from kolrami.rules.rolloff import attack_dice, count_roll_off
-from kolrami.rules.steps import Each, Question
+from kolrami.rules.fpf.orders import ReturnDecision
+from kolrami.rules.fpf.orders import ReturnOrder
+from kolrami.rules.module import Capability
+from kolrami.rules.module import RuleModule
+from kolrami.rules.rolloff import attack_dice
+from kolrami.rules.rolloff import count_roll_off
+from kolrami.rules.steps import Each
+from kolrami.rules.steps import Question
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle, ShipState
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import ShipState
 
 BONUS_PER_TOKEN = 5  # PP-21
 ROLL_OFF_DICE = 5  # PP-22, OP-24

@@ -10,13 +10,23 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-from kolrami.engine.events import EVENT_TYPES, Event, parse_jsonl
-from kolrami.engine.orders import Order, parse
-from kolrami.errors import InvalidInputError, UnknownNameError
-from kolrami.rules import cards, peak
-from kolrami.rules.advanced import cloak, comms, probes, tactics, terrain, webs
+from kolrami.engine.events import EVENT_TYPES
+from kolrami.engine.events import Event
+from kolrami.engine.events import parse_jsonl
+from kolrami.engine.orders import Order
+from kolrami.engine.orders import parse
+from kolrami.errors import InvalidInputError
+from kolrami.errors import UnknownNameError
+from kolrami.rules import cards
+from kolrami.rules import peak
+from kolrami.rules.advanced import cloak
+from kolrami.rules.advanced import comms
 from kolrami.rules.advanced import driver as advanced
 from kolrami.rules.advanced import modules as advanced_modules
+from kolrami.rules.advanced import probes
+from kolrami.rules.advanced import tactics
+from kolrami.rules.advanced import terrain
+from kolrami.rules.advanced import webs
 from kolrami.rules.advanced.events import ADVANCED_EVENTS
 from kolrami.rules.advanced.field_events import FIELD_EVENTS
 from kolrami.rules.advanced.field_orders import read_field
@@ -24,10 +34,18 @@ from kolrami.rules.advanced.orders import read_advanced
 from kolrami.rules.advanced.tactics_events import TACTICS_EVENTS
 from kolrami.rules.advanced.terrain_events import TERRAIN_EVENTS
 from kolrami.rules.events import FPF_EVENTS
-from kolrami.rules.fpf import damage, initiative, masking, options, repairs, turn
+from kolrami.rules.fpf import damage
+from kolrami.rules.fpf import initiative
+from kolrami.rules.fpf import masking
+from kolrami.rules.fpf import options
+from kolrami.rules.fpf import repairs
+from kolrami.rules.fpf import turn
 from kolrami.rules.fpf.orders import read_fpf
-from kolrami.rules.module import Capability, RuleModule, Ruleset
-from kolrami.scenarios.models import Masking, Scenario
+from kolrami.rules.module import Capability
+from kolrami.rules.module import RuleModule
+from kolrami.rules.module import Ruleset
+from kolrami.scenarios.models import Masking
+from kolrami.scenarios.models import Scenario
 
 #: Every built-in rule module, FPF's core first.
 MODULES: tuple[type[RuleModule], ...] = (

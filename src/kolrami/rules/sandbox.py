@@ -14,7 +14,8 @@ from typing import Any
 from kolrami.engine.battle import Battle
 from kolrami.engine.events import ShipPlaced
 from kolrami.engine.geometry import Trail
-from kolrami.fleet.model import Fleet, FleetShip
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import FleetShip
 from kolrami.rules import new_battle
 from kolrami.scenarios.models import builtin_scenario
 

@@ -8,17 +8,24 @@ a battle copied mid-phase (`Battle.clone`) carries on exactly where it stood.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from collections.abc import Callable
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from mypy_extensions import mypyc_attr
 
 from kolrami.engine.driver import Step
-from kolrami.engine.orders import GameDecision, GameOrder, IllegalOrderError
+from kolrami.engine.orders import GameDecision
+from kolrami.engine.orders import GameOrder
+from kolrami.engine.orders import IllegalOrderError
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
-    from kolrami.engine.orders import Decision, Order
+    from kolrami.engine.orders import Decision
+    from kolrami.engine.orders import Order
 
 __all__ = ["Asked", "Call", "Each", "Hooks", "Question", "expect", "listed_form", "one_each"]
 

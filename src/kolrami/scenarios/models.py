@@ -11,21 +11,26 @@ from enum import StrEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
+from typing import TYPE_CHECKING
+from typing import Annotated
+from typing import Any
+from typing import Literal
+from typing import Self
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    SerializerFunctionWrapHandler,
-    ValidationError,
-    model_serializer,
-    model_validator,
-)
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
+from pydantic import SerializerFunctionWrapHandler
+from pydantic import ValidationError
+from pydantic import model_serializer
+from pydantic import model_validator
 
-from kolrami.catalog.loader import _first_problem, read_toml
+from kolrami.catalog.loader import _first_problem
+from kolrami.catalog.loader import read_toml
 from kolrami.catalog.names import Names
-from kolrami.errors import DataPackError, path_is, read_text
+from kolrami.errors import DataPackError
+from kolrami.errors import path_is
+from kolrami.errors import read_text
 
 
 class Masking(StrEnum):

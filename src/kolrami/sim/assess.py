@@ -16,35 +16,52 @@ import fnmatch
 import hashlib
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from itertools import product
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from kolrami.captains.registry import (
-    BUILTIN,
-    captain_factory,
-    captain_names,
-    captain_version,
-    is_path,
-)
-from kolrami.catalog import ShipPack, builtin_pack
+from kolrami.captains.registry import BUILTIN
+from kolrami.captains.registry import captain_factory
+from kolrami.captains.registry import captain_names
+from kolrami.captains.registry import captain_version
+from kolrami.captains.registry import is_path
+from kolrami.catalog import ShipPack
+from kolrami.catalog import builtin_pack
 from kolrami.catalog.loader import fpf_pack
 from kolrami.engine.chance import derive_seed
-from kolrami.errors import InvalidInputError, UnknownNameError, quoted
-from kolrami.fleet.legality import MAX_SQUADRON, validate
-from kolrami.fleet.model import PRESET_PREFIX, Fleet, FleetShip, load_fleet, preset_names
-from kolrami.rules import RULES_VERSION, scenario_capabilities
+from kolrami.errors import InvalidInputError
+from kolrami.errors import UnknownNameError
+from kolrami.errors import quoted
+from kolrami.fleet.legality import MAX_SQUADRON
+from kolrami.fleet.legality import validate
+from kolrami.fleet.model import PRESET_PREFIX
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import FleetShip
+from kolrami.fleet.model import load_fleet
+from kolrami.fleet.model import preset_names
+from kolrami.rules import RULES_VERSION
 from kolrami.rules import events as ev
+from kolrami.rules import scenario_capabilities
 from kolrami.rules.module import Capability
 from kolrami.scenarios.models import Scenario
-from kolrami.sim.fairvalue import FairValues, disagree, fair_values, settle_text
+from kolrami.sim.fairvalue import FairValues
+from kolrami.sim.fairvalue import disagree
+from kolrami.sim.fairvalue import fair_values
 from kolrami.sim.fairvalue import flags as fair_flags
+from kolrami.sim.fairvalue import settle_text
 from kolrami.sim.play import simulate
-from kolrami.sim.stats import Ratings, bradley_terry, mean_and_se, wilson, z_value
+from kolrami.sim.stats import Ratings
+from kolrami.sim.stats import bradley_terry
+from kolrami.sim.stats import mean_and_se
+from kolrami.sim.stats import wilson
+from kolrami.sim.stats import z_value
 
 #: Captains a default assessment uses: the two AI doctrines (random is the fuzzer).
 DEFAULT_CAPTAINS = ("aggressive", "kiting")

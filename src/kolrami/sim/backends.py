@@ -14,13 +14,22 @@ import math
 import os
 import signal
 import socket
-from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable
+from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED
+from concurrent.futures import Future
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import wait
 from typing import Any
 
 from kolrami.captains.registry import searches
 from kolrami.errors import InvalidInputError
-from kolrami.sim.assess import Chunk, Job, Plan, Record, RecordStore, play_chunk
+from kolrami.sim.assess import Chunk
+from kolrami.sim.assess import Job
+from kolrami.sim.assess import Plan
+from kolrami.sim.assess import Record
+from kolrami.sim.assess import RecordStore
+from kolrami.sim.assess import play_chunk
 
 OnBatch = Callable[[list[Record]], None]
 #: Chunks in flight per worker: enough to keep every worker busy, few enough to drain quickly.

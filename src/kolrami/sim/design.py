@@ -9,23 +9,26 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from kolrami.catalog import ShipClass, ShipPack, builtin_pack
+from kolrami.catalog import ShipClass
+from kolrami.catalog import ShipPack
+from kolrami.catalog import builtin_pack
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import MAX_SQUADRON
-from kolrami.fleet.model import Fleet, FleetShip
-from kolrami.sim.assess import (
-    MAX_SHIPS_A_SIDE,
-    Combatant,
-    KindOf,
-    Plan,
-    Record,
-    _score_x,
-)
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import FleetShip
+from kolrami.sim.assess import MAX_SHIPS_A_SIDE
+from kolrami.sim.assess import Combatant
+from kolrami.sim.assess import KindOf
+from kolrami.sim.assess import Plan
+from kolrami.sim.assess import Record
+from kolrami.sim.assess import _score_x
 from kolrami.sim.stats import wilson
 
 #: The stats --vary takes, by the name a designer types, with what each changes.

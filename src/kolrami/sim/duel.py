@@ -34,19 +34,28 @@ from collections.abc import Sized
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from math import comb, cos, radians, sin
+from math import comb
+from math import cos
+from math import radians
+from math import sin
 
 import numpy as np
 import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
-from kolrami.catalog import Arc, Location, ShipClass, WeaponKind
+from kolrami.catalog import Arc
+from kolrami.catalog import Location
+from kolrami.catalog import ShipClass
+from kolrami.catalog import WeaponKind
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError
-from kolrami.rules.fpf.damage import DAMAGE_SIDES, penetrating_faces
-from kolrami.rules.fpf.fire import declare, resolve_locks
+from kolrami.rules.fpf.damage import DAMAGE_SIDES
+from kolrami.rules.fpf.damage import penetrating_faces
+from kolrami.rules.fpf.fire import declare
+from kolrami.rules.fpf.fire import resolve_locks
 from kolrami.rules.fpf.orders import FireTarget
-from kolrami.rules.sandbox import place, sandbox
+from kolrami.rules.sandbox import place
+from kolrami.rules.sandbox import sandbox
 from kolrami.sim.stats import wilson
 
 #: Systems never fall below this (FPF-DMG-14); only their sign matters in a duel.

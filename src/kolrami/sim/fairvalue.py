@@ -23,7 +23,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.stats import t as student_t
 
-from kolrami.sim.stats import ELO_PER_LOGIT, Ratings
+from kolrami.sim.stats import ELO_PER_LOGIT
+from kolrami.sim.stats import Ratings
 
 #: Fair costs per captain this factor apart (or different firm verdicts): "captains disagree".
 DISAGREE_RATIO = 1.5

@@ -11,14 +11,16 @@ same on any number of workers.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from kolrami.captains.registry import captain_factory, captain_version
+from kolrami.captains.registry import captain_factory
+from kolrami.captains.registry import captain_version
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet
@@ -26,7 +28,9 @@ from kolrami.rules import RULES_VERSION
 from kolrami.rules import events as ev
 from kolrami.scenarios.models import Scenario
 from kolrami.sim.play import simulate
-from kolrami.sim.stats import Ratings, bradley_terry, wilson
+from kolrami.sim.stats import Ratings
+from kolrami.sim.stats import bradley_terry
+from kolrami.sim.stats import wilson
 
 #: At most this many battles in one ladder (a mistyped --battles must not run for days).
 MAX_BATTLES = 200_000

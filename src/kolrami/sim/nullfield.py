@@ -9,13 +9,16 @@ gives them to at most 5% of classes. See docs/assessment.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from kolrami.sim.fairvalue import FairValues, fair_values
-from kolrami.sim.stats import Ratings, bradley_terry
+from kolrami.sim.fairvalue import FairValues
+from kolrami.sim.fairvalue import fair_values
+from kolrami.sim.stats import Ratings
+from kolrami.sim.stats import bradley_terry
 
 #: The ten FPF classes' costs, one ship each: the field the default assessment plays.
 FPF_COSTS = (15, 30, 45, 70, 75, 80, 90, 100, 110, 180)

@@ -11,7 +11,9 @@ sampling.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -21,21 +23,18 @@ from typing import Any
 
 import icepool
 
-from kolrami.catalog.models import (
-    STANDARD_HIT_LOCATIONS,
-    Arc,
-    HitLocations,
-    Location,
-    ShipClass,
-    WeaponKind,
-)
+from kolrami.catalog.models import STANDARD_HIT_LOCATIONS
+from kolrami.catalog.models import Arc
+from kolrami.catalog.models import HitLocations
+from kolrami.catalog.models import Location
+from kolrami.catalog.models import ShipClass
+from kolrami.catalog.models import WeaponKind
 from kolrami.errors import InvalidInputError
-from kolrami.rules.exact import Die, shot_damage_die
-from kolrami.rules.fpf.damage import (
-    DAMAGE_SIDES,
-    check_shot_inputs,
-    penetrating_faces,
-)
+from kolrami.rules.exact import Die
+from kolrami.rules.exact import shot_damage_die
+from kolrami.rules.fpf.damage import DAMAGE_SIDES
+from kolrami.rules.fpf.damage import check_shot_inputs
+from kolrami.rules.fpf.damage import penetrating_faces
 
 
 class Model(StrEnum):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from kolrami.captains.registry import make_captain
 from kolrami.catalog import ShipPack
 from kolrami.engine.battle import Battle
-from kolrami.engine.driver import captain_dice, run
+from kolrami.engine.driver import captain_dice
+from kolrami.engine.driver import run
 from kolrami.fleet.model import Fleet
 from kolrami.rules import new_battle
 from kolrami.scenarios.models import Scenario

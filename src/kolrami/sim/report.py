@@ -7,7 +7,8 @@ import base64
 import html
 import io
 import math
-from datetime import UTC, datetime
+from datetime import UTC
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,12 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from kolrami.errors import InvalidInputError, quoted
+from kolrami.errors import InvalidInputError
+from kolrami.errors import quoted
 from kolrami.sim.assess import Assessment
 from kolrami.sim.fairvalue import MARKS
-from kolrami.sim.stats import ELO_ORIGIN, ELO_PER_LOGIT
+from kolrami.sim.stats import ELO_ORIGIN
+from kolrami.sim.stats import ELO_PER_LOGIT
 
 DPI = 110
 

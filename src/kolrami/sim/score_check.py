@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kolrami.catalog import ShipPack, builtin_pack
+from kolrami.catalog import ShipPack
+from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import card_cost
 from kolrami.errors import InvalidInputError
-from kolrami.fleet.model import Fleet, member_cards
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import member_cards
 from kolrami.rules.peak import BONUS_PER_TOKEN
 
 

@@ -27,33 +27,44 @@ from pathlib import Path
 from typing import Any
 
 from kolrami import rules
-from kolrami.captains.base import default_repairs, default_return
+from kolrami.captains.base import default_repairs
+from kolrami.captains.base import default_return
 from kolrami.captains.registry import make_captain
-from kolrami.catalog.models import Arc, WeaponKind
+from kolrami.catalog.models import Arc
+from kolrami.catalog.models import WeaponKind
 from kolrami.engine.battle import Battle
-from kolrami.engine.driver import Game, captain_dice, play
-from kolrami.engine.events import BattleStarted, Event, OrderGiven
+from kolrami.engine.driver import Game
+from kolrami.engine.driver import captain_dice
+from kolrami.engine.driver import play
+from kolrami.engine.events import BattleStarted
+from kolrami.engine.events import Event
+from kolrami.engine.events import OrderGiven
 from kolrami.engine.geometry import arc_to
 from kolrami.engine.geometry import distance as cm_between
-from kolrami.engine.orders import Decision, IllegalOrderError, Order, OrderSyntaxError
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import Order
+from kolrami.engine.orders import OrderSyntaxError
 from kolrami.engine.view import ShipView
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet
-from kolrami.rules import new_battle, rebuild
+from kolrami.rules import new_battle
+from kolrami.rules import rebuild
 from kolrami.rules.fpf.movement import plan_path
-from kolrami.rules.fpf.orders import (
-    ActivationDecision,
-    InitiativeDecision,
-    Maneuver,
-    OrdersDecision,
-    ReactionDecision,
-    RepairDecision,
-    ReturnDecision,
-)
+from kolrami.rules.fpf.orders import ActivationDecision
+from kolrami.rules.fpf.orders import InitiativeDecision
+from kolrami.rules.fpf.orders import Maneuver
+from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.fpf.orders import ReactionDecision
+from kolrami.rules.fpf.orders import RepairDecision
+from kolrami.rules.fpf.orders import ReturnDecision
 from kolrami.rules.fpf.view import BattleView
-from kolrami.rules.registry import parse_order, read_log
+from kolrami.rules.registry import parse_order
+from kolrami.rules.registry import read_log
 from kolrami.scenarios.models import Scenario
-from kolrami.sim.odds import VolleyOdds, WeaponGroup, volley_odds
+from kolrami.sim.odds import VolleyOdds
+from kolrami.sim.odds import WeaponGroup
+from kolrami.sim.odds import volley_odds
 
 #: The seat name of a human player (what the log's header names as that side's captain).
 HUMAN = "human"

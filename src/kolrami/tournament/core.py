@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 
 import networkx as nx
 
-from kolrami.engine.chance import Dice, derive_seed
+from kolrami.engine.chance import Dice
+from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError
-from kolrami.rules.rolloff import attack_dice, count_roll_off
+from kolrami.rules.rolloff import attack_dice
+from kolrami.rules.rolloff import count_roll_off
 
 WIN_BP, BYE_BP, LOSS_BP = 2, 2, 1  # OP-18
 DEFAULT_TITLES = ("Admiral", "Vice Admiral")  # OP-22; further titles are an event setting

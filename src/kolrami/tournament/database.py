@@ -7,23 +7,23 @@ from __future__ import annotations
 import os
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
+from typing import cast
 
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 from alembic.script.revision import ResolutionError
-from sqlalchemy import (
-    Engine,
-    Table,
-    create_engine,
-    event,
-    make_url,
-)
+from sqlalchemy import Engine
+from sqlalchemy import Table
+from sqlalchemy import create_engine
+from sqlalchemy import event
+from sqlalchemy import make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session
 
-from kolrami.errors import InvalidInputError, KolramiError
+from kolrami.errors import InvalidInputError
+from kolrami.errors import KolramiError
 
 DEFAULT_DB = "sqlite:///kolrami.db"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"

@@ -7,29 +7,27 @@ fail."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    StrictInt,
-    ValidationError,
-    field_validator,
-)
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
+from pydantic import StrictBool
+from pydantic import StrictInt
+from pydantic import ValidationError
+from pydantic import field_validator
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import parse_fleet
 from kolrami.scenarios.models import BUILTIN
-from kolrami.tournament.names import clean_name, name_key
-from kolrami.tournament.scoring import (
-    MAX_FLEET_POINTS,
-    MAX_ROUNDS,
-    MAX_SEED,
-    MAX_SP_LIMIT,
-    check_event_settings,
-)
+from kolrami.tournament.names import clean_name
+from kolrami.tournament.names import name_key
+from kolrami.tournament.scoring import MAX_FLEET_POINTS
+from kolrami.tournament.scoring import MAX_ROUNDS
+from kolrami.tournament.scoring import MAX_SEED
+from kolrami.tournament.scoring import MAX_SP_LIMIT
+from kolrami.tournament.scoring import check_event_settings
 from kolrami.tournament.services.timer import MAX_ROUND_ADDED_MINUTES
 
 #: how an export names itself

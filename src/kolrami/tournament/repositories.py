@@ -11,30 +11,36 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import UTC, datetime, timedelta
-from typing import Any, cast
+from datetime import UTC
+from datetime import datetime
+from datetime import timedelta
+from typing import Any
+from typing import cast
 
-from sqlalchemy import Table, bindparam, delete, func, select, update
+from sqlalchemy import Table
+from sqlalchemy import bindparam
+from sqlalchemy import delete
+from sqlalchemy import func
+from sqlalchemy import select
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
 from kolrami.catalog.names import Names
 from kolrami.errors import InvalidInputError
-from kolrami.tournament.models import (
-    BattleLogRow,
-    CorrectionRow,
-    EventOrganizerRow,
-    EventRow,
-    GameRow,
-    JoinRequestRow,
-    OrganizerRow,
-    PlayerRow,
-    ResultReportRow,
-    RollOffRow,
-    RoundRow,
-    SecretRow,
-    WebSessionRow,
-)
+from kolrami.tournament.models import BattleLogRow
+from kolrami.tournament.models import CorrectionRow
+from kolrami.tournament.models import EventOrganizerRow
+from kolrami.tournament.models import EventRow
+from kolrami.tournament.models import GameRow
+from kolrami.tournament.models import JoinRequestRow
+from kolrami.tournament.models import OrganizerRow
+from kolrami.tournament.models import PlayerRow
+from kolrami.tournament.models import ResultReportRow
+from kolrami.tournament.models import RollOffRow
+from kolrami.tournament.models import RoundRow
+from kolrami.tournament.models import SecretRow
+from kolrami.tournament.models import WebSessionRow
 from kolrami.tournament.names import name_key
 
 OPEN_REPORTS = ("pending", "disputed", "flagged")

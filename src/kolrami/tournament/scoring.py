@@ -9,7 +9,8 @@ import json
 import math
 from datetime import datetime
 
-from kolrami.errors import InvalidInputError, KolramiError
+from kolrami.errors import InvalidInputError
+from kolrami.errors import KolramiError
 from kolrami.fleet.model import read_fleet
 from kolrami.rules import scenario_capabilities
 from kolrami.rules.module import Capability

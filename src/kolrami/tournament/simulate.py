@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import tempfile
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 
 from kolrami.engine.battle import Battle
@@ -18,7 +20,8 @@ from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet
 from kolrami.rules.module import Capability
-from kolrami.scenarios.models import Scenario, load_scenario
+from kolrami.scenarios.models import Scenario
+from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
 from kolrami.tournament import core
 from kolrami.tournament.store import Store

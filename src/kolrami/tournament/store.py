@@ -18,75 +18,81 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable
+from collections.abc import Hashable
+from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar, Token
-from dataclasses import dataclass, field
+from contextvars import ContextVar
+from contextvars import Token
+from dataclasses import dataclass
+from dataclasses import field
 from datetime import datetime
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any
+from typing import Concatenate
+from typing import ParamSpec
+from typing import TypeVar
 
-from sqlalchemy import Connection, event, select, text
-from sqlalchemy.exc import DatabaseError, IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import Connection
+from sqlalchemy import event
+from sqlalchemy import select
+from sqlalchemy import text
+from sqlalchemy.exc import DatabaseError
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+from sqlalchemy.orm import sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from kolrami.errors import InvalidInputError, KolramiError
+from kolrami.errors import InvalidInputError
+from kolrami.errors import KolramiError
 from kolrami.tournament import core
 from kolrami.tournament.database import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS
 from kolrami.tournament.database import DEFAULT_DB as DEFAULT_DB
 from kolrami.tournament.database import MIGRATIONS as MIGRATIONS
-from kolrami.tournament.database import (
-    WRITING,
-    cannot_open,
-    check_length,
-    damaged,
-    make_engine,
-    refuse_long_texts,
-    upgrade,
-)
+from kolrami.tournament.database import WRITING
 from kolrami.tournament.database import ConflictError as ConflictError
 from kolrami.tournament.database import StoreBusyError as StoreBusyError
 from kolrami.tournament.database import StoreUnavailableError as StoreUnavailableError
+from kolrami.tournament.database import cannot_open
+from kolrami.tournament.database import check_length
+from kolrami.tournament.database import damaged
 from kolrami.tournament.database import database_url as database_url
+from kolrami.tournament.database import make_engine
+from kolrami.tournament.database import refuse_long_texts
 from kolrami.tournament.database import store_problem as store_problem
-from kolrami.tournament.models import (
-    BattleLogRow,
-    EventOrganizerRow,
-    EventRow,
-    GameRow,
-    PlayerRow,
-    ResultReportRow,
-    RollOffRow,
-    RoundRow,
-    SecretRow,
-)
+from kolrami.tournament.database import upgrade
+from kolrami.tournament.models import BattleLogRow
+from kolrami.tournament.models import EventOrganizerRow
+from kolrami.tournament.models import EventRow
+from kolrami.tournament.models import GameRow
+from kolrami.tournament.models import PlayerRow
+from kolrami.tournament.models import ResultReportRow
+from kolrami.tournament.models import RollOffRow
+from kolrami.tournament.models import RoundRow
+from kolrami.tournament.models import SecretRow
 from kolrami.tournament.repositories import NO_EVENT as NO_EVENT
 from kolrami.tournament.repositories import OPEN_REPORTS as OPEN_REPORTS
 from kolrami.tournament.repositories import SESSION_LIFETIME as SESSION_LIFETIME
-from kolrami.tournament.repositories import (
-    bump_revisions,
-    session_key,
-    transaction_over,
-)
+from kolrami.tournament.repositories import bump_revisions
 from kolrami.tournament.repositories import naive_utc as naive_utc
+from kolrami.tournament.repositories import session_key
+from kolrami.tournament.repositories import transaction_over
 from kolrami.tournament.scoring import MAX_FLEET_POINTS as MAX_FLEET_POINTS
 from kolrami.tournament.scoring import MAX_SEED as MAX_SEED
 from kolrami.tournament.scoring import ScoreCheckError as ScoreCheckError
 from kolrami.tournament.scoring import check_event_settings as check_event_settings
 from kolrami.tournament.scoring import check_fleet_points
-from kolrami.tournament.services import (
-    accounts,
-    drops,
-    edits,
-    joining,
-    pairing,
-    registration,
-    results,
-    standings,
-    transfer,
-)
+from kolrami.tournament.services import accounts
+from kolrami.tournament.services import drops
+from kolrami.tournament.services import edits
+from kolrami.tournament.services import joining
+from kolrami.tournament.services import pairing
+from kolrami.tournament.services import registration
+from kolrami.tournament.services import results
+from kolrami.tournament.services import standings
 from kolrami.tournament.services import timer as timer_service
-from kolrami.tournament.services.results import Entry, TableChange
+from kolrami.tournament.services import transfer
+from kolrami.tournament.services.results import Entry
+from kolrami.tournament.services.results import TableChange
 from kolrami.tournament.services.standings import EventState as EventState
 from kolrami.tournament.services.standings import roll_offs
 

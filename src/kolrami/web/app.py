@@ -10,58 +10,64 @@ import re
 import socket
 import sqlite3
 import tempfile
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable
+from collections.abc import Hashable
+from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import Depends
+from fastapi import FastAPI
+from fastapi import HTTPException
+from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse
+from fastapi.responses import RedirectResponse
+from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
-from jinja2 import Environment, FileSystemLoader
+from jinja2 import Environment
+from jinja2 import FileSystemLoader
 from markupsafe import Markup
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
+from starlette.types import Message
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
 from kolrami import __version__
 from kolrami.errors import KolramiError
 from kolrami.fleet.legality import faction_notes
-from kolrami.tournament.store import (
-    SESSION_LIFETIME,
-    ConflictError,
-    Store,
-    StoreBusyError,
-    StoreUnavailableError,
-    store_problem,
-)
+from kolrami.tournament.store import SESSION_LIFETIME
+from kolrami.tournament.store import ConflictError
+from kolrami.tournament.store import Store
+from kolrami.tournament.store import StoreBusyError
+from kolrami.tournament.store import StoreUnavailableError
+from kolrami.tournament.store import store_problem
 from kolrami.web import live
 from kolrami.web.assets import Assets
-from kolrami.web.deps import (
-    LoginRequiredError,
-    Web,
-    bounded_numbers,
-    csrf_guard,
-    csrf_token,
-    login_url,
-    render,
-    request_unit,
-)
-from kolrami.web.routers import (
-    auth,
-    builder,
-    edits,
-    joining,
-    organizer,
-    play,
-    players,
-    public,
-    report,
-    rounds,
-    timer,
-    week,
-)
+from kolrami.web.deps import LoginRequiredError
+from kolrami.web.deps import Web
+from kolrami.web.deps import bounded_numbers
+from kolrami.web.deps import csrf_guard
+from kolrami.web.deps import csrf_token
+from kolrami.web.deps import login_url
+from kolrami.web.deps import render
+from kolrami.web.deps import request_unit
+from kolrami.web.routers import auth
+from kolrami.web.routers import builder
+from kolrami.web.routers import edits
+from kolrami.web.routers import joining
+from kolrami.web.routers import organizer
+from kolrami.web.routers import play
+from kolrami.web.routers import players
+from kolrami.web.routers import public
+from kolrami.web.routers import report
+from kolrami.web.routers import rounds
+from kolrami.web.routers import timer
+from kolrami.web.routers import week
 from kolrami.web.security import Throttle
 from kolrami.web.views import EventView
 

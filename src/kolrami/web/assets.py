@@ -15,7 +15,9 @@ import mimetypes
 from dataclasses import dataclass
 from pathlib import Path
 
-from starlette.types import Receive, Scope, Send
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
 #: A year: the longest max-age caches honour; with `immutable` a browser does not revalidate.
 IMMUTABLE = b"public, max-age=31536000, immutable"

@@ -11,18 +11,31 @@ a player can add first and trim after, as on paper.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from kolrami.catalog import builtin_pack
-from kolrami.catalog.cards import Card, CardKind, cards
-from kolrami.catalog.models import FactionCode, ShipClass, UpgradeType
+from kolrami.catalog.cards import Card
+from kolrami.catalog.cards import CardKind
+from kolrami.catalog.cards import cards
+from kolrami.catalog.models import FactionCode
+from kolrami.catalog.models import ShipClass
+from kolrami.catalog.models import UpgradeType
 from kolrami.errors import KolramiError
-from kolrami.fleet.document import MAX_SHIPS, MAX_SP_LIMIT, MAX_SQUADRON_NUMBER
+from kolrami.fleet.document import MAX_SHIPS
+from kolrami.fleet.document import MAX_SP_LIMIT
+from kolrami.fleet.document import MAX_SQUADRON_NUMBER
 from kolrami.fleet.fleetx import share_string
-from kolrami.fleet.legality import DEFAULT_SP_LIMIT, FleetReport, Violation, place, validate
-from kolrami.fleet.model import Fleet, read_fleet
-from kolrami.web.forms import from_text, whole_number
+from kolrami.fleet.legality import DEFAULT_SP_LIMIT
+from kolrami.fleet.legality import FleetReport
+from kolrami.fleet.legality import Violation
+from kolrami.fleet.legality import place
+from kolrami.fleet.legality import validate
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import read_fleet
+from kolrami.web.forms import from_text
+from kolrami.web.forms import whole_number
 
 #: Problems a choice may bring without being refused: the budget is checked as the fleet grows.
 ALLOWED_NEW = frozenset({"over-budget"})

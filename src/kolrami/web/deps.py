@@ -18,18 +18,32 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
-from typing import Annotated, Any, TypeVar
-from urllib.parse import quote, urlsplit
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Annotated
+from typing import Any
+from typing import TypeVar
+from urllib.parse import quote
+from urllib.parse import urlsplit
 
-from fastapi import Depends, File, Form, HTTPException, Request, UploadFile
+from fastapi import Depends
+from fastapi import File
+from fastapi import Form
+from fastapi import HTTPException
+from fastapi import Request
+from fastapi import UploadFile
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from kolrami.errors import InvalidInputError
-from kolrami.tournament.store import Store, Unit
-from kolrami.web.forms import FleetForm, from_text, from_upload
-from kolrami.web.security import Throttle, new_token, same_token
+from kolrami.tournament.store import Store
+from kolrami.tournament.store import Unit
+from kolrami.web.forms import FleetForm
+from kolrami.web.forms import from_text
+from kolrami.web.forms import from_upload
+from kolrami.web.security import Throttle
+from kolrami.web.security import new_token
+from kolrami.web.security import same_token
 
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "x-csrf-token"

@@ -6,20 +6,35 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Collection
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from pydantic import ValidationError
 
 from kolrami.catalog import builtin_pack
-from kolrami.catalog.cards import Card, CardKind, cards
+from kolrami.catalog.cards import Card
+from kolrami.catalog.cards import CardKind
+from kolrami.catalog.cards import cards
 from kolrami.catalog.names import name_key
-from kolrami.errors import InvalidInputError, KolramiError, loads_json
-from kolrami.fleet.document import MAX_FLEET_BYTES, MAX_SQUADRON_NUMBER
-from kolrami.fleet.fleetx import SHARE_PREFIX, from_share_string
-from kolrami.fleet.legality import EventSettings, FleetReport, place, validate
-from kolrami.fleet.model import PRESET_PREFIX, Fleet, FleetShip, fleet_json, read_fleet
+from kolrami.errors import InvalidInputError
+from kolrami.errors import KolramiError
+from kolrami.errors import loads_json
+from kolrami.fleet.document import MAX_FLEET_BYTES
+from kolrami.fleet.document import MAX_SQUADRON_NUMBER
+from kolrami.fleet.fleetx import SHARE_PREFIX
+from kolrami.fleet.fleetx import from_share_string
+from kolrami.fleet.legality import EventSettings
+from kolrami.fleet.legality import FleetReport
+from kolrami.fleet.legality import place
+from kolrami.fleet.legality import validate
+from kolrami.fleet.model import PRESET_PREFIX
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import FleetShip
+from kolrami.fleet.model import fleet_json
+from kolrami.fleet.model import read_fleet
 
 SHIP_FIELDS = ("class", "squadron", "captain", "admiral", "upgrades")
 START_ROWS = 6

@@ -4,7 +4,8 @@ and times in the server's local time (the clock on the store's wall)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC
+from datetime import datetime
 from typing import Any
 
 from fastapi import Request
@@ -14,7 +15,9 @@ from kolrami.errors import InvalidInputError
 from kolrami.tournament.services.joining import JOIN_HOURS
 from kolrami.tournament.services.timer import Timer
 from kolrami.tournament.store import Store
-from kolrami.web.network import JoinAddress, join_address, qr_svg
+from kolrami.web.network import JoinAddress
+from kolrami.web.network import join_address
+from kolrami.web.network import qr_svg
 
 
 def local_time(at: datetime | None, with_seconds: bool = False, zone: bool = False) -> str:

@@ -21,7 +21,8 @@ import segno
 from fastapi import Request
 from markupsafe import Markup
 
-from kolrami.errors import InvalidInputError, quoted
+from kolrami.errors import InvalidInputError
+from kolrami.errors import quoted
 
 #: Where the UDP socket is pointed to find the outbound interface: documentation and private
 #: ranges (nothing is sent, so they need not answer; one of them is routed on most networks).

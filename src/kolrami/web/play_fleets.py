@@ -9,9 +9,14 @@ from dataclasses import dataclass
 
 from kolrami.catalog import builtin_pack
 from kolrami.errors import KolramiError
-from kolrami.fleet.legality import place, validate
-from kolrami.fleet.model import Fleet, load_fleet, preset_names
-from kolrami.web.forms import FleetForm, from_text, from_upload
+from kolrami.fleet.legality import place
+from kolrami.fleet.legality import validate
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import load_fleet
+from kolrami.fleet.model import preset_names
+from kolrami.web.forms import FleetForm
+from kolrami.web.forms import from_text
+from kolrami.web.forms import from_upload
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader
+from jinja2 import Environment
+from jinja2 import FileSystemLoader
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament.store import Store
 from kolrami.web import live
-from kolrami.web.network import JoinAddress, check_public_url, lan_address
-from kolrami.web.views import Round, event_view
+from kolrami.web.network import JoinAddress
+from kolrami.web.network import check_public_url
+from kolrami.web.network import lan_address
+from kolrami.web.views import Round
+from kolrami.web.views import event_view
 
 HERE = Path(__file__).resolve().parent
 #: The port `kolrami serve` listens on unless told otherwise.

@@ -14,10 +14,12 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
+from argon2.exceptions import InvalidHashError
+from argon2.exceptions import VerificationError
 
 PIN_DIGITS = 4
 MIN_PASSWORD = 8

@@ -7,13 +7,17 @@ core.py, never computed here a second time.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from fastapi import HTTPException
 
 from kolrami.tournament import core
-from kolrami.tournament.store import OPEN_REPORTS, EventSnapshot, EventState, Store
+from kolrami.tournament.store import OPEN_REPORTS
+from kolrami.tournament.store import EventSnapshot
+from kolrami.tournament.store import EventState
+from kolrami.tournament.store import Store
 
 OPEN = OPEN_REPORTS
 

@@ -9,24 +9,33 @@ function and falling back to the built-in doctrine.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from typing import TypeVar
 
-from kolrami.captains.advanced import ADVANCED_DECISIONS, AGGRESSIVE, AdvancedDoctrine
+from kolrami.captains.advanced import ADVANCED_DECISIONS
+from kolrami.captains.advanced import AGGRESSIVE
+from kolrami.captains.advanced import AdvancedDoctrine
 from kolrami.captains.base import BattleView
 from kolrami.catalog.advanced import advanced_pack
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.chance import Dice
 from kolrami.engine.driver import play
-from kolrami.engine.orders import Decision, Order
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import Order
 from kolrami.rules import new_battle
 from kolrami.rules.advanced.field_orders import FIELD_DECISIONS
 from kolrami.rules.advanced.modules import AdvancedRules
-from kolrami.rules.advanced.orders import AdvancedDecision, PowerPlan
+from kolrami.rules.advanced.orders import AdvancedDecision
+from kolrami.rules.advanced.orders import PowerPlan
 from kolrami.rules.advanced.power import apply_plan
-from kolrami.rules.advanced.state import KEY, AdvancedState, AdvShip, setup
-from kolrami.rules.sandbox import fleet_of, place
+from kolrami.rules.advanced.state import KEY
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import AdvShip
+from kolrami.rules.advanced.state import setup
+from kolrami.rules.sandbox import fleet_of
+from kolrami.rules.sandbox import place
 from kolrami.scenarios.models import builtin_scenario
 from scene_kit import place_all
 

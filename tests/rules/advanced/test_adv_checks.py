@@ -4,23 +4,23 @@ ADV-CAS-01/03, ADV-CLOAK-05)."""
 from __future__ import annotations
 
 import pytest
-from adv_kit import Loaded, table
+from adv_kit import Loaded
+from adv_kit import table
 
 from kolrami.engine.chance import Dice
 from kolrami.rules.advanced import events as ae
-from kolrami.rules.advanced.checks import (
-    OFFICER_BASE,
-    REPLACEMENT_BASE,
-    Outcome,
-    assign_by_strength,
-    casualty_penalty,
-    check,
-    judge,
-    rating,
-    roll_rating,
-)
+from kolrami.rules.advanced.checks import OFFICER_BASE
+from kolrami.rules.advanced.checks import REPLACEMENT_BASE
+from kolrami.rules.advanced.checks import Outcome
+from kolrami.rules.advanced.checks import assign_by_strength
+from kolrami.rules.advanced.checks import casualty_penalty
+from kolrami.rules.advanced.checks import check
+from kolrami.rules.advanced.checks import judge
+from kolrami.rules.advanced.checks import rating
+from kolrami.rules.advanced.checks import roll_rating
 from kolrami.rules.advanced.officers import shake
-from kolrami.rules.advanced.state import ROLES, SKILLS
+from kolrami.rules.advanced.state import ROLES
+from kolrami.rules.advanced.state import SKILLS
 
 
 @pytest.mark.rule("ADV-CHK-01")

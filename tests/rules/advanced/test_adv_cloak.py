@@ -5,34 +5,48 @@ Communications officer's decoding (ADV-OFF-12) and plasma torpedoes (ADV-EVA-04)
 from __future__ import annotations
 
 import pytest
-from adv_kit import Loaded, arm, battle, events_of, officers_at, put, table
+from adv_kit import Loaded
+from adv_kit import arm
+from adv_kit import battle
+from adv_kit import events_of
+from adv_kit import officers_at
+from adv_kit import put
+from adv_kit import table
 
 from kolrami.captains.base import BattleView
-from kolrami.catalog.advanced import AdvancedPack, AdvWeaponKind, advanced_pack, parse_advanced
+from kolrami.catalog.advanced import AdvancedPack
+from kolrami.catalog.advanced import AdvWeaponKind
+from kolrami.catalog.advanced import advanced_pack
+from kolrami.catalog.advanced import parse_advanced
 from kolrami.catalog.loader import fpf_pack
 from kolrami.engine.battle import Battle
-from kolrami.engine.driver import advance, apply
+from kolrami.engine.driver import advance
+from kolrami.engine.driver import apply
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.errors import DataPackError
 from kolrami.rules.advanced import cloak
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced import orders as ao
-from kolrami.rules.advanced.checks import Outcome, rating
-from kolrami.rules.advanced.combat import (
-    can_fire,
-    deal,
-    evasion_candidates,
-    fire,
-    legal_attacks,
-    verify_attacks,
-)
+from kolrami.rules.advanced.checks import Outcome
+from kolrami.rules.advanced.checks import rating
+from kolrami.rules.advanced.combat import can_fire
+from kolrami.rules.advanced.combat import deal
+from kolrami.rules.advanced.combat import evasion_candidates
+from kolrami.rules.advanced.combat import fire
+from kolrami.rules.advanced.combat import legal_attacks
+from kolrami.rules.advanced.combat import verify_attacks
 from kolrami.rules.advanced.modules import AdvancedRules
-from kolrami.rules.advanced.officers import bonus_options, take_bonus, try_lock, verify_bonus
-from kolrami.rules.advanced.orders import (
-    parse_advanced as parse_order,
-)
-from kolrami.rules.advanced.power import absorb, apply_plan, verify_plan
-from kolrami.rules.advanced.state import KEY, AdvancedState, setup
+from kolrami.rules.advanced.officers import bonus_options
+from kolrami.rules.advanced.officers import take_bonus
+from kolrami.rules.advanced.officers import try_lock
+from kolrami.rules.advanced.officers import verify_bonus
+from kolrami.rules.advanced.orders import parse_advanced as parse_order
+from kolrami.rules.advanced.power import absorb
+from kolrami.rules.advanced.power import apply_plan
+from kolrami.rules.advanced.power import verify_plan
+from kolrami.rules.advanced.state import KEY
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import setup
 from scene_kit import place_all
 
 CLOAK = ("adv-cloak",)

@@ -5,40 +5,40 @@ torpedo stores (ADV-TORP)."""
 from __future__ import annotations
 
 import pytest
-from adv_kit import Loaded, arm, events_of, officers_at, put, table
+from adv_kit import Loaded
+from adv_kit import arm
+from adv_kit import events_of
+from adv_kit import officers_at
+from adv_kit import put
+from adv_kit import table
 
-from kolrami.catalog.advanced import DEFAULT_CHART, AdvLocation
+from kolrami.catalog.advanced import DEFAULT_CHART
+from kolrami.catalog.advanced import AdvLocation
 from kolrami.catalog.models import Arc
 from kolrami.engine.battle import Battle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.checks import Outcome
-from kolrami.rules.advanced.combat import (
-    deal,
-    declare,
-    evade,
-    evasion_candidates,
-    fire,
-    legal_attacks,
-    resolve,
-    shifted_row,
-    tgt_rows,
-    verify_attacks,
-    verify_evasions,
-)
-from kolrami.rules.advanced.geometry import (
-    facing_of_bearing,
-    facing_toward,
-    in_arc,
-    weapon_bears,
-)
-from kolrami.rules.advanced.orders import (
-    Attack,
-    AttackDecision,
-    AttackOrder,
-    EvadeDecision,
-    EvadeOrder,
-)
+from kolrami.rules.advanced.combat import deal
+from kolrami.rules.advanced.combat import declare
+from kolrami.rules.advanced.combat import evade
+from kolrami.rules.advanced.combat import evasion_candidates
+from kolrami.rules.advanced.combat import fire
+from kolrami.rules.advanced.combat import legal_attacks
+from kolrami.rules.advanced.combat import resolve
+from kolrami.rules.advanced.combat import shifted_row
+from kolrami.rules.advanced.combat import tgt_rows
+from kolrami.rules.advanced.combat import verify_attacks
+from kolrami.rules.advanced.combat import verify_evasions
+from kolrami.rules.advanced.geometry import facing_of_bearing
+from kolrami.rules.advanced.geometry import facing_toward
+from kolrami.rules.advanced.geometry import in_arc
+from kolrami.rules.advanced.geometry import weapon_bears
+from kolrami.rules.advanced.orders import Attack
+from kolrami.rules.advanced.orders import AttackDecision
+from kolrami.rules.advanced.orders import AttackOrder
+from kolrami.rules.advanced.orders import EvadeDecision
+from kolrami.rules.advanced.orders import EvadeOrder
 from kolrami.rules.advanced.state import AdvancedState
 from scene_kit import place_all
 

@@ -3,23 +3,30 @@
 from __future__ import annotations
 
 import pytest
-from adv_kit import Loaded, arm, in_phase, officers_at, table
+from adv_kit import Loaded
+from adv_kit import arm
+from adv_kit import in_phase
+from adv_kit import officers_at
+from adv_kit import table
 
 from kolrami.captains.base import BattleView
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import combat
-from kolrami.rules.advanced.comms import (
-    Communications,
-    carry_out,
-    jam_options,
-    open_reason,
-    verify_jams,
-)
-from kolrami.rules.advanced.field_events import comms_of, probes_of
-from kolrami.rules.advanced.field_orders import JamDecision, JamOrder, ProbeLaunch, ProbeOrder
+from kolrami.rules.advanced.comms import Communications
+from kolrami.rules.advanced.comms import carry_out
+from kolrami.rules.advanced.comms import jam_options
+from kolrami.rules.advanced.comms import open_reason
+from kolrami.rules.advanced.comms import verify_jams
+from kolrami.rules.advanced.field_events import comms_of
+from kolrami.rules.advanced.field_events import probes_of
+from kolrami.rules.advanced.field_orders import JamDecision
+from kolrami.rules.advanced.field_orders import JamOrder
+from kolrami.rules.advanced.field_orders import ProbeLaunch
+from kolrami.rules.advanced.field_orders import ProbeOrder
 from kolrami.rules.advanced.officers import bonus_options
 from kolrami.rules.advanced.probes import carry_out as probe_carry_out
-from kolrami.rules.advanced.probes import probe_sees, working
+from kolrami.rules.advanced.probes import probe_sees
+from kolrami.rules.advanced.probes import working
 from kolrami.rules.advanced.webs import web_options
 from kolrami.rules.registry import parse_order
 from scene_kit import place_all

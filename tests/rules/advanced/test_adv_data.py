@@ -8,12 +8,10 @@ import math
 import pytest
 
 from kolrami.catalog import builtin_pack
-from kolrami.catalog.advanced import (
-    DEFAULT_CHART,
-    AdvWeaponKind,
-    advanced_pack,
-    parse_advanced,
-)
+from kolrami.catalog.advanced import DEFAULT_CHART
+from kolrami.catalog.advanced import AdvWeaponKind
+from kolrami.catalog.advanced import advanced_pack
+from kolrami.catalog.advanced import parse_advanced
 from kolrami.catalog.models import Arc
 from kolrami.errors import DataPackError
 

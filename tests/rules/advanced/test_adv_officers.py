@@ -4,7 +4,10 @@ Advantage (ADV-SEQ-04) and sensor locks (ADV-SENS-01, -03, -04)."""
 from __future__ import annotations
 
 import pytest
-from adv_kit import Loaded, arm, officers_at, table
+from adv_kit import Loaded
+from adv_kit import arm
+from adv_kit import officers_at
+from adv_kit import table
 
 from kolrami.captains.base import BattleView
 from kolrami.catalog.advanced import advanced_pack
@@ -12,19 +15,21 @@ from kolrami.engine.battle import Battle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.combat import deal
-from kolrami.rules.advanced.officers import (
-    bonus_options,
-    casualties_from,
-    recover,
-    roll_tactical_advantage,
-    take_bonus,
-    take_casualties,
-    try_lock,
-    verify_bonus,
-    verify_locks,
-)
-from kolrami.rules.advanced.orders import BonusDecision, BonusOrder, LockDecision, LockOrder
-from kolrami.rules.advanced.state import AdvancedState, AdvShip
+from kolrami.rules.advanced.officers import bonus_options
+from kolrami.rules.advanced.officers import casualties_from
+from kolrami.rules.advanced.officers import recover
+from kolrami.rules.advanced.officers import roll_tactical_advantage
+from kolrami.rules.advanced.officers import take_bonus
+from kolrami.rules.advanced.officers import take_casualties
+from kolrami.rules.advanced.officers import try_lock
+from kolrami.rules.advanced.officers import verify_bonus
+from kolrami.rules.advanced.officers import verify_locks
+from kolrami.rules.advanced.orders import BonusDecision
+from kolrami.rules.advanced.orders import BonusOrder
+from kolrami.rules.advanced.orders import LockDecision
+from kolrami.rules.advanced.orders import LockOrder
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import AdvShip
 from scene_kit import place_all
 
 

@@ -4,22 +4,26 @@ points, redistribution and reinforcement of the six facings (ADV-SHLD-01..07, AD
 from __future__ import annotations
 
 import pytest
-from adv_kit import Loaded, arm, officers_at, put, table
+from adv_kit import Loaded
+from adv_kit import arm
+from adv_kit import officers_at
+from adv_kit import put
+from adv_kit import table
 
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.combat import deal
-from kolrami.rules.advanced.orders import PowerDecision, PowerOrder, PowerPlan
-from kolrami.rules.advanced.power import (
-    absorb,
-    apply_plan,
-    cut_power,
-    plan_cost,
-    redistribute,
-    verify_plan,
-    verify_power,
-    verify_redistribution,
-)
+from kolrami.rules.advanced.orders import PowerDecision
+from kolrami.rules.advanced.orders import PowerOrder
+from kolrami.rules.advanced.orders import PowerPlan
+from kolrami.rules.advanced.power import absorb
+from kolrami.rules.advanced.power import apply_plan
+from kolrami.rules.advanced.power import cut_power
+from kolrami.rules.advanced.power import plan_cost
+from kolrami.rules.advanced.power import redistribute
+from kolrami.rules.advanced.power import verify_plan
+from kolrami.rules.advanced.power import verify_power
+from kolrami.rules.advanced.power import verify_redistribution
 
 REINFORCE = ("adv-shield-reinforcement",)
 

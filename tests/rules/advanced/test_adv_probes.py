@@ -5,22 +5,28 @@ sensing shows a side's view."""
 from __future__ import annotations
 
 import pytest
-from adv_kit import Loaded, events_of, in_phase, officers_at, put
+from adv_kit import Loaded
+from adv_kit import events_of
+from adv_kit import in_phase
+from adv_kit import officers_at
+from adv_kit import put
 
 from kolrami.captains.base import BattleView
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import combat
-from kolrami.rules.advanced.field_events import ProbeLinked, probes_of
-from kolrami.rules.advanced.field_orders import ProbeDecision, ProbeLaunch, ProbeOrder, ProbeShot
-from kolrami.rules.advanced.probes import (
-    carry_out,
-    casings_free,
-    launch_options,
-    launch_problem,
-    shot_options,
-    sweep,
-    verify_probes,
-)
+from kolrami.rules.advanced.field_events import ProbeLinked
+from kolrami.rules.advanced.field_events import probes_of
+from kolrami.rules.advanced.field_orders import ProbeDecision
+from kolrami.rules.advanced.field_orders import ProbeLaunch
+from kolrami.rules.advanced.field_orders import ProbeOrder
+from kolrami.rules.advanced.field_orders import ProbeShot
+from kolrami.rules.advanced.probes import carry_out
+from kolrami.rules.advanced.probes import casings_free
+from kolrami.rules.advanced.probes import launch_options
+from kolrami.rules.advanced.probes import launch_problem
+from kolrami.rules.advanced.probes import shot_options
+from kolrami.rules.advanced.probes import sweep
+from kolrami.rules.advanced.probes import verify_probes
 from kolrami.rules.advanced.state import Surroundings
 from kolrami.rules.registry import parse_order
 

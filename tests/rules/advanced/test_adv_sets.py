@@ -6,7 +6,8 @@ from __future__ import annotations
 from adv_kit import table
 
 from kolrami.rules.advanced.field_events import WebSqueezed
-from kolrami.rules.advanced.tactics_events import DockRepaired, Towed
+from kolrami.rules.advanced.tactics_events import DockRepaired
+from kolrami.rules.advanced.tactics_events import Towed
 from kolrami.rules.advanced.terrain_events import MineLaid
 
 

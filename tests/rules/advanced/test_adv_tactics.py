@@ -8,27 +8,35 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from adv_kit import Loaded, arm, battle, drive, events_of, put, table
+from adv_kit import Loaded
+from adv_kit import arm
+from adv_kit import battle
+from adv_kit import drive
+from adv_kit import events_of
+from adv_kit import put
+from adv_kit import table
 
-from kolrami.captains.advanced import AGGRESSIVE, AdvancedDoctrine
+from kolrami.captains.advanced import AGGRESSIVE
+from kolrami.captains.advanced import AdvancedDoctrine
 from kolrami.captains.base import BattleView
 from kolrami.engine.battle import Battle
-from kolrami.engine.orders import IllegalOrderError, Order
-from kolrami.rules.advanced import bases, combat, officers
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import Order
+from kolrami.rules.advanced import bases
+from kolrami.rules.advanced import combat
+from kolrami.rules.advanced import officers
 from kolrami.rules.advanced import tactics as tx
 from kolrami.rules.advanced import tactics_events as te
-from kolrami.rules.advanced.orders import (
-    Attack,
-    AttackDecision,
-    AttackOrder,
-    MoveDecision,
-    MoveOrder,
-    PowerDecision,
-    PowerPlan,
-    TacticsDecision,
-    TacticsOrder,
-    parse_advanced,
-)
+from kolrami.rules.advanced.orders import Attack
+from kolrami.rules.advanced.orders import AttackDecision
+from kolrami.rules.advanced.orders import AttackOrder
+from kolrami.rules.advanced.orders import MoveDecision
+from kolrami.rules.advanced.orders import MoveOrder
+from kolrami.rules.advanced.orders import PowerDecision
+from kolrami.rules.advanced.orders import PowerPlan
+from kolrami.rules.advanced.orders import TacticsDecision
+from kolrami.rules.advanced.orders import TacticsOrder
+from kolrami.rules.advanced.orders import parse_advanced
 from kolrami.rules.advanced.power import verify_plan
 from kolrami.rules.advanced.state import AdvancedState
 from scene_kit import place_all

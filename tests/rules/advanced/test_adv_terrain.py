@@ -4,39 +4,48 @@ neutron stars, magnetars, gas giants, orbit) and the black hole's cloak interfer
 from __future__ import annotations
 
 import pytest
-from adv_kit import Loaded, arm, events_of, put
+from adv_kit import Loaded
+from adv_kit import arm
+from adv_kit import events_of
+from adv_kit import put
 
 from kolrami.captains.base import BattleView
-from kolrami.catalog.advanced import AdvWeaponKind, advanced_pack
+from kolrami.catalog.advanced import AdvWeaponKind
+from kolrami.catalog.advanced import advanced_pack
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.rules import new_battle
 from kolrami.rules.advanced import cloak
 from kolrami.rules.advanced import events as ae
-from kolrami.rules.advanced.combat import fire, ready_problem
+from kolrami.rules.advanced.combat import fire
+from kolrami.rules.advanced.combat import ready_problem
 from kolrami.rules.advanced.modules import AdvancedRules
 from kolrami.rules.advanced.officers import bonus_options
 from kolrami.rules.advanced.orders import Attack
-from kolrami.rules.advanced.state import KEY, AdvancedState, setup
-from kolrami.rules.advanced.terrain import Terrain, TerrainState, mines_of
+from kolrami.rules.advanced.state import KEY
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import setup
+from kolrami.rules.advanced.terrain import Terrain
+from kolrami.rules.advanced.terrain import TerrainState
+from kolrami.rules.advanced.terrain import mines_of
 from kolrami.rules.advanced.terrain.ion import storm_advance
 from kolrami.rules.advanced.terrain.nebula import sensing_number
 from kolrami.rules.advanced.terrain.orbit import orbit_band
-from kolrami.rules.advanced.terrain_events import MineRolled, TerrainCheck, TerrainDamage
+from kolrami.rules.advanced.terrain_events import MineRolled
+from kolrami.rules.advanced.terrain_events import TerrainCheck
+from kolrami.rules.advanced.terrain_events import TerrainDamage
 from kolrami.rules.sandbox import fleet_of
-from kolrami.scenarios.models import (
-    BlackHole,
-    Feature,
-    GasGiant,
-    IonStorm,
-    Magnetar,
-    Minefield,
-    Moon,
-    Nebula,
-    NeutronStar,
-    Planet,
-    builtin_scenario,
-)
+from kolrami.scenarios.models import BlackHole
+from kolrami.scenarios.models import Feature
+from kolrami.scenarios.models import GasGiant
+from kolrami.scenarios.models import IonStorm
+from kolrami.scenarios.models import Magnetar
+from kolrami.scenarios.models import Minefield
+from kolrami.scenarios.models import Moon
+from kolrami.scenarios.models import Nebula
+from kolrami.scenarios.models import NeutronStar
+from kolrami.scenarios.models import Planet
+from kolrami.scenarios.models import builtin_scenario
 from scene_kit import place_all
 
 MODULE = Terrain()

@@ -6,28 +6,38 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from adv_kit import Loaded, arm, events_of, put
+from adv_kit import Loaded
+from adv_kit import arm
+from adv_kit import events_of
+from adv_kit import put
 
 from kolrami.captains.base import BattleView
 from kolrami.catalog.advanced import advanced_pack
 from kolrami.engine.battle import Battle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import new_battle
-from kolrami.rules.advanced.combat import fire, verify_attacks
+from kolrami.rules.advanced.combat import fire
+from kolrami.rules.advanced.combat import verify_attacks
 from kolrami.rules.advanced.modules import AdvancedRules
-from kolrami.rules.advanced.orders import (
-    Attack,
-    AttackDecision,
-    AttackOrder,
-    mine_target,
-    parse_advanced,
-)
-from kolrami.rules.advanced.state import KEY, AdvancedState, setup
-from kolrami.rules.advanced.terrain import Terrain, TerrainState, mines_of
+from kolrami.rules.advanced.orders import Attack
+from kolrami.rules.advanced.orders import AttackDecision
+from kolrami.rules.advanced.orders import AttackOrder
+from kolrami.rules.advanced.orders import mine_target
+from kolrami.rules.advanced.orders import parse_advanced
+from kolrami.rules.advanced.state import KEY
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import setup
+from kolrami.rules.advanced.terrain import Terrain
+from kolrami.rules.advanced.terrain import TerrainState
+from kolrami.rules.advanced.terrain import mines_of
 from kolrami.rules.advanced.terrain.mines import mine_shot_problem
-from kolrami.rules.advanced.terrain_events import MineFired, MineRolled, MineShot, TerrainDamage
+from kolrami.rules.advanced.terrain_events import MineFired
+from kolrami.rules.advanced.terrain_events import MineRolled
+from kolrami.rules.advanced.terrain_events import MineShot
+from kolrami.rules.advanced.terrain_events import TerrainDamage
 from kolrami.rules.sandbox import fleet_of
-from kolrami.scenarios.models import Minefield, builtin_scenario
+from kolrami.scenarios.models import Minefield
+from kolrami.scenarios.models import builtin_scenario
 
 MODULE = Terrain()
 GUNS = Minefield(kind="minefield", owner="B", mines=((56, 40), (150, 20)), firing=True)

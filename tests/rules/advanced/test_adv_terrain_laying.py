@@ -4,23 +4,34 @@ a layer may not do."""
 from __future__ import annotations
 
 import pytest
-from adv_kit import arm, events_of, put
+from adv_kit import arm
+from adv_kit import events_of
+from adv_kit import put
 
 from kolrami.captains.base import BattleView
 from kolrami.catalog.advanced import advanced_pack
 from kolrami.engine.battle import Battle
-from kolrami.engine.driver import advance, apply
+from kolrami.engine.driver import advance
+from kolrami.engine.driver import apply
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.modules import AdvancedRules
-from kolrami.rules.advanced.orders import LayDecision, LayOrder, parse_advanced
-from kolrami.rules.advanced.state import KEY, AdvancedState, setup
-from kolrami.rules.advanced.terrain import Terrain, TerrainState, mines_of
-from kolrami.rules.advanced.terrain_events import MineLaid, MineRolled
+from kolrami.rules.advanced.orders import LayDecision
+from kolrami.rules.advanced.orders import LayOrder
+from kolrami.rules.advanced.orders import parse_advanced
+from kolrami.rules.advanced.state import KEY
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import setup
+from kolrami.rules.advanced.terrain import Terrain
+from kolrami.rules.advanced.terrain import TerrainState
+from kolrami.rules.advanced.terrain import mines_of
+from kolrami.rules.advanced.terrain_events import MineLaid
+from kolrami.rules.advanced.terrain_events import MineRolled
 from kolrami.rules.sandbox import fleet_of
-from kolrami.scenarios.models import Minefield, builtin_scenario
+from kolrami.scenarios.models import Minefield
+from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.play import simulate
 from scene_kit import place_all
 

@@ -5,25 +5,36 @@ adv-magnetar-bands)."""
 from __future__ import annotations
 
 import pytest
-from adv_kit import Loaded, arm, events_of, put
+from adv_kit import Loaded
+from adv_kit import arm
+from adv_kit import events_of
+from adv_kit import put
 
 from kolrami.catalog.advanced import advanced_pack
 from kolrami.engine.battle import Battle
 from kolrami.rules import new_battle
 from kolrami.rules.advanced.modules import AdvancedRules
-from kolrami.rules.advanced.state import KEY, AdvancedState, setup
-from kolrami.rules.advanced.terrain import Terrain, TerrainState, mines_of
-from kolrami.rules.advanced.terrain.black_hole import (
-    disk_burnout,
-    disk_burnout_due,
-    disk_tractor_power,
-    disk_tractor_problem,
-)
-from kolrami.rules.advanced.terrain.magnetar import acts, band
-from kolrami.rules.advanced.terrain_events import TerrainCheck, TerrainMoved
-from kolrami.rules.advanced.tractor import Level, cost
+from kolrami.rules.advanced.state import KEY
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import setup
+from kolrami.rules.advanced.terrain import Terrain
+from kolrami.rules.advanced.terrain import TerrainState
+from kolrami.rules.advanced.terrain import mines_of
+from kolrami.rules.advanced.terrain.black_hole import disk_burnout
+from kolrami.rules.advanced.terrain.black_hole import disk_burnout_due
+from kolrami.rules.advanced.terrain.black_hole import disk_tractor_power
+from kolrami.rules.advanced.terrain.black_hole import disk_tractor_problem
+from kolrami.rules.advanced.terrain.magnetar import acts
+from kolrami.rules.advanced.terrain.magnetar import band
+from kolrami.rules.advanced.terrain_events import TerrainCheck
+from kolrami.rules.advanced.terrain_events import TerrainMoved
+from kolrami.rules.advanced.tractor import Level
+from kolrami.rules.advanced.tractor import cost
 from kolrami.rules.sandbox import fleet_of
-from kolrami.scenarios.models import BlackHole, Feature, Magnetar, builtin_scenario
+from kolrami.scenarios.models import BlackHole
+from kolrami.scenarios.models import Feature
+from kolrami.scenarios.models import Magnetar
+from kolrami.scenarios.models import builtin_scenario
 from scene_kit import place_all
 
 MODULE = Terrain()

@@ -3,21 +3,31 @@
 from __future__ import annotations
 
 import pytest
-from adv_kit import battle, drive, events_of, table
+from adv_kit import battle
+from adv_kit import drive
+from adv_kit import events_of
+from adv_kit import table
 
 from kolrami.captains.base import BattleView
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.binder import Module
-from kolrami.engine.orders import Decision, IllegalOrderError, Order
-from kolrami.errors import InvalidInputError, UnknownNameError
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import Order
+from kolrami.errors import InvalidInputError
+from kolrami.errors import UnknownNameError
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced import orders as ao
-from kolrami.rules.advanced.state import PHASES, allowance, state_of
+from kolrami.rules.advanced.state import PHASES
+from kolrami.rules.advanced.state import allowance
+from kolrami.rules.advanced.state import state_of
 from kolrami.rules.sandbox import sandbox
-from kolrami.scenarios.models import Scenario, builtin_scenario, load_scenario
+from kolrami.scenarios.models import Scenario
+from kolrami.scenarios.models import builtin_scenario
+from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
 
 

@@ -4,27 +4,32 @@ ADV-WEB-06, ADV-WEB-07."""
 from __future__ import annotations
 
 import pytest
-from adv_kit import Loaded, events_of, officers_at, put, table
+from adv_kit import Loaded
+from adv_kit import events_of
+from adv_kit import officers_at
+from adv_kit import put
+from adv_kit import table
 
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import combat
-from kolrami.rules.advanced.field_events import CounterTractor, WebSqueezed, webs_of
-from kolrami.rules.advanced.field_orders import WebDecision, WebOrder
+from kolrami.rules.advanced.field_events import CounterTractor
+from kolrami.rules.advanced.field_events import WebSqueezed
+from kolrami.rules.advanced.field_events import webs_of
+from kolrami.rules.advanced.field_orders import WebDecision
+from kolrami.rules.advanced.field_orders import WebOrder
 from kolrami.rules.advanced.state import allowance
-from kolrami.rules.advanced.webs import (
-    TholianWebs,
-    carry_out,
-    constriction_loss,
-    may_constrict,
-    tow_cap,
-    tow_top,
-    verify_web,
-    weave_phases,
-    web_on,
-    web_options,
-    web_phases,
-    web_power,
-)
+from kolrami.rules.advanced.webs import TholianWebs
+from kolrami.rules.advanced.webs import carry_out
+from kolrami.rules.advanced.webs import constriction_loss
+from kolrami.rules.advanced.webs import may_constrict
+from kolrami.rules.advanced.webs import tow_cap
+from kolrami.rules.advanced.webs import tow_top
+from kolrami.rules.advanced.webs import verify_web
+from kolrami.rules.advanced.webs import weave_phases
+from kolrami.rules.advanced.webs import web_on
+from kolrami.rules.advanced.webs import web_options
+from kolrami.rules.advanced.webs import web_phases
+from kolrami.rules.advanced.webs import web_power
 from kolrami.rules.registry import parse_order
 from scene_kit import place_all
 

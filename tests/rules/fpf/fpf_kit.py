@@ -15,10 +15,12 @@ from typing import TypeVar
 
 from kolrami.captains.base import BattleView
 from kolrami.captains.scripted import PassiveCaptain
-from kolrami.engine.battle import Battle, Result
+from kolrami.engine.battle import Battle
+from kolrami.engine.battle import Result
 from kolrami.engine.chance import Dice
 from kolrami.engine.driver import run
-from kolrami.engine.orders import Decision, Order
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import Order
 from kolrami.rules import events as ev
 from kolrami.rules.fpf import orders as fo
 from kolrami.rules.registry import parse_order

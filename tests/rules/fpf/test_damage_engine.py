@@ -10,16 +10,23 @@ import math
 from typing import Any
 
 import pytest
-from fpf_kit import events_of, fight, load, moved, volleys
+from fpf_kit import events_of
+from fpf_kit import fight
+from fpf_kit import load
+from fpf_kit import moved
+from fpf_kit import volleys
 
-from kolrami.catalog import Arc, WeaponKind
-from kolrami.engine.battle import Battle, ShipState
+from kolrami.catalog import Arc
+from kolrami.catalog import WeaponKind
+from kolrami.engine.battle import Battle
+from kolrami.engine.battle import ShipState
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.fpf.fire import firers
 from kolrami.rules.fpf.movement import movers
-from kolrami.rules.sandbox import place, sandbox
+from kolrami.rules.sandbox import place
+from kolrami.rules.sandbox import sandbox
 
 R3 = math.sqrt(3) / 2
 

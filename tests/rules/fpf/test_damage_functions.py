@@ -8,13 +8,11 @@ from hypothesis import strategies as st
 
 from kolrami.catalog import Location
 from kolrami.catalog.models import STANDARD_HIT_LOCATIONS
-from kolrami.rules.fpf.damage import (
-    hit_location,
-    penetrates,
-    penetrating_faces,
-    penetration_probability,
-    penetration_target,
-)
+from kolrami.rules.fpf.damage import hit_location
+from kolrami.rules.fpf.damage import penetrates
+from kolrami.rules.fpf.damage import penetrating_faces
+from kolrami.rules.fpf.damage import penetration_probability
+from kolrami.rules.fpf.damage import penetration_target
 
 
 @pytest.mark.rule("FPF-DMG-01")

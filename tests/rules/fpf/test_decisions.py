@@ -12,7 +12,9 @@ from kolrami import rules
 from kolrami.captains.registry import make_captain
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import captain_dice
-from kolrami.engine.orders import Decision, IllegalOrderError, Order
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import Order
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
 from kolrami.rules.fpf import orders as fo

@@ -5,19 +5,31 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fpf_kit import Script, events_of, fight, load, volleys
+from fpf_kit import Script
+from fpf_kit import events_of
+from fpf_kit import fight
+from fpf_kit import load
+from fpf_kit import volleys
 
-from kolrami.catalog import Arc, WeaponKind
+from kolrami.catalog import Arc
+from kolrami.catalog import WeaponKind
 from kolrami.catalog.models import Weapon
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import run
-from kolrami.engine.geometry import ARC_ORDER, arc_index, arc_to, relative_bearing
-from kolrami.engine.orders import IllegalOrderError, OrderSyntaxError
+from kolrami.engine.geometry import ARC_ORDER
+from kolrami.engine.geometry import arc_index
+from kolrami.engine.geometry import arc_to
+from kolrami.engine.geometry import relative_bearing
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import OrderSyntaxError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates
-from kolrami.rules.fpf.orders import OrdersDecision, ReactionDecision, ReactionOrder
+from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.fpf.orders import ReactionDecision
+from kolrami.rules.fpf.orders import ReactionOrder
 from kolrami.rules.registry import parse_order
-from kolrami.rules.sandbox import place, sandbox
+from kolrami.rules.sandbox import place
+from kolrami.rules.sandbox import sandbox
 from kolrami.scenarios.models import Masking
 from scene_kit import place_all
 

@@ -6,14 +6,20 @@ from __future__ import annotations
 import math
 
 import pytest
-from fpf_kit import activations, events_of, fight, load, moved
+from fpf_kit import activations
+from fpf_kit import events_of
+from fpf_kit import fight
+from fpf_kit import load
+from fpf_kit import moved
 
 from kolrami.engine.battle import Battle
 from kolrami.engine.geometry import advance
 from kolrami.rules import events as ev
-from kolrami.rules.fpf.repairs import apply_repair, damaged_items
+from kolrami.rules.fpf.repairs import apply_repair
+from kolrami.rules.fpf.repairs import damaged_items
 from kolrami.rules.peak import reset_ship
-from kolrami.rules.sandbox import place, sandbox
+from kolrami.rules.sandbox import place
+from kolrami.rules.sandbox import sandbox
 from kolrami.scenarios.models import Planet
 
 

@@ -10,7 +10,8 @@ from kolrami.catalog import Arc
 from kolrami.engine.battle import Battle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.fpf.damage import apply_damage
-from kolrami.rules.fpf.movement import speed_limits, verify_maneuver
+from kolrami.rules.fpf.movement import speed_limits
+from kolrami.rules.fpf.movement import verify_maneuver
 from kolrami.rules.fpf.orders import Maneuver
 from kolrami.rules.sandbox import sandbox
 from scene_kit import place_all

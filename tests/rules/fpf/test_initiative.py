@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from fpf_kit import Script, SteadyCaptain, activations, events_of, fight, load, moved
+from fpf_kit import Script
+from fpf_kit import SteadyCaptain
+from fpf_kit import activations
+from fpf_kit import events_of
+from fpf_kit import fight
+from fpf_kit import load
+from fpf_kit import moved
 
 from kolrami.captains.scripted import ScriptedCaptain
 from kolrami.catalog import Arc
@@ -16,7 +22,8 @@ from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.fpf.movement import MAX_SPEED
 from kolrami.rules.fpf.orders import ActivationDecision
-from kolrami.rules.sandbox import place, sandbox
+from kolrami.rules.sandbox import place
+from kolrami.rules.sandbox import sandbox
 
 # --- FPF-TURN ------------------------------------------------------------------------------------
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from fpf_kit import events_of, fight, load, volleys
+from fpf_kit import events_of
+from fpf_kit import fight
+from fpf_kit import load
+from fpf_kit import volleys
 
 from kolrami.engine.battle import Battle
 from kolrami.errors import InvalidInputError
 from kolrami.rules import events as ev
-from kolrami.rules.sandbox import place, sandbox
+from kolrami.rules.sandbox import place
+from kolrami.rules.sandbox import sandbox
 from kolrami.scenarios.models import Masking
 from scene_kit import place_all
 

@@ -7,7 +7,10 @@ import math
 from typing import Any
 
 import pytest
-from fpf_kit import Script, events_of, fight, moved
+from fpf_kit import Script
+from fpf_kit import events_of
+from fpf_kit import fight
+from fpf_kit import moved
 
 from kolrami.catalog import Arc
 from kolrami.engine.battle import Battle
@@ -15,9 +18,14 @@ from kolrami.engine.driver import run
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
-from kolrami.rules.fpf.movement import formation_limits, movers, speed_limits, verify_maneuver
-from kolrami.rules.fpf.orders import Maneuver, OrdersDecision
-from kolrami.rules.sandbox import place, sandbox
+from kolrami.rules.fpf.movement import formation_limits
+from kolrami.rules.fpf.movement import movers
+from kolrami.rules.fpf.movement import speed_limits
+from kolrami.rules.fpf.movement import verify_maneuver
+from kolrami.rules.fpf.orders import Maneuver
+from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.sandbox import place
+from kolrami.rules.sandbox import sandbox
 from kolrami.scenarios.models import Movement
 from scene_kit import place_all
 

@@ -8,7 +8,11 @@ import math
 from importlib import resources
 
 import pytest
-from fpf_kit import events_of, fight, load, moved, volleys
+from fpf_kit import events_of
+from fpf_kit import fight
+from fpf_kit import load
+from fpf_kit import moved
+from fpf_kit import volleys
 
 from kolrami.catalog import Arc
 from kolrami.engine.battle import Battle
@@ -16,9 +20,14 @@ from kolrami.engine.orders import IllegalOrderError
 from kolrami.errors import InvalidInputError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
-from kolrami.rules.registry import describe, select, unwritten_options
-from kolrami.rules.sandbox import place, sandbox
-from kolrami.scenarios.models import Masking, Nebula, parse_scenario
+from kolrami.rules.registry import describe
+from kolrami.rules.registry import select
+from kolrami.rules.registry import unwritten_options
+from kolrami.rules.sandbox import place
+from kolrami.rules.sandbox import sandbox
+from kolrami.scenarios.models import Masking
+from kolrami.scenarios.models import Nebula
+from kolrami.scenarios.models import parse_scenario
 from scene_kit import place_all
 
 R3 = math.sqrt(3) / 2

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import pytest
-from fpf_kit import Script, events_of, fight, moved
+from fpf_kit import Script
+from fpf_kit import events_of
+from fpf_kit import fight
+from fpf_kit import moved
 
-from kolrami.catalog import Arc, WeaponKind
+from kolrami.catalog import Arc
+from kolrami.catalog import WeaponKind
 from kolrami.engine.battle import Battle
 from kolrami.engine.driver import run
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import apply_damage
-from kolrami.rules.fpf.orders import OrdersDecision, RepairDecision
-from kolrami.rules.sandbox import place, sandbox
+from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.fpf.orders import RepairDecision
+from kolrami.rules.sandbox import place
+from kolrami.rules.sandbox import sandbox
 from scene_kit import place_all
 
 

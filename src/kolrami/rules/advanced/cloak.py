@@ -23,19 +23,26 @@ from kolrami.engine.battle import other
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import combat
 from kolrami.rules.advanced import events as ae
-from kolrami.rules.advanced.checks import Check, Outcome, check, judge
+from kolrami.rules.advanced.checks import Check
+from kolrami.rules.advanced.checks import Outcome
+from kolrami.rules.advanced.checks import check
+from kolrami.rules.advanced.checks import judge
 from kolrami.rules.advanced.geometry import facing_toward
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
-from kolrami.rules.advanced.orders import DecloakDecision, DecloakOrder
+from kolrami.rules.advanced.orders import DecloakDecision
+from kolrami.rules.advanced.orders import DecloakOrder
 from kolrami.rules.advanced.state import state_of
 from kolrami.rules.advanced.terrain_events import terrain_check
-from kolrami.rules.steps import Asked, Call, Each
+from kolrami.rules.steps import Asked
+from kolrami.rules.steps import Call
+from kolrami.rules.steps import Each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.driver import Step
-    from kolrami.rules.advanced.state import AdvancedState, AdvShip
+    from kolrami.rules.advanced.state import AdvancedState
+    from kolrami.rules.advanced.state import AdvShip
 
 CLOAK_CLAUSES = (
     "ADV-CLOAK-01",

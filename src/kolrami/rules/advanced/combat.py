@@ -9,25 +9,35 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from kolrami.catalog.advanced import AdvLocation, AdvWeapon, AdvWeaponKind
+from kolrami.catalog.advanced import AdvLocation
+from kolrami.catalog.advanced import AdvWeapon
+from kolrami.catalog.advanced import AdvWeaponKind
 from kolrami.catalog.models import Arc
 from kolrami.engine import events as ev
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import events as ae
-from kolrami.rules.advanced.checks import Outcome, check
-from kolrami.rules.advanced.geometry import bearing_to, facing_toward, weapon_bears
-from kolrami.rules.advanced.officers import casualties_from, lose_lock, shake, take_casualties
-from kolrami.rules.advanced.orders import (
-    Attack,
-    AttackDecision,
-    AttackOrder,
-    EvadeDecision,
-    EvadeOrder,
-    dispersal_point,
-    mine_target,
-)
-from kolrami.rules.advanced.power import absorb, cut_power
-from kolrami.rules.advanced.state import ROLES, SHAKEN_LIMIT, AdvancedState, AdvShip
+from kolrami.rules.advanced.checks import Outcome
+from kolrami.rules.advanced.checks import check
+from kolrami.rules.advanced.geometry import bearing_to
+from kolrami.rules.advanced.geometry import facing_toward
+from kolrami.rules.advanced.geometry import weapon_bears
+from kolrami.rules.advanced.officers import casualties_from
+from kolrami.rules.advanced.officers import lose_lock
+from kolrami.rules.advanced.officers import shake
+from kolrami.rules.advanced.officers import take_casualties
+from kolrami.rules.advanced.orders import Attack
+from kolrami.rules.advanced.orders import AttackDecision
+from kolrami.rules.advanced.orders import AttackOrder
+from kolrami.rules.advanced.orders import EvadeDecision
+from kolrami.rules.advanced.orders import EvadeOrder
+from kolrami.rules.advanced.orders import dispersal_point
+from kolrami.rules.advanced.orders import mine_target
+from kolrami.rules.advanced.power import absorb
+from kolrami.rules.advanced.power import cut_power
+from kolrami.rules.advanced.state import ROLES
+from kolrami.rules.advanced.state import SHAKEN_LIMIT
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import AdvShip
 from kolrami.rules.module import rules_of
 from kolrami.rules.steps import one_each
 

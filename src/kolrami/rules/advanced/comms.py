@@ -23,12 +23,19 @@ from kolrami.engine.battle import other
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.checks import check
-from kolrami.rules.advanced.field_events import ChannelOpen, JamTried, comms_of, probes_of
-from kolrami.rules.advanced.field_orders import JamDecision, JamOrder
+from kolrami.rules.advanced.field_events import ChannelOpen
+from kolrami.rules.advanced.field_events import JamTried
+from kolrami.rules.advanced.field_events import comms_of
+from kolrami.rules.advanced.field_events import probes_of
+from kolrami.rules.advanced.field_orders import JamDecision
+from kolrami.rules.advanced.field_orders import JamOrder
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import SHARED_CODES
-from kolrami.rules.advanced.state import by_order, on_decision, state_of
-from kolrami.rules.steps import Asked, Each
+from kolrami.rules.advanced.state import by_order
+from kolrami.rules.advanced.state import on_decision
+from kolrami.rules.advanced.state import state_of
+from kolrami.rules.steps import Asked
+from kolrami.rules.steps import Each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle

@@ -17,56 +17,64 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from kolrami.catalog.advanced import AdvWeapon, advanced_pack
+from kolrami.catalog.advanced import AdvWeapon
+from kolrami.catalog.advanced import advanced_pack
 from kolrami.engine import events as ev
-from kolrami.engine.battle import Battle, other
-from kolrami.engine.driver import HALT, Step
-from kolrami.engine.orders import Decision, IllegalOrderError, Order
+from kolrami.engine.battle import Battle
+from kolrami.engine.battle import other
+from kolrami.engine.driver import HALT
+from kolrami.engine.driver import Step
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import Order
 from kolrami.errors import InvalidInputError
-from kolrami.rules.advanced import combat, officers, power
+from kolrami.rules.advanced import combat
 from kolrami.rules.advanced import events as ae
-from kolrami.rules.advanced.combat import verify_attacks, verify_evasions
-from kolrami.rules.advanced.modules import (
-    NO_CLOAKS,
-    PART_ONE,
-    TO_HIT_BANDS,
-    AdvancedModule,
-    AdvancedRules,
-    AfterMove,
-)
-from kolrami.rules.advanced.officers import verify_bonus, verify_locks
-from kolrami.rules.advanced.orders import (
-    AttackDecision,
-    AttackOrder,
-    BonusDecision,
-    BonusOrder,
-    EvadeDecision,
-    EvadeOrder,
-    LockDecision,
-    LockOrder,
-    MoveDecision,
-    MoveOrder,
-    PowerDecision,
-    PowerOrder,
-    ShieldDecision,
-    ShieldOrder,
-)
+from kolrami.rules.advanced import officers
+from kolrami.rules.advanced import power
+from kolrami.rules.advanced.combat import verify_attacks
+from kolrami.rules.advanced.combat import verify_evasions
+from kolrami.rules.advanced.modules import NO_CLOAKS
+from kolrami.rules.advanced.modules import PART_ONE
+from kolrami.rules.advanced.modules import TO_HIT_BANDS
+from kolrami.rules.advanced.modules import AdvancedModule
+from kolrami.rules.advanced.modules import AdvancedRules
+from kolrami.rules.advanced.modules import AfterMove
+from kolrami.rules.advanced.officers import verify_bonus
+from kolrami.rules.advanced.officers import verify_locks
+from kolrami.rules.advanced.orders import AttackDecision
+from kolrami.rules.advanced.orders import AttackOrder
+from kolrami.rules.advanced.orders import BonusDecision
+from kolrami.rules.advanced.orders import BonusOrder
+from kolrami.rules.advanced.orders import EvadeDecision
+from kolrami.rules.advanced.orders import EvadeOrder
+from kolrami.rules.advanced.orders import LockDecision
+from kolrami.rules.advanced.orders import LockOrder
+from kolrami.rules.advanced.orders import MoveDecision
+from kolrami.rules.advanced.orders import MoveOrder
+from kolrami.rules.advanced.orders import PowerDecision
+from kolrami.rules.advanced.orders import PowerOrder
+from kolrami.rules.advanced.orders import ShieldDecision
+from kolrami.rules.advanced.orders import ShieldOrder
 from kolrami.rules.advanced.power import verify_power
-from kolrami.rules.advanced.state import (
-    KEY,
-    PHASES,
-    AdvancedState,
-    AdvShip,
-    allowance,
-    on_state,
-    setup,
-    state_of,
-)
+from kolrami.rules.advanced.state import KEY
+from kolrami.rules.advanced.state import PHASES
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import AdvShip
+from kolrami.rules.advanced.state import allowance
+from kolrami.rules.advanced.state import on_state
+from kolrami.rules.advanced.state import setup
+from kolrami.rules.advanced.state import state_of
 from kolrami.rules.advanced.terrain import seen_scenario
 from kolrami.rules.advanced.view import AdvancedView
 from kolrami.rules.fpf.movement import move_single
 from kolrami.rules.fpf.orders import Maneuver
-from kolrami.rules.steps import Asked, Call, Each, PhaseQuestion, expect, one_each
+from kolrami.rules.steps import Asked
+from kolrami.rules.steps import Call
+from kolrami.rules.steps import Each
+from kolrami.rules.steps import PhaseQuestion
+from kolrami.rules.steps import expect
+from kolrami.rules.steps import one_each
 from kolrami.scenarios.models import Scenario
 
 #: Bump whenever a change can alter an advanced battle's outcome for the same inputs.

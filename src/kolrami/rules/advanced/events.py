@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
+from typing import ClassVar
 
-from kolrami.engine.events import Change, Event
+from kolrami.engine.events import Change
+from kolrami.engine.events import Event
 from kolrami.rules.changes import Sets
 
 if TYPE_CHECKING:

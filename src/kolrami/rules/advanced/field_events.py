@@ -7,11 +7,17 @@ facts; the other events record the rolls that led to them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import dataclass
+from dataclasses import field
+from typing import TYPE_CHECKING
+from typing import ClassVar
 
-from kolrami.engine.events import Change, Event
-from kolrami.rules.advanced.state import AdvancedState, AdvSets, kept, state_of
+from kolrami.engine.events import Change
+from kolrami.engine.events import Event
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import AdvSets
+from kolrami.rules.advanced.state import kept
+from kolrami.rules.advanced.state import state_of
 from kolrami.rules.changes import Sets
 
 if TYPE_CHECKING:

@@ -16,8 +16,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kolrami.engine.orders import GameDecision, GameOrder
-from kolrami.rules.order_text import Listed, groups, listed
+from kolrami.engine.orders import GameDecision
+from kolrami.engine.orders import GameOrder
+from kolrami.rules.order_text import Listed
+from kolrami.rules.order_text import groups
+from kolrami.rules.order_text import listed
 
 #: The web actions by their letter.
 WEB_ACTIONS = {

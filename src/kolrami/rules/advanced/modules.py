@@ -11,10 +11,13 @@ core policy by defining it again and the core never asks "is option X on?".
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
+from typing import ClassVar
 
 from kolrami.catalog.advanced import AdvWeapon
-from kolrami.engine.binder import Rules, hook, policy
+from kolrami.engine.binder import Rules
+from kolrami.engine.binder import hook
+from kolrami.engine.binder import policy
 from kolrami.engine.driver import Step
 from kolrami.rules.advanced.state import state_of
 from kolrami.rules.module import RuleModule
@@ -24,7 +27,8 @@ if TYPE_CHECKING:
     from kolrami.engine.orders import Decision
     from kolrami.rules.advanced.checks import Check
     from kolrami.rules.advanced.orders import Attack
-    from kolrami.rules.advanced.state import AdvancedState, AdvShip
+    from kolrami.rules.advanced.state import AdvancedState
+    from kolrami.rules.advanced.state import AdvShip
 
 
 #: The catalogue clauses the core advanced module implements (part 1 of the advanced game).

@@ -10,28 +10,22 @@ from typing import TYPE_CHECKING
 
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import events as ae
-from kolrami.rules.advanced.checks import (
-    REPLACEMENT_BASE,
-    Outcome,
-    check,
-    roll_rating,
-)
-from kolrami.rules.advanced.orders import (
-    BonusDecision,
-    BonusOrder,
-    LockDecision,
-    LockOrder,
-    search_facing,
-)
-from kolrami.rules.advanced.state import (
-    ROLES,
-    SHAKEN_LIMIT,
-    SHAKEN_TURNS,
-    SKILLS,
-    AdvancedState,
-    AdvShip,
-    Officer,
-)
+from kolrami.rules.advanced.checks import REPLACEMENT_BASE
+from kolrami.rules.advanced.checks import Outcome
+from kolrami.rules.advanced.checks import check
+from kolrami.rules.advanced.checks import roll_rating
+from kolrami.rules.advanced.orders import BonusDecision
+from kolrami.rules.advanced.orders import BonusOrder
+from kolrami.rules.advanced.orders import LockDecision
+from kolrami.rules.advanced.orders import LockOrder
+from kolrami.rules.advanced.orders import search_facing
+from kolrami.rules.advanced.state import ROLES
+from kolrami.rules.advanced.state import SHAKEN_LIMIT
+from kolrami.rules.advanced.state import SHAKEN_TURNS
+from kolrami.rules.advanced.state import SKILLS
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import AdvShip
+from kolrami.rules.advanced.state import Officer
 from kolrami.rules.steps import one_each
 
 if TYPE_CHECKING:

@@ -28,8 +28,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kolrami.engine.orders import GameDecision, GameOrder
-from kolrami.rules.order_text import Listed, dotted, groups, listed, signed, whole
+from kolrami.engine.orders import GameDecision
+from kolrami.engine.orders import GameOrder
+from kolrami.rules.order_text import Listed
+from kolrami.rules.order_text import dotted
+from kolrami.rules.order_text import groups
+from kolrami.rules.order_text import listed
+from kolrami.rules.order_text import signed
+from kolrami.rules.order_text import whole
 
 
 def _non_negative(name: str, values: tuple[int, ...]) -> None:

@@ -18,12 +18,15 @@ from kolrami.catalog.advanced import FACINGS
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import events as ae
 from kolrami.rules.advanced.checks import check
-from kolrami.rules.advanced.orders import PowerDecision, PowerOrder, PowerPlan
+from kolrami.rules.advanced.orders import PowerDecision
+from kolrami.rules.advanced.orders import PowerOrder
+from kolrami.rules.advanced.orders import PowerPlan
 from kolrami.rules.steps import one_each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
-    from kolrami.rules.advanced.state import AdvancedState, AdvShip
+    from kolrami.rules.advanced.state import AdvancedState
+    from kolrami.rules.advanced.state import AdvShip
 
 
 def plan_cost(adv: AdvShip, plan: PowerPlan) -> int:

@@ -26,25 +26,28 @@ from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import combat
 from kolrami.rules.advanced.checks import check
 from kolrami.rules.advanced.cloak import LOCK_D10
-from kolrami.rules.advanced.field_events import (
-    Probe,
-    ProbeFiredAt,
-    ProbeIntercepted,
-    ProbeLaunched,
-    ProbeLinked,
-    ProbeSensed,
-    comms_of,
-    probes_of,
-)
-from kolrami.rules.advanced.field_orders import ProbeDecision, ProbeOrder
+from kolrami.rules.advanced.field_events import Probe
+from kolrami.rules.advanced.field_events import ProbeFiredAt
+from kolrami.rules.advanced.field_events import ProbeIntercepted
+from kolrami.rules.advanced.field_events import ProbeLaunched
+from kolrami.rules.advanced.field_events import ProbeLinked
+from kolrami.rules.advanced.field_events import ProbeSensed
+from kolrami.rules.advanced.field_events import comms_of
+from kolrami.rules.advanced.field_events import probes_of
+from kolrami.rules.advanced.field_orders import ProbeDecision
+from kolrami.rules.advanced.field_orders import ProbeOrder
 from kolrami.rules.advanced.modules import AdvancedModule
-from kolrami.rules.advanced.state import by_order, state_of
-from kolrami.rules.steps import Asked, Call, Each
+from kolrami.rules.advanced.state import by_order
+from kolrami.rules.advanced.state import state_of
+from kolrami.rules.steps import Asked
+from kolrami.rules.steps import Call
+from kolrami.rules.steps import Each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.driver import Step
-    from kolrami.rules.advanced.state import AdvancedState, AdvShip
+    from kolrami.rules.advanced.state import AdvancedState
+    from kolrami.rules.advanced.state import AdvShip
 
 PROBE_CLAUSES = (
     "ADV-PROBE-01",

@@ -8,23 +8,29 @@ captains read it through `BattleView.advanced()`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass
+from dataclasses import field
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import TypeVar
 
-from kolrami.catalog.advanced import FACINGS, AdvancedPack, AdvancedSheet, Species
+from kolrami.catalog.advanced import FACINGS
+from kolrami.catalog.advanced import AdvancedPack
+from kolrami.catalog.advanced import AdvancedSheet
+from kolrami.catalog.advanced import Species
 from kolrami.rules.advanced import events as ae
-from kolrami.rules.advanced.checks import (
-    OFFICER_BASE,
-    Outcome,
-    assign_by_strength,
-    casualty_penalty,
-    roll_rating,
-)
-from kolrami.rules.advanced.orders import Attack, PowerPlan
+from kolrami.rules.advanced.checks import OFFICER_BASE
+from kolrami.rules.advanced.checks import Outcome
+from kolrami.rules.advanced.checks import assign_by_strength
+from kolrami.rules.advanced.checks import casualty_penalty
+from kolrami.rules.advanced.checks import roll_rating
+from kolrami.rules.advanced.orders import Attack
+from kolrami.rules.advanced.orders import PowerPlan
 from kolrami.rules.changes import Sets
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle, ShipState
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import ShipState
     from kolrami.rules.advanced.modules import AdvancedRules
 
 KEY = "advanced"

@@ -43,25 +43,31 @@ from typing import TYPE_CHECKING
 
 from kolrami.engine.battle import other
 from kolrami.engine.orders import IllegalOrderError
-from kolrami.rules.advanced import bases, boarding, engines, tractor
+from kolrami.rules.advanced import bases
+from kolrami.rules.advanced import boarding
+from kolrami.rules.advanced import engines
 from kolrami.rules.advanced import tactics_events as te
-from kolrami.rules.advanced.checks import OFFICER_BASE, roll_rating
+from kolrami.rules.advanced import tractor
+from kolrami.rules.advanced.checks import OFFICER_BASE
+from kolrami.rules.advanced.checks import roll_rating
 from kolrami.rules.advanced.geometry import facing_toward
-from kolrami.rules.advanced.modules import WARP_FACTOR_HEXES, AdvancedModule
-from kolrami.rules.advanced.orders import (
-    TacticsDecision,
-    TacticsOrder,
-    action_ship,
-    action_verb,
-)
-from kolrami.rules.advanced.state import on_decision, state_of
+from kolrami.rules.advanced.modules import WARP_FACTOR_HEXES
+from kolrami.rules.advanced.modules import AdvancedModule
+from kolrami.rules.advanced.orders import TacticsDecision
+from kolrami.rules.advanced.orders import TacticsOrder
+from kolrami.rules.advanced.orders import action_ship
+from kolrami.rules.advanced.orders import action_verb
+from kolrami.rules.advanced.state import on_decision
+from kolrami.rules.advanced.state import state_of
 from kolrami.rules.module import rules_of
-from kolrami.rules.steps import Asked, Each
+from kolrami.rules.steps import Asked
+from kolrami.rules.steps import Each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.driver import Step
-    from kolrami.rules.advanced.state import AdvancedState, AdvShip
+    from kolrami.rules.advanced.state import AdvancedState
+    from kolrami.rules.advanced.state import AdvShip
 
 TACTICS_CLAUSES = (
     "ADV-TRAC-01",

@@ -9,11 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
+from typing import ClassVar
 
-from kolrami.engine.events import Change, Event
+from kolrami.engine.events import Change
+from kolrami.engine.events import Event
 from kolrami.rules.advanced.checks import check
-from kolrami.rules.advanced.state import AdvSets, AdvShip, Surroundings, state_of
+from kolrami.rules.advanced.state import AdvSets
+from kolrami.rules.advanced.state import AdvShip
+from kolrami.rules.advanced.state import Surroundings
+from kolrami.rules.advanced.state import state_of
 from kolrami.rules.changes import Sets
 
 if TYPE_CHECKING:

@@ -13,14 +13,25 @@ from typing import TYPE_CHECKING
 
 from kolrami.catalog.advanced import AdvancedSheet
 from kolrami.engine.orders import IllegalOrderError
-from kolrami.rules.advanced import combat, officers, power
-from kolrami.rules.advanced.field_events import Probe, Web, comms_of, probes_of, webs_of
-from kolrami.rules.advanced.orders import Attack, PowerPlan
-from kolrami.rules.advanced.state import AdvancedState, AdvShip, allowance, state_of
+from kolrami.rules.advanced import combat
+from kolrami.rules.advanced import officers
+from kolrami.rules.advanced import power
+from kolrami.rules.advanced.field_events import Probe
+from kolrami.rules.advanced.field_events import Web
+from kolrami.rules.advanced.field_events import comms_of
+from kolrami.rules.advanced.field_events import probes_of
+from kolrami.rules.advanced.field_events import webs_of
+from kolrami.rules.advanced.orders import Attack
+from kolrami.rules.advanced.orders import PowerPlan
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import AdvShip
+from kolrami.rules.advanced.state import allowance
+from kolrami.rules.advanced.state import state_of
 from kolrami.rules.advanced.tactics_events import TacticsState
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle, ShipState
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import ShipState
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,34 +18,38 @@ from typing import TYPE_CHECKING
 
 from kolrami.engine import events as ev
 from kolrami.engine.battle import other
-from kolrami.engine.geometry import _COS, _SIN
+from kolrami.engine.geometry import _COS
+from kolrami.engine.geometry import _SIN
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules.advanced import tractor
 from kolrami.rules.advanced.checks import check
-from kolrami.rules.advanced.field_events import (
-    CounterTractor,
-    Web,
-    WebBusy,
-    WebCast,
-    WebChanged,
-    WebReleased,
-    WebSqueezed,
-    WebTowed,
-    WebWoven,
-    comms_of,
-    webs_of,
-)
-from kolrami.rules.advanced.field_orders import WebDecision, WebOrder
+from kolrami.rules.advanced.field_events import CounterTractor
+from kolrami.rules.advanced.field_events import Web
+from kolrami.rules.advanced.field_events import WebBusy
+from kolrami.rules.advanced.field_events import WebCast
+from kolrami.rules.advanced.field_events import WebChanged
+from kolrami.rules.advanced.field_events import WebReleased
+from kolrami.rules.advanced.field_events import WebSqueezed
+from kolrami.rules.advanced.field_events import WebTowed
+from kolrami.rules.advanced.field_events import WebWoven
+from kolrami.rules.advanced.field_events import comms_of
+from kolrami.rules.advanced.field_events import webs_of
+from kolrami.rules.advanced.field_orders import WebDecision
+from kolrami.rules.advanced.field_orders import WebOrder
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
-from kolrami.rules.advanced.state import by_order, on_decision, state_of
+from kolrami.rules.advanced.state import by_order
+from kolrami.rules.advanced.state import on_decision
+from kolrami.rules.advanced.state import state_of
 from kolrami.rules.module import rules_of
-from kolrami.rules.steps import Asked, Each
+from kolrami.rules.steps import Asked
+from kolrami.rules.steps import Each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.driver import Step
-    from kolrami.rules.advanced.state import AdvancedState, AdvShip
+    from kolrami.rules.advanced.state import AdvancedState
+    from kolrami.rules.advanced.state import AdvShip
 
 WEB_CLAUSES = (
     "ADV-WEB-01",

@@ -3,7 +3,8 @@ repairs, masking and the optional rules."""
 
 from __future__ import annotations
 
-from kolrami.scenarios.models import Masking, Scenario
+from kolrami.scenarios.models import Masking
+from kolrami.scenarios.models import Scenario
 
 CORE_MODULES = ("fpf-turn", "fpf-repairs", "fpf-initiative", "fpf-damage", "cards")
 

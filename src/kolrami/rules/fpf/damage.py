@@ -4,16 +4,23 @@ the exact odds take them from, so simulation and calculation cannot drift apart.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
+from typing import Final
 
-from kolrami.catalog.models import Arc, HitLocations, Location, WeaponKind
+from kolrami.catalog.models import Arc
+from kolrami.catalog.models import HitLocations
+from kolrami.catalog.models import Location
+from kolrami.catalog.models import WeaponKind
 from kolrami.engine.binder import Rules
 from kolrami.rules import events as ev
-from kolrami.rules.fpf.masking import MaskingNone, MaskingStationary
-from kolrami.rules.module import RuleModule, Ruleset
+from kolrami.rules.fpf.masking import MaskingNone
+from kolrami.rules.fpf.masking import MaskingStationary
+from kolrami.rules.module import RuleModule
+from kolrami.rules.module import Ruleset
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle, ShipState
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import ShipState
 from kolrami.errors import InvalidInputError
 
 #: (the class as a module constant: compiled, a class of a plain Python module is looked up in

@@ -5,24 +5,28 @@ from __future__ import annotations
 import math
 from collections.abc import Collection
 from collections.abc import Set as AbstractSet
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
+from typing import Final
 
-from kolrami.catalog.models import Arc, WeaponKind
-from kolrami.engine.battle import Lock, ShipState, any_working
-from kolrami.engine.geometry import arc_to, segment_hits_circle
+from kolrami.catalog.models import Arc
+from kolrami.catalog.models import WeaponKind
+from kolrami.engine.battle import Lock
+from kolrami.engine.battle import ShipState
+from kolrami.engine.battle import any_working
+from kolrami.engine.geometry import arc_to
+from kolrami.engine.geometry import segment_hits_circle
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
-from kolrami.rules.fpf.damage import (
-    AUTO_FAIL,
-    AUTO_PENETRATE,
-    FPF_PENETRATION,
-    MASK_BASES,
-    MASK_NONE,
-    apply_damage,
-    natives,
-    rules_in,
-)
-from kolrami.rules.fpf.masking import bases_clear, escorts
+from kolrami.rules.fpf.damage import AUTO_FAIL
+from kolrami.rules.fpf.damage import AUTO_PENETRATE
+from kolrami.rules.fpf.damage import FPF_PENETRATION
+from kolrami.rules.fpf.damage import MASK_BASES
+from kolrami.rules.fpf.damage import MASK_NONE
+from kolrami.rules.fpf.damage import apply_damage
+from kolrami.rules.fpf.damage import natives
+from kolrami.rules.fpf.damage import rules_in
+from kolrami.rules.fpf.masking import bases_clear
+from kolrami.rules.fpf.masking import escorts
 from kolrami.rules.fpf.orders import FireTarget
 from kolrami.rules.module import Ruleset
 
@@ -39,7 +43,8 @@ _FIRE_DECLARED: Final = ev.FireDeclared
 _VOLLEY_FIRED: Final = ev.VolleyFired
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle, SquadronState
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import SquadronState
 
 
 def verify_targets(

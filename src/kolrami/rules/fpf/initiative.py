@@ -4,37 +4,40 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
+from typing import Final
 
 from kolrami.catalog.models import Arc
 from kolrami.engine.driver import Step
 from kolrami.engine.geometry import arc_to
-from kolrami.engine.orders import Decision, IllegalOrderError, Order
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import Order
 from kolrami.rules import events as ev
-from kolrami.rules.fpf.damage import battle_over, rules_in
-from kolrami.rules.fpf.fire import declare, firers, verify_targets
-from kolrami.rules.fpf.movement import (
-    keep_pace,
-    move_formation,
-    move_single,
-    movers,
-    verify_maneuver,
-)
-from kolrami.rules.fpf.orders import (
-    ActivateOrder,
-    ActivationDecision,
-    InitiativeDecision,
-    InitiativeOrder,
-    Maneuver,
-    OrdersDecision,
-    ReactionDecision,
-    ReactionOrder,
-    SquadronOrder,
-)
+from kolrami.rules.fpf.damage import battle_over
+from kolrami.rules.fpf.damage import rules_in
+from kolrami.rules.fpf.fire import declare
+from kolrami.rules.fpf.fire import firers
+from kolrami.rules.fpf.fire import verify_targets
+from kolrami.rules.fpf.movement import keep_pace
+from kolrami.rules.fpf.movement import move_formation
+from kolrami.rules.fpf.movement import move_single
+from kolrami.rules.fpf.movement import movers
+from kolrami.rules.fpf.movement import verify_maneuver
+from kolrami.rules.fpf.orders import ActivateOrder
+from kolrami.rules.fpf.orders import ActivationDecision
+from kolrami.rules.fpf.orders import InitiativeDecision
+from kolrami.rules.fpf.orders import InitiativeOrder
+from kolrami.rules.fpf.orders import Maneuver
+from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.fpf.orders import ReactionDecision
+from kolrami.rules.fpf.orders import ReactionOrder
+from kolrami.rules.fpf.orders import SquadronOrder
 from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle, SquadronState
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import SquadronState
 
 
 # Decisions are immutable values, and the same ones come up again and again (a squadron with the

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
+from typing import Final
 
 from kolrami.engine.geometry import segment_hits_circle
 from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle, ShipState
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import ShipState
 
 
 #: Where `escorts` keeps a battle's non-combatant escorts, worked out once (`battle.extensions`).

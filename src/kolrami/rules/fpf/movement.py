@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
+from typing import Final
 
-from kolrami.engine.battle import Battle, ShipState, SquadronState
-from kolrami.engine.geometry import HEADINGS, Trail, advance, entry_distance
+from kolrami.engine.battle import Battle
+from kolrami.engine.battle import ShipState
+from kolrami.engine.battle import SquadronState
+from kolrami.engine.geometry import HEADINGS
+from kolrami.engine.geometry import Trail
+from kolrami.engine.geometry import advance
+from kolrami.engine.geometry import entry_distance
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import rules_in
@@ -14,7 +20,8 @@ from kolrami.rules.fpf.fire import resolve_locks
 from kolrami.rules.fpf.orders import Maneuver
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle, ShipState
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import ShipState
 
 
 def verify_maneuver(

@@ -11,10 +11,12 @@ from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.fpf.orders import Maneuver
-from kolrami.rules.module import RuleModule, rules_of
+from kolrami.rules.module import RuleModule
+from kolrami.rules.module import rules_of
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle, ShipState
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import ShipState
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,8 +22,12 @@ import re
 from dataclasses import dataclass
 
 from kolrami.catalog.models import Arc
-from kolrami.engine.orders import GameDecision, GameOrder, OrderSyntaxError
-from kolrami.rules.order_text import listed, matches, signed
+from kolrami.engine.orders import GameDecision
+from kolrami.engine.orders import GameOrder
+from kolrami.engine.orders import OrderSyntaxError
+from kolrami.rules.order_text import listed
+from kolrami.rules.order_text import matches
+from kolrami.rules.order_text import signed
 
 
 @dataclass(frozen=True, slots=True)

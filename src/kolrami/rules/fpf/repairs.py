@@ -4,19 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
+from typing import Final
 
 from kolrami.catalog.models import WeaponKind
 from kolrami.engine.driver import Step
-from kolrami.engine.orders import Decision, IllegalOrderError, Order
+from kolrami.engine.orders import Decision
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import Order
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import rules_in
-from kolrami.rules.fpf.orders import RepairDecision, RepairOrder
-from kolrami.rules.module import RuleModule, Ruleset
-from kolrami.rules.steps import Call, Each, Question
+from kolrami.rules.fpf.orders import RepairDecision
+from kolrami.rules.fpf.orders import RepairOrder
+from kolrami.rules.module import RuleModule
+from kolrami.rules.module import Ruleset
+from kolrami.rules.steps import Call
+from kolrami.rules.steps import Each
+from kolrami.rules.steps import Question
 
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle, ShipState
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import ShipState
 
 
 # A decision is an immutable value, and the same one comes up turn after turn while the damage

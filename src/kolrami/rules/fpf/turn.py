@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
+from typing import Final
 
 from kolrami.engine import events as ev
-from kolrami.engine.driver import HALT, Step
+from kolrami.engine.driver import HALT
+from kolrami.engine.driver import Step
 from kolrami.engine.orders import Decision
 from kolrami.rules.fpf.view import BattleView
-from kolrami.rules.module import DECISION_HOOKS, Phase, RuleModule, rules_of
-from kolrami.rules.steps import Call, Hooks
+from kolrami.rules.module import DECISION_HOOKS
+from kolrami.rules.module import Phase
+from kolrami.rules.module import RuleModule
+from kolrami.rules.module import rules_of
+from kolrami.rules.steps import Call
+from kolrami.rules.steps import Hooks
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle

@@ -7,19 +7,27 @@ has its own generator.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
+from typing import cast
 
 from kolrami.engine import driver
-from kolrami.engine.chance import Dice, derive_seed
-from kolrami.engine.orders import IllegalOrderError, Order
-from kolrami.engine.view import ShipView, Snapshots, SquadronView
-from kolrami.rules.fpf import fire, movement
-from kolrami.rules.module import Capability, rules_of
+from kolrami.engine.chance import Dice
+from kolrami.engine.chance import derive_seed
+from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.orders import Order
+from kolrami.engine.view import ShipView
+from kolrami.engine.view import Snapshots
+from kolrami.engine.view import SquadronView
+from kolrami.rules.fpf import fire
+from kolrami.rules.fpf import movement
+from kolrami.rules.module import Capability
+from kolrami.rules.module import rules_of
 
 if TYPE_CHECKING:
     # (the type only: the advanced game, above FPF, makes its view through the rules'
     # `game_view` policy; pyproject's contract lists this one type-only import)
-    from kolrami.engine.battle import Battle, ShipState
+    from kolrami.engine.battle import Battle
+    from kolrami.engine.battle import ShipState
     from kolrami.rules.advanced.view import AdvancedView
     from kolrami.scenarios.models import Scenario
 

@@ -9,8 +9,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kolrami.errors import InvalidInputError
-from kolrami.tournament.models import EventOrganizerRow, EventRow
-from kolrami.tournament.repositories import Accounts, Audit, Events
+from kolrami.tournament.models import EventOrganizerRow
+from kolrami.tournament.models import EventRow
+from kolrami.tournament.repositories import Accounts
+from kolrami.tournament.repositories import Audit
+from kolrami.tournament.repositories import Events
 
 _USERNAME = re.compile(r"[A-Za-z0-9_.@-]{2,80}")
 

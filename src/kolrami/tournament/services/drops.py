@@ -5,7 +5,9 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from kolrami.errors import InvalidInputError
-from kolrami.tournament.repositories import Audit, Events, Players
+from kolrami.tournament.repositories import Audit
+from kolrami.tournament.repositories import Events
+from kolrami.tournament.repositories import Players
 
 
 def drop_player(s: Session, event_name: str | None, name: str, who: str = "organizer") -> None:

@@ -13,18 +13,22 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kolrami.errors import InvalidInputError
-from kolrami.fleet.legality import EventSettings, validate
+from kolrami.fleet.legality import EventSettings
+from kolrami.fleet.legality import validate
 from kolrami.fleet.model import Fleet
 from kolrami.tournament import core
-from kolrami.tournament.models import (
-    EventOrganizerRow,
-    EventRow,
-    GameRow,
-    ResultReportRow,
-    RoundRow,
-)
-from kolrami.tournament.names import clean_name, name_key
-from kolrami.tournament.repositories import Accounts, Audit, Events, Players, Rounds
+from kolrami.tournament.models import EventOrganizerRow
+from kolrami.tournament.models import EventRow
+from kolrami.tournament.models import GameRow
+from kolrami.tournament.models import ResultReportRow
+from kolrami.tournament.models import RoundRow
+from kolrami.tournament.names import clean_name
+from kolrami.tournament.names import name_key
+from kolrami.tournament.repositories import Accounts
+from kolrami.tournament.repositories import Audit
+from kolrami.tournament.repositories import Events
+from kolrami.tournament.repositories import Players
+from kolrami.tournament.repositories import Rounds
 from kolrami.tournament.services.pairing import pair_next_round
 from kolrami.tournament.services.standings import event_state
 

@@ -10,15 +10,24 @@ import json
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete
+from sqlalchemy import func
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kolrami.errors import InvalidInputError
-from kolrami.fleet.legality import EventSettings, validate
-from kolrami.fleet.model import Fleet, read_fleet
-from kolrami.tournament.models import EventRow, JoinRequestRow, now
-from kolrami.tournament.names import clean_name, name_key
-from kolrami.tournament.repositories import Audit, Events, Players
+from kolrami.fleet.legality import EventSettings
+from kolrami.fleet.legality import validate
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import read_fleet
+from kolrami.tournament.models import EventRow
+from kolrami.tournament.models import JoinRequestRow
+from kolrami.tournament.models import now
+from kolrami.tournament.names import clean_name
+from kolrami.tournament.names import name_key
+from kolrami.tournament.repositories import Audit
+from kolrami.tournament.repositories import Events
+from kolrami.tournament.repositories import Players
 from kolrami.tournament.services.registration import add_player
 
 #: The most requests an event keeps waiting at once: a form anyone can send must not be able

@@ -10,8 +10,11 @@ from sqlalchemy.orm import Session
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament import core
-from kolrami.tournament.models import GameRow, RoundRow
-from kolrami.tournament.repositories import Audit, Events, Rounds
+from kolrami.tournament.models import GameRow
+from kolrami.tournament.models import RoundRow
+from kolrami.tournament.repositories import Audit
+from kolrami.tournament.repositories import Events
+from kolrami.tournament.repositories import Rounds
 from kolrami.tournament.services.standings import event_state
 
 

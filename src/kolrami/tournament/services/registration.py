@@ -11,13 +11,21 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from kolrami.errors import InvalidInputError
-from kolrami.fleet.legality import EventSettings, validate
-from kolrami.fleet.model import Fleet, read_fleet
+from kolrami.fleet.legality import EventSettings
+from kolrami.fleet.legality import validate
+from kolrami.fleet.model import Fleet
+from kolrami.fleet.model import read_fleet
 from kolrami.scenarios.models import load_scenario
 from kolrami.tournament import core
-from kolrami.tournament.models import EventOrganizerRow, EventRow, PlayerRow
-from kolrami.tournament.names import clean_name, name_key
-from kolrami.tournament.repositories import Audit, Events, Players, Rounds
+from kolrami.tournament.models import EventOrganizerRow
+from kolrami.tournament.models import EventRow
+from kolrami.tournament.models import PlayerRow
+from kolrami.tournament.names import clean_name
+from kolrami.tournament.names import name_key
+from kolrami.tournament.repositories import Audit
+from kolrami.tournament.repositories import Events
+from kolrami.tournament.repositories import Players
+from kolrami.tournament.repositories import Rounds
 from kolrami.tournament.scoring import check_event_settings
 
 

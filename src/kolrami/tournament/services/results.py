@@ -6,39 +6,38 @@ disputed with their PINs (OP-14, FBS-09, FBS-10, PP-22)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, NamedTuple, cast
+from typing import Any
+from typing import NamedTuple
+from typing import cast
 
-from sqlalchemy import Table, delete, select, text
+from sqlalchemy import Table
+from sqlalchemy import delete
+from sqlalchemy import select
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from kolrami.errors import InvalidInputError
 from kolrami.rules.module import Capability
 from kolrami.tournament.database import ConflictError
-from kolrami.tournament.models import (
-    BattleLogRow,
-    CorrectionRow,
-    EventRow,
-    GameRow,
-    PlayerRow,
-    ResultReportRow,
-    now,
-)
-from kolrami.tournament.repositories import (
-    BUMPED,
-    Events,
-    Players,
-    Results,
-    Rounds,
-)
-from kolrami.tournament.scoring import (
-    ScoreCheckError,
-    capabilities_of,
-    check_fleet_points,
-    result_corrections,
-    round_ceilings,
-    score_check,
-    winner_refusal,
-)
+from kolrami.tournament.models import BattleLogRow
+from kolrami.tournament.models import CorrectionRow
+from kolrami.tournament.models import EventRow
+from kolrami.tournament.models import GameRow
+from kolrami.tournament.models import PlayerRow
+from kolrami.tournament.models import ResultReportRow
+from kolrami.tournament.models import now
+from kolrami.tournament.repositories import BUMPED
+from kolrami.tournament.repositories import Events
+from kolrami.tournament.repositories import Players
+from kolrami.tournament.repositories import Results
+from kolrami.tournament.repositories import Rounds
+from kolrami.tournament.scoring import ScoreCheckError
+from kolrami.tournament.scoring import capabilities_of
+from kolrami.tournament.scoring import check_fleet_points
+from kolrami.tournament.scoring import result_corrections
+from kolrami.tournament.scoring import round_ceilings
+from kolrami.tournament.scoring import score_check
+from kolrami.tournament.scoring import winner_refusal
 
 
 def _is_sqlite(s: Session) -> bool:

@@ -4,18 +4,23 @@ settle its ties (OP-24)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError
 from kolrami.tournament import core
-from kolrami.tournament.models import EventRow, RollOffRow
-from kolrami.tournament.repositories import Audit, Events, Players
+from kolrami.tournament.models import EventRow
+from kolrami.tournament.models import RollOffRow
+from kolrami.tournament.repositories import Audit
+from kolrami.tournament.repositories import Events
+from kolrami.tournament.repositories import Players
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,14 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
+from datetime import timedelta
 from typing import Protocol
 
 from sqlalchemy.orm import Session
 
 from kolrami.errors import InvalidInputError
-from kolrami.tournament.models import EventRow, RoundRow
-from kolrami.tournament.repositories import Audit, Events, Rounds, naive_utc
+from kolrami.tournament.models import EventRow
+from kolrami.tournament.models import RoundRow
+from kolrami.tournament.repositories import Audit
+from kolrami.tournament.repositories import Events
+from kolrami.tournament.repositories import Rounds
+from kolrami.tournament.repositories import naive_utc
 
 #: The most minutes the organizer may add in one go (a round of 60 plus this is a long night).
 MAX_ADDED_MINUTES = 120

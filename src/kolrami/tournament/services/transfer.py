@@ -15,19 +15,19 @@ from sqlalchemy.orm import Session
 from kolrami.errors import InvalidInputError
 from kolrami.tournament import core
 from kolrami.tournament.export_file import checked
-from kolrami.tournament.models import (
-    CorrectionRow,
-    EventRow,
-    GameRow,
-    PlayerRow,
-    RollOffRow,
-    RoundRow,
-    now,
-)
+from kolrami.tournament.models import CorrectionRow
+from kolrami.tournament.models import EventRow
+from kolrami.tournament.models import GameRow
+from kolrami.tournament.models import PlayerRow
+from kolrami.tournament.models import RollOffRow
+from kolrami.tournament.models import RoundRow
+from kolrami.tournament.models import now
 from kolrami.tournament.names import name_key
-from kolrami.tournament.repositories import Audit, Events
+from kolrami.tournament.repositories import Audit
+from kolrami.tournament.repositories import Events
 from kolrami.tournament.services.pairing import games
-from kolrami.tournament.services.registration import fleets, settings
+from kolrami.tournament.services.registration import fleets
+from kolrami.tournament.services.registration import settings
 from kolrami.tournament.services.standings import event_state
 
 

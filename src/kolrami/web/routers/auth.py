@@ -6,27 +6,35 @@ from __future__ import annotations
 
 import functools
 import secrets
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi import APIRouter
+from fastapi import Form
+from fastapi import HTTPException
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.responses import RedirectResponse
+from fastapi.responses import Response
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament.store import SESSION_LIFETIME
-from kolrami.web.deps import (
-    SESSION_KEY,
-    Line,
-    Organizer,
-    OrganizerDep,
-    client_key,
-    current_organizer,
-    render,
-    safe_next,
-    session_token,
-    web,
-)
-from kolrami.web.security import MIN_PASSWORD, hash_secret, new_token, verify_secret, wait_text
+from kolrami.web.deps import SESSION_KEY
+from kolrami.web.deps import Line
+from kolrami.web.deps import Organizer
+from kolrami.web.deps import OrganizerDep
+from kolrami.web.deps import client_key
+from kolrami.web.deps import current_organizer
+from kolrami.web.deps import render
+from kolrami.web.deps import safe_next
+from kolrami.web.deps import session_token
+from kolrami.web.deps import web
+from kolrami.web.security import MIN_PASSWORD
+from kolrami.web.security import hash_secret
+from kolrami.web.security import new_token
+from kolrami.web.security import verify_secret
+from kolrami.web.security import wait_text
 
 router = APIRouter(tags=["accounts"])
 SETUP_ELSEWHERE = (

@@ -9,16 +9,26 @@ PDF (kolrami.report.build_sheet). A download of a fleet that cannot be read is a
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
-from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse, PlainTextResponse, Response
+from fastapi import APIRouter
+from fastapi import Query
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.responses import PlainTextResponse
+from fastapi.responses import Response
 
 from kolrami.errors import InvalidInputError
-from kolrami.fleet.fleetx import MAX_SHARE_CHARS, dumps, share_string
-from kolrami.fleet.legality import DEFAULT_SP_LIMIT, place, validate
+from kolrami.fleet.fleetx import MAX_SHARE_CHARS
+from kolrami.fleet.fleetx import dumps
+from kolrami.fleet.fleetx import share_string
+from kolrami.fleet.legality import DEFAULT_SP_LIMIT
+from kolrami.fleet.legality import place
+from kolrami.fleet.legality import validate
 from kolrami.fleet.model import Fleet
-from kolrami.report.build_sheet import render_html, render_pdf
+from kolrami.report.build_sheet import render_html
+from kolrami.report.build_sheet import render_pdf
 from kolrami.web import builder
 from kolrami.web.deps import render
 from kolrami.web.forms import from_text

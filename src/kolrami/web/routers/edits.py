@@ -9,27 +9,37 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
-from fastapi import APIRouter, File, HTTPException, Request, UploadFile
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi import APIRouter
+from fastapi import File
+from fastapi import HTTPException
+from fastapi import Request
+from fastapi import UploadFile
+from fastapi.responses import HTMLResponse
+from fastapi.responses import RedirectResponse
+from fastapi.responses import Response
 
-from kolrami.errors import InvalidInputError, file_kind, loads_json
+from kolrami.errors import InvalidInputError
+from kolrami.errors import file_kind
+from kolrami.errors import loads_json
 from kolrami.fleet.legality import EventSettings
-from kolrami.web.deps import (
-    AtCounter,
-    EventRef,
-    FleetText,
-    Line,
-    OrganizerDep,
-    OwnedEvent,
-    PlayerName,
-    current_organizer,
-    found,
-    render,
-    web,
-)
-from kolrami.web.forms import check, field_error, from_text, from_upload
+from kolrami.web.deps import AtCounter
+from kolrami.web.deps import EventRef
+from kolrami.web.deps import FleetText
+from kolrami.web.deps import Line
+from kolrami.web.deps import OrganizerDep
+from kolrami.web.deps import OwnedEvent
+from kolrami.web.deps import PlayerName
+from kolrami.web.deps import current_organizer
+from kolrami.web.deps import found
+from kolrami.web.deps import render
+from kolrami.web.deps import web
+from kolrami.web.forms import check
+from kolrami.web.forms import field_error
+from kolrami.web.forms import from_text
+from kolrami.web.forms import from_upload
 from kolrami.web.routers.organizer import _dashboard
 from kolrami.web.views import event_view
 

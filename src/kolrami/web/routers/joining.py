@@ -9,26 +9,32 @@ from __future__ import annotations
 from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, Form, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi import APIRouter
+from fastapi import Form
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.responses import RedirectResponse
+from fastapi.responses import Response
 
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import EventSettings
-from kolrami.web.deps import (
-    EventRef,
-    OrganizerDep,
-    OwnedEvent,
-    PlayerEntryForm,
-    PublicEvent,
-    ShownPin,
-    Word,
-    client_key,
-    render,
-    web,
-)
-from kolrami.web.forms import FleetForm, check
+from kolrami.web.deps import EventRef
+from kolrami.web.deps import OrganizerDep
+from kolrami.web.deps import OwnedEvent
+from kolrami.web.deps import PlayerEntryForm
+from kolrami.web.deps import PublicEvent
+from kolrami.web.deps import ShownPin
+from kolrami.web.deps import Word
+from kolrami.web.deps import client_key
+from kolrami.web.deps import render
+from kolrami.web.deps import web
+from kolrami.web.forms import FleetForm
+from kolrami.web.forms import check
 from kolrami.web.routers.organizer import event_page_ctx
-from kolrami.web.security import RateLimit, hash_pin, new_pin, wait_text
+from kolrami.web.security import RateLimit
+from kolrami.web.security import hash_pin
+from kolrami.web.security import new_pin
+from kolrami.web.security import wait_text
 from kolrami.web.views import event_view
 
 router = APIRouter(tags=["joining"])

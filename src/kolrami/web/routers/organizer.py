@@ -6,27 +6,35 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
-from fastapi import APIRouter, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
+from fastapi import APIRouter
+from fastapi import Form
+from fastapi import HTTPException
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.responses import RedirectResponse
+from fastapi.responses import Response
+from fastapi.responses import StreamingResponse
 from markupsafe import Markup
 
 from kolrami.errors import InvalidInputError
-from kolrami.fleet.legality import EventSettings, validate
+from kolrami.fleet.legality import EventSettings
+from kolrami.fleet.legality import validate
 from kolrami.report.build_sheet import render_pdf
 from kolrami.report.tournament_sheets import event_sheets
-from kolrami.web.deps import (
-    MAX_ID,
-    EventRef,
-    Line,
-    OrganizerDep,
-    OwnedEvent,
-    Word,
-    render,
-    web,
-)
-from kolrami.web.forms import START_ROWS, field_error, whole_number
+from kolrami.web.deps import MAX_ID
+from kolrami.web.deps import EventRef
+from kolrami.web.deps import Line
+from kolrami.web.deps import OrganizerDep
+from kolrami.web.deps import OwnedEvent
+from kolrami.web.deps import Word
+from kolrami.web.deps import render
+from kolrami.web.deps import web
+from kolrami.web.forms import START_ROWS
+from kolrami.web.forms import field_error
+from kolrami.web.forms import whole_number
 from kolrami.web.views import event_view
 
 router = APIRouter(prefix="/org", tags=["organizer"])

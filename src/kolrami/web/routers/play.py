@@ -19,39 +19,62 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
-from fastapi import APIRouter, Depends, File, Form, HTTPException, Request, UploadFile
-from fastapi.responses import (
-    HTMLResponse,
-    JSONResponse,
-    PlainTextResponse,
-    RedirectResponse,
-    Response,
-)
+from fastapi import APIRouter
+from fastapi import Depends
+from fastapi import File
+from fastapi import Form
+from fastapi import HTTPException
+from fastapi import Request
+from fastapi import UploadFile
+from fastapi.responses import HTMLResponse
+from fastapi.responses import JSONResponse
+from fastapi.responses import PlainTextResponse
+from fastapi.responses import RedirectResponse
+from fastapi.responses import Response
 from rich.console import Console
 
 from kolrami.captains.registry import captain_names
-from kolrami.catalog import Arc, builtin_pack
+from kolrami.catalog import Arc
+from kolrami.catalog import builtin_pack
 from kolrami.engine.events import Event
-from kolrami.errors import InvalidInputError, KolramiError
+from kolrami.errors import InvalidInputError
+from kolrami.errors import KolramiError
 from kolrami.fleet.model import preset_names
 from kolrami.report.narrate import Narrator
 from kolrami.report.replay import render_replay
-from kolrami.report.sideview import REFEREE, VIEWS, jsonl, view_events
+from kolrami.report.sideview import REFEREE
+from kolrami.report.sideview import VIEWS
+from kolrami.report.sideview import jsonl
+from kolrami.report.sideview import view_events
 from kolrami.rules import events as rev
-from kolrami.rules.fpf.damage import penetrates, penetration_target
-from kolrami.rules.fpf.orders import OrdersDecision, ReactionDecision
+from kolrami.rules.fpf.damage import penetrates
+from kolrami.rules.fpf.damage import penetration_target
+from kolrami.rules.fpf.orders import OrdersDecision
+from kolrami.rules.fpf.orders import ReactionDecision
 from kolrami.scenarios.models import BUILTIN as SCENARIOS
 from kolrami.scenarios.models import builtin_scenario
-from kolrami.sim.session import HUMAN, SIDES, PlaySession, choices, percent, rule_reading
+from kolrami.sim.session import HUMAN
+from kolrami.sim.session import SIDES
+from kolrami.sim.session import PlaySession
+from kolrami.sim.session import choices
+from kolrami.sim.session import percent
+from kolrami.sim.session import rule_reading
 from kolrami.web import play_fleets
-from kolrami.web.deps import FleetText, LoginRequiredError, client_key, current_organizer, render
+from kolrami.web.deps import FleetText
+from kolrami.web.deps import LoginRequiredError
+from kolrami.web.deps import client_key
+from kolrami.web.deps import current_organizer
+from kolrami.web.deps import render
 from kolrami.web.forms import MAX_UPLOAD
-from kolrami.web.security import RateLimit, wait_text
+from kolrami.web.security import RateLimit
+from kolrami.web.security import wait_text
 
 _GAME_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 #: The replay page is one self-contained file with its script and style inline.

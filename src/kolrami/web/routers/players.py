@@ -6,37 +6,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi import APIRouter
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.responses import RedirectResponse
+from fastapi.responses import Response
 
 from kolrami.catalog import builtin_pack
 from kolrami.catalog.cards import CardKind
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import EventSettings
-from kolrami.web.deps import (
-    EventRef,
-    FleetText,
-    OrganizerDep,
-    OwnedEvent,
-    PlayerEntryForm,
-    ShownPin,
-    found,
-    render,
-    web,
-)
-from kolrami.web.forms import (
-    START_ROWS,
-    FleetForm,
-    card_choices,
-    check,
-    field_error,
-    from_rows,
-    from_text,
-    row_count,
-    upgrade_names,
-)
+from kolrami.web.deps import EventRef
+from kolrami.web.deps import FleetText
+from kolrami.web.deps import OrganizerDep
+from kolrami.web.deps import OwnedEvent
+from kolrami.web.deps import PlayerEntryForm
+from kolrami.web.deps import ShownPin
+from kolrami.web.deps import found
+from kolrami.web.deps import render
+from kolrami.web.deps import web
+from kolrami.web.forms import START_ROWS
+from kolrami.web.forms import FleetForm
+from kolrami.web.forms import card_choices
+from kolrami.web.forms import check
+from kolrami.web.forms import field_error
+from kolrami.web.forms import from_rows
+from kolrami.web.forms import from_text
+from kolrami.web.forms import row_count
+from kolrami.web.forms import upgrade_names
 from kolrami.web.routers.organizer import event_page_ctx
-from kolrami.web.security import hash_pin, new_pin
+from kolrami.web.security import hash_pin
+from kolrami.web.security import new_pin
 from kolrami.web.views import event_view
 
 router = APIRouter(prefix="/org/events/{eid}", tags=["organizer"])

@@ -5,13 +5,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
+from fastapi import APIRouter
+from fastapi import HTTPException
+from fastapi import Request
+from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
+from fastapi.responses import RedirectResponse
 
-from kolrami.fleet.legality import EventSettings, validate
+from kolrami.fleet.legality import EventSettings
+from kolrami.fleet.legality import validate
 from kolrami.report.replay import render_replay
 from kolrami.rules.registry import read_log
-from kolrami.web.deps import PublicEvent, found, render, web
+from kolrami.web.deps import PublicEvent
+from kolrami.web.deps import found
+from kolrami.web.deps import render
+from kolrami.web.deps import web
 from kolrami.web.views import event_view
 
 router = APIRouter(tags=["public"])

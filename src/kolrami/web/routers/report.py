@@ -6,17 +6,33 @@ goes to the organizer. Wrong PINs slow the device that gives them down, more aft
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
+from typing import Any
 
-from fastapi import APIRouter, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi import APIRouter
+from fastapi import Form
+from fastapi import HTTPException
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.responses import RedirectResponse
+from fastapi.responses import Response
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament.store import MAX_FLEET_POINTS
-from kolrami.web.deps import EventRef, PublicEvent, Word, client_key, found, render, web
-from kolrami.web.forms import field_error, whole_number
-from kolrami.web.security import verify_secret, wait_text
-from kolrami.web.views import EventView, Table, event_view
+from kolrami.web.deps import EventRef
+from kolrami.web.deps import PublicEvent
+from kolrami.web.deps import Word
+from kolrami.web.deps import client_key
+from kolrami.web.deps import found
+from kolrami.web.deps import render
+from kolrami.web.deps import web
+from kolrami.web.forms import field_error
+from kolrami.web.forms import whole_number
+from kolrami.web.security import verify_secret
+from kolrami.web.security import wait_text
+from kolrami.web.views import EventView
+from kolrami.web.views import Table
+from kolrami.web.views import event_view
 
 router = APIRouter(tags=["players"])
 

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi import APIRouter
+from fastapi import HTTPException
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.responses import RedirectResponse
+from fastapi.responses import Response
 
 from kolrami.engine.chance import derive_seed
 from kolrami.errors import InvalidInputError
@@ -15,9 +19,18 @@ from kolrami.rules.module import Capability
 from kolrami.scenarios.models import load_scenario
 from kolrami.sim.play import simulate
 from kolrami.tournament.core import stale_pairing_note
-from kolrami.tournament.store import MAX_FLEET_POINTS, ConflictError, ScoreCheckError
-from kolrami.web.deps import EventRef, OrganizerDep, OwnedEvent, PlayerName, Word, render, web
-from kolrami.web.forms import field_error, whole_number
+from kolrami.tournament.store import MAX_FLEET_POINTS
+from kolrami.tournament.store import ConflictError
+from kolrami.tournament.store import ScoreCheckError
+from kolrami.web.deps import EventRef
+from kolrami.web.deps import OrganizerDep
+from kolrami.web.deps import OwnedEvent
+from kolrami.web.deps import PlayerName
+from kolrami.web.deps import Word
+from kolrami.web.deps import render
+from kolrami.web.deps import web
+from kolrami.web.forms import field_error
+from kolrami.web.forms import whole_number
 from kolrami.web.routers.organizer import event_page_ctx
 from kolrami.web.views import event_view
 

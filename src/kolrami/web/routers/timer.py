@@ -6,12 +6,20 @@ the server again now and then, so a pause or added minutes reach every screen.""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi import APIRouter
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.responses import JSONResponse
+from fastapi.responses import RedirectResponse
+from fastapi.responses import Response
 
 from kolrami.errors import InvalidInputError
 from kolrami.tournament.services.timer import MAX_ADDED_MINUTES
-from kolrami.web.deps import AtCounter, PublicEvent, Word, render, web
+from kolrami.web.deps import AtCounter
+from kolrami.web.deps import PublicEvent
+from kolrami.web.deps import Word
+from kolrami.web.deps import render
+from kolrami.web.deps import web
 from kolrami.web.forms import whole_number
 from kolrami.web.live import local_time
 from kolrami.web.views import event_view

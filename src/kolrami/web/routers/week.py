@@ -6,11 +6,16 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
+from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-from kolrami.fleet.legality import EventSettings, FleetReport, validate
-from kolrami.web.deps import PublicEvent, render, web
+from kolrami.fleet.legality import EventSettings
+from kolrami.fleet.legality import FleetReport
+from kolrami.fleet.legality import validate
+from kolrami.web.deps import PublicEvent
+from kolrami.web.deps import render
+from kolrami.web.deps import web
 from kolrami.web.views import event_view
 
 router = APIRouter(tags=["public"])

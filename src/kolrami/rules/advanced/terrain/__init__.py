@@ -13,16 +13,19 @@ hex when it lies within half a hex of its centre. Readings are in docs/rules.md 
 clause id.
 """
 
-from kolrami.rules.advanced.terrain.common import Mine, TerrainState, terrain_for, terrain_of
-from kolrami.rules.advanced.terrain.mines import mines_of, mines_on_path, seen_scenario
-from kolrami.rules.advanced.terrain.module import (
-    BlackHoleEscapes,
-    MagnetarBands,
-    Terrain,
-    danger,
-    deadly,
-    surroundings,
-)
+from kolrami.rules.advanced.terrain.common import Mine
+from kolrami.rules.advanced.terrain.common import TerrainState
+from kolrami.rules.advanced.terrain.common import terrain_for
+from kolrami.rules.advanced.terrain.common import terrain_of
+from kolrami.rules.advanced.terrain.mines import mines_of
+from kolrami.rules.advanced.terrain.mines import mines_on_path
+from kolrami.rules.advanced.terrain.mines import seen_scenario
+from kolrami.rules.advanced.terrain.module import BlackHoleEscapes
+from kolrami.rules.advanced.terrain.module import MagnetarBands
+from kolrami.rules.advanced.terrain.module import Terrain
+from kolrami.rules.advanced.terrain.module import danger
+from kolrami.rules.advanced.terrain.module import deadly
+from kolrami.rules.advanced.terrain.module import surroundings
 
 __all__ = [
     "BlackHoleEscapes",

@@ -16,8 +16,13 @@ from typing import TYPE_CHECKING
 
 from kolrami.engine.chance import Dice
 from kolrami.rules.advanced import tractor
-from kolrami.rules.advanced.state import PHASES, AdvancedState, AdvShip
-from kolrami.rules.advanced.terrain.common import allowance_used, shift, strike, toward
+from kolrami.rules.advanced.state import PHASES
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import AdvShip
+from kolrami.rules.advanced.terrain.common import allowance_used
+from kolrami.rules.advanced.terrain.common import shift
+from kolrami.rules.advanced.terrain.common import strike
+from kolrami.rules.advanced.terrain.common import toward
 from kolrami.rules.advanced.terrain_events import terrain_check
 from kolrami.scenarios.models import BlackHole
 

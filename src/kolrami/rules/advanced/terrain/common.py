@@ -5,13 +5,17 @@ distances in hexes, and the one door through which terrain damages or moves a sh
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from kolrami.engine import events as ev
 from kolrami.rules.advanced.state import KEY as STATE_KEY
-from kolrami.rules.advanced.state import PHASES, AdvancedState, AdvShip
-from kolrami.rules.advanced.terrain_events import TerrainDamage, TerrainMoved
+from kolrami.rules.advanced.state import PHASES
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import AdvShip
+from kolrami.rules.advanced.terrain_events import TerrainDamage
+from kolrami.rules.advanced.terrain_events import TerrainMoved
 from kolrami.rules.module import rules_of
 
 if TYPE_CHECKING:

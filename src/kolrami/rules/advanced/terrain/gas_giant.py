@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kolrami.catalog.advanced import AdvWeapon, AdvWeaponKind
+from kolrami.catalog.advanced import AdvWeapon
+from kolrami.catalog.advanced import AdvWeaponKind
 from kolrami.rules.advanced.state import AdvShip
-from kolrami.rules.advanced.terrain.common import LEADING_FACINGS, strike
+from kolrami.rules.advanced.terrain.common import LEADING_FACINGS
+from kolrami.rules.advanced.terrain.common import strike
 from kolrami.scenarios.models import GasGiant
 
 if TYPE_CHECKING:

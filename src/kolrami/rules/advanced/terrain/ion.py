@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kolrami.rules.advanced.geometry import facing_toward
-from kolrami.rules.advanced.state import PHASES, AdvancedState, AdvShip
+from kolrami.rules.advanced.state import PHASES
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import AdvShip
 from kolrami.rules.advanced.terrain.common import strike
 from kolrami.scenarios.models import IonStorm
 

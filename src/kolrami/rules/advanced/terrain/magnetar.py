@@ -10,8 +10,11 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from kolrami.rules.advanced.state import PHASES, AdvancedState, AdvShip
-from kolrami.rules.advanced.terrain.common import shift, toward
+from kolrami.rules.advanced.state import PHASES
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import AdvShip
+from kolrami.rules.advanced.terrain.common import shift
+from kolrami.rules.advanced.terrain.common import toward
 from kolrami.scenarios.models import Magnetar
 
 if TYPE_CHECKING:

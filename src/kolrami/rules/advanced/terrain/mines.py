@@ -10,19 +10,29 @@ import math
 from typing import TYPE_CHECKING
 
 from kolrami.engine.orders import IllegalOrderError
-from kolrami.rules.advanced.combat import manual_fire, ready_problem
-from kolrami.rules.advanced.geometry import bearing_to, facing_toward, weapon_bears
-from kolrami.rules.advanced.orders import Attack, LayDecision, LayOrder, mine_target
-from kolrami.rules.advanced.state import AdvancedState, AdvShip
-from kolrami.rules.advanced.terrain.common import (
-    Mine,
-    TerrainState,
-    segment_gap,
-    strike,
-    terrain_of,
-)
-from kolrami.rules.advanced.terrain_events import MineFired, MineLaid, MineRolled, MineShot
-from kolrami.scenarios.models import Feature, Minefield, Scenario
+from kolrami.rules.advanced.combat import manual_fire
+from kolrami.rules.advanced.combat import ready_problem
+from kolrami.rules.advanced.geometry import bearing_to
+from kolrami.rules.advanced.geometry import facing_toward
+from kolrami.rules.advanced.geometry import weapon_bears
+from kolrami.rules.advanced.orders import Attack
+from kolrami.rules.advanced.orders import LayDecision
+from kolrami.rules.advanced.orders import LayOrder
+from kolrami.rules.advanced.orders import mine_target
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import AdvShip
+from kolrami.rules.advanced.terrain.common import Mine
+from kolrami.rules.advanced.terrain.common import TerrainState
+from kolrami.rules.advanced.terrain.common import segment_gap
+from kolrami.rules.advanced.terrain.common import strike
+from kolrami.rules.advanced.terrain.common import terrain_of
+from kolrami.rules.advanced.terrain_events import MineFired
+from kolrami.rules.advanced.terrain_events import MineLaid
+from kolrami.rules.advanced.terrain_events import MineRolled
+from kolrami.rules.advanced.terrain_events import MineShot
+from kolrami.scenarios.models import Feature
+from kolrami.scenarios.models import Minefield
+from kolrami.scenarios.models import Scenario
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle

@@ -16,40 +16,41 @@ from kolrami.catalog.advanced import AdvWeapon
 from kolrami.rules.advanced import cloak
 from kolrami.rules.advanced.modules import AdvancedModule
 from kolrami.rules.advanced.officers import lose_lock
-from kolrami.rules.advanced.orders import Attack, LayDecision, LayOrder, mine_target
-from kolrami.rules.advanced.state import (
-    PHASES,
-    AdvancedState,
-    AdvShip,
-    Surroundings,
-    on_decision,
-    state_of,
-)
-from kolrami.rules.advanced.terrain import (
-    black_hole,
-    gas_giant,
-    ion,
-    magnetar,
-    mines,
-    nebula,
-    neutron,
-    orbit,
-)
-from kolrami.rules.advanced.terrain.common import TerrainState, strike, terrain_for, terrain_of
+from kolrami.rules.advanced.orders import Attack
+from kolrami.rules.advanced.orders import LayDecision
+from kolrami.rules.advanced.orders import LayOrder
+from kolrami.rules.advanced.orders import mine_target
+from kolrami.rules.advanced.state import PHASES
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import AdvShip
+from kolrami.rules.advanced.state import Surroundings
+from kolrami.rules.advanced.state import on_decision
+from kolrami.rules.advanced.state import state_of
+from kolrami.rules.advanced.terrain import black_hole
+from kolrami.rules.advanced.terrain import gas_giant
+from kolrami.rules.advanced.terrain import ion
+from kolrami.rules.advanced.terrain import magnetar
+from kolrami.rules.advanced.terrain import mines
+from kolrami.rules.advanced.terrain import nebula
+from kolrami.rules.advanced.terrain import neutron
+from kolrami.rules.advanced.terrain import orbit
+from kolrami.rules.advanced.terrain.common import TerrainState
+from kolrami.rules.advanced.terrain.common import strike
+from kolrami.rules.advanced.terrain.common import terrain_for
+from kolrami.rules.advanced.terrain.common import terrain_of
 from kolrami.rules.advanced.terrain_events import SurroundingsChanged
-from kolrami.rules.steps import Asked, Each
-from kolrami.scenarios.models import (
-    BlackHole,
-    GasGiant,
-    IonStorm,
-    Magnetar,
-    Minefield,
-    Moon,
-    Nebula,
-    NeutronStar,
-    Planet,
-    Scenario,
-)
+from kolrami.rules.steps import Asked
+from kolrami.rules.steps import Each
+from kolrami.scenarios.models import BlackHole
+from kolrami.scenarios.models import GasGiant
+from kolrami.scenarios.models import IonStorm
+from kolrami.scenarios.models import Magnetar
+from kolrami.scenarios.models import Minefield
+from kolrami.scenarios.models import Moon
+from kolrami.scenarios.models import Nebula
+from kolrami.scenarios.models import NeutronStar
+from kolrami.scenarios.models import Planet
+from kolrami.scenarios.models import Scenario
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle

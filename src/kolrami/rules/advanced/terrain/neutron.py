@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from kolrami.scenarios.models import Magnetar, NeutronStar
+from kolrami.scenarios.models import Magnetar
+from kolrami.scenarios.models import NeutronStar
 
 CLAUSES = ("ADV-NS-01",)
 

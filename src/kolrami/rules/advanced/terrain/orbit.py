@@ -7,9 +7,14 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from kolrami.rules.advanced.state import AdvancedState, AdvShip
+from kolrami.rules.advanced.state import AdvancedState
+from kolrami.rules.advanced.state import AdvShip
 from kolrami.rules.advanced.terrain.common import shift
-from kolrami.scenarios.models import BlackHole, GasGiant, Moon, Planet, Scenario
+from kolrami.scenarios.models import BlackHole
+from kolrami.scenarios.models import GasGiant
+from kolrami.scenarios.models import Moon
+from kolrami.scenarios.models import Planet
+from kolrami.scenarios.models import Scenario
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
