@@ -556,16 +556,16 @@ def _account(store: Any, username: str) -> int:
 def organizer_cmd(
     username: Annotated[str, typer.Argument(help="The co-organizer's account.")],
     acting: AsOrganizer,
-    remove: Annotated[bool, typer.Option("--remove", help="Remove him from the event.")] = False,
+    remove: Annotated[bool, typer.Option("--remove", help="Remove them from the event.")] = False,
     hand_over: Annotated[
-        bool, typer.Option("--hand-over", help="Hand the event over to him (its owner only).")
+        bool, typer.Option("--hand-over", help="Hand the event over to them (its owner only).")
     ] = False,
     event: EventName = None,
     db: Db = None,
     as_json: AsJson = False,
 ) -> None:
-    """Remove a co-organizer from the event, or hand the event over to him. Its owner is
-    removed only by himself or once he has handed the event over."""
+    """Remove a co-organizer from the event, or hand the event over to them. The owner
+    is removed only by themselves, or once they have handed the event over."""
     if remove == hand_over:
         raise InvalidInputError("tournament organizer: say --remove or --hand-over (one of them)")
     store = _store(db)

@@ -81,8 +81,8 @@ def unshare_event(
     s: Session, event_name: str | None, username: str, who: str, by: int | None
 ) -> None:
     """An organizer account stops running an event; never the last one (nobody could open
-    it in the web app). The owner is removed only by himself (the next organizer, lowest id
-    first, then owns the event) or once he has handed it over; `by` is the account asking."""
+    it in the web app). The owner is removed only by themselves (the next organizer, lowest id
+    first, then owns the event) or once they have handed it over; `by` is the account asking."""
     e = Events(s).named(event_name)
     link = _co_organizer(s, e, username)
     name = username.strip()
