@@ -83,7 +83,11 @@ def test_undo_after_the_ai_answered_shows_and_takes_back_the_answer(tmp_path: Pa
     child.expect("Took back: FIRST")
     child.expect(PROMPT)
     child.sendintr()  # Ctrl-C: a message, the log kept (item 14)
-    child.expect(r"Stopped \(Ctrl-C\)\. The game is saved in")
+    # on a loaded machine a Ctrl-C that lands as readline takes the terminal can be lost (seen
+    # twice in full runs, never alone): press it again, as a player would
+    if child.expect([r"Stopped \(Ctrl-C\)\. The game is saved in", pexpect.TIMEOUT], timeout=15):
+        child.sendintr()
+        child.expect(r"Stopped \(Ctrl-C\)\. The game is saved in")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
