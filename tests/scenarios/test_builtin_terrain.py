@@ -6,6 +6,7 @@ import pytest
 
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
+from kolrami.rules.fpf.damage import Volley
 from kolrami.rules.module import rules_of
 from kolrami.rules.sandbox import place
 from kolrami.scenarios.models import BUILTIN
@@ -37,10 +38,10 @@ def test_the_nebula_ambush_plays_fpf_with_nebula_fire() -> None:
     rules = rules_of(battle)
     a, b = battle.ships["A1"], battle.ships["B1"]
     place(battle, "B1", 90, 60, 3)  # inside the outline
-    assert [rules.penetrates(battle, a, b, 4, 0, roll) for roll in (8, 9, 10)] == [
+    assert [rules.penetrates(battle, Volley(a, b, 4, 0), roll) for roll in (8, 9, 10)] == [
         False,
         True,
         True,
     ]
     place(battle, "B1", 90, 100, 3)  # outside: shields 0 less strength 4, 2 gets through
-    assert rules.penetrates(battle, a, b, 4, 0, 2)
+    assert rules.penetrates(battle, Volley(a, b, 4, 0), 2)

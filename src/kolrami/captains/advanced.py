@@ -28,6 +28,7 @@ from typing import Any
 from kolrami.captains.base import BattleView
 from kolrami.catalog.advanced import FACINGS
 from kolrami.catalog.advanced import AdvancedSheet
+from kolrami.catalog.advanced import AdvWeapon
 from kolrami.catalog.models import Arc
 from kolrami.engine.chance import Dice
 from kolrami.engine.geometry import _COS
@@ -101,6 +102,19 @@ ADVANCED_DECISIONS = (
     *FIELD_DECISIONS,
     LayDecision,
 )
+
+
+def _arm_launcher(
+    weapons: list[int], i: int, w: AdvWeapon, budget: int, torpedoes: int, stores: int
+) -> tuple[int, int]:
+    """Arm torpedo launcher `i` (`weapons[i] = 1`) if the power `budget` pays its arming cost
+    and the ship's `stores` hold its torpedoes besides the `torpedoes` already loaded: the
+    budget and the torpedoes left after it, unchanged when it cannot be armed."""
+    if w.arm_cost <= budget and torpedoes + w.torpedoes <= stores:
+        weapons[i] = 1
+        return budget - w.arm_cost, torpedoes + w.torpedoes
+    return budget, torpedoes
+
 
 #: What ending a move where an ion storm's front will be by the end of next turn costs a whole
 #: ship (three times as much for a wreck).
@@ -507,10 +521,8 @@ class AdvancedDoctrine:
                     continue
                 weapons[i] = give
                 budget -= give
-            elif w.arm_cost <= budget and torpedoes + w.torpedoes <= a.stores:
-                weapons[i] = 1
-                torpedoes += w.torpedoes
-                budget -= w.arm_cost
+            else:
+                budget, torpedoes = _arm_launcher(weapons, i, w, budget, torpedoes, a.stores)
         self._even_pairs(s, weapons)
         more = min(want - first_moves, budget // s.move_cost)
         moves = first_moves + max(0, more)
@@ -1055,10 +1067,8 @@ class RandomAdvanced:
                 if give >= max(w.min_power, 1):
                     weapons[i] = give
                     budget -= give
-            elif w.arm_cost <= budget and torpedoes + w.torpedoes <= a.stores:
-                weapons[i] = 1
-                torpedoes += w.torpedoes
-                budget -= w.arm_cost
+            else:
+                budget, torpedoes = _arm_launcher(weapons, i, w, budget, torpedoes, a.stores)
         plan = PowerPlan(sid, moves, shields, tuple(weapons), cloak=cloak)
         if adv.plan_problem(plan) is not None:
             plan = PowerPlan(sid, 0, False, (0,) * len(s.weapons))

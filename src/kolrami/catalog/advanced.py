@@ -12,6 +12,7 @@ import math
 from enum import StrEnum
 from functools import cache
 from functools import cached_property
+from functools import partial
 from importlib import resources
 from typing import Any
 from typing import Self
@@ -252,27 +253,18 @@ def derive(cls: ShipClass, species: Species) -> AdvancedSheet:
     stores = 0
     for kind, row in cls.weapons():
         for i, shots in enumerate(row.mounts):
-            mount = _mount_position(row.arcs, i)
+            # what a mount is wherever it sits: its arcs, its place on the hull, its range
+            mounted = partial(
+                AdvWeapon, arcs=row.arcs, mount=_mount_position(row.arcs, i), range_cm=row.range_cm
+            )
             if kind is WeaponKind.PHASER:
-                weapons.append(
-                    AdvWeapon(
-                        kind=species.beam,
-                        arcs=row.arcs,
-                        mount=mount,
-                        range_cm=row.range_cm,
-                        power=max(1, math.ceil(shots * row.strength / 2)),
-                    )
-                )
+                power = max(1, math.ceil(shots * row.strength / 2))
+                weapons.append(mounted(kind=species.beam, power=power))
             else:
+                damage = max(1, row.strength)
                 weapons.append(
-                    AdvWeapon(
-                        kind=AdvWeaponKind.PHOTON,
-                        arcs=row.arcs,
-                        mount=mount,
-                        range_cm=row.range_cm,
-                        torpedoes=shots,
-                        damage=max(1, row.strength),
-                        arm_cost=shots,
+                    mounted(
+                        kind=AdvWeaponKind.PHOTON, torpedoes=shots, damage=damage, arm_cost=shots
                     )
                 )
                 stores += 6 * shots

@@ -32,6 +32,7 @@ from kolrami.engine.driver import play
 from kolrami.engine.driver import run
 from kolrami.engine.events import BattleEnded
 from kolrami.engine.events import BattleStarted
+from kolrami.engine.events import Event
 from kolrami.engine.events import OrderGiven
 from kolrami.engine.events import TurnStarted
 from kolrami.errors import InvalidInputError
@@ -320,9 +321,7 @@ def replay_cmd(
     With --html or --tracks the log's own events are drawn, whatever the re-run gives, in the
     --view asked for. A side's log (a download of one side's view) draws, but cannot re-run.
     """
-    # The scripted captain brings the advanced game's captains and state (about 70 ms); the
-    # captains and the replay writer as in battle_cmd.
-    from kolrami.captains.scripted import logged_captains
+    # the replay writer as in battle_cmd
     from kolrami.report.outputs import check_outputs
     from kolrami.report.outputs import write_outputs
     from kolrami.report.sideview import REFEREE
@@ -332,61 +331,33 @@ def replay_cmd(
     if view not in VIEWS:
         raise InvalidInputError(f"--view '{quoted(view, 20)}': use one of {', '.join(VIEWS)}")
     check_outputs(html, tracks)
-    text = read_text(log, "log", MAX_LOG_BYTES)
-    try:
-        events = read_log(text)
-    except (ValueError, TypeError, RecursionError) as exc:
-        why = "nested too deeply" if isinstance(exc, RecursionError) else quoted(exc, 200)
-        raise InvalidInputError(f"{quoted(log)} is not a Kolrami event log: {why}") from None
-    if not events or not isinstance(events[0], BattleStarted):
-        raise InvalidInputError(f"{log} does not start with a battle_started header")
+    text, events, header = _read_log(log)
     pictures = write_outputs(view_events(events, view), html, tracks)
-    header = events[0].header
     if header.get("view") in VIEWS and header.get("view") != REFEREE:
         # one side's view (kolrami.report.sideview): the other side's orders are not in it
-        why = (
+        _not_rerun(
             f"{log} is side {header['view']}'s view of a battle, without the other side's "
-            "orders: it cannot be re-run; its --html replay and --tracks draw what it holds"
+            "orders: it cannot be re-run; its --html replay and --tracks draw what it holds",
+            pictures,
         )
-        if not pictures:
-            raise InvalidInputError(why)
-        for line in pictures:
-            console().print(line)
-        console().print(f"[yellow]not re-run[/yellow]: {why}")
         return
     made_under = header.get("rules_version")
     plays = ADVANCED_RULES_VERSION if str(made_under).startswith("adv") else RULES_VERSION
     if made_under != plays:
         # Its battle cannot be played again here: the rules resolve the same orders otherwise.
         # What it recorded still draws (--html, --tracks read the log's own events).
-        why = (
+        _not_rerun(
             f"{log} was played under rules {made_under} and this Kolrami plays {plays}: "
             "it cannot re-run that battle to check it (the same orders resolve otherwise under "
-            "other rules); its --html replay and --tracks still draw from the log itself"
+            "other rules); its --html replay and --tracks still draw from the log itself",
+            pictures,
         )
-        if not pictures:
-            raise InvalidInputError(why)
-        out = console()
-        for line in pictures:
-            out.print(line)
-        out.print(f"[yellow]not re-run[/yellow]: {why}")
         return
-    scenario, fleets, names, seed, extra = rebuild(header)
-    captains = logged_captains(events) if orders else _named_captains(names, seed)
-    battle = new_battle(scenario, fleets, seed, names, extra_rules=extra)
-    # what a game played by hand noted of its undos (kolrami.sim.session): part of its header
-    for key in ("undo", "undone"):
-        if key in header:
-            battle.header[key] = header[key]
+    battle = _rerun(header, events, orders)
     finished = any(isinstance(e, BattleEnded) for e in events)
-    if finished:
-        run(battle, captains)
-    else:  # a game saved part-way (kolrami play --save): re-run as far as it went
-        _run_orders(battle, captains, sum(isinstance(e, OrderGiven) for e in events))
     new = battle.log.jsonl()
     identical = new == text
     first_diff = None if identical else _first_difference(text, new)
-    same_rules = header.get("rules_version") == RULES_VERSION
     if as_json:
         print_json(
             {
@@ -404,27 +375,81 @@ def replay_cmd(
             Narrator(out, builtin_pack()).tell(view_events(battle.events(), view))
         for line in pictures:
             out.print(line)
-        if identical and not finished:
-            turn = max((e.turn for e in events if isinstance(e, TurnStarted)), default=0)
-            out.print(
-                f"[green]identical so far[/green]: an unfinished game ({len(events)} events, "
-                f"stopped in turn {turn}), sha256 {battle.log.sha256()[:16]}...; go on with "
-                f"kolrami play --resume {log}"
-            )
-        elif identical:
-            out.print(
-                f"[green]identical[/green]: {len(events)} events, sha256 "
-                f"{battle.log.sha256()[:16]}..."
-            )
-        else:
-            out.print(f"[red]different[/red] from line {first_diff} of {log}")
-            if not same_rules:
-                out.print(
-                    f"The log was made under rules {header.get('rules_version')}; "
-                    f"this is {RULES_VERSION}."
-                )
+        _say_verdict(log, events, battle, first_diff, finished, header.get("rules_version"))
     if not identical:
         raise typer.Exit(1)
+
+
+def _read_log(log: Path) -> tuple[str, list[Event], dict[str, Any]]:
+    """The text of the event log `log`, its events and the battle's header they start with; a
+    one-line error for a file that is not one."""
+    text = read_text(log, "log", MAX_LOG_BYTES)
+    try:
+        events = read_log(text)
+    except (ValueError, TypeError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else quoted(exc, 200)
+        raise InvalidInputError(f"{quoted(log)} is not a Kolrami event log: {why}") from None
+    if not events or not isinstance(events[0], BattleStarted):
+        raise InvalidInputError(f"{log} does not start with a battle_started header")
+    return text, events, events[0].header
+
+
+def _not_rerun(why: str, pictures: list[str]) -> None:
+    """A log that cannot be re-run: what it drew and why not, or the error when it drew nothing."""
+    if not pictures:
+        raise InvalidInputError(why)
+    out = console()
+    for line in pictures:
+        out.print(line)
+    out.print(f"[yellow]not re-run[/yellow]: {why}")
+
+
+def _rerun(header: dict[str, Any], events: list[Event], orders: bool) -> Battle:
+    """The battle of a log played again from its header: by its logged orders (`orders`) or its
+    named captains; a game saved part-way as far as it went."""
+    # The scripted captain brings the advanced game's captains and state (about 70 ms).
+    from kolrami.captains.scripted import logged_captains
+
+    scenario, fleets, names, seed, extra = rebuild(header)
+    captains = logged_captains(events) if orders else _named_captains(names, seed)
+    battle = new_battle(scenario, fleets, seed, names, extra_rules=extra)
+    # what a game played by hand noted of its undos (kolrami.sim.session): part of its header
+    for key in ("undo", "undone"):
+        if key in header:
+            battle.header[key] = header[key]
+    if any(isinstance(e, BattleEnded) for e in events):
+        run(battle, captains)
+    else:  # a game saved part-way (kolrami play --save): re-run as far as it went
+        _run_orders(battle, captains, sum(isinstance(e, OrderGiven) for e in events))
+    return battle
+
+
+def _say_verdict(
+    log: Path,
+    events: list[Event],
+    battle: Battle,
+    first_diff: int | None,
+    finished: bool,
+    made_under: object,
+) -> None:
+    """Tell whether the re-run's log is the one given: identical (so far, for an unfinished
+    game) or where it first differs, and under which rules the log was `made_under`."""
+    out = console()
+    if first_diff is None and not finished:
+        turn = max((e.turn for e in events if isinstance(e, TurnStarted)), default=0)
+        out.print(
+            f"[green]identical so far[/green]: an unfinished game ({len(events)} events, "
+            f"stopped in turn {turn}), sha256 {battle.log.sha256()[:16]}...; go on with "
+            f"kolrami play --resume {log}"
+        )
+    elif first_diff is None:
+        out.print(
+            f"[green]identical[/green]: {len(events)} events, sha256 {battle.log.sha256()[:16]}..."
+        )
+    else:
+        out.print(f"[red]different[/red] from line {first_diff} of {log}")
+        if made_under != RULES_VERSION:
+            out.print(f"The log was made under rules {made_under}; this is {RULES_VERSION}.")
 
 
 def captain_rows() -> list[tuple[str, str]]:

@@ -33,6 +33,10 @@ from kolrami.rules.registry import refuse_unwritten
 # The options every battle-playing command shares, said once (`battle`, `play`, `assess`).
 FleetAOption = Annotated[str, typer.Option(help="Side A: a FleetX JSON file or presets:NAME.")]
 FleetBOption = Annotated[str, typer.Option(help="Side B: a FleetX JSON file or presets:NAME.")]
+#: the tournament database, the same option for `kolrami tournament ...` and `kolrami web`
+DbOption = Annotated[
+    str | None, typer.Option("--db", help="Database URL or SQLite file (./kolrami.db).")
+]
 ScenarioOption = Annotated[str, typer.Option(help="A built-in scenario or a TOML file.")]
 TurnsOption = Annotated[int | None, typer.Option(help="Turn limit (overrides the scenario).")]
 RulesOption = Annotated[

@@ -10,10 +10,10 @@ from typing import Any
 import typer
 
 from kolrami.cli.support import AsJson
+from kolrami.cli.support import DbOption
 from kolrami.cli.support import command
 from kolrami.cli.support import console
 from kolrami.cli.support import print_json
-from kolrami.cli.tournament import Db
 from kolrami.cli.tournament import EventName
 from kolrami.cli.tournament import RoundOpt
 from kolrami.cli.tournament import _store
@@ -44,7 +44,7 @@ def _shown(t: Any, as_json: bool) -> None:
 
 @command(timer_app, "start")
 def start_cmd(
-    number: RoundOpt = None, event: EventName = None, db: Db = None, as_json: AsJson = False
+    number: RoundOpt = None, event: EventName = None, db: DbOption = None, as_json: AsJson = False
 ) -> None:
     """Start the round's clock: the event's minutes per round from now."""
     _shown(_store(db).start_timer(event, number, "organizer (CLI)"), as_json)
@@ -52,7 +52,7 @@ def start_cmd(
 
 @command(timer_app, "pause")
 def pause_cmd(
-    number: RoundOpt = None, event: EventName = None, db: Db = None, as_json: AsJson = False
+    number: RoundOpt = None, event: EventName = None, db: DbOption = None, as_json: AsJson = False
 ) -> None:
     """Stop the clock where it is."""
     _shown(_store(db).pause_timer(event, number, "organizer (CLI)"), as_json)
@@ -60,7 +60,7 @@ def pause_cmd(
 
 @command(timer_app, "resume")
 def resume_cmd(
-    number: RoundOpt = None, event: EventName = None, db: Db = None, as_json: AsJson = False
+    number: RoundOpt = None, event: EventName = None, db: DbOption = None, as_json: AsJson = False
 ) -> None:
     """Let a paused clock run on."""
     _shown(_store(db).resume_timer(event, number, "organizer (CLI)"), as_json)
@@ -72,7 +72,7 @@ def add_cmd(
     minutes: Annotated[str, typer.Argument(help="Minutes to add, 1 to 120.")],
     number: RoundOpt = None,
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Give the round extra minutes."""
@@ -87,7 +87,7 @@ def add_cmd(
 
 @command(timer_app, "show")
 def show_cmd(
-    number: RoundOpt = None, event: EventName = None, db: Db = None, as_json: AsJson = False
+    number: RoundOpt = None, event: EventName = None, db: DbOption = None, as_json: AsJson = False
 ) -> None:
     """What is left of the round."""
     _shown(_store(db).timer(event, number), as_json)

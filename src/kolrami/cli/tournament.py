@@ -14,6 +14,7 @@ from rich.table import Table
 from kolrami.captains.registry import split_captains
 from kolrami.catalog.names import Names
 from kolrami.cli.support import AsJson
+from kolrami.cli.support import DbOption
 from kolrami.cli.support import answer
 from kolrami.cli.support import captain
 from kolrami.cli.support import check_seed
@@ -43,7 +44,6 @@ tournament_app.add_typer(player_app, name="player")
 # The arguments every tournament command shares, declared once so that each command takes the
 # event, the round and the player the same way: the event is --event NAME (default: the latest),
 # the round --round N (default: the latest paired), the player the first argument.
-Db = Annotated[str | None, typer.Option("--db", help="Database URL or SQLite file (./kolrami.db).")]
 EventName = Annotated[str | None, typer.Option("--event", help="Event name (default: the latest).")]
 RoundOpt = Annotated[
     int | None, typer.Option("--round", help="Round number (default: the latest paired).")
@@ -221,7 +221,7 @@ def new_cmd(
             "nor Independent (0: off, the default; see docs/rules.md).",
         ),
     ] = 0,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Create an event."""
@@ -260,7 +260,7 @@ def player_add_cmd(
     email: Annotated[str, typer.Option(help="Email (FBS-01).")] = "",
     who: WhoOpt = "organizer",
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Register a player with his fleet (OP-11); after round 1 he joins as a late entry."""
@@ -277,7 +277,7 @@ def player_add_cmd(
 def player_drop_cmd(
     name: PlayerArg,
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Drop a player: not paired from the next round; his results stay."""
@@ -292,7 +292,7 @@ def pair_cmd(
     who: WhoOpt = "organizer",
     event: EventName = None,
     base: BaseOpt = "",
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Pair the next round (round 1 at random; then Swiss by Battle and Fleet Points)."""
@@ -337,7 +337,7 @@ def pairings_cmd(
     by_name: Annotated[
         bool, typer.Option("--by-name", help="One row a player, by name (players find theirs).")
     ] = False,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Show a round's pairings (the latest paired): by table, or by player name."""
@@ -403,7 +403,7 @@ def slips_cmd(
         str,
         typer.Option(help="The web app's address, printed for reporting by phone."),
     ] = "",
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Print a round's result slips (one per table) to an HTML file, to cut out."""
@@ -430,7 +430,7 @@ def player_rename_cmd(
     new_name: Annotated[str, typer.Argument(help="The new name.")],
     who: WhoOpt = "organizer",
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Rename a player, before round 1 (OP-12)."""
@@ -445,7 +445,7 @@ def player_remove_cmd(
     name: PlayerArg,
     who: WhoOpt = "organizer",
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Remove a player registered by mistake, before round 1 (OP-12); after it, drop him."""
@@ -461,7 +461,7 @@ def player_fleet_cmd(
     fleet: FleetOpt,
     who: WhoOpt = "organizer",
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Change a player's fleet, before round 1 (OP-12)."""
@@ -481,7 +481,7 @@ def player_undrop_cmd(
     name: PlayerArg,
     who: WhoOpt = "organizer",
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Undo a drop made by mistake (before the next round is paired)."""
@@ -498,7 +498,7 @@ def cancel_round_cmd(
     ] = False,
     who: WhoOpt = "organizer",
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Cancel the latest round before any result is in (--repair: and pair it again)."""
@@ -520,7 +520,7 @@ def swap_cmd(
     second: Annotated[str, typer.Argument(help="The player to swap him with.")],
     who: WhoOpt = "organizer",
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Swap two players' pairings in the latest round (a rematch or a bye against the bye
@@ -561,7 +561,7 @@ def organizer_cmd(
         bool, typer.Option("--hand-over", help="Hand the event over to them (its owner only).")
     ] = False,
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Remove a co-organizer from the event, or hand the event over to them. The owner
@@ -605,7 +605,7 @@ def result_cmd(
     why: Annotated[str, typer.Option("--why", help="Why the correction (logged).")] = "",
     who: WhoOpt = "organizer",
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Record a player's result and Fleet Points (the opponent's result follows).
@@ -681,7 +681,7 @@ def verify_cmd(
     ] = "build",
     round_number: RoundOpt = None,
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """The opponent initials a player's build or result (OP-14, FBS-09, FBS-10)."""
@@ -712,7 +712,7 @@ def rolloff_cmd(
         ),
     ] = None,
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Settle players who share a rank after a round: roll for them, or enter the dice (OP-24)."""
@@ -778,7 +778,7 @@ def standings_cmd(
     ] = None,
     as_json: AsJson = False,
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
 ) -> None:
     """Standings with ranks and titles (OP-18, OP-19, OP-20, OP-21, OP-22, OP-23, OP-24)."""
     # the standings and pairings module brings networkx (about 100 ms): not at start-up
@@ -855,7 +855,7 @@ def sheet_cmd(
     html: Annotated[Path | None, typer.Option(help="Write the sheets as HTML here.")] = None,
     pdf: Annotated[Path | None, typer.Option(help="Write the sheets as PDF here.")] = None,
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """The organizer's score sheet and every player's Fleet Build Sheet with the round log."""
@@ -878,7 +878,7 @@ def sheet_cmd(
 def export_cmd(
     out: Annotated[Path | None, typer.Option("--out", help="Write here instead of stdout.")] = None,
     event: EventName = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="With --out, say what was written as JSON.")
     ] = False,
@@ -901,7 +901,7 @@ def export_cmd(
 @command(tournament_app, "import")
 def import_cmd(
     source: Annotated[Path, typer.Argument(help="A JSON file from kolrami tournament export.")],
-    db: Db = None,
+    db: DbOption = None,
     as_json: AsJson = False,
 ) -> None:
     """Load an exported event into this store."""
@@ -929,7 +929,7 @@ def simulate_cmd(
         ),
     ] = "aggressive,kiting",
     report: Annotated[Path | None, typer.Option(help="Write an HTML report here.")] = None,
-    db: Db = None,
+    db: DbOption = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the final standings as JSON.")
     ] = False,

@@ -12,6 +12,7 @@ from typing import Any
 
 import typer
 
+from kolrami.cli.support import DbOption
 from kolrami.cli.support import command
 from kolrami.cli.support import console
 from kolrami.cli.support import store_url
@@ -21,9 +22,6 @@ from kolrami.errors import quoted
 # the options of serve_cmd, named
 HostOption = Annotated[
     str, typer.Option(help="Address to listen on; 0.0.0.0 lets tablets and phones in.")
-]
-DbOption = Annotated[
-    str | None, typer.Option("--db", help="Database URL or SQLite file (./kolrami.db).")
 ]
 CertfileOption = Annotated[
     Path | None,

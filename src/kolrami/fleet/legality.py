@@ -330,20 +330,14 @@ def _bases_alone(ctx: _Context) -> Iterator[Violation]:
 def _captains_and_admirals(ctx: _Context) -> Iterator[Violation]:
     admirals = 0
     for i, ship in enumerate(ctx.fleet.ships):
-        if len(ship.captains()) > 1:
-            yield Violation(
-                "captain-limit",
-                "FBS-11",
-                f"ships[{i}].captain",
-                f"{len(ship.captains())} captains on one ship; keep one",
-            )
-        if len(ship.admirals()) > 1:
-            yield Violation(
-                "admiral-limit",
-                "FBS-11",
-                f"ships[{i}].admiral",
-                f"{len(ship.admirals())} admirals on one ship; keep one",
-            )
+        for role, aboard in (("captain", ship.captains()), ("admiral", ship.admirals())):
+            if len(aboard) > 1:
+                yield Violation(
+                    f"{role}-limit",
+                    "FBS-11",
+                    f"ships[{i}].{role}",
+                    f"{len(aboard)} {role}s on one ship; keep one",
+                )
         for j, _ in enumerate(ship.admirals()):
             admirals += 1
             if admirals == ctx.settings.admirals_per_fleet + 1:

@@ -20,6 +20,7 @@ from kolrami.catalog.cards import cards as catalog
 from kolrami.catalog.cards import get_card
 from kolrami.engine.driver import Step
 from kolrami.rules import events as ev
+from kolrami.rules.fpf.damage import Volley
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.fpf.repairs import apply_repair
 from kolrami.rules.fpf.repairs import damaged_items
@@ -105,20 +106,13 @@ class CardEffects(RuleModule):
                 _repair_team(battle, ship, card)
         return ()
 
-    def after_roll(
-        self,
-        battle: Battle,
-        ship: ShipState,
-        target: ShipState,
-        strength: int,
-        shields: int,
-        rolls: list[int],
-    ) -> list[int]:
+    def after_roll(self, battle: Battle, volley: Volley, rolls: list[int]) -> list[int]:
+        ship = volley.firer
         left = battle.rerolls_left.get(ship.id, 0)
         if not left:
             return rolls
         for i, roll in enumerate(rolls):
-            if not penetrates(roll, shields, strength):
+            if not penetrates(roll, volley.shields, volley.strength):
                 new = battle.dice.d10()
                 battle.rerolls_left[ship.id] = left - 1
                 card = next(
@@ -126,7 +120,7 @@ class CardEffects(RuleModule):
                     "",
                 )
                 battle.change(
-                    _CARD_USED, card, ship.id, target.id, f"re-rolled a {roll}: {new}", {}
+                    _CARD_USED, card, ship.id, volley.target.id, f"re-rolled a {roll}: {new}", {}
                 )
                 return [*rolls[:i], new, *rolls[i + 1 :]]
         return rolls

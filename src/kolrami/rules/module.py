@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.battle import ShipState
     from kolrami.engine.driver import Step
+    from kolrami.rules.fpf.damage import Volley
     from kolrami.rules.fpf.orders import Maneuver
     from kolrami.scenarios.models import Scenario
 
@@ -67,18 +68,9 @@ class Policies:
     """
 
     @policy
-    def penetrates(
-        self,
-        battle: Battle,
-        firer: ShipState,
-        target: ShipState,
-        strength: int,
-        shields: int,
-        roll: int,
-    ) -> bool:
-        """Whether a d10 `roll` of a shot at `strength` gets through `target`'s shields, which
-        stand at `shields` for this shot (FPF-FIRE-09: in an exchange, what its side's earlier
-        shots left)."""
+    def penetrates(self, battle: Battle, volley: Volley, roll: int) -> bool:
+        """Whether a d10 `roll` of one of the `volley`'s shots gets through its target's shields
+        as they stand for it (FPF-FIRE-09: in an exchange, what its side's earlier shots left)."""
         raise NotImplementedError
 
     @policy
@@ -102,16 +94,8 @@ class Policies:
         raise NotImplementedError
 
     @policy
-    def after_roll(
-        self,
-        battle: Battle,
-        ship: ShipState,
-        target: ShipState,
-        strength: int,
-        shields: int,
-        rolls: list[int],
-    ) -> list[int]:
-        """A volley's penetration dice, against `shields`, after any re-rolls (card effects)."""
+    def after_roll(self, battle: Battle, volley: Volley, rolls: list[int]) -> list[int]:
+        """A volley's penetration dice, against its `shields`, after any re-rolls (card effects)."""
         raise NotImplementedError
 
     @policy

@@ -4,6 +4,7 @@ the exact odds take them from, so simulation and calculation cannot drift apart.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from typing import Final
 
@@ -41,6 +42,18 @@ def rules_in(battle: Battle) -> Ruleset:
 #: The d10 face that always fails and the one that always penetrates (FPF-DMG-02).
 AUTO_FAIL: Final = 1
 AUTO_PENETRATE: Final = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Volley:
+    """One group's shots as the shot policies (`penetrates`, `after_roll`) see them: `firer`'s
+    weapon at `strength` (after evasion) against `target`'s shields as they stand for this
+    volley, `shields` (FPF-FIRE-09: in an exchange, what its side's earlier shots left)."""
+
+    firer: ShipState
+    target: ShipState
+    strength: int
+    shields: int
 
 
 def penetration_target(shields: int, strength: int) -> int:
@@ -116,19 +129,11 @@ class FpfDamage(RuleModule):
     )
     summary = "d10 penetration, locations, damage applied at once, destruction at 0."
 
-    def penetrates(
-        self,
-        battle: Battle,
-        firer: ShipState,
-        target: ShipState,
-        strength: int,
-        shields: int,
-        roll: int,
-    ) -> bool:
+    def penetrates(self, battle: Battle, volley: Volley, roll: int) -> bool:
         # `penetrates(roll, shields, strength)`, written out: this runs for every shot
         if roll == AUTO_FAIL:
             return False
-        return roll == AUTO_PENETRATE or roll >= shields - strength
+        return roll == AUTO_PENETRATE or roll >= volley.shields - volley.strength
 
     def engine_damage(self, battle: Battle, ship: ShipState, amount: int) -> int:
         return amount

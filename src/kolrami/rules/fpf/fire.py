@@ -22,6 +22,7 @@ from kolrami.rules.fpf.damage import AUTO_PENETRATE
 from kolrami.rules.fpf.damage import FPF_PENETRATION
 from kolrami.rules.fpf.damage import MASK_BASES
 from kolrami.rules.fpf.damage import MASK_NONE
+from kolrami.rules.fpf.damage import Volley
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.fpf.damage import natives
 from kolrami.rules.fpf.damage import rules_in
@@ -305,7 +306,8 @@ def _roll_group(
     dice = battle.dice
     if shields is None:
         shields = target.shields
-    rolls = rules.after_roll(battle, ship, target, strength, shields, dice.many(shots, 10))
+    volley = Volley(ship, target, strength, shields)
+    rolls = rules.after_roll(battle, volley, dice.many(shots, 10))
     hits: list[tuple[int, int]] = []
     if natives(rules) & FPF_PENETRATION:
         # FPF's own rule (FpfDamage.penetrates, `damage.penetrates`), asked natively
@@ -318,7 +320,7 @@ def _roll_group(
     else:
         penetrates = rules.penetrates
         for roll in rolls:
-            if penetrates(battle, ship, target, strength, shields, roll):
+            if penetrates(battle, volley, roll):
                 loc_roll = dice.d10()
                 dmg = dice.d6() if kind is _PHOTON else 1
                 hits.append((loc_roll, dmg))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from kolrami.catalog.models import WeaponKind
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
+from kolrami.rules.fpf.damage import Volley
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.fpf.orders import Maneuver
 from kolrami.rules.module import RuleModule
@@ -154,19 +155,12 @@ class NebulaFire(RuleModule):
     clauses = ("FPF-OPT-09",)
     summary = "Shots at a ship inside a nebula (scenario terrain) ignore shields: 9 or 10 hits."
 
-    def penetrates(
-        self,
-        battle: Battle,
-        firer: ShipState,
-        target: ShipState,
-        strength: int,
-        shields: int,
-        roll: int,
-    ) -> bool:
+    def penetrates(self, battle: Battle, volley: Volley, roll: int) -> bool:
+        target = volley.target
         for t in battle.scenario.terrain:
             if t.kind == "nebula" and t.contains(target.x, target.y):
                 return roll >= 9
-        return penetrates(roll, shields, strength)
+        return penetrates(roll, volley.shields, volley.strength)
 
 
 #: FPF's optional rules and sheet notes, in the order `kolrami rules` lists them: a new option is
