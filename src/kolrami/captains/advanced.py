@@ -46,9 +46,11 @@ from kolrami.rules.advanced.field_orders import ProbeOrder
 from kolrami.rules.advanced.field_orders import ProbeShot
 from kolrami.rules.advanced.field_orders import WebDecision
 from kolrami.rules.advanced.field_orders import WebOrder
+from kolrami.rules.advanced.geometry import arc_bits
 from kolrami.rules.advanced.geometry import bearing_to
+from kolrami.rules.advanced.geometry import bears
 from kolrami.rules.advanced.geometry import facing_toward
-from kolrami.rules.advanced.geometry import weapon_bears
+from kolrami.rules.advanced.geometry import mount_code
 from kolrami.rules.advanced.orders import AdvancedDecision
 from kolrami.rules.advanced.orders import AdvancedOrder
 from kolrami.rules.advanced.orders import Attack
@@ -144,6 +146,25 @@ def _firepower(sheet: AdvancedSheet) -> list[tuple[tuple[Arc, ...], float, float
         key = (w.arcs, w.range_cm + 8.0)
         groups[key] = groups.get(key, 0.0) + (w.power if w.beam else w.damage * w.torpedoes) * 0.5
     return [(arcs, reach, size) for (arcs, reach), size in groups.items()]
+
+
+def _threat(sheet: AdvancedSheet) -> list[tuple[int, float, float]]:
+    """`_firepower` with each group's arcs as a `geometry.mount_code`."""
+    return [(mount_code(arcs), reach, size) for arcs, reach, size in _firepower(sheet)]
+
+
+def _armament(a: AdvShip) -> list[tuple[int, int, int, int, float]]:
+    """A ship's working weapons for scoring the spots of one move: (index, range, mount code,
+    what it could fire now if charged, a share of what it fires later)."""
+    out = []
+    for i, w in enumerate(a.sheet.weapons):
+        if not a.weapon_ok[i]:
+            continue
+        charged = a.power[i] and not a.fired[i]
+        size = (a.power[i] if w.beam else w.damage * w.torpedoes) if charged else 0
+        future = (w.power if w.beam else w.damage * w.torpedoes) * 0.3
+        out.append((i, w.range_cm, mount_code(w.arcs), size, future))
+    return out
 
 
 def _expected(power: int, needed: int, penalty: int) -> float:
@@ -580,8 +601,11 @@ class AdvancedDoctrine:
         crowd = 2 * view.scenario.base_radius_cm + 1
         others = [(o.x, o.y) for o in view.own_ships() if o.id != a.id]
         others += [(e.ship.x, e.ship.y) for e in enemies]
-        threats = [(e.ship.x, e.ship.y, e.ship.heading, _firepower(e.sheet)) for e in enemies]
-        best: tuple[float, MoveOrder] | None = None
+        threats = [(e.ship.x, e.ship.y, e.ship.heading, _threat(e.sheet)) for e in enemies]
+        mine = _armament(a)
+        fx, fy = focus.ship.x, focus.ship.y
+        best = -math.inf
+        chosen: tuple[int, int, int] | None = None
         count = 0
         for hexes in sorted({decision.hexes, max(0, decision.hexes - 1)}):
             turns = (
@@ -594,7 +618,7 @@ class AdvancedDoctrine:
                 mx, my = s.x + _COS[h1] * cm / 2, s.y + _SIN[h1] * cm / 2
                 h2 = (h1 + t2) % HEADINGS
                 ex, ey = mx + _COS[h2] * cm / 2, my + _SIN[h2] * cm / 2
-                score = self._score_spot(adv, a, focus, threats, ex, ey, h2, goal)
+                score = self._score_spot(adv, a, mine, fx, fy, threats, ex, ey, h2, goal)
                 score -= terrain_cost(view, a, mx, my, ex, ey)
                 margin = min(ex, ey, width - ex, height - ey)
                 if margin < 10:
@@ -605,12 +629,11 @@ class AdvancedDoctrine:
                 for ox, oy in others:  # ending on another base only stops the ship short
                     if abs(ex - ox) < crowd and abs(ey - oy) < crowd:
                         score -= 3.0
-                order = MoveOrder(a.id, hexes, t1, t2)
-                if best is None or score > best[0]:
-                    best = (score, order)
+                if chosen is None or score > best:  # the first of equal scores
+                    best, chosen = score, (hexes, t1, t2)
         view.count_candidates(count)
-        assert best is not None
-        return best[1]
+        assert chosen is not None
+        return MoveOrder(a.id, *chosen)
 
     @staticmethod
     def _dock_goal(view: BattleView, a: AdvShip) -> tuple[float, float] | None:
@@ -682,33 +705,38 @@ class AdvancedDoctrine:
         self,
         adv: AdvancedView,
         a: AdvShip,
-        focus: Contact,
-        threats: list[tuple[float, float, int, list[tuple[tuple[Arc, ...], float, float]]]],
+        mine: list[tuple[int, int, int, int, float]],
+        fx: float,
+        fy: float,
+        threats: list[tuple[float, float, int, list[tuple[int, float, float]]]],
         x: float,
         y: float,
         heading: int,
         goal: float,
     ) -> float:
         """The value of ending a move at (x, y): what our weapons can expect on the focus target
-        (charged ones now, all of them later), less what the enemy could fire back."""
-        s = a.sheet
-        fx, fy = focus.ship.x, focus.ship.y
+        at (fx, fy) (charged ones now, all of them later), less what the enemy could fire back.
+        `mine` is `_armament(a)` and each threat's groups `_threat` of its sheet: what does
+        not change from spot to spot, worked out once a move."""
         d = math.hypot(fx - x, fy - y)
-        bearing = bearing_to(x, y, heading, fx, fy)
+        bits = arc_bits(bearing_to(x, y, heading, fx, fy))
+        penalty = a.penalty
         dealt = 0.0
-        for i, w in enumerate(s.weapons):
-            if not a.weapon_ok[i] or d > w.range_cm or not weapon_bears(w.arcs, bearing):
+        for i, reach, mount, size, future in mine:
+            if d > reach or not bears(mount, bits):
                 continue
-            charged = a.power[i] and not a.fired[i]
-            size = (a.power[i] if w.beam else w.damage * w.torpedoes) if charged else 0
-            future = (w.power if w.beam else w.damage * w.torpedoes) * 0.3
-            dealt += _expected(size, adv.to_hit(a.id, i, d), a.penalty) + future
+            n = adv.to_hit(a.id, i, d) - penalty  # _expected(size, to_hit, penalty), written out
+            if n > 10:
+                n = 10
+            elif n < 0:
+                n = 0
+            dealt += size * (n / 10) + future
         threat = 0.0
         for ex, ey, eh, groups in threats:
             ed = math.hypot(ex - x, ey - y)
-            back = bearing_to(ex, ey, eh, x, y)
-            for arcs, reach, part in groups:
-                if ed <= reach and weapon_bears(arcs, back):
+            back = arc_bits(bearing_to(ex, ey, eh, x, y))
+            for gmount, greach, part in groups:
+                if ed <= greach and bears(gmount, back):
                     threat += part
         return dealt - self.t.threat * threat * 0.3 - 0.15 * abs(d - goal)
 
