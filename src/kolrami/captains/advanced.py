@@ -224,6 +224,8 @@ class AdvancedDoctrine:
         self.t = temperament
         #: where each enemy was last seen (for the cloaked ones: where to search)
         self.seen: dict[str, tuple[float, float]] = {}
+        #: the view of the decision being answered and its contacts (`_contacts`)
+        self._now: tuple[BattleView, list[Contact]] | None = None
         #: how each kind of decision is answered
         self._answers: dict[type, Callable[[BattleView, Any], AdvancedOrder | FieldOrder]] = {
             WebDecision: weave,
@@ -245,13 +247,27 @@ class AdvancedDoctrine:
         self, view: BattleView, decision: AdvancedDecision | FieldDecision
     ) -> AdvancedOrder | FieldOrder:
         """Answer one advanced decision."""
-        for e in _enemies(view):
+        enemies = _enemies(view)
+        for e in enemies:
             self.seen[e.id] = (e.ship.x, e.ship.y)
-        for kind in type(decision).__mro__:
-            answer = self._answers.get(kind)
-            if answer is not None:
-                return answer(view, decision)
-        return self.shields(view, decision)  # type: ignore[arg-type]  # the last phase's
+        # the contacts stay as they are while one decision is answered (a captain only reads
+        # the battle): every answer below reads them through `_contacts`, not the view again
+        self._now = (view, enemies)
+        try:
+            for kind in type(decision).__mro__:
+                answer = self._answers.get(kind)
+                if answer is not None:
+                    return answer(view, decision)
+            return self.shields(view, decision)  # type: ignore[arg-type]  # the last phase's
+        finally:
+            self._now = None
+
+    def _contacts(self, view: BattleView) -> list[Contact]:
+        """`_enemies(view)`, read once a decision (`decide`); not to be changed by the caller."""
+        now = self._now
+        if now is not None and now[0] is view:
+            return now[1]
+        return _enemies(view)
 
     # --- module adv-tactics ------------------------------------------------------------------
 
@@ -346,7 +362,7 @@ class AdvancedDoctrine:
                 continue
             a = adv.ship(sid)
             w = a.sheet.weapons[weapon]
-            if any(_dist(a, e) <= w.range_cm for e in _enemies(view)):
+            if any(_dist(a, e) <= w.range_cm for e in self._contacts(view)):
                 continue
             shots.append(ProbeShot(sid, weapon, probe))
             taken.add(probe)
@@ -419,7 +435,7 @@ class AdvancedDoctrine:
         for sid in decision.ships:
             a = adv.ship(sid)
             allowed = set(adv.lock_targets(sid))
-            enemies = [e for e in _enemies(view) if e.id in allowed]
+            enemies = [e for e in self._contacts(view) if e.id in allowed]
             if a.lock in allowed and a.lock not in {e.id for e in enemies}:
                 out.append((sid, a.lock))  # a lock on a cloaked ship: keep it for the pings
                 continue
@@ -452,7 +468,7 @@ class AdvancedDoctrine:
         return DecloakOrder(tuple(out))
 
     def power(self, view: BattleView, decision: PowerDecision) -> PowerOrder:
-        adv, enemies = view.advanced(), _enemies(view)
+        adv, enemies = view.advanced(), self._contacts(view)
         return PowerOrder(tuple(self._plan(view, adv.ship(sid), enemies) for sid in decision.ships))
 
     def _wants_cloak(self, view: BattleView, a: AdvShip, enemies: list[Contact]) -> bool:
@@ -580,7 +596,7 @@ class AdvancedDoctrine:
     def move(self, view: BattleView, decision: MoveDecision) -> MoveOrder:
         adv = view.advanced()
         a = adv.ship(decision.ship)
-        enemies = _enemies(view)
+        enemies = self._contacts(view)
         if decision.hexes == 0:
             return MoveOrder(a.id, 0)
         if decision.straight:  # no impulse: straight ahead on warp (ADV-IMP-02)
@@ -795,7 +811,10 @@ class AdvancedDoctrine:
         for sid in decision.ships:
             a = view.advanced().ship(sid)
             near = min(
-                (math.hypot(e.ship.x - a.ship.x, e.ship.y - a.ship.y) for e in _enemies(view)),
+                (
+                    math.hypot(e.ship.x - a.ship.x, e.ship.y - a.ship.y)
+                    for e in self._contacts(view)
+                ),
                 default=math.inf,
             )
             if near > LAY_CLEARANCE_HEXES * view.advanced().hex_cm:
@@ -882,7 +901,7 @@ class AdvancedDoctrine:
 
     def shields(self, view: BattleView, decision: ShieldDecision) -> ShieldOrder:
         adv = view.advanced()
-        enemies = _enemies(view)
+        enemies = self._contacts(view)
         plans = []
         for sid in decision.ships:
             a = adv.ship(sid)
