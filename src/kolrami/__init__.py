@@ -48,6 +48,9 @@ COMPILED = (
     "kolrami.rules.fpf.repairs",
     "kolrami.rules.fpf.turn",
     "kolrami.rules.fpf.view",
+    "kolrami.rules.advanced.geometry",
+    "kolrami.rules.advanced.view",
+    "kolrami.captains.advanced",
 )
 #: set to anything but "" or "0" to run the pure-Python modules though a compiled build is there
 PURE_ENV = "KOLRAMI_PURE"
