@@ -27,8 +27,8 @@ except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0"
 
 #: The modules mypyc compiles: the battle's inner loops (movement, fire, damage, initiative,
-#: repairs), the geometry, the driver loop every decision passes through and the captains'
-#: scoring kernel.
+#: repairs), the geometry, the driver loop every decision passes through, the captains'
+#: scoring kernel, and the advanced game's arcs, view and captain.
 COMPILED = (
     "kolrami.engine.geometry",
     "kolrami.engine.chance",
