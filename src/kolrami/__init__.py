@@ -27,8 +27,8 @@ except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0"
 
 #: The modules mypyc compiles: the battle's inner loops (movement, fire, damage, initiative,
-#: repairs), the geometry, the driver loop every decision passes through and the captains'
-#: scoring kernel.
+#: repairs), the geometry, the driver loop every decision passes through, the captains'
+#: scoring kernel, and the advanced game's arcs, view and captain.
 COMPILED = (
     "kolrami.engine.geometry",
     "kolrami.engine.chance",
@@ -48,6 +48,9 @@ COMPILED = (
     "kolrami.rules.fpf.repairs",
     "kolrami.rules.fpf.turn",
     "kolrami.rules.fpf.view",
+    "kolrami.rules.advanced.geometry",
+    "kolrami.rules.advanced.view",
+    "kolrami.captains.advanced",
 )
 #: set to anything but "" or "0" to run the pure-Python modules though a compiled build is there
 PURE_ENV = "KOLRAMI_PURE"

@@ -47,9 +47,11 @@ from kolrami.rules.advanced.field_orders import ProbeOrder
 from kolrami.rules.advanced.field_orders import ProbeShot
 from kolrami.rules.advanced.field_orders import WebDecision
 from kolrami.rules.advanced.field_orders import WebOrder
+from kolrami.rules.advanced.geometry import arc_bits
 from kolrami.rules.advanced.geometry import bearing_to
+from kolrami.rules.advanced.geometry import bears
 from kolrami.rules.advanced.geometry import facing_toward
-from kolrami.rules.advanced.geometry import weapon_bears
+from kolrami.rules.advanced.geometry import mount_code
 from kolrami.rules.advanced.orders import AdvancedDecision
 from kolrami.rules.advanced.orders import AdvancedOrder
 from kolrami.rules.advanced.orders import Attack
@@ -160,6 +162,25 @@ def _firepower(sheet: AdvancedSheet) -> list[tuple[tuple[Arc, ...], float, float
     return [(arcs, reach, size) for (arcs, reach), size in groups.items()]
 
 
+def _threat(sheet: AdvancedSheet) -> list[tuple[int, float, float]]:
+    """`_firepower` with each group's arcs as a `geometry.mount_code`."""
+    return [(mount_code(arcs), reach, size) for arcs, reach, size in _firepower(sheet)]
+
+
+def _armament(a: AdvShip) -> list[tuple[int, int, int, int, float]]:
+    """A ship's working weapons for scoring the spots of one move: (index, range, mount code,
+    what it could fire now if charged, a share of what it fires later)."""
+    out = []
+    for i, w in enumerate(a.sheet.weapons):
+        if not a.weapon_ok[i]:
+            continue
+        charged = a.power[i] and not a.fired[i]
+        size = (a.power[i] if w.beam else w.damage * w.torpedoes) if charged else 0
+        future = (w.power if w.beam else w.damage * w.torpedoes) * 0.3
+        out.append((i, w.range_cm, mount_code(w.arcs), size, future))
+    return out
+
+
 def _expected(power: int, needed: int, penalty: int) -> float:
     p = max(0, min(10, needed - penalty)) / 10
     return power * p
@@ -217,6 +238,8 @@ class AdvancedDoctrine:
         self.t = temperament
         #: where each enemy was last seen (for the cloaked ones: where to search)
         self.seen: dict[str, tuple[float, float]] = {}
+        #: the view of the decision being answered and its contacts (`_contacts`)
+        self._now: tuple[BattleView, list[Contact]] | None = None
         #: how each kind of decision is answered
         self._answers: dict[type, Callable[[BattleView, Any], AdvancedOrder | FieldOrder]] = {
             WebDecision: weave,
@@ -238,13 +261,27 @@ class AdvancedDoctrine:
         self, view: BattleView, decision: AdvancedDecision | FieldDecision
     ) -> AdvancedOrder | FieldOrder:
         """Answer one advanced decision."""
-        for e in _enemies(view):
+        enemies = _enemies(view)
+        for e in enemies:
             self.seen[e.id] = (e.ship.x, e.ship.y)
-        for kind in type(decision).__mro__:
-            answer = self._answers.get(kind)
-            if answer is not None:
-                return answer(view, decision)
-        return self.shields(view, decision)  # type: ignore[arg-type]  # the last phase's
+        # the contacts stay as they are while one decision is answered (a captain only reads
+        # the battle): every answer below reads them through `_contacts`, not the view again
+        self._now = (view, enemies)
+        try:
+            for kind in type(decision).__mro__:
+                answer = self._answers.get(kind)
+                if answer is not None:
+                    return answer(view, decision)
+            return self.shields(view, decision)  # type: ignore[arg-type]  # the last phase's
+        finally:
+            self._now = None
+
+    def _contacts(self, view: BattleView) -> list[Contact]:
+        """`_enemies(view)`, read once a decision (`decide`); not to be changed by the caller."""
+        now = self._now
+        if now is not None and now[0] is view:
+            return now[1]
+        return _enemies(view)
 
     # --- module adv-tactics ------------------------------------------------------------------
 
@@ -339,7 +376,7 @@ class AdvancedDoctrine:
                 continue
             a = adv.ship(sid)
             w = a.sheet.weapons[weapon]
-            if any(_dist(a, e) <= w.range_cm for e in _enemies(view)):
+            if any(_dist(a, e) <= w.range_cm for e in self._contacts(view)):
                 continue
             shots.append(ProbeShot(sid, weapon, probe))
             taken.add(probe)
@@ -412,7 +449,7 @@ class AdvancedDoctrine:
         for sid in decision.ships:
             a = adv.ship(sid)
             allowed = set(adv.lock_targets(sid))
-            enemies = [e for e in _enemies(view) if e.id in allowed]
+            enemies = [e for e in self._contacts(view) if e.id in allowed]
             if a.lock in allowed and a.lock not in {e.id for e in enemies}:
                 out.append((sid, a.lock))  # a lock on a cloaked ship: keep it for the pings
                 continue
@@ -445,7 +482,7 @@ class AdvancedDoctrine:
         return DecloakOrder(tuple(out))
 
     def power(self, view: BattleView, decision: PowerDecision) -> PowerOrder:
-        adv, enemies = view.advanced(), _enemies(view)
+        adv, enemies = view.advanced(), self._contacts(view)
         return PowerOrder(tuple(self._plan(view, adv.ship(sid), enemies) for sid in decision.ships))
 
     def _wants_cloak(self, view: BattleView, a: AdvShip, enemies: list[Contact]) -> bool:
@@ -571,7 +608,7 @@ class AdvancedDoctrine:
     def move(self, view: BattleView, decision: MoveDecision) -> MoveOrder:
         adv = view.advanced()
         a = adv.ship(decision.ship)
-        enemies = _enemies(view)
+        enemies = self._contacts(view)
         if decision.hexes == 0:
             return MoveOrder(a.id, 0)
         if decision.straight:  # no impulse: straight ahead on warp (ADV-IMP-02)
@@ -592,8 +629,11 @@ class AdvancedDoctrine:
         crowd = 2 * view.scenario.base_radius_cm + 1
         others = [(o.x, o.y) for o in view.own_ships() if o.id != a.id]
         others += [(e.ship.x, e.ship.y) for e in enemies]
-        threats = [(e.ship.x, e.ship.y, e.ship.heading, _firepower(e.sheet)) for e in enemies]
-        best: tuple[float, MoveOrder] | None = None
+        threats = [(e.ship.x, e.ship.y, e.ship.heading, _threat(e.sheet)) for e in enemies]
+        mine = _armament(a)
+        fx, fy = focus.ship.x, focus.ship.y
+        best = -math.inf
+        chosen: tuple[int, int, int] | None = None
         count = 0
         for hexes in sorted({decision.hexes, max(0, decision.hexes - 1)}):
             turns = (
@@ -606,7 +646,7 @@ class AdvancedDoctrine:
                 mx, my = s.x + _COS[h1] * cm / 2, s.y + _SIN[h1] * cm / 2
                 h2 = (h1 + t2) % HEADINGS
                 ex, ey = mx + _COS[h2] * cm / 2, my + _SIN[h2] * cm / 2
-                score = self._score_spot(adv, a, focus, threats, ex, ey, h2, goal)
+                score = self._score_spot(adv, a, mine, fx, fy, threats, ex, ey, h2, goal)
                 score -= terrain_cost(view, a, mx, my, ex, ey)
                 margin = min(ex, ey, width - ex, height - ey)
                 if margin < 10:
@@ -617,12 +657,11 @@ class AdvancedDoctrine:
                 for ox, oy in others:  # ending on another base only stops the ship short
                     if abs(ex - ox) < crowd and abs(ey - oy) < crowd:
                         score -= 3.0
-                order = MoveOrder(a.id, hexes, t1, t2)
-                if best is None or score > best[0]:
-                    best = (score, order)
+                if chosen is None or score > best:  # the first of equal scores
+                    best, chosen = score, (hexes, t1, t2)
         view.count_candidates(count)
-        assert best is not None
-        return best[1]
+        assert chosen is not None
+        return MoveOrder(a.id, *chosen)
 
     @staticmethod
     def _dock_goal(view: BattleView, a: AdvShip) -> tuple[float, float] | None:
@@ -694,33 +733,38 @@ class AdvancedDoctrine:
         self,
         adv: AdvancedView,
         a: AdvShip,
-        focus: Contact,
-        threats: list[tuple[float, float, int, list[tuple[tuple[Arc, ...], float, float]]]],
+        mine: list[tuple[int, int, int, int, float]],
+        fx: float,
+        fy: float,
+        threats: list[tuple[float, float, int, list[tuple[int, float, float]]]],
         x: float,
         y: float,
         heading: int,
         goal: float,
     ) -> float:
         """The value of ending a move at (x, y): what our weapons can expect on the focus target
-        (charged ones now, all of them later), less what the enemy could fire back."""
-        s = a.sheet
-        fx, fy = focus.ship.x, focus.ship.y
+        at (fx, fy) (charged ones now, all of them later), less what the enemy could fire back.
+        `mine` is `_armament(a)` and each threat's groups `_threat` of its sheet: what does
+        not change from spot to spot, worked out once a move."""
         d = math.hypot(fx - x, fy - y)
-        bearing = bearing_to(x, y, heading, fx, fy)
+        bits = arc_bits(bearing_to(x, y, heading, fx, fy))
+        penalty = a.penalty
         dealt = 0.0
-        for i, w in enumerate(s.weapons):
-            if not a.weapon_ok[i] or d > w.range_cm or not weapon_bears(w.arcs, bearing):
+        for i, reach, mount, size, future in mine:
+            if d > reach or not bears(mount, bits):
                 continue
-            charged = a.power[i] and not a.fired[i]
-            size = (a.power[i] if w.beam else w.damage * w.torpedoes) if charged else 0
-            future = (w.power if w.beam else w.damage * w.torpedoes) * 0.3
-            dealt += _expected(size, adv.to_hit(a.id, i, d), a.penalty) + future
+            n = adv.to_hit(a.id, i, d) - penalty  # _expected(size, to_hit, penalty), written out
+            if n > 10:
+                n = 10
+            elif n < 0:
+                n = 0
+            dealt += size * (n / 10) + future
         threat = 0.0
         for ex, ey, eh, groups in threats:
             ed = math.hypot(ex - x, ey - y)
-            back = bearing_to(ex, ey, eh, x, y)
-            for arcs, reach, part in groups:
-                if ed <= reach and weapon_bears(arcs, back):
+            back = arc_bits(bearing_to(ex, ey, eh, x, y))
+            for gmount, greach, part in groups:
+                if ed <= greach and bears(gmount, back):
                     threat += part
         return dealt - self.t.threat * threat * 0.3 - 0.15 * abs(d - goal)
 
@@ -779,7 +823,10 @@ class AdvancedDoctrine:
         for sid in decision.ships:
             a = view.advanced().ship(sid)
             near = min(
-                (math.hypot(e.ship.x - a.ship.x, e.ship.y - a.ship.y) for e in _enemies(view)),
+                (
+                    math.hypot(e.ship.x - a.ship.x, e.ship.y - a.ship.y)
+                    for e in self._contacts(view)
+                ),
                 default=math.inf,
             )
             if near > LAY_CLEARANCE_HEXES * view.advanced().hex_cm:
@@ -866,7 +913,7 @@ class AdvancedDoctrine:
 
     def shields(self, view: BattleView, decision: ShieldDecision) -> ShieldOrder:
         adv = view.advanced()
-        enemies = _enemies(view)
+        enemies = self._contacts(view)
         plans = []
         for sid in decision.ships:
             a = adv.ship(sid)

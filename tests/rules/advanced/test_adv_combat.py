@@ -30,9 +30,12 @@ from kolrami.rules.advanced.combat import shifted_row
 from kolrami.rules.advanced.combat import tgt_rows
 from kolrami.rules.advanced.combat import verify_attacks
 from kolrami.rules.advanced.combat import verify_evasions
+from kolrami.rules.advanced.geometry import arc_bits
+from kolrami.rules.advanced.geometry import bears
 from kolrami.rules.advanced.geometry import facing_of_bearing
 from kolrami.rules.advanced.geometry import facing_toward
 from kolrami.rules.advanced.geometry import in_arc
+from kolrami.rules.advanced.geometry import mount_code
 from kolrami.rules.advanced.geometry import weapon_bears
 from kolrami.rules.advanced.orders import Attack
 from kolrami.rules.advanced.orders import AttackDecision
@@ -121,6 +124,21 @@ def test_rotating_mounts_fire_everywhere_but_aft() -> None:
     for bearing in (135, 180, 225):
         assert not weapon_bears(pod, bearing)
     assert weapon_bears((Arc.F, Arc.P, Arc.S, Arc.A), 180)  # rated all four: all round
+
+
+@pytest.mark.rule("ADV-ARC-01", "ADV-ARC-02", "ADV-ARC-03")
+def test_mount_codes_and_arc_bits_answer_as_weapon_bears() -> None:
+    # the captains' precomputed form of the same test, for every set of arcs a sheet can rate,
+    # at every half degree and just either side of each arc's edges
+    edges = (45.0, 60.0, 120.0, 135.0, 225.0, 240.0, 300.0, 315.0)
+    bearings = [h / 2 for h in range(-720, 1440)]
+    bearings += [e + d for e in edges for d in (-1e-9, 0.0, 1e-9)]
+    every = (Arc.F, Arc.P, Arc.S, Arc.A)
+    for mask in range(1, 16):
+        arcs = tuple(a for n, a in enumerate(every) if mask >> n & 1)
+        mount = mount_code(arcs)
+        for bearing in bearings:
+            assert bears(mount, arc_bits(bearing)) == weapon_bears(arcs, bearing), (arcs, bearing)
 
 
 @pytest.mark.rule("ADV-ARC-02", "ADV-FIRE-01")

@@ -17,6 +17,7 @@ that fires into everything but the aft arc, and one rated into all four fires al
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from kolrami.catalog.models import Arc
 from kolrami.engine.geometry import relative_bearing
@@ -74,3 +75,50 @@ def weapon_bears(arcs: tuple[Arc, ...], bearing: float) -> bool:
     if rotating(arcs):
         return Arc.A in arcs or not in_arc(Arc.A, bearing)
     return any(in_arc(a, bearing) for a in arcs)
+
+
+# --- the same test for the captains' hot loops: a mount's code and a bearing's bits, worked out
+# once each, so that `bears(mount, bits)` is `weapon_bears(arcs, bearing)` without re-reading the
+# arcs (tests/rules/advanced/test_adv_combat.py checks the two agree, boundaries included)
+
+#: bits of `arc_bits`: which advanced arcs a bearing lies in
+F_BIT: Final = 1
+P_BIT: Final = 2
+S_BIT: Final = 4
+A_BIT: Final = 8
+_ARC_BITS: Final = {Arc.F: F_BIT, Arc.P: P_BIT, Arc.S: S_BIT, Arc.A: A_BIT}
+#: `mount_code`s of the rotating mounts: all round, and everything but the aft arc (ADV-ARC-03)
+ALL_ROUND: Final = -1
+NOT_AFT: Final = -2
+
+
+def arc_bits(bearing: float) -> int:
+    """The arcs (as `in_arc` tells them) a relative bearing lies in, as bits."""
+    b = bearing % 360.0
+    bits = 0
+    if b <= 45.0 or b >= 315.0:
+        bits |= F_BIT
+    if 135.0 <= b <= 225.0:
+        bits |= A_BIT
+    if abs(b - 90.0) <= SIDE_HALF_WIDTH:
+        bits |= P_BIT
+    if abs(b - 270.0) <= SIDE_HALF_WIDTH:
+        bits |= S_BIT
+    return bits
+
+
+def mount_code(arcs: tuple[Arc, ...]) -> int:
+    """A weapon's arcs for `bears`: ALL_ROUND, NOT_AFT, or the bits of the arcs it fires into."""
+    if rotating(arcs):
+        return ALL_ROUND if Arc.A in arcs else NOT_AFT
+    code = 0
+    for a in arcs:
+        code |= _ARC_BITS[a]
+    return code
+
+
+def bears(mount: int, bits: int) -> bool:
+    """`weapon_bears` of a `mount_code` at a bearing's `arc_bits`."""
+    if mount >= 0:
+        return bits & mount != 0
+    return mount == ALL_ROUND or not bits & A_BIT
