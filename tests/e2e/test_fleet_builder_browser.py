@@ -1,6 +1,6 @@
-"""The fleet builder (/fleets/build) in the real browser at a small phone's size (360 px): a legal fleet built by
-tapping the catalogue, an illegal choice refused with its rule, the share string and the PDF sheet
-downloaded; nothing asked of the internet.
+"""The fleet builder (/fleets/build) in the real browser at a small phone's size (360 px): a
+legal fleet built by tapping the catalogue, an illegal choice refused with its rule, nothing past
+the screen's edge, the share string and the PDF sheet downloaded; nothing asked of the internet.
 
 Skipped, with the reason, where /usr/bin/chromium or playwright is missing. Screenshots go to
 KOLRAMI_SCREENSHOTS (a folder) when it is set, else to the test's temporary folder.
