@@ -36,6 +36,8 @@ ARGS = [
     "--disable-sync",
 ]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+#: the narrowest phone the site is made for (a small Android's 360 CSS px)
+SMALL_PHONE = {"viewport": {"width": 360, "height": 780}, "is_mobile": True, "has_touch": True}
 #: an upright 10-inch tablet
 TABLET = {"viewport": {"width": 820, "height": 1180}, "is_mobile": True, "has_touch": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 860}}

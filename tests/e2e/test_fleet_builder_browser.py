@@ -1,6 +1,6 @@
-"""The fleet builder (/fleets/build) in the real browser at a phone's size: a legal fleet built by
-tapping the catalogue, an illegal choice refused with its rule, the share string and the PDF sheet
-downloaded; nothing asked of the internet.
+"""The fleet builder (/fleets/build) in the real browser at a small phone's size (360 px): a
+legal fleet built by tapping the catalogue, an illegal choice refused with its rule, nothing past
+the screen's edge, the share string and the PDF sheet downloaded; nothing asked of the internet.
 
 Skipped, with the reason, where /usr/bin/chromium or playwright is missing. Screenshots go to
 KOLRAMI_SCREENSHOTS (a folder) when it is set, else to the test's temporary folder.
@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from kit import PHONE
+from kit import SMALL_PHONE
 from kit import needs_browser
+from test_phone_layout import OVERFLOWS
 
 from kolrami.fleet.fleetx import from_share_string
 from kolrami.fleet.legality import validate
@@ -44,7 +45,7 @@ def _tap(page: Any, selector: str) -> None:
 def test_phone_builds_a_legal_fleet_refuses_a_wrong_card_and_downloads(
     server: str, browser: Any, shots: Path, tmp_path: Path
 ) -> None:
-    context = browser.new_context(**PHONE, accept_downloads=True)
+    context = browser.new_context(**SMALL_PHONE, accept_downloads=True)
     page = context.new_page()
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url))
@@ -82,6 +83,7 @@ def test_phone_builds_a_legal_fleet_refuses_a_wrong_card_and_downloads(
         "/play/rules/FBS-05"
     )
     assert _total(page) == 160, "the refused captain was added anyway"
+    assert page.evaluate(OVERFLOWS) == [], "the refusal runs past a 360 px screen"
     page.screenshot(path=str(shots / "fleet-builder-phone-refusal.png"), full_page=False)
 
     _tap(page, "#entry-venn button.add")
@@ -102,7 +104,8 @@ def test_phone_builds_a_legal_fleet_refuses_a_wrong_card_and_downloads(
     page.screenshot(path=str(shots / "fleet-builder-phone.png"), full_page=True)
 
     width = page.evaluate("() => document.documentElement.scrollWidth")
-    assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+    assert width <= 360, f"the page is {width} px wide on a 360 px phone"
+    assert page.evaluate(OVERFLOWS) == []
 
     with page.expect_download() as got:
         page.locator("#save-share").tap()

@@ -132,3 +132,76 @@ def test_downloads_fleetx_share_string_and_pdf(c: TestClient) -> None:
     bad = c.get("/fleets/build/sheet.pdf", params={"fleet": "KF1-broken"})
     assert bad.status_code == 400
     assert "share string" in bad.text
+
+
+def _line(page: str, which: str = "problem") -> str:
+    found = re.search(rf'<p class="refusal" id="{which}" role="alert">([^<]*)</p>', page)
+    assert found, f"no {which} line"
+    return found.group(1)
+
+
+def test_choices_that_name_nothing_are_one_line_and_change_nothing(c: TestClient) -> None:
+    _, page = _send(c, "", "ship:reliant")
+    share = _share(page)
+    for act, said in (
+        ("ship:nope", "no ship class &#39;nope&#39;"),
+        ("card:nope", "no card &#39;nope&#39; (kolrami cards)"),
+        ("card:venn", "choose the ship it goes on first"),
+    ):
+        status, page = _send(c, share, act)
+        assert status == 422, act
+        assert said in _line(page), act
+        assert _share(page) == share, act
+
+
+def test_a_post_without_its_csrf_token_is_refused(c: TestClient) -> None:
+    c.get("/fleets/build")
+    got = c.post("/fleets/build", data={"act": "ship:reliant"})
+    assert got.status_code == 403
+    assert "reload the page" in got.text
+    assert 'name="fleet"' not in got.text
+
+
+def test_a_fleet_field_changed_by_hand_is_said_and_opening_again_clears_it(c: TestClient) -> None:
+    page = c.get("/fleets/build", params={"fleet": "KF1-broken"})
+    assert page.status_code == 400
+    assert _line(page.text).startswith("fleet: not a Kolrami share string")
+    assert _share(page.text) == ""
+    status, page_text = _send(c, "hello", "ship:reliant")
+    assert status == 422
+    assert "not a share string" in _line(page_text)
+    assert 'id="total">90<' in page_text, "the choice is still made, on an empty fleet"
+    good = share_string(load_fleet("presets:klingon-raiders"))
+    status, page_text = _send(c, "KF1-" + "A" * 40_000, "open", open_text=good)
+    assert status == 200
+    assert 'id="problem"' not in page_text
+    opened = from_share_string(_share(page_text))
+    assert opened.ships == from_share_string(good).ships
+
+
+def test_names_typed_into_the_page_come_back_escaped(c: TestClient) -> None:
+    evil = "<script>alert(1)</script>"
+    doc = {"name": evil, "ships": [{"id": "reliant"}]}
+    status, page = _send(c, "", "open", open_text=json.dumps(doc), player='<b>"x"</b>')
+    assert status == 200
+    assert evil not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<b>" not in page
+    sheet = c.get("/fleets/build/sheet.pdf", params={"fleet": _share(page), "player": evil})
+    assert sheet.status_code == 200
+    assert 'filename="script-alert-1-script.pdf"' in sheet.headers["content-disposition"]
+
+
+def test_a_download_address_too_long_or_empty_is_refused(c: TestClient) -> None:
+    long = c.get("/fleets/build/share.txt", params={"fleet": "KF1-" + "A" * 40_000})
+    assert long.status_code == 422
+    assert "at most" in long.text
+    for path in ("/fleets/build/fleet.json", "/fleets/build/share.txt", "/fleets/build/sheet.pdf"):
+        empty = c.get(path)
+        assert empty.status_code == 400, path
+        assert "share string" in empty.text, path
+    big_name = c.get(
+        "/fleets/build/sheet.pdf",
+        params={"fleet": share_string(load_fleet("presets:klingon-raiders")), "player": "x" * 101},
+    )
+    assert big_name.status_code == 422

@@ -112,3 +112,34 @@ def test_the_builder_link_fills_in_the_share_string(c: TestClient) -> None:
     share = share_string(load_fleet("presets:klingon-strike"))
     page = c.get("/play", params={"fleet_a": share}).text
     assert f">{share}</textarea>" in page
+
+
+def test_an_unknown_preset_is_one_line_under_its_select(c: TestClient, tmp_path: Path) -> None:
+    status, _, page = _post(c, {"fleet_a": "<b>nope</b>"})
+    assert status == 400
+    line = _line_under(page, "fleet_a")
+    assert line == (
+        "side A: no preset fleet &#39;&lt;b&gt;nope&lt;/b&gt;&#39;; choose one of the list"
+    )
+    assert _games(tmp_path) == []
+
+
+def test_a_pasted_fleet_too_large_is_one_line_and_not_shown_again(
+    c: TestClient, tmp_path: Path
+) -> None:
+    big = "KF1-" + "A" * (MAX_FLEET_BYTES + 10)
+    status, _, page = _post(c, {"fleet_b_text": big})
+    assert status == 400
+    line = _line_under(page, "fleet_b_text")
+    assert line.startswith("side B: the pasted fleet is larger than 256 KiB")
+    assert "upload its FleetX file" in line
+    assert "AAAAAAAAAA" not in page
+    assert _games(tmp_path) == []
+
+
+def test_a_fleet_sent_without_the_csrf_token_makes_no_game(c: TestClient, tmp_path: Path) -> None:
+    share = share_string(load_fleet("presets:klingon-raiders"))
+    c.get("/play")
+    got = c.post("/play", data={"fleet_a_text": share, "turns": "2"}, follow_redirects=False)
+    assert got.status_code == 403
+    assert _games(tmp_path) == []

@@ -121,6 +121,7 @@ class Build:
     refusal: Violation | None = None
     refused_choice: str = ""
     problem: str = ""  # a field's problem (the limit, a pasted fleet that could not be read)
+    unread: bool = False  # the page's own fleet field could not be read (the problem says why)
 
     def fleet(self) -> Fleet | None:
         """The fleet document, or None while it has no ship."""
@@ -160,6 +161,13 @@ def load(values: Mapping[str, str]) -> Build:
         form = from_text(text)
         if form.fleet is not None:
             take(build, form.fleet)
+        else:  # an address or a page changed by hand: said, and the builder starts empty
+            lines = [m for ms in form.errors.values() for m in ms]
+            build.problem = (
+                f"fleet: {lines[0] if lines else 'no fleet'}; open the fleet again below, "
+                "or start again"
+            )
+            build.unread = True
     build.target = _index(values.get("target", ""), len(build.ships))
     return build
 
@@ -199,6 +207,8 @@ def choose(build: Build, choice: str, values: Mapping[str, str]) -> Build:
     `squadron:I` moves ship I to the squadron in field `sq_I`; `pick:I` selects ship I;
     `open` reads a pasted share string or FleetX; `clear` starts again."""
     verb, _, rest = choice.partition(":")
+    if build.unread and verb in ("open", "clear"):  # the fleet that could not be read is left
+        build.problem, build.unread = "", False
     before = _problems(build)
     saved = ([dict(s) for s in build.ships], build.resource, build.target)
     try:
@@ -237,7 +247,9 @@ def _apply(build: Build, verb: str, rest: str, values: Mapping[str, str]) -> Non
             build.resource = card.id  # one resource a fleet (OP-15): a new one replaces it
             return
         if build.target is None:
-            raise KolramiError(f"{card.name}: choose a ship of the fleet first (its Select button)")
+            raise KolramiError(
+                f"{card.name}: choose the ship it goes on first (its 'Put cards here' button)"
+            )
         ship = build.ships[build.target]
         if card.kind is CardKind.UPGRADE and card.type is not None:
             ups = {k: list(v) for k, v in ship.get("upgrades", {}).items()}

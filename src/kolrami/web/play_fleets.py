@@ -1,7 +1,10 @@
 """Where a side's fleet in /play comes from: a preset, a pasted share string (or FleetX text), or
 an uploaded FleetX file. The first of file, text and preset that is given is taken; a fleet that
 cannot be read, is too large, or breaks a squad-building rule is one line for its field (its rule
-and what to do), and no game is made."""
+and what to do), and no game is made.
+
+A pasted fleet is taken up to MAX_PASTE characters (a multipart field's bound in Starlette), so
+that one past a fleet's own bound (MAX_FLEET_BYTES) is still said under its field."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from dataclasses import dataclass
 
 from kolrami.catalog import builtin_pack
 from kolrami.errors import KolramiError
+from kolrami.fleet.document import MAX_FLEET_BYTES
 from kolrami.fleet.legality import place
 from kolrami.fleet.legality import validate
 from kolrami.fleet.model import Fleet
@@ -17,6 +21,14 @@ from kolrami.fleet.model import preset_names
 from kolrami.web.forms import FleetForm
 from kolrami.web.forms import from_text
 from kolrami.web.forms import from_upload
+
+#: the most characters /play takes in a pasted fleet field; past MAX_FLEET_BYTES it is refused
+MAX_PASTE = 1024 * 1024
+
+
+def echoed(text: str) -> str:
+    """A pasted fleet as the form shows it again: as typed, unless it is past a fleet's bound."""
+    return text if len(text.encode("utf-8")) <= MAX_FLEET_BYTES else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +46,13 @@ def choose(side: str, preset: str, text: str, upload: tuple[bytes, str] | None) 
     if upload is not None:
         return _checked(from_upload(*upload), f"fleet_{side}_file", label)
     if text.strip():
+        if len(text.encode("utf-8")) > MAX_FLEET_BYTES:  # before any of it is read as a fleet
+            return Choice(
+                None,
+                f"fleet_{side}_text",
+                f"{label}: the pasted fleet is larger than {MAX_FLEET_BYTES // 1024} KiB, a "
+                "fleet's bound; paste its share string (KF1-...) or upload its FleetX file",
+            )
         return _checked(from_text(text), f"fleet_{side}_text", label)
     name = f"fleet_{side}"
     if preset not in preset_names():

@@ -58,12 +58,12 @@ def _ctx(build: builder.Build, values: dict[str, str]) -> dict[str, Any]:
 
 @router.get("/fleets/build", response_class=HTMLResponse)
 def build_page(request: Request) -> HTMLResponse:
-    """The builder, empty, or opened on a fleet (`?fleet=KF1-...`) with the filters asked."""
+    """The builder, empty, or opened on a fleet (`?fleet=KF1-...`) with the filters asked; a
+    fleet that cannot be read (or a limit that is not one) is its one line, and a 400."""
     values = dict(request.query_params.items())
     build = builder.load(values)
-    if values.get("fleet", "").strip() and not build.ships:
-        build.problem = _unreadable(values["fleet"])
-    return render(request, "fleet_builder.html.j2", _ctx(build, values))
+    status = 400 if build.problem else 200
+    return render(request, "fleet_builder.html.j2", _ctx(build, values), status_code=status)
 
 
 @router.post("/fleets/build", response_class=HTMLResponse)

@@ -67,7 +67,6 @@ from kolrami.sim.session import choices
 from kolrami.sim.session import percent
 from kolrami.sim.session import rule_reading
 from kolrami.web import play_fleets
-from kolrami.web.deps import FleetText
 from kolrami.web.deps import LoginRequiredError
 from kolrami.web.deps import client_key
 from kolrami.web.deps import current_organizer
@@ -561,6 +560,10 @@ def new_game_page(request: Request, fleet_a: str = "", fleet_b: str = "") -> HTM
     return render(request, "play_new.html.j2", _new_game_ctx(values, {}))
 
 
+#: a side's pasted fleet: bounded here, and past a fleet's own bound said under its field
+PastedFleet = Annotated[str, Form(max_length=play_fleets.MAX_PASTE)]
+
+
 async def _upload(file: UploadFile | None) -> tuple[bytes, str] | None:
     """An uploaded file's bytes (at most one more than a fleet's bound) and name, or None."""
     if file is None or not file.filename:
@@ -573,8 +576,8 @@ async def new_game(
     request: Request,
     fleet_a: str = Form("federation-cruisers"),
     fleet_b: str = Form("klingon-wolfpack"),
-    fleet_a_text: FleetText = "",
-    fleet_b_text: FleetText = "",
+    fleet_a_text: PastedFleet = "",
+    fleet_b_text: PastedFleet = "",
     fleet_a_file: Annotated[UploadFile | None, File()] = None,
     fleet_b_file: Annotated[UploadFile | None, File()] = None,
     seat_a: str = Form(HUMAN),
@@ -611,8 +614,8 @@ async def new_game(
         values = {
             "fleet_a": fleet_a,
             "fleet_b": fleet_b,
-            "fleet_a_text": fleet_a_text,
-            "fleet_b_text": fleet_b_text,
+            "fleet_a_text": play_fleets.echoed(fleet_a_text),
+            "fleet_b_text": play_fleets.echoed(fleet_b_text),
             "seat_a": seat_a,
             "seat_b": seat_b,
             "scenario": scenario,
