@@ -160,6 +160,40 @@ _HEADS: dict[type, str] = {
 
 Candidate = tuple[Order, str, str, str]
 
+_TITLES: dict[type, str] = {
+    BonusDecision: "the officers' bonus rolls for the game turn (ADV-OFF-03)",
+    LockDecision: "sensor locks for the game turn (ADV-SENS-01)",
+    PowerDecision: "power for the game turn (ADV-POW-01)",
+    MoveDecision: "a move in movement phase {phase}, up to {hexes} hex(es) (ADV-SEQ-03)",
+    DecloakDecision: "drop a cloak to fire in phase {phase} (ADV-CLOAK-01)",
+    AttackDecision: "declare fire in phase {phase} (ADV-SEQ-04)",
+    EvadeDecision: "evade the torpedoes declared at you in phase {phase} (ADV-EVA-01)",
+    ShieldDecision: "redistribute shields after phase {phase}'s fire (ADV-SEQ-05)",
+    TacticsDecision: "tactical actions after phase {phase}'s movement (adv-tactics)",
+    LayDecision: "lay mines in phase {phase} (ADV-MINE-02)",
+    WebDecision: "Tholian web work in phase {phase} (ADV-WEB-01)",
+    ProbeDecision: "probes in phase {phase} (adv-probes)",
+    JamDecision: "jamming at the start of turn {turn} (adv-comms)",
+    ReturnDecision: "where {ship} returns to the table (PP-11)",
+}
+
+
+def describe(decision: Decision) -> str:
+    """What `decision` asks, in words, with the ships it is for."""
+    title = _TITLES.get(type(decision))
+    if title is None:
+        return str(decision)
+    fields = {
+        k: getattr(decision, k) for k in ("phase", "hexes", "turn", "ship") if hasattr(decision, k)
+    }
+    text = f"Side {decision.side}: " + title.format(**fields)
+    if isinstance(decision, MoveDecision):
+        return text.replace("a move", f"{decision.ship}'s move") + (
+            ", straight ahead (no impulse)" if decision.straight else ""
+        )
+    ships = getattr(decision, "ships", ())
+    return text + (f" for {', '.join(ships)}" if ships else "")
+
 
 def _part(order: Order, label: str, group: str) -> Candidate:
     """A one-item order, offered as a part that combines: its item is the text after the head."""
@@ -210,8 +244,9 @@ def _power_plan(
     adv: AdvancedView, a: AdvShip, shields: bool, weapons: bool, moves: str, cloak: bool
 ) -> PowerPlan:
     """A plan made greedily from the ship's available power: the cloak, then the shields, then
-    movement first (`moves` "first"), the weapons (beams at their full power, launchers armed
-    while stores last), then movement with what is left ("rest") or none ("none")."""
+    movement first (`moves` "first", or "half" of the most it may buy), the weapons (beams at
+    their full power, launchers armed while stores last), then movement with what is left
+    ("rest") or none ("none")."""
     s = a.sheet
     budget = a.available
     if cloak:
@@ -224,7 +259,9 @@ def _power_plan(
     limit = adv.speed_limit(a.id)
     cap = cap if limit is None else min(cap, limit)
     bought = 0
-    if moves == "first":
+    if moves == "half":
+        cap //= 2
+    if moves in ("first", "half"):
         bought = max(0, min(cap, budget // s.move_cost))
         budget -= bought * s.move_cost
     power = [0] * len(s.weapons)
@@ -263,6 +300,13 @@ def power_choices(view: BattleView, d: PowerDecision) -> Iterable[Candidate]:
             (_power_plan(adv, a, True, True, "none", False), "shields and weapons, no move"),
             (_power_plan(adv, a, True, False, "first", False), "shields and speed, no weapons"),
         ]
+        if adv.module_on("adv-tactics"):
+            plans.append(
+                (
+                    _power_plan(adv, a, True, False, "half", False),
+                    "shields, half speed, the rest kept for tractors and transporters",
+                )
+            )
         if cloaks:
             plans.append((_power_plan(adv, a, False, False, "first", True), "cloak and speed"))
             plans.append((_power_plan(adv, a, False, True, "rest", True), "cloak, weapons, speed"))
@@ -283,7 +327,9 @@ def power_choices(view: BattleView, d: PowerDecision) -> Iterable[Candidate]:
 def move_choices(view: BattleView, d: MoveDecision) -> Iterable[Candidate]:
     """Every move within the phase's allowance: hexes, and a turn of -1, 0 or +1 hexside at
     its start and its middle (ADV-SEQ-02, ADV-SEQ-03); straight ahead only without impulse."""
-    turns = [(0, 0)] if d.straight else [(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)]
+    turns = [(0, 0)]  # straight ahead first
+    if not d.straight:
+        turns += [(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b]
     for hexes in range(d.hexes, -1, -1):
         for t1, t2 in [(0, 0)] if hexes == 0 else turns:
             how = "stays put" if hexes == 0 else f"moves {hexes} hex(es)"
@@ -376,7 +422,28 @@ def tactics_choices(view: BattleView, d: TacticsDecision) -> Iterable[Candidate]
     self-destruct (module adv-tactics)."""
     yield _whole(TacticsOrder(), "no tactical action")
     for option in d.options:
-        yield _part(TacticsOrder((option,)), option.replace(":", " ", 1), action_ship(option))
+        yield _part(TacticsOrder((option,)), tactics_label(option), action_ship(option))
+
+
+_VERBS = {
+    "tractor": "locks a tractor beam on {target} ({how})",
+    "release": "releases its tractor beam",
+    "escape": "tries to break free of the tractor beam",
+    "board": "beams a boarding party over to {target}",
+    "dock": "docks with {target}",
+    "undock": "undocks",
+    "crew": "takes fresh crew aboard from its base",
+    "destruct": "self-destructs ({how})",
+}
+
+
+def tactics_label(option: str) -> str:
+    """A tactical action in words (`A1:board>B2`: A1 beams a boarding party over to B2)."""
+    ship, _, rest = option.partition(":")
+    rest, _, how = rest.partition("=")
+    verb, _, target = rest.partition(">")
+    said = _VERBS.get(verb, rest).format(target=target or "-", how=how or "-")
+    return f"{ship} {said}"
 
 
 @chooser(LayDecision)
