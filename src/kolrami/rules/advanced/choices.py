@@ -56,7 +56,6 @@ from kolrami.rules.advanced.orders import TacticsDecision
 from kolrami.rules.advanced.orders import TacticsOrder
 from kolrami.rules.advanced.orders import action_ship
 from kolrami.rules.advanced.state import AdvShip
-from kolrami.rules.advanced.terrain.mines import mines_of
 from kolrami.rules.advanced.view import AdvancedView
 from kolrami.rules.fpf.orders import ReturnDecision
 from kolrami.rules.fpf.orders import ReturnOrder
@@ -357,7 +356,7 @@ def attack_choices(view: BattleView, d: AttackDecision) -> Iterable[Candidate]:
     range now, and a shot at each firing mine in sight (ADV-MINE-09)."""
     yield _whole(AttackOrder(), "hold fire")
     adv = view.advanced()
-    mines = [m for m in mines_of(view.scenario).values() if m.firing]
+    mines = adv.firing_mines()
     for sid in d.ships:
         a = adv.ship(sid)
         for weapons, target in adv.legal_attacks(sid):
@@ -370,12 +369,14 @@ def attack_choices(view: BattleView, d: AttackDecision) -> Iterable[Candidate]:
             )
             group = f"{sid}:{'+'.join(str(w) for w in weapons)}"
             yield _part(AttackOrder((Attack(sid, weapons, target),)), label, group)
-        for m in mines:
+        for key, mx, my in mines:
+            cm = math.hypot(mx - a.ship.x, my - a.ship.y)
             for i in range(len(a.sheet.weapons)):
-                attack = Attack(sid, (i,), f"M{m.key}")
+                attack = Attack(sid, (i,), f"M{key}")
                 yield _part(
                     AttackOrder((attack,)),
-                    f"{sid} fires {_weapons_label(adv, sid, (i,))} at firing mine {m.key}",
+                    f"{sid} fires {_weapons_label(adv, sid, (i,))} at firing mine {key} "
+                    f"({cm:.0f} cm)",
                     f"{sid}:{i}",
                 )
 
@@ -491,10 +492,11 @@ def probe_choices(view: BattleView, d: ProbeDecision) -> Iterable[Candidate]:
         aims.append(("ahead", s.x + math.cos(ahead) * reach, s.y + math.sin(ahead) * reach))
         for name, x, y in aims[-MAX_LAUNCH_POINTS:]:
             far = math.hypot(x - s.x, y - s.y)
-            if far > reach:
-                x, y = s.x + (x - s.x) * reach / far, s.y + (y - s.y) * reach / far
-            px = min(max(0, math.floor(x)), int(sc.table_width_cm))
-            py = min(max(0, math.floor(y)), int(sc.table_height_cm))
+            if far > reach - 1:  # whole cm within reach (the order names whole cm)
+                x = s.x + (x - s.x) * (reach - 1) / far
+                y = s.y + (y - s.y) * (reach - 1) / far
+            px = min(max(0, round(x)), int(sc.table_width_cm))
+            py = min(max(0, round(y)), int(sc.table_height_cm))
             where = "straight ahead" if name == "ahead" else f"toward {name}"
             yield _part(
                 ProbeOrder((ProbeLaunch(sid, px, py),)),
