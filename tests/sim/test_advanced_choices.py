@@ -4,6 +4,7 @@ its rule, and a battle played from the numbered choices re-runs identically from
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -137,7 +138,14 @@ def test_numbers_pick_and_combine_and_bad_ones_are_refused() -> None:
         session.pick("999")
     with pytest.raises(InvalidInputError, match="one choice per ship"):
         session.pick(f"{a} {a + 1}")
-    refusal = session.submit("POWER A1:M99/S/W0.0.0.0")
-    assert refusal is not None
-    assert refusal.rules, refusal
+    too_fast = re.sub(r":M\d+/", ":M99/", m.choices[a - 1].item)
+    assert session.submit(f"POWER {too_fast}") is not None  # refused, the battle untouched
     assert session.submit(both) is None
+    while type(session.decision).__name__ != "MoveDecision":
+        m = session.menu()
+        assert m is not None
+        assert session.submit(m.choices[0].order) is None
+    d = session.decision
+    refusal = session.submit(f"MOVE {d.ship} 99 T0 T0")  # type: ignore[union-attr]
+    assert refusal is not None
+    assert "ADV-SEQ-02" in refusal.rules  # the refusal names its rule
