@@ -54,6 +54,7 @@ from kolrami.report.sideview import VIEWS
 from kolrami.report.sideview import jsonl
 from kolrami.report.sideview import view_events
 from kolrami.rules import events as rev
+from kolrami.rules.advanced.choices import describe
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.fpf.damage import penetration_target
 from kolrami.rules.fpf.orders import OrdersDecision
@@ -488,6 +489,23 @@ def _decision(session: PlaySession) -> dict[str, Any] | None:
     return out
 
 
+def _menu(session: PlaySession) -> dict[str, Any] | None:
+    """The decision's legal choices (the advanced game's, Peak Performance's returns), each an
+    order the rules accept now: whole orders as buttons, ships' parts as a select each."""
+    m = session.menu()
+    d = session.decision
+    if m is None or d is None or not m.choices:
+        return None
+    return {
+        "head": m.head,
+        "title": describe(d),
+        "choices": [
+            {"order": c.order, "label": c.label, "group": c.group, "item": c.item}
+            for c in m.choices
+        ],
+    }
+
+
 def _reach(session: PlaySession, side: str) -> list[dict[str, Any]]:
     out = []
     for r in session.in_reach(side):
@@ -535,6 +553,7 @@ def state(gid: str, request: Request) -> dict[str, Any]:
         "ships": _ships(session, side),
         "decision": _decision(session),
         "choices": choices(session, d) if d is not None else [],
+        "menu": _menu(session),
         "reach": _reach(session, side) if d is not None else [],
         "undoable": session.undoable(),
         "volleys": _volleys(seen),
