@@ -384,7 +384,7 @@ class Terminal:
                 self.shown = s.battle.log.changes
             self.last_side = side
             for line in choices(s, d):
-                self.out.print(line, highlight=False)
+                self.out.print(line, highlight=False, soft_wrap=True)
             while True:
                 try:
                     text = self.out.input(f"[bold {SIDE_STYLE[side]}]{side}>[/] ").strip()
@@ -398,7 +398,7 @@ class Terminal:
                     self.out.print(HELP)
                 elif cmd == "?":
                     for line in choices(s, d):
-                        self.out.print(line, highlight=False)
+                        self.out.print(line, highlight=False, soft_wrap=True)
                 elif cmd == "map":
                     self.out.print(board(s, side))
                 elif cmd == "ships":
