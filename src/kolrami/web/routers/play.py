@@ -60,6 +60,7 @@ from kolrami.rules.fpf.damage import penetration_target
 from kolrami.rules.fpf.orders import OrdersDecision
 from kolrami.rules.fpf.orders import ReactionDecision
 from kolrami.scenarios.models import BUILTIN as SCENARIOS
+from kolrami.scenarios.models import Minefield
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.session import HUMAN
 from kolrami.sim.session import SIDES
@@ -489,6 +490,17 @@ def _decision(session: PlaySession) -> dict[str, Any] | None:
     return out
 
 
+def _mines(session: PlaySession, side: str) -> list[dict[str, Any]]:
+    """The mines `side` knows of: its own side's (those laid in play too) and the enemy's it
+    has found (the scenario as the side sees it, ADV-MINE-03)."""
+    out = []
+    for f in session.view(side).scenario.terrain:
+        if isinstance(f, Minefield):
+            for x, y in f.mines:
+                out.append({"x": x, "y": y, "owner": f.owner, "firing": bool(f.firing)})
+    return out
+
+
 def _menu(session: PlaySession) -> dict[str, Any] | None:
     """The decision's legal choices (the advanced game's, Peak Performance's returns), each an
     order the rules accept now: whole orders as buttons, ships' parts as a select each."""
@@ -545,6 +557,7 @@ def state(gid: str, request: Request) -> dict[str, Any]:
         "turn_limit": sc.turn_limit,
         "table": {"w": sc.table_width_cm, "h": sc.table_height_cm},
         "obstacles": [list(o) for o in session.view(side).obstacles()],
+        "mines": _mines(session, side),
         "side": side,
         "over": session.over,
         "result": None

@@ -100,6 +100,13 @@
     s.obstacles.forEach(function (o) {
       board.appendChild(svg("circle", { cx: sx(o[0]), cy: sy(o[1]), r: o[2], class: "planet" }));
     });
+    (s.mines || []).forEach(function (m) {
+      var mine = svg("circle", { cx: sx(m.x), cy: sy(m.y), r: 1.4, class: "mine" + (m.firing ? " firing" : ""), stroke: COLOURS[m.owner] });
+      var t = svg("title");
+      t.textContent = (m.firing ? "firing mine" : "mine") + " of side " + m.owner;
+      mine.appendChild(t);
+      board.appendChild(mine);
+    });
     var arcs = svg("g", { id: "arcs" });
     board.appendChild(arcs);
     var ends = svg("g", { id: "ends" });
