@@ -56,5 +56,5 @@ def by_hand(kind: str, ships: tuple[str, ...], listed: list[tuple[int, str, str]
     return "1"
 
 
-_HEADS = ("BONUS ", "LOCK ", "POWER ", "MOVE ", "DECLOAK ", "ATTACK ", "EVADE ", "SHIELDS ")
-_HEADS += ("TACTICS ", "LAY ", "WEB ", "PROBE ", "JAM ", "RETURN ")
+_HEADS: tuple[str, ...] = ("BONUS ", "LOCK ", "POWER ", "MOVE ", "DECLOAK ", "ATTACK ", "EVADE ")
+_HEADS += ("SHIELDS ", "TACTICS ", "LAY ", "WEB ", "PROBE ", "JAM ", "RETURN ")
