@@ -80,6 +80,7 @@ HELP = """[bold]Commands[/bold] (anything else is read as an order in the log's 
   undo         take back the last order given here (and the AI's answers after it); if its
                dice were rolled already, the log notes the undo (--undo unseen forbids it)
   save [LOG]   write the event log so far      rule FPF-MOV-07   where a clause is explained
+  3 / 2 5      pick numbered choices (of different ships: one order with both)
   quit         stop (save first to resume with --resume LOG)
 Tab completes the words of an order."""
 
@@ -220,6 +221,9 @@ def vocabulary(session: PlaySession, decision: Decision) -> list[str]:
         words |= {"RETURN", d.ship, *(f"H{h}" for h in range(6))}
     else:  # another game's decision: its ships' ids at least
         words |= {s.id for s in mine} | {s.id for s in theirs}
+    m = session.menu() if d == session.decision else None
+    if m is not None:  # every word of its legal choices (the advanced game's, returns)
+        words |= {w for c in m.choices for w in c.order.split()}
     return sorted(words)
 
 
@@ -380,7 +384,7 @@ class Terminal:
                 self.shown = s.battle.log.changes
             self.last_side = side
             for line in choices(s, d):
-                self.out.print(line, highlight=False)
+                self.out.print(line, highlight=False, soft_wrap=True)
             while True:
                 try:
                     text = self.out.input(f"[bold {SIDE_STYLE[side]}]{side}>[/] ").strip()
@@ -394,7 +398,7 @@ class Terminal:
                     self.out.print(HELP)
                 elif cmd == "?":
                     for line in choices(s, d):
-                        self.out.print(line, highlight=False)
+                        self.out.print(line, highlight=False, soft_wrap=True)
                 elif cmd == "map":
                     self.out.print(board(s, side))
                 elif cmd == "ships":
@@ -446,6 +450,14 @@ class Terminal:
                     self.last_side, self.shown = None, -1
                     break
                 else:
+                    try:  # numbers pick from the decision's numbered choices
+                        picked = s.pick(text)
+                    except InvalidInputError as exc:
+                        self.out.print(f"[yellow]{exc}[/]", highlight=False)
+                        continue
+                    if picked is not None:
+                        self.out.print(f"[dim]= {picked}[/]", highlight=False)
+                        text = picked
                     refusal = s.submit(text)
                     if refusal is not None:
                         self.refuse(refusal.message, refusal.rules)

@@ -50,6 +50,10 @@ from kolrami.errors import InvalidInputError
 from kolrami.fleet.model import Fleet
 from kolrami.rules import new_battle
 from kolrami.rules import rebuild
+from kolrami.rules.advanced.choices import Choice
+from kolrami.rules.advanced.choices import Menu
+from kolrami.rules.advanced.choices import describe
+from kolrami.rules.advanced.choices import menu
 from kolrami.rules.fpf.movement import plan_path
 from kolrami.rules.fpf.orders import ActivationDecision
 from kolrami.rules.fpf.orders import InitiativeDecision
@@ -189,6 +193,7 @@ class PlaySession:
         self._rolls: list[int] = []
         self._sides: list[str] = []
         self.decision: Decision | None = None
+        self._menu: tuple[tuple[int, Decision], Menu | None] | None = None
         try:
             self.decision = next(self.game)
         except StopIteration as stop:  # pragma: no cover - every battle asks something
@@ -273,6 +278,43 @@ class PlaySession:
         self._send(order)
         self._advance()
         return None
+
+    def menu(self) -> Menu | None:
+        """The legal choices of the decision asked now, each an order the rules accept
+        (kolrami.rules.advanced.choices: the advanced game's decisions and Peak Performance's
+        returns), or None where the decision has no such list (FPF's orders are composed)."""
+        d = self.decision
+        if d is None:
+            return None
+        key = (len(self._sides), d)
+        if self._menu is None or self._menu[0] != key:
+            self._menu = (key, menu(self.views[d.side], d))
+        return self._menu[1]
+
+    def pick(self, text: str) -> str | None:
+        """The order that numbers like `3` or `2 5` pick from the menu (parts of different
+        ships' choices combine into one order), or None when `text` is not numbers.
+        InvalidInputError names a number out of range or parts that do not combine."""
+        words = text.split()
+        if not words or not all(w.isdigit() for w in words):
+            return None
+        m = self.menu()
+        if m is None or not m.choices:
+            raise InvalidInputError(
+                "this decision has no numbered choices: give the order in the log's text form"
+            )
+        picks: list[Choice] = []
+        for w in words:
+            n = int(w)
+            if not 1 <= n <= len(m.choices):
+                raise InvalidInputError(
+                    f"choice {n}: pick a number from 1 to {len(m.choices)} (? lists them)"
+                )
+            picks.append(m.choices[n - 1])
+        try:
+            return m.combine(picks)
+        except ValueError as exc:
+            raise InvalidInputError(f"choices {text.strip()}: {exc}") from None
 
     def orders(self) -> list[tuple[str, str]]:
         """(side, order text) of every order given so far."""
@@ -438,10 +480,46 @@ def percent(p: Fraction | float) -> str:
     return "<0.1%" if 0 < v < 0.05 else f"{v:.1f}%"
 
 
+#: A decision with more whole choices than this (a ship's moves) lists them in columns.
+COLUMNS_FROM = 8
+
+
+def menu_lines(m: Menu) -> list[str]:
+    """A menu's numbered choices, in lines a player reads: parts of an order (one ship's)
+    with what they do, whole orders alone in columns when there are many."""
+    lines = []
+    whole = [(i, c) for i, c in enumerate(m.choices, 1) if not c.item]
+    if len(whole) > COLUMNS_FROM:
+        width = max(len(c.order) for _, c in whole) + 6
+        row: list[str] = []
+        for i, c in whole:
+            row.append(f"{i:>3}. {c.order}".ljust(width))
+            if len(row) == 4:
+                lines.append(" ".join(row).rstrip())
+                row = []
+        if row:
+            lines.append(" ".join(row).rstrip())
+    else:
+        lines += [f"{i:>3}. {c.order}  ({c.label})" for i, c in whole]
+    lines += [f"{i:>3}. {c.item}  ({c.label})" for i, c in enumerate(m.choices, 1) if c.item]
+    if any(c.item for c in m.choices):
+        lines.append(
+            f"  type a number, or numbers of different ships' choices together (e.g. 2 5) for "
+            f"one {m.head} order; or type the order"
+        )
+    else:
+        lines.append("  type a number, or the order")
+    lines.append(f"  e.g. {m.choices[0].order}")
+    return lines
+
+
 def choices(session: PlaySession, decision: Decision) -> list[str]:
     """The legal choices of `decision`, in lines a player reads, with an example order."""
     view = session.view(decision.side)
     d = decision
+    m = session.menu() if decision == session.decision else None
+    if m is not None and m.choices and not isinstance(d, ReturnDecision):
+        return [describe(d), *menu_lines(m)]
     if isinstance(d, InitiativeDecision):
         return [f"You won the roll-off at {d.speed} cm: FIRST or SECOND (FPF-MOV-03)"]
     if isinstance(d, ActivationDecision):
@@ -497,11 +575,14 @@ def choices(session: PlaySession, decision: Decision) -> list[str]:
         lines.append(f"  e.g. {default_repairs(view, d)}  |  REPAIR NONE")
         return lines
     if isinstance(d, ReturnDecision):
-        return [
+        lines = [
             f"{d.ship} returns to the table (PP-11): RETURN {d.ship} x y H<0-5>, "
             f"{len(d.spots)} legal spots",
             f"  e.g. {default_return(view, d)}",
         ]
+        if m is not None and m.choices:
+            lines += ["  or one of these:", *menu_lines(m)[:-1]]
+        return lines
     return [f"{type(d).__name__}: {d}", "  give its order in the log's text form"]
 
 

@@ -28,6 +28,7 @@ from kolrami.rules.advanced.state import AdvShip
 from kolrami.rules.advanced.state import allowance
 from kolrami.rules.advanced.state import state_of
 from kolrami.rules.advanced.tactics_events import TacticsState
+from kolrami.rules.advanced.terrain.common import terrain_for
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -252,3 +253,18 @@ class AdvancedView:
         """What this side's ships jam (jammer -> ship or probe id)."""
         mine = {a.id for a in self._state.ships.values() if a.side == self.side}
         return {j: t for j, t in comms_of(self._state).jams.items() if j in mine}
+
+    # --- terrain (module adv-terrain) -----------------------------------------------------------
+
+    def firing_mines(self) -> list[tuple[str, float, float]]:
+        """(key, x, y) of each live enemy firing mine this side has found: what its ships may
+        shoot at (ADV-MINE-09; a mine is known once found, ADV-MINE-03)."""
+        t = terrain_for(self._state)
+        if t is None:
+            return []
+        found = t.found[self.side]
+        return [
+            (m.key, m.x, m.y)
+            for m in t.mines.values()
+            if m.firing and m.owner != self.side and m.key in found and m.key not in t.cleared
+        ]

@@ -54,11 +54,13 @@ from kolrami.report.sideview import VIEWS
 from kolrami.report.sideview import jsonl
 from kolrami.report.sideview import view_events
 from kolrami.rules import events as rev
+from kolrami.rules.advanced.choices import describe
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.fpf.damage import penetration_target
 from kolrami.rules.fpf.orders import OrdersDecision
 from kolrami.rules.fpf.orders import ReactionDecision
 from kolrami.scenarios.models import BUILTIN as SCENARIOS
+from kolrami.scenarios.models import Minefield
 from kolrami.scenarios.models import builtin_scenario
 from kolrami.sim.session import HUMAN
 from kolrami.sim.session import SIDES
@@ -487,6 +489,34 @@ def _decision(session: PlaySession) -> dict[str, Any] | None:
     return out
 
 
+def _mines(session: PlaySession, side: str) -> list[dict[str, Any]]:
+    """The mines `side` knows of: its own side's (those laid in play too) and the enemy's it
+    has found (the scenario as the side sees it, ADV-MINE-03)."""
+    out = []
+    for f in session.view(side).scenario.terrain:
+        if isinstance(f, Minefield):
+            for x, y in f.mines:
+                out.append({"x": x, "y": y, "owner": f.owner, "firing": bool(f.firing)})
+    return out
+
+
+def _menu(session: PlaySession) -> dict[str, Any] | None:
+    """The decision's legal choices (the advanced game's, Peak Performance's returns), each an
+    order the rules accept now: whole orders as buttons, ships' parts as a select each."""
+    m = session.menu()
+    d = session.decision
+    if m is None or d is None or not m.choices:
+        return None
+    return {
+        "head": m.head,
+        "title": describe(d),
+        "choices": [
+            {"order": c.order, "label": c.label, "group": c.group, "item": c.item}
+            for c in m.choices
+        ],
+    }
+
+
 def _reach(session: PlaySession, side: str) -> list[dict[str, Any]]:
     out = []
     for r in session.in_reach(side):
@@ -526,6 +556,7 @@ def state(gid: str, request: Request) -> dict[str, Any]:
         "turn_limit": sc.turn_limit,
         "table": {"w": sc.table_width_cm, "h": sc.table_height_cm},
         "obstacles": [list(o) for o in session.view(side).obstacles()],
+        "mines": _mines(session, side),
         "side": side,
         "over": session.over,
         "result": None
@@ -534,6 +565,7 @@ def state(gid: str, request: Request) -> dict[str, Any]:
         "ships": _ships(session, side),
         "decision": _decision(session),
         "choices": choices(session, d) if d is not None else [],
+        "menu": _menu(session),
         "reach": _reach(session, side) if d is not None else [],
         "undoable": session.undoable(),
         "volleys": _volleys(seen),

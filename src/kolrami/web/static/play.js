@@ -100,6 +100,13 @@
     s.obstacles.forEach(function (o) {
       board.appendChild(svg("circle", { cx: sx(o[0]), cy: sy(o[1]), r: o[2], class: "planet" }));
     });
+    (s.mines || []).forEach(function (m) {
+      var mine = svg("circle", { cx: sx(m.x), cy: sy(m.y), r: 1.4, class: "mine" + (m.firing ? " firing" : ""), stroke: COLOURS[m.owner] });
+      var t = svg("title");
+      t.textContent = (m.firing ? "firing mine" : "mine") + " of side " + m.owner;
+      mine.appendChild(t);
+      board.appendChild(mine);
+    });
     var arcs = svg("g", { id: "arcs" });
     board.appendChild(arcs);
     var ends = svg("g", { id: "ends" });
@@ -211,6 +218,7 @@
       return;
     }
     box.appendChild(el("h2", {}, "Side " + d.side + ": " + d.kind.replace("Decision", "")));
+    if (s.menu && d.kind !== "ReturnDecision") { drawMenu(box, s.menu); return; }
     s.choices.forEach(function (line) { box.appendChild(el("p", { class: "choice-line" }, line)); });
     var row = el("div", { class: "choices" });
     box.appendChild(row);
@@ -278,6 +286,58 @@
     }
     box.appendChild(actions);
     if (d.kind === "OrdersDecision" || d.kind === "ReactionDecision") preview();
+  }
+
+  // A decision with a list of legal choices (the advanced game's, a Peak return): each whole
+  // order a button; each ship's parts of an order a select; the picked parts make one order.
+  function drawMenu(box, menu) {
+    box.appendChild(el("p", { class: "choice-line", id: "menu-title" }, menu.title));
+    var whole = menu.choices.filter(function (c) { return !c.item; });
+    var groups = {}, order = [];
+    menu.choices.forEach(function (c) {
+      if (!c.item) return;
+      if (!groups[c.group]) { groups[c.group] = []; order.push(c.group); }
+      groups[c.group].push(c);
+    });
+    var row = el("div", { class: "choices menu-whole" });
+    whole.forEach(function (c) {
+      var b = button(c.label, c.order);
+      b.title = c.order;
+      row.appendChild(b);
+    });
+    box.appendChild(row);
+    var text = el("input", { id: "order", class: "order", value: whole.length ? whole[0].order : "",
+      "aria-label": "the order, in the log's text form", autocomplete: "off" });
+    function compose() {
+      var items = [];
+      var sels = box.querySelectorAll("select.part");
+      for (var i = 0; i < sels.length; i++) if (sels[i].value) items.push(sels[i].value);
+      text.value = items.length ? menu.head + " " + items.join(" ") : (whole.length ? whole[0].order : "");
+    }
+    if (order.length) {
+      box.appendChild(el("p", { class: "meta" }, "Or pick for each ship; the picks make one " + menu.head + " order:"));
+      order.forEach(function (g) {
+        var label = el("label", { class: "part-pick" }, g + " ");
+        var sel = el("select", { class: "part", "data-group": g });
+        sel.appendChild(el("option", { value: "" }, "-"));
+        groups[g].forEach(function (c) { sel.appendChild(el("option", { value: c.item }, c.label)); });
+        sel.addEventListener("change", compose);
+        label.appendChild(sel);
+        box.appendChild(label);
+      });
+    }
+    box.appendChild(text);
+    var actions = el("div", { class: "choices" });
+    var sendBtn = el("button", { type: "button", id: "send" }, "Give this order");
+    sendBtn.addEventListener("click", function () { send(text.value); });
+    text.addEventListener("keydown", function (e) { if (e.key === "Enter") send(text.value); });
+    actions.appendChild(sendBtn);
+    if (state.undoable > 0) {
+      var u = el("button", { type: "button", id: "undo", class: "secondary" }, "Undo my last order");
+      u.addEventListener("click", undo);
+      actions.appendChild(u);
+    }
+    box.appendChild(actions);
   }
 
   function reachOf(ship, option) {
