@@ -265,19 +265,14 @@ def _power_plan(
         budget -= bought * s.move_cost
     power = [0] * len(s.weapons)
     torpedoes = 0
-    if weapons:
-        for i, w in enumerate(s.weapons):
-            if not a.weapon_ok[i]:
-                continue
-            if w.beam:
-                give = min(budget, w.power)
-                if give >= max(w.min_power, 1):
-                    power[i] = give
-                    budget -= give
-            elif w.arm_cost <= budget and torpedoes + w.torpedoes <= a.stores:
-                power[i] = 1
-                torpedoes += w.torpedoes
-                budget -= w.arm_cost
+    for i, w in enumerate(s.weapons if weapons else ()):
+        full = min(budget, w.power) if w.beam else 0  # a beam's whole power, or what is left
+        if not a.weapon_ok[i]:
+            continue
+        if full >= max(w.min_power, 1):
+            power[i], budget = full, budget - full
+        elif not w.beam and w.arm_cost <= budget and torpedoes + w.torpedoes <= a.stores:
+            power[i], budget, torpedoes = 1, budget - w.arm_cost, torpedoes + w.torpedoes
     if moves == "rest":
         bought = max(0, min(cap, budget // s.move_cost))
     return PowerPlan(a.id, bought, shields, tuple(power), cloak=cloak)
