@@ -142,3 +142,28 @@ def start_play(page: Any, base: str, seed: int = 3, turns: int = 2) -> None:
     page.fill("input[name=seed]", str(seed))
     page.click("#start")
     page.wait_for_url("**/play/*")
+
+
+def refuse(page: Any, server: str, order: str, rule: str) -> None:
+    """Give /play an order the rules refuse: its clause is named and linked (the link opens),
+    and the battle is untouched (no order more)."""
+    before = page.get_attribute("#play", "data-orders")
+    page.fill("#order", order)
+    page.click("#send")
+    page.wait_for_selector("#refusal-text")
+    assert rule in page.inner_text("#refusal-text")
+    link = page.get_attribute("#refusal a.rule", "href")
+    assert link is not None
+    assert page.request.get(server + link).ok
+    assert page.get_attribute("#play", "data-orders") == before
+
+
+def board_ready(page: Any) -> None:
+    """Wait for /play's board: drawn, and no order on its way."""
+    until(
+        lambda: (
+            page.get_attribute("#play", "data-orders") is not None
+            and page.get_attribute("#play", "data-busy") != "yes"
+        ),
+        "the board",
+    )

@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 from kit import TABLET
+from kit import board_ready
 from kit import needs_browser
+from kit import refuse
 from kit import serve
 from kit import until
 from typer.testing import CliRunner
@@ -49,16 +51,6 @@ def game(store: Store, tmp_path: Path) -> Iterator[tuple[str, str]]:
 
 def _orders(page: Any) -> int:
     return int(page.get_attribute("#play", "data-orders") or -1)
-
-
-def _ready(page: Any) -> None:
-    until(
-        lambda: (
-            page.get_attribute("#play", "data-orders") is not None
-            and page.get_attribute("#play", "data-busy") != "yes"
-        ),
-        "the board",
-    )
 
 
 def _listed(page: Any) -> tuple[list[tuple[int, str, str]], list[tuple[Any, str | None]]]:
@@ -97,7 +89,7 @@ def test_a_whole_advanced_battle_by_clicking_replays_identically(
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(f"{server}/play/{gid}")
-    _ready(page)
+    board_ready(page)
     refused = shot = False
     given: list[str] = []
     steps = 0
@@ -110,14 +102,7 @@ def test_a_whole_advanced_battle_by_clicking_replays_identically(
         assert listed, f"{kind} lists no choices"
         if kind == "MoveDecision" and not refused:
             ship = listed[0][1].split()[1]
-            page.fill("#order", f"MOVE {ship} 99 T0 T0")
-            page.click("#send")
-            page.wait_for_selector("#refusal-text")
-            assert "ADV-SEQ-02" in page.inner_text("#refusal-text")
-            link = page.get_attribute("#refusal a.rule", "href")
-            assert link is not None
-            assert page.request.get(server + link).ok
-            assert _orders(page) == before
+            refuse(page, server, f"MOVE {ship} 99 T0 T0", "ADV-SEQ-02")
             refused = True
         picks = [int(n) for n in by_hand(kind, _ships(listed), listed).split()]
         first, value = where[picks[0] - 1]

@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 from kit import TABLET
+from kit import board_ready
 from kit import needs_browser
+from kit import refuse
 from kit import start_play
 from kit import until
 from typer.testing import CliRunner
@@ -21,16 +23,6 @@ from typer.testing import CliRunner
 from kolrami.cli import app as cli
 
 pytestmark = [needs_browser, pytest.mark.slow]
-
-
-def _ready(page: Any) -> None:
-    until(
-        lambda: (
-            page.get_attribute("#play", "data-orders") is not None
-            and page.get_attribute("#play", "data-busy") != "yes"
-        ),
-        "the board",
-    )
 
 
 def _orders(page: Any) -> int:
@@ -81,7 +73,7 @@ def test_a_whole_battle_by_clicking_on_a_tablet_replays_identically(
 
     start_play(page, server, seed=3, turns=2)
     game = page.url.rsplit("/", 1)[1]
-    _ready(page)
+    board_ready(page)
 
     refused = reloaded = shot = False
     steps = 0
@@ -92,14 +84,7 @@ def test_a_whole_battle_by_clicking_on_a_tablet_replays_identically(
         before = _orders(page)
         if kind == "OrdersDecision" and not refused:
             # an order the rules refuse: the clause is named and linked, the battle untouched
-            page.fill("#order", "AS1 SPD 99 T0 T0 HOLD")
-            page.click("#send")
-            page.wait_for_selector("#refusal-text")
-            assert "FPF-MOV-06" in page.inner_text("#refusal-text")
-            link = page.get_attribute("#refusal a.rule", "href")
-            assert link is not None
-            assert page.request.get(server + link).ok
-            assert _orders(page) == before
+            refuse(page, server, "AS1 SPD 99 T0 T0 HOLD", "FPF-MOV-06")
             refused = True
             # the board mid-turn: a ship's arcs on hover and the move's end points
             page.locator("#board .ship[data-ship=A1] .hull").hover(force=True)
@@ -109,7 +94,7 @@ def test_a_whole_battle_by_clicking_on_a_tablet_replays_identically(
             shot = True
         if steps == 6 and not reloaded:
             page.reload()  # the game is kept on the server: the reload goes on where it was
-            _ready(page)
+            board_ready(page)
             assert _orders(page) == before
             reloaded = True
         _act(page, kind or "")

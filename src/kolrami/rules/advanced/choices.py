@@ -162,7 +162,7 @@ Candidate = tuple[Order, str, str, str]
 _TITLES: dict[type, str] = {
     BonusDecision: "the officers' bonus rolls for the game turn (ADV-OFF-03)",
     LockDecision: "sensor locks for the game turn (ADV-SENS-01)",
-    PowerDecision: "power for the game turn (ADV-POW-01)",
+    PowerDecision: "power for the game turn (ADV-POW, ADV-SHLD)",
     MoveDecision: "a move in movement phase {phase}, up to {hexes} hex(es) (ADV-SEQ-03)",
     DecloakDecision: "drop a cloak to fire in phase {phase} (ADV-CLOAK-01)",
     AttackDecision: "declare fire in phase {phase} (ADV-SEQ-04)",
@@ -265,19 +265,14 @@ def _power_plan(
         budget -= bought * s.move_cost
     power = [0] * len(s.weapons)
     torpedoes = 0
-    if weapons:
-        for i, w in enumerate(s.weapons):
-            if not a.weapon_ok[i]:
-                continue
-            if w.beam:
-                give = min(budget, w.power)
-                if give >= max(w.min_power, 1):
-                    power[i] = give
-                    budget -= give
-            elif w.arm_cost <= budget and torpedoes + w.torpedoes <= a.stores:
-                power[i] = 1
-                torpedoes += w.torpedoes
-                budget -= w.arm_cost
+    for i, w in enumerate(s.weapons if weapons else ()):
+        full = min(budget, w.power) if w.beam else 0  # a beam's whole power, or what is left
+        if not a.weapon_ok[i]:
+            continue
+        if full >= max(w.min_power, 1):
+            power[i], budget = full, budget - full
+        elif not w.beam and w.arm_cost <= budget and torpedoes + w.torpedoes <= a.stores:
+            power[i], budget, torpedoes = 1, budget - w.arm_cost, torpedoes + w.torpedoes
     if moves == "rest":
         bought = max(0, min(cap, budget // s.move_cost))
     return PowerPlan(a.id, bought, shields, tuple(power), cloak=cloak)

@@ -273,17 +273,8 @@
     }
     var text = el("input", { id: "order", class: "order", value: example(), "aria-label": "the order, in the log's text form", autocomplete: "off" });
     box.appendChild(text);
-    var actions = el("div", { class: "choices" });
-    var sendBtn = el("button", { type: "button", id: "send" }, "Give this order");
-    sendBtn.addEventListener("click", function () { send(text.value); });
-    text.addEventListener("keydown", function (e) { if (e.key === "Enter") send(text.value); });
-    actions.appendChild(sendBtn);
-    if (d.kind === "RepairDecision") actions.appendChild(button("No repairs", "REPAIR NONE", "no-repairs"));
-    if (s.undoable > 0) {
-      var u = el("button", { type: "button", id: "undo", class: "secondary" }, "Undo my last order");
-      u.addEventListener("click", undo);
-      actions.appendChild(u);
-    }
+    var actions = orderActions(text);
+    if (d.kind === "RepairDecision") actions.insertBefore(button("No repairs", "REPAIR NONE", "no-repairs"), actions.children[1] || null);
     box.appendChild(actions);
     if (d.kind === "OrdersDecision" || d.kind === "ReactionDecision") preview();
   }
@@ -327,6 +318,11 @@
       });
     }
     box.appendChild(text);
+    box.appendChild(orderActions(text));
+  }
+
+  // "Give this order" for the text box (Enter too), and undo while there is one to take back.
+  function orderActions(text) {
     var actions = el("div", { class: "choices" });
     var sendBtn = el("button", { type: "button", id: "send" }, "Give this order");
     sendBtn.addEventListener("click", function () { send(text.value); });
@@ -337,7 +333,7 @@
       u.addEventListener("click", undo);
       actions.appendChild(u);
     }
-    box.appendChild(actions);
+    return actions;
   }
 
   function reachOf(ship, option) {
