@@ -162,7 +162,7 @@ Candidate = tuple[Order, str, str, str]
 _TITLES: dict[type, str] = {
     BonusDecision: "the officers' bonus rolls for the game turn (ADV-OFF-03)",
     LockDecision: "sensor locks for the game turn (ADV-SENS-01)",
-    PowerDecision: "power for the game turn (ADV-POW, ADV-SHLD)",
+    PowerDecision: "power for the game turn (ADV-POW-01)",
     MoveDecision: "a move in movement phase {phase}, up to {hexes} hex(es) (ADV-SEQ-03)",
     DecloakDecision: "drop a cloak to fire in phase {phase} (ADV-CLOAK-01)",
     AttackDecision: "declare fire in phase {phase} (ADV-SEQ-04)",
