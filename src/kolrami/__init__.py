@@ -41,6 +41,7 @@ COMPILED = (
     "kolrami.captains.doctrines",
     "kolrami.rules.cards",
     "kolrami.rules.fpf.damage",
+    "kolrami.rules.fpf.volley",
     "kolrami.rules.fpf.fire",
     "kolrami.rules.fpf.initiative",
     "kolrami.rules.fpf.masking",

@@ -6,7 +6,7 @@ import pytest
 
 from kolrami.fleet import load_fleet
 from kolrami.rules import new_battle
-from kolrami.rules.fpf.damage import Volley
+from kolrami.rules.fpf.volley import Volley
 from kolrami.rules.module import rules_of
 from kolrami.rules.sandbox import place
 from kolrami.scenarios.models import BUILTIN

@@ -20,10 +20,10 @@ from kolrami.catalog.cards import cards as catalog
 from kolrami.catalog.cards import get_card
 from kolrami.engine.driver import Step
 from kolrami.rules import events as ev
-from kolrami.rules.fpf.damage import Volley
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.fpf.repairs import apply_repair
 from kolrami.rules.fpf.repairs import damaged_items
+from kolrami.rules.fpf.volley import Volley
 from kolrami.rules.module import RuleModule
 
 if TYPE_CHECKING:

@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
     from kolrami.engine.battle import ShipState
     from kolrami.engine.driver import Step
-    from kolrami.rules.fpf.damage import Volley
     from kolrami.rules.fpf.orders import Maneuver
+    from kolrami.rules.fpf.volley import Volley
     from kolrami.scenarios.models import Scenario
 
 

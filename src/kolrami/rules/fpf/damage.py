@@ -4,7 +4,6 @@ the exact odds take them from, so simulation and calculation cannot drift apart.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from typing import Final
 
@@ -16,6 +15,7 @@ from kolrami.engine.binder import Rules
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.masking import MaskingNone
 from kolrami.rules.fpf.masking import MaskingStationary
+from kolrami.rules.fpf.volley import Volley
 from kolrami.rules.module import RuleModule
 from kolrami.rules.module import Ruleset
 
@@ -42,18 +42,6 @@ def rules_in(battle: Battle) -> Ruleset:
 #: The d10 face that always fails and the one that always penetrates (FPF-DMG-02).
 AUTO_FAIL: Final = 1
 AUTO_PENETRATE: Final = 10
-
-
-@dataclass(frozen=True, slots=True)
-class Volley:
-    """One group's shots as the shot policies (`penetrates`, `after_roll`) see them: `firer`'s
-    weapon at `strength` (after evasion) against `target`'s shields as they stand for this
-    volley, `shields` (FPF-FIRE-09: in an exchange, what its side's earlier shots left)."""
-
-    firer: ShipState
-    target: ShipState
-    strength: int
-    shields: int
 
 
 def penetration_target(shields: int, strength: int) -> int:

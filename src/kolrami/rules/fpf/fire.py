@@ -22,13 +22,13 @@ from kolrami.rules.fpf.damage import AUTO_PENETRATE
 from kolrami.rules.fpf.damage import FPF_PENETRATION
 from kolrami.rules.fpf.damage import MASK_BASES
 from kolrami.rules.fpf.damage import MASK_NONE
-from kolrami.rules.fpf.damage import Volley
 from kolrami.rules.fpf.damage import apply_damage
 from kolrami.rules.fpf.damage import natives
 from kolrami.rules.fpf.damage import rules_in
 from kolrami.rules.fpf.masking import bases_clear
 from kolrami.rules.fpf.masking import escorts
 from kolrami.rules.fpf.orders import FireTarget
+from kolrami.rules.fpf.volley import Volley
 from kolrami.rules.module import Ruleset
 
 #: a weapon group ready to fire: firer, target, weapon kind, range; and one whose dice are rolled

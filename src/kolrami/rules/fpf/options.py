@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from kolrami.catalog.models import WeaponKind
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.rules import events as ev
-from kolrami.rules.fpf.damage import Volley
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.fpf.orders import Maneuver
+from kolrami.rules.fpf.volley import Volley
 from kolrami.rules.module import RuleModule
 from kolrami.rules.module import rules_of
 
