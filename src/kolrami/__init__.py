@@ -36,6 +36,7 @@ COMPILED = (
     "kolrami.engine.battle",
     "kolrami.engine.view",
     "kolrami.engine.driver",
+    "kolrami.engine.step",
     "kolrami.captains.base",
     "kolrami.captains.scoring",
     "kolrami.captains.doctrines",

@@ -32,11 +32,11 @@ from kolrami.catalog.models import Location
 from kolrami.engine import events as ev
 from kolrami.engine.binder import Rules
 from kolrami.engine.chance import Dice
-from kolrami.engine.driver import Step
 from kolrami.engine.eventlog import EventLog
 from kolrami.engine.geometry import Trail
 from kolrami.engine.geometry import advance
 from kolrami.engine.orders import Decision
+from kolrami.engine.step import Step
 from kolrami.errors import InvalidInputError
 from kolrami.fleet.legality import PLAY_BLOCKING
 from kolrami.fleet.legality import validate
@@ -549,9 +549,9 @@ class Battle:
         self.extensions: dict[str, Any] = {}
         #: the turn as a state machine (kolrami.engine.driver): the steps left to do, the next
         #: one last; the decision the battle waits on and the step that asked it
-        self.agenda: list[Step] = []
+        self.agenda: list[Step[Battle]] = []
         self.pending: Decision | None = None
-        self.asking: Step | None = None
+        self.asking: Step[Battle] | None = None
         #: a rollout's horizon: the battle halts, asking nothing, before it would begin the turn
         #: after this one (None: it plays to its end)
         self.horizon: int | None = None
@@ -717,7 +717,7 @@ class Battle:
 
     # --- fire ---------------------------------------------------------------------------------
 
-    def record(self, change: ev.Change) -> None:
+    def record(self, change: ev.Change[Battle]) -> None:
         """The one door for a change to a ship's numbers: apply the change, then log it. The
         rules build the change with the values after it (type-checked by the event's fields),
         so the log holds exactly what the battle became."""
@@ -733,7 +733,9 @@ class Battle:
             raise TypeError("events are logged with their field values in order")
         self.log.append(cls, values)
 
-    def change(self, cls: Callable[P, ev.Change], *values: P.args, **named: P.kwargs) -> None:
+    def change(
+        self, cls: Callable[P, ev.Change[Battle]], *values: P.args, **named: P.kwargs
+    ) -> None:
         """`record(cls(*values))` for a change given with every one of its field values, in
         field order: the log keeps them as given, and need not read them back off the event
         (a dozen attribute reads on the path of every hit)."""
@@ -741,7 +743,7 @@ class Battle:
             raise TypeError("changes are given with their field values in order")
         # (the values as the one tuple they came in: compiled, a call with `*values` and
         # `**named` both spelled out copies them into a new list and dict first)
-        kind = cast("type[ev.Change]", cls)
+        kind = cast("type[ev.Change[Battle]]", cls)
         kind.apply_values(self, values)
         self.log.append(cls, values)
 
@@ -846,7 +848,7 @@ class Battle:
         self.header = {**self.header, "seed": seed}
         self.log.reopen(ev.BattleStarted, (self.header,))
 
-    def then(self, *steps: Step) -> None:
+    def then(self, *steps: Step[Battle]) -> None:
         """Put `steps` on the agenda to run next, in the order given (kolrami.engine.driver)."""
         agenda = self.agenda
         i = len(steps) - 1

@@ -26,18 +26,16 @@ from collections.abc import Callable
 from collections.abc import Sequence
 from functools import cache
 from types import FunctionType
-from typing import TYPE_CHECKING
 from typing import Any
 from typing import ClassVar
 from typing import Concatenate
+from typing import Generic
 from typing import ParamSpec
 from typing import TypeVar
 
+from kolrami.engine.step import BattleT
+from kolrami.engine.step import Step
 from kolrami.errors import KolramiError
-
-if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle
-    from kolrami.engine.driver import Step
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -65,8 +63,9 @@ def policy(fn: F) -> F:
     return fn
 
 
-class Module:
-    """Base of every rule module. A game subclasses it with its own hooks and policies."""
+class Module(Generic[BattleT]):
+    """Base of every rule module, generic in the battle its game plays (`Module[Battle]`). A
+    game subclasses it with its own hooks and policies."""
 
     name: ClassVar[str] = ""
     clauses: ClassVar[tuple[str, ...]] = ()
@@ -79,28 +78,28 @@ class Module:
     capabilities: ClassVar[frozenset[str]] = frozenset()
 
     @policy
-    def opening(self, battle: Battle) -> Sequence[Step]:
+    def opening(self, battle: BattleT) -> Sequence[Step[BattleT]]:
         """The steps that play the battle from its start to its end (the game's turn, as a
         state machine: kolrami.engine.driver)."""
         raise NotImplementedError
 
     @policy
-    def view(self, battle: Battle, side: str) -> Any:
+    def view(self, battle: BattleT, side: str) -> Any:
         """What `side` may know of the battle now: a frozen per-side snapshot."""
         raise NotImplementedError
 
     @policy
-    def battle_over(self, battle: Battle) -> bool:
+    def battle_over(self, battle: BattleT) -> bool:
         """Whether the battle ends now, before its turn limit."""
         raise NotImplementedError
 
     @policy
-    def result(self, battle: Battle) -> tuple[str | None, str]:
+    def result(self, battle: BattleT) -> tuple[str | None, str]:
         """The winner ('A', 'B' or None) and the reason, once the battle is over."""
         raise NotImplementedError
 
 
-def _declared(classes: Sequence[type[Module]]) -> dict[str, tuple[Callable[..., Any], bool]]:
+def _declared(classes: Sequence[type[Module[Any]]]) -> dict[str, tuple[Callable[..., Any], bool]]:
     """Every hook and policy the classes' bases declare: name -> (declaring function, policy?)."""
     out: dict[str, tuple[Callable[..., Any], bool]] = {}
     for cls in classes:
@@ -117,7 +116,7 @@ def _declared(classes: Sequence[type[Module]]) -> dict[str, tuple[Callable[..., 
 
 @cache
 def _plan(
-    classes: tuple[type[Module], ...],
+    classes: tuple[type[Module[Any]], ...],
 ) -> tuple[dict[str, list[int]], dict[str, tuple[int, bool, Callable[..., Any]]]]:
     """Which modules (by position) run each hook, and for each policy the module it is bound
     on, whether that module overrides it (False: the declaration's default decides) and the
@@ -150,7 +149,7 @@ def _plan(
 class Rules:
     """The bound modules of one battle: hook lists and one function per policy."""
 
-    def __init__(self, modules: Sequence[Module]) -> None:
+    def __init__(self, modules: Sequence[Module[Any]]) -> None:
         self.modules = list(modules)
         self.names = [m.name for m in self.modules]
         #: what the bound modules make this battle do
@@ -165,7 +164,7 @@ class Rules:
         self._policies: dict[str, Callable[..., Any]] = {
             name: getattr(mods[i], name) for name, (i, _, _) in policies.items()
         }
-        self._deciders: dict[str, Module] = {
+        self._deciders: dict[str, Module[Any]] = {
             name: mods[i] for name, (i, overrides, _) in policies.items() if overrides
         }
         # every declared policy as an attribute of its name: the declarations are the one list
@@ -192,7 +191,7 @@ class Rules:
         """The bound overrides of hook `fn` (a base-class method), in module order."""
         return self._hooks.get(fn.__name__, [])
 
-    def provider(self, fn: Callable[..., Any]) -> Module | None:
+    def provider(self, fn: Callable[..., Any]) -> Module[Any] | None:
         """The module whose function decides policy `fn`, if any (None: no module overrides
         the declaration, whose default decides)."""
         return self._deciders.get(fn.__name__)

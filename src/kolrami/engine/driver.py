@@ -18,30 +18,23 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 from typing import Any
 from typing import Final
 from typing import Protocol
 
-from mypy_extensions import mypyc_attr
-
 from kolrami.engine import events as ev
+from kolrami.engine.battle import Battle
+from kolrami.engine.battle import Result
 from kolrami.engine.chance import Dice
 from kolrami.engine.chance import derive_seed
 from kolrami.engine.orders import Decision
-from kolrami.engine.orders import GameDecision
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.engine.orders import Order
-
-if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle
-    from kolrami.engine.battle import Result
+from kolrami.engine.step import HALT
 
 __all__ = [
-    "HALT",
     "Game",
     "Player",
-    "Step",
     "advance",
     "apply",
     "can",
@@ -57,43 +50,6 @@ _ORDER_GIVEN: Final = ev.OrderGiven
 
 #: A battle played as a generator (`play`): yields decisions, receives orders, returns the result.
 Game = Generator[Decision, Order, "Result | None"]
-
-
-@mypyc_attr(allow_interpreted_subclasses=True)
-class Step:
-    """One step of a battle's agenda: `run` does it, pushing any steps that follow onto
-    `battle.agenda` (`Battle.then`), and returns a decision when it needs a captain's answer
-    (then `verify` checks that answer and `answer` carries it out), else None.
-
-    A step is a value: it holds ids and numbers, never a ship or other mutable state, so that a
-    battle's clone may share its agenda's steps."""
-
-    __slots__ = ()
-
-    def run(self, battle: Battle) -> Decision | None:
-        """Do the step; a decision to ask, or None to go on."""
-        raise NotImplementedError
-
-    def verify(self, battle: Battle, decision: Decision, order: Order) -> None:
-        """Raise IllegalOrderError (naming the rule and the fix) unless `order` answers
-        `decision`, the one this step asked. Never changes the battle."""
-        raise IllegalOrderError(f"nothing answers '{order}' here")
-
-    def answer(self, battle: Battle, decision: Decision, order: Order) -> None:
-        """Carry out `order`, verified, as the answer to `decision`."""
-        raise NotImplementedError
-
-
-class _Halt(GameDecision):
-    """The sentinel a step returns to stop the machine where it is, asking nothing (a
-    rollout's horizon): the step is back on the agenda, `battle.pending` stays None."""
-
-    __slots__ = ()
-    side = ""
-
-
-#: Returned by a step's `run` to halt the battle at a horizon (`Battle.horizon`).
-HALT: Final = _Halt()
 
 
 def start(battle: Battle) -> Decision | None:

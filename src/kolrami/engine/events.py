@@ -17,11 +17,15 @@ from dataclasses import fields
 from typing import TYPE_CHECKING
 from typing import Any
 from typing import ClassVar
+from typing import Generic
 from typing import ParamSpec
+from typing import Protocol
 from typing import TypeVar
 
+from kolrami.engine.step import BattleT
+
 if TYPE_CHECKING:
-    from kolrami.engine.battle import Battle
+    from kolrami.engine.geometry import Trail
     from kolrami.engine.orders import Order
 
 P = ParamSpec("P")
@@ -54,11 +58,12 @@ class Event:
         return out
 
 
-class Change(Event):
+class Change(Event, Generic[BattleT]):
     """An event that is a change of the battle's state: the one door through which rules change
     a ship's numbers (`Battle.record`). Its fields are the state after the change, so applying
     it is setting them, and a reader of the log (the replay, the referee) applies the same facts
-    without knowing the rules that produced them.
+    without knowing the rules that produced them. It is generic in the battle it applies to: a
+    game's kinds are `Change[Battle]`, the engine's own apply to any `Table`.
 
     Its kinds are plain (not frozen) dataclasses: they are built on the hot path of every hit,
     and a frozen one takes some twenty times as long to build. The log keeps their field values,
@@ -66,16 +71,50 @@ class Change(Event):
 
     __slots__ = ()
 
-    def apply(self, battle: Battle) -> None:
+    def apply(self, battle: BattleT) -> None:
         """Make the change on `battle` (each kind says how)."""
         raise NotImplementedError(f"{type(self).__name__} does not say how it applies")
 
     @classmethod
-    def apply_values(cls, battle: Battle, values: tuple[Any, ...]) -> None:
+    def apply_values(cls, battle: BattleT, values: tuple[Any, ...]) -> None:
         """Make the change given as its field values, every one in field order
         (`Battle.change`): built, then applied, unless the kind makes it straight from the
         values (the log builds its events only when they are read)."""
         cls(*values).apply(battle)
+
+
+class _Placed(Protocol):
+    """A ship as the engine's own changes set it (kolrami.engine.battle.ShipState)."""
+
+    in_control: bool
+    lock: Any  # its fire lock (kolrami.engine.battle.Lock), only ever dropped here
+    detached: bool
+    destroyed: bool
+    derelict: bool
+    x: float
+    y: float
+    heading: int
+    speed: int
+
+
+class _Formation(Protocol):
+    """A squadron as FormationLeft changes it (kolrami.engine.battle.SquadronState)."""
+
+    formation: list[str]
+    offsets: dict[str, float]
+    trail: Trail
+
+
+class Table(Protocol):
+    """What the engine's own changes touch of a battle: its ships and squadrons by id. The
+    battle's class (kolrami.engine.battle) keeps a log of these events, so this module names
+    only what it needs of it."""
+
+    @property
+    def ships(self) -> Mapping[str, _Placed]: ...
+
+    @property
+    def squadrons(self) -> Mapping[str, _Formation]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +169,7 @@ class OrderGiven(Event):
 
 
 @dataclass(slots=True, init=False)
-class ShipMoved(Change):
+class ShipMoved(Change[Table]):
     """A ship moved along a path of waypoints to its last one, facing `heading`; `speed` is
     what it records for next turn. A Change: it sets the ship's place, heading and speed."""
 
@@ -157,16 +196,16 @@ class ShipMoved(Change):
         self.speed = speed
         self.distance = round(distance, 3)
 
-    def apply(self, battle: Battle) -> None:
+    def apply(self, battle: Table) -> None:
         _place(battle, self.ship, self.path[-1], self.heading, self.speed)
 
     @classmethod
-    def apply_values(cls, battle: Battle, values: tuple[Any, ...]) -> None:
+    def apply_values(cls, battle: Table, values: tuple[Any, ...]) -> None:
         # the battle takes the exact end point; the log's event is rounded when it is built
         _place(battle, values[0], values[1][-1], values[2], values[3])
 
 
-def _place(battle: Battle, ship_id: str, point: Sequence[float], heading: int, speed: int) -> None:
+def _place(battle: Table, ship_id: str, point: Sequence[float], heading: int, speed: int) -> None:
     ship = battle.ships[ship_id]
     ship.x = point[0]
     ship.y = point[1]
@@ -175,7 +214,7 @@ def _place(battle: Battle, ship_id: str, point: Sequence[float], heading: int, s
 
 
 @dataclass(slots=True)
-class ControlChanged(Change):
+class ControlChanged(Change[Table]):
     """A ship lost or regained control of itself; a ship out of control holds no lock
     (it leaves its formation: FormationLeft follows)."""
 
@@ -183,7 +222,7 @@ class ControlChanged(Change):
     ship: str
     in_control: bool
 
-    def apply(self, battle: Battle) -> None:
+    def apply(self, battle: Table) -> None:
         ship = battle.ships[self.ship]
         ship.in_control = self.in_control
         if not self.in_control:
@@ -191,7 +230,7 @@ class ControlChanged(Change):
 
 
 @dataclass(slots=True)
-class FormationLeft(Change):
+class FormationLeft(Change[Table]):
     """A ship left its squadron's formation: it flies on its own from now on; when it led,
     the next ship leads and the trail starts where that one flies."""
 
@@ -199,7 +238,7 @@ class FormationLeft(Change):
     ship: str
     squadron: str
 
-    def apply(self, battle: Battle) -> None:
+    def apply(self, battle: Table) -> None:
         squadron = battle.squadrons[self.squadron]
         if self.ship not in squadron.formation:
             return
@@ -215,7 +254,7 @@ class FormationLeft(Change):
 
 
 @dataclass(slots=True)
-class ShipDestroyed(Change):
+class ShipDestroyed(Change[Table]):
     """A ship was destroyed (out of play), or left on the table as a derelict; either way it
     holds no lock (it leaves its formation: FormationLeft follows)."""
 
@@ -224,7 +263,7 @@ class ShipDestroyed(Change):
     by: str
     derelict: bool
 
-    def apply(self, battle: Battle) -> None:
+    def apply(self, battle: Table) -> None:
         ship = battle.ships[self.ship]
         ship.destroyed = not self.derelict
         ship.derelict = self.derelict

@@ -18,7 +18,7 @@ from kolrami.catalog.cards import Card
 from kolrami.catalog.cards import Scope
 from kolrami.catalog.cards import cards as catalog
 from kolrami.catalog.cards import get_card
-from kolrami.engine.driver import Step
+from kolrami.engine.step import Step
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import penetrates
 from kolrami.rules.fpf.repairs import apply_repair
@@ -91,7 +91,7 @@ class CardEffects(RuleModule):
         for card_id, ship_id, on, detail, values in changes:
             battle.change(_CARD_USED, card_id, ship_id, on, detail, values.copy())
 
-    def start_of_turn(self, battle: Battle) -> Sequence[Step]:
+    def start_of_turn(self, battle: Battle) -> Sequence[Step[Battle]]:
         battle.rerolls_left = {}
         for ship, card, hook in carried(battle):
             if hook == "reroll" and ship.alive:
@@ -99,7 +99,7 @@ class CardEffects(RuleModule):
                 battle.rerolls_left[ship.id] = battle.rerolls_left.get(ship.id, 0) + per_turn
         return ()
 
-    def repairs(self, battle: Battle) -> Sequence[Step]:
+    def repairs(self, battle: Battle) -> Sequence[Step[Battle]]:
         # the reserve team works in the repairs, after the sides' own damage control
         for ship, card, hook in carried(battle):
             if hook == "repair-team":

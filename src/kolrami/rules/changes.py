@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
 
 
-class Sets(Change):
+class Sets(Change["Battle"]):
     """A change that sets the fields `on_ship` names on its ship (`battle.ships[self.ship]`)
     and those `on_state` names on the game's own state of it (`game_state`), each under its own
     name (a list copied), then does `then`."""

@@ -113,7 +113,7 @@ _CARD_TARGETS: dict[str, tuple[str, WeaponKind | None]] = {
 
 
 @dataclass(slots=True)
-class CardUsed(Change):
+class CardUsed(Change["Battle"]):
     """A card's effect took hold: `ship` carries `card`, `on` is the ship it changed. `changes`
     are the values it set on `on` (CARD_CHANGES names them; empty when the card changed no
     number, as a re-roll); `detail` says it in words."""
@@ -149,7 +149,7 @@ class CardUsed(Change):
 
 
 @dataclass(slots=True)
-class Repaired(Change):
+class Repaired(Change["Battle"]):
     """A Damage Control point brought an item back (FPF-REP-01, FPF-REP-02, FPF-REP-03, FPF-REP-04,
     FPF-REP-05, FPF-REP-06, FPF-REP-07): `value` is the item's value after it ("phasers.1" is
     the second phaser mount)."""
@@ -271,7 +271,7 @@ class VolleyFired(Event):
 
 
 @dataclass(slots=True)
-class HitScored(Change):
+class HitScored(Change["Battle"]):
     """A penetrating shot: its location roll, damage, and what the damage struck (FPF-DMG).
 
     The values are the target's after the hit: its superstructure, the value of what the damage
@@ -326,7 +326,7 @@ class HitScored(Change):
 
 
 @dataclass(slots=True)
-class ShipReset(Change):
+class ShipReset(Change["Battle"]):
     """Battle simulation: a ship that would be destroyed is reset instead (PP-04, PP-05, PP-06,
     PP-07, PP-08, PP-09, PP-10). `tokens`, `shields` and `cards` are what it has after the
     reset; everything else is back to its own values (format 1 logs lack the last two)."""

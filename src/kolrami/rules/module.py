@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from kolrami.catalog.models import WeaponKind
     from kolrami.engine.battle import Battle
     from kolrami.engine.battle import ShipState
-    from kolrami.engine.driver import Step
+    from kolrami.engine.step import Step
     from kolrami.rules.fpf.orders import Maneuver
     from kolrami.rules.fpf.volley import Volley
     from kolrami.scenarios.models import Scenario
@@ -158,7 +158,7 @@ class Policies:
         return None
 
 
-class RuleModule(Module, Policies):
+class RuleModule(Module["Battle"], Policies):
     """Base of the FPF family's rule modules (FPF, its options, Peak Performance, cards, and the
     advanced game, which extends it): override the hooks and policies the module needs."""
 
@@ -171,17 +171,17 @@ class RuleModule(Module, Policies):
         """Once, after deployment."""
 
     @hook
-    def start_of_turn(self, battle: Battle) -> Sequence[Step]:
+    def start_of_turn(self, battle: Battle) -> Sequence[Step[Battle]]:
         """At the start of each turn, before repairs (may ask captains, e.g. where to return)."""
         return ()
 
     @hook
-    def repairs(self, battle: Battle) -> Sequence[Step]:
+    def repairs(self, battle: Battle) -> Sequence[Step[Battle]]:
         """The repairs phase (FPF-TURN-02 step 1)."""
         return ()
 
     @hook
-    def initiative(self, battle: Battle) -> Sequence[Step]:
+    def initiative(self, battle: Battle) -> Sequence[Step[Battle]]:
         """The initiative phase: squadrons activate, move and fire (FPF-TURN-02 step 2)."""
         return ()
 
@@ -195,7 +195,7 @@ class RuleModule(Module, Policies):
 
 
 #: The hooks of the phases that may ask captains, and of the phases that do not.
-DECISION_HOOKS: dict[Phase, Callable[[RuleModule, Battle], Sequence[Step]]] = {
+DECISION_HOOKS: dict[Phase, Callable[[RuleModule, Battle], Sequence[Step[Battle]]]] = {
     Phase.START_OF_TURN: RuleModule.start_of_turn,
     Phase.REPAIRS: RuleModule.repairs,
     Phase.INITIATIVE: RuleModule.initiative,

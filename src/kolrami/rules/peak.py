@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING
 from typing import Final
 
 from kolrami.catalog.cards import card_cost
-from kolrami.engine.driver import Step
 from kolrami.engine.orders import Decision
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.engine.orders import Order
+from kolrami.engine.step import Step
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.orders import ReturnDecision
 from kolrami.rules.fpf.orders import ReturnOrder
@@ -248,7 +248,7 @@ class BattleSimulation(RuleModule):
         # off the table, out of its formation: logged after the reset and what it scored
         battle.leave_formation(ship)
 
-    def start_of_turn(self, battle: Battle) -> Sequence[Step]:
+    def start_of_turn(self, battle: Battle) -> Sequence[Step[Battle]]:
         return (Each(RETURNS, tuple(battle.ships)),)
 
     def end_of_battle(self, battle: Battle) -> None:

@@ -17,10 +17,10 @@ from typing import TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from kolrami.engine.driver import Step
 from kolrami.engine.orders import GameDecision
 from kolrami.engine.orders import GameOrder
 from kolrami.engine.orders import IllegalOrderError
+from kolrami.engine.step import Step
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
@@ -34,7 +34,7 @@ D = TypeVar("D", bound=GameDecision)
 R = TypeVar("R", bound=GameOrder)
 
 #: What a decision hook returns: the steps its phase needs, run in order.
-Steps = Sequence[Step]
+Steps = Sequence[Step["Battle"]]
 
 
 def expect(order: Order, kind: type[T], what: str) -> T:
@@ -60,7 +60,7 @@ def one_each(ship: str, ships: Sequence[str], seen: set[str], cannot: str, twice
     seen.add(ship)
 
 
-class Call(Step):
+class Call(Step["Battle"]):
     """Call `fn(battle, *args)`: a plain step that asks nothing."""
 
     __slots__ = ("args", "fn")
@@ -74,7 +74,7 @@ class Call(Step):
         return None
 
 
-class Hooks(Step):
+class Hooks(Step["Battle"]):
     """A phase's hooks in module order, each called once the steps of the one before it are
     done (`hook(battle, *args)` returns the steps it needs, or none)."""
 
@@ -100,7 +100,7 @@ class Hooks(Step):
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class Question(Step):
+class Question(Step["Battle"]):
     """One kind of decision put to each of several sides or ships in turn (`Each`): `ask`
     says what that one may decide now (None: nothing, pass it by); `verify` and `answer`
     check and carry out its order."""
@@ -178,7 +178,7 @@ class Asked(PhaseQuestion, Generic[D, R]):
         self.carry_out(battle, decision, order)
 
 
-class Each(Step):
+class Each(Step["Battle"]):
     """`question` put to each of `items` in turn, from the `index`-th; each answer is carried
     out before the next is asked."""
 

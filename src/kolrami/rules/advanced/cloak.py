@@ -40,7 +40,7 @@ from kolrami.rules.steps import Each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
-    from kolrami.engine.driver import Step
+    from kolrami.engine.step import Step
     from kolrami.rules.advanced.state import AdvancedState
     from kolrami.rules.advanced.state import AdvShip
 
@@ -385,7 +385,7 @@ class CloakingDevice(AdvancedModule):
 
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Sequence[Step]:
+    ) -> Sequence[Step[Battle]]:
         return (Each(_DECLOAK.at(phase), sides), Call(_pings))
 
     def adv_phase_end(self, battle: Battle, state: AdvancedState, phase: int) -> None:

@@ -39,7 +39,7 @@ from kolrami.rules.steps import Each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
-    from kolrami.engine.driver import Step
+    from kolrami.engine.step import Step
     from kolrami.rules.advanced.state import AdvancedState
 
 COMM_CLAUSES = ("ADV-COMM-03", "ADV-COMM-04", "ADV-COMM-05")
@@ -128,7 +128,7 @@ class Communications(AdvancedModule):
 
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Sequence[Step]:
+    ) -> Sequence[Step[Battle]]:
         jams = comms_of(state).jams
         live = {p.id for p in probes_of(state).probes.values() if p.alive}
         for jammer, target in list(jams.items()):  # the jammer or its target gone

@@ -22,11 +22,11 @@ from kolrami.catalog.advanced import advanced_pack
 from kolrami.engine import events as ev
 from kolrami.engine.battle import Battle
 from kolrami.engine.battle import other
-from kolrami.engine.driver import HALT
-from kolrami.engine.driver import Step
 from kolrami.engine.orders import Decision
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.engine.orders import Order
+from kolrami.engine.step import HALT
+from kolrami.engine.step import Step
 from kolrami.errors import InvalidInputError
 from kolrami.rules.advanced import combat
 from kolrami.rules.advanced import events as ae
@@ -141,12 +141,12 @@ def _begin(battle: Battle) -> None:
     battle.extensions[KEY] = setup(battle, pack, rules)
 
 
-def opening(battle: Battle) -> Sequence[Step]:
+def opening(battle: Battle) -> Sequence[Step[Battle]]:
     """Set up the advanced game, then game turns until the turn limit or a fleet is gone."""
     return (Call(_begin), _NEXT_TURN)
 
 
-class _NextTurn(Step):
+class _NextTurn(Step["Battle"]):
     """The next game turn, or the battle's end (a rollout halts here at its horizon)."""
 
     __slots__ = ()
@@ -226,7 +226,7 @@ def _power_set(battle: Battle) -> None:
     state.rules.power_set(battle, state)
 
 
-class _Phase(Step):
+class _Phase(Step["Battle"]):
     """One of the five phases (ADV-SEQ-02): movement, the modules' steps after it, fire,
     redistribution; after the fifth, or once the battle is over, the turn's end."""
 
@@ -287,7 +287,7 @@ class _Move(PhaseQuestion):
             adv.moved_last = True
 
 
-class _Moved(Step):
+class _Moved(Step["Battle"]):
     """After a phase's movement: the modules' steps (decloaking, probes, tactics ...), fire
     declared (no Tactical Advantage first), evasions, every attack resolved, shields
     redistributed, the phase's end; then the next phase. An ended battle ends the turn."""
@@ -516,7 +516,7 @@ class AdvancedCore(AdvancedModule):
             if plans:
                 battle.note(ae.TrafficDecoded, side, plans)
 
-    def opening(self, battle: Battle) -> Sequence[Step]:
+    def opening(self, battle: Battle) -> Sequence[Step[Battle]]:
         return opening(battle)
 
 

@@ -264,7 +264,7 @@ class AttackRolled(Event):
 
 
 @dataclass(slots=True)
-class DamageDealt(Change):
+class DamageDealt(Change["Battle"]):
     """A hit on a facing: what the shield absorbed (reinforcement first, ADV-SHLD-07), what got
     through, the location it struck and its effect (superstructure after); a Change of the
     target's superstructure (the shields and systems are the module's own state)."""

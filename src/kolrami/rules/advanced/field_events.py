@@ -119,7 +119,7 @@ def comms_of(state: AdvancedState) -> CommsState:
 
 
 @dataclass(frozen=True, slots=True)
-class WebCast(Change):
+class WebCast(Change["Battle"]):
     """A web closes on `target` (ADV-WEB-01 temporary, ADV-WEB-03 permanent): it can neither
     move nor fire; its makers spent this phase's fire on it."""
 
@@ -150,7 +150,7 @@ class WebCast(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class WebWoven(Change):
+class WebWoven(Change["Battle"]):
     """A phase of weaving a permanent web around `target` (ADV-WEB-03): the work done so far
     (of 6) and the weavers; work 0 with no weavers: the target flew out and the weaving is lost."""
 
@@ -179,7 +179,7 @@ class WebWoven(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class WebChanged(Change):
+class WebChanged(Change["Battle"]):
     """A web's count changes: phases left of a temporary web, the tow (tower, game turns, the
     tower's hexes a phase), constriction turns left; `phases` 0 on a temporary web ends it."""
 
@@ -217,7 +217,7 @@ class WebChanged(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class WebReleased(Change):
+class WebReleased(Change["Battle"]):
     """A web lets its captive go: it ran out, was broken by a counter tractor, its captive was
     destroyed, or it was a weave its makers abandoned."""
 
@@ -237,7 +237,7 @@ class WebReleased(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class WebBusy(Change):
+class WebBusy(Change["Battle"]):
     """Ships spend this phase's fire on web work (towing, constricting, a counter tractor), or,
     with `busy` false at the phase's end, are free to fire again."""
 
@@ -347,7 +347,7 @@ class ProbeLaunched(AdvSets):
 
 
 @dataclass(frozen=True, slots=True)
-class ProbeLinked(Change):
+class ProbeLinked(Change["Battle"]):
     """A probe's link to its ship: the Science Officer's Sensors roll (ADV-PROBE-06)."""
 
     kind: ClassVar[str] = "probe_linked"
@@ -365,7 +365,7 @@ class ProbeLinked(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class ProbeSensed(Change):
+class ProbeSensed(Change["Battle"]):
     """A probe's sweep for a cloaked ship near it (ADV-PROBE-02): the d10 (1-5 finds a ship that
     moved); found, the probe's ship knows where it is this phase, as a ping would show it."""
 
@@ -389,7 +389,7 @@ class ProbeSensed(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class ProbeIntercepted(Change):
+class ProbeIntercepted(Change["Battle"]):
     """An enemy's Sensors check to intercept a probe's data (ADV-PROBE-04); intercepted, the
     data shows it where the probe's ship is this phase."""
 
@@ -416,7 +416,7 @@ class ProbeIntercepted(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class ProbeFiredAt(Change):
+class ProbeFiredAt(Change["Battle"]):
     """A beam fired at a probe (ADV-PROBE-05): the to-hit d10, the Weapons check, and the
     result; the beam is spent for the turn."""
 
@@ -451,7 +451,7 @@ class ProbeFiredAt(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class JamTried(Change):
+class JamTried(Change["Battle"]):
     """A ship tries to jam a ship's channel or a probe's link (ADV-COMM-04, ADV-COMM-05), or
     stops (target '-', or the jammer was destroyed): its Communications check and the result."""
 
@@ -481,7 +481,7 @@ class JamTried(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class ChannelOpen(Change):
+class ChannelOpen(Change["Battle"]):
     """A fleet's traffic goes in the open (ADV-COMM-03): `side` hears it, as if decoded, for
     this game turn."""
 

@@ -18,7 +18,7 @@ from kolrami.catalog.advanced import AdvWeapon
 from kolrami.engine.binder import Rules
 from kolrami.engine.binder import hook
 from kolrami.engine.binder import policy
-from kolrami.engine.driver import Step
+from kolrami.engine.step import Step
 from kolrami.rules.advanced.state import state_of
 from kolrami.rules.module import RuleModule
 
@@ -112,7 +112,7 @@ class AdvancedModule(RuleModule):
     @hook
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Sequence[Step]:
+    ) -> Sequence[Step[Battle]]:
         """After a phase's movement, before fire is declared: the steps it needs (may ask
         captains: decloaking, probes, tactics ...)."""
         return ()
@@ -432,7 +432,7 @@ class AdvancedRules:
 
     def moved(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Sequence[Step]:
+    ) -> Sequence[Step[Battle]]:
         """Every module's after-movement hook, as the step that calls them in turn."""
         return (AfterMove(phase, sides, 0),)
 
@@ -518,7 +518,7 @@ class ShieldReinforcement(AdvancedModule):
         return max(0, min(full, 2 * full - base))
 
 
-class AfterMove(Step):
+class AfterMove(Step["Battle"]):
     """The modules' after-movement hooks in module order, from the `index`-th, each called
     once the steps of the one before are done."""
 

@@ -45,7 +45,7 @@ from kolrami.rules.steps import Each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
-    from kolrami.engine.driver import Step
+    from kolrami.engine.step import Step
     from kolrami.rules.advanced.state import AdvancedState
     from kolrami.rules.advanced.state import AdvShip
 
@@ -294,7 +294,7 @@ class SensorProbes(AdvancedModule):
 
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Sequence[Step]:
+    ) -> Sequence[Step[Battle]]:
         return (Each(_PROBES.at(phase), sides), Call(_sweep))
 
     def reveals(self, state: AdvancedState, side: str, ship: AdvShip) -> bool:

@@ -65,7 +65,7 @@ from kolrami.rules.steps import Each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
-    from kolrami.engine.driver import Step
+    from kolrami.engine.step import Step
     from kolrami.rules.advanced.state import AdvancedState
     from kolrami.rules.advanced.state import AdvShip
 
@@ -662,7 +662,7 @@ class Tactics(AdvancedModule):
 
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Sequence[Step]:
+    ) -> Sequence[Step[Battle]]:
         t = te.tactics_of(battle)
         t.barred.clear()
         t.approach.clear()

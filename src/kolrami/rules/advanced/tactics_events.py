@@ -93,7 +93,7 @@ def _at(ship: str, x: float, y: float) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class CrystalsLoaded(Change):
+class CrystalsLoaded(Change["Battle"]):
     """The battle's dilithium crystals, from the advanced sheets (ADV-TRAC-04)."""
 
     kind: ClassVar[str] = "crystals_loaded"
@@ -127,7 +127,7 @@ class TractorEngaged(AdvSets):
 
 
 @dataclass(frozen=True, slots=True)
-class TractorReleased(Change):
+class TractorReleased(Change["Battle"]):
     """The beam of `ship` on `target` ends (released, broken, or a ship gone)."""
 
     kind: ClassVar[str] = "tractor_released"
@@ -179,7 +179,7 @@ class CrystalsBurned(AdvSets):
 
 
 @dataclass(frozen=True, slots=True)
-class FacingSet(Change):
+class FacingSet(Change["Battle"]):
     """A shield facing lowered for a phase (transporting, docking: ADV-TRANS-01, ADV-BASE-04) or
     raised again after it; the facing's points after."""
 
@@ -215,7 +215,7 @@ def _transported(t: TacticsState, ship: str, sent: int) -> TacticsState:
 
 
 @dataclass(frozen=True, slots=True)
-class Beamed(Change):
+class Beamed(Change["Battle"]):
     """`people` boarders beam from `ship` onto `target`'s `section` (ADV-TRANS, ADV-BRD-01);
     the party there now numbers `party`; `ship` may not fire this phase (ADV-TRANS-02)."""
 
@@ -244,7 +244,7 @@ class Beamed(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class ScoutsLost(Change):
+class ScoutsLost(Change["Battle"]):
     """`lost` Borg drones beamed singly from `ship` onto `target` as scouts are lost while the
     collective adapts (ADV-BRD-03): `scouts` lost in this action so far; the ship has sent
     `sent` in all and may not fire this phase (ADV-TRANS-02)."""
@@ -299,7 +299,7 @@ class SectionHeld(AdvSets):
 
 
 @dataclass(frozen=True, slots=True)
-class BridgeLockedOut(Change):
+class BridgeLockedOut(Change["Battle"]):
     """The crew lock the boarders out from the auxiliary bridge at the end of the game turn
     (ADV-BRD-05): `ship` takes its captain's orders again."""
 
@@ -314,7 +314,7 @@ class BridgeLockedOut(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class SectionFought(Change):
+class SectionFought(Change["Battle"]):
     """A boarding fight for `section` of `target` (ADV-BRD-04, ADV-BRD-09): kills, boarders lost
     and left, whether the section fell, the sections held after, the party's next objective,
     and the defenders' casualties after."""
@@ -356,7 +356,7 @@ class SectionFought(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class ShipCaptured(Change):
+class ShipCaptured(Change["Battle"]):
     """Boarders hold what a capture needs (ADV-BRD-06, ADV-BRD-09): `ship` is `side`'s prize
     and out of the fight."""
 
@@ -435,7 +435,7 @@ class Docked(Sets):
 
 
 @dataclass(frozen=True, slots=True)
-class Undocked(Change):
+class Undocked(Change["Battle"]):
     """`ship` leaves `base` (it moved off, or the base is gone)."""
 
     kind: ClassVar[str] = "undocked"
@@ -451,7 +451,7 @@ class Undocked(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class ShieldsShared(Change):
+class ShieldsShared(Change["Battle"]):
     """A docked ship's facings stand at its base's (ADV-BASE-05)."""
 
     kind: ClassVar[str] = "shields_shared"
@@ -491,7 +491,7 @@ class DockRepaired(AdvSets):
 
 
 @dataclass(frozen=True, slots=True)
-class CrewExchanged(Change):
+class CrewExchanged(Change["Battle"]):
     """A docked ship swaps its casualties for station personnel (ADV-BASE-07): its casualties
     and the base's after, and the ratings of each shaken officer's replacement."""
 
@@ -537,7 +537,7 @@ class WarpStrained(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class NacelleLost(Change):
+class NacelleLost(Change["Battle"]):
     """A nacelle took more than it could absorb (ADV-NAC-01): blown off for good."""
 
     kind: ClassVar[str] = "nacelle_lost"

@@ -28,7 +28,7 @@ Name = Callable[[str], str]
 
 
 @dataclass(frozen=True, slots=True)
-class SurroundingsChanged(Change):
+class SurroundingsChanged(Change["Battle"]):
     """A ship's surroundings changed as it moved or the terrain did (entered or left a nebula,
     a storm, a disk ring, an atmosphere layer, a magnetar's reach, an orbit)."""
 
@@ -63,7 +63,7 @@ class SurroundingsChanged(Change):
 
 
 @dataclass(frozen=True, slots=True)
-class TerrainDamage(Change):
+class TerrainDamage(Change["Battle"]):
     """Terrain struck a ship: `damage` on shield `facing` (0: straight to the superstructure),
     what the facing absorbed, and the facing's points and the superstructure after."""
 

@@ -47,7 +47,7 @@ from kolrami.rules.steps import Each
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
-    from kolrami.engine.driver import Step
+    from kolrami.engine.step import Step
     from kolrami.rules.advanced.state import AdvancedState
     from kolrami.rules.advanced.state import AdvShip
 
@@ -317,7 +317,7 @@ class TholianWebs(AdvancedModule):
 
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Sequence[Step]:
+    ) -> Sequence[Step[Battle]]:
         self._follow(battle, state)
         return (Each(_WEBS.at(phase), sides),)
 

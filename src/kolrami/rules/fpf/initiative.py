@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 from typing import Final
 
 from kolrami.catalog.models import Arc
-from kolrami.engine.driver import Step
 from kolrami.engine.geometry import arc_to
 from kolrami.engine.orders import Decision
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.engine.orders import Order
+from kolrami.engine.step import Step
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import battle_over
 from kolrami.rules.fpf.damage import rules_in
@@ -290,7 +290,7 @@ class FpfInitiative(RuleModule):
     )
     summary = "Initiative by last turn's speed, d10 roll-offs, alternation, forced activation."
 
-    def initiative(self, battle: Battle) -> Sequence[Step]:
+    def initiative(self, battle: Battle) -> Sequence[Step[Battle]]:
         speeds = {
             q: squadron_speed(battle, battle.squadrons[q])
             for q in battle.squadrons
@@ -299,7 +299,7 @@ class FpfInitiative(RuleModule):
         return (_Tiers(speeds, tuple(sorted(set(speeds.values()), reverse=True)), True),)
 
 
-class _Tiers(Step):
+class _Tiers(Step["Battle"]):
     """The initiative speeds from the fastest (FPF-MOV-01): each speed's squadrons activate in
     turn (`_Alternate`), after a roll-off when both sides have one there (FPF-MOV-03). `speeds`
     are the squadrons' as the turn began (a leader lost on the way moves no squadron's); after
@@ -331,7 +331,7 @@ class _Tiers(Step):
         return None
 
 
-class _Choice(Step):
+class _Choice(Step["Battle"]):
     """The roll-off winner chooses who moves first at its speed (FPF-MOV-03); the roll-off's
     dice, `rolls`, are logged with the choice."""
 
@@ -353,7 +353,7 @@ class _Choice(Step):
         battle.then(_Alternate(self.speeds, self.speed, first), self.rest)
 
 
-class _Alternate(Step):
+class _Alternate(Step["Battle"]):
     """The squadrons of one initiative speed activate, the sides taking turns from `turn`
     (FPF-MOV-02); a squadron may force prey to move before it (FPF-MOV-10)."""
 
@@ -404,7 +404,7 @@ class _Alternate(Step):
             activate(battle, battle.squadrons[order.squadron], None)
 
 
-class _Activation(Step):
+class _Activation(Step["Battle"]):
     """A squadron's activation, decided earlier: a prey forced to move first (`forced_by` its
     forcer), or that forcer after it: the forcer activates if still in play and the battle
     still on (FPF-MOV-10)."""
@@ -422,7 +422,7 @@ class _Activation(Step):
         return None
 
 
-class _Reactions(Step):
+class _Reactions(Step["Battle"]):
     """The enemy's squadrons may react before `mover` moves (FPF-FIRE-11), each in turn (those
     after `after`)."""
 
@@ -462,7 +462,7 @@ class _Reactions(Step):
         battle.agenda.append(_Reactions(self.mover, decision.squadron))
 
 
-class _Orders(Step):
+class _Orders(Step["Battle"]):
     """The activated squadron's orders (FPF-MOV-07, FPF-FIRE-04), then carried out: fire
     declared, the move with locked fire (`carry_out`)."""
 

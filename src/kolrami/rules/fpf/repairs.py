@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 from typing import Final
 
 from kolrami.catalog.models import WeaponKind
-from kolrami.engine.driver import Step
 from kolrami.engine.orders import Decision
 from kolrami.engine.orders import IllegalOrderError
 from kolrami.engine.orders import Order
+from kolrami.engine.step import Step
 from kolrami.rules import events as ev
 from kolrami.rules.fpf.damage import rules_in
 from kolrami.rules.fpf.orders import RepairDecision
@@ -227,7 +227,7 @@ class FpfRepairs(RuleModule):
     )
     summary = "Each Damage Control point restores one item (Systems: one step) at turn start."
 
-    def repairs(self, battle: Battle) -> Sequence[Step]:
+    def repairs(self, battle: Battle) -> Sequence[Step[Battle]]:
         return (Each(REPAIRS, SIDES), Call(regain_control))
 
     def shield_ceiling(self, battle: Battle, ship: ShipState) -> int:

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from typing import Final
 
 from kolrami.engine import events as ev
-from kolrami.engine.driver import HALT
-from kolrami.engine.driver import Step
 from kolrami.engine.orders import Decision
+from kolrami.engine.step import HALT
+from kolrami.engine.step import Step
 from kolrami.rules.fpf.view import BattleView
 from kolrami.rules.module import DECISION_HOOKS
 from kolrami.rules.module import Phase
@@ -48,7 +48,7 @@ class FpfTurn(RuleModule):
             squadron.jumped = False
         battle.locked.clear()
 
-    def opening(self, battle: Battle) -> Sequence[Step]:
+    def opening(self, battle: Battle) -> Sequence[Step[Battle]]:
         """The start of the battle, then turns of repairs and initiative until the end
         (FPF-TURN-02)."""
         return (Call(_start_of_battle), NEXT_TURN)
@@ -61,7 +61,7 @@ def _start_of_battle(battle: Battle) -> None:
     rules_of(battle).run(Phase.START_OF_BATTLE, battle)
 
 
-class _NextTurn(Step):
+class _NextTurn(Step["Battle"]):
     """Begin the next turn (its start, repairs and initiative, then its end and this step
     again), or, at the turn limit or once the battle is over, end the battle (FPF-TURN-02). A
     rollout halts here at its horizon."""
@@ -89,7 +89,7 @@ class _NextTurn(Step):
         return None
 
 
-class _EndOfTurn(Step):
+class _EndOfTurn(Step["Battle"]):
     """Every module's end of turn, then the turn's end logged."""
 
     __slots__ = ()

@@ -54,7 +54,7 @@ from kolrami.scenarios.models import Scenario
 
 if TYPE_CHECKING:
     from kolrami.engine.battle import Battle
-    from kolrami.engine.driver import Step
+    from kolrami.engine.step import Step
 
 
 def surroundings(
@@ -153,7 +153,7 @@ class Terrain(AdvancedModule):
 
     def adv_after_move(
         self, battle: Battle, state: AdvancedState, phase: int, sides: tuple[str, str]
-    ) -> Sequence[Step]:
+    ) -> Sequence[Step[Battle]]:
         t = terrain_of(battle)
         assert t is not None
         scenario = battle.scenario
