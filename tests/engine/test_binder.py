@@ -15,7 +15,7 @@ from kolrami.rules import new_battle
 from kolrami.scenarios.models import builtin_scenario
 
 
-class ToyGame(Module):
+class ToyGame(Module[object]):
     """A tiny game's base class, to show the kernel knows no game of its own."""
 
     @hook
@@ -88,7 +88,7 @@ def test_peak_performance_and_derelicts_cannot_both_decide_destruction() -> None
         new_battle(scenario, fleets, 1, extra_rules=("derelicts",))
 
 
-class WithDefault(Module):
+class WithDefault(Module[object]):
     """A game whose policy's declaration is its default."""
 
     @policy
@@ -121,7 +121,7 @@ def test_a_declaration_is_the_default_and_every_policy_is_an_attribute() -> None
     assert owner.name == "lucky"
 
 
-class Clashing(Module):
+class Clashing(Module[object]):
     @policy
     def hooks(self) -> int:
         """A policy named like one of the bound rules' own methods."""

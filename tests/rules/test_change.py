@@ -38,7 +38,7 @@ def numbers(b: Battle) -> list[tuple[Any, ...]]:
     ]
 
 
-CHANGES: list[tuple[type[ev.Change], tuple[Any, ...]]] = [
+CHANGES: list[tuple[type[ev.Change[Battle]], tuple[Any, ...]]] = [
     (ev.HitScored, ("B1", "A1", "photon", 3, "shields", 4, "shields", 10, 2, None)),
     (ev.HitScored, ("B1", "A1", "phaser", 5, "engine_power", 1, "engine_power", 9, 3, None)),
     (ev.HitScored, ("B1", "A1", "phaser", 7, "computer", 1, "computer", 8, 1, None)),
@@ -54,7 +54,7 @@ CHANGES: list[tuple[type[ev.Change], tuple[Any, ...]]] = [
 
 @pytest.mark.parametrize(("kind", "values"), CHANGES)
 def test_a_change_from_its_values_is_the_recorded_event(
-    kind: type[ev.Change], values: tuple[Any, ...]
+    kind: type[ev.Change[Battle]], values: tuple[Any, ...]
 ) -> None:
     by_values, by_event = battle(), battle()
     by_values.change(kind, *values)
