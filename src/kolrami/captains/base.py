@@ -50,15 +50,6 @@ class Captain(Protocol):
         ...
 
 
-def expected_volley(ship: ShipView, kind: WeaponKind, target_shields: int) -> float:
-    """Mean damage of one weapon group of `ship` against `target_shields` (FPF-DMG-01, FPF-DMG-02,
-    FPF-DMG-03, FPF-DMG-04, FPF-DMG-05)."""
-    weapon = ship.cls.weapon(kind)
-    if weapon is None:
-        return 0.0
-    return mean_volley(ship.shots(kind), ship.strength[kind], target_shields, kind)
-
-
 @cache
 def mean_volley(shots: int, strength: int, shields: int, kind: WeaponKind) -> float:
     """Mean damage of `shots` shots of `kind` at `strength` against `shields` (memoised)."""

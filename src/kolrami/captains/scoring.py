@@ -428,34 +428,6 @@ def threat_at(enemies: list[Enemy], x: float, y: float) -> float:
     return threat
 
 
-def below_hypot(dx: float, dy: float) -> float:
-    """A float no greater than `hypot(dx, dy)`, for a test that can rule a move out before the
-    hypot call: the largest of |dx|, |dy| and (|dx| + |dy|) times a constant a little below
-    1 / sqrt(2) (the exact length is no less than each; the constant's margin, 1.6e-9 of the
-    value, is far above the two roundings, and hypot is faithfully rounded, so it is never
-    below a float that is below the exact length). At least 0.92 of the length."""
-    a = dx if dx >= 0.0 else -dx
-    b = dy if dy >= 0.0 else -dy
-    low = (a + b) * 0.70710678
-    if a > low:
-        low = a
-    if b > low:
-        low = b
-    return low
-
-
-def above_hypot(dx: float, dy: float) -> float:
-    """A float no less than `hypot(dx, dy)`: the larger of |dx| and |dy| plus the smaller times
-    a constant a little above sqrt(2) - 1 (the chord over the length, which is convex in the
-    smaller), with a margin of 1e-9 of the value for the roundings; hypot is faithfully rounded,
-    so it is never above a float that is above the exact length. At most 1.083 of the length."""
-    a = dx if dx >= 0.0 else -dx
-    b = dy if dy >= 0.0 else -dy
-    if a < b:
-        a, b = b, a
-    return (a + b * 0.41421357) * 1.000000001
-
-
 #: The relative margin of `hypot_bounds` (2**-40, some 4000 times the error it covers) ...
 _SNUG_BELOW: Final = 1.0 - 2.0**-40
 _SNUG_ABOVE: Final = 1.0 + 2.0**-40
