@@ -54,6 +54,8 @@ from kolrami.rules.fpf.damage import penetrating_faces
 from kolrami.rules.fpf.fire import declare
 from kolrami.rules.fpf.fire import resolve_locks
 from kolrami.rules.fpf.orders import FireTarget
+from kolrami.rules.module import Phase
+from kolrami.rules.module import rules_of
 from kolrami.rules.sandbox import place
 from kolrami.rules.sandbox import sandbox
 from kolrami.sim.stats import wilson
@@ -808,10 +810,8 @@ def sample_duel(duel: Duel, n: int, seed: int = 1) -> DuelSample:
                 if ready and a.alive and b.alive:
                     declare(battle, ready, None)
                     resolve_locks(battle)
-            for ship in (a, b):  # the end of the turn: locks last one turn (FPF-FIRE-07)
-                ship.lock = None
-                ship.fired = False
-            battle.locked.clear()
+            # the rules' own end of the turn: locks last one turn (FPF-FIRE-07)
+            rules_of(battle).run(Phase.END_OF_TURN, battle)
         end = (
             "both"
             if not a.alive and not b.alive
